@@ -1,0 +1,94 @@
+/* store.h - the project store: one SQLite database in <builddir>/.fmvgen/,
+ * holding every compile a scan saw, the loop records read from it, and the
+ * candidates and exclusions derived from them.
+ *
+ * Many compiler wrappers write at once under `make -j`: the database runs in
+ * WAL mode with a generous busy timeout, and every write is a transaction,
+ * so parallel writers queue instead of corrupting or losing rows.
+ *
+ * Schema (the contract between modules; see store.c for the SQL):
+ *   meta(key, value)                      root, tool version, targets, ...
+ *   compiles(id, directory, argv, compiler, compiler_kind, compiler_version,
+ *            source, output, language, exit_status, source_hash, scan_id)
+ *   record_files(id, compile_id, variant, format, path, status, error)
+ *   loops(id, compile_id, variant, function, file, line, col, kind,
+ *         vector_bytes, message)
+ *   tu_notes(id, compile_id, kind, detail)
+ *   functions(id, compile_id, name, display_name, file, line, col,
+ *             end_line, end_col, insert_offset, insert_line, status, reason,
+ *             detail, notes, source_hash)
+ * variant is "build" for the user's own compile and "probe:<what>" for the
+ * extra records-only compiles (e.g. "probe:arch=x86-64-v4", "probe:O3"). */
+#ifndef FMVGEN_STORE_H
+#define FMVGEN_STORE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "records/records.h"
+
+#define STORE_DIRNAME ".fmvgen"
+
+struct store;
+
+/* Opens (create=1: creates) the store of builddir. Errors are printed. */
+int store_open(const char *builddir, int create, struct store **out);
+/* Finds the build directory whose .fmvgen/ holds a store, walking up from
+ * start (like git finds .git). Returns NULL when there is none. */
+char *store_find_builddir(const char *start);
+void store_close(struct store *st);
+
+sqlite3 *store_db(struct store *st);
+const char *store_builddir(struct store *st);
+const char *store_path(struct store *st);          /* <builddir>/.fmvgen */
+/* Where record files of this store live (created on demand). */
+const char *store_records_dir(struct store *st);
+
+int store_begin(struct store *st);      /* BEGIN IMMEDIATE */
+int store_commit(struct store *st);
+void store_rollback(struct store *st);
+
+int store_meta_set(struct store *st, const char *key, const char *value);
+char *store_meta_get(struct store *st, const char *key);   /* NULL if unset */
+
+struct compile_info {
+    const char *directory;        /* absolute working directory of the compile */
+    char *const *argv;            /* the build's argv, without fmvgen's flags */
+    const char *compiler;         /* real compiler, absolute path */
+    const char *compiler_kind;    /* "gcc" or "clang" */
+    const char *compiler_version; /* "12.2.0", "14.0.6", ... */
+    const char *source;           /* absolute path */
+    const char *output;           /* absolute path, or NULL */
+    const char *language;         /* "c" or "c++" */
+    int exit_status;
+    const char *source_hash;      /* hash_file_hex of the source at compile time */
+};
+
+/* Inserts or replaces the compile of (source, output): a rescan updates it
+ * and drops its old records. Returns the row id, or -1. */
+int64_t store_add_compile(struct store *st, const struct compile_info *ci);
+int64_t store_add_record_file(struct store *st, int64_t compile_id, const char *variant,
+                              const char *format, const char *path);
+int store_set_record_file_status(struct store *st, int64_t record_file_id,
+                                 const char *status, const char *error);
+int store_add_loop(struct store *st, int64_t compile_id, const char *variant,
+                   const struct loop_record *rec);
+/* Drops the loops of one compile and variant (before re-reading its file). */
+int store_clear_loops(struct store *st, int64_t compile_id, const char *variant);
+int store_add_tu_note(struct store *st, int64_t compile_id, const char *kind, const char *detail);
+
+/* Reads one compile back; argv is rebuilt from the stored JSON. */
+struct compile_row {
+    int64_t id;
+    char *directory, *compiler, *compiler_kind, *compiler_version;
+    char *source, *output, *language, *source_hash;
+    char **argv;      /* NULL-terminated */
+    int exit_status;
+};
+int store_get_compile(struct store *st, int64_t id, struct compile_row *out);
+/* All successful compiles, in id order; *n gets the count. */
+struct compile_row *store_list_compiles(struct store *st, size_t *n);
+void compile_row_free(struct compile_row *row);
+void compile_rows_free(struct compile_row *rows, size_t n);
+
+#endif

@@ -1,0 +1,90 @@
+/* util.h - small helpers every module uses: allocation that never returns
+ * NULL, growable strings and string vectors, whole-file I/O, paths, and the
+ * one-line error style of the tool ("fmvgen: FILE: what is wrong").
+ *
+ * Written once here so that no module grows its own copy. */
+#ifndef FMVGEN_UTIL_H
+#define FMVGEN_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Allocation: abort with a message on out-of-memory. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable, always NUL-terminated byte string. */
+struct strbuf {
+    char *buf;
+    size_t len, cap;
+};
+#define STRBUF_INIT {NULL, 0, 0}
+void sb_add(struct strbuf *sb, const char *data, size_t n);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_addc(struct strbuf *sb, char c);
+const char *sb_str(struct strbuf *sb);      /* "" when empty, never NULL */
+char *sb_detach(struct strbuf *sb);          /* caller frees; sb is reset */
+void sb_reset(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+
+/* NULL-terminated vector of owned strings: argv lists and name lists. */
+struct strvec {
+    char **v;        /* v[n] == NULL */
+    size_t n, cap;
+};
+#define STRVEC_INIT {NULL, 0, 0}
+void sv_push(struct strvec *sv, const char *s);           /* copies s */
+void sv_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sv_push_all(struct strvec *sv, char *const *argv);   /* copies a NULL-terminated list */
+char **sv_argv(struct strvec *sv);                        /* never NULL */
+int sv_contains(const struct strvec *sv, const char *s);
+void sv_free(struct strvec *sv);
+
+/* Errors: one line on stderr, "fmvgen: " prefixed. Return -1 for chaining:
+ *   return fmv_error("%s: not a JSON file", path); */
+int fmv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fmv_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Quiet mode for unit tests that exercise error paths on purpose. */
+void fmv_set_quiet(int quiet);
+
+/* Files. read_file returns NULL and sets errno on failure; *len optional. */
+char *read_file(const char *path, size_t *len);
+/* Writes atomically: temp file in the same directory, fsync, rename. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+int file_exists(const char *path);
+int is_directory(const char *path);
+int mkdir_p(const char *path, unsigned mode);
+/* rm -rf, for the tool's own scratch directories only. */
+int remove_tree(const char *path);
+/* A fresh directory under $TMPDIR (or /tmp), caller frees the string. */
+char *make_temp_dir(const char *tag);
+
+/* Paths. */
+char *path_join(const char *a, const char *b);
+/* Absolute, normalized ("." and ".." removed), without resolving links;
+ * relative paths are taken from base (cwd when base is NULL). */
+char *path_absolute(const char *path, const char *base);
+/* path relative to dir when path is inside dir, else NULL. */
+char *path_relative_to(const char *path, const char *dir);
+const char *path_basename(const char *path);
+char *path_dirname(const char *path);
+int path_is_header(const char *path);   /* .h .hh .hpp .hxx .inc ... */
+/* The current directory, caller frees. */
+char *get_cwd(void);
+/* Absolute path of the running executable. */
+char *self_exe_path(void);
+
+/* Content fingerprint used to notice a source that changed since the scan. */
+char *hash_bytes_hex(const char *data, size_t len);
+char *hash_file_hex(const char *path);   /* NULL if unreadable */
+
+/* JSON-ish quoting for the human tables and for argv dumps. */
+char *shell_quote(const char *s);   /* for display only, never executed */
+
+#endif

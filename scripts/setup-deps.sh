@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages fmvgen needs to build, test and run its demo.
+# Called by `make demo` and `make check`; installs only what is missing, so a
+# second run costs one dpkg query.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config git
+  gcc clang clang-14 libclang-14-dev
+  libjansson-dev zlib1g-dev libyaml-dev libelf-dev libcapstone-dev
+  libsqlite3-dev libcmocka-dev
+  qemu-user binutils
+)
+# clang 19 dispatches target_clones correctly; tests use it when present.
+OPTIONAL=(clang-19)
+
+missing=()
+for p in "${PACKAGES[@]}" "${OPTIONAL[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "fmvgen setup: missing Debian packages: ${missing[*]}; run as root or install them with apt-get" >&2
+  exit 1
+fi
+echo "fmvgen setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# Required packages must install; optional ones may be absent from the mirror.
+req=()
+for p in "${missing[@]}"; do
+  case " ${OPTIONAL[*]} " in *" $p "*) ;; *) req+=("$p");; esac
+done
+[ ${#req[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${req[@]}"
+for p in "${OPTIONAL[@]}"; do
+  case " ${missing[*]} " in *" $p "*) apt-get install -y -qq --no-install-recommends "$p" || echo "fmvgen setup: optional $p not installed" >&2;; esac
+done

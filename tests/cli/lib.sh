@@ -1,0 +1,27 @@
+# Shared helpers for the CLI tests (sourced). Each test gets a scratch
+# directory removed at exit, and assertions that print what they expected.
+set -u
+: "${FMVGEN:?FMVGEN must point at the built fmvgen}"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fmvgen-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+FAILS=0
+PASSES=0
+
+pass() { PASSES=$((PASSES+1)); }
+fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS+1)); }
+
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() { if [ "$2" = "$3" ]; then pass; else fail "$1: got [$2], expected [$3]"; fi; }
+# expect_match WHAT TEXT REGEX
+expect_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then pass; else fail "$1: [$2] does not match /$3/"; fi; }
+expect_no_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then fail "$1: [$2] matches /$3/"; else pass; fi; }
+
+# copy_fixture NAME -> prints path of a fresh copy under $TMP
+copy_fixture() { mkdir -p "$TMP/$1"; cp -a "$FIXTURES/$1/." "$TMP/$1/"; printf '%s' "$TMP/$1"; }
+
+have_clang19() { command -v clang-19 >/dev/null 2>&1; }
+
+finish() {
+  echo "$PASSES passed, $FAILS failed"
+  [ "$FAILS" -eq 0 ]
+}

@@ -13,7 +13,7 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS meta("
     "  key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE IF NOT EXISTS compiles("
-    "  id INTEGER PRIMARY KEY,"
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"  /* never reused: a rescan must not alias old rows */
     "  directory TEXT NOT NULL,"
     "  argv TEXT NOT NULL,"
     "  compiler TEXT NOT NULL,"

@@ -1,0 +1,270 @@
+/* report.c - see report.h. Reads only; every number is derived from the
+ * stored rows, so `list` never disagrees with what scan collected. */
+#include "report/report.h"
+#include "store/store.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *col_text(sqlite3_stmt *q, int i)
+{
+    const unsigned char *s = sqlite3_column_text(q, i);
+    return s ? xstrdup((const char *)s) : NULL;
+}
+
+/* Paths are shown relative to the project root, as in the patch. */
+static char *display_path(const char *root, const char *path)
+{
+    if (!path) return xstrdup("?");
+    char *rel = root ? path_relative_to(path, root) : NULL;
+    return rel ? rel : xstrdup(path);
+}
+
+static sqlite3_stmt *prepare(struct store *st, const char *sql)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) != SQLITE_OK) {
+        fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+        return NULL;
+    }
+    return q;
+}
+
+static int count_query(struct store *st, const char *sql)
+{
+    sqlite3_stmt *q = prepare(st, sql);
+    int n = 0;
+    if (q && sqlite3_step(q) == SQLITE_ROW) n = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return n;
+}
+
+static json_t *notes_from_text(const char *text)
+{
+    json_error_t e;
+    json_t *j = text ? json_loads(text, 0, &e) : NULL;
+    if (!json_is_array(j)) {
+        json_decref(j);
+        j = json_array();
+    }
+    return j;
+}
+
+/* The loops of one function, matched across the build and the probe by
+ * their source position. A record without a function (from a plain log) is
+ * matched by the lines of the definition. */
+static int load_loops(struct store *st, const struct report *r, struct report_function *f, int64_t compile_id,
+                      int end_line)
+{
+    sqlite3_stmt *q = prepare(st,
+        "SELECT file, line, col, kind,"
+        "  MAX(CASE WHEN variant='build' THEN vector_bytes END),"
+        "  MAX(CASE WHEN variant=?2 THEN vector_bytes END),"
+        "  SUM(variant='build'), SUM(variant=?2)"
+        " FROM loops WHERE compile_id=?1"
+        "  AND (function=?3 OR (function IS NULL AND line BETWEEN ?4 AND ?5))"
+        "  AND (variant='build' OR variant=?2)"
+        " GROUP BY file, line, col, kind ORDER BY file, line, col");
+    if (!q) return -1;
+    sqlite3_bind_int64(q, 1, compile_id);
+    sqlite3_bind_text(q, 2, r->probe_variant ? r->probe_variant : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 3, f->name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(q, 4, f->line);
+    sqlite3_bind_int(q, 5, end_line);
+    size_t cap = 0;
+    int in_build = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (f->nloops == cap) f->loops = xrealloc(f->loops, (cap = cap ? cap * 2 : 4) * sizeof *f->loops);
+        struct report_loop *l = &f->loops[f->nloops++];
+        const char *file = (const char *)sqlite3_column_text(q, 0);
+        l->file = display_path(r->root, file);
+        l->line = sqlite3_column_int(q, 1);
+        l->column = sqlite3_column_int(q, 2);
+        l->kind = col_text(q, 3);
+        l->build_bytes = sqlite3_column_int(q, 6) ? sqlite3_column_int(q, 4) : -1;
+        l->target_bytes = sqlite3_column_int(q, 7) ? sqlite3_column_int(q, 5) : -1;
+        if (l->build_bytes >= 0) in_build = 1;
+    }
+    sqlite3_finalize(q);
+    f->only_at_target = f->nloops > 0 && !in_build;
+    return 0;
+}
+
+static int load_functions(struct store *st, struct report *r)
+{
+    sqlite3_stmt *q = prepare(st,
+        "SELECT f.id, f.name, f.display_name, f.file, f.line, f.status, f.reason, f.detail, f.notes,"
+        "  c.source, f.compile_id, COALESCE(f.end_line, f.line)"
+        " FROM functions f JOIN compiles c ON c.id=f.compile_id"
+        " ORDER BY f.status, f.file, f.line, f.name");
+    if (!q) return -1;
+    size_t cap = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (r->nfunctions == cap)
+            r->functions = xrealloc(r->functions, (cap = cap ? cap * 2 : 16) * sizeof *r->functions);
+        struct report_function *f = &r->functions[r->nfunctions++];
+        memset(f, 0, sizeof *f);
+        f->id = sqlite3_column_int64(q, 0);
+        f->name = col_text(q, 1);
+        f->display_name = col_text(q, 2);
+        if (!f->display_name) f->display_name = xstrdup(f->name);
+        const char *file = (const char *)sqlite3_column_text(q, 3);
+        f->file = display_path(r->root, file);
+        f->line = sqlite3_column_int(q, 4);
+        f->status = col_text(q, 5);
+        f->reason = col_text(q, 6);
+        f->detail = col_text(q, 7);
+        f->notes = notes_from_text((const char *)sqlite3_column_text(q, 8));
+        f->tu = display_path(r->root, (const char *)sqlite3_column_text(q, 9));
+        if (!strcmp(f->status, "candidate")) r->ncandidates++;
+        else r->nexcluded++;
+        if (load_loops(st, r, f, sqlite3_column_int64(q, 10), sqlite3_column_int(q, 11)) != 0) {
+            sqlite3_finalize(q);
+            return -1;
+        }
+    }
+    sqlite3_finalize(q);
+    return 0;
+}
+
+/* Distinct vectorized positions of a compile in one variant. */
+static const char *const DISTINCT_LOOPS =
+    "SELECT COUNT(*) FROM (SELECT DISTINCT file, line, col, kind FROM loops WHERE compile_id=? AND variant=?)";
+
+static int loops_in_variant(struct store *st, int64_t compile_id, const char *variant)
+{
+    sqlite3_stmt *q = prepare(st, DISTINCT_LOOPS);
+    if (!q) return 0;
+    sqlite3_bind_int64(q, 1, compile_id);
+    sqlite3_bind_text(q, 2, variant, -1, SQLITE_TRANSIENT);
+    int n = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
+    sqlite3_finalize(q);
+    return n;
+}
+
+/* TUs worth a line: those with notes, or with an -O3 probe. */
+static int load_tus(struct store *st, struct report *r)
+{
+    sqlite3_stmt *q = prepare(st,
+        "SELECT c.id, c.source,"
+        "  (SELECT COUNT(*) FROM record_files rf WHERE rf.compile_id=c.id AND rf.variant='probe:O3'"
+        "     AND rf.status='read')"
+        " FROM compiles c WHERE c.exit_status=0"
+        "  AND (EXISTS(SELECT 1 FROM tu_notes n WHERE n.compile_id=c.id)"
+        "       OR EXISTS(SELECT 1 FROM record_files rf WHERE rf.compile_id=c.id AND rf.variant='probe:O3'))"
+        " ORDER BY c.source");
+    if (!q) return -1;
+    size_t cap = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (r->ntus == cap) r->tus = xrealloc(r->tus, (cap = cap ? cap * 2 : 8) * sizeof *r->tus);
+        struct report_tu *t = &r->tus[r->ntus++];
+        int64_t id = sqlite3_column_int64(q, 0);
+        t->source = display_path(r->root, (const char *)sqlite3_column_text(q, 1));
+        t->o3_extra_loops = -1;
+        if (sqlite3_column_int(q, 2) > 0) {
+            int extra = loops_in_variant(st, id, "probe:O3") - loops_in_variant(st, id, "build");
+            t->o3_extra_loops = extra > 0 ? extra : 0;
+        }
+        t->notes = json_array();
+        sqlite3_stmt *n = prepare(st, "SELECT kind, detail FROM tu_notes WHERE compile_id=? ORDER BY id");
+        if (!n) continue;
+        sqlite3_bind_int64(n, 1, id);
+        while (sqlite3_step(n) == SQLITE_ROW)
+            json_array_append_new(t->notes,
+                json_pack("{s:s, s:s}", "kind", (const char *)sqlite3_column_text(n, 0),
+                          "detail", sqlite3_column_text(n, 1) ? (const char *)sqlite3_column_text(n, 1) : ""));
+        sqlite3_finalize(n);
+    }
+    sqlite3_finalize(q);
+    return 0;
+}
+
+int report_load(struct store *st, struct report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->root = store_meta_get(st, "root");
+    r->targets = store_meta_get(st, "targets");
+    sqlite3_stmt *q = prepare(st,
+        "SELECT variant FROM loops WHERE variant LIKE 'probe:%' AND variant<>'probe:O3'"
+        " GROUP BY variant ORDER BY COUNT(*) DESC LIMIT 1");
+    if (q && sqlite3_step(q) == SQLITE_ROW) r->probe_variant = col_text(q, 0);
+    sqlite3_finalize(q);
+    r->compiles = count_query(st, "SELECT COUNT(*) FROM compiles");
+    r->failed_compiles = count_query(st, "SELECT COUNT(*) FROM compiles WHERE exit_status<>0");
+    r->corrupt_record_files = count_query(st, "SELECT COUNT(*) FROM record_files WHERE status='corrupt'");
+    if (load_functions(st, r) != 0 || load_tus(st, r) != 0) {
+        report_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+static json_t *width_json(int bytes)
+{
+    return bytes < 0 ? json_null() : json_integer(bytes);
+}
+
+json_t *report_to_json(const struct report *r)
+{
+    json_t *fs = json_array();
+    for (size_t i = 0; i < r->nfunctions; i++) {
+        const struct report_function *f = &r->functions[i];
+        json_t *loops = json_array();
+        for (size_t j = 0; j < f->nloops; j++) {
+            const struct report_loop *l = &f->loops[j];
+            json_array_append_new(loops, json_pack("{s:s, s:i, s:i, s:s, s:o, s:o}", "file", l->file, "line",
+                                                   l->line, "column", l->column, "kind", l->kind,
+                                                   "build_vector_bytes", width_json(l->build_bytes),
+                                                   "target_vector_bytes", width_json(l->target_bytes)));
+        }
+        json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:b, s:O, s:o}", "name", f->name, "display_name",
+                              f->display_name, "file", f->file, "line", f->line, "status", f->status, "tu", f->tu,
+                              "only_at_target", f->only_at_target, "notes", f->notes, "loops", loops);
+        if (f->reason) json_object_set_new(o, "reason", json_string(f->reason));
+        if (f->detail) json_object_set_new(o, "detail", json_string(f->detail));
+        json_array_append_new(fs, o);
+    }
+    json_t *tus = json_array();
+    for (size_t i = 0; i < r->ntus; i++) {
+        const struct report_tu *t = &r->tus[i];
+        json_t *o = json_pack("{s:s, s:O}", "source", t->source, "notes", t->notes);
+        json_object_set_new(o, "o3_extra_loops", t->o3_extra_loops < 0 ? json_null() : json_integer(t->o3_extra_loops));
+        json_array_append_new(tus, o);
+    }
+    json_t *root = json_pack("{s:s?, s:s?, s:s?, s:i, s:i, s:i, s:i, s:i, s:o, s:o}", "root", r->root, "targets",
+                             r->targets, "probe", r->probe_variant, "compiles", r->compiles, "failed_compiles",
+                             r->failed_compiles, "corrupt_record_files", r->corrupt_record_files, "candidates",
+                             (int)r->ncandidates, "excluded", (int)r->nexcluded, "functions", fs, "tus", tus);
+    return root;
+}
+
+void report_free(struct report *r)
+{
+    for (size_t i = 0; i < r->nfunctions; i++) {
+        struct report_function *f = &r->functions[i];
+        free(f->name);
+        free(f->display_name);
+        free(f->file);
+        free(f->status);
+        free(f->reason);
+        free(f->detail);
+        free(f->tu);
+        json_decref(f->notes);
+        for (size_t j = 0; j < f->nloops; j++) {
+            free(f->loops[j].file);
+            free(f->loops[j].kind);
+        }
+        free(f->loops);
+    }
+    free(r->functions);
+    for (size_t i = 0; i < r->ntus; i++) {
+        free(r->tus[i].source);
+        json_decref(r->tus[i].notes);
+    }
+    free(r->tus);
+    free(r->root);
+    free(r->targets);
+    free(r->probe_variant);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,60 @@
+/* report.h - what `fmvgen list` shows, gathered from the store in one place
+ * so that the human table and --json say the same thing:
+ *   - every function that vectorized (in the build or only in a probe), as a
+ *     candidate or as an exclusion with its reason;
+ *   - per loop: the vector width of the user's build vs the target probe;
+ *   - per TU: flags that defeat vectorization, failed probes, and how many
+ *     more loops vectorize at -O3 than at the build's -O2. */
+#ifndef FMVGEN_REPORT_H
+#define FMVGEN_REPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+struct report_loop {
+    char *file;          /* relative to the project root when inside it */
+    int line, column;
+    char *kind;          /* "loop" / "slp" */
+    int build_bytes;     /* vector size in the user's build; -1: not vectorized there */
+    int target_bytes;    /* vector size in the target probe; -1: not vectorized there / no probe */
+};
+
+struct report_function {
+    int64_t id;
+    char *name, *display_name;
+    char *file;          /* definition, relative to the root when inside it */
+    int line;
+    char *status;        /* "candidate" / "excluded" */
+    char *reason, *detail;
+    json_t *notes;       /* array of {kind, detail}; never NULL */
+    char *tu;            /* the TU's source, relative to the root */
+    int only_at_target;  /* vectorizes only in the target probe */
+    struct report_loop *loops;
+    size_t nloops;
+};
+
+struct report_tu {
+    char *source;
+    json_t *notes;       /* array of {kind, detail} from tu_notes */
+    int o3_extra_loops;  /* -1: no -O3 probe for this TU */
+};
+
+struct report {
+    char *root;
+    char *targets;
+    char *probe_variant;        /* e.g. "probe:arch=x86-64-v4", or NULL */
+    struct report_function *functions;
+    size_t nfunctions, ncandidates, nexcluded;
+    struct report_tu *tus;
+    size_t ntus;
+    int compiles, failed_compiles, corrupt_record_files;
+};
+
+int report_load(struct store *st, struct report *out);
+json_t *report_to_json(const struct report *r);
+void report_free(struct report *r);
+
+#endif

@@ -1,0 +1,124 @@
+/* Unit tests of lib/store: rescans replace rows, parallel writers (as under
+ * make -j) lose nothing, a newer schema is refused with a clear error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "store/store.h"
+#include "util/util.h"
+
+static int64_t add(struct store *st, const char *source, int status)
+{
+    char *argv[] = {"cc", "-c", (char *)source, NULL};
+    struct compile_info ci = {.directory = "/p", .argv = argv, .compiler = "/usr/bin/gcc", .compiler_kind = "gcc",
+                              .source = source, .output = "/p/x.o", .language = "c", .exit_status = status};
+    return store_add_compile(st, &ci);
+}
+
+static void test_rescan_replaces_compile_and_its_loops(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-store");
+    struct store *st;
+    assert_int_equal(store_open(dir, 1, &st), 0);
+    int64_t a = add(st, "/p/a b.c", 0);
+    struct loop_record rec = {.function = "f", .file = "/p/a b.c", .line = 3, .kind = LOOP_SLP, .vector_bytes = 32};
+    assert_int_equal(store_add_loop(st, a, "build", &rec), 0);
+    int64_t b = add(st, "/p/a b.c", 0);
+    assert_true(b != a);
+    size_t n;
+    struct compile_row *rows = store_list_compiles(st, &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(rows[0].argv[2], "/p/a b.c");
+    assert_null(rows[0].argv[3]);
+    compile_rows_free(rows, n);
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(store_db(st), "SELECT COUNT(*) FROM loops", -1, &q, NULL);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 0);   /* old loops went with the old compile */
+    sqlite3_finalize(q);
+    /* Failed compiles are stored but not listed for analysis. */
+    add(st, "/p/broken.c", 1);
+    rows = store_list_compiles(st, &n);
+    assert_int_equal(n, 1);
+    compile_rows_free(rows, n);
+    store_close(st);
+    remove_tree(dir);
+    free(dir);
+}
+
+static void test_parallel_writers_lose_nothing(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-store");
+    struct store *st;
+    assert_int_equal(store_open(dir, 1, &st), 0);
+    store_close(st);
+    enum { WRITERS = 8, EACH = 25 };
+    for (int w = 0; w < WRITERS; w++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            struct store *mine;
+            if (store_open(dir, 0, &mine) != 0) _exit(1);
+            for (int i = 0; i < EACH; i++) {
+                char src[64];
+                snprintf(src, sizeof src, "/p/w%d_%d.c", w, i);
+                if (add(mine, src, 0) < 0) _exit(2);
+            }
+            store_close(mine);
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < WRITERS; w++) {
+        int status;
+        wait(&status);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    assert_int_equal(store_open(dir, 0, &st), 0);
+    size_t n;
+    struct compile_row *rows = store_list_compiles(st, &n);
+    assert_int_equal(n, WRITERS * EACH);
+    compile_rows_free(rows, n);
+    store_close(st);
+    remove_tree(dir);
+    free(dir);
+}
+
+static void test_missing_and_newer_store_refused(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-store");
+    struct store *st;
+    fmv_set_quiet(1);
+    assert_int_equal(store_open(dir, 0, &st), -1);   /* nothing scanned yet */
+    assert_null(st);
+    assert_int_equal(store_open(dir, 1, &st), 0);
+    sqlite3_exec(store_db(st), "PRAGMA user_version=99", NULL, NULL, NULL);
+    store_close(st);
+    assert_int_equal(store_open(dir, 0, &st), -1);
+    fmv_set_quiet(0);
+    char *found = store_find_builddir(dir);
+    assert_non_null(found);
+    free(found);
+    remove_tree(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rescan_replaces_compile_and_its_loops),
+        cmocka_unit_test(test_parallel_writers_lose_nothing),
+        cmocka_unit_test(test_missing_and_newer_store_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

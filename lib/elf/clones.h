@@ -1,0 +1,90 @@
+/* clones.h - which functions of an ELF file are multiversioned, and where
+ * each version lives. Used by `fmvgen inspect` (sizes, ISA verdicts) and by
+ * `fmvgen verify` (its preloaded helper calls each resolver and maps the
+ * returned address back to a clone name with elf_mv_clone_at).
+ *
+ * What is recognised, from the symbol tables (.symtab, else .dynsym):
+ *   GCC target_clones:   foo (IFUNC), foo.resolver, foo.default, foo.avx2,
+ *                        foo.arch_x86_64_v3, older foo.avx2.0
+ *   GCC target() overloads (C++): the default version keeps the plain name
+ *   Clang target_clones: foo.ifunc (+ foo with clang >= 15), foo.resolver,
+ *                        foo.avx2.0, foo.arch_x86-64-v3.1, foo.default.2
+ *   Any other STT_GNU_IFUNC symbol (hand-written ifunc, glibc's memcpy, ...):
+ *   its resolver is the FUNC symbol at the IFUNC's address; its versions are
+ *   the functions whose addresses the resolver's code loads (found by
+ *   disassembling the resolver), with an empty target.
+ * Compiler-made pieces of a version (foo.avx2.cold, foo.default.constprop.0,
+ * .isra/.part/.lto_priv) are not versions.
+ *
+ * Addresses are as written in the file (st_value): for ET_DYN files (PIE
+ * and shared libraries) add the load bias to get a run-time address.
+ * Only x86-64 ELF files are accepted; anything else is an error naming the
+ * file. */
+#ifndef FMVGEN_ELF_CLONES_H
+#define FMVGEN_ELF_CLONES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum elf_mv_origin {
+    ELF_MV_GCC,      /* GCC target_clones / target() overloads */
+    ELF_MV_CLANG,    /* Clang target_clones (foo.ifunc, foo.x.N) */
+    ELF_MV_IFUNC,    /* another STT_GNU_IFUNC: a hand-written dispatcher */
+};
+
+struct elf_clone {
+    char *symbol;        /* as in the symbol table: "add.avx2.0", "_Z3fooi" */
+    char *target;        /* suffix as written, without Clang's ".N":
+                          * "avx2", "arch_x86_64_v3", "arch_x86-64-v3",
+                          * "sse4_2", "sse4.2", "default"; "" when unknown
+                          * (hand-written ifunc versions) */
+    uint64_t addr;       /* st_value */
+    uint64_t size;       /* st_size, bytes of code of this version's symbol */
+    int is_default;      /* the version chosen when no feature matches */
+};
+
+struct elf_mv_function {
+    char *name;              /* base name, mangled as in the file: "add", "_Z3sumPKii" */
+    enum elf_mv_origin origin;
+    char *resolver;          /* "add.resolver", or the FUNC symbol at the
+                              * IFUNC's address; NULL if none is named */
+    uint64_t resolver_addr;  /* 0 when unknown */
+    uint64_t resolver_size;
+    char *ifunc;             /* the STT_GNU_IFUNC symbol ("add" or
+                              * "add.ifunc"); NULL when none is in the tables */
+    uint64_t ifunc_addr;
+    struct elf_clone *clones;  /* sorted: default first, then by symbol */
+    size_t n_clones;
+};
+
+struct elf_mv_list {
+    char *path;
+    int elf_type;            /* ET_EXEC or ET_DYN (PIE executable or .so) */
+    int is_static;           /* no PT_INTERP and no PT_DYNAMIC */
+    int has_symtab;          /* 0: stripped, only .dynsym was read */
+    size_t n_irelative;      /* R_X86_64_IRELATIVE relocations: one per
+                              * ifunc the loader resolves (also counts the
+                              * ifuncs of a stripped file) */
+    size_t n_ifunc_symbols;  /* STT_GNU_IFUNC symbols seen */
+    struct elf_mv_function *functions;  /* sorted by name */
+    size_t n_functions;
+};
+
+/* Reads the file. Returns 0, or -1 after printing one line
+ * "fmvgen: FILE: what is wrong" (missing, not ELF, not x86-64, corrupt).
+ * A stripped file is not an error: has_symtab is 0 and the list holds what
+ * .dynsym still tells. */
+int elf_mv_read(const char *path, struct elf_mv_list *out);
+void elf_mv_list_free(struct elf_mv_list *list);
+
+/* The clone of f whose symbol starts at file address addr (run-time address
+ * minus the load bias), or NULL. */
+const struct elf_clone *elf_mv_clone_at(const struct elf_mv_function *f, uint64_t addr);
+
+/* The default clone of f, or NULL when none is known. */
+const struct elf_clone *elf_mv_default(const struct elf_mv_function *f);
+
+/* "gcc", "clang", "ifunc". */
+const char *elf_mv_origin_name(enum elf_mv_origin origin);
+
+#endif

@@ -23,7 +23,8 @@ struct loop_record {
     char *file;         /* location as written by the compiler; may be relative to the compile dir */
     int line, column;   /* 0 when unknown */
     enum loop_kind kind;
-    int vector_bytes;   /* 16 / 32 / 64; 0 when the compiler did not say */
+    int vector_bytes;   /* 16 / 32 / 64; 0 when the compiler did not say (Clang never does) */
+    int vector_lanes;   /* elements per vector (Clang's VectorizationFactor); 0 when unknown (GCC) */
     char *message;      /* the compiler's text, for the report */
 };
 

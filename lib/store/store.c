@@ -43,7 +43,10 @@ static const char SCHEMA[] =
     "  file TEXT, line INTEGER, col INTEGER,"
     "  kind TEXT NOT NULL,"
     "  vector_bytes INTEGER,"
-    "  message TEXT);"
+    "  message TEXT,"
+    /* Clang reports a loop's width in elements (its VectorizationFactor),
+     * not bytes: 0 when the compiler did not say (GCC, SLP). */
+    "  vector_lanes INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX IF NOT EXISTS loops_by_compile ON loops(compile_id, variant);"
     "CREATE TABLE IF NOT EXISTS tu_notes("
     "  id INTEGER PRIMARY KEY,"
@@ -306,10 +309,10 @@ int store_set_record_file_status(struct store *st, int64_t record_file_id, const
 int store_add_loop(struct store *st, int64_t compile_id, const char *variant, const struct loop_record *rec)
 {
     return run_stmt(st,
-                    "INSERT INTO loops(compile_id,variant,function,file,line,col,kind,vector_bytes,message) "
-                    "VALUES(?,?,?,?,?,?,?,?,?)",
-                    "itttnntnt", compile_id, variant, rec->function, rec->file, rec->line, rec->column,
-                    loop_kind_name(rec->kind), rec->vector_bytes, rec->message) == SQLITE_DONE ? 0 : -1;
+                    "INSERT INTO loops(compile_id,variant,function,file,line,col,kind,vector_bytes,message,"
+                    "vector_lanes) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                    "itttnntntn", compile_id, variant, rec->function, rec->file, rec->line, rec->column,
+                    loop_kind_name(rec->kind), rec->vector_bytes, rec->message, rec->vector_lanes) == SQLITE_DONE ? 0 : -1;
 }
 
 int store_clear_loops(struct store *st, int64_t compile_id, const char *variant)

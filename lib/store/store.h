@@ -12,7 +12,7 @@
  *            source, output, language, exit_status, source_hash, scan_id)
  *   record_files(id, compile_id, variant, format, path, status, error)
  *   loops(id, compile_id, variant, function, file, line, col, kind,
- *         vector_bytes, message)
+ *         vector_bytes, message, vector_lanes)
  *   tu_notes(id, compile_id, kind, detail)
  *   functions(id, compile_id, name, display_name, file, line, col,
  *             end_line, end_col, insert_offset, insert_line, status, reason,

@@ -1,0 +1,117 @@
+/* profile.c - see profile.h. perf report is asked for a fixed, separated
+ * layout (-F overhead,sample,sym -t '|') so that the parse does not depend on
+ * column widths: "  42.80%  |  1234  |[.] accumulate_rows". */
+#include "measure/profile.h"
+#include "run/spawn.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Sampling period of cpu-clock in nanoseconds: 20 kHz, so that even the short
+ * runs of the demo's --quick mode collect some samples in each hot function. */
+#define PROFILE_PERIOD_NS "50000"
+
+static char *first_line(const char *text)
+{
+    const char *s = text ? text : "";
+    while (*s == '\n' || *s == ' ') s++;
+    return xstrndup(s, strcspn(s, "\n"));
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = 0;
+    return s;
+}
+
+/* One "percent|samples|[.] symbol" line; returns 0 when it is one. */
+static int parse_report_line(char *line, struct profile *p)
+{
+    char *f1 = strchr(line, '|');
+    if (!f1) return -1;
+    char *f2 = strchr(f1 + 1, '|');
+    if (!f2) return -1;
+    *f2 = 0;
+    char *samples_text = trim(f1 + 1), *sym = trim(f2 + 1), *end;
+    long samples = strtol(samples_text, &end, 10);
+    if (end == samples_text || sym[0] != '[' || strlen(sym) < 4 || sym[2] != ']') return -1;
+    p->entries = xrealloc(p->entries, (p->n + 1) * sizeof *p->entries);
+    p->entries[p->n++] = (struct profile_entry){
+        .symbol = xstrdup(trim(sym + 3)),
+        .kernel = sym[1] == 'k',
+        .samples = samples,
+    };
+    p->total_samples += samples;
+    return 0;
+}
+
+int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
+                struct profile *out, char **why)
+{
+    memset(out, 0, sizeof *out);
+    *why = NULL;
+    char *data = path_join(scratch_dir, "perf.data");
+    struct strvec rec = STRVEC_INIT;
+    sv_push_all(&rec, (char *const[]){"perf", "record", "-e", "cpu-clock", "-c", PROFILE_PERIOD_NS,
+                                      "-q", "-o", data, "--", NULL});
+    sv_push_all(&rec, argv);
+    struct run_opts opts = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1};
+    struct run_result res;
+    int rc = run_argv(sv_argv(&rec), &opts, &res);
+    if (!res.spawned) {
+        *why = xstrdup("perf is not installed (Debian package linux-perf)");
+    } else if (rc != 0 || !file_exists(data)) {
+        char *status = run_describe(&res), *detail = first_line(res.err);
+        *why = xasprintf("perf record failed (%s)%s%s", status, *detail ? ": " : "", detail);
+        free(status);
+        free(detail);
+    } else {
+        out->output = xstrdup(res.out ? res.out : "");
+    }
+    run_result_free(&res);
+    sv_free(&rec);
+
+    if (!*why) {
+        char *const report[] = {"perf", "report", "-i", data, "--stdio", "--sort", "sym",
+                                "-F", "overhead,sample,sym", "-t", "|", "-q", NULL};
+        struct run_opts ropts = {.capture_stdout = 1, .capture_stderr = 1};
+        if (run_argv(report, &ropts, &res) != 0) {
+            char *status = run_describe(&res), *detail = first_line(res.err);
+            *why = xasprintf("perf report failed (%s)%s%s", status, *detail ? ": " : "", detail);
+            free(status);
+            free(detail);
+        } else {
+            char *save = NULL;
+            for (char *line = strtok_r(res.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+                parse_report_line(line, out);
+            if (out->total_samples == 0) *why = xstrdup("perf recorded no samples");
+        }
+        run_result_free(&res);
+    }
+    remove_tree(data);
+    free(data);
+    if (*why) {
+        profile_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+long profile_samples(const struct profile *p, const char *symbol)
+{
+    long n = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->entries[i].symbol, symbol)) n += p->entries[i].samples;
+    return n;
+}
+
+void profile_free(struct profile *p)
+{
+    for (size_t i = 0; i < p->n; i++) free(p->entries[i].symbol);
+    free(p->entries);
+    free(p->output);
+    memset(p, 0, sizeof *p);
+}

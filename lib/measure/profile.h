@@ -1,0 +1,39 @@
+/* profile.h - where a program spends its time, by symbol, measured with
+ * `perf record -e cpu-clock` (a software event: it works in VMs and
+ * containers without hardware counters) and `perf report --sort sym`.
+ *
+ * `fmvgen demo` uses it to show which clone of each multiversioned function
+ * actually ran on this machine: the clone symbols (foo.arch_x86_64_v4, ...)
+ * that collected the samples - measured, not inferred from the CPU flags. */
+#ifndef FMVGEN_MEASURE_PROFILE_H
+#define FMVGEN_MEASURE_PROFILE_H
+
+#include <stddef.h>
+
+struct profile_entry {
+    char *symbol;      /* as perf prints it: "foo.arch_x86_64_v4", "main" */
+    int kernel;        /* a kernel symbol ([k]) */
+    long samples;
+};
+
+struct profile {
+    struct profile_entry *entries;
+    size_t n;
+    long total_samples;
+    char *output;      /* the profiled program's stdout */
+};
+
+/* Runs argv (in cwd, NULL: inherit) under perf, writing perf's data into
+ * scratch_dir. Returns 0 with out filled, or -1 with *why set to one line
+ * saying what is missing or failed (perf not installed - with the Debian
+ * package to install -, not permitted, the program failed); nothing is
+ * printed. Free out with profile_free and *why with free. */
+int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
+                struct profile *out, char **why);
+
+/* Samples of one symbol (0 when it never showed up). */
+long profile_samples(const struct profile *p, const char *symbol);
+
+void profile_free(struct profile *p);
+
+#endif

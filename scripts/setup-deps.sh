@@ -10,6 +10,7 @@ PACKAGES=(
   libjansson-dev zlib1g-dev libyaml-dev libelf-dev libcapstone-dev
   libsqlite3-dev libcmocka-dev
   qemu-user binutils
+  linux-perf
 )
 # clang 19 dispatches target_clones correctly; tests use it when present.
 OPTIONAL=(clang-19)

@@ -2,7 +2,20 @@
  * FMA-free --exact set, the compiler flags equal to a target (for probes and
  * test builds), how each compiler version must spell a target so that its
  * resolver dispatches correctly, and validating a set by test-compiling a
- * one-function file with the chosen compiler before anything is written. */
+ * one-function file with the chosen compiler before anything is written.
+ *
+ * Facts behind the tables (measured with gcc 12, clang 14 and clang 19, a
+ * program whose clones report which one ran, natively on an AVX-512 Xeon and
+ * under qemu-x86_64 -cpu Haswell / SandyBridge / Nehalem):
+ *   - gcc >= 11 and clang >= 19 dispatch "arch=x86-64-v3"/"arch=x86-64-v4"
+ *     correctly; clang 14 accepts them but its resolver always picks the
+ *     default clone. Feature names ("avx2", "avx512f") dispatch correctly
+ *     everywhere, so compilers older than that get feature names.
+ *   - "arch=CPU" clones (arch=haswell, ...) are chosen by CPU *model*: on a
+ *     newer CPU (even a superset) the default runs. Accepted, but warned.
+ *   - -mavx512f (and the arch=x86-64-v3/v4 levels, and -mfma) let GCC and
+ *     Clang contract a*b+c into vfmadd; -mavx2 alone does not. So the
+ *     FMA-free (bit-exact) set may hold avx2 and below, never avx512*. */
 #ifndef FMVGEN_TARGETS_H
 #define FMVGEN_TARGETS_H
 
@@ -13,9 +26,16 @@
 /* FMA-free targets for --exact: every clone computes bit-identical floats. */
 #define TARGETS_EXACT "avx2"
 
+/* The preprocessor condition (for the patch's preamble) that is true for
+ * exactly the compilers targets_spell() gives feature names: clang < 19 and
+ * gcc < 11 (which has no x86-64-vN levels). Kept next to targets_spell so
+ * the two cannot drift apart. */
+#define TARGETS_FEATURE_SPELLING_CONDITION \
+    "(defined(__clang__) && __clang_major__ < 19) || (!defined(__clang__) && __GNUC__ < 11)"
+
 /* Splits "a,b,c" into out (without "default", which is always implied and
- * dropped if given). Returns 0, or -1 after printing a one-line error naming
- * the unknown target. */
+ * dropped if given; duplicates dropped). Returns 0, or -1 after printing a
+ * one-line error naming the unknown target. */
 int targets_parse(const char *spec, struct strvec *out);
 
 /* Appends to flags the command-line options that compile for target, e.g.
@@ -29,5 +49,24 @@ const char *targets_widest(const struct strvec *targets);
 /* 1 when some clone of the set may contract a*b+c into FMA (changes float
  * results in the last bits). */
 int targets_enable_fma(const struct strvec *targets);
+int target_enables_fma(const char *target);
+
+/* 1 for "arch=CPU" targets that the resolvers pick by CPU model only. */
+int target_is_cpu_model(const char *target);
+
+/* How a compiler ("gcc"/"clang", major version) must spell target so its
+ * resolver dispatches it: the psABI levels become feature names for the
+ * compilers of TARGETS_FEATURE_SPELLING_CONDITION. Static string. */
+const char *target_spell(const char *target, const char *compiler_kind, int major);
+/* The whole set spelled for a compiler, duplicates removed, without
+ * "default". */
+void targets_spell(const struct strvec *targets, const char *compiler_kind, int major, struct strvec *out);
+
+/* Test-compiles, for each target, a one-function file carrying
+ * target_clones(<spelling for this compiler>, "default") with compiler
+ * (path; kind/major as identified). Returns 0, or -1 after a one-line error
+ * naming the first target the compiler rejects (and the compiler's reason),
+ * or saying the compiler could not run. */
+int targets_validate(const struct strvec *targets, const char *compiler, const char *compiler_kind, int major);
 
 #endif

@@ -417,6 +417,22 @@ char *self_exe_path(void)
     return xstrdup(buf);
 }
 
+char *find_in_path(const char *name)
+{
+    if (strchr(name, '/')) return access(name, X_OK) == 0 && !is_directory(name) ? xstrdup(name) : NULL;
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
+    char *copy = xstrdup(path);
+    char *save = NULL, *found = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        char *cand = path_join(dir, name);
+        if (access(cand, X_OK) == 0 && !is_directory(cand)) found = cand;
+        else free(cand);
+    }
+    free(copy);
+    return found;
+}
+
 /* ---- hashing ---- */
 
 /* FNV-1a 64 plus the length: enough to notice an edited file, which is all

@@ -79,6 +79,9 @@ int path_is_header(const char *path);   /* .h .hh .hpp .hxx .inc ... */
 char *get_cwd(void);
 /* Absolute path of the running executable. */
 char *self_exe_path(void);
+/* The executable NAME as the shell would find it: NAME itself when it has a
+ * '/', else the first executable file NAME in $PATH; NULL when none. */
+char *find_in_path(const char *name);
 
 /* Content fingerprint used to notice a source that changed since the scan. */
 char *hash_bytes_hex(const char *data, size_t len);

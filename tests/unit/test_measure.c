@@ -1,0 +1,230 @@
+/* Unit tests of lib/measure: medians and ratios, building a variant in a
+ * private copy (the source tree untouched, CC/CFLAGS reaching make, failures
+ * reported), timing N runs (outputs kept, a crash described), and the perf
+ * profile by symbol (skipped when perf cannot record here). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/build.h"
+#include "measure/profile.h"
+#include "measure/timing.h"
+#include "run/spawn.h"
+#include "util/util.h"
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char *path = path_join(dir, name);
+    assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+    free(path);
+}
+
+static char *read_text(const char *dir, const char *name)
+{
+    char *path = path_join(dir, name);
+    char *text = read_file(path, NULL);
+    free(path);
+    return text;
+}
+
+static void test_median_and_speedup(void **state)
+{
+    (void)state;
+    double odd[] = {3.0, 1.0, 2.0};
+    assert_true(measure_median(odd, 3) == 2.0);
+    assert_true(odd[0] == 3.0);     /* input left in its order */
+    double even[] = {4.0, 1.0, 3.0, 2.0};
+    assert_true(measure_median(even, 4) == 2.5);
+    assert_true(measure_median(even, 0) == 0.0);
+    assert_true(measure_speedup(2.0, 1.0) == 2.0);
+    assert_true(measure_speedup(1.0, 2.0) == 0.5);
+    assert_true(measure_speedup(1.0, 0.0) == 0.0);
+}
+
+/* A project whose build records the CC and CFLAGS it was given. */
+static char *make_project(const char *tmp)
+{
+    char *src = path_join(tmp, "my project");   /* a space: argv, not a shell */
+    assert_int_equal(mkdir_p(src, 0755), 0);
+    write_text(src, "Makefile",
+               "CFLAGS ?= -O0\n"
+               "out.txt: input.txt\n"
+               "\tprintf '%s|%s\\n' \"$(CC)\" \"$(CFLAGS)\" > out.txt\n");
+    write_text(src, "input.txt", "x\n");
+    return src;
+}
+
+static void test_build_variant_in_private_copy(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    char *src = make_project(tmp);
+    struct variant_spec spec = {
+        .name = "avx2",
+        .source_dir = src,
+        .work_dir = tmp,
+        .build_argv = (char *const[]){"make", NULL},
+        .cc = "gcc",
+        .cflags = "-O3 -mavx2",
+        .make_vars = 1,
+    };
+    struct variant_build b;
+    assert_int_equal(measure_build_variant(&spec, &b), 0);
+    assert_null(b.failure);
+    char *expect_dir = path_join(tmp, "avx2");
+    assert_string_equal(b.dir, expect_dir);
+    char *out = read_text(b.dir, "out.txt");
+    assert_non_null(out);
+    assert_string_equal(out, "gcc|-O3 -mavx2\n");
+    /* the source tree was not built in */
+    char *in_src = path_join(src, "out.txt");
+    assert_false(file_exists(in_src));
+    /* a second variant of the same name would overwrite a copy: refused */
+    struct variant_build again;
+    fmv_set_quiet(1);
+    assert_int_equal(measure_build_variant(&spec, &again), -1);
+    fmv_set_quiet(0);
+    assert_non_null(again.failure);
+    variant_build_free(&again);
+    free(in_src);
+    free(out);
+    free(expect_dir);
+    variant_build_free(&b);
+
+    /* Without make variables, CFLAGS reaches make through the environment
+     * (the Makefile's ?= gives way to it). */
+    spec.name = "env";
+    spec.make_vars = 0;
+    spec.cflags = "-O2 -g";
+    assert_int_equal(measure_build_variant(&spec, &b), 0);
+    out = read_text(b.dir, "out.txt");
+    assert_string_equal(out, "gcc|-O2 -g\n");
+    free(out);
+    variant_build_free(&b);
+
+    /* A failing build: -1, the status, and the build's output kept. */
+    write_text(src, "Makefile", "all:\n\t@echo compiling; exit 3\n");
+    spec.name = "broken";
+    fmv_set_quiet(1);
+    assert_int_equal(measure_build_variant(&spec, &b), -1);
+    fmv_set_quiet(0);
+    assert_non_null(b.failure);
+    assert_non_null(strstr(b.failure, "exit status 2"));   /* make's own status */
+    assert_non_null(strstr(b.log, "compiling"));
+    variant_build_free(&b);
+
+    free(src);
+    remove_tree(tmp);
+    free(tmp);
+}
+
+static void test_copy_tree_errors(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    char *missing = path_join(tmp, "missing");
+    fmv_set_quiet(1);
+    assert_int_equal(measure_copy_tree(missing, tmp), -1);
+    assert_int_equal(measure_copy_tree(tmp, tmp), -1);   /* destination exists */
+    fmv_set_quiet(0);
+    free(missing);
+    remove_tree(tmp);
+    free(tmp);
+}
+
+static void test_time_runs(void **state)
+{
+    (void)state;
+    struct timing_result r;
+    char *const echo[] = {"sh", "-c", "echo checksum 42; echo noise >&2", NULL};
+    struct timing_spec spec = {.argv = echo, .runs = 3};
+    assert_int_equal(measure_time(&spec, &r), 0);
+    assert_int_equal(r.runs, 3);
+    assert_string_equal(r.output, "checksum 42\n");
+    assert_string_equal(r.errors, "noise\n");
+    assert_false(r.output_varies);
+    assert_null(r.failure);
+    assert_true(r.median > 0);
+    assert_true(r.median == measure_median(r.seconds, 3));
+    timing_result_free(&r);
+
+    /* output that changes between runs is noticed */
+    char *const varying[] = {"sh", "-c", "echo $$", NULL};
+    spec.argv = varying;
+    spec.runs = 2;
+    assert_int_equal(measure_time(&spec, &r), 0);
+    assert_true(r.output_varies);
+    timing_result_free(&r);
+
+    /* a crash stops the runs and is described, no time invented */
+    char *const crash[] = {"sh", "-c", "kill -ILL $$", NULL};
+    spec.argv = crash;
+    spec.runs = 3;
+    assert_int_equal(measure_time(&spec, &r), -1);
+    assert_int_equal(r.runs, 0);
+    assert_true(r.median == 0);
+    assert_non_null(r.failure);
+    assert_non_null(strstr(r.failure, "SIGILL"));
+    timing_result_free(&r);
+}
+
+/* Profiles a program with two hot functions of different weights. */
+static void test_profile_by_symbol(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    write_text(tmp, "hot.c",
+               "volatile double sink;\n"
+               "__attribute__((noinline)) void heavy(long n) { double s = 0; for (long i = 0; i < n; i++) s += i * 0.5; sink = s; }\n"
+               "__attribute__((noinline)) void light(long n) { double s = 0; for (long i = 0; i < n; i++) s += i * 0.25; sink = s; }\n"
+               "int main(void) { heavy(60000000); light(6000000); return 0; }\n");
+    char *src = path_join(tmp, "hot.c"), *bin = path_join(tmp, "hot");
+    char *const cc[] = {"gcc", "-O1", "-o", bin, src, NULL};
+    assert_int_equal(run_argv(cc, &(struct run_opts){0}, NULL), 0);
+
+    struct profile p;
+    char *why = NULL;
+    char *const argv[] = {bin, NULL};
+    if (profile_run(argv, tmp, tmp, &p, &why) != 0) {
+        /* perf missing or not permitted here: the reason must say so */
+        assert_non_null(why);
+        assert_true(strstr(why, "perf") != NULL);
+        free(why);
+        free(src);
+        free(bin);
+        remove_tree(tmp);
+        free(tmp);
+        skip();
+    }
+    assert_null(why);
+    assert_true(p.total_samples > 0);
+    long heavy = profile_samples(&p, "heavy"), light = profile_samples(&p, "light");
+    assert_true(heavy > 0);
+    assert_true(heavy > light);
+    assert_int_equal(profile_samples(&p, "no_such_symbol"), 0);
+    char *data = path_join(tmp, "perf.data");
+    assert_false(file_exists(data));    /* scratch data removed */
+    free(data);
+    profile_free(&p);
+    free(src);
+    free(bin);
+    remove_tree(tmp);
+    free(tmp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_median_and_speedup),
+        cmocka_unit_test(test_build_variant_in_private_copy),
+        cmocka_unit_test(test_copy_tree_errors),
+        cmocka_unit_test(test_time_runs),
+        cmocka_unit_test(test_profile_by_symbol),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

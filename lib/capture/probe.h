@@ -6,11 +6,15 @@
  *   - the target-ISA probe, e.g. -march=x86-64-v4 (variant "probe:<target>")
  *   - the -O3 comparison of TUs built at -O2      (variant "probe:O3")
  * Each compile's record file is registered in record_files (format
- * "gcc-json" or "clang-yaml") for records_ingest_pending(). */
+ * "gcc-json" or "clang-yaml") for records_ingest_pending(); record files
+ * live under store_records_dir()/<variant, made file-name safe>/<compile id>/.
+ * One request costs exactly one compile per selected TU. */
 #ifndef FMVGEN_PROBE_H
 #define FMVGEN_PROBE_H
 
 struct store;
+struct strvec;
+struct compile_row;
 
 struct probe_request {
     const char *variant;          /* "build", "probe:arch=x86-64-v4", "probe:O3" */
@@ -19,8 +23,22 @@ struct probe_request {
 };
 
 /* Runs the request for every stored successful compile, at most jobs at a
- * time. Failures are stored as tu_notes 'probe-failed' and reported, not
- * fatal. Returns the number of compiles that failed, or -1 on a store error. */
+ * time (<= 0: one per CPU). Failures are stored as tu_notes 'probe-failed'
+ * ("<variant>: <first error line>") and warned about, not fatal. Returns the
+ * number of compiles that failed, or -1 on a store error. */
 int probe_run(struct store *st, const struct probe_request *req, int jobs);
+
+/* The records-only argv of one stored compile, appended to out: the real
+ * compiler, the build's arguments minus its output, dependency-file and
+ * other side-file flags (-o, -MD, -MMD, -MF, -MT, -MQ, -MP, -MJ, -Wp,-MD,..,
+ * -save-temps, -dumpdir, record-file options) and minus the other sources of
+ * a multi-source command, then -Wno-error (a wider -march can raise ABI
+ * warnings), extra_flags, record_flags, and -o output. Exposed for tests. */
+void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
+                      const char *output, struct strvec *out);
+
+/* "probe:arch=x86-64-v4" -> "probe_arch=x86-64-v4": the variant as one file
+ * name component. Caller frees. */
+char *probe_variant_dirname(const char *variant);
 
 #endif

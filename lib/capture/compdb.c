@@ -1,0 +1,219 @@
+/* compdb.c - compile_commands.json -> compiles rows (see compdb.h).
+ *
+ * The file is read in two passes: every entry is parsed, classified and its
+ * compiler identified first, and only a file that is wholly valid is written
+ * to the store. A broken entry in the middle therefore never leaves a store
+ * holding half of a compilation database. */
+#include "capture/compdb.h"
+#include "capture/compiler.h"
+#include "store/store.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the "command" splitter ---- */
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+int compdb_split_command(const char *command, struct strvec *out)
+{
+    const char *p = command;
+    struct strbuf word = STRBUF_INIT;
+    for (;;) {
+        while (is_space(*p)) p++;
+        if (!*p) break;
+        /* One word: quoted and bare pieces glued together until whitespace
+         * (so -DNAME="a b" is one argument, as the build tool meant). */
+        sb_reset(&word);
+        sb_add(&word, "", 0);   /* an empty quoted word ("") is still a word */
+        while (*p && !is_space(*p)) {
+            if (*p == '\'') {
+                const char *end = strchr(p + 1, '\'');
+                if (!end) goto bad;
+                sb_add(&word, p + 1, (size_t)(end - p - 1));
+                p = end + 1;
+            } else if (*p == '"') {
+                p++;
+                while (*p != '"') {
+                    if (*p == '\\') p++;
+                    if (!*p) goto bad;
+                    sb_addc(&word, *p++);
+                }
+                p++;
+            } else {
+                if (*p == '\\' && !*++p) goto bad;
+                sb_addc(&word, *p++);
+            }
+        }
+        sv_push(out, sb_str(&word));
+    }
+    sb_free(&word);
+    return 0;
+bad:
+    sb_free(&word);
+    return -1;
+}
+
+/* ---- import ---- */
+
+/* One entry, checked and ready to store. */
+struct entry {
+    struct strvec argv;
+    char *directory, *source, *output, *language, *source_hash;
+    struct compiler_id id;
+};
+
+static void entry_free(struct entry *e)
+{
+    sv_free(&e->argv);
+    free(e->directory);
+    free(e->source);
+    free(e->output);
+    free(e->language);
+    free(e->source_hash);
+    compiler_id_free(&e->id);
+}
+
+static const char *get_string(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* Where `cc -c dir/x.c` leaves its object when the entry names none: x.o
+ * in the working directory. */
+static char *default_output(const char *source, const char *directory)
+{
+    const char *base = path_basename(source);
+    const char *dot = strrchr(base, '.');
+    char *stem = dot && dot != base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
+    char *name = xasprintf("%s.o", stem);
+    char *out = path_join(directory, name);
+    free(stem);
+    free(name);
+    return out;
+}
+
+/* Parses entry i into e. Returns 1 when it is a C/C++ compile, 0 when it is
+ * to be skipped, -1 after an error line naming the file. */
+static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t *obj, struct entry *e)
+{
+    if (!json_is_object(obj))
+        return fmv_error("%s: entry %zu: not a JSON object (expected directory, file, arguments or command)", path,
+                         i + 1);
+    const char *dir = get_string(obj, "directory");
+    const char *file = get_string(obj, "file");
+    const char *output = get_string(obj, "output");
+    const char *command = get_string(obj, "command");
+    json_t *arguments = json_object_get(obj, "arguments");
+    if (!dir) return fmv_error("%s: entry %zu: missing string \"directory\"", path, i + 1);
+    if (!file) return fmv_error("%s: entry %zu: missing string \"file\"", path, i + 1);
+    if (json_object_get(obj, "output") && !output)
+        return fmv_error("%s: entry %zu: \"output\" is not a string", path, i + 1);
+
+    if (arguments) {
+        if (!json_is_array(arguments))
+            return fmv_error("%s: entry %zu: \"arguments\" is not an array of strings", path, i + 1);
+        size_t k;
+        json_t *a;
+        json_array_foreach(arguments, k, a) {
+            if (!json_is_string(a))
+                return fmv_error("%s: entry %zu: \"arguments\" is not an array of strings", path, i + 1);
+            sv_push(&e->argv, json_string_value(a));
+        }
+    } else if (command) {
+        if (compdb_split_command(command, &e->argv) != 0)
+            return fmv_error("%s: entry %zu: unterminated quote or trailing backslash in \"command\"", path, i + 1);
+    } else {
+        return fmv_error("%s: entry %zu: needs \"arguments\" or \"command\"", path, i + 1);
+    }
+    if (e->argv.n == 0) return fmv_error("%s: entry %zu: empty command", path, i + 1);
+
+    struct compile_args args;
+    compile_args_parse(sv_argv(&e->argv), &args);
+    int wanted = args.is_compile && args.language &&
+                 (!strcmp(args.language, "c") || !strcmp(args.language, "c++"));
+    if (wanted) {
+        /* The compdb spec allows a relative "directory" in practice (some
+         * generators write one); it is relative to the file's folder. */
+        e->directory = path_absolute(dir, compdb_dir);
+        e->source = path_absolute(file, e->directory);
+        if (output) e->output = path_absolute(output, e->directory);
+        else if (args.output) e->output = path_absolute(args.output, e->directory);
+        else e->output = default_output(e->source, e->directory);
+        e->language = xstrdup(args.language);
+    }
+    compile_args_free(&args);
+    if (!wanted) return 0;
+
+    /* A compiler given by a relative path is relative to the entry's
+     * directory, where the build ran it; a bare name is looked up in PATH. */
+    const char *cc = e->argv.v[0];
+    char *compiler = strchr(cc, '/') ? path_absolute(cc, e->directory) : xstrdup(cc);
+    int rc = compiler_identify(compiler, &e->id);
+    if (rc != 0)
+        fmv_error("%s: entry %zu (%s): compiler %s is not GCC or Clang; fmvgen reads only their optimization records",
+                  path, i + 1, e->source, compiler);
+    free(compiler);
+    if (rc != 0) return -1;
+    e->source_hash = hash_file_hex(e->source);
+    return 1;
+}
+
+int compdb_import(struct store *st, const char *path)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) return fmv_error("%s: cannot read: %s", path, strerror(errno));
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, 0, &jerr);
+    free(text);
+    if (!root) return fmv_error("%s: not valid JSON: %s (line %d)", path, jerr.text, jerr.line);
+    if (!json_is_array(root)) {
+        json_decref(root);
+        return fmv_error("%s: not a compilation database (expected a JSON array of entries)", path);
+    }
+
+    char *abs = path_absolute(path, NULL);
+    char *compdb_dir = path_dirname(abs);
+    free(abs);
+    size_t n = json_array_size(root), kept = 0;
+    struct entry *entries = xcalloc(n ? n : 1, sizeof *entries);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        int r = read_entry(path, compdb_dir, i, json_array_get(root, i), &entries[kept]);
+        if (r < 0) rc = -1;
+        if (r > 0) kept++;
+        else entry_free(&entries[kept]), memset(&entries[kept], 0, sizeof entries[kept]);
+    }
+
+    int stored = 0;
+    for (size_t i = 0; i < kept && rc == 0; i++) {
+        struct entry *e = &entries[i];
+        struct compile_info ci = {
+            .directory = e->directory,
+            .argv = sv_argv(&e->argv),
+            .compiler = e->id.path,
+            .compiler_kind = compiler_kind_name(e->id.kind),
+            .compiler_version = e->id.version,
+            .source = e->source,
+            .output = e->output,
+            .language = e->language,
+            .exit_status = 0,   /* the database lists compiles the build runs; probe_run re-checks */
+            .source_hash = e->source_hash,
+        };
+        if (store_add_compile(st, &ci) < 0) rc = -1;
+        else stored++;
+    }
+    for (size_t i = 0; i < kept; i++) entry_free(&entries[i]);
+    free(entries);
+    free(compdb_dir);
+    json_decref(root);
+    return rc == 0 ? stored : -1;
+}

@@ -1,0 +1,319 @@
+/* probe.c - records-only re-runs of stored compiles (see probe.h).
+ *
+ * The user's tree must come out of a probe exactly as it went in, so every
+ * flag that makes the compiler write a file of its own choosing (the object,
+ * dependency files, save-temps, dump and record files) is taken out and the
+ * only outputs left are the object, sent to a private temp dir removed
+ * afterwards, and the record file, sent to the store's records dir. GCC's
+ * other auxiliary files follow -dumpdir (added by compiler_record_flags) into
+ * that same records dir. */
+#include "capture/probe.h"
+#include "capture/compiler.h"
+#include "run/spawn.h"
+#include "store/store.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Dependency-file options whose value is the next argument or glued on. */
+static int is_dep_option_with_value(const char *a)
+{
+    return starts_with(a, "-MF") || starts_with(a, "-MT") || starts_with(a, "-MQ") || starts_with(a, "-MJ");
+}
+
+static int is_dep_option_alone(const char *a)
+{
+    return !strcmp(a, "-MD") || !strcmp(a, "-MMD") || !strcmp(a, "-MP") || !strcmp(a, "-M") ||
+           !strcmp(a, "-MM") || !strcmp(a, "-MG");
+}
+
+/* -Wp,-MD,dep.d (the kernel's style) passes dependency options straight to
+ * the preprocessor. Returns the argument without them, or NULL when nothing
+ * is left of it. */
+static char *strip_wp_deps(const char *arg)
+{
+    char *copy = xstrdup(arg + 4);
+    struct strvec keep = STRVEC_INIT;
+    char *save = NULL;
+    int skip_value = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (skip_value) {
+            skip_value = 0;
+            continue;
+        }
+        /* -MD/-MMD take the file as their value in -Wp form. */
+        if (!strcmp(tok, "-MD") || !strcmp(tok, "-MMD")) {
+            skip_value = 1;
+            continue;
+        }
+        if (is_dep_option_alone(tok)) continue;
+        if (is_dep_option_with_value(tok)) {
+            skip_value = strlen(tok) == 3;
+            continue;
+        }
+        sv_push(&keep, tok);
+    }
+    char *out = NULL;
+    if (keep.n) {
+        struct strbuf sb = STRBUF_INIT;
+        sb_adds(&sb, "-Wp");
+        for (size_t i = 0; i < keep.n; i++) sb_addf(&sb, ",%s", keep.v[i]);
+        out = sb_detach(&sb);
+    }
+    sv_free(&keep);
+    free(copy);
+    return out;
+}
+
+/* Options that would write a side file somewhere of the user's choosing, or
+ * move/redirect the record file away from where we look for it. */
+static int is_side_file_option(const char *a)
+{
+    return !strcmp(a, "-save-temps") || !strcmp(a, "--save-temps") || starts_with(a, "-save-temps=") ||
+           starts_with(a, "--save-temps=") || starts_with(a, "-fsave-optimization-record") ||
+           starts_with(a, "-foptimization-record-") || (starts_with(a, "-fopt-info") && strchr(a, '=')) ||
+           (starts_with(a, "-fdump-") && strchr(a, '=')) || starts_with(a, "-ftime-trace=");
+}
+
+static int takes_separate_value_we_drop(const char *a)
+{
+    return !strcmp(a, "-o") || !strcmp(a, "-dumpdir") || !strcmp(a, "-dumpbase") || !strcmp(a, "-dumpbase-ext") ||
+           (is_dep_option_with_value(a) && strlen(a) == 3);
+}
+
+void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
+                      const char *output, struct strvec *out)
+{
+    /* The other sources of `cc -c a.c b.c`: this row compiles only one. */
+    struct compile_args args;
+    compile_args_parse(c->argv, &args);
+    struct strvec others = STRVEC_INIT;
+    if (args.sources.n > 1)
+        for (size_t i = 0; i < args.sources.n; i++) {
+            char *abs = path_absolute(args.sources.v[i], c->directory);
+            if (strcmp(abs, c->source) != 0) sv_push(&others, args.sources.v[i]);
+            free(abs);
+        }
+    compile_args_free(&args);
+
+    sv_push(out, c->compiler && *c->compiler ? c->compiler : c->argv[0]);
+    int has_mode = 0;
+    for (size_t i = 1; c->argv[0] && c->argv[i]; i++) {
+        const char *a = c->argv[i];
+        if (takes_separate_value_we_drop(a)) {
+            if (c->argv[i + 1]) i++;
+            continue;
+        }
+        if ((starts_with(a, "-o") && !starts_with(a, "-obj")) || is_dep_option_with_value(a) ||
+            is_dep_option_alone(a) || is_side_file_option(a) || sv_contains(&others, a))
+            continue;
+        if (starts_with(a, "-Wp,")) {
+            char *kept = strip_wp_deps(a);
+            if (kept) sv_push(out, kept);
+            free(kept);
+            continue;
+        }
+        if (!strcmp(a, "-c") || !strcmp(a, "-S")) has_mode = 1;
+        sv_push(out, a);
+    }
+    /* A compile-and-link line still yields its TU's records as a compile. */
+    if (!has_mode) sv_push(out, "-c");
+    sv_push(out, "-Wno-error");
+    sv_push_all(out, extra_flags);
+    sv_push_all(out, record_flags);
+    sv_push(out, "-o");
+    sv_push(out, output);
+    sv_free(&others);
+}
+
+char *probe_variant_dirname(const char *variant)
+{
+    char *s = xstrdup(variant);
+    for (char *p = s; *p; p++) {
+        int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+                 *p == '-' || *p == '_' || *p == '=' || *p == '+';
+        if (!ok) *p = '_';
+    }
+    if (!*s || s[0] == '.') {
+        char *t = xasprintf("_%s", s);
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
+/* The line of a failed compile's stderr that says what went wrong. */
+static char *failure_line(const struct run_result *r)
+{
+    const char *err = r->err ? r->err : "";
+    const char *first = NULL;
+    for (const char *line = err; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len && !first) first = line;
+        char *l = xstrndup(line, len);
+        int is_error = strstr(l, "error") != NULL;
+        if (is_error) return l;
+        free(l);
+        if (!end) break;
+        line = end + 1;
+    }
+    if (first) return xstrndup(first, strcspn(first, "\n"));
+    return run_describe(r);
+}
+
+static enum compiler_kind kind_from_name(const char *name)
+{
+    if (name && !strcmp(name, compiler_kind_name(COMPILER_GCC))) return COMPILER_GCC;
+    if (name && !strcmp(name, compiler_kind_name(COMPILER_CLANG))) return COMPILER_CLANG;
+    return COMPILER_UNKNOWN;
+}
+
+/* One selected compile and everything its job needs. */
+struct probe_job {
+    struct compile_row *row;
+    struct strvec argv;
+    char *record_path;
+    const char *format;
+    char *setup_error;   /* set when the job could not even be prepared */
+};
+
+static void prepare(struct probe_job *pj, const struct probe_request *req, const char *variant_root,
+                    const char *tmp)
+{
+    struct compile_row *row = pj->row;
+    struct compiler_id cid = {.kind = kind_from_name(row->compiler_kind),
+                              .path = row->compiler,
+                              .version = row->compiler_version,
+                              .major = row->compiler_version ? atoi(row->compiler_version) : 0};
+    if (cid.kind == COMPILER_UNKNOWN) {
+        pj->setup_error = xasprintf("compiler kind '%s' is neither gcc nor clang",
+                                    row->compiler_kind ? row->compiler_kind : "");
+        return;
+    }
+    char *idname = xasprintf("%lld", (long long)row->id);
+    char *records_dir = path_join(variant_root, idname);
+    char *outdir = path_join(tmp, idname);
+    /* A previous run's records of this variant would be mistaken for ours. */
+    remove_tree(records_dir);
+    if (mkdir_p(records_dir, 0755) != 0 || mkdir_p(outdir, 0700) != 0) {
+        pj->setup_error = xasprintf("cannot create %s", records_dir);
+    } else {
+        char *name;
+        if (row->output && *row->output) {
+            name = xstrdup(path_basename(row->output));
+        } else {
+            const char *base = path_basename(row->source);
+            const char *dot = strrchr(base, '.');
+            name = xasprintf("%.*s.o", dot && dot != base ? (int)(dot - base) : (int)strlen(base), base);
+        }
+        char *output = path_join(outdir, name);
+        struct strvec rflags = STRVEC_INIT;
+        compiler_record_flags(&cid, records_dir, output, &rflags, &pj->record_path, &pj->format);
+        probe_build_argv(row, req->extra_flags, sv_argv(&rflags), output, &pj->argv);
+        sv_free(&rflags);
+        free(output);
+        free(name);
+    }
+    free(outdir);
+    free(records_dir);
+    free(idname);
+}
+
+int probe_run(struct store *st, const struct probe_request *req, int jobs)
+{
+    size_t n;
+    struct compile_row *rows = store_list_compiles(st, &n);
+    struct probe_job *pjs = xcalloc(n ? n : 1, sizeof *pjs);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (req->only_O2) {
+            struct compile_args args;
+            compile_args_parse(rows[i].argv, &args);
+            int o2 = args.opt_level == '2';
+            compile_args_free(&args);
+            if (!o2) continue;
+        }
+        pjs[m++].row = &rows[i];
+    }
+
+    char *tmp = m ? make_temp_dir("probe") : NULL;
+    char *safe = probe_variant_dirname(req->variant);
+    char *variant_root = path_join(store_records_dir(st), safe);
+    free(safe);
+    int failed = 0, store_err = 0;
+    if (m && !tmp) {
+        fmv_error("%s: cannot create a temp directory for the probe compiles", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        store_err = 1;
+        m = 0;
+    }
+
+    struct run_job *rj = xcalloc(m ? m : 1, sizeof *rj);
+    size_t *job_of = xcalloc(m ? m : 1, sizeof *job_of);
+    size_t nj = 0;
+    for (size_t k = 0; k < m; k++) {
+        prepare(&pjs[k], req, variant_root, tmp);
+        if (pjs[k].setup_error) continue;
+        rj[nj].argv = sv_argv(&pjs[k].argv);
+        rj[nj].opts.cwd = pjs[k].row->directory;
+        rj[nj].opts.capture_stderr = 1;
+        rj[nj].opts.null_stdout = 1;
+        job_of[nj++] = k;
+    }
+    struct run_result *res = xcalloc(nj ? nj : 1, sizeof *res);
+    if (nj) run_pool(rj, nj, jobs, res);
+
+    /* Failure lines per compile, in the order of the store. */
+    char **why = xcalloc(m ? m : 1, sizeof *why);
+    for (size_t k = 0; k < m; k++)
+        if (pjs[k].setup_error) why[k] = xstrdup(pjs[k].setup_error);
+    for (size_t j = 0; j < nj; j++) {
+        size_t k = job_of[j];
+        struct run_result *r = &res[j];
+        if (!(r->spawned && r->exited && r->status == 0))
+            why[k] = failure_line(r);
+        else if (!file_exists(pjs[k].record_path))
+            why[k] = xasprintf("the compiler wrote no record file %s", pjs[k].record_path);
+        run_result_free(r);
+    }
+
+    if (m && store_begin(st) != 0) store_err = 1;
+    for (size_t k = 0; k < m && !store_err; k++) {
+        struct compile_row *row = pjs[k].row;
+        if (!why[k]) {
+            if (store_add_record_file(st, row->id, req->variant, pjs[k].format, pjs[k].record_path) < 0)
+                store_err = 1;
+            continue;
+        }
+        failed++;
+        fmv_warn("%s: %s compile failed: %s", row->source, req->variant, why[k]);
+        char *detail = xasprintf("%s: %s", req->variant, why[k]);
+        if (store_add_tu_note(st, row->id, "probe-failed", detail) != 0) store_err = 1;
+        free(detail);
+    }
+    if (m && !store_err && store_commit(st) != 0) store_err = 1;
+    if (m && store_err) store_rollback(st);
+
+    for (size_t k = 0; k < m; k++) {
+        free(why[k]);
+        sv_free(&pjs[k].argv);
+        free(pjs[k].record_path);
+        free(pjs[k].setup_error);
+    }
+    free(why);
+    free(res);
+    free(job_of);
+    free(rj);
+    if (tmp) remove_tree(tmp);
+    free(tmp);
+    free(variant_root);
+    free(pjs);
+    compile_rows_free(rows, n);
+    return store_err ? -1 : failed;
+}

@@ -216,7 +216,11 @@ int targets_validate(const struct strvec *targets, const char *compiler, const c
             break;
         }
         free(text);
-        char *argv[] = {(char *)compiler, "-x", "c", "-c", src, "-o", obj, NULL};
+        /* Clang only warns about a target it does not know, and drops the
+         * attribute: that warning must fail the check. */
+        int is_clang = compiler_kind && !strcmp(compiler_kind, "clang");
+        char *argv[] = {(char *)compiler, "-x", "c", "-c", is_clang ? "-Werror=ignored-attributes" : "-Werror=attributes",
+                        src, "-o", obj, NULL};
         struct run_opts o = {.capture_stdout = 1, .capture_stderr = 1, .timeout_s = 120};
         struct run_result r;
         if (run_argv(argv, &o, &r) != 0) {

@@ -1,13 +1,37 @@
 /* records.h - the compiler's own account of what it vectorized, read from
  * three sources into one type:
  *   - GCC's -fsave-optimization-record (gzip'd JSON; jansson + zlib)
- *   - Clang's optimization records (YAML; libyaml)
- *   - a plain -fopt-info-vec build log (text), for users who only have a log
+ *   - Clang's optimization records (YAML; libyaml), as written by
+ *     `-Xclang -opt-record-file -Xclang FILE`
+ *   - a plain build log with GCC -fopt-info-vec lines and/or Clang
+ *     -Rpass=loop-vectorize|slp-vectorizer remarks (text)
  *
  * Only successful vectorizations are reported: loop vectorization and SLP
- * ("basic block part vectorized"). `function` is the function the compiler
- * was compiling when it vectorized (after inlining) - the one to clone -
- * while file/line may point into an inlined helper or a macro. */
+ * (straight-line code, "basic block part vectorized"). Missed/analysis
+ * remarks and GCC's per-function "vectorized N loops in function" notes
+ * (a count without a location, implied by the loop records) are skipped.
+ *
+ * `function` is the function the compiler was compiling when it vectorized,
+ * i.e. AFTER inlining - the one to clone - while file/line may point into an
+ * inlined helper or a macro. Measured on this machine:
+ *   - GCC 12 puts the assembler name there: plain C names ("foo"), and for
+ *     C++ the MANGLED symbol ("_ZN2ns3Vec3addERKS0_" for ns::Vec::add(const
+ *     Vec&); each overload has its own; extern "C" functions are plain).
+ *     A loop in a lambda or method inlined into `use` carries use's symbol.
+ *   - Clang 14 and 19 also put the (mangled for C++) symbol there.
+ *   So for both compilers, C++ functions are matched by mangled name.
+ *   - Compiler-made clones carry a suffix after a '.', e.g. GCC's
+ *     "scale.constprop.0", ".isra.0", ".part.0", Clang-19's ".specialized.1":
+ *     the readers strip it (no C identifier or mangled name contains '.'),
+ *     because the source function to clone is the one before the dot.
+ * A build log cannot tell inlining apart: there `function` is NULL and the
+ * location is all there is (the caller takes the enclosing function of the
+ * line, which is the inlined helper, not its caller).
+ *
+ * Widths: GCC says bytes ("using 32 byte vectors"), Clang says elements
+ * ("vectorization width: 8"); each fills the field it knows. GCC reports a
+ * vectorized epilogue loop as a second record with the same location and a
+ * narrower width; record_list_dedup keeps the widest. */
 #ifndef FMVGEN_RECORDS_H
 #define FMVGEN_RECORDS_H
 
@@ -19,8 +43,8 @@ enum loop_kind {
 };
 
 struct loop_record {
-    char *function;     /* compiled function: GCC's plain/qualified name, Clang's (mangled) symbol */
-    char *file;         /* location as written by the compiler; may be relative to the compile dir */
+    char *function;     /* compiled function: C name or mangled C++ symbol, clone suffix stripped; NULL from a log */
+    char *file;         /* location as written by the compiler; may be relative to the compile dir; NULL if none */
     int line, column;   /* 0 when unknown */
     enum loop_kind kind;
     int vector_bytes;   /* 16 / 32 / 64; 0 when the compiler did not say (Clang never does) */
@@ -35,13 +59,42 @@ typedef int (*record_fn)(const struct loop_record *rec, void *ctx);
 /* Each reader returns 0 on success, -1 on a corrupt/truncated/unreadable
  * file after printing one line "fmvgen: PATH: what is wrong". Records seen
  * before the damage are NOT delivered on failure (a half-read file is
- * treated as absent, so a report never silently mixes partial data). */
+ * treated as absent, so a report never silently mixes partial data): the
+ * readers collect first and deliver only once the whole file was read.
+ *
+ * Empty files: GCC always writes a header, so an empty .json.gz is corrupt;
+ * Clang writes a 0-byte YAML file for a TU without functions (measured with
+ * clang 14 and 19), so an empty YAML file is valid and holds no records;
+ * an empty build log is an error (nothing to read). */
 int records_read_gcc_json(const char *path, record_fn fn, void *ctx);
 int records_read_clang_yaml(const char *path, record_fn fn, void *ctx);
-/* A build log may hold many TUs; `function` comes from the log line when
- * GCC prints it, else it is NULL and the caller must resolve it. */
+/* A build log may hold many TUs and both compilers' lines, mixed with any
+ * other build output (ignored). `function` is NULL: a log cannot tell
+ * inlining apart. File names are as the compiler printed them (relative to
+ * the directory the compiler ran in). ANSI colour codes are ignored. */
 int records_read_optinfo_log(const char *path, record_fn fn, void *ctx);
 
+/* Dispatch on the store's record_files.format: "gcc-json", "clang-yaml",
+ * "optinfo-log". An unknown format is an error like a corrupt file. */
+int records_read_file(const char *format, const char *path, record_fn fn, void *ctx);
+
+/* The error line (without "fmvgen: ") of the last failed read in this
+ * thread, e.g. "a.c.opt-record.json.gz: truncated gzip stream"; "" if none.
+ * Lets the ingest keep the reason in the store. */
+const char *records_error(void);
+
 const char *loop_kind_name(enum loop_kind k);   /* "loop" / "slp" */
+
+/* A growable list of owned records: a record_fn that collects. */
+struct record_list {
+    struct loop_record *v;
+    size_t n, cap;
+};
+#define RECORD_LIST_INIT {NULL, 0, 0}
+int record_list_add(const struct loop_record *rec, void *list);   /* copies rec; always returns 0 */
+/* One record per (function, file, line, column, kind), keeping the widest
+ * (vector_bytes, then vector_lanes); order: by that key. */
+void record_list_dedup(struct record_list *l);
+void record_list_free(struct record_list *l);   /* frees the records; l is reset */
 
 #endif

@@ -100,6 +100,21 @@ static char *default_output(const char *source, const char *directory)
     return out;
 }
 
+/* `ccache gcc -c x.c`: the compile is what follows the launcher; it is
+ * what the wrapper would have seen and what the probe must re-run. */
+static void drop_launcher(struct strvec *argv)
+{
+    static const char *const launchers[] = {"ccache", "sccache", "distcc", "icecc", "buildcache", NULL};
+    if (argv->n < 2) return;
+    for (size_t k = 0; launchers[k]; k++)
+        if (!strcmp(path_basename(argv->v[0]), launchers[k])) {
+            free(argv->v[0]);
+            memmove(argv->v, argv->v + 1, argv->n * sizeof *argv->v);   /* moves the NULL too */
+            argv->n--;
+            return;
+        }
+}
+
 /* Parses entry i into e. Returns 1 when it is a C/C++ compile, 0 when it is
  * to be skipped, -1 after an error line naming the file. */
 static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t *obj, struct entry *e)
@@ -133,6 +148,7 @@ static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t
     } else {
         return fmv_error("%s: entry %zu: needs \"arguments\" or \"command\"", path, i + 1);
     }
+    drop_launcher(&e->argv);
     if (e->argv.n == 0) return fmv_error("%s: entry %zu: empty command", path, i + 1);
 
     struct compile_args args;

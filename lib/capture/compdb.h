@@ -11,7 +11,9 @@ struct store;
 struct strvec;
 
 /* Imports every C/C++ compile entry; other entries (assembler, Fortran,
- * link-only lines) are skipped. Relative paths are taken from the entry's
+ * link-only lines) are skipped. A leading compiler launcher (ccache,
+ * sccache, distcc, icecc) is dropped from the stored argv: the compile is the
+ * command after it, as a wrapper would have seen it. Relative paths are taken from the entry's
  * "directory" (itself taken from the file's folder when relative). The whole
  * file is checked before anything is stored, so a bad entry stores nothing:
  * bad JSON, a wrong shape, or a compiler that is neither GCC nor Clang is one

@@ -1,0 +1,540 @@
+/* plan.c - see plan.h. Reads the candidates from the store, checks each
+ * file against its scan-time hash and offsets, decides the insertions and
+ * renders the header comment and the diff (diff.c). Nothing is written
+ * here: the CLI prints the text or hands the new contents to apply.c. */
+#include "patch/plan.h"
+#include "patch/diff.h"
+#include "store/store.h"
+#include "targets/targets.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FMVGEN_VERSION
+#define FMVGEN_VERSION "unknown"
+#endif
+
+#define DIFF_CONTEXT 3
+
+int patch_resolve_targets(struct store *st, const char *spec, int exact, struct strvec *out)
+{
+    char *stored = NULL;
+    const char *use = spec;
+    if (!use && exact) use = TARGETS_EXACT;
+    if (!use) use = stored = store_meta_get(st, "targets");
+    if (!use || !*use) use = TARGETS_DEFAULT;
+    int rc = targets_parse(use, out);
+    free(stored);
+    if (rc != 0) return -1;
+    if (exact) {
+        for (size_t i = 0; i < out->n; i++)
+            if (target_enables_fma(out->v[i]))
+                return fmv_error("%s: enables FMA, which changes floating-point results; --exact needs "
+                                 "FMA-free targets such as %s", out->v[i], TARGETS_EXACT);
+    }
+    return 0;
+}
+
+/* ---- target validation with the project's compilers ---- */
+
+int patch_validate_targets(struct store *st, const struct strvec *targets, const char *compiler,
+                           const char *compiler_kind, int major)
+{
+    if (compiler) return targets_validate(targets, compiler, compiler_kind, major);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(store_db(st),
+                           "SELECT DISTINCT c.compiler, c.compiler_kind, c.compiler_version FROM compiles c "
+                           "JOIN functions f ON f.compile_id = c.id WHERE f.status = 'candidate' ORDER BY 1",
+                           -1, &q, NULL) != SQLITE_OK)
+        return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
+        const char *cc = (const char *)sqlite3_column_text(q, 0);
+        const char *kind = (const char *)sqlite3_column_text(q, 1);
+        const char *version = (const char *)sqlite3_column_text(q, 2);
+        if (!cc) continue;
+        if (!kind || (strcmp(kind, "gcc") != 0 && strcmp(kind, "clang") != 0)) {
+            rc = fmv_error("%s: not GCC or Clang; target_clones needs one of them", cc);
+            break;
+        }
+        rc = targets_validate(targets, cc, kind, version ? atoi(version) : 0);
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* ---- the preamble ---- */
+
+static void add_line(struct strbuf *sb, const char *eol, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_line(struct strbuf *sb, const char *eol, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = NULL;
+    if (vasprintf(&p, fmt, ap) < 0) p = NULL;
+    va_end(ap);
+    if (!p) {
+        fputs("fmvgen: out of memory\n", stderr);
+        abort();
+    }
+    sb_adds(sb, p);
+    sb_adds(sb, eol);
+    free(p);
+}
+
+static void clones_list(struct strbuf *sb, const struct strvec *spelled)
+{
+    for (size_t i = 0; i < spelled->n; i++) sb_addf(sb, "\"%s\", ", spelled->v[i]);
+    sb_adds(sb, "\"default\"");
+}
+
+char *patch_preamble(const struct strvec *targets, const char *eol)
+{
+    /* The two spellings: what the modern resolvers dispatch (gcc >= 11,
+     * clang >= 19), and feature names for the others. */
+    struct strvec modern = STRVEC_INIT, features = STRVEC_INIT;
+    targets_spell(targets, "gcc", 12, &modern);
+    targets_spell(targets, "clang", 14, &features);
+    struct strbuf m = STRBUF_INIT, f = STRBUF_INIT, sb = STRBUF_INIT;
+    clones_list(&m, &modern);
+    clones_list(&f, &features);
+    /* Plain C89 preprocessor only: nested #if so a compiler without
+     * __has_attribute never parses __has_attribute(...); an object-like
+     * macro (no variadic macros); #ifndef so that two patched files in one
+     * TU, or -DFMVGEN_CLONES= on the command line, win. */
+    add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES makes the function after it multi-versioned: one clone");
+    add_line(&sb, eol, " * per target (target_clones), the best for the CPU chosen at load time.");
+    add_line(&sb, eol, " * Compilers without target_clones, non-x86-64 or non-ELF builds, and builds");
+    add_line(&sb, eol, " * with -DFMVGEN_CLONES= get plain functions. */");
+    add_line(&sb, eol, "#ifndef FMVGEN_CLONES");
+    add_line(&sb, eol, "# if defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    add_line(&sb, eol, "#  if __has_attribute(target_clones)");
+    if (strcmp(sb_str(&m), sb_str(&f)) != 0) {
+        add_line(&sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
+        add_line(&sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
+        add_line(&sb, eol, "#    define FMVGEN_CLONES __attribute__((target_clones(%s)))", sb_str(&f));
+        add_line(&sb, eol, "#   else");
+        add_line(&sb, eol, "#    define FMVGEN_CLONES __attribute__((target_clones(%s)))", sb_str(&m));
+        add_line(&sb, eol, "#   endif");
+    } else {
+        add_line(&sb, eol, "#   define FMVGEN_CLONES __attribute__((target_clones(%s)))", sb_str(&m));
+    }
+    add_line(&sb, eol, "#  endif");
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "# ifndef FMVGEN_CLONES");
+    add_line(&sb, eol, "#  define FMVGEN_CLONES");
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "#endif");
+    add_line(&sb, eol, "%s", "");
+    sv_free(&modern);
+    sv_free(&features);
+    sb_free(&m);
+    sb_free(&f);
+    return sb_detach(&sb);
+}
+
+/* ---- reading the candidates ---- */
+
+static char *col_dup(sqlite3_stmt *q, int i)
+{
+    const unsigned char *s = sqlite3_column_text(q, i);
+    return s ? xstrdup((const char *)s) : NULL;
+}
+
+/* Fills the build/probe loop counts of f from the loops table. */
+static void load_loops(struct store *st, int64_t compile_id, struct patch_function *f)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(store_db(st),
+                           "SELECT variant, COUNT(*), MAX(COALESCE(vector_bytes, 0)) FROM loops "
+                           "WHERE compile_id = ? AND function = ? GROUP BY variant ORDER BY variant",
+                           -1, &q, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(q, 1, compile_id);
+    sqlite3_bind_text(q, 2, f->name, -1, SQLITE_TRANSIENT);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *variant = (const char *)sqlite3_column_text(q, 0);
+        int count = sqlite3_column_int(q, 1), bytes = sqlite3_column_int(q, 2);
+        if (!variant) continue;
+        if (!strcmp(variant, "build")) {
+            f->build_loops = count;
+            f->build_bytes = bytes;
+        } else if (!strncmp(variant, "probe:", 6) && strcmp(variant, "probe:O3") != 0 && !f->probe_target) {
+            f->probe_target = xstrdup(variant + 6);
+            f->probe_loops = count;
+            f->probe_bytes = bytes;
+        }
+    }
+    sqlite3_finalize(q);
+}
+
+static int by_file_then_offset(const void *a, const void *b)
+{
+    const struct patch_function *x = a, *y = b;
+    int c = strcmp(x->rel, y->rel);
+    if (c) return c;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void function_free(struct patch_function *f)
+{
+    free(f->file);
+    free(f->rel);
+    free(f->name);
+    free(f->display_name);
+    free(f->source_hash);
+    free(f->probe_target);
+    json_decref(f->notes);
+}
+
+static int load_functions(struct store *st, const char *root, struct patch_plan *p)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(store_db(st),
+                           "SELECT compile_id, name, display_name, file, line, insert_offset, insert_line, "
+                           "source_hash, notes FROM functions WHERE status = 'candidate' "
+                           "ORDER BY file, insert_offset, id",
+                           -1, &q, NULL) != SQLITE_OK)
+        return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+    size_t cap = 16;
+    p->functions = xcalloc(cap, sizeof *p->functions);
+    int rc = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *file = (const char *)sqlite3_column_text(q, 3);
+        const char *name = (const char *)sqlite3_column_text(q, 1);
+        if (!file || !name || sqlite3_column_type(q, 5) == SQLITE_NULL || sqlite3_column_int64(q, 5) < 0) {
+            rc = fmv_error("%s: candidate %s has no located definition; run 'fmvgen scan' again",
+                           file ? file : store_path(st), name ? name : "?");
+            break;
+        }
+        size_t offset = (size_t)sqlite3_column_int64(q, 5);
+        /* One TU compiled twice (static and shared library): one function. */
+        if (p->nfunctions && !strcmp(p->functions[p->nfunctions - 1].file, file) &&
+            p->functions[p->nfunctions - 1].offset == offset)
+            continue;
+        char *rel = path_relative_to(file, root);
+        if (!rel) {
+            rc = fmv_error("%s: outside the project root %s; a patch cannot name it", file, root);
+            break;
+        }
+        if (p->nfunctions == cap) p->functions = xrealloc(p->functions, (cap *= 2) * sizeof *p->functions);
+        struct patch_function *f = &p->functions[p->nfunctions++];
+        memset(f, 0, sizeof *f);
+        f->file = xstrdup(file);
+        f->rel = rel;
+        f->name = xstrdup(name);
+        f->display_name = col_dup(q, 2);
+        if (!f->display_name) f->display_name = xstrdup(name);
+        f->offset = offset;
+        f->insert_line = sqlite3_column_int(q, 6);
+        f->line = f->insert_line;
+        if (sqlite3_column_int(q, 4) > 0) f->line = sqlite3_column_int(q, 4);
+        f->source_hash = col_dup(q, 7);
+        const char *notes = (const char *)sqlite3_column_text(q, 8);
+        json_error_t e;
+        f->notes = notes ? json_loads(notes, 0, &e) : NULL;
+        if (!json_is_array(f->notes)) {
+            json_decref(f->notes);
+            f->notes = json_array();
+        }
+        load_loops(st, sqlite3_column_int64(q, 0), f);
+    }
+    sqlite3_finalize(q);
+    if (rc == 0) qsort(p->functions, p->nfunctions, sizeof *p->functions, by_file_then_offset);
+    return rc;
+}
+
+/* ---- placing the insertions ---- */
+
+/* The line ending of the line at offset ("\r\n" or "\n"); a last line
+ * without newline takes the file's first line ending. */
+static const char *eol_at(const char *text, size_t len, size_t offset)
+{
+    const char *nl = offset < len ? memchr(text + offset, '\n', len - offset) : NULL;
+    if (!nl) nl = memchr(text, '\n', len);
+    return nl && nl > text && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+static char *indent_at(const char *text, size_t len, size_t offset)
+{
+    size_t n = 0;
+    while (offset + n < len && (text[offset + n] == ' ' || text[offset + n] == '\t')) n++;
+    return xstrndup(text + offset, n);
+}
+
+/* Where the preamble goes: before the first candidate, unless that line is
+ * inside an #if/#ifdef block (the macro would be undefined outside it),
+ * then before the outermost open #if. Block comments are skipped so that a
+ * commented-out "#if" does not count. */
+static size_t preamble_offset(const char *text, size_t first)
+{
+    size_t pos = 0, open_at = 0;
+    int depth = 0, in_comment = 0;
+    while (pos < first) {
+        const char *nl = memchr(text + pos, '\n', first - pos);
+        size_t end = nl ? (size_t)(nl - text) + 1 : first;
+        const char *s = text + pos, *e = text + end;
+        if (!in_comment) {
+            const char *c = s;
+            while (c < e && (*c == ' ' || *c == '\t')) c++;
+            if (c < e && *c == '#') {
+                c++;
+                while (c < e && (*c == ' ' || *c == '\t')) c++;
+                size_t w = 0;
+                while (c + w < e && ((c[w] >= 'a' && c[w] <= 'z'))) w++;
+                if ((w == 2 && !strncmp(c, "if", 2)) || (w == 5 && !strncmp(c, "ifdef", 5)) ||
+                    (w == 6 && !strncmp(c, "ifndef", 6))) {
+                    if (depth == 0) open_at = pos;
+                    depth++;
+                } else if (w == 5 && !strncmp(c, "endif", 5) && depth > 0) {
+                    depth--;
+                }
+            }
+        }
+        for (const char *c = s; c + 1 < e; c++) {
+            if (!in_comment && c[0] == '/' && c[1] == '/') break;
+            if (!in_comment && c[0] == '/' && c[1] == '*') in_comment = 1, c++;
+            else if (in_comment && c[0] == '*' && c[1] == '/') in_comment = 0, c++;
+        }
+        pos = end;
+    }
+    return depth == 0 ? first : open_at;
+}
+
+static size_t line_of_offset(const char *text, size_t offset)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < offset; i++)
+        if (text[i] == '\n') line++;
+    return line;
+}
+
+/* Reads one file, checks it is the scanned version, and computes its new
+ * content and diff for functions fs[0..n). */
+static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n, const struct strvec *targets,
+                      struct strbuf *diff)
+{
+    pf->path = xstrdup(fs[0].file);
+    pf->rel = xstrdup(fs[0].rel);
+    pf->nfunctions = n;
+    pf->old = read_file(pf->path, &pf->old_len);
+    if (!pf->old) return fmv_error("%s: cannot read: %s", pf->path, strerror(errno));
+    pf->hash = hash_bytes_hex(pf->old, pf->old_len);
+    for (size_t i = 0; i < n; i++) {
+        if (fs[i].source_hash && strcmp(fs[i].source_hash, pf->hash) != 0)
+            return fmv_error("%s: changed since the scan; run 'fmvgen scan' again (nothing was written)", pf->path);
+        /* Offsets come from the scan: a line start, on the line it says. */
+        if (fs[i].offset >= pf->old_len || !diff_is_line_start(pf->old, pf->old_len, fs[i].offset) ||
+            (fs[i].insert_line > 0 && line_of_offset(pf->old, fs[i].offset) != (size_t)fs[i].insert_line))
+            return fmv_error("%s: the stored position of %s (offset %zu, line %d) is not the start of its line; "
+                             "run 'fmvgen scan' again", pf->path, fs[i].display_name, fs[i].offset,
+                             fs[i].insert_line);
+    }
+    struct insertion *ins = xcalloc(n + 1, sizeof *ins);
+    char **texts = xcalloc(n + 1, sizeof *texts);
+    size_t k = 0;
+    size_t pre = preamble_offset(pf->old, fs[0].offset);
+    texts[k] = patch_preamble(targets, eol_at(pf->old, pf->old_len, pre));
+    ins[k].offset = pre;
+    ins[k].text = texts[k];
+    k++;
+    for (size_t i = 0; i < n; i++) {
+        char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
+        texts[k] = xasprintf("%sFMVGEN_CLONES%s", indent, eol_at(pf->old, pf->old_len, fs[i].offset));
+        free(indent);
+        ins[k].offset = fs[i].offset;
+        ins[k].text = texts[k];
+        k++;
+    }
+    pf->new_data = diff_apply_insertions(pf->old, pf->old_len, ins, k, &pf->new_len);
+    diff_write_insertions(diff, pf->rel, pf->old, pf->old_len, ins, k, DIFF_CONTEXT);
+    for (size_t i = 0; i < k; i++) free(texts[i]);
+    free(texts);
+    free(ins);
+    return 0;
+}
+
+/* ---- the header comment ---- */
+
+static void join(struct strbuf *sb, const struct strvec *v, const char *sep)
+{
+    for (size_t i = 0; i < v->n; i++) {
+        if (i) sb_adds(sb, sep);
+        sb_adds(sb, v->v[i]);
+    }
+}
+
+static void describe_why(struct strbuf *sb, const struct patch_function *f)
+{
+    if (f->build_loops > 0) {
+        sb_addf(sb, "%d loop%s vectorized in the build", f->build_loops, f->build_loops == 1 ? "" : "s");
+        if (f->build_bytes > 0) sb_addf(sb, " (%d-byte vectors)", f->build_bytes);
+        if (f->probe_target && f->probe_loops > 0) {
+            sb_addf(sb, "; %d at %s", f->probe_loops, f->probe_target);
+            if (f->probe_bytes > 0) sb_addf(sb, " (%d-byte vectors)", f->probe_bytes);
+        }
+    } else if (f->probe_target && f->probe_loops > 0) {
+        sb_addf(sb, "vectorizes only at %s: %d loop%s", f->probe_target, f->probe_loops,
+                f->probe_loops == 1 ? "" : "s");
+        if (f->probe_bytes > 0) sb_addf(sb, " (%d-byte vectors)", f->probe_bytes);
+    } else {
+        sb_adds(sb, "vectorized (no loop records kept)");
+    }
+}
+
+static char *render_header(const struct patch_plan *p)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_addf(&sb, "fmvgen %s: function multi-versioning patch (GCC/Clang target_clones)\n\n", FMVGEN_VERSION);
+    sb_adds(&sb, "Apply with 'patch -p1 < FILE', 'git apply FILE' or 'quilt import FILE'.\n");
+    sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES (empty for compilers\n"
+                 "without target_clones; build with -DFMVGEN_CLONES= to turn the clones off).\n\n");
+    sb_adds(&sb, "Targets: ");
+    join(&sb, &p->targets, ", ");
+    sb_adds(&sb, ", default\n");
+    struct strvec modern = STRVEC_INIT, features = STRVEC_INIT;
+    targets_spell(&p->targets, "gcc", 12, &modern);
+    targets_spell(&p->targets, "clang", 14, &features);
+    int differ = modern.n != features.n;
+    for (size_t i = 0; !differ && i < modern.n; i++) differ = strcmp(modern.v[i], features.v[i]) != 0;
+    if (differ) {
+        sb_adds(&sb, "  spelled ");
+        join(&sb, &features, ", ");
+        sb_adds(&sb, " for clang < 19 and gcc < 11 (clang 14 accepts arch=x86-64-vN but its\n"
+                     "  resolver always runs the default clone; feature names dispatch correctly)\n");
+    }
+    sv_free(&modern);
+    sv_free(&features);
+    for (size_t i = 0; i < p->targets.n; i++)
+        if (target_is_cpu_model(p->targets.v[i]))
+            sb_addf(&sb, "  %s: picked by CPU model only; newer CPUs run the default clone\n", p->targets.v[i]);
+    if (p->exact) sb_adds(&sb, "  --exact: FMA-free targets, every clone computes bit-identical results\n");
+
+    sb_addf(&sb, "\nFunctions (%zu), with the loops the compiler vectorized:\n", p->nfunctions);
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        const struct patch_function *f = &p->functions[i];
+        sb_addf(&sb, "  %s:%d %s: ", f->rel, f->line, f->display_name);
+        describe_why(&sb, f);
+        sb_addc(&sb, '\n');
+        size_t j;
+        json_t *note;
+        json_array_foreach(f->notes, j, note)
+        {
+            const char *kind = json_string_value(json_object_get(note, "kind"));
+            const char *detail = json_string_value(json_object_get(note, "detail"));
+            sb_addf(&sb, "      note (%s): %s\n", kind ? kind : "note", detail ? detail : "");
+        }
+    }
+    if (p->fma) {
+        struct strvec fma = STRVEC_INIT;
+        for (size_t i = 0; i < p->targets.n; i++)
+            if (target_enables_fma(p->targets.v[i])) sv_push(&fma, p->targets.v[i]);
+        sb_adds(&sb, "\nFMA WARNING: these targets enable FMA: ");
+        join(&sb, &fma, ", ");
+        sv_free(&fma);
+        sb_addf(&sb, ".\nTheir clones may contract a*b+c into one fused multiply-add, which changes\n"
+                     "floating-point results in the last bits and breaks bit-exact tests (e.g. tests\n"
+                     "comparing output checksums). 'fmvgen patch --exact' uses FMA-free targets\n"
+                     "(%s) whose clones compute bit-identical results.\n",
+                TARGETS_EXACT);
+    }
+    sb_addc(&sb, '\n');
+    return sb_detach(&sb);
+}
+
+int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < targets->n; i++) sv_push(&p->targets, targets->v[i]);
+    p->fma = targets_enable_fma(targets);
+    p->exact = exact;
+    p->root = store_meta_get(st, "root");
+    if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
+    if (load_functions(st, p->root, p) != 0) return -1;
+    if (p->nfunctions == 0) {
+        p->text = xstrdup("");
+        return 0;
+    }
+    p->files = xcalloc(p->nfunctions, sizeof *p->files);
+    struct strbuf diff = STRBUF_INIT;
+    for (size_t i = 0; i < p->nfunctions;) {
+        size_t j = i + 1;
+        while (j < p->nfunctions && !strcmp(p->functions[j].file, p->functions[i].file)) j++;
+        struct patch_file *pf = &p->files[p->nfiles++];
+        if (build_file(pf, &p->functions[i], j - i, targets, &diff) != 0) {
+            sb_free(&diff);
+            return -1;
+        }
+        for (size_t k = i; k < j; k++) {
+            size_t real = line_of_offset(pf->old, p->functions[k].offset);
+            if (p->functions[k].line <= 0) p->functions[k].line = (int)real;
+        }
+        i = j;
+    }
+    char *header = render_header(p);
+    struct strbuf text = STRBUF_INIT;
+    sb_adds(&text, header);
+    sb_add(&text, diff.buf ? diff.buf : "", diff.len);
+    free(header);
+    sb_free(&diff);
+    p->text = sb_detach(&text);
+    return 0;
+}
+
+json_t *patch_plan_to_json(const struct patch_plan *p)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "root", p->root ? json_string(p->root) : json_null());
+    json_t *t = json_array();
+    for (size_t i = 0; i < p->targets.n; i++) json_array_append_new(t, json_string(p->targets.v[i]));
+    json_array_append_new(t, json_string("default"));
+    json_object_set_new(o, "targets", t);
+    json_object_set_new(o, "fma", json_boolean(p->fma));
+    json_object_set_new(o, "exact", json_boolean(p->exact));
+    json_t *files = json_array();
+    for (size_t i = 0; i < p->nfiles; i++) {
+        json_t *f = json_object();
+        json_object_set_new(f, "file", json_string(p->files[i].rel));
+        json_object_set_new(f, "functions", json_integer((json_int_t)p->files[i].nfunctions));
+        json_array_append_new(files, f);
+    }
+    json_object_set_new(o, "files", files);
+    json_t *fns = json_array();
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        const struct patch_function *f = &p->functions[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "file", json_string(f->rel));
+        json_object_set_new(j, "line", json_integer(f->line));
+        json_object_set_new(j, "name", json_string(f->name));
+        json_object_set_new(j, "display_name", json_string(f->display_name));
+        json_object_set_new(j, "build_loops", json_integer(f->build_loops));
+        json_object_set_new(j, "probe_loops", json_integer(f->probe_loops));
+        json_object_set_new(j, "probe_target", f->probe_target ? json_string(f->probe_target) : json_null());
+        json_object_set(j, "notes", f->notes);
+        json_array_append_new(fns, j);
+    }
+    json_object_set_new(o, "functions", fns);
+    return o;
+}
+
+void patch_plan_free(struct patch_plan *p)
+{
+    if (!p) return;
+    for (size_t i = 0; i < p->nfunctions; i++) function_free(&p->functions[i]);
+    free(p->functions);
+    for (size_t i = 0; i < p->nfiles; i++) {
+        free(p->files[i].path);
+        free(p->files[i].rel);
+        free(p->files[i].hash);
+        free(p->files[i].old);
+        free(p->files[i].new_data);
+    }
+    free(p->files);
+    free(p->root);
+    free(p->text);
+    sv_free(&p->targets);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,174 @@
+/* patch.c - `fmvgen patch`: writes the target_clones patch of the stored
+ * candidates (stdout or -o FILE), or applies it in place (--apply, all
+ * files or none). Targets are checked (names, then a test compile with the
+ * project's compilers) before anything is written. The work is in
+ * lib/patch (plan.h: assembly, apply.h: atomic apply) and lib/targets. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/compiler.h"
+#include "cli/cli.h"
+#include "patch/apply.h"
+#include "patch/plan.h"
+#include "store/store.h"
+#include "targets/targets.h"
+#include "util/util.h"
+
+static const char USAGE[] =
+    "usage: fmvgen patch [-o FILE] [--apply] [--targets LIST] [--exact] [--compiler CC] [--json]\n"
+    "\n"
+    "Writes a unified diff (paths relative to the project root; apply with\n"
+    "'patch -p1', 'git apply' or quilt) that puts FMVGEN_CLONES, a guarded\n"
+    "__attribute__((target_clones(...))), before each candidate function.\n"
+    "\n"
+    "Options:\n"
+    "  -o FILE          write the patch to FILE (default: standard output)\n"
+    "  --apply          patch the sources in place: all files or none; refused if a\n"
+    "                   source changed since the scan\n"
+    "  --targets LIST   comma-separated targets besides default (default: the scan's,\n"
+    "                   else " TARGETS_DEFAULT ")\n"
+    "  --exact          FMA-free targets (" TARGETS_EXACT "): clones compute bit-identical\n"
+    "                   floating-point results (x86-64-v3/v4 may fuse a*b+c into FMA)\n"
+    "  --compiler CC    check the targets with CC instead of the scanned compilers\n"
+    "  --json           print a machine-readable summary (with the patch text when\n"
+    "                   neither -o nor --apply is given)\n"
+    "  --help           this text\n";
+
+static int write_output(const char *path, const char *text)
+{
+    if (!path) {
+        fputs(text, stdout);
+        return fflush(stdout) == 0 ? 0 : fmv_error("stdout: write failed");
+    }
+    if (write_file_atomic(path, text, strlen(text)) != 0) return fmv_error("%s: cannot write the patch", path);
+    return 0;
+}
+
+static int apply_plan(const struct patch_plan *p)
+{
+    struct file_update *u = xcalloc(p->nfiles ? p->nfiles : 1, sizeof *u);
+    for (size_t i = 0; i < p->nfiles; i++) {
+        u[i].path = p->files[i].path;
+        u[i].expected_hash = p->files[i].hash;   /* checked against the scan when the plan was built */
+        u[i].data = p->files[i].new_data;
+        u[i].len = p->files[i].new_len;
+    }
+    int rc = apply_updates(u, p->nfiles);
+    free(u);
+    return rc;
+}
+
+int cmd_patch(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"apply", no_argument, NULL, 'a'},
+        {"targets", required_argument, NULL, 't'}, {"exact", no_argument, NULL, 'e'},
+        {"compiler", required_argument, NULL, 'c'}, {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    const char *output = NULL, *spec = NULL, *compiler = NULL;
+    int apply = 0, exact = 0, json = 0, c;
+    while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': output = optarg; break;
+        case 'a': apply = 1; break;
+        case 't': spec = optarg; break;
+        case 'e': exact = 1; break;
+        case 'c': compiler = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': return cli_usage(USAGE, 0);
+        default: return cli_usage(USAGE, 1);
+        }
+    }
+    if (optind < argc) {
+        fmv_error("patch: unexpected argument '%s'", argv[optind]);
+        return cli_usage(USAGE, 1);
+    }
+    if (apply && output) {
+        fmv_error("patch: --apply and -o exclude each other");
+        return 2;
+    }
+
+    struct store *st = cli_open_store();
+    if (!st) return 1;
+    int rc = 0;
+    struct strvec targets = STRVEC_INIT;
+    struct patch_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (patch_resolve_targets(st, spec, exact, &targets) != 0) {
+        rc = 2;
+        goto out;
+    }
+    if (patch_plan_build(st, &targets, exact, &plan) != 0) {
+        rc = 1;
+        goto out;
+    }
+    if (plan.nfunctions == 0) {
+        if (json) {
+            json_t *o = patch_plan_to_json(&plan);
+            json_object_set_new(o, "nothing_to_do", json_true());
+            json_dumpf(o, stdout, JSON_INDENT(2));
+            fputc('\n', stdout);
+            json_decref(o);
+        }
+        fprintf(stderr, "fmvgen: nothing to do: no candidate functions in %s\n", store_path(st));
+        goto out;
+    }
+    /* Targets are checked with the real compilers before anything is written. */
+    if (compiler) {
+        struct compiler_id id;
+        memset(&id, 0, sizeof id);
+        if (compiler_identify(compiler, &id) != 0) {
+            rc = 2;
+            goto out;
+        }
+        int bad = patch_validate_targets(st, &targets, id.path ? id.path : compiler, compiler_kind_name(id.kind),
+                                         id.major);
+        compiler_id_free(&id);
+        if (bad) {
+            rc = 2;
+            goto out;
+        }
+    } else if (patch_validate_targets(st, &targets, NULL, NULL, 0) != 0) {
+        rc = 2;
+        goto out;
+    }
+    if (apply) {
+        if (apply_plan(&plan) != 0) {
+            rc = 1;
+            goto out;
+        }
+        if (!json) {
+            printf("patched %zu function%s in %zu file%s; targets:", plan.nfunctions, plan.nfunctions == 1 ? "" : "s",
+                   plan.nfiles, plan.nfiles == 1 ? "" : "s");
+            for (size_t i = 0; i < plan.targets.n; i++) printf(" %s", plan.targets.v[i]);
+            printf(" default\n");
+        }
+    } else if (!json || output) {
+        if (write_output(output, plan.text) != 0) {
+            rc = 1;
+            goto out;
+        }
+    }
+    if (json) {
+        json_t *o = patch_plan_to_json(&plan);
+        json_object_set_new(o, "applied", json_boolean(apply));
+        json_object_set_new(o, "output", output ? json_string(output) : json_null());
+        if (!apply && !output) json_object_set_new(o, "patch", json_string(plan.text));
+        json_dumpf(o, stdout, JSON_INDENT(2));
+        fputc('\n', stdout);
+        json_decref(o);
+    } else if (plan.fma && (apply || output)) {
+        /* The header says it; a user who never reads the patch sees it too. */
+        fprintf(stderr, "fmvgen: note: these targets enable FMA (float results may differ in the last bits); "
+                        "--exact gives bit-identical clones\n");
+    }
+out:
+    patch_plan_free(&plan);
+    sv_free(&targets);
+    store_close(st);
+    return rc;
+}

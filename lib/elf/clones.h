@@ -33,7 +33,10 @@ enum elf_mv_origin {
 };
 
 struct elf_clone {
-    char *symbol;        /* as in the symbol table: "add.avx2.0", "_Z3fooi" */
+    char *symbol;        /* as in the symbol table: "add.avx2.0", "_Z3fooi";
+                          * "0x1234" when no symbol names the address (a
+                          * version found only through its resolver's code
+                          * in a stripped file; size is then 0) */
     char *target;        /* suffix as written, without Clang's ".N":
                           * "avx2", "arch_x86_64_v3", "arch_x86-64-v3",
                           * "sse4_2", "sse4.2", "default"; "" when unknown
@@ -75,6 +78,9 @@ struct elf_mv_list {
  * A stripped file is not an error: has_symtab is 0 and the list holds what
  * .dynsym still tells. */
 int elf_mv_read(const char *path, struct elf_mv_list *out);
+/* The same on a file already open (inspect reads clone bytes from it). */
+struct elf_file;
+int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out);
 void elf_mv_list_free(struct elf_mv_list *list);
 
 /* The clone of f whose symbol starts at file address addr (run-time address

@@ -1,0 +1,337 @@
+/* clones.c - see clones.h. Discovery works on names first (the compilers'
+ * conventions are exact and cheap), then on code: the versions of a
+ * hand-written ifunc, or of a stripped file whose clone names are gone, are
+ * the function addresses its resolver loads. */
+#include "elf/clones.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf/disasm.h"
+#include "elf/elffile.h"
+#include "util/util.h"
+
+/* Name components that GCC/Clang append to a function they split, clone for
+ * constants, or rename in LTO: such a symbol is a piece of a version, not a
+ * version. */
+static const char *const piece_words[] = {
+    "cold", "constprop", "isra", "part", "lto_priv", "localalias", "omp_fn", "_omp_cpyfn",
+    "llvm", "specialized", "__uniq", "clone", "resolver", "ifunc", NULL,
+};
+
+static int is_digits(const char *s, size_t n)
+{
+    if (!n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9') return 0;
+    return 1;
+}
+
+/* The target a clone suffix names ("avx2.0" -> "avx2", "sse4.2.0" ->
+ * "sse4.2", "arch_x86_64_v3" -> itself), or NULL when the suffix marks a
+ * compiler-made piece. *numbered is set when Clang's ".N" was dropped. */
+static char *suffix_target(const char *suffix, int *numbered)
+{
+    *numbered = 0;
+    const char *p = suffix;
+    while (*p) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        for (int w = 0; piece_words[w]; w++)
+            if (strlen(piece_words[w]) == n && !strncmp(piece_words[w], p, n)) return NULL;
+        p = dot ? dot + 1 : p + n;
+    }
+    size_t len = strlen(suffix);
+    const char *last = strrchr(suffix, '.');
+    if (last && is_digits(last + 1, len - (size_t)(last + 1 - suffix))) {
+        len = (size_t)(last - suffix);
+        *numbered = 1;
+    }
+    if (!len || is_digits(suffix, len)) return NULL;
+    return xstrndup(suffix, len);
+}
+
+struct fn_builder {
+    struct elf_mv_function *fns;
+    size_t n, cap;
+};
+
+static struct elf_mv_function *new_function(struct fn_builder *b, const char *name, enum elf_mv_origin origin)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 16;
+        b->fns = xrealloc(b->fns, b->cap * sizeof *b->fns);
+    }
+    struct elf_mv_function *f = &b->fns[b->n++];
+    memset(f, 0, sizeof *f);
+    f->name = xstrdup(name);
+    f->origin = origin;
+    return f;
+}
+
+static void add_clone(struct elf_mv_function *f, const char *symbol, const char *target, uint64_t addr,
+                      uint64_t size, int is_default)
+{
+    for (size_t i = 0; i < f->n_clones; i++)
+        if (f->clones[i].addr == addr && !strcmp(f->clones[i].symbol, symbol)) return;
+    f->clones = xrealloc(f->clones, (f->n_clones + 1) * sizeof *f->clones);
+    f->clones[f->n_clones++] = (struct elf_clone){xstrdup(symbol), xstrdup(target), addr, size, is_default};
+}
+
+/* Name-based: the FUNC symbols "X.<suffix>" of a resolver "X.resolver". */
+static void collect_named_clones(const struct elf_file *ef, struct elf_mv_function *f, int *numbered_any)
+{
+    size_t plen = strlen(f->name);
+    for (size_t i = 0; i < ef->n_syms; i++) {
+        const struct elf_sym *s = &ef->syms[i];
+        if (s->type != STT_FUNC || strncmp(s->name, f->name, plen) || s->name[plen] != '.') continue;
+        int numbered;
+        char *target = suffix_target(s->name + plen + 1, &numbered);
+        if (!target) continue;
+        *numbered_any |= numbered;
+        add_clone(f, s->name, target, s->value, s->size, !strcmp(target, "default"));
+        free(target);
+    }
+    /* GCC's target("...") overloads: the default version keeps the plain
+     * name (a FUNC, where target_clones makes it the IFUNC). */
+    if (!elf_mv_default(f)) {
+        const struct elf_sym *plain = elf_file_sym_named(ef, f->name);
+        if (plain && plain->type == STT_FUNC) add_clone(f, plain->name, "default", plain->value, plain->size, 1);
+    }
+}
+
+/* Code-based: the addresses of code a resolver loads (lea rip-relative,
+ * or an immediate in a non-PIE file), other than calls and jumps. */
+struct scan_ctx {
+    const struct elf_file *ef;
+    uint64_t self;
+    uint64_t *addrs;
+    size_t n;
+    int stop_at_padding;
+};
+
+static void note_target(struct scan_ctx *c, uint64_t a)
+{
+    if (a == c->self || !elf_file_addr_is_code(c->ef, a)) return;
+    if (c->ef->has_symtab && !elf_file_func_at(c->ef, a)) return;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->addrs[i] == a) return;
+    c->addrs = xrealloc(c->addrs, (c->n + 1) * sizeof *c->addrs);
+    c->addrs[c->n++] = a;
+}
+
+static int on_resolver_insn(const cs_insn *insn, void *ctx)
+{
+    struct scan_ctx *c = ctx;
+    const cs_detail *d = insn->detail;
+    if (c->stop_at_padding && insn->id == X86_INS_INT3) return 1;
+    if (!d) return 0;
+    for (uint8_t g = 0; g < d->groups_count; g++)
+        if (d->groups[g] == X86_GRP_CALL || d->groups[g] == X86_GRP_JUMP) return 0;
+    for (uint8_t i = 0; i < d->x86.op_count; i++) {
+        const cs_x86_op *op = &d->x86.operands[i];
+        if (op->type == X86_OP_IMM && op->imm > 0) note_target(c, (uint64_t)op->imm);
+        else if (op->type == X86_OP_MEM && insn->id == X86_INS_LEA && op->mem.base == X86_REG_RIP &&
+                 op->mem.index == X86_REG_INVALID)
+            note_target(c, insn->address + insn->size + (uint64_t)op->mem.disp);
+    }
+    return 0;
+}
+
+static void collect_resolver_targets(const struct elf_file *ef, struct elf_mv_function *f)
+{
+    if (!f->resolver_addr) return;
+    /* Without a size (stripped tables rarely lack it), read a bounded
+     * window and stop at the inter-function padding. */
+    uint64_t size = f->resolver_size ? f->resolver_size : 256;
+    const uint8_t *code = NULL;
+    while (size >= 16 && !(code = elf_file_bytes(ef, f->resolver_addr, size))) size /= 2;
+    if (!code) return;
+    struct scan_ctx c = {ef, f->resolver_addr, NULL, 0, f->resolver_size == 0};
+    disasm_walk(code, size, f->resolver_addr, on_resolver_insn, &c, NULL);
+    for (size_t i = 0; i < c.n; i++) {
+        const struct elf_sym *s = elf_file_func_at(ef, c.addrs[i]);
+        if (s) {
+            add_clone(f, s->name, "", s->value, s->size, 0);
+        } else {
+            char *name = xasprintf("0x%llx", (unsigned long long)c.addrs[i]);
+            add_clone(f, name, "", c.addrs[i], 0, 0);
+            free(name);
+        }
+    }
+    free(c.addrs);
+}
+
+static const struct elf_sym *ifunc_named(const struct elf_file *ef, const char *name)
+{
+    const struct elf_sym *s = elf_file_sym_named(ef, name);
+    return s && s->type == STT_GNU_IFUNC ? s : NULL;
+}
+
+static const struct elf_sym *ifunc_at(const struct elf_file *ef, uint64_t addr)
+{
+    for (size_t i = 0; i < ef->n_syms; i++)
+        if (ef->syms[i].type == STT_GNU_IFUNC && ef->syms[i].value == addr) return &ef->syms[i];
+    return NULL;
+}
+
+static int claimed(const struct fn_builder *b, uint64_t addr)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (b->fns[i].resolver_addr == addr || b->fns[i].ifunc_addr == addr) return 1;
+    return 0;
+}
+
+/* Among aliases of one IFUNC (memcmp, bcmp, __memcmp, ...), the name a
+ * person would call: fewest leading underscores, then global before weak
+ * (bcmp and index are glibc's weak legacy aliases), shortest, first. */
+static int better_sym(const struct elf_sym *x, const struct elf_sym *y)
+{
+    const char *a = x->name, *b = y->name;
+    size_t ua = strspn(a, "_"), ub = strspn(b, "_");
+    if (ua != ub) return ua < ub;
+    if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL)) return x->bind == STB_GLOBAL;
+    if (strlen(a) != strlen(b)) return strlen(a) < strlen(b);
+    return strcmp(a, b) < 0;
+}
+
+static int cmp_clone(const void *a, const void *b)
+{
+    const struct elf_clone *x = a, *y = b;
+    if (x->is_default != y->is_default) return y->is_default - x->is_default;
+    int c = strcmp(x->symbol, y->symbol);
+    return c ? c : (x->addr < y->addr ? -1 : x->addr > y->addr);
+}
+
+static int cmp_function(const void *a, const void *b)
+{
+    return strcmp(((const struct elf_mv_function *)a)->name, ((const struct elf_mv_function *)b)->name);
+}
+
+int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
+{
+    memset(out, 0, sizeof *out);
+    out->path = xstrdup(ef->path);
+    out->elf_type = ef->elf_type;
+    out->is_static = ef->is_static;
+    out->has_symtab = ef->has_symtab;
+    out->n_irelative = ef->n_irelative;
+    struct fn_builder b = {NULL, 0, 0};
+    static const char resolver_suffix[] = ".resolver";
+    const size_t rlen = sizeof resolver_suffix - 1;
+
+    /* 1. Compiler-made dispatchers: "X.resolver". */
+    for (size_t i = 0; i < ef->n_syms; i++) {
+        const struct elf_sym *s = &ef->syms[i];
+        if (s->type == STT_GNU_IFUNC) out->n_ifunc_symbols++;
+        size_t len = strlen(s->name);
+        if (len <= rlen || strcmp(s->name + len - rlen, resolver_suffix)) continue;
+        char *base = xstrndup(s->name, len - rlen);
+        if (b.n && !strcmp(b.fns[b.n - 1].name, base)) {  /* same name in two tables' worth */
+            free(base);
+            continue;
+        }
+        char *clang_ifunc = xasprintf("%s.ifunc", base);
+        const struct elf_sym *ifunc = ifunc_named(ef, base);
+        const struct elf_sym *cifunc = ifunc_named(ef, clang_ifunc);
+        struct elf_mv_function *f = new_function(&b, base, cifunc ? ELF_MV_CLANG : ELF_MV_GCC);
+        f->resolver = xstrdup(s->name);
+        f->resolver_addr = s->value;
+        f->resolver_size = s->size;
+        /* GCC's target() overloads name the IFUNC oddly (_Z7_Z3fooii for
+         * _Z3fooi): then it is the IFUNC at the resolver's address. */
+        const struct elf_sym *any = ifunc ? ifunc : cifunc ? cifunc : ifunc_at(ef, s->value);
+        if (any) {
+            f->ifunc = xstrdup(any->name);
+            f->ifunc_addr = any->value;
+        }
+        int numbered = 0;
+        collect_named_clones(ef, f, &numbered);
+        if (numbered && f->origin == ELF_MV_GCC && !ifunc) f->origin = ELF_MV_CLANG;
+        if (!f->n_clones) collect_resolver_targets(ef, f);
+        free(clang_ifunc);
+        free(base);
+    }
+
+    /* 2. Every other IFUNC: a dispatcher written by hand (or one whose
+     * resolver symbol is gone). Aliases share an address. */
+    for (size_t i = 0; i < ef->n_syms; i++) {
+        const struct elf_sym *s = &ef->syms[i];
+        if (s->type != STT_GNU_IFUNC || claimed(&b, s->value)) continue;
+        const struct elf_sym *best = s;
+        for (size_t j = i + 1; j < ef->n_syms; j++)
+            if (ef->syms[j].type == STT_GNU_IFUNC && ef->syms[j].value == s->value &&
+                better_sym(&ef->syms[j], best))
+                best = &ef->syms[j];
+        struct elf_mv_function *f = new_function(&b, best->name, ELF_MV_IFUNC);
+        f->ifunc = xstrdup(best->name);
+        f->ifunc_addr = best->value;
+        f->resolver_addr = best->value;
+        f->resolver_size = best->size;
+        const struct elf_sym *rs = elf_file_func_at(ef, best->value);
+        if (rs) {
+            f->resolver = xstrdup(rs->name);
+            if (rs->size) f->resolver_size = rs->size;
+        }
+        collect_resolver_targets(ef, f);
+    }
+
+    for (size_t i = 0; i < b.n; i++)
+        if (b.fns[i].n_clones) qsort(b.fns[i].clones, b.fns[i].n_clones, sizeof *b.fns[i].clones, cmp_clone);
+    if (b.n) qsort(b.fns, b.n, sizeof *b.fns, cmp_function);
+    out->functions = b.fns;
+    out->n_functions = b.n;
+    return 0;
+}
+
+int elf_mv_read(const char *path, struct elf_mv_list *out)
+{
+    struct elf_file ef;
+    memset(out, 0, sizeof *out);
+    if (elf_file_open(path, &ef) != 0) return -1;
+    int rc = elf_mv_scan(&ef, out);
+    elf_file_close(&ef);
+    return rc;
+}
+
+void elf_mv_list_free(struct elf_mv_list *list)
+{
+    for (size_t i = 0; i < list->n_functions; i++) {
+        struct elf_mv_function *f = &list->functions[i];
+        for (size_t c = 0; c < f->n_clones; c++) {
+            free(f->clones[c].symbol);
+            free(f->clones[c].target);
+        }
+        free(f->clones);
+        free(f->name);
+        free(f->resolver);
+        free(f->ifunc);
+    }
+    free(list->functions);
+    free(list->path);
+    memset(list, 0, sizeof *list);
+}
+
+const struct elf_clone *elf_mv_clone_at(const struct elf_mv_function *f, uint64_t addr)
+{
+    for (size_t i = 0; i < f->n_clones; i++)
+        if (f->clones[i].addr == addr) return &f->clones[i];
+    return NULL;
+}
+
+const struct elf_clone *elf_mv_default(const struct elf_mv_function *f)
+{
+    for (size_t i = 0; i < f->n_clones; i++)
+        if (f->clones[i].is_default) return &f->clones[i];
+    return NULL;
+}
+
+const char *elf_mv_origin_name(enum elf_mv_origin origin)
+{
+    switch (origin) {
+    case ELF_MV_GCC: return "gcc";
+    case ELF_MV_CLANG: return "clang";
+    default: return "ifunc";
+    }
+}

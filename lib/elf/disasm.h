@@ -1,0 +1,29 @@
+/* disasm.h - capstone for x86-64 machine code, with instruction details on,
+ * behind one small interface: walk the instructions of a byte range. Used by
+ * isa.c (what a clone's instructions need) and clones.c (which functions a
+ * resolver can return). */
+#ifndef FMVGEN_ELF_DISASM_H
+#define FMVGEN_ELF_DISASM_H
+
+#include <capstone/capstone.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Called for each decoded instruction (insn->detail is filled in); return
+ * nonzero to stop. */
+typedef int (*disasm_fn)(const cs_insn *insn, void *ctx);
+
+/* Decodes code (mapped at addr) from the start. Bytes that do not decode
+ * (data in .text, padding) are skipped one at a time and counted in
+ * *n_undecoded (optional). Returns the number of instructions seen, or -1
+ * when capstone cannot be opened (error printed). */
+long disasm_walk(const uint8_t *code, size_t len, uint64_t addr, disasm_fn fn, void *ctx,
+                 size_t *n_undecoded);
+
+/* The first byte of the instruction after its legacy prefixes is 0x62 (EVEX:
+ * an AVX-512 encoding), 0xC4/0xC5 (VEX: AVX). In 64-bit mode these bytes
+ * always start an encoding, never LDS/LES/BOUND. */
+int disasm_is_evex(const cs_insn *insn);
+int disasm_is_vex(const cs_insn *insn);
+
+#endif

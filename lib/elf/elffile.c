@@ -1,0 +1,245 @@
+/* elffile.c - see elffile.h. All libelf calls of the project live here, so
+ * the other lib/elf modules see plain structs and byte ranges. */
+#include "elf/elffile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+/* The architectures a user is most likely to hand us by mistake (a cross
+ * build, a file copied from another machine). */
+static const char *machine_name(int machine)
+{
+    switch (machine) {
+    case EM_386: return "x86 (i386)";
+    case EM_ARM: return "ARM";
+    case EM_AARCH64: return "AArch64";
+    case EM_RISCV: return "RISC-V";
+    case EM_PPC: return "PowerPC";
+    case EM_PPC64: return "PowerPC64";
+    case EM_S390: return "s390";
+    case EM_MIPS: return "MIPS";
+    case EM_SPARCV9: return "SPARC64";
+    case EM_LOONGARCH: return "LoongArch";
+    case EM_IA_64: return "IA-64";
+    default: return NULL;
+    }
+}
+
+static int cmp_sym_name(const void *a, const void *b)
+{
+    const struct elf_sym *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c) return c;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* Keeps the defined FUNC/IFUNC symbols of one symbol table section. */
+static void load_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_file *ef, size_t *cap)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (!data || !sh->sh_entsize) return;
+    size_t n = sh->sh_size / sh->sh_entsize;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, (int)i, &sym)) break;
+        int type = GELF_ST_TYPE(sym.st_info);
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF) continue;
+        const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+        if (!name || !*name) continue;
+        if (ef->n_syms == *cap) {
+            *cap = *cap ? 2 * *cap : 256;
+            ef->syms = xrealloc(ef->syms, *cap * sizeof *ef->syms);
+        }
+        ef->syms[ef->n_syms++] = (struct elf_sym){name, sym.st_value, sym.st_size, type,
+                                                   GELF_ST_BIND(sym.st_info)};
+    }
+}
+
+static size_t count_irelative(Elf_Scn *scn, const GElf_Shdr *sh)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (!data || !sh->sh_entsize) return 0;
+    size_t n = sh->sh_size / sh->sh_entsize, count = 0;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Rela rela;
+        if (!gelf_getrela(data, (int)i, &rela)) break;
+        if (GELF_R_TYPE(rela.r_info) == R_X86_64_IRELATIVE) count++;
+    }
+    return count;
+}
+
+/* DT_FLAGS_1 & DF_1_PIE: how a static PIE says it is an executable. */
+static int has_pie_flag(Elf_Scn *scn, const GElf_Shdr *sh)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (!data || !sh->sh_entsize) return 0;
+    size_t n = sh->sh_size / sh->sh_entsize;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Dyn dyn;
+        if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag == DT_NULL) break;
+        if (dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE)) return 1;
+    }
+    return 0;
+}
+
+/* Checks the header; returns 0 or prints why the file is not for us. */
+static int check_header(struct elf_file *ef, Elf *elf)
+{
+    if (elf_kind(elf) != ELF_K_ELF)
+        return fmv_error("%s: not an ELF file", ef->path);
+    const char *ident = elf_getident(elf, NULL);
+    GElf_Ehdr eh;
+    if (!ident || !gelf_getehdr(elf, &eh))
+        return fmv_error("%s: corrupt ELF header (%s)", ef->path, elf_errmsg(-1));
+    if (eh.e_machine != EM_X86_64) {
+        const char *m = machine_name(eh.e_machine);
+        if (m) return fmv_error("%s: an ELF file for %s, not x86-64", ef->path, m);
+        return fmv_error("%s: an ELF file for machine %d, not x86-64", ef->path, eh.e_machine);
+    }
+    if (ident[EI_CLASS] != ELFCLASS64)
+        return fmv_error("%s: a 32-bit ELF file (x32?), not x86-64", ef->path);
+    if (eh.e_type == ET_REL)
+        return fmv_error("%s: a relocatable object file; inspect the linked executable or shared library", ef->path);
+    if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+        return fmv_error("%s: an ELF file of type %d, neither an executable nor a shared library", ef->path,
+                         eh.e_type);
+    ef->elf_type = eh.e_type;
+    return 0;
+}
+
+int elf_file_open(const char *path, struct elf_file *ef)
+{
+    memset(ef, 0, sizeof *ef);
+    ef->path = xstrdup(path);
+    ef->fd = -1;
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        fmv_error("%s: libelf is unusable: %s", path, elf_errmsg(-1));
+        goto fail;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fmv_error("%s: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fmv_error("%s: is a directory, not an ELF file", path);
+        goto fail;
+    }
+    ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (ef->fd < 0) {
+        fmv_error("%s: %s", path, strerror(errno));
+        goto fail;
+    }
+    Elf *elf = elf_begin(ef->fd, ELF_C_READ, NULL);
+    if (!elf) {
+        fmv_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
+        goto fail;
+    }
+    ef->elf = elf;
+    if (check_header(ef, elf) != 0) goto fail;
+
+    size_t nph = 0;
+    int dynamic = 0;
+    if (elf_getphdrnum(elf, &nph) == 0) {
+        for (size_t i = 0; i < nph; i++) {
+            GElf_Phdr ph;
+            if (!gelf_getphdr(elf, (int)i, &ph)) continue;
+            if (ph.p_type == PT_INTERP || ph.p_type == PT_DYNAMIC) dynamic = 1;
+            if (ph.p_type == PT_INTERP && ef->elf_type == ET_DYN) ef->is_pie = 1;
+        }
+    }
+    ef->is_static = !dynamic;
+
+    /* .symtab when there is one (it holds the local clones GCC makes);
+     * .dynsym otherwise. */
+    Elf_Scn *symtab = NULL, *dynsym = NULL, *scn = NULL;
+    GElf_Shdr symtab_sh, dynsym_sh;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) continue;
+        if (sh.sh_type == SHT_SYMTAB) symtab = scn, symtab_sh = sh;
+        else if (sh.sh_type == SHT_DYNSYM) dynsym = scn, dynsym_sh = sh;
+        else if (sh.sh_type == SHT_RELA) ef->n_irelative += count_irelative(scn, &sh);
+        else if (sh.sh_type == SHT_DYNAMIC && ef->elf_type == ET_DYN && has_pie_flag(scn, &sh)) ef->is_pie = 1;
+        if ((sh.sh_flags & SHF_ALLOC) && (sh.sh_flags & SHF_EXECINSTR)) ef->text_size += sh.sh_size;
+    }
+    size_t cap = 0;
+    ef->has_symtab = symtab != NULL;
+    if (symtab) load_symbols(elf, symtab, &symtab_sh, ef, &cap);
+    else if (dynsym) load_symbols(elf, dynsym, &dynsym_sh, ef, &cap);
+    if (ef->n_syms) qsort(ef->syms, ef->n_syms, sizeof *ef->syms, cmp_sym_name);
+    return 0;
+fail:
+    elf_file_close(ef);
+    return -1;
+}
+
+void elf_file_close(struct elf_file *ef)
+{
+    if (ef->elf) elf_end(ef->elf);
+    if (ef->fd >= 0) close(ef->fd);
+    free(ef->syms);
+    free(ef->path);
+    memset(ef, 0, sizeof *ef);
+    ef->fd = -1;
+}
+
+/* The allocated section holding [addr, addr+size), or NULL. */
+static Elf_Scn *section_at(const struct elf_file *ef, uint64_t addr, uint64_t size, GElf_Shdr *out)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(ef->elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size) continue;
+        if (addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size && size <= sh.sh_size - (addr - sh.sh_addr)) {
+            *out = sh;
+            return scn;
+        }
+    }
+    return NULL;
+}
+
+const uint8_t *elf_file_bytes(const struct elf_file *ef, uint64_t addr, uint64_t size)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = section_at(ef, addr, size, &sh);
+    if (!scn || sh.sh_type == SHT_NOBITS) return NULL;
+    Elf_Data *data = elf_getdata(scn, NULL);
+    uint64_t off = addr - sh.sh_addr;
+    if (!data || !data->d_buf || off + size > data->d_size) return NULL;
+    return (const uint8_t *)data->d_buf + off;
+}
+
+int elf_file_addr_is_code(const struct elf_file *ef, uint64_t addr)
+{
+    GElf_Shdr sh;
+    return section_at(ef, addr, 1, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *name)
+{
+    size_t lo = 0, hi = ef->n_syms;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(ef->syms[mid].name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < ef->n_syms && !strcmp(ef->syms[lo].name, name) ? &ef->syms[lo] : NULL;
+}
+
+const struct elf_sym *elf_file_func_at(const struct elf_file *ef, uint64_t addr)
+{
+    /* Linear: called a handful of times per resolver, on tables of a few
+     * thousand symbols. */
+    for (size_t i = 0; i < ef->n_syms; i++)
+        if (ef->syms[i].value == addr && ef->syms[i].type == STT_FUNC) return &ef->syms[i];
+    return NULL;
+}

@@ -1,0 +1,51 @@
+/* elffile.h - an x86-64 ELF file opened with libelf, reduced to what the
+ * rest of lib/elf needs: its function symbols, the bytes of code at an
+ * address, its executable sections, and its relocation counts.
+ *
+ * Opening checks everything a user could hand us by mistake (missing file,
+ * not ELF, another architecture, an object file, a corrupt header) and says
+ * so in one line naming the file. */
+#ifndef FMVGEN_ELF_ELFFILE_H
+#define FMVGEN_ELF_ELFFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_sym {
+    const char *name;    /* points into the file's string table */
+    uint64_t value, size;
+    int type;            /* STT_FUNC or STT_GNU_IFUNC (others are not kept) */
+    int bind;            /* STB_LOCAL / STB_GLOBAL / STB_WEAK */
+};
+
+struct elf_file {
+    char *path;
+    int fd;
+    void *elf;           /* Elf *, kept opaque so users need not include libelf.h */
+    int elf_type;        /* ET_EXEC / ET_DYN */
+    int is_static;       /* no PT_INTERP and no PT_DYNAMIC */
+    int is_pie;          /* ET_DYN with an interpreter or DF_1_PIE: an
+                          * executable, not a shared library */
+    int has_symtab;      /* 0: stripped; syms come from .dynsym */
+    struct elf_sym *syms;   /* defined FUNC and IFUNC symbols, sorted by name */
+    size_t n_syms;
+    uint64_t text_size;  /* bytes of all allocated executable sections */
+    size_t n_irelative;  /* R_X86_64_IRELATIVE relocations */
+};
+
+/* Returns 0, or -1 after one line "fmvgen: PATH: what is wrong". */
+int elf_file_open(const char *path, struct elf_file *ef);
+void elf_file_close(struct elf_file *ef);
+
+/* The size bytes of file contents mapped at addr, when they all lie in one
+ * allocated section with contents; NULL otherwise. Valid until close. */
+const uint8_t *elf_file_bytes(const struct elf_file *ef, uint64_t addr, uint64_t size);
+/* 1 when addr lies inside an allocated executable section. */
+int elf_file_addr_is_code(const struct elf_file *ef, uint64_t addr);
+
+/* Symbols by name (first match; names are sorted) and by start address
+ * (the first in name order among aliases). NULL when none. */
+const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *name);
+const struct elf_sym *elf_file_func_at(const struct elf_file *ef, uint64_t addr);
+
+#endif

@@ -1,0 +1,233 @@
+/* inspect.c - see inspect.h. Opens the file once, lists its clones, runs
+ * the ISA analysis over each clone's bytes, and does the size account. */
+#include "elf/inspect.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf/elffile.h"
+#include "util/util.h"
+
+static void analyze_function(const struct elf_file *ef, const struct elf_mv_function *fn, struct inspect_function *out)
+{
+    out->fn = fn;
+    out->clones = xcalloc(fn->n_clones ? fn->n_clones : 1, sizeof *out->clones);
+    const struct inspect_clone *def = NULL;
+    for (size_t i = 0; i < fn->n_clones; i++) {
+        const struct elf_clone *c = &fn->clones[i];
+        struct inspect_clone *ic = &out->clones[i];
+        ic->clone = c;
+        const uint8_t *code = c->size ? elf_file_bytes(ef, c->addr, c->size) : NULL;
+        if (code && isa_analyze(code, c->size, c->addr, &ic->isa) == 0) ic->analyzed = 1;
+        if (c->is_default && ic->analyzed) def = ic;
+    }
+    for (size_t i = 0; i < fn->n_clones; i++) {
+        struct inspect_clone *ic = &out->clones[i];
+        if (!def || ic == def || !ic->analyzed || ic->clone->is_default) continue;
+        ic->beyond_default = ic->isa.needs & ~def->isa.needs;
+        ic->wider_than_default = ic->isa.vector_bits > def->isa.vector_bits;
+        ic->verdict = ic->beyond_default || ic->wider_than_default ? VERDICT_USEFUL : VERDICT_USELESS;
+    }
+    out->counted = fn->origin != ELF_MV_IFUNC && elf_mv_default(fn) != NULL;
+}
+
+static void account_sizes(struct inspect_report *r, uint64_t text)
+{
+    struct inspect_size *s = &r->size;
+    s->text = text;
+    int same_n = -1;
+    double weighted_n = 0;
+    for (size_t i = 0; i < r->list.n_functions; i++) {
+        if (!r->functions[i].counted) continue;
+        const struct elf_mv_function *fn = r->functions[i].fn;
+        const struct elf_clone *def = elf_mv_default(fn);
+        int n = (int)fn->n_clones;
+        s->n_counted++;
+        s->resolver_bytes += fn->resolver_size;
+        s->default_bytes += def->size;
+        for (size_t c = 0; c < fn->n_clones; c++)
+            if (&fn->clones[c] != def) s->clone_bytes += fn->clones[c].size;
+        s->predicted_growth += def->size * (uint64_t)(n - 1);
+        weighted_n += (double)def->size * n;
+        same_n = same_n == -1 ? n : same_n == n ? n : 0;
+    }
+    uint64_t extra = s->clone_bytes + s->resolver_bytes;
+    s->text_without = text > extra ? text - extra : 0;
+    s->r = s->text_without ? (double)s->default_bytes / (double)s->text_without : 0;
+    s->n_versions = same_n > 0 ? same_n : 0;
+    s->n_mean = s->default_bytes ? weighted_n / (double)s->default_bytes : 0;
+}
+
+int inspect_file(const char *path, struct inspect_report *out)
+{
+    memset(out, 0, sizeof *out);
+    struct elf_file ef;
+    if (elf_file_open(path, &ef) != 0) return -1;
+    out->path = xstrdup(path);
+    out->elf_type = ef.elf_type;
+    out->is_pie = ef.is_pie;
+    out->is_static = ef.is_static;
+    out->has_symtab = ef.has_symtab;
+    elf_mv_scan(&ef, &out->list);
+    out->functions = xcalloc(out->list.n_functions ? out->list.n_functions : 1, sizeof *out->functions);
+    for (size_t i = 0; i < out->list.n_functions; i++)
+        analyze_function(&ef, &out->list.functions[i], &out->functions[i]);
+    account_sizes(out, ef.text_size);
+    elf_file_close(&ef);
+    return 0;
+}
+
+void inspect_free(struct inspect_report *r)
+{
+    for (size_t i = 0; i < r->list.n_functions; i++) free(r->functions[i].clones);
+    free(r->functions);
+    elf_mv_list_free(&r->list);
+    free(r->path);
+    memset(r, 0, sizeof *r);
+}
+
+const char *inspect_kind(const struct inspect_report *r)
+{
+    if (r->elf_type == ET_EXEC) return r->is_static ? "static executable" : "executable";
+    if (r->is_pie) return r->is_static ? "static PIE executable" : "PIE executable";
+    return "shared library";
+}
+
+char *inspect_stripped_note(const struct inspect_report *r)
+{
+    if (r->has_symtab) return NULL;
+    size_t unnamed = 0;
+    for (size_t i = 0; i < r->list.n_functions; i++)
+        for (size_t c = 0; c < r->list.functions[i].n_clones; c++)
+            if (!r->list.functions[i].clones[c].size) unnamed++;
+    struct strbuf sb = STRBUF_INIT;
+    sb_addf(&sb, "stripped (no .symtab): only the exported symbols of .dynsym are left, so local clones "
+                 "(GCC makes them local) have no name or size%s. Still known: %zu IRELATIVE relocation%s "
+                 "(one per ifunc the loader resolves inside this file), %zu IFUNC symbol%s in .dynsym",
+            unnamed ? ", and their ISA cannot be analyzed" : "", r->list.n_irelative,
+            r->list.n_irelative == 1 ? "" : "s", r->list.n_ifunc_symbols, r->list.n_ifunc_symbols == 1 ? "" : "s");
+    sb_addf(&sb, ", %zu multiversioned function%s found from them", r->list.n_functions,
+            r->list.n_functions == 1 ? "" : "s");
+    sb_adds(&sb, ". To keep symbols: inspect the unstripped build, link without -s, or strip with "
+                 "'strip --strip-debug' (keeps .symtab)");
+    return sb_detach(&sb);
+}
+
+static json_t *names_json(isa_set s)
+{
+    json_t *a = json_array();
+    for (int f = 0; f < ISA_N; f++)
+        if (s & ISA_BIT(f)) json_array_append_new(a, json_string(isa_feature_name(f)));
+    return a;
+}
+
+static json_t *hex(uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+    return json_string(buf);
+}
+
+static const char *verdict_name(enum inspect_verdict v)
+{
+    return v == VERDICT_USEFUL ? "useful" : v == VERDICT_USELESS ? "useless" : NULL;
+}
+
+static json_t *clone_json(const struct inspect_clone *ic)
+{
+    const struct elf_clone *c = ic->clone;
+    json_t *o = json_object();
+    json_object_set_new(o, "symbol", json_string(c->symbol));
+    json_object_set_new(o, "target", json_string(c->target));
+    json_object_set_new(o, "default", json_boolean(c->is_default));
+    json_object_set_new(o, "address", hex(c->addr));
+    json_object_set_new(o, "size", json_integer((json_int_t)c->size));
+    json_object_set_new(o, "analyzed", json_boolean(ic->analyzed));
+    if (ic->analyzed) {
+        json_object_set_new(o, "vector_registers", json_string(isa_register_class(ic->isa.vector_bits)));
+        json_object_set_new(o, "vector_bits", json_integer(ic->isa.vector_bits));
+        json_object_set_new(o, "isa", names_json(ic->isa.needs));
+        json_object_set_new(o, "instructions", json_integer((json_int_t)ic->isa.n_insns));
+        json_t *w = json_object();
+        json_object_set_new(w, "xmm", json_integer((json_int_t)ic->isa.n_by_width[1]));
+        json_object_set_new(w, "ymm", json_integer((json_int_t)ic->isa.n_by_width[2]));
+        json_object_set_new(w, "zmm", json_integer((json_int_t)ic->isa.n_by_width[3]));
+        json_object_set_new(o, "instructions_by_register", w);
+    }
+    const char *v = verdict_name(ic->verdict);
+    json_object_set_new(o, "verdict", v ? json_string(v) : json_null());
+    if (ic->verdict != VERDICT_NONE) {
+        json_object_set_new(o, "isa_beyond_default", names_json(ic->beyond_default));
+        json_object_set_new(o, "wider_than_default", json_boolean(ic->wider_than_default));
+    }
+    return o;
+}
+
+static json_t *function_json(const struct inspect_function *f)
+{
+    const struct elf_mv_function *fn = f->fn;
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(fn->name));
+    json_object_set_new(o, "origin", json_string(elf_mv_origin_name(fn->origin)));
+    json_t *res = json_object();
+    json_object_set_new(res, "symbol", fn->resolver ? json_string(fn->resolver) : json_null());
+    json_object_set_new(res, "address", hex(fn->resolver_addr));
+    json_object_set_new(res, "size", json_integer((json_int_t)fn->resolver_size));
+    json_object_set_new(o, "resolver", res);
+    if (fn->ifunc) {
+        json_t *i = json_object();
+        json_object_set_new(i, "symbol", json_string(fn->ifunc));
+        json_object_set_new(i, "address", hex(fn->ifunc_addr));
+        json_object_set_new(o, "ifunc", i);
+    } else {
+        json_object_set_new(o, "ifunc", json_null());
+    }
+    json_object_set_new(o, "versions", json_integer((json_int_t)fn->n_clones));
+    json_t *clones = json_array();
+    for (size_t i = 0; i < fn->n_clones; i++) json_array_append_new(clones, clone_json(&f->clones[i]));
+    json_object_set_new(o, "clones", clones);
+    json_object_set_new(o, "in_size_account", json_boolean(f->counted));
+    return o;
+}
+
+static json_t *size_json(const struct inspect_size *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "functions_counted", json_integer((json_int_t)s->n_counted));
+    json_object_set_new(o, "text_bytes", json_integer((json_int_t)s->text));
+    json_object_set_new(o, "text_bytes_without_clones", json_integer((json_int_t)s->text_without));
+    json_object_set_new(o, "clone_bytes", json_integer((json_int_t)s->clone_bytes));
+    json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)s->resolver_bytes));
+    json_object_set_new(o, "measured_growth_bytes", json_integer((json_int_t)(s->clone_bytes + s->resolver_bytes)));
+    json_object_set_new(o, "default_clone_bytes", json_integer((json_int_t)s->default_bytes));
+    json_object_set_new(o, "R", json_real(s->r));
+    json_object_set_new(o, "N", s->n_versions ? json_integer(s->n_versions) : json_null());
+    json_object_set_new(o, "N_mean", json_real(s->n_mean));
+    json_object_set_new(o, "predicted_growth_bytes", json_integer((json_int_t)s->predicted_growth));
+    json_object_set_new(o, "predicted_text_bytes", json_integer((json_int_t)(s->text_without + s->predicted_growth)));
+    json_object_set_new(o, "formula", json_string("(1-R)*C + R*C*N, C = text_bytes_without_clones"));
+    return o;
+}
+
+json_t *inspect_to_json(const struct inspect_report *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(r->path));
+    json_object_set_new(o, "kind", json_string(inspect_kind(r)));
+    json_object_set_new(o, "static", json_boolean(r->is_static));
+    json_object_set_new(o, "stripped", json_boolean(!r->has_symtab));
+    json_object_set_new(o, "symbol_table", json_string(r->has_symtab ? ".symtab" : ".dynsym"));
+    json_object_set_new(o, "irelative_relocations", json_integer((json_int_t)r->list.n_irelative));
+    json_object_set_new(o, "ifunc_symbols", json_integer((json_int_t)r->list.n_ifunc_symbols));
+    char *note = inspect_stripped_note(r);
+    json_object_set_new(o, "note", note ? json_string(note) : json_null());
+    free(note);
+    json_t *fns = json_array();
+    for (size_t i = 0; i < r->list.n_functions; i++) json_array_append_new(fns, function_json(&r->functions[i]));
+    json_object_set_new(o, "functions", fns);
+    json_object_set_new(o, "code_size", size_json(&r->size));
+    return o;
+}

@@ -1,0 +1,177 @@
+/* inspect.c - `fmvgen inspect FILE... [--json]`: what got multiversioned in
+ * a binary, what each clone's code needs from the CPU, which clones buy
+ * nothing, and what the clones cost in code size (measured, and predicted
+ * by the article's formula). The facts come from lib/elf/inspect.h; this
+ * file only prints them. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "elf/inspect.h"
+#include "util/util.h"
+
+static const char USAGE[] =
+    "usage: fmvgen inspect [--json] FILE...\n"
+    "\n"
+    "Lists the multiversioned functions of x86-64 executables and shared\n"
+    "libraries (GCC and Clang target_clones, target() versions, and any other\n"
+    "ifunc): for each version its size, the widest vector registers it uses,\n"
+    "the ISA extensions its instructions need, and whether it needs anything\n"
+    "beyond the default version (if not, it is a useless clone: bytes that buy\n"
+    "nothing). Then the code size with and without the extra clones, and the\n"
+    "growth the formula (1-R)*C + R*C*N predicts from the same binary.\n"
+    "\n"
+    "  --json   machine-readable output: {\"files\": [...]}\n";
+
+/* Column widths of one function's table, from its longest entries. */
+struct widths {
+    int symbol, target, isa;
+};
+
+static void print_clone(const struct inspect_clone *ic, const struct widths *w)
+{
+    const struct elf_clone *c = ic->clone;
+    char *isa = ic->analyzed ? isa_set_format(ic->isa.needs, " ") : xstrdup("?");
+    const char *regs = ic->analyzed ? isa_register_class(ic->isa.vector_bits) : "?";
+    printf("  %s %-*s  %-*s  %7" PRIu64 "  %-4s  %-*s  ", c->is_default ? "*" : " ", w->symbol, c->symbol,
+           w->target, *c->target ? c->target : "-", c->size, regs, w->isa, *isa ? isa : "-");
+    free(isa);
+    if (c->is_default) {
+        printf("default\n");
+    } else if (ic->verdict == VERDICT_USELESS) {
+        printf("USELESS: needs nothing beyond the default clone\n");
+    } else if (ic->verdict == VERDICT_USEFUL) {
+        char *extra = isa_set_format(ic->beyond_default, " ");
+        printf("ok:%s%s%s\n", *extra ? " +" : "", extra, ic->wider_than_default ? ", wider vectors" : "");
+        free(extra);
+    } else if (!ic->analyzed) {
+        printf("not analyzed (no symbol size)\n");
+    } else {
+        printf("-\n");
+    }
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static void print_function(const struct inspect_function *f)
+{
+    const struct elf_mv_function *fn = f->fn;
+    const char *how = fn->origin == ELF_MV_GCC ? "gcc" : fn->origin == ELF_MV_CLANG ? "clang" : "hand-written ifunc";
+    printf("\n%s  [%s, %zu version%s]  resolver %s @0x%" PRIx64, fn->name, how, fn->n_clones,
+           fn->n_clones == 1 ? "" : "s", fn->resolver ? fn->resolver : "(unnamed)", fn->resolver_addr);
+    if (fn->ifunc) printf(", ifunc %s", fn->ifunc);
+    printf("\n");
+    if (!fn->n_clones) {
+        printf("    (no version found: the resolver loads no function address this tool can see)\n");
+        return;
+    }
+    struct widths w = {5, 6, 10};
+    for (size_t i = 0; i < fn->n_clones; i++) {
+        const struct inspect_clone *ic = &f->clones[i];
+        w.symbol = max_int(w.symbol, (int)strlen(ic->clone->symbol));
+        w.target = max_int(w.target, (int)strlen(ic->clone->target));
+        char *isa = isa_set_format(ic->isa.needs, " ");
+        w.isa = max_int(w.isa, (int)strlen(isa));
+        free(isa);
+    }
+    printf("    %-*s  %-*s  %7s  %-4s  %-*s  %s\n", w.symbol, "clone", w.target, "target", "bytes", "regs", w.isa,
+           "ISA needed", "verdict");
+    for (size_t i = 0; i < fn->n_clones; i++) print_clone(&f->clones[i], &w);
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void print_size(const struct inspect_size *s)
+{
+    printf("\nCode size (bytes of the executable sections; clone and resolver sizes from their symbols):\n");
+    if (!s->n_counted) {
+        printf("  text %" PRIu64 " bytes; no compiler-made clones with a default version to account for\n", s->text);
+        return;
+    }
+    uint64_t growth = s->clone_bytes + s->resolver_bytes;
+    printf("  text as built                         %10" PRIu64 "\n", s->text);
+    printf("  extra clones (non-default versions)   %10" PRIu64 "\n", s->clone_bytes);
+    printf("  resolvers                             %10" PRIu64 "\n", s->resolver_bytes);
+    printf("  C = text without the extra clones     %10" PRIu64 "\n", s->text_without);
+    printf("  measured growth                       %10" PRIu64 "  (%.2f%% of C)\n", growth, percent(growth, s->text_without));
+    printf("  formula (1-R)*C + R*C*N, from this binary:\n");
+    printf("    R = default clones / C = %" PRIu64 " / %" PRIu64 " = %.4f\n", s->default_bytes, s->text_without, s->r);
+    if (s->n_versions)
+        printf("    N = %d versions per function (default included)\n", s->n_versions);
+    else
+        printf("    N differs between functions (size-weighted mean %.2f): growth summed per function as "
+               "default size * (N-1)\n", s->n_mean);
+    printf("    predicted text %" PRIu64 ", predicted growth R*C*(N-1) = %" PRIu64 "  (%.2f%% of C)\n",
+           s->text_without + s->predicted_growth, s->predicted_growth, percent(s->predicted_growth, s->text_without));
+    if (s->predicted_growth)
+        printf("  measured / predicted growth = %.2f (the formula assumes every clone is as big as the default"
+               " and ignores resolvers)\n", (double)growth / (double)s->predicted_growth);
+}
+
+static void print_report(const struct inspect_report *r)
+{
+    size_t n = r->list.n_functions, handwritten = 0;
+    for (size_t i = 0; i < n; i++) handwritten += r->list.functions[i].origin == ELF_MV_IFUNC;
+    printf("%s: %s, %zu multiversioned function%s (%zu by target_clones/target, %zu other ifunc%s), "
+           "%zu IRELATIVE relocation%s\n",
+           r->path, inspect_kind(r), n, n == 1 ? "" : "s", n - handwritten, handwritten, handwritten == 1 ? "" : "s",
+           r->list.n_irelative, r->list.n_irelative == 1 ? "" : "s");
+    char *note = inspect_stripped_note(r);
+    if (note) printf("  note: %s\n", note);
+    free(note);
+    for (size_t i = 0; i < n; i++) print_function(&r->functions[i]);
+    print_size(&r->size);
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int json = 0, c;
+    while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+        if (c == 'j') json = 1;
+        else if (c == 'h') return cli_usage(USAGE, 0);
+        else return cli_usage(USAGE, 1);
+    }
+    if (optind >= argc) return cli_usage(USAGE, 1);
+
+    int failed = 0;
+    json_t *files = json_array();
+    for (int i = optind; i < argc; i++) {
+        struct inspect_report r;
+        if (inspect_file(argv[i], &r) != 0) {
+            failed = 1;
+            continue;
+        }
+        if (json) json_array_append_new(files, inspect_to_json(&r));
+        else {
+            if (i > optind) printf("\n");
+            print_report(&r);
+        }
+        inspect_free(&r);
+    }
+    if (json) {
+        json_t *root = json_object();
+        json_object_set_new(root, "files", files);
+        json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        printf("\n");
+        json_decref(root);
+    } else {
+        json_decref(files);
+    }
+    fflush(stdout);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,184 @@
+/* ingest.c - from record files and build logs to loop rows in the store
+ * (see ingest.h for the rules). The readers (records.h) collect a whole
+ * file before anything is written, so a corrupt file never reaches the
+ * store half-read; the store writes each file's rows in one transaction. */
+#include "records/ingest.h"
+#include "records/records.h"
+#include "store/store.h"
+#include "util/util.h"
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Location files as absolute paths taken from dir; compiler pseudo-files
+ * ("<built-in>", "<command-line>") stay as they are. Then one row per key. */
+static void normalize_records(struct record_list *l, const char *dir)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char *file = l->v[i].file;
+        if (!file || file[0] == '<') continue;
+        l->v[i].file = path_absolute(file, dir);
+        free(file);
+    }
+    record_list_dedup(l);
+}
+
+/* Replaces the loops of (compile, variant) with recs, and - when
+ * record_file_id > 0 - marks that file read, all in one transaction. */
+static int replace_loops(struct store *st, int64_t compile_id, const char *variant, const struct loop_record *recs,
+                         size_t n, int64_t record_file_id)
+{
+    if (store_begin(st) != 0) return -1;
+    if (store_clear_loops(st, compile_id, variant) != 0) goto fail;
+    for (size_t i = 0; i < n; i++)
+        if (store_add_loop(st, compile_id, variant, &recs[i]) != 0) goto fail;
+    if (record_file_id > 0 && store_set_record_file_status(st, record_file_id, "read", NULL) != 0) goto fail;
+    if (store_commit(st) != 0) goto fail;
+    return 0;
+fail:
+    store_rollback(st);
+    return -1;
+}
+
+struct pending_file {
+    int64_t id, compile_id;
+    char *variant, *format, *path, *directory;
+};
+
+/* The pending files, read out before any is processed so that no query is
+ * open while the rows are written. */
+static struct pending_file *list_pending(struct store *st, size_t *n, int *failed)
+{
+    *n = 0;
+    *failed = 0;
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(store_db(st),
+                           "SELECT rf.id, rf.compile_id, rf.variant, rf.format, rf.path, c.directory "
+                           "FROM record_files rf JOIN compiles c ON c.id = rf.compile_id "
+                           "WHERE rf.status = 'pending' ORDER BY rf.id",
+                           -1, &q, NULL) != SQLITE_OK) {
+        fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+        *failed = 1;
+        return NULL;
+    }
+    struct pending_file *files = NULL;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (*n == cap) files = xrealloc(files, (cap = cap ? cap * 2 : 16) * sizeof *files);
+        struct pending_file *f = &files[(*n)++];
+        f->id = sqlite3_column_int64(q, 0);
+        f->compile_id = sqlite3_column_int64(q, 1);
+        const char *cols[4];
+        for (int i = 0; i < 4; i++) cols[i] = (const char *)sqlite3_column_text(q, 2 + i);
+        f->variant = xstrdup(cols[0] ? cols[0] : "");
+        f->format = xstrdup(cols[1] ? cols[1] : "");
+        f->path = xstrdup(cols[2] ? cols[2] : "");
+        f->directory = xstrdup(cols[3] ? cols[3] : "/");
+    }
+    if (rc != SQLITE_DONE) {
+        fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+        *failed = 1;
+    }
+    sqlite3_finalize(q);
+    return files;
+}
+
+int records_ingest_pending(struct store *st, struct ingest_stats *stats)
+{
+    struct ingest_stats local = {0};
+    if (!stats) stats = &local;
+    size_t n;
+    int failed;
+    struct pending_file *files = list_pending(st, &n, &failed);
+    int result = failed ? -1 : 0;
+    for (size_t i = 0; i < n && result >= 0; i++) {
+        struct pending_file *f = &files[i];
+        struct record_list recs = RECORD_LIST_INIT;
+        if (records_read_file(f->format, f->path, record_list_add, &recs) != 0) {
+            /* The reader printed the error; keep it for `list`. */
+            if (store_set_record_file_status(st, f->id, "corrupt", records_error()) != 0) result = -1;
+            else result = 1;
+            stats->files_corrupt++;
+            record_list_free(&recs);
+            continue;
+        }
+        normalize_records(&recs, f->directory);
+        if (replace_loops(st, f->compile_id, f->variant, recs.v, recs.n, f->id) != 0) {
+            result = -1;
+        } else {
+            stats->files_read++;
+            stats->loops += (int)recs.n;
+        }
+        record_list_free(&recs);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(files[i].variant);
+        free(files[i].format);
+        free(files[i].path);
+        free(files[i].directory);
+    }
+    free(files);
+    return result;
+}
+
+/* The driver a plain compile of this file would use. */
+static int is_cxx_file(const char *path)
+{
+    static const char *const exts[] = {".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C",
+                                       ".ii", ".hh", ".hpp", ".hxx", ".h++", ".H", ".tcc"};
+    const char *dot = strrchr(path_basename(path), '.');
+    for (size_t i = 0; dot && i < sizeof exts / sizeof *exts; i++)
+        if (!strcmp(dot, exts[i])) return 1;
+    return 0;
+}
+
+/* One compiles row for a file named in the log, and its loops. */
+static int import_file(struct store *st, const char *log_path, const char *root, const char *source,
+                       const struct loop_record *recs, size_t n)
+{
+    if (!file_exists(source))
+        fmv_warn("%s: names %s, which does not exist (relative names are taken from %s)", log_path, source, root);
+    int cxx = is_cxx_file(source);
+    const char *driver = cxx ? "c++" : "cc";
+    char *argv[] = {(char *)driver, "-c", (char *)source, NULL};
+    char *hash = hash_file_hex(source);
+    struct compile_info ci = {
+        .directory = root,
+        .argv = argv,
+        .compiler = driver,
+        .compiler_kind = "unknown",
+        .source = source,
+        .language = cxx ? "c++" : "c",
+        .source_hash = hash,
+    };
+    int64_t id = store_add_compile(st, &ci);
+    free(hash);
+    if (id < 0) return -1;
+    return replace_loops(st, id, "build", recs, n, 0);
+}
+
+int records_import_log(struct store *st, const char *log_path, const char *root_dir, struct ingest_stats *stats)
+{
+    struct ingest_stats local = {0};
+    if (!stats) stats = &local;
+    struct record_list recs = RECORD_LIST_INIT;
+    if (records_read_optinfo_log(log_path, record_list_add, &recs) != 0) return -1;
+    char *root = path_absolute(root_dir, NULL);
+    /* Every function is NULL, so the dedup's order groups rows by file. */
+    normalize_records(&recs, root);
+    int rc = 0;
+    for (size_t start = 0, end; start < recs.n && rc == 0; start = end) {
+        for (end = start + 1; end < recs.n && !strcmp(recs.v[end].file, recs.v[start].file); end++) {}
+        rc = import_file(st, log_path, root, recs.v[start].file, &recs.v[start], end - start);
+        if (rc == 0) {
+            stats->files_read++;
+            stats->loops += (int)(end - start);
+        }
+    }
+    free(root);
+    record_list_free(&recs);
+    return rc;
+}

@@ -6,6 +6,7 @@
 #include "targets/targets.h"
 #include "run/spawn.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,46 @@ static char *first_error_line(const char *text)
     if (!pick) pick = text;
     const char *end = strchr(pick, '\n');
     return xstrndup(pick, end ? (size_t)(end - pick) : strlen(pick));
+}
+
+int targets_compiler_macros(const char *compiler, const char **kind, int *major)
+{
+    char *dir = make_temp_dir("targets");
+    if (!dir) return fmv_error("%s: cannot create a temporary directory", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    char *src = path_join(dir, "macros.c");
+    static const char probe[] = "fmvgen_clang __clang__ __clang_major__\nfmvgen_gnuc __GNUC__\n";
+    int rc = -1;
+    if (write_file_atomic(src, probe, strlen(probe)) != 0) {
+        fmv_error("%s: cannot write", src);
+        goto out;
+    }
+    char *argv[] = {(char *)compiler, "-E", "-P", "-x", "c", src, NULL};
+    struct run_opts o = {.capture_stdout = 1, .null_stderr = 1, .timeout_s = 60};
+    struct run_result r;
+    if (run_argv(argv, &o, &r) != 0 || !r.out) {
+        fmv_error("%s: cannot run the compiler (%s)", compiler, r.spawned ? "preprocessing failed" : "not found");
+    } else {
+        int clang = -1, clang_major = 0, gnuc = 0;
+        const char *c = strstr(r.out, "fmvgen_clang "), *g = strstr(r.out, "fmvgen_gnuc ");
+        /* An undefined macro stays a name: "__clang__ __clang_major__". */
+        if (c && sscanf(c, "fmvgen_clang %d %d", &clang, &clang_major) == 2 && clang == 1) {
+            *kind = "clang";
+            *major = clang_major;
+            rc = 0;
+        } else if (g && sscanf(g, "fmvgen_gnuc %d", &gnuc) == 1) {
+            *kind = "gcc";
+            *major = gnuc;
+            rc = 0;
+        } else {
+            fmv_error("%s: not GCC or Clang; target_clones needs one of them", compiler);
+        }
+    }
+    run_result_free(&r);
+out:
+    remove_tree(dir);
+    free(src);
+    free(dir);
+    return rc;
 }
 
 int targets_validate(const struct strvec *targets, const char *compiler, const char *compiler_kind, int major)

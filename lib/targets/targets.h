@@ -62,6 +62,13 @@ const char *target_spell(const char *target, const char *compiler_kind, int majo
  * "default". */
 void targets_spell(const struct strvec *targets, const char *compiler_kind, int major, struct strvec *out);
 
+/* Asks compiler what the patch's preamble will see: its predefined
+ * __clang__/__clang_major__/__GNUC__ (by preprocessing a probe), so the
+ * spelling chosen for it is the branch its #if takes. *kind gets "gcc" or
+ * "clang" (static). Returns 0, or -1 after "fmvgen: CC: ..." when it does
+ * not run or is neither GCC nor Clang. */
+int targets_compiler_macros(const char *compiler, const char **kind, int *major);
+
 /* Test-compiles, for each target, a one-function file carrying
  * target_clones(<spelling for this compiler>, "default") with compiler
  * (path; kind/major as identified). Returns 0, or -1 after a one-line error

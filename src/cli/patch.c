@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/compiler.h"
 #include "cli/cli.h"
 #include "patch/apply.h"
 #include "patch/plan.h"
@@ -119,16 +118,10 @@ int cmd_patch(int argc, char **argv)
     }
     /* Targets are checked with the real compilers before anything is written. */
     if (compiler) {
-        struct compiler_id id;
-        memset(&id, 0, sizeof id);
-        if (compiler_identify(compiler, &id) != 0) {
-            rc = 2;
-            goto out;
-        }
-        int bad = patch_validate_targets(st, &targets, id.path ? id.path : compiler, compiler_kind_name(id.kind),
-                                         id.major);
-        compiler_id_free(&id);
-        if (bad) {
+        const char *kind = NULL;
+        int major = 0;
+        if (targets_compiler_macros(compiler, &kind, &major) != 0 ||
+            patch_validate_targets(st, &targets, compiler, kind, major) != 0) {
             rc = 2;
             goto out;
         }

@@ -158,8 +158,9 @@ static void print_indented(const char *text, const char *indent)
     }
 }
 
-/* Runs `fmvgen ARGS...` in the project; returns its output, or NULL after
- * recording the failure (and showing the command's output). */
+/* Runs `fmvgen ARGS...` in the project; returns its stdout, or NULL after
+ * recording the failure (and showing the command's output). In the human
+ * report its stdout and then its stderr (warnings, summaries) are shown. */
 static char *run_self(struct example_run *ex, const struct demo_opts *o, char *const *args, const char *step)
 {
     fflush(stdout);     /* keep our lines and the child's errors in order */
@@ -173,6 +174,10 @@ static char *run_self(struct example_run *ex, const struct demo_opts *o, char *c
     char *out = NULL;
     if (rc == 0) {
         out = xstrdup(res.out ? res.out : "");
+        if (!o->json) {
+            print_indented(out, "  ");
+            if (res.err) print_indented(res.err, "  ");
+        }
     } else {
         char *why = run_describe(&res);
         ex->step_failure = xasprintf("'fmvgen %s' failed (%s)", step, why);
@@ -194,7 +199,6 @@ static int run_pipeline(struct example_run *ex, const struct demo_opts *o)
     if (!o->json) printf("\n$ fmvgen scan -- make -j2 CFLAGS=-O3\n");
     char *scan = run_self(ex, o, (char *const[]){"scan", "--", "make", "-j2", "CFLAGS=-O3", NULL}, "scan");
     if (!scan) return -1;
-    if (!o->json) print_indented(scan, "  ");
     free(scan);
 
     if (o->json) {
@@ -208,14 +212,11 @@ static int run_pipeline(struct example_run *ex, const struct demo_opts *o)
         printf("\n$ fmvgen list\n");
         ex->list_text = run_self(ex, o, (char *const[]){"list", NULL}, "list");
         if (!ex->list_text) return -1;
-        print_indented(ex->list_text, "  ");
     }
 
     if (!o->json) printf("\n$ fmvgen patch --apply\n");
     ex->patch_text = run_self(ex, o, (char *const[]){"patch", "--apply", NULL}, "patch --apply");
-    if (!ex->patch_text) return -1;
-    if (!o->json) print_indented(ex->patch_text, "  ");
-    return 0;
+    return ex->patch_text ? 0 : -1;
 }
 
 /* ---- builds and runs ---- */

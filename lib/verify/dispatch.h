@@ -1,0 +1,76 @@
+/* dispatch.h - the dispatch map of `fmvgen verify`: for every
+ * multiversioned function of a program and of the build's shared libraries
+ * (libdeps.h), which clone its resolver picks on a given CPU.
+ *
+ * The answer comes from the resolvers themselves: libfmvgen-dispatch.so
+ * (src/preload/dispatch.c) is preloaded into the program, natively or under
+ * qemu-x86_64 -cpu MODEL; its constructor calls each resolver listed in a
+ * request file, writes the returned addresses relative to the object's load
+ * base, and exits before main. Those offsets are mapped back to clone names
+ * with lib/elf (elf_mv_clone_at). The helper also reports the CPU's x86-64
+ * level as CPUID shows it to the program.
+ *
+ * A static executable cannot take a preloaded helper: the plan then says
+ * why there is no map (plan.unavailable). */
+#ifndef FMVGEN_VERIFY_DISPATCH_H
+#define FMVGEN_VERIFY_DISPATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf/clones.h"
+#include "util/util.h"
+
+struct dispatch_object {
+    char *path;                 /* the program as given, or the library's resolved path */
+    int is_main;
+    struct elf_mv_list mv;
+};
+
+/* One multiversioned function with a resolver the helper can call. */
+struct dispatch_entry {
+    size_t object;              /* index in plan.objects */
+    const struct elf_mv_function *fn;   /* in objects[object].mv */
+    uint64_t resolver;          /* file address of the resolver */
+};
+
+struct dispatch_plan {
+    struct dispatch_object *objects;    /* [0] is the program */
+    size_t n_objects;
+    struct dispatch_entry *entries;
+    size_t n_entries;
+    struct strvec system_libs;  /* DT_NEEDED names left to the system (not examined) */
+    struct strvec missing_libs; /* names found nowhere (the program may not start) */
+    char *unavailable;          /* why no map can be made, or NULL */
+    char *request_path;         /* the helper's request file (in the scratch dir) */
+};
+
+/* Reads the program and its build libraries, and writes the request file
+ * into scratch_dir. Returns -1 after an error line when the program is not
+ * an x86-64 ELF file; a library that cannot be read is warned about and
+ * left out. */
+int dispatch_plan_build(const char *program, const char *ld_library_path, const char *scratch_dir,
+                        struct dispatch_plan *plan);
+void dispatch_plan_free(struct dispatch_plan *plan);
+
+struct dispatch_result {
+    char *level;          /* "x86-64-v3": the CPU as the program sees it; NULL if unknown */
+    char *features;       /* "sse3 ssse3 ... avx2 fma" */
+    const struct elf_clone **picks;  /* per plan entry; NULL when unknown */
+    uint64_t *offsets;    /* per plan entry: what the resolver returned (minus load base) */
+    int *answered;        /* per plan entry: the helper reported it */
+    char *error;          /* the helper did not finish: why; NULL when it did */
+};
+
+/* Runs the helper in the program (argv: PROG ARGS...). qemu NULL: natively;
+ * else under `qemu -cpu model`. out_path: where the helper writes. */
+int dispatch_run(const struct dispatch_plan *plan, const char *helper, char *const *argv, const char *qemu,
+                 const char *model, double timeout_s, const char *out_path, struct dispatch_result *res);
+void dispatch_result_free(struct dispatch_result *res);
+
+/* libfmvgen-dispatch.so: $FMVGEN_DISPATCH_LIB, else next to this fmvgen
+ * binary in its build tree (preload/), else the install's lib/fmvgen/.
+ * NULL when not found. */
+char *dispatch_find_helper(void);
+
+#endif

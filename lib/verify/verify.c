@@ -1,0 +1,510 @@
+/* verify.c - see verify.h. */
+#include "verify/verify.h"
+#include "elf/elffile.h"
+#include "elf/isa.h"
+#include "run/spawn.h"
+#include "verify/cpus.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* ---- one run of the program ---- */
+
+/* A qemu error about itself ("qemu-x86_64: unable to find CPU model",
+ * "Error mapping file") rather than the guest's. */
+static char *emulator_error(const char *qemu, const char *err)
+{
+    if (!err) return NULL;
+    const char *name = path_basename(qemu);
+    size_t n = strlen(name);
+    for (const char *line = err; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len > n + 2 && !strncmp(line, name, n) && line[n] == ':' && line[n + 1] == ' ' &&
+            strncmp(line + n + 2, "warning:", 8) != 0)
+            return xstrndup(line, len);
+        line += len + (end ? 1 : 0);
+    }
+    return NULL;
+}
+
+struct captured {
+    char *out;
+    size_t out_len;
+    char **files;        /* per compare file; NULL: not written */
+    size_t *file_lens;
+};
+
+static void run_one(const struct verify_report *r, struct verify_run *run, const char *model, double timeout_s,
+                    const char *stdin_path, struct captured *cap)
+{
+    struct strvec cmd = STRVEC_INIT;
+    if (run->emulated) cpus_qemu_argv(&cmd, r->qemu, model, NULL);
+    sv_push(&cmd, r->program);
+    for (size_t i = 1; r->argv[i]; i++) sv_push(&cmd, r->argv[i]);
+
+    /* Each run must write its own files: a stale one from the previous run
+     * would compare equal. */
+    for (size_t k = 0; k < r->n_compare; k++) remove(r->compare[k]);
+
+    struct run_opts o = {.capture_stdout = 1, .capture_stderr = 1, .timeout_s = timeout_s,
+                         .stdin_path = stdin_path};
+    struct run_result res;
+    run_argv(sv_argv(&cmd), &o, &res);
+    run->seconds = run->emulated ? -1 : res.seconds;
+    char *qemu_err = run->emulated ? emulator_error(r->qemu, res.err) : NULL;
+    if (!res.spawned) {
+        run->outcome = VERIFY_NOT_STARTED;
+        run->message = xasprintf("cannot start %s: %s", run->emulated ? r->qemu : r->program,
+                                 strerror(res.errno_spawn));
+    } else if (res.timed_out) {
+        run->outcome = VERIFY_TIMED_OUT;
+        run->message = xasprintf("stopped after %g s (--timeout)", timeout_s);
+    } else if (res.signal) {
+        run->outcome = VERIFY_SIGNALED;
+        run->signal = res.signal;
+        run->message = cpus_stderr_tail(res.err);
+    } else if (qemu_err) {
+        run->outcome = VERIFY_EMULATOR_ERROR;
+        run->exit_status = res.status;
+        run->message = qemu_err;
+        qemu_err = NULL;
+    } else {
+        run->outcome = VERIFY_EXITED;
+        run->exit_status = res.status;
+        run->message = cpus_stderr_tail(res.err);
+    }
+    free(qemu_err);
+    cap->out = res.out ? res.out : xstrdup("");
+    cap->out_len = res.out ? res.out_len : 0;
+    res.out = NULL;
+    cap->files = xcalloc(r->n_compare + 1, sizeof *cap->files);
+    cap->file_lens = xcalloc(r->n_compare + 1, sizeof *cap->file_lens);
+    for (size_t k = 0; k < r->n_compare; k++) cap->files[k] = read_file(r->compare[k], &cap->file_lens[k]);
+    run_result_free(&res);
+    sv_free(&cmd);
+}
+
+static void captured_free(struct captured *c, size_t n_compare)
+{
+    free(c->out);
+    for (size_t k = 0; c->files && k < n_compare; k++) free(c->files[k]);
+    free(c->files);
+    free(c->file_lens);
+}
+
+/* ---- comparing with the native run ---- */
+
+static void compare_file(const char *ref, size_t ref_len, const char *got, size_t got_len, double tol,
+                         struct output_diff *d)
+{
+    if (!ref && !got) {
+        memset(d, 0, sizeof *d);
+        d->match = OUTPUT_IDENTICAL;   /* written by neither */
+    } else if (!got || !ref) {
+        memset(d, 0, sizeof *d);
+        d->match = OUTPUT_MISSING;
+    } else {
+        output_compare(ref, ref_len, got, got_len, tol, d);
+    }
+}
+
+static int output_ok(const struct output_diff *d, double tol)
+{
+    return d->match == OUTPUT_IDENTICAL || (tol >= 0 && d->match == OUTPUT_WITHIN_TOLERANCE);
+}
+
+/* ---- FMA hints ---- */
+
+/* Does the clone's code contain FMA instructions? Read from the code
+ * (lib/elf/isa), not guessed from its target name. */
+static int clone_uses_fma(const char *path, const struct elf_clone *c)
+{
+    if (!c || !c->size) return 0;
+    struct elf_file ef;
+    int quiet_fail = 0;
+    fmv_set_quiet(1);
+    quiet_fail = elf_file_open(path, &ef);
+    fmv_set_quiet(0);
+    if (quiet_fail != 0) return 0;
+    int fma = 0;
+    const uint8_t *code = elf_file_bytes(&ef, c->addr, c->size);
+    struct isa_usage u;
+    if (code && isa_analyze(code, c->size, c->addr, &u) == 0) fma = (u.needs & ISA_BIT(ISA_FMA)) != 0;
+    elf_file_close(&ef);
+    return fma;
+}
+
+static int only_floats_differ(const struct verify_run *run, size_t n_compare)
+{
+    int any = run->out.match == OUTPUT_FLOATS_DIFFER || run->out.match == OUTPUT_WITHIN_TOLERANCE;
+    int other = run->out.match == OUTPUT_DIFFERENT || run->out.match == OUTPUT_MISSING;
+    for (size_t k = 0; k < n_compare; k++) {
+        any |= run->files[k].match == OUTPUT_FLOATS_DIFFER || run->files[k].match == OUTPUT_WITHIN_TOLERANCE;
+        other |= run->files[k].match == OUTPUT_DIFFERENT || run->files[k].match == OUTPUT_MISSING;
+    }
+    return any && !other;
+}
+
+static double largest_float_diff(const struct verify_run *run, size_t n_compare)
+{
+    double m = run->out.max_diff;
+    for (size_t k = 0; k < n_compare; k++)
+        if (run->files[k].max_diff > m) m = run->files[k].max_diff;
+    return m;
+}
+
+static void add_fma_notes(struct verify_report *r)
+{
+    const struct verify_run *native = &r->runs[0];
+    for (size_t i = 1; i < r->n_runs; i++) {
+        const struct verify_run *run = &r->runs[i];
+        if (!run->compared || !only_floats_differ(run, r->n_compare)) continue;
+        /* Functions whose clone differs from the native pick, where one of
+         * the two clones computes with FMA. */
+        struct strbuf why = STRBUF_INIT;
+        for (size_t e = 0; e < r->plan.n_entries; e++) {
+            const struct elf_clone *here = run->dispatch.picks[e], *there = native->dispatch.picks[e];
+            if (!here || !there || here == there) continue;
+            const char *obj = r->plan.objects[r->plan.entries[e].object].path;
+            const struct elf_clone *fma = clone_uses_fma(obj, there) ? there : clone_uses_fma(obj, here) ? here : NULL;
+            if (!fma) continue;
+            sb_addf(&why, "%s%s runs %s here and %s natively, and %s uses FMA instructions", why.len ? "; " : "",
+                    r->plan.entries[e].fn->name, here->symbol, there->symbol, fma->symbol);
+        }
+        if (!why.len) {
+            /* No map (static program, helper failed): any FMA clone at all. */
+            for (size_t o = 0; o < r->plan.n_objects; o++)
+                for (size_t f = 0; f < r->plan.objects[o].mv.n_functions; f++) {
+                    const struct elf_mv_function *fn = &r->plan.objects[o].mv.functions[f];
+                    for (size_t c = 0; c < fn->n_clones; c++)
+                        if (clone_uses_fma(r->plan.objects[o].path, &fn->clones[c]))
+                            sb_addf(&why, "%s%s uses FMA instructions", why.len ? "; " : "", fn->clones[c].symbol);
+                }
+        }
+        if (why.len)
+            sv_pushf(&r->notes,
+                     "%s: the output differs from native only in floating-point numbers (largest relative "
+                     "difference %.3g): %s. FMA contraction (a*b+c rounded once) is the likely cause; accept it "
+                     "with --float-tolerance, or build the clones with -ffp-contract=off",
+                     run->cpu, largest_float_diff(run, r->n_compare), sb_str(&why));
+        sb_free(&why);
+    }
+}
+
+/* ---- the whole verification ---- */
+
+/* When our stdin is a file or a pipe, every run gets the same bytes. */
+static char *stdin_copy(const char *scratch)
+{
+    if (isatty(0)) return NULL;
+    size_t len;
+    char *data = read_file("/dev/stdin", &len);
+    if (!data) return NULL;
+    char *path = path_join(scratch, "stdin");
+    if (write_file_atomic(path, data, len) != 0) {
+        free(path);
+        path = NULL;
+    }
+    free(data);
+    return path;
+}
+
+int verify_program(const struct verify_options *o, struct verify_report *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!o->argv || !o->argv[0]) return fmv_error("verify: no program given (fmvgen verify -- PROG ARGS...)");
+    r->program = find_in_path(o->argv[0]);
+    if (!r->program) {
+        if (strchr(o->argv[0], '/') && file_exists(o->argv[0]))
+            return fmv_error("%s: not executable", o->argv[0]);
+        return fmv_error("%s: no such program%s", o->argv[0], strchr(o->argv[0], '/') ? "" : " in PATH");
+    }
+    struct strvec args = STRVEC_INIT, cmp = STRVEC_INIT;
+    sv_push_all(&args, o->argv);
+    r->argv = args.v;
+    if (o->compare) sv_push_all(&cmp, o->compare);
+    r->compare = cmp.v;
+    r->n_compare = cmp.n;
+    r->float_tolerance = o->float_tolerance;
+
+    char *scratch = make_temp_dir("verify");
+    if (!scratch) return fmv_error("cannot create a scratch directory: %s", strerror(errno));
+    int rc = -1;
+    if (dispatch_plan_build(r->program, getenv("LD_LIBRARY_PATH"), scratch, &r->plan) != 0) goto out;
+    r->qemu = cpus_find_qemu();
+    if (!r->qemu) {
+        fmv_error("qemu-x86_64: not found; install the Debian package %s (apt-get install %s)", VERIFY_QEMU_PACKAGE,
+                  VERIFY_QEMU_PACKAGE);
+        goto out;
+    }
+    struct strvec defaults = STRVEC_INIT;
+    const struct strvec *models = o->cpus && o->cpus->n ? o->cpus : NULL;
+    if (!models) {
+        cpus_parse(VERIFY_DEFAULT_CPUS, &defaults);
+        models = &defaults;
+    }
+    if (cpus_check_models(r->qemu, models) != 0) {
+        sv_free(&defaults);
+        goto out;
+    }
+    r->helper = dispatch_find_helper();
+    if (!r->helper && !r->plan.unavailable)
+        r->plan.unavailable = xstrdup("libfmvgen-dispatch.so not found (set FMVGEN_DISPATCH_LIB, or reinstall)");
+
+    /* qemu writes a guest core file into the current directory on a fatal
+     * signal (and the host may dump one of qemu): SIGILL is an expected
+     * result here, not something to keep. Inherited by every run. */
+    struct rlimit no_core = {0, 0};
+    getrlimit(RLIMIT_CORE, &no_core);
+    no_core.rlim_cur = 0;
+    setrlimit(RLIMIT_CORE, &no_core);
+
+    char *stdin_path = stdin_copy(scratch);
+    if (!stdin_path) stdin_path = xstrdup("/dev/null");
+
+    r->n_runs = models->n + 1;
+    r->runs = xcalloc(r->n_runs, sizeof *r->runs);
+    struct captured *caps = xcalloc(r->n_runs, sizeof *caps);
+    r->runs[0].cpu = xstrdup("native");
+    for (size_t i = 1; i < r->n_runs; i++) {
+        r->runs[i].cpu = xstrdup(models->v[i - 1]);
+        r->runs[i].emulated = 1;
+    }
+    /* Emulated CPUs first, native last: the --compare files left behind are
+     * the native run's, as after a normal run. */
+    for (size_t step = 0; step < r->n_runs; step++) {
+        size_t i = (step + 1) % r->n_runs;
+        struct verify_run *run = &r->runs[i];
+        const char *model = run->emulated ? run->cpu : NULL;
+        char *out_path = xasprintf("%s/dispatch-%zu", scratch, i);
+        dispatch_run(&r->plan, r->helper, r->argv, run->emulated ? r->qemu : NULL, model, o->timeout_s, out_path,
+                     &run->dispatch);
+        free(out_path);
+        if (run->dispatch.level) {
+            run->level = xstrdup(run->dispatch.level);
+            run->features = xstrdup(run->dispatch.features);
+        } else if (!run->emulated) {
+            run->level = xstrdup(cpus_native_level());
+        }
+        run_one(r, run, model, o->timeout_s, stdin_path, &caps[i]);
+    }
+    free(stdin_path);
+    sv_free(&defaults);
+
+    /* Compare with the native run. */
+    struct verify_run *native = &r->runs[0];
+    int native_exited = native->outcome == VERIFY_EXITED;
+    native->ok = native_exited;
+    native->compared = native_exited;
+    native->files = xcalloc(r->n_compare + 1, sizeof *native->files);
+    for (size_t k = 0; k < r->n_compare; k++) {
+        native->files[k].match = caps[0].files[k] ? OUTPUT_IDENTICAL : OUTPUT_MISSING;
+        if (!caps[0].files[k] && native_exited) {
+            native->ok = 0;
+            sv_pushf(&r->notes, "%s: the native run did not write this file (--compare names files the program writes)",
+                     r->compare[k]);
+        }
+    }
+    for (size_t i = 1; i < r->n_runs; i++) {
+        struct verify_run *run = &r->runs[i];
+        run->files = xcalloc(r->n_compare + 1, sizeof *run->files);
+        run->ok = run->outcome == VERIFY_EXITED;
+        if (!native_exited || run->outcome != VERIFY_EXITED) continue;
+        run->compared = 1;
+        if (run->exit_status != native->exit_status) run->ok = 0;
+        compare_file(caps[0].out, caps[0].out_len, caps[i].out, caps[i].out_len, o->float_tolerance, &run->out);
+        if (!output_ok(&run->out, o->float_tolerance)) run->ok = 0;
+        for (size_t k = 0; k < r->n_compare; k++) {
+            compare_file(caps[0].files[k], caps[0].file_lens[k], caps[i].files[k], caps[i].file_lens[k],
+                         o->float_tolerance, &run->files[k]);
+            if (!output_ok(&run->files[k], o->float_tolerance)) run->ok = 0;
+        }
+    }
+    for (size_t i = 0; i < r->n_runs; i++) captured_free(&caps[i], r->n_compare);
+    free(caps);
+
+    r->ok = 1;
+    for (size_t i = 0; i < r->n_runs; i++) r->ok &= r->runs[i].ok;
+
+    /* What the reader must know to trust the table. */
+    if (native_exited && native->exit_status != 0)
+        sv_pushf(&r->notes, "the native run exited with status %d; the other CPUs are compared with it",
+                 native->exit_status);
+    if (!native_exited)
+        sv_pushf(&r->notes, "the native run failed, so no output could be compared");
+    if (strcmp(cpus_native_level(), "x86-64-v4") != 0)
+        sv_pushf(&r->notes, "this CPU is %s, not x86-64-v4, and qemu does not emulate AVX-512: x86-64-v4 clones "
+                 "were not run", cpus_native_level());
+    if (r->plan.system_libs.n) {
+        struct strbuf libs = STRBUF_INIT;
+        for (size_t i = 0; i < r->plan.system_libs.n; i++)
+            sb_addf(&libs, "%s%s", i ? ", " : "", r->plan.system_libs.v[i]);
+        sv_pushf(&r->notes, "system libraries not examined for the dispatch map: %s", sb_str(&libs));
+        sb_free(&libs);
+    }
+    add_fma_notes(r);
+    rc = 0;
+out:
+    remove_tree(scratch);
+    free(scratch);
+    return rc;
+}
+
+void verify_report_free(struct verify_report *r)
+{
+    free(r->program);
+    for (size_t i = 0; r->argv && r->argv[i]; i++) free(r->argv[i]);
+    free(r->argv);
+    for (size_t i = 0; r->compare && r->compare[i]; i++) free(r->compare[i]);
+    free(r->compare);
+    free(r->qemu);
+    free(r->helper);
+    for (size_t i = 0; i < r->n_runs; i++) {
+        struct verify_run *run = &r->runs[i];
+        free(run->cpu);
+        free(run->level);
+        free(run->features);
+        free(run->message);
+        output_diff_free(&run->out);
+        for (size_t k = 0; run->files && k < r->n_compare; k++) output_diff_free(&run->files[k]);
+        free(run->files);
+        dispatch_result_free(&run->dispatch);
+    }
+    free(r->runs);
+    dispatch_plan_free(&r->plan);
+    sv_free(&r->notes);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- presentation shared by the table and --json ---- */
+
+static const char *signal_name(int sig)
+{
+    const char *abbrev = sigabbrev_np(sig);
+    static char buf[32];
+    if (!abbrev) {
+        snprintf(buf, sizeof buf, "signal %d", sig);
+        return buf;
+    }
+    snprintf(buf, sizeof buf, "SIG%s", abbrev);
+    return buf;
+}
+
+char *verify_run_result(const struct verify_run *run)
+{
+    switch (run->outcome) {
+    case VERIFY_EXITED: return run->exit_status ? xasprintf("exit %d", run->exit_status) : xstrdup("ok");
+    case VERIFY_SIGNALED: return xstrdup(signal_name(run->signal));
+    case VERIFY_TIMED_OUT: return xstrdup("timeout");
+    case VERIFY_NOT_STARTED: return xstrdup("not started");
+    case VERIFY_EMULATOR_ERROR: return xstrdup("qemu error");
+    }
+    return xstrdup("?");
+}
+
+static json_t *diff_json(const struct output_diff *d)
+{
+    json_t *j = json_pack("{s:s}", "match", output_match_name(d->match));
+    if (d->match == OUTPUT_FLOATS_DIFFER || d->match == OUTPUT_WITHIN_TOLERANCE)
+        json_object_set_new(j, "max_relative_difference", json_real(d->max_diff));
+    if (d->line) {
+        json_object_set_new(j, "line", json_integer(d->line));
+        json_object_set_new(j, "expected", json_string(d->expected ? d->expected : ""));
+        json_object_set_new(j, "actual", json_string(d->actual ? d->actual : ""));
+    }
+    return j;
+}
+
+static const char *outcome_name(enum verify_outcome o)
+{
+    switch (o) {
+    case VERIFY_EXITED: return "exited";
+    case VERIFY_SIGNALED: return "signaled";
+    case VERIFY_TIMED_OUT: return "timeout";
+    case VERIFY_NOT_STARTED: return "not-started";
+    case VERIFY_EMULATOR_ERROR: return "emulator-error";
+    }
+    return "?";
+}
+
+json_t *verify_report_to_json(const struct verify_report *r)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "program", json_string(r->program));
+    json_t *argv = json_array();
+    for (size_t i = 0; r->argv[i]; i++) json_array_append_new(argv, json_string(r->argv[i]));
+    json_object_set_new(root, "argv", argv);
+    json_object_set_new(root, "qemu", json_string(r->qemu));
+    json_object_set_new(root, "float_tolerance", r->float_tolerance >= 0 ? json_real(r->float_tolerance) : json_null());
+    json_object_set_new(root, "ok", json_boolean(r->ok));
+
+    json_t *cpus = json_array();
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const struct verify_run *run = &r->runs[i];
+        char *result = verify_run_result(run);
+        json_t *c = json_pack("{s:s, s:b, s:s, s:s, s:b}", "cpu", run->cpu, "emulated", run->emulated, "result",
+                              result, "outcome", outcome_name(run->outcome), "ok", run->ok);
+        free(result);
+        json_object_set_new(c, "level", run->level ? json_string(run->level) : json_null());
+        json_object_set_new(c, "features", run->features ? json_string(run->features) : json_null());
+        json_object_set_new(c, "exit_status", run->outcome == VERIFY_EXITED ? json_integer(run->exit_status) : json_null());
+        json_object_set_new(c, "signal", run->outcome == VERIFY_SIGNALED ? json_string(signal_name(run->signal)) : json_null());
+        /* Emulated times say nothing about the program: not reported. */
+        json_object_set_new(c, "seconds", run->emulated ? json_null() : json_real(run->seconds));
+        json_object_set_new(c, "message", run->message ? json_string(run->message) : json_null());
+        if (i == 0) {
+            json_object_set_new(c, "stdout", json_string("reference"));
+        } else if (run->compared) {
+            json_object_set_new(c, "stdout", diff_json(&run->out));
+        } else {
+            json_object_set_new(c, "stdout", json_null());
+        }
+        json_t *files = json_array();
+        for (size_t k = 0; k < r->n_compare; k++) {
+            json_t *f;
+            if (i == 0) f = json_pack("{s:s}", "match", run->files[k].match == OUTPUT_MISSING ? "missing" : "reference");
+            else if (run->compared) f = diff_json(&run->files[k]);
+            else f = json_pack("{s:n}", "match");
+            json_object_set_new(f, "file", json_string(r->compare[k]));
+            json_array_append_new(files, f);
+        }
+        json_object_set_new(c, "files", files);
+        json_object_set_new(c, "dispatch_error", run->dispatch.error ? json_string(run->dispatch.error) : json_null());
+        json_array_append_new(cpus, c);
+    }
+    json_object_set_new(root, "cpus", cpus);
+
+    json_t *map = json_array();
+    for (size_t e = 0; e < r->plan.n_entries; e++) {
+        const struct dispatch_entry *en = &r->plan.entries[e];
+        const struct dispatch_object *obj = &r->plan.objects[en->object];
+        json_t *clones = json_array();
+        for (size_t c = 0; c < en->fn->n_clones; c++) json_array_append_new(clones, json_string(en->fn->clones[c].symbol));
+        json_t *picks = json_object();
+        for (size_t i = 0; i < r->n_runs; i++) {
+            const struct dispatch_result *d = &r->runs[i].dispatch;
+            json_t *v;
+            if (d->picks && d->picks[e]) v = json_string(d->picks[e]->symbol);
+            else if (d->answered && d->answered[e] && d->offsets[e])
+                v = json_sprintf("0x%llx (not a clone)", (unsigned long long)d->offsets[e]);
+            else v = json_null();
+            json_object_set_new(picks, r->runs[i].cpu, v);
+        }
+        json_array_append_new(map, json_pack("{s:s, s:b, s:s, s:s, s:o, s:o}", "object", obj->path, "main",
+                                             obj->is_main, "function", en->fn->name, "origin",
+                                             elf_mv_origin_name(en->fn->origin), "clones", clones, "picks", picks));
+    }
+    json_object_set_new(root, "dispatch", map);
+    json_object_set_new(root, "dispatch_unavailable",
+                        r->plan.unavailable ? json_string(r->plan.unavailable) : json_null());
+    json_t *notes = json_array();
+    for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
+    json_object_set_new(root, "notes", notes);
+    return root;
+}

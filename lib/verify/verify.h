@@ -1,0 +1,86 @@
+/* verify.h - `fmvgen verify`: does a program run, pick the right clone and
+ * give the same answer on every x86-64 level?
+ *
+ * The program runs natively (the reference, and the only run whose time
+ * means anything) and under qemu-x86_64 for each CPU model (cpus.h). For
+ * each CPU the report holds how the run ended (exit status, a named signal -
+ * SIGILL is the one FMV mistakes cause -, a timeout), whether stdout and the
+ * --compare files match the native run (compare.h), and which clone each
+ * resolver picks there (dispatch.h). When outputs differ only in floats and
+ * a clone that contains FMA instructions is picked differently, the report
+ * says FMA contraction is the likely cause.
+ *
+ * Runs are sequential, in the current directory (the program finds its
+ * inputs as usual): before each run the --compare files are removed, after
+ * it they are read; the native run goes last so the files left behind are
+ * the native ones. Core dumps are switched off for the runs (qemu would
+ * write guest cores into the current directory). */
+#ifndef FMVGEN_VERIFY_VERIFY_H
+#define FMVGEN_VERIFY_VERIFY_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "util/util.h"
+#include "verify/compare.h"
+#include "verify/dispatch.h"
+
+struct verify_options {
+    char *const *argv;           /* PROG ARGS..., NULL-terminated */
+    const struct strvec *cpus;   /* qemu models; NULL/empty: VERIFY_DEFAULT_CPUS */
+    double timeout_s;            /* per run; <= 0: none */
+    char *const *compare;        /* files the program writes; NULL-terminated, may be NULL */
+    double float_tolerance;      /* < 0: outputs must be identical */
+};
+
+enum verify_outcome {
+    VERIFY_EXITED,          /* exit_status holds the code */
+    VERIFY_SIGNALED,        /* signal holds the number */
+    VERIFY_TIMED_OUT,
+    VERIFY_NOT_STARTED,     /* message says why */
+    VERIFY_EMULATOR_ERROR,  /* qemu itself failed; message has its line */
+};
+
+struct verify_run {
+    char *cpu;                  /* "native" or the qemu model */
+    int emulated;
+    char *level, *features;     /* from CPUID as the program sees it (dispatch helper); may be NULL */
+    enum verify_outcome outcome;
+    int exit_status, signal;
+    double seconds;             /* native only; < 0 for emulated runs (not comparable) */
+    char *message;              /* last line of the program's stderr, or why it did not run */
+    int compared;               /* outputs compared (the native run exited) */
+    struct output_diff out;     /* stdout vs native */
+    struct output_diff *files;  /* per --compare file */
+    struct dispatch_result dispatch;
+    int ok;
+};
+
+struct verify_report {
+    char *program;              /* PROG resolved (PATH) */
+    char **argv;                /* as given */
+    char *qemu;
+    char *helper;
+    char **compare;             /* as given */
+    size_t n_compare;
+    double float_tolerance;
+    struct verify_run *runs;    /* [0] is the native run */
+    size_t n_runs;
+    struct dispatch_plan plan;
+    struct strvec notes;        /* FMA hints, untested levels, libraries left out */
+    int ok;
+};
+
+/* Runs everything. Returns 0 when the report was made (r->ok says whether
+ * every CPU passed), -1 after one error line when it could not be (not an
+ * x86-64 ELF program, qemu missing, no helper, bad model). */
+int verify_program(const struct verify_options *o, struct verify_report *r);
+void verify_report_free(struct verify_report *r);
+
+/* The report for --json. */
+json_t *verify_report_to_json(const struct verify_report *r);
+
+/* "ok", "SIGILL", "exit 3", "timeout", "not started", "qemu error". */
+char *verify_run_result(const struct verify_run *run);
+
+#endif

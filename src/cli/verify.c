@@ -1,0 +1,312 @@
+/* verify.c - `fmvgen verify [OPTIONS] -- PROG ARGS...`: runs a program
+ * natively and on emulated older CPUs and says, per CPU, whether it ran,
+ * gave the native answer, and which clone each resolver picked. Parses and
+ * prints; the work is lib/verify/verify.h. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "util/util.h"
+#include "verify/cpus.h"
+#include "verify/verify.h"
+
+static const char USAGE[] =
+    "usage: fmvgen verify [--cpu LIST] [--timeout S] [--compare FILE...] [--float-tolerance X] [--json]\n"
+    "                     -- PROG [ARGS...]\n"
+    "\n"
+    "Runs PROG natively (the reference) and under qemu-x86_64 for one CPU model\n"
+    "per x86-64 level, and reports for each CPU: exit status or the signal that\n"
+    "killed it (SIGILL: an instruction the CPU lacks), whether stdout and the\n"
+    "--compare files match the native run, and which clone each multiversioned\n"
+    "function's resolver picks there (in PROG and in its libraries found through\n"
+    "LD_LIBRARY_PATH or its rpath). Only the native time is shown: emulated\n"
+    "times say nothing about the program. Exits 1 when any CPU fails or differs.\n"
+    "\n"
+    "Options:\n"
+    "  --cpu LIST            qemu CPU models, comma-separated (default: " VERIFY_DEFAULT_CPUS ":\n"
+    "                        baseline, x86-64-v2, v2+AVX, x86-64-v3; x86-64-v4 is the\n"
+    "                        native run where this CPU has AVX-512)\n"
+    "  --timeout S           stop a run after S seconds (default 60)\n"
+    "  --compare FILE...     files PROG writes (relative to the current directory),\n"
+    "                        compared with the native run's; each is removed before\n"
+    "                        every run, and the native run goes last\n"
+    "  --float-tolerance X   numbers in text match when |a-b| <= X*max(1,|a|,|b|)\n"
+    "                        (default: outputs must be identical)\n"
+    "  --json                machine-readable report\n"
+    "\n"
+    "Environment: FMVGEN_QEMU (the qemu-x86_64 to use), FMVGEN_DISPATCH_LIB (the\n"
+    "preloaded helper, libfmvgen-dispatch.so).\n";
+
+/* ---- the human table ---- */
+
+struct table {
+    size_t ncols, nrows;
+    char **cells;   /* row-major, owned */
+};
+
+static void table_init(struct table *t, size_t ncols)
+{
+    t->ncols = ncols;
+    t->nrows = 0;
+    t->cells = NULL;
+}
+
+static void table_row(struct table *t, char **cells)
+{
+    t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
+    for (size_t c = 0; c < t->ncols; c++) t->cells[t->nrows * t->ncols + c] = cells[c];
+    t->nrows++;
+}
+
+static void table_print(struct table *t, FILE *f)
+{
+    size_t *w = xcalloc(t->ncols, sizeof *w);
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t c = 0; c < t->ncols; c++) {
+            size_t len = strlen(t->cells[r * t->ncols + c]);
+            if (len > w[c]) w[c] = len;
+        }
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *cell = t->cells[r * t->ncols + c];
+            if (c + 1 == t->ncols) fprintf(f, "%s\n", cell);
+            else fprintf(f, "%-*s  ", (int)w[c], cell);
+        }
+    }
+    for (size_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
+    free(t->cells);
+    free(w);
+}
+
+static char *match_cell(const struct verify_run *run, const struct output_diff *d, int is_native, int missing_native)
+{
+    if (is_native) return xstrdup(!run->compared ? "-" : missing_native ? "not written" : "reference");
+    if (!run->compared) return xstrdup("-");
+    switch (d->match) {
+    case OUTPUT_IDENTICAL: return xstrdup("identical");
+    case OUTPUT_WITHIN_TOLERANCE: return xasprintf("within tolerance (%.2g)", d->max_diff);
+    case OUTPUT_FLOATS_DIFFER: return xasprintf("floats differ (%.2g)", d->max_diff);
+    case OUTPUT_DIFFERENT: return xasprintf("DIFFERS (line %d)", d->line);
+    case OUTPUT_MISSING: return xstrdup("not written");
+    }
+    return xstrdup("?");
+}
+
+/* "x86-64-v2+AVX" for SandyBridge-like CPUs: the level alone hides the AVX
+ * that an avx clone would use. */
+static char *level_cell(const struct verify_run *run)
+{
+    if (!run->level) return xstrdup("?");
+    int below_v3 = !strcmp(run->level, "x86-64") || !strcmp(run->level, "x86-64-v2");
+    int has_avx = run->features && (strstr(run->features, "avx ") || !strcmp(run->features + (strlen(run->features) >= 3 ? strlen(run->features) - 3 : 0), "avx"));
+    return below_v3 && has_avx ? xasprintf("%s+AVX", run->level) : xstrdup(run->level);
+}
+
+static void print_table(const struct verify_report *r)
+{
+    struct strbuf cmd = STRBUF_INIT;
+    for (size_t i = 0; r->argv[i]; i++) {
+        char *q = shell_quote(r->argv[i]);
+        sb_addf(&cmd, "%s%s", i ? " " : "", q);
+        free(q);
+    }
+    printf("fmvgen verify: %s\n\n", sb_str(&cmd));
+    sb_free(&cmd);
+
+    size_t ncols = 5 + r->n_compare;
+    struct table t;
+    table_init(&t, ncols);
+    char **cells = xcalloc(ncols, sizeof *cells);
+    cells[0] = xstrdup("CPU");
+    cells[1] = xstrdup("level");
+    cells[2] = xstrdup("result");
+    cells[3] = xstrdup("time");
+    cells[4] = xstrdup("stdout");
+    for (size_t k = 0; k < r->n_compare; k++) cells[5 + k] = xstrdup(path_basename(r->compare[k]));
+    table_row(&t, cells);
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const struct verify_run *run = &r->runs[i];
+        cells[0] = xstrdup(run->cpu);
+        cells[1] = level_cell(run);
+        cells[2] = verify_run_result(run);
+        /* Emulated times are not shown as numbers: they are qemu's. */
+        cells[3] = run->emulated ? xstrdup("(emulated)") : xasprintf("%.3f s", run->seconds);
+        cells[4] = match_cell(run, &run->out, i == 0, 0);
+        for (size_t k = 0; k < r->n_compare; k++)
+            cells[5 + k] = match_cell(run, &run->files[k], i == 0, run->files[k].match == OUTPUT_MISSING);
+        table_row(&t, cells);
+    }
+    table_print(&t, stdout);
+    free(cells);
+
+    /* Why each failing CPU failed, and the first differing line. */
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const struct verify_run *run = &r->runs[i];
+        if (run->outcome == VERIFY_SIGNALED && run->signal == 4)
+            printf("  %s: killed by SIGILL: the program executed an instruction this CPU does not have\n", run->cpu);
+        else if (run->outcome != VERIFY_EXITED && run->message)
+            printf("  %s: %s\n", run->cpu, run->message);
+        else if (run->outcome == VERIFY_EXITED && i > 0 && run->compared && run->exit_status != r->runs[0].exit_status)
+            printf("  %s: exit status %d, natively %d%s%s\n", run->cpu, run->exit_status, r->runs[0].exit_status,
+                   run->message ? ": " : "", run->message ? run->message : "");
+        if (!run->compared || i == 0) continue;
+        const struct output_diff *diffs[64];
+        const char *names[64];
+        size_t nd = 0;
+        diffs[nd] = &run->out;
+        names[nd++] = "stdout";
+        for (size_t k = 0; k < r->n_compare && nd < 64; k++) {
+            diffs[nd] = &run->files[k];
+            names[nd++] = r->compare[k];
+        }
+        for (size_t k = 0; k < nd; k++) {
+            const struct output_diff *d = diffs[k];
+            if (d->match == OUTPUT_MISSING)
+                printf("  %s: %s was not written\n", run->cpu, names[k]);
+            else if (d->match != OUTPUT_IDENTICAL && d->line && d->match != OUTPUT_WITHIN_TOLERANCE)
+                printf("  %s: %s line %d: native \"%s\", here \"%s\"\n", run->cpu, names[k], d->line,
+                       d->expected ? d->expected : "", d->actual ? d->actual : "");
+        }
+    }
+
+    /* The dispatch map. */
+    printf("\nDispatch map (the clone each resolver returns on each CPU):\n");
+    if (r->plan.unavailable) {
+        printf("  not available: %s\n", r->plan.unavailable);
+    } else if (!r->plan.n_entries) {
+        printf("  no multiversioned functions in %s%s\n", r->program,
+               r->plan.n_objects > 1 ? " or its build libraries" : "");
+    } else {
+        ncols = 2 + r->n_runs;
+        table_init(&t, ncols);
+        cells = xcalloc(ncols, sizeof *cells);
+        cells[0] = xstrdup("function");
+        cells[1] = xstrdup("object");
+        for (size_t i = 0; i < r->n_runs; i++) cells[2 + i] = xstrdup(r->runs[i].cpu);
+        table_row(&t, cells);
+        for (size_t e = 0; e < r->plan.n_entries; e++) {
+            const struct dispatch_entry *en = &r->plan.entries[e];
+            cells[0] = xstrdup(en->fn->name);
+            cells[1] = xstrdup(path_basename(r->plan.objects[en->object].path));
+            for (size_t i = 0; i < r->n_runs; i++) {
+                const struct dispatch_result *d = &r->runs[i].dispatch;
+                const struct elf_clone *c = d->picks ? d->picks[e] : NULL;
+                if (c) cells[2 + i] = xstrdup(c->target && *c->target ? c->target : c->symbol);
+                else if (d->answered && d->answered[e] && d->offsets[e])
+                    cells[2 + i] = xasprintf("0x%llx?", (unsigned long long)d->offsets[e]);
+                else cells[2 + i] = xstrdup("-");
+            }
+            table_row(&t, cells);
+        }
+        table_print(&t, stdout);
+        free(cells);
+        for (size_t i = 0; i < r->n_runs; i++)
+            if (r->runs[i].dispatch.error)
+                printf("  %s: %s\n", r->runs[i].cpu, r->runs[i].dispatch.error);
+    }
+    if (r->notes.n) {
+        printf("\nNotes:\n");
+        for (size_t i = 0; i < r->notes.n; i++) printf("  - %s\n", r->notes.v[i]);
+    }
+
+    struct strbuf failed = STRBUF_INIT;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        if (r->runs[i].ok) continue;
+        char *res = verify_run_result(&r->runs[i]);
+        int output_only = r->runs[i].outcome == VERIFY_EXITED && !strcmp(res, "ok");
+        sb_addf(&failed, "%s%s (%s)", failed.len ? ", " : "", r->runs[i].cpu, output_only ? "output differs" : res);
+        free(res);
+    }
+    if (r->ok) printf("\nResult: OK on all %zu CPUs\n", r->n_runs);
+    else printf("\nResult: FAILED: %s\n", sb_str(&failed));
+    sb_free(&failed);
+}
+
+/* ---- options ---- */
+
+static int parse_seconds(const char *opt, const char *arg, double *out, int allow_zero)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !isfinite(v) || v < 0 || (!allow_zero && v == 0))
+        return fmv_error("%s: '%s' is not a %snumber", opt, arg, allow_zero ? "non-negative " : "positive ");
+    *out = v;
+    return 0;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"cpu", required_argument, NULL, 'c'},
+        {"timeout", required_argument, NULL, 't'},
+        {"compare", required_argument, NULL, 'f'},
+        {"float-tolerance", required_argument, NULL, 'x'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct strvec cpus = STRVEC_INIT, compare = STRVEC_INIT;
+    struct verify_options o = {.timeout_s = 60, .float_tolerance = -1};
+    int json = 0, rc = 2;
+    int c;
+    /* '+': stop at PROG, so its own options are never taken for ours. */
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            if (cpus_parse(optarg, &cpus) != 0) goto done;
+            break;
+        case 't':
+            if (parse_seconds("--timeout", optarg, &o.timeout_s, 0) != 0) goto done;
+            break;
+        case 'f':
+            /* --compare a.txt b.txt: every following word up to the next
+             * option or "--" is a file. */
+            sv_push(&compare, optarg);
+            while (optind < argc && argv[optind][0] != '-') sv_push(&compare, argv[optind++]);
+            break;
+        case 'x':
+            if (parse_seconds("--float-tolerance", optarg, &o.float_tolerance, 1) != 0) goto done;
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            rc = cli_usage(USAGE, 0);
+            goto done;
+        default:
+            rc = cli_usage(USAGE, 1);
+            goto done;
+        }
+    }
+    if (optind >= argc) {
+        fmv_error("verify: no program given (fmvgen verify [OPTIONS] -- PROG ARGS...)");
+        goto done;
+    }
+    o.argv = argv + optind;
+    o.cpus = &cpus;
+    o.compare = compare.n ? sv_argv(&compare) : NULL;
+
+    struct verify_report r;
+    if (verify_program(&o, &r) != 0) {
+        rc = 2;
+        verify_report_free(&r);
+        goto done;
+    }
+    if (json) {
+        json_t *j = verify_report_to_json(&r);
+        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        fputc('\n', stdout);
+        json_decref(j);
+    } else {
+        print_table(&r);
+    }
+    rc = r.ok ? 0 : 1;
+    verify_report_free(&r);
+done:
+    sv_free(&cpus);
+    sv_free(&compare);
+    return rc;
+}

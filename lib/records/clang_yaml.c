@@ -118,6 +118,8 @@ static int parse_failed(const char *path, yaml_parser_t *p)
 {
     if (p->error == YAML_READER_ERROR)
         return rec_fail(path, "unreadable YAML: %s", p->problem ? p->problem : strerror(errno));
+    if (p->problem && strstr(p->problem, "end of stream"))
+        return rec_fail(path, "truncated YAML at line %zu: %s", p->problem_mark.line + 1, p->problem);
     return rec_fail(path, "invalid YAML at line %zu: %s%s%s", p->problem_mark.line + 1,
                     p->problem ? p->problem : "syntax error", p->context ? " " : "", p->context ? p->context : "");
 }

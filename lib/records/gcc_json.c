@@ -70,6 +70,11 @@ struct reader {
  * (that is the real cause of any JSON error that follows), else what. */
 static int read_failed(struct reader *r, const char *what)
 {
+    /* Damaged deflate data often inflates to plausible bytes for a while
+     * and breaks the JSON before zlib reaches the checksum: read on to the
+     * end, so that the gzip damage is named rather than its symptom. */
+    char sink[16384];
+    while (!r->src->failed && gz_cookie_read(r->src, sink, sizeof sink) > 0) {}
     if (r->src->failed) {
         char *p = gz_problem(r->src->gz);
         int rc = rec_fail(r->path, "%s", p);

@@ -1,0 +1,371 @@
+/* analyze.c - see analyze.h. Per successful compile: the distinct functions
+ * its loop records name (build and probes alike), one libclang parse of the
+ * TU, each function located (locate.h), judged (eligibility.h) and noted
+ * (simdifdef.h), and the compile's functions rows replaced in one
+ * transaction - so a failure halfway leaves the previous rows intact. */
+#include "candidates/analyze.h"
+#include "candidates/eligibility.h"
+#include "candidates/locate.h"
+#include "candidates/simdifdef.h"
+#include "run/spawn.h"
+#include "store/store.h"
+#include "util/util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A function some loop record names, or (function NULL) a loop position
+ * from a plain log whose function must be found by its line. */
+struct wanted {
+    char *function;
+    char *file;   /* loop position, for the row of an unlocated function */
+    int line;
+};
+
+struct wanted_list {
+    struct wanted *v;
+    size_t n, cap;
+};
+
+static void wanted_push(struct wanted_list *w, const char *function, const char *file, int line)
+{
+    if (w->n == w->cap) w->v = xrealloc(w->v, (w->cap = w->cap ? w->cap * 2 : 16) * sizeof *w->v);
+    w->v[w->n].function = function ? xstrdup(function) : NULL;
+    w->v[w->n].file = file ? xstrdup(file) : NULL;
+    w->v[w->n].line = line;
+    w->n++;
+}
+
+static void wanted_free(struct wanted_list *w)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        free(w->v[i].function);
+        free(w->v[i].file);
+    }
+    free(w->v);
+    memset(w, 0, sizeof *w);
+}
+
+static int load_wanted(struct store *st, int64_t compile_id, struct wanted_list *out)
+{
+    static const char *const SQL =
+        "SELECT function, MIN(file), MIN(line), MIN(id) AS first FROM loops"
+        " WHERE compile_id=?1 AND function IS NOT NULL GROUP BY function"
+        " UNION ALL"
+        " SELECT NULL, file, line, MIN(id) FROM loops"
+        " WHERE compile_id=?1 AND function IS NULL GROUP BY file, line"
+        " ORDER BY first";
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(store_db(st), SQL, -1, &q, NULL) != SQLITE_OK)
+        return fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+    sqlite3_bind_int64(q, 1, compile_id);
+    while (sqlite3_step(q) == SQLITE_ROW)
+        wanted_push(out, (const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
+                    sqlite3_column_int(q, 2));
+    sqlite3_finalize(q);
+    return 0;
+}
+
+/* One functions row, as it will be stored. */
+struct fn_row {
+    char *name, *display_name, *file;
+    unsigned line, col, end_line, end_col;
+    int located;                 /* positions and insert point are valid */
+    unsigned insert_offset, insert_line;
+    const char *reason;          /* NULL: candidate */
+    char *detail, *notes, *source_hash;
+};
+
+struct row_list {
+    struct fn_row *v;
+    size_t n, cap;
+};
+
+static struct fn_row *row_new(struct row_list *rows)
+{
+    if (rows->n == rows->cap) rows->v = xrealloc(rows->v, (rows->cap = rows->cap ? rows->cap * 2 : 16) * sizeof *rows->v);
+    struct fn_row *r = &rows->v[rows->n++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static void row_free(struct fn_row *r)
+{
+    free(r->name);
+    free(r->display_name);
+    free(r->file);
+    free(r->detail);
+    free(r->notes);
+    free(r->source_hash);
+}
+
+static void rows_free(struct row_list *rows)
+{
+    for (size_t i = 0; i < rows->n; i++) row_free(&rows->v[i]);
+    free(rows->v);
+    memset(rows, 0, sizeof *rows);
+}
+
+static char *position_name(const struct wanted *w)
+{
+    return xasprintf("%s:%d", w->file ? path_basename(w->file) : "?", w->line);
+}
+
+/* A row for a function that was not located: named after the record, and
+ * placed at the loop the compiler reported. */
+static void row_unlocated(struct fn_row *r, const struct wanted *w, const char *directory, const char *reason,
+                          char *detail, const struct fn_def *def)
+{
+    r->name = w->function ? xstrndup(w->function, strcspn(w->function, ".")) : position_name(w);
+    if (def && def->display_name) r->display_name = xstrdup(def->display_name);
+    else if (w->function) r->display_name = xstrdup(r->name);
+    else r->display_name = xasprintf("(function at %s)", r->name);
+    r->file = w->file ? path_absolute(w->file, directory) : NULL;
+    r->line = r->end_line = w->line > 0 ? (unsigned)w->line : 0;
+    r->reason = reason;
+    r->detail = detail;
+    r->notes = xstrdup("[]");
+}
+
+static void add_note(json_t *notes, const char *kind, const char *detail)
+{
+    json_t *n = json_object();
+    json_object_set_new(n, "kind", json_string(kind));
+    json_object_set_new(n, "detail", json_string(detail));
+    json_array_append_new(notes, n);
+}
+
+static char *notes_for(const struct pp_directives *pp, struct parsed_tu *tu, const struct fn_def *def)
+{
+    json_t *notes = json_array();
+    if (tu_is_main_file(tu, def->cxfile)) {
+        struct strvec details = STRVEC_INIT;
+        simd_ifdef_details(pp, def, &details);
+        for (size_t i = 0; i < details.n; i++) add_note(notes, "simd-ifdef", details.v[i]);
+        sv_free(&details);
+    }
+    if (def->shared_line_prefix) {
+        char *d = xasprintf("line %u also holds '%s' before the definition: an attribute line inserted above "
+                            "it would precede that code too",
+                            def->insert_line, def->shared_line_prefix);
+        add_note(notes, "shared-line", d);
+        free(d);
+    }
+    char *s = json_dumps(notes, JSON_COMPACT);
+    json_decref(notes);
+    char *r = xstrdup(s ? s : "[]");
+    free(s);
+    return r;
+}
+
+static void row_located(struct fn_row *r, const struct fn_def *def, const struct eligibility *el, char *notes)
+{
+    r->name = xstrdup(def->symbol);
+    r->display_name = xstrdup(def->display_name ? def->display_name : def->symbol);
+    r->file = xstrdup(def->file);
+    r->line = def->line;
+    r->col = def->col;
+    r->end_line = def->end_line;
+    r->end_col = def->end_col;
+    r->located = 1;
+    r->insert_offset = def->insert_offset;
+    r->insert_line = def->insert_line;
+    r->reason = el->reason;
+    r->detail = el->detail;
+    r->notes = notes;
+    r->source_hash = hash_file_hex(def->file);
+}
+
+/* GCC's own header directory ("gcc -print-file-name=include"), asked once
+ * per compiler: libclang then finds headers only GCC ships (omp.h). */
+struct gcc_includes {
+    struct strvec compilers, dirs;
+};
+
+static const char *gcc_include_dir(struct gcc_includes *cache, const struct compile_row *c)
+{
+    if (!c->compiler_kind || strcmp(c->compiler_kind, "gcc") != 0 || !c->compiler) return NULL;
+    for (size_t i = 0; i < cache->compilers.n; i++)
+        if (!strcmp(cache->compilers.v[i], c->compiler)) return *cache->dirs.v[i] ? cache->dirs.v[i] : NULL;
+    char *argv[] = {c->compiler, "-print-file-name=include", NULL};
+    struct run_opts opts = {.capture_stdout = 1, .null_stderr = 1, .timeout_s = 30};
+    struct run_result res;
+    char *dir = NULL;
+    if (run_argv(argv, &opts, &res) == 0 && res.out) {
+        dir = xstrndup(res.out, strcspn(res.out, "\r\n"));
+        if (dir[0] != '/' || !is_directory(dir)) {
+            free(dir);
+            dir = NULL;
+        }
+    }
+    run_result_free(&res);
+    sv_push(&cache->compilers, c->compiler);
+    sv_push(&cache->dirs, dir ? dir : "");
+    free(dir);
+    const char *d = cache->dirs.v[cache->dirs.n - 1];
+    return *d ? d : NULL;
+}
+
+static int has_row_named(const struct row_list *rows, const char *name)
+{
+    for (size_t i = 0; i < rows->n; i++)
+        if (rows->v[i].name && !strcmp(rows->v[i].name, name)) return 1;
+    return 0;
+}
+
+/* Adds the row of an unlocated function unless one of that name exists
+ * ("foo" and "foo.part.0" both unlocated). Takes detail. */
+static void add_unlocated(struct row_list *rows, const struct wanted *w, const char *directory, const char *reason,
+                          char *detail, const struct fn_def *def)
+{
+    struct fn_row tmp;
+    memset(&tmp, 0, sizeof tmp);
+    row_unlocated(&tmp, w, directory, reason, detail, def);
+    if (has_row_named(rows, tmp.name)) row_free(&tmp);
+    else *row_new(rows) = tmp;
+}
+
+static void analyze_tu(struct parsed_tu *tu, const struct compile_row *c, const struct wanted_list *wanted,
+                       struct row_list *rows)
+{
+    struct pp_directives *pp = pp_directives_scan(tu);
+    struct fn_def *seen = xcalloc(wanted->n ? wanted->n : 1, sizeof *seen);
+    size_t nseen = 0;
+    for (size_t i = 0; i < wanted->n; i++) {
+        const struct wanted *w = &wanted->v[i];
+        struct fn_def def;
+        if (w->function) locate_by_name(tu, w->function, &def);
+        else locate_by_line(tu, w->file, w->line, &def);
+        int duplicate = 0;
+        for (size_t k = 0; k < nseen && !duplicate; k++) duplicate = fn_def_same(&seen[k], &def);
+        if (duplicate) {
+            /* "foo" and "foo.constprop.0", or a log's loops of one function. */
+            fn_def_free(&def);
+            continue;
+        }
+        struct eligibility el;
+        eligibility_check(tu, &def, &el);
+        if (def.match == DEF_FOUND || def.match == DEF_TEMPLATE)
+            row_located(row_new(rows), &def, &el, notes_for(pp, tu, &def));
+        else
+            add_unlocated(rows, w, c->directory, el.reason, el.detail, &def);
+        seen[nseen++] = def;
+    }
+    for (size_t k = 0; k < nseen; k++) fn_def_free(&seen[k]);
+    free(seen);
+    pp_directives_free(pp);
+}
+
+static int store_rows(struct store *st, int64_t compile_id, const struct row_list *rows)
+{
+    sqlite3 *db = store_db(st);
+    if (store_begin(st) != 0) return -1;
+    sqlite3_stmt *del = NULL, *ins = NULL;
+    int ok = sqlite3_prepare_v2(db, "DELETE FROM functions WHERE compile_id=?", -1, &del, NULL) == SQLITE_OK &&
+             sqlite3_prepare_v2(db,
+                                "INSERT INTO functions(compile_id,name,display_name,file,line,col,end_line,end_col,"
+                                "insert_offset,insert_line,status,reason,detail,notes,source_hash)"
+                                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                -1, &ins, NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_int64(del, 1, compile_id);
+        ok = sqlite3_step(del) == SQLITE_DONE;
+    }
+    for (size_t i = 0; ok && i < rows->n; i++) {
+        const struct fn_row *r = &rows->v[i];
+        sqlite3_reset(ins);
+        sqlite3_clear_bindings(ins);
+        sqlite3_bind_int64(ins, 1, compile_id);
+        sqlite3_bind_text(ins, 2, r->name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 3, r->display_name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 4, r->file, -1, SQLITE_TRANSIENT);
+        if (r->line) sqlite3_bind_int(ins, 5, (int)r->line);
+        if (r->located) {
+            sqlite3_bind_int(ins, 6, (int)r->col);
+            sqlite3_bind_int(ins, 7, (int)r->end_line);
+            sqlite3_bind_int(ins, 8, (int)r->end_col);
+            sqlite3_bind_int64(ins, 9, r->insert_offset);
+            sqlite3_bind_int(ins, 10, (int)r->insert_line);
+        } else if (r->end_line) {
+            sqlite3_bind_int(ins, 7, (int)r->end_line);
+        }
+        sqlite3_bind_text(ins, 11, r->reason ? "excluded" : "candidate", -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 12, r->reason, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 13, r->detail, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 14, r->notes ? r->notes : "[]", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 15, r->source_hash, -1, SQLITE_TRANSIENT);
+        ok = sqlite3_step(ins) == SQLITE_DONE;
+    }
+    if (!ok) fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
+    sqlite3_finalize(del);
+    sqlite3_finalize(ins);
+    if (!ok) {
+        store_rollback(st);
+        return -1;
+    }
+    return store_commit(st);
+}
+
+static int drop_rows_of_failed_compiles(struct store *st)
+{
+    char *err = NULL;
+    if (sqlite3_exec(store_db(st),
+                     "DELETE FROM functions WHERE compile_id NOT IN (SELECT id FROM compiles WHERE exit_status=0)",
+                     NULL, NULL, &err) != SQLITE_OK) {
+        fmv_error("%s/store.sqlite: %s", store_path(st), err ? err : "SQL error");
+        sqlite3_free(err);
+        return -1;
+    }
+    return 0;
+}
+
+int candidates_analyze(struct store *st, struct analyze_stats *stats)
+{
+    struct analyze_stats local;
+    if (!stats) stats = &local;
+    memset(stats, 0, sizeof *stats);
+    if (drop_rows_of_failed_compiles(st) != 0) return -1;
+    size_t ncompiles = 0;
+    struct compile_row *compiles = store_list_compiles(st, &ncompiles);
+    CXIndex index = clang_createIndex(0, 0);
+    struct gcc_includes includes = {STRVEC_INIT, STRVEC_INIT};
+    int rc = 0;
+    for (size_t i = 0; i < ncompiles && rc == 0; i++) {
+        const struct compile_row *c = &compiles[i];
+        struct wanted_list wanted = {0};
+        struct row_list rows = {0};
+        if (load_wanted(st, c->id, &wanted) != 0) {
+            rc = -1;
+            break;
+        }
+        if (wanted.n > 0) {
+            char *error = NULL;
+            struct parsed_tu *tu = tu_parse(index, c, gcc_include_dir(&includes, c), &error);
+            if (tu) {
+                analyze_tu(tu, c, &wanted, &rows);
+                tu_free(tu);
+            } else {
+                /* One line for the TU; its functions are kept as exclusions
+                 * so that `list` still shows what vectorized there. */
+                fmv_error("%s", error);
+                stats->unparsable_tus++;
+                for (size_t k = 0; k < wanted.n; k++)
+                    add_unlocated(&rows, &wanted.v[k], c->directory, "parse-error", xstrdup(error), NULL);
+            }
+            free(error);
+        }
+        for (size_t k = 0; k < rows.n; k++) {
+            if (rows.v[k].reason) stats->excluded++;
+            else stats->candidates++;
+        }
+        if (store_rows(st, c->id, &rows) != 0) rc = -1;
+        rows_free(&rows);
+        wanted_free(&wanted);
+    }
+    sv_free(&includes.compilers);
+    sv_free(&includes.dirs);
+    clang_disposeIndex(index);
+    compile_rows_free(compiles, ncompiles);
+    return rc;
+}

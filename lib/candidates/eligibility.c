@@ -1,0 +1,371 @@
+/* eligibility.c - see eligibility.h. Each rule reads libclang's AST of the
+ * definition; where libclang does not expose a fact (which attribute an
+ * "unexposed" attribute is, which inline keyword was written, coroutine
+ * keywords) the rule reads the definition's own tokens. */
+#include "candidates/eligibility.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small libclang helpers ------------------------------------------- */
+
+typedef int (*token_fn)(CXTranslationUnit tu, CXToken tok, const char *spelling, void *ctx);
+
+/* Calls fn for each token of range until it returns non-zero; returns that. */
+static int for_each_token(CXTranslationUnit tu, CXSourceRange range, token_fn fn, void *ctx)
+{
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, range, &toks, &n);
+    int r = 0;
+    for (unsigned i = 0; i < n && !r; i++) {
+        char *s = cx_take(clang_getTokenSpelling(tu, toks[i]));
+        r = fn(tu, toks[i], s ? s : "", ctx);
+        free(s);
+    }
+    if (toks) clang_disposeTokens(tu, toks, n);
+    return r;
+}
+
+static unsigned cursor_line(CXCursor c)
+{
+    unsigned line = 0;
+    loc_offset(clang_getCursorLocation(c), NULL, &line, NULL);
+    return line;
+}
+
+struct find_child {
+    enum CXCursorKind kinds[2];
+    CXCursor found;
+};
+
+static enum CXChildVisitResult find_child_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct find_child *f = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == f->kinds[0] || k == f->kinds[1]) f->found = c;   /* the last one: the body follows the parameters */
+    return CXChildVisit_Continue;
+}
+
+/* The function's body: its compound statement, or a function-try-block. */
+static CXCursor body_of(CXCursor fn)
+{
+    struct find_child f = {{CXCursor_CompoundStmt, CXCursor_CXXTryStmt}, clang_getNullCursor()};
+    clang_visitChildren(fn, find_child_visit, &f);
+    return f.found;
+}
+
+static int is_scope_of_file(CXCursor p)
+{
+    enum CXCursorKind k = clang_getCursorKind(p);
+    return clang_Cursor_isNull(p) || k == CXCursor_TranslationUnit || k == CXCursor_LinkageSpec ||
+           k == CXCursor_UnexposedDecl;
+}
+
+/* ---- rules ------------------------------------------------------------ */
+
+static char *rule_main(const struct fn_def *def)
+{
+    char *name = cx_take(clang_getCursorSpelling(def->cursor));
+    int is_main = name && !strcmp(name, "main") && is_scope_of_file(clang_getCursorSemanticParent(def->cursor));
+    free(name);
+    return is_main ? xstrdup("main is the program's entry point: clang rejects target_clones on it, and a GCC "
+                             "-static binary crashes before the resolver can run")
+                   : NULL;
+}
+
+static char *rule_header(struct parsed_tu *tu, const struct fn_def *def)
+{
+    if (tu_is_main_file(tu, def->cxfile)) return NULL;
+    if (path_is_header(def->file))
+        return xasprintf("defined in header %s: patching it would change every file that includes it", def->file);
+    return xasprintf("defined in %s, which the TU includes: only a TU's own file is patched", def->file);
+}
+
+/* A definition written by a macro has its body's '{' inside the macro: the
+ * body's position (after expansion) then holds the macro's name instead. */
+static char *rule_macro(struct parsed_tu *tu, const struct fn_def *def)
+{
+    CXCursor body = body_of(def->cursor);
+    if (clang_Cursor_isNull(body)) return NULL;
+    CXFile f = NULL;
+    unsigned line = 0;
+    unsigned off = loc_offset(clang_getRangeStart(clang_getCursorExtent(body)), &f, &line, NULL);
+    size_t len = 0;
+    const char *text = tu_file_text(tu, f, &len);
+    if (!text || off >= len || text[off] == '{' || !strncmp(text + off, "try", 3)) return NULL;
+    size_t n = 0;
+    while (off + n < len && (text[off + n] == '_' || (text[off + n] >= 'a' && text[off + n] <= 'z') ||
+                             (text[off + n] >= 'A' && text[off + n] <= 'Z') ||
+                             (text[off + n] >= '0' && text[off + n] <= '9')))
+        n++;
+    if (n == 0) return xasprintf("defined by a macro expansion at line %u", line);
+    return xasprintf("defined by the expansion of macro %.*s at line %u", (int)n, text + off, line);
+}
+
+static char *rule_template(const struct fn_def *def)
+{
+    if (def->match == DEF_TEMPLATE && clang_getCursorKind(def->cursor) == CXCursor_FunctionTemplate)
+        return xasprintf("instance of a function template (%s)", def->display_name);
+    enum CXCursorKind k = clang_getCursorKind(def->cursor);
+    if (k == CXCursor_FunctionTemplate) return xstrdup("function template");
+    for (CXCursor p = clang_getCursorSemanticParent(def->cursor); !is_scope_of_file(p);
+         p = clang_getCursorSemanticParent(p)) {
+        enum CXCursorKind pk = clang_getCursorKind(p);
+        if (pk == CXCursor_ClassTemplate || pk == CXCursor_ClassTemplatePartialSpecialization) {
+            char *cls = cx_take(clang_getCursorSpelling(p));
+            char *r = xasprintf("member of class template %s", cls ? cls : "");
+            free(cls);
+            return r;
+        }
+        if (clang_isInvalid(pk)) break;
+    }
+    CXCursor primary = clang_getSpecializedCursorTemplate(def->cursor);
+    if (!clang_Cursor_isNull(primary)) {
+        char *name = cx_take(clang_getCursorSpelling(primary));
+        char *r = xasprintf("explicit specialization of template %s", name ? name : "");
+        free(name);
+        return r;
+    }
+    return NULL;
+}
+
+static int coroutine_token(CXTranslationUnit tu, CXToken tok, const char *s, void *ctx)
+{
+    (void)tu;
+    CXTokenKind k = clang_getTokenKind(tok);
+    if ((k == CXToken_Keyword || k == CXToken_Identifier) &&
+        (!strcmp(s, "co_await") || !strcmp(s, "co_yield") || !strcmp(s, "co_return"))) {
+        *(char **)ctx = xasprintf("coroutine (uses %s)", s);
+        return 1;
+    }
+    return 0;
+}
+
+static char *rule_coroutine(struct parsed_tu *tu, const struct fn_def *def)
+{
+    if (!tu_is_cxx(tu)) return NULL;
+    CXCursor body = body_of(def->cursor);
+    if (clang_Cursor_isNull(body)) return NULL;
+    char *detail = NULL;
+    for_each_token(tu_handle(tu), clang_getCursorExtent(body), coroutine_token, &detail);
+    return detail;
+}
+
+/* ---- attributes -------------------------------------------------------- */
+
+struct attr_names {
+    CXTranslationUnit tu;
+    struct strvec names;   /* normalized: "target", "weak", "always_inline" */
+};
+
+struct attr_token_state {
+    char *name;
+};
+
+static int attr_name_token(CXTranslationUnit tu, CXToken tok, const char *s, void *ctx)
+{
+    (void)tu;
+    struct attr_token_state *st = ctx;
+    CXTokenKind k = clang_getTokenKind(tok);
+    if (k != CXToken_Identifier && k != CXToken_Keyword) return 0;
+    /* [[gnu::target(...)]]: the namespace is not the name. */
+    if (!strcmp(s, "gnu") || !strcmp(s, "__gnu__") || !strcmp(s, "clang") || !strcmp(s, "_Clang")) return 0;
+    size_t n = strlen(s);
+    if (n > 4 && !strncmp(s, "__", 2) && !strcmp(s + n - 2, "__")) st->name = xstrndup(s + 2, n - 4);
+    else st->name = xstrdup(s);
+    return 1;
+}
+
+/* The attribute's name as written: its tokens at their spelling place, so an
+ * attribute that comes from a macro (#define WEAK __attribute__((weak))) is
+ * read from the macro's definition. */
+static char *attribute_name(CXTranslationUnit tu, CXCursor attr)
+{
+    CXSourceRange ext = clang_getCursorExtent(attr);
+    CXFile f1 = NULL, f2 = NULL;
+    unsigned o1 = 0, o2 = 0;
+    clang_getSpellingLocation(clang_getRangeStart(ext), &f1, NULL, NULL, &o1);
+    clang_getSpellingLocation(clang_getRangeEnd(ext), &f2, NULL, NULL, &o2);
+    CXSourceRange range = ext;
+    if (f1 && f2 && clang_File_isEqual(f1, f2) && o2 >= o1)
+        range = clang_getRange(clang_getLocationForOffset(tu, f1, o1), clang_getLocationForOffset(tu, f2, o2));
+    struct attr_token_state st = {NULL};
+    for_each_token(tu, range, attr_name_token, &st);
+    return st.name;
+}
+
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct attr_names *a = data;
+    if (!clang_isAttribute(clang_getCursorKind(c))) return CXChildVisit_Continue;
+    char *name = attribute_name(a->tu, c);
+    if (name && !sv_contains(&a->names, name)) sv_push(&a->names, name);
+    free(name);
+    return CXChildVisit_Continue;
+}
+
+/* Attributes of the definition and of its first declaration (a prototype
+ * in a header may carry weak or target for the definition). */
+static void collect_attributes(CXTranslationUnit tu, CXCursor fn, struct strvec *out)
+{
+    struct attr_names a = {tu, STRVEC_INIT};
+    clang_visitChildren(fn, attr_visit, &a);
+    CXCursor canon = clang_getCanonicalCursor(fn);
+    if (!clang_equalCursors(canon, fn)) clang_visitChildren(canon, attr_visit, &a);
+    *out = a.names;
+}
+
+static char *rule_attribute(const struct strvec *attrs)
+{
+    static const char *const BLOCKING[] = {"target", "target_clones", "ifunc", "naked", "weak",
+                                           "target_version", "cpu_dispatch", "cpu_specific", NULL};
+    for (const char *const *b = BLOCKING; *b; b++)
+        if (sv_contains(attrs, *b)) return xasprintf("already carries __attribute__((%s))", *b);
+    return NULL;
+}
+
+/* ---- inline ------------------------------------------------------------ */
+
+struct head_words {
+    int is_static, is_extern, is_inline, is_constexpr;
+};
+
+static int head_token(CXTranslationUnit tu, CXToken tok, const char *s, void *ctx)
+{
+    (void)tu;
+    (void)tok;
+    struct head_words *w = ctx;
+    if (!strcmp(s, "static")) w->is_static = 1;
+    else if (!strcmp(s, "extern")) w->is_extern = 1;
+    else if (!strcmp(s, "inline") || !strcmp(s, "__inline__") || !strcmp(s, "__inline")) w->is_inline = 1;
+    else if (!strcmp(s, "constexpr") || !strcmp(s, "consteval")) w->is_constexpr = 1;
+    return 0;
+}
+
+static char *rule_inline(struct parsed_tu *tu, const struct fn_def *def, const struct strvec *attrs)
+{
+    int inlined = clang_Cursor_isFunctionInlined(def->cursor);
+    int always = sv_contains(attrs, "always_inline");
+    if (!inlined && !always) return NULL;
+    /* The words written before the name say which kind of inline it is. */
+    struct head_words w = {0};
+    CXSourceRange head = clang_getRange(clang_getRangeStart(clang_getCursorExtent(def->cursor)),
+                                        clang_getCursorLocation(def->cursor));
+    for_each_token(tu_handle(tu), head, head_token, &w);
+    if (always && !w.is_inline) return xstrdup("always_inline attribute: every caller gets its own copy");
+    if (w.is_inline && w.is_static) return xstrdup("static inline: meant to be inlined into its callers");
+    if (w.is_inline && w.is_extern) return xstrdup("extern inline: the out-of-line copy lives elsewhere");
+    if (w.is_inline) return xstrdup("declared inline: meant to be inlined into its callers");
+    if (w.is_constexpr) return xstrdup("constexpr (implicitly inline)");
+    enum CXCursorKind lex = clang_getCursorKind(clang_getCursorLexicalParent(def->cursor));
+    if (lex == CXCursor_ClassDecl || lex == CXCursor_StructDecl || lex == CXCursor_UnionDecl)
+        return xstrdup("member function defined inside its class (implicitly inline)");
+    return xstrdup("declared inline in an earlier declaration");
+}
+
+/* ---- the body: intrinsics and asm -------------------------------------- */
+
+struct body_scan {
+    char *intrinsic;      /* first use, as a sentence */
+    unsigned asm_line;    /* first asm statement */
+};
+
+static int is_intrinsic_header(const char *path)
+{
+    static const char *const ARM[] = {"arm_neon.h", "arm_sve.h", "arm_acle.h", "arm_fp16.h", "arm_bf16.h",
+                                      "arm_mve.h",  "altivec.h", NULL};
+    const char *base = path_basename(path);
+    size_t n = strlen(base);
+    if (n > 8 && !strcmp(base + n - 8, "intrin.h")) return 1;
+    for (const char *const *a = ARM; *a; a++)
+        if (!strcmp(base, *a)) return 1;
+    return 0;
+}
+
+static int is_target_builtin(const char *name)
+{
+    static const char *const PREFIXES[] = {"__builtin_ia32_", "__builtin_neon_", "__builtin_arm_",
+                                           "__builtin_aarch64_", "__builtin_altivec_", "__builtin_vsx_", NULL};
+    for (const char *const *p = PREFIXES; *p; p++)
+        if (!strncmp(name, *p, strlen(*p))) return 1;
+    return 0;
+}
+
+static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct body_scan *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_AsmStmt || k == CXCursor_MSAsmStmt) && !s->asm_line) s->asm_line = cursor_line(c);
+    if (k == CXCursor_CallExpr && !s->intrinsic) {
+        CXCursor callee = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(callee) == CXCursor_FunctionDecl) {
+            char *name = cx_take(clang_getCursorSpelling(callee));
+            CXFile f = NULL;
+            clang_getExpansionLocation(clang_getCursorLocation(callee), &f, NULL, NULL, NULL);
+            char *file = f ? cx_take(clang_getFileName(f)) : NULL;
+            if (name && is_target_builtin(name))
+                s->intrinsic = xasprintf("uses the target builtin %s at line %u", name, cursor_line(c));
+            else if (name && file && is_intrinsic_header(file))
+                s->intrinsic = xasprintf("calls the intrinsic %s (%s) at line %u", name, path_basename(file),
+                                         cursor_line(c));
+            free(name);
+            free(file);
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* ---- all rules --------------------------------------------------------- */
+
+static void set(struct eligibility *out, const char *reason, char *detail)
+{
+    out->reason = reason;
+    out->detail = detail;
+}
+
+void eligibility_check(struct parsed_tu *tu, const struct fn_def *def, struct eligibility *out)
+{
+    memset(out, 0, sizeof *out);
+    char *d;
+    if (def->match == DEF_NOT_FOUND) {
+        set(out, "not-found",
+            xasprintf("no definition of %s in the TU (compiler-generated, or not visible to libclang)",
+                      def->display_name ? def->display_name : def->symbol));
+        return;
+    }
+    if (def->match == DEF_LAMBDA) {
+        set(out, "lambda", xasprintf("lambda (%s)", def->display_name));
+        return;
+    }
+    if ((d = rule_main(def))) set(out, "main", d);
+    else if ((d = rule_header(tu, def))) set(out, "header", d);
+    else if ((d = rule_macro(tu, def))) set(out, "macro", d);
+    else if ((d = rule_template(def))) set(out, "template", d);
+    else if (clang_CXXMethod_isVirtual(def->cursor)) set(out, "virtual", xstrdup("virtual member function"));
+    else if ((d = rule_coroutine(tu, def))) set(out, "coroutine", d);
+    if (out->reason) return;
+
+    struct strvec attrs = STRVEC_INIT;
+    collect_attributes(tu_handle(tu), def->cursor, &attrs);
+    d = rule_inline(tu, def, &attrs);
+    if (d) set(out, "inline", d);
+    else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
+        set(out, "variadic", xstrdup("variadic function (takes ...)"));
+    else if ((d = rule_attribute(&attrs)))
+        set(out, "attribute", d);
+    sv_free(&attrs);
+    if (out->reason) return;
+
+    struct body_scan scan = {NULL, 0};
+    CXCursor body = body_of(def->cursor);
+    if (!clang_Cursor_isNull(body)) clang_visitChildren(body, body_visit, &scan);
+    if (scan.intrinsic) set(out, "intrinsics", xasprintf("%s: the default clone would not compile", scan.intrinsic));
+    else if (scan.asm_line)
+        set(out, "inline-asm", xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
+    free(scan.intrinsic);
+}

@@ -1,0 +1,37 @@
+/* eligibility.h - the rules that say whether a located function may get a
+ * target_clones attribute, and if not, why (a reason code of the functions
+ * table, see docs/DESIGN.md, and a sentence for the user).
+ *
+ * Never patched, checked in this order (the first that applies is given):
+ *   main        the program's entry point
+ *   header      defined in a file the TU includes, not in the TU itself
+ *   macro       the definition comes out of a macro expansion
+ *   template    function template, member of a class template, explicit
+ *               specialization, or an instance of one
+ *   lambda      a lambda's call operator
+ *   virtual     a C++ virtual member function
+ *   coroutine   co_await / co_yield / co_return in the body
+ *   inline      inline, static inline, extern inline, __inline__,
+ *               always_inline, constexpr, C++ members defined in their class
+ *   variadic    takes "..."
+ *   attribute   already carries target, target_clones, ifunc, naked, weak
+ *               (also target_version, cpu_dispatch, cpu_specific), in
+ *               __attribute__((...)) or [[gnu::...]] syntax
+ *   intrinsics  calls a function declared in the compiler's *intrin.h /
+ *               arm_neon.h headers or a __builtin_ia32_* builtin: the
+ *               default clone would not compile
+ *   inline-asm  asm statements: the same
+ *   not-found   no definition located (compiler-generated, ...) */
+#ifndef FMVGEN_ELIGIBILITY_H
+#define FMVGEN_ELIGIBILITY_H
+
+#include "candidates/locate.h"
+
+struct eligibility {
+    const char *reason;   /* NULL: a candidate; else the reason code (static string) */
+    char *detail;         /* why, for the user; NULL for a candidate. Caller frees. */
+};
+
+void eligibility_check(struct parsed_tu *tu, const struct fn_def *def, struct eligibility *out);
+
+#endif

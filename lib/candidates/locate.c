@@ -1,0 +1,516 @@
+/* locate.c - see locate.h.
+ *
+ * The TU's function definitions are indexed in two passes: first those in
+ * the main file (almost every record names one of them, and computing
+ * manglings there is cheap), and only when a name is still unresolved, the
+ * definitions in included files (a C++ TU includes thousands of them). */
+#include "candidates/locate.h"
+#include "candidates/tuargs.h"
+#include "util/demangle.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct def_entry {
+    CXCursor cursor;
+    CXFile file;
+    unsigned offset, end_offset, line, end_line;
+    int is_template;        /* function template, or member of a class template */
+    struct strvec names;    /* manglings (C: also the plain name) */
+    char *qualified;        /* "ns::S::m", template arguments left out */
+};
+
+struct parsed_tu {
+    CXTranslationUnit tu;
+    CXFile main_file;
+    char *source, *directory;
+    int cxx;
+    struct def_entry *defs;
+    size_t ndefs, cap;
+    int indexed_main;       /* first pass done */
+    int indexed_includes;   /* second pass done */
+};
+
+char *cx_take(CXString s)
+{
+    const char *c = clang_getCString(s);
+    char *r = c ? xstrdup(c) : NULL;
+    clang_disposeString(s);
+    return r;
+}
+
+unsigned loc_offset(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *col)
+{
+    CXFile f = NULL;
+    unsigned l = 0, c = 0, off = 0;
+    clang_getExpansionLocation(loc, &f, &l, &c, &off);
+    if (file) *file = f;
+    if (line) *line = l;
+    if (col) *col = c;
+    return off;
+}
+
+CXTranslationUnit tu_handle(const struct parsed_tu *tu) { return tu->tu; }
+int tu_is_cxx(const struct parsed_tu *tu) { return tu->cxx; }
+CXFile tu_main_file(const struct parsed_tu *tu) { return tu->main_file; }
+
+int tu_is_main_file(const struct parsed_tu *tu, CXFile file)
+{
+    return file && clang_File_isEqual(file, tu->main_file);
+}
+
+const char *tu_file_text(const struct parsed_tu *tu, CXFile file, size_t *len)
+{
+    size_t n = 0;
+    const char *t = file ? clang_getFileContents(tu->tu, file, &n) : NULL;
+    if (len) *len = t ? n : 0;
+    return t;
+}
+
+/* ---- parsing ---------------------------------------------------------- */
+
+/* The first error clang reports in the source (with a location), formatted
+ * "file:line:col: error: message", or NULL. Errors without a location come
+ * from the driver (flags only GCC knows) and do not stop the parse. */
+static char *first_source_error(CXTranslationUnit tu)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        CXFile f = NULL;
+        clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, NULL);
+        char *msg = NULL;
+        if (sev >= CXDiagnostic_Error && f)
+            msg = cx_take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn));
+        clang_disposeDiagnostic(d);
+        if (msg) return msg;
+    }
+    return NULL;
+}
+
+struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const char *gcc_include, char **error)
+{
+    *error = NULL;
+    char *source = path_absolute(c->source, c->directory);
+    if (!file_exists(source)) {
+        *error = xasprintf("%s: cannot read the source file", source);
+        free(source);
+        return NULL;
+    }
+    struct strvec args = STRVEC_INIT;
+    tuargs_build(c->argv, c->directory, c->language, gcc_include, &args);
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode rc = clang_parseTranslationUnit2(index, source, (const char *const *)args.v, (int)args.n, NULL,
+                                                      0, CXTranslationUnit_KeepGoing, &tu);
+    sv_free(&args);
+    if (rc != CXError_Success || !tu) {
+        *error = xasprintf("%s: libclang could not parse it (error %d)", source, (int)rc);
+        free(source);
+        return NULL;
+    }
+    char *err = first_source_error(tu);
+    if (err) {
+        *error = xasprintf("%s: does not parse: %s", source, err);
+        free(err);
+        clang_disposeTranslationUnit(tu);
+        free(source);
+        return NULL;
+    }
+    struct parsed_tu *t = xcalloc(1, sizeof *t);
+    t->tu = tu;
+    t->source = source;
+    t->directory = xstrdup(c->directory);
+    t->main_file = clang_getFile(tu, source);
+    const char *lang = c->language;
+    t->cxx = lang ? !strcmp(lang, "c++") : clang_getCursorLanguage(clang_getTranslationUnitCursor(tu)) ==
+                                                CXLanguage_CPlusPlus;
+    return t;
+}
+
+void tu_free(struct parsed_tu *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->ndefs; i++) {
+        sv_free(&t->defs[i].names);
+        free(t->defs[i].qualified);
+    }
+    free(t->defs);
+    clang_disposeTranslationUnit(t->tu);
+    free(t->source);
+    free(t->directory);
+    free(t);
+}
+
+/* ---- the index of definitions ----------------------------------------- */
+
+static int is_function_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+           k == CXCursor_Destructor || k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate;
+}
+
+static int is_container_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
+           k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_UnionDecl ||
+           k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
+static int is_class_template_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
+/* "ns::S" for the scopes around c (namespaces and classes), "" at file scope. */
+static void append_scope(CXCursor c, struct strbuf *sb)
+{
+    CXCursor p = clang_getCursorSemanticParent(c);
+    enum CXCursorKind k = clang_getCursorKind(p);
+    if (clang_Cursor_isNull(p) || k == CXCursor_TranslationUnit || clang_isInvalid(k)) return;
+    append_scope(p, sb);
+    if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl) return;
+    char *name = cx_take(clang_getCursorSpelling(p));
+    if (k == CXCursor_Namespace && (!name || !*name || clang_Cursor_isAnonymous(p))) {
+        free(name);
+        name = xstrdup("(anonymous namespace)");
+    }
+    if (name && *name) {
+        sb_adds(sb, name);
+        sb_adds(sb, "::");
+    }
+    free(name);
+}
+
+static int in_class_template(CXCursor c)
+{
+    for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p);
+         p = clang_getCursorSemanticParent(p)) {
+        enum CXCursorKind k = clang_getCursorKind(p);
+        if (k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
+        if (is_class_template_kind(k)) return 1;
+    }
+    return 0;
+}
+
+static void add_def(struct parsed_tu *t, CXCursor c, CXFile file)
+{
+    if (t->ndefs == t->cap) t->defs = xrealloc(t->defs, (t->cap = t->cap ? t->cap * 2 : 64) * sizeof *t->defs);
+    struct def_entry *d = &t->defs[t->ndefs++];
+    memset(d, 0, sizeof *d);
+    d->cursor = c;
+    d->file = file;
+    CXSourceRange r = clang_getCursorExtent(c);
+    d->offset = loc_offset(clang_getRangeStart(r), NULL, &d->line, NULL);
+    d->end_offset = loc_offset(clang_getRangeEnd(r), NULL, &d->end_line, NULL);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    d->is_template = k == CXCursor_FunctionTemplate || in_class_template(c);
+    struct strbuf q = STRBUF_INIT;
+    append_scope(c, &q);
+    char *spelling = cx_take(clang_getCursorSpelling(c));
+    sb_adds(&q, spelling ? spelling : "");
+    d->qualified = sb_detach(&q);
+    if (!t->cxx && spelling) sv_push(&d->names, spelling);
+    free(spelling);
+    if (d->is_template) return;   /* a template has no symbol; its instances are matched by name */
+    if (k == CXCursor_Constructor || k == CXCursor_Destructor) {
+        /* Complete- and base-object variants (C1/C2, D0/D1/D2). */
+        CXStringSet *set = clang_Cursor_getCXXManglings(c);
+        for (unsigned i = 0; set && i < set->Count; i++) sv_push(&d->names, clang_getCString(set->Strings[i]));
+        if (set) clang_disposeStringSet(set);
+    } else {
+        char *m = cx_take(clang_Cursor_getMangling(c));
+        if (m && *m && !sv_contains(&d->names, m)) sv_push(&d->names, m);
+        free(m);
+    }
+}
+
+struct index_pass {
+    struct parsed_tu *tu;
+    int includes;   /* 0: main-file definitions; 1: those of included files */
+};
+
+static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct index_pass *pass = data;
+    CXFile file = NULL;
+    loc_offset(clang_getCursorLocation(c), &file, NULL, NULL);
+    if (!file) return CXChildVisit_Continue;
+    int in_main = tu_is_main_file(pass->tu, file);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (is_container_kind(k)) {
+        /* A scope opened in the main file holds main-file definitions, and
+         * one opened in a header holds the header's. */
+        return in_main == !pass->includes ? CXChildVisit_Recurse : CXChildVisit_Continue;
+    }
+    if (in_main == !pass->includes && is_function_kind(k) && clang_isCursorDefinition(c))
+        add_def(pass->tu, c, file);
+    return CXChildVisit_Continue;
+}
+
+static void index_pass(struct parsed_tu *t, int includes)
+{
+    struct index_pass pass = {t, includes};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), index_visit, &pass);
+}
+
+static void ensure_main_index(struct parsed_tu *t)
+{
+    if (t->indexed_main) return;
+    t->indexed_main = 1;
+    index_pass(t, 0);
+}
+
+static void ensure_include_index(struct parsed_tu *t)
+{
+    ensure_main_index(t);
+    if (t->indexed_includes) return;
+    t->indexed_includes = 1;
+    index_pass(t, 1);
+}
+
+/* ---- filling a result ------------------------------------------------- */
+
+/* Characters that may stand between a leading attribute and the rest of
+ * the declaration: the attribute syntax itself. */
+static int attribute_gap(const char *text, unsigned from, unsigned to)
+{
+    static const char *const WORDS[] = {"__attribute__", "__attribute", "__declspec", "alignas", NULL};
+    for (unsigned i = from; i < to;) {
+        char ch = text[i];
+        if (strchr(" \t\r\n[](),", ch)) {
+            i++;
+            continue;
+        }
+        int matched = 0;
+        for (const char *const *w = WORDS; *w; w++) {
+            size_t n = strlen(*w);
+            if (i + n <= to && !strncmp(text + i, *w, n)) {
+                i += (unsigned)n;
+                matched = 1;
+                break;
+            }
+        }
+        if (!matched) return 0;
+    }
+    return 1;
+}
+
+struct attr_scan {
+    CXFile file;
+    unsigned before;        /* only attributes starting before this offset */
+    unsigned starts[32], ends[32];
+    int n;
+};
+
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct attr_scan *s = data;
+    if (!clang_isAttribute(clang_getCursorKind(c)) || s->n == 32) return CXChildVisit_Continue;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f = NULL;
+    unsigned start = loc_offset(clang_getRangeStart(r), &f, NULL, NULL);
+    unsigned end = loc_offset(clang_getRangeEnd(r), NULL, NULL, NULL);
+    if (f && clang_File_isEqual(f, s->file) && start < s->before) {
+        s->starts[s->n] = start;
+        s->ends[s->n++] = end;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* Moves *start back over attributes written before the extent libclang
+ * reports (it leaves out [[gnu::...]] and some leading __attribute__s).
+ * An attribute inherited from an earlier declaration is not adjacent: the
+ * text between them is not attribute syntax, and it is left alone. */
+static unsigned extend_over_attributes(CXCursor c, CXFile file, const char *text, unsigned start)
+{
+    struct attr_scan s = {.file = file, .before = start};
+    clang_visitChildren(c, attr_visit, &s);
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (int i = 0; i < s.n; i++) {
+            if (s.starts[i] < start && s.ends[i] <= start && attribute_gap(text, s.ends[i], start)) {
+                start = s.starts[i];
+                moved = 1;
+            }
+        }
+    }
+    return start;
+}
+
+static char *display_name_of(const struct parsed_tu *t, CXCursor c)
+{
+    if (!t->cxx) return cx_take(clang_getCursorSpelling(c));
+    struct strbuf sb = STRBUF_INIT;
+    append_scope(c, &sb);
+    char *dn = cx_take(clang_getCursorDisplayName(c));
+    sb_adds(&sb, dn ? dn : "");
+    free(dn);
+    return sb_detach(&sb);
+}
+
+static void fill_from_entry(struct parsed_tu *t, const struct def_entry *d, enum def_match match,
+                            const char *symbol, struct fn_def *out)
+{
+    out->match = match;
+    out->cursor = d->cursor;
+    out->cxfile = d->file;
+    out->symbol = xstrdup(symbol);
+    if (!out->display_name) out->display_name = display_name_of(t, d->cursor);
+    char *name = cx_take(clang_getFileName(d->file));
+    out->file = path_absolute(name ? name : "", t->directory);
+    free(name);
+
+    CXSourceRange r = clang_getCursorExtent(d->cursor);
+    out->offset = loc_offset(clang_getRangeStart(r), NULL, &out->line, &out->col);
+    out->end_offset = loc_offset(clang_getRangeEnd(r), NULL, &out->end_line, &out->end_col);
+    size_t len = 0;
+    const char *text = tu_file_text(t, d->file, &len);
+    unsigned first = out->offset;
+    if (text && first <= len) first = extend_over_attributes(d->cursor, d->file, text, first);
+    /* The insert line is the line of the first token: back to just after
+     * the previous '\n' (so a CRLF file keeps its "\r\n" before it). */
+    unsigned ls = first;
+    if (text && first <= len) {
+        while (ls > 0 && text[ls - 1] != '\n') ls--;
+        unsigned lines = 1;
+        for (unsigned i = 0; i < ls; i++) lines += text[i] == '\n';
+        out->insert_line = lines;
+        unsigned i = ls;
+        while (i < first && (text[i] == ' ' || text[i] == '\t')) i++;
+        if (i < first) out->shared_line_prefix = xstrndup(text + ls, first - ls);
+    } else {
+        out->insert_line = out->line;
+        ls = out->offset - (out->col ? out->col - 1 : 0);
+    }
+    out->insert_offset = ls;
+}
+
+/* ---- resolving --------------------------------------------------------- */
+
+static const struct def_entry *find_symbol(struct parsed_tu *t, const char *symbol, size_t from)
+{
+    for (size_t i = from; i < t->ndefs; i++)
+        if (sv_contains(&t->defs[i].names, symbol)) return &t->defs[i];
+    return NULL;
+}
+
+/* demangled without template argument lists: "void tadd<int>(int*, int)"
+ * -> "void tadd(int*, int)", "V<int>::sum() const" -> "V::sum() const". */
+static char *strip_template_args(const char *s)
+{
+    struct strbuf sb = STRBUF_INIT;
+    int depth = 0;
+    for (const char *p = s; *p; p++) {
+        /* operator<, operator<<, operator<= are names, not argument lists. */
+        if (!strncmp(p, "operator", 8)) {
+            const char *q = p + 8;
+            size_t n = strspn(q, "<>=");
+            if (depth == 0) sb_add(&sb, p, 8 + n);
+            p = q + n - 1;
+            continue;
+        }
+        if (*p == '<') depth++;
+        else if (*p == '>' && depth > 0) depth--;
+        else if (depth == 0) sb_addc(&sb, *p);
+    }
+    return sb_detach(&sb);
+}
+
+/* The template whose instance demangled names: the longest qualified name
+ * that appears as a whole name followed by its parameter list. */
+static const struct def_entry *find_template(struct parsed_tu *t, const char *demangled)
+{
+    char *plain = strip_template_args(demangled);
+    const struct def_entry *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < t->ndefs; i++) {
+        const struct def_entry *d = &t->defs[i];
+        if (!d->is_template || !d->qualified || !*d->qualified) continue;
+        size_t n = strlen(d->qualified);
+        if (n <= best_len) continue;
+        for (const char *p = strstr(plain, d->qualified); p; p = strstr(p + 1, d->qualified)) {
+            int starts_name = p == plain || strchr(" *&", p[-1]);
+            if (starts_name && p[n] == '(') {
+                best = d;
+                best_len = n;
+                break;
+            }
+        }
+    }
+    free(plain);
+    return best;
+}
+
+enum def_match locate_by_name(struct parsed_tu *t, const char *function, struct fn_def *out)
+{
+    memset(out, 0, sizeof *out);
+    char *symbol = xstrndup(function, symbol_base_length(function));
+    ensure_main_index(t);
+    size_t main_count = t->ndefs;
+    const struct def_entry *d = find_symbol(t, symbol, 0);
+    if (!d) {
+        ensure_include_index(t);
+        d = find_symbol(t, symbol, main_count);
+    }
+    if (d) {
+        fill_from_entry(t, d, DEF_FOUND, symbol, out);
+        free(symbol);
+        return out->match;
+    }
+    char *demangled = symbol_demangle(symbol);
+    out->symbol = symbol;
+    out->display_name = demangled ? demangled : xstrdup(symbol);
+    if (demangled && strstr(demangled, "{lambda(")) {
+        out->match = DEF_LAMBDA;
+        return out->match;
+    }
+    const struct def_entry *tmpl = demangled ? find_template(t, demangled) : NULL;
+    if (tmpl) {
+        out->symbol = NULL;
+        fill_from_entry(t, tmpl, DEF_TEMPLATE, symbol, out);
+        free(symbol);
+    }
+    return out->match;
+}
+
+enum def_match locate_by_line(struct parsed_tu *t, const char *file, int line, struct fn_def *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!file || line <= 0) return DEF_NOT_FOUND;
+    char *abs = path_absolute(file, t->directory);
+    CXFile f = clang_getFile(t->tu, abs);
+    free(abs);
+    if (!f) return DEF_NOT_FOUND;
+    ensure_main_index(t);
+    if (!tu_is_main_file(t, f)) ensure_include_index(t);
+    const struct def_entry *best = NULL;
+    for (size_t i = 0; i < t->ndefs; i++) {
+        const struct def_entry *d = &t->defs[i];
+        if (!clang_File_isEqual(d->file, f) || (unsigned)line < d->line || (unsigned)line > d->end_line) continue;
+        if (!best || d->offset > best->offset) best = d;   /* innermost */
+    }
+    if (!best) return DEF_NOT_FOUND;
+    const char *symbol = best->names.n ? best->names.v[0] : best->qualified;
+    fill_from_entry(t, best, best->is_template ? DEF_TEMPLATE : DEF_FOUND, symbol, out);
+    return out->match;
+}
+
+void fn_def_free(struct fn_def *d)
+{
+    if (!d) return;
+    free(d->symbol);
+    free(d->display_name);
+    free(d->file);
+    free(d->shared_line_prefix);
+    memset(d, 0, sizeof *d);
+}
+
+int fn_def_same(const struct fn_def *a, const struct fn_def *b)
+{
+    if (!a->cxfile || !b->cxfile) return 0;
+    return clang_File_isEqual(a->cxfile, b->cxfile) && a->offset == b->offset;
+}

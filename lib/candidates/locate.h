@@ -1,0 +1,90 @@
+/* locate.h - finds, in one TU parsed once with libclang using the TU's own
+ * flags, the definition of each function the compiler vectorized.
+ *
+ * A compiled function is named by its optimization record: GCC writes the
+ * C name, or for C++ the mangled symbol; Clang always writes the symbol.
+ * Both are matched against libclang's manglings of each definition
+ * (constructors and destructors have several), so overloads, namespaces,
+ * static and anonymous-namespace functions map to their own definition.
+ * Compiler clone suffixes (".constprop.0", ".isra.0", ".part.0", ".cold")
+ * are stripped first: the clone comes from the same definition.
+ * A symbol that names no definition is demangled: an instantiation maps to
+ * its template's definition, a lambda is reported as such.
+ * A record without a function (plain -fopt-info log) maps to the innermost
+ * definition whose extent holds the loop's file:line.
+ *
+ * Positions: line/col are 1-based, offsets are bytes into the file as
+ * libclang read it (CRLF counts two bytes). The insert position is the start
+ * of the line holding the definition's first token - storage class, return
+ * type on its own line, template<>, or a leading attribute - where the patch
+ * writer puts the target_clones line. */
+#ifndef FMVGEN_LOCATE_H
+#define FMVGEN_LOCATE_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "store/store.h"
+
+struct parsed_tu;
+
+/* Parses the compile's source with libclang. index is shared by all TUs.
+ * gcc_include: see tuargs_build (NULL for none). Returns NULL and sets
+ * *error (caller frees) to one line saying why the TU does not parse: the
+ * file cannot be read, or clang reports an error in the source. Driver
+ * complaints about flags only GCC knows are not errors here. */
+struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *compile, const char *gcc_include,
+                           char **error);
+void tu_free(struct parsed_tu *tu);
+
+CXTranslationUnit tu_handle(const struct parsed_tu *tu);
+/* The language the TU was parsed as: 1 for C++, 0 for C. */
+int tu_is_cxx(const struct parsed_tu *tu);
+/* Text of a file of the TU, as libclang parsed it. */
+const char *tu_file_text(const struct parsed_tu *tu, CXFile file, size_t *len);
+/* The TU's main source file. */
+CXFile tu_main_file(const struct parsed_tu *tu);
+/* 1 when file is the TU's main source file. */
+int tu_is_main_file(const struct parsed_tu *tu, CXFile file);
+
+enum def_match {
+    DEF_NOT_FOUND = 0,
+    DEF_FOUND,          /* the definition of the compiled function */
+    DEF_TEMPLATE,       /* an instantiation: cursor is the template's definition */
+    DEF_LAMBDA,         /* a lambda's call operator (not located) */
+};
+
+struct fn_def {
+    enum def_match match;
+    CXCursor cursor;          /* valid for DEF_FOUND / DEF_TEMPLATE */
+    char *symbol;             /* the name to store: record's name without clone suffix */
+    char *display_name;       /* C: "foo"; C++: "ns::S::m(float *, int)" */
+    char *file;               /* absolute path of the definition (NULL if not located) */
+    CXFile cxfile;
+    unsigned line, col, end_line, end_col;   /* exact extent, first token to closing brace */
+    unsigned offset, end_offset;
+    unsigned insert_offset, insert_line;
+    /* Code before the definition on its insert line ("namespace { "), or
+     * NULL: the attribute line would then precede that code too. */
+    char *shared_line_prefix;
+};
+
+/* Resolves a record's function name. Returns out->match. */
+enum def_match locate_by_name(struct parsed_tu *tu, const char *function, struct fn_def *out);
+/* Resolves a record without a function by its position; file may be
+ * relative to the compile's directory. */
+enum def_match locate_by_line(struct parsed_tu *tu, const char *file, int line, struct fn_def *out);
+void fn_def_free(struct fn_def *def);
+
+/* 1 when both results are the same definition (several record names -
+ * "foo" and "foo.constprop.0" - may lead to one). */
+int fn_def_same(const struct fn_def *a, const struct fn_def *b);
+
+/* Helpers the eligibility rules share with the locator. */
+/* Start offset in file of a location, after macro expansion (where the
+ * text stands in the file); sets *file. */
+unsigned loc_offset(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *col);
+/* Owned copy of a CXString (NULL stays NULL). */
+char *cx_take(CXString s);
+
+#endif

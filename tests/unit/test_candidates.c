@@ -1,0 +1,326 @@
+/* Unit tests of lib/candidates on the C fixture (tests/fixtures/candidates-c):
+ * every eligibility rule, exact insert lines, SIMD #ifdef notes, records
+ * without a function (plain logs), parse errors, CRLF sources and two
+ * files with the same basename. Store rows are built by hand with the
+ * function names GCC and Clang write for C (the plain name, GCC clones
+ * suffixed ".avx2", ".constprop.0"). */
+#include "test_candidates_helpers.h"
+
+#include "candidates/tuargs.h"
+
+#define C_DIR FIXTURES_DIR "/candidates-c"
+
+static const char *const GCC_ARGV[] = {"gcc", "-O3", "-Wall", "-MD", "-MF", "rules.d", "-c", "rules.c",
+                                       "-o", "rules.o", "-fno-tree-loop-distribute-patterns", NULL};
+
+/* Each function of rules.c/kernels.h with the reason it must get. */
+static const struct {
+    const char *record_name;   /* as the compiler writes it */
+    const char *row_name;      /* as stored */
+    const char *reason;        /* NULL: candidate */
+    int line;                  /* a loop line in it */
+} C_RULES[] = {
+    {"macro_add", "macro_add", "macro", 13},
+    {"uses_helper", "uses_helper", NULL, 17},
+    {"uses_header_helper", "uses_header_helper", NULL, 14},
+    {"sum_own_line", "sum_own_line", NULL, 31},
+    {"plain_inline", "plain_inline", "inline", 37},
+    {"gnu_inline_kw", "gnu_inline_kw", "inline", 39},
+    {"extern_inline", "extern_inline", "inline", 41},
+    {"always", "always", "inline", 43},
+    {"variadic_sum", "variadic_sum", "variadic", 50},
+    {"has_target", "has_target", "attribute", 55},
+    {"has_clones.avx2", "has_clones", "attribute", 59},
+    {"is_weak", "is_weak", "attribute", 62},
+    {"is_naked", "is_naked", "attribute", 64},
+    {"with_intrinsics", "with_intrinsics", "intrinsics", 68},
+    {"with_builtin", "with_builtin", "intrinsics", 73},
+    {"with_asm", "with_asm", "inline-asm", 79},
+    {"simd_path", "simd_path", NULL, 88},
+    {"inside_simd_block", "inside_simd_block", NULL, 95},
+    {"clean_candidate", "clean_candidate", NULL, 102},
+    {"main", "main", "main", 108},
+    {"header_defined", "header_defined", "header", 9},
+    {"header_helper", "header_helper", "header", 14},
+    {"compiler_made_fn", "compiler_made_fn", "not-found", 1},
+};
+
+static int64_t add_c_rules(struct store *st, const char *variant)
+{
+    int64_t id = cand_add_compile(st, C_DIR, "rules.c", "c", "gcc", GCC_ARGV);
+    for (size_t i = 0; i < sizeof C_RULES / sizeof C_RULES[0]; i++)
+        cand_add_loop(st, id, variant, C_RULES[i].record_name, "rules.c", C_RULES[i].line);
+    return id;
+}
+
+static void test_every_c_rule_has_its_reason(void **state)
+{
+    struct cand_fixture *f = *state;
+    int64_t id = add_c_rules(f->st, "build");
+    struct analyze_stats stats;
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    size_t n = sizeof C_RULES / sizeof C_RULES[0];
+    int want_candidates = 0;
+    for (size_t i = 0; i < n; i++) {
+        cand_expect(f->st, id, C_RULES[i].row_name, C_RULES[i].reason);
+        want_candidates += C_RULES[i].reason == NULL;
+    }
+    assert_int_equal(stats.candidates, want_candidates);
+    assert_int_equal(stats.excluded, (int)n - want_candidates);
+    assert_int_equal(stats.unparsable_tus, 0);
+    assert_int_equal(cand_count(f->st, "1"), (int)n);
+}
+
+static void test_details_name_what_blocks(void **state)
+{
+    struct cand_fixture *f = *state;
+    int64_t id = add_c_rules(f->st, "build");
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    static const struct {
+        const char *name, *needle;
+    } DETAILS[] = {
+        {"has_target", "target))"},     {"has_clones", "target_clones"}, {"is_weak", "weak"},
+        {"is_naked", "naked"},          {"plain_inline", "inline"},      {"gnu_inline_kw", "static inline"},
+        {"extern_inline", "extern inline"}, {"always", "always_inline"},
+        {"with_intrinsics", "_mm_"},    {"with_builtin", "__builtin_ia32_pause"},
+        {"with_asm", "line 80"},        {"macro_add", "DEFINE_ADD"},     {"header_defined", "kernels.h"},
+    };
+    for (size_t i = 0; i < sizeof DETAILS / sizeof DETAILS[0]; i++) {
+        struct cand_row r;
+        cand_get(f->st, id, DETAILS[i].name, &r);
+        assert_int_equal(r.count, 1);
+        if (!r.detail || !strstr(r.detail, DETAILS[i].needle))
+            fail_msg("%s: detail '%s' lacks '%s'", DETAILS[i].name, r.detail ? r.detail : "", DETAILS[i].needle);
+        cand_row_free(&r);
+    }
+}
+
+static void test_insert_lines_are_exact(void **state)
+{
+    struct cand_fixture *f = *state;
+    int64_t id = add_c_rules(f->st, "build");
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    /* static and the return type on their own line above the name. */
+    cand_expect_insert(f->st, id, "sum_own_line", 27, "static int\n");
+    cand_expect_insert(f->st, id, "uses_helper", 20, "void uses_helper(");
+    cand_expect_insert(f->st, id, "clean_candidate", 100, "void clean_candidate(");
+    /* A leading attribute is part of the definition. */
+    cand_expect_insert(f->st, id, "has_clones", 57, "__attribute__((target_clones(");
+    struct cand_row r;
+    cand_get(f->st, id, "sum_own_line", &r);
+    assert_int_equal(r.line, 27);
+    assert_int_equal(r.end_line, 33);
+    char *want = path_absolute("rules.c", C_DIR);
+    assert_string_equal(r.file, want);
+    free(want);
+    assert_string_equal(r.display_name, "sum_own_line");
+    cand_row_free(&r);
+    /* Excluded for being in a header: still located, in the header. */
+    cand_get(f->st, id, "header_defined", &r);
+    assert_non_null(strstr(r.file, "/candidates-c/kernels.h"));
+    assert_int_equal(r.insert_line, 7);
+    cand_row_free(&r);
+}
+
+static void test_simd_ifdef_notes(void **state)
+{
+    struct cand_fixture *f = *state;
+    int64_t id = add_c_rules(f->st, "build");
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    char *n = cand_notes_text(f->st, id, "simd_path");
+    assert_non_null(strstr(n, "simd-ifdef:'#ifdef __AVX2__' at line 85"));
+    assert_null(strstr(n, "#else"));
+    free(n);
+    n = cand_notes_text(f->st, id, "inside_simd_block");
+    assert_non_null(strstr(n, "simd-ifdef:the definition is inside '#if !defined(__AVX512F__)' (line 92)"));
+    free(n);
+    /* A directive in a comment is no directive. */
+    n = cand_notes_text(f->st, id, "clean_candidate");
+    assert_string_equal(n, "");
+    free(n);
+}
+
+static void test_gcc_clone_suffixes_map_to_one_row(void **state)
+{
+    struct cand_fixture *f = *state;
+    int64_t id = cand_add_compile(f->st, C_DIR, "rules.c", "c", "gcc", GCC_ARGV);
+    cand_add_loop(f->st, id, "build", "clean_candidate", "rules.c", 102);
+    cand_add_loop(f->st, id, "build", "clean_candidate.constprop.0", "rules.c", 102);
+    cand_add_loop(f->st, id, "probe:arch=x86-64-v4", "clean_candidate.part.0", "rules.c", 102);
+    /* A plain -fopt-info log names no function: found by its line. */
+    cand_add_loop(f->st, id, "build", NULL, "rules.c", 102);
+    cand_add_loop(f->st, id, "build", NULL, "rules.c", 31);
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    cand_expect(f->st, id, "clean_candidate", NULL);
+    cand_expect(f->st, id, "sum_own_line", NULL);
+    assert_int_equal(cand_count(f->st, "1"), 2);
+}
+
+static void test_probe_only_function_is_analyzed(void **state)
+{
+    struct cand_fixture *f = *state;
+    int64_t id = cand_add_compile(f->st, C_DIR, "rules.c", "c", "gcc", GCC_ARGV);
+    cand_add_loop(f->st, id, "probe:arch=x86-64-v4", "clean_candidate", "rules.c", 102);
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    cand_expect(f->st, id, "clean_candidate", NULL);
+}
+
+static void test_rerun_replaces_rows(void **state)
+{
+    struct cand_fixture *f = *state;
+    int64_t id = add_c_rules(f->st, "build");
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    int first = cand_count(f->st, "1");
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    assert_int_equal(cand_count(f->st, "1"), first);
+    assert_int_equal(store_clear_loops(f->st, id, "build"), 0);
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    assert_int_equal(cand_count(f->st, "1"), 0);
+}
+
+/* Writes a file under dir, creating directories. */
+static char *write_source(const char *dir, const char *rel, const char *text)
+{
+    char *path = path_join(dir, rel);
+    char *parent = path_dirname(path);
+    assert_int_equal(mkdir_p(parent, 0755), 0);
+    assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+    free(parent);
+    return path;
+}
+
+static void test_source_that_no_longer_parses(void **state)
+{
+    struct cand_fixture *f = *state;
+    char *src = write_source(f->tmp, "proj/broken.c", "void good(int *a, int n) { for (int i = 0; i < n; i++) a[i]++; }\n"
+                                                      "void bad(int *a) { a[0] = ; }\n");
+    char *dir = path_join(f->tmp, "proj");
+    const char *argv[] = {"gcc", "-O3", "-c", "broken.c", NULL};
+    int64_t id = cand_add_compile(f->st, dir, "broken.c", "c", "gcc", argv);
+    cand_add_loop(f->st, id, "build", "good", "broken.c", 1);
+    /* A second TU that parses is still analyzed. */
+    int64_t ok = cand_add_compile(f->st, C_DIR, "rules.c", "c", "gcc", GCC_ARGV);
+    cand_add_loop(f->st, ok, "build", "clean_candidate", "rules.c", 102);
+    struct analyze_stats stats;
+    fmv_set_quiet(1);
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(stats.unparsable_tus, 1);
+    cand_expect(f->st, id, "good", "parse-error");
+    struct cand_row r;
+    cand_get(f->st, id, "good", &r);
+    assert_non_null(strstr(r.detail, "broken.c"));
+    assert_string_equal(r.file, src);
+    cand_row_free(&r);
+    cand_expect(f->st, ok, "clean_candidate", NULL);
+    free(src);
+    free(dir);
+}
+
+static void test_crlf_source(void **state)
+{
+    struct cand_fixture *f = *state;
+    char *src = write_source(f->tmp, "crlf/win.c",
+                             "/* windows line ends */\r\n"
+                             "#include <stddef.h>\r\n"
+                             "\r\n"
+                             "static void\r\n"
+                             "scale(float *a, size_t n)\r\n"
+                             "{\r\n"
+                             "    for (size_t i = 0; i < n; i++) a[i] *= 2.0f;\r\n"
+                             "}\r\n"
+                             "void call(float *a) { scale(a, 64); }\r\n");
+    char *dir = path_join(f->tmp, "crlf");
+    const char *argv[] = {"clang", "-O3", "-c", "win.c", "-o", "win.o", NULL};
+    int64_t id = cand_add_compile(f->st, dir, "win.c", "c", "clang", argv);
+    cand_add_loop(f->st, id, "build", "scale", "win.c", 7);
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    cand_expect(f->st, id, "scale", NULL);
+    struct cand_row r;
+    cand_get(f->st, id, "scale", &r);
+    assert_int_equal(r.insert_line, 4);
+    /* Just after the CRLF of line 3: 25 + 21 + 2 bytes. */
+    assert_int_equal(r.insert_offset, 48);
+    assert_int_equal(r.end_line, 8);
+    cand_row_free(&r);
+    cand_expect_insert(f->st, id, "scale", 4, "static void\r\n");
+    free(src);
+    free(dir);
+}
+
+static void test_same_basename_in_two_dirs(void **state)
+{
+    struct cand_fixture *f = *state;
+    /* Out-of-tree layout: sources in src/a and src/b, built from build/
+     * with relative -I paths that only resolve from the build directory. */
+    char *a = write_source(f->tmp, "src/a/util.c", "#include \"conf.h\"\n"
+                                                   "void util(int *p, int n) { for (int i = 0; i < n; i++) p[i] += A; }\n");
+    char *b = write_source(f->tmp, "src/b/util.c", "#include \"conf.h\"\n\n\n"
+                                                   "void util(int *p, int n) { for (int i = 0; i < n; i++) p[i] += B; }\n");
+    char *ha = write_source(f->tmp, "src/a/inc/conf.h", "#define A 1\n");
+    char *hb = write_source(f->tmp, "src/b/inc/conf.h", "#define B 2\n");
+    char *build = path_join(f->tmp, "build");
+    assert_int_equal(mkdir_p(build, 0755), 0);
+    const char *argv_a[] = {"gcc", "-O3", "-I../src/a/inc", "-c", "../src/a/util.c", "-o", "a/util.o", NULL};
+    const char *argv_b[] = {"gcc", "-O3", "-I", "../src/b/inc", "-c", "../src/b/util.c", "-o", "b/util.o", NULL};
+    int64_t ida = cand_add_compile(f->st, build, "../src/a/util.c", "c", "gcc", argv_a);
+    int64_t idb = cand_add_compile(f->st, build, "../src/b/util.c", "c", "gcc", argv_b);
+    cand_add_loop(f->st, ida, "build", "util", "../src/a/util.c", 2);
+    cand_add_loop(f->st, idb, "build", "util", "../src/b/util.c", 4);
+    struct analyze_stats stats;
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    assert_int_equal(stats.unparsable_tus, 0);
+    struct cand_row r;
+    cand_get(f->st, ida, "util", &r);
+    assert_string_equal(r.status, "candidate");
+    assert_string_equal(r.file, a);
+    assert_int_equal(r.insert_line, 2);
+    cand_row_free(&r);
+    cand_get(f->st, idb, "util", &r);
+    assert_string_equal(r.status, "candidate");
+    assert_string_equal(r.file, b);
+    assert_int_equal(r.insert_line, 4);
+    cand_row_free(&r);
+    free(a);
+    free(b);
+    free(ha);
+    free(hb);
+    free(build);
+}
+
+static void test_tuargs_keeps_meaning_drops_outputs(void **state)
+{
+    (void)state;
+    const char *argv[] = {"ccache", "gcc", "-O2", "-Iinc", "-I", "/abs/inc", "-DX=1", "-D", "Y", "-isystem", "sys",
+                          "-include", "pre.h", "-std=gnu11", "-mavx2", "-fopenmp", "-MD", "-MF", "x.d",
+                          "-MT", "x.o", "-Wall", "-Werror", "-g", "-c", "x.c", "-o", "x.o",
+                          "-fsave-optimization-record", "-dumpdir", "recs/", "-Xclang", "-opt-record-file",
+                          "-Xclang", "r.yaml", "--param", "max-unroll-times=4", "-fno-tree-vectorize", NULL};
+    struct strvec out = STRVEC_INIT;
+    tuargs_build((char *const *)argv, "/b", "c", "/gcc/include", &out);
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < out.n; i++) sb_addf(&sb, "%s%s", i ? " " : "", out.v[i]);
+    assert_string_equal(sb_str(&sb), "-x c -O2 -I /b/inc -I /abs/inc -D X=1 -D Y -isystem /b/sys -include /b/pre.h "
+                                     "-std=gnu11 -mavx2 -fopenmp -fno-tree-vectorize -w -ferror-limit=0 "
+                                     "-idirafter /gcc/include");
+    sb_free(&sb);
+    sv_free(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_every_c_rule_has_its_reason, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_details_name_what_blocks, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_insert_lines_are_exact, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_simd_ifdef_notes, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_gcc_clone_suffixes_map_to_one_row, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_probe_only_function_is_analyzed, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_rerun_replaces_rows, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_source_that_no_longer_parses, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
+        cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -9,7 +9,7 @@ PACKAGES=(
   gcc clang clang-14 libclang-14-dev
   libjansson-dev zlib1g-dev libyaml-dev libelf-dev libcapstone-dev
   libsqlite3-dev libcmocka-dev
-  qemu-user binutils
+  qemu-user binutils jq
   linux-perf
 )
 # clang 19 dispatches target_clones correctly; tests use it when present.

@@ -159,42 +159,69 @@ static double largest_float_diff(const struct verify_run *run, size_t n_compare)
     return m;
 }
 
-static void add_fma_notes(struct verify_report *r)
+/* The explanation for one CPU whose output differs from native only in
+ * floats, or NULL when no FMA clone explains it. */
+static char *fma_explanation(const struct verify_report *r, const struct verify_run *run)
 {
     const struct verify_run *native = &r->runs[0];
-    for (size_t i = 1; i < r->n_runs; i++) {
-        const struct verify_run *run = &r->runs[i];
-        if (!run->compared || !only_floats_differ(run, r->n_compare)) continue;
-        /* Functions whose clone differs from the native pick, where one of
-         * the two clones computes with FMA. */
-        struct strbuf why = STRBUF_INIT;
-        for (size_t e = 0; e < r->plan.n_entries; e++) {
-            const struct elf_clone *here = run->dispatch.picks[e], *there = native->dispatch.picks[e];
-            if (!here || !there || here == there) continue;
-            const char *obj = r->plan.objects[r->plan.entries[e].object].path;
-            const struct elf_clone *fma = clone_uses_fma(obj, there) ? there : clone_uses_fma(obj, here) ? here : NULL;
-            if (!fma) continue;
-            sb_addf(&why, "%s%s runs %s here and %s natively, and %s uses FMA instructions", why.len ? "; " : "",
-                    r->plan.entries[e].fn->name, here->symbol, there->symbol, fma->symbol);
-        }
-        if (!why.len) {
-            /* No map (static program, helper failed): any FMA clone at all. */
-            for (size_t o = 0; o < r->plan.n_objects; o++)
-                for (size_t f = 0; f < r->plan.objects[o].mv.n_functions; f++) {
-                    const struct elf_mv_function *fn = &r->plan.objects[o].mv.functions[f];
-                    for (size_t c = 0; c < fn->n_clones; c++)
-                        if (clone_uses_fma(r->plan.objects[o].path, &fn->clones[c]))
-                            sb_addf(&why, "%s%s uses FMA instructions", why.len ? "; " : "", fn->clones[c].symbol);
-                }
-        }
-        if (why.len)
-            sv_pushf(&r->notes,
-                     "%s: the output differs from native only in floating-point numbers (largest relative "
-                     "difference %.3g): %s. FMA contraction (a*b+c rounded once) is the likely cause; accept it "
-                     "with --float-tolerance, or build the clones with -ffp-contract=off",
-                     run->cpu, largest_float_diff(run, r->n_compare), sb_str(&why));
-        sb_free(&why);
+    /* Functions whose clone differs from the native pick, where one of the
+     * two clones computes with FMA. */
+    struct strbuf why = STRBUF_INIT;
+    for (size_t e = 0; e < r->plan.n_entries; e++) {
+        const struct elf_clone *here = run->dispatch.picks[e], *there = native->dispatch.picks[e];
+        if (!here || !there || here == there) continue;
+        const char *obj = r->plan.objects[r->plan.entries[e].object].path;
+        const struct elf_clone *fma = clone_uses_fma(obj, there) ? there : clone_uses_fma(obj, here) ? here : NULL;
+        if (!fma) continue;
+        sb_addf(&why, "%s%s runs %s there and %s natively, and %s uses FMA instructions", why.len ? "; " : "",
+                r->plan.entries[e].fn->name, here->symbol, there->symbol, fma->symbol);
     }
+    if (!why.len) {
+        /* No map (static program, helper failed): any FMA clone at all. */
+        for (size_t o = 0; o < r->plan.n_objects; o++)
+            for (size_t f = 0; f < r->plan.objects[o].mv.n_functions; f++) {
+                const struct elf_mv_function *fn = &r->plan.objects[o].mv.functions[f];
+                for (size_t c = 0; c < fn->n_clones; c++)
+                    if (clone_uses_fma(r->plan.objects[o].path, &fn->clones[c]))
+                        sb_addf(&why, "%s%s uses FMA instructions", why.len ? "; " : "", fn->clones[c].symbol);
+            }
+    }
+    return why.len ? sb_detach(&why) : NULL;
+}
+
+/* One note per explanation, naming every CPU it applies to. */
+static void add_fma_notes(struct verify_report *r)
+{
+    char **why = xcalloc(r->n_runs, sizeof *why);
+    for (size_t i = 1; i < r->n_runs; i++)
+        if (r->runs[i].compared && only_floats_differ(&r->runs[i], r->n_compare))
+            why[i] = fma_explanation(r, &r->runs[i]);
+    for (size_t i = 1; i < r->n_runs; i++) {
+        if (!why[i]) continue;
+        struct strbuf cpus = STRBUF_INIT;
+        double diff = 0;
+        for (size_t k = i; k < r->n_runs; k++) {
+            if (!why[k] || (k != i && strcmp(why[k], why[i]) != 0)) continue;
+            sb_addf(&cpus, "%s%s", cpus.len ? ", " : "", r->runs[k].cpu);
+            double d = largest_float_diff(&r->runs[k], r->n_compare);
+            if (d > diff) diff = d;
+            if (k != i) {
+                free(why[k]);
+                why[k] = NULL;
+            }
+        }
+        int beyond = r->float_tolerance < 0 || diff > r->float_tolerance;
+        sv_pushf(&r->notes,
+                 "%s: the output differs from native only in floating-point numbers (largest relative difference "
+                 "%.3g): %s. FMA contraction (a*b+c rounded once) is the likely cause%s",
+                 sb_str(&cpus), diff, why[i],
+                 beyond ? "; accept it with --float-tolerance, or build the clones with -ffp-contract=off"
+                        : " (within --float-tolerance)");
+        sb_free(&cpus);
+        free(why[i]);
+        why[i] = NULL;
+    }
+    free(why);
 }
 
 /* ---- the whole verification ---- */
@@ -220,11 +247,11 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     memset(r, 0, sizeof *r);
     if (!o->argv || !o->argv[0]) return fmv_error("verify: no program given (fmvgen verify -- PROG ARGS...)");
     r->program = find_in_path(o->argv[0]);
-    if (!r->program) {
-        if (strchr(o->argv[0], '/') && file_exists(o->argv[0]))
-            return fmv_error("%s: not executable", o->argv[0]);
+    /* An existing file that is not executable: still read it first, so a
+     * text file is called "not an ELF file" rather than "not executable". */
+    if (!r->program && strchr(o->argv[0], '/') && file_exists(o->argv[0])) r->program = xstrdup(o->argv[0]);
+    if (!r->program)
         return fmv_error("%s: no such program%s", o->argv[0], strchr(o->argv[0], '/') ? "" : " in PATH");
-    }
     struct strvec args = STRVEC_INIT, cmp = STRVEC_INIT;
     sv_push_all(&args, o->argv);
     r->argv = args.v;
@@ -237,6 +264,10 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     if (!scratch) return fmv_error("cannot create a scratch directory: %s", strerror(errno));
     int rc = -1;
     if (dispatch_plan_build(r->program, getenv("LD_LIBRARY_PATH"), scratch, &r->plan) != 0) goto out;
+    if (access(r->program, X_OK) != 0 || is_directory(r->program)) {
+        fmv_error("%s: not executable", r->program);
+        goto out;
+    }
     r->qemu = cpus_find_qemu();
     if (!r->qemu) {
         fmv_error("qemu-x86_64: not found; install the Debian package %s (apt-get install %s)", VERIFY_QEMU_PACKAGE,

@@ -11,6 +11,9 @@ PACKAGES=(
   libsqlite3-dev libcmocka-dev
   qemu-user binutils jq
   linux-perf
+  # patch tests: sqlite3 (fills a store by hand), tcc (a C compiler without
+  # target_clones or __has_attribute), quilt (the patch must import)
+  sqlite3 tcc quilt patch
 )
 # clang 19 dispatches target_clones correctly; tests use it when present.
 OPTIONAL=(clang-19)

@@ -19,6 +19,12 @@
 
 #define DIFF_CONTEXT 3
 
+/* Clang before 18 emits the dispatcher of a target_clones function under
+ * "f.ifunc" and no symbol "f" (measured with clang 14: callers in other
+ * files fail to link; LLVM pull request 71706 renamed it for clang 18).
+ * Its static functions, called only from their own file, clone fine. */
+#define EXTERN_DISPATCHER_MISNAMED "defined(__clang__) && __clang_major__ < 18"
+
 int patch_resolve_targets(struct store *st, const char *spec, int exact, struct strvec *out)
 {
     char *stored = NULL;
@@ -105,27 +111,36 @@ char *patch_preamble(const struct strvec *targets, const char *eol)
      * __has_attribute never parses __has_attribute(...); an object-like
      * macro (no variadic macros); #ifndef so that two patched files in one
      * TU, or -DFMVGEN_CLONES= on the command line, win. */
-    add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES makes the function after it multi-versioned: one clone");
-    add_line(&sb, eol, " * per target (target_clones), the best for the CPU chosen at load time.");
-    add_line(&sb, eol, " * Compilers without target_clones, non-x86-64 or non-ELF builds, and builds");
-    add_line(&sb, eol, " * with -DFMVGEN_CLONES= get plain functions. */");
-    add_line(&sb, eol, "#ifndef FMVGEN_CLONES");
-    add_line(&sb, eol, "# if defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES (FMVGEN_CLONES_STATIC for static functions) makes");
+    add_line(&sb, eol, " * the function after it multi-versioned: one clone per target (target_clones),");
+    add_line(&sb, eol, " * the best for the CPU chosen at load time. Compilers without target_clones,");
+    add_line(&sb, eol, " * non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain functions. */");
+    add_line(&sb, eol, "#ifndef FMVGEN_CLONES_STATIC");
+    add_line(&sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
     add_line(&sb, eol, "#  if __has_attribute(target_clones)");
     if (strcmp(sb_str(&m), sb_str(&f)) != 0) {
         add_line(&sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
         add_line(&sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
-        add_line(&sb, eol, "#    define FMVGEN_CLONES __attribute__((target_clones(%s)))", sb_str(&f));
+        add_line(&sb, eol, "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(%s)))", sb_str(&f));
         add_line(&sb, eol, "#   else");
-        add_line(&sb, eol, "#    define FMVGEN_CLONES __attribute__((target_clones(%s)))", sb_str(&m));
+        add_line(&sb, eol, "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(%s)))", sb_str(&m));
         add_line(&sb, eol, "#   endif");
     } else {
-        add_line(&sb, eol, "#   define FMVGEN_CLONES __attribute__((target_clones(%s)))", sb_str(&m));
+        add_line(&sb, eol, "#   define FMVGEN_CLONES_STATIC __attribute__((target_clones(%s)))", sb_str(&m));
     }
     add_line(&sb, eol, "#  endif");
     add_line(&sb, eol, "# endif");
-    add_line(&sb, eol, "# ifndef FMVGEN_CLONES");
+    add_line(&sb, eol, "# ifndef FMVGEN_CLONES_STATIC");
+    add_line(&sb, eol, "#  define FMVGEN_CLONES_STATIC");
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "#endif");
+    add_line(&sb, eol, "#ifndef FMVGEN_CLONES");
+    add_line(&sb, eol, "# if %s", EXTERN_DISPATCHER_MISNAMED);
+    add_line(&sb, eol, "   /* clang < 18 names an external function's dispatcher f.ifunc, not f:");
+    add_line(&sb, eol, "    * calls from other files would not link. */");
     add_line(&sb, eol, "#  define FMVGEN_CLONES");
+    add_line(&sb, eol, "# else");
+    add_line(&sb, eol, "#  define FMVGEN_CLONES FMVGEN_CLONES_STATIC");
     add_line(&sb, eol, "# endif");
     add_line(&sb, eol, "#endif");
     add_line(&sb, eol, "%s", "");
@@ -304,6 +319,14 @@ static size_t preamble_offset(const char *text, size_t first)
     return depth == 0 ? first : open_at;
 }
 
+/* The definition starts with the storage class "static": internal
+ * linkage, every caller is in this file. */
+static int is_static_at(const char *text, size_t len, size_t pos)
+{
+    return pos + 7 <= len && !strncmp(text + pos, "static", 6) &&
+           (text[pos + 6] == ' ' || text[pos + 6] == '\t' || text[pos + 6] == '\n' || text[pos + 6] == '\r');
+}
+
 static size_t line_of_offset(const char *text, size_t offset)
 {
     size_t line = 1;
@@ -343,7 +366,9 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     k++;
     for (size_t i = 0; i < n; i++) {
         char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
-        texts[k] = xasprintf("%sFMVGEN_CLONES%s", indent, eol_at(pf->old, pf->old_len, fs[i].offset));
+        texts[k] = xasprintf("%s%s%s", indent, is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent))
+                                                   ? "FMVGEN_CLONES_STATIC" : "FMVGEN_CLONES",
+                             eol_at(pf->old, pf->old_len, fs[i].offset));
         free(indent);
         ins[k].offset = fs[i].offset;
         ins[k].text = texts[k];
@@ -390,8 +415,10 @@ static char *render_header(const struct patch_plan *p)
     struct strbuf sb = STRBUF_INIT;
     sb_addf(&sb, "fmvgen %s: function multi-versioning patch (GCC/Clang target_clones)\n\n", FMVGEN_VERSION);
     sb_adds(&sb, "Apply with 'patch -p1 < FILE', 'git apply FILE' or 'quilt import FILE'.\n");
-    sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES (empty for compilers\n"
-                 "without target_clones; build with -DFMVGEN_CLONES= to turn the clones off).\n\n");
+    sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES and FMVGEN_CLONES_STATIC\n"
+                 "(empty for compilers without target_clones; build with -DFMVGEN_NO_CLONES to turn\n"
+                 "the clones off). Clang < 18 clones only static functions: it names an external\n"
+                 "function's dispatcher f.ifunc, so calls from other files would not link.\n\n");
     sb_adds(&sb, "Targets: ");
     join(&sb, &p->targets, ", ");
     sb_adds(&sb, ", default\n");

@@ -5,9 +5,10 @@
  * the project root, meta 'root'):
  *   - the preamble (patch_preamble) is inserted once, before the first
  *     candidate - or, when that line sits inside an #if block, before the
- *     #if that opens it - so FMVGEN_CLONES is defined wherever it is used;
- *   - the line "FMVGEN_CLONES" is inserted before each candidate's first
- *     line (insert_offset), with that line's indentation and line ending.
+ *     #if that opens it - so its macros are defined wherever they are used;
+ *   - the line "FMVGEN_CLONES" ("FMVGEN_CLONES_STATIC" when the definition
+ *     starts with static) is inserted before each candidate's first line
+ *     (insert_offset), with that line's indentation and line ending.
  * Each file's content must still hash to the source_hash of the scan (a
  * file edited since then is refused: its offsets are stale). The text is a
  * header comment (functions and why, targets, the FMA warning, version)
@@ -67,7 +68,9 @@ int patch_resolve_targets(struct store *st, const char *spec, int exact, struct 
 int patch_validate_targets(struct store *st, const struct strvec *targets, const char *compiler,
                            const char *compiler_kind, int major);
 
-/* The preamble defining FMVGEN_CLONES, each line ending in eol. */
+/* The preamble defining FMVGEN_CLONES and FMVGEN_CLONES_STATIC, each line
+ * ending in eol: plain C89 preprocessor, guarded by #ifndef so two patched
+ * files in one TU do not redefine them. */
 char *patch_preamble(const struct strvec *targets, const char *eol);
 
 /* Builds the plan (reads every file; nothing is written). Returns 0 (with

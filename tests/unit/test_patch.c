@@ -335,23 +335,32 @@ static void add_loop(struct project *p, const char *function, const char *varian
 
 /* The preamble for the default targets, byte for byte (golden). */
 static const char PREAMBLE_DEFAULT[] =
-    "/* fmvgen: FMVGEN_CLONES makes the function after it multi-versioned: one clone\n"
-    " * per target (target_clones), the best for the CPU chosen at load time.\n"
-    " * Compilers without target_clones, non-x86-64 or non-ELF builds, and builds\n"
-    " * with -DFMVGEN_CLONES= get plain functions. */\n"
-    "#ifndef FMVGEN_CLONES\n"
-    "# if defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)\n"
+    "/* fmvgen: FMVGEN_CLONES (FMVGEN_CLONES_STATIC for static functions) makes\n"
+    " * the function after it multi-versioned: one clone per target (target_clones),\n"
+    " * the best for the CPU chosen at load time. Compilers without target_clones,\n"
+    " * non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain functions. */\n"
+    "#ifndef FMVGEN_CLONES_STATIC\n"
+    "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)\n"
     "#  if __has_attribute(target_clones)\n"
     "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */\n"
     "#   if (defined(__clang__) && __clang_major__ < 19) || (!defined(__clang__) && __GNUC__ < 11)\n"
-    "#    define FMVGEN_CLONES __attribute__((target_clones(\"avx2\", \"avx512f\", \"default\")))\n"
+    "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"avx2\", \"avx512f\", \"default\")))\n"
     "#   else\n"
-    "#    define FMVGEN_CLONES __attribute__((target_clones(\"arch=x86-64-v3\", \"arch=x86-64-v4\", \"default\")))\n"
+    "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"arch=x86-64-v3\", \"arch=x86-64-v4\", \"default\")))\n"
     "#   endif\n"
     "#  endif\n"
     "# endif\n"
-    "# ifndef FMVGEN_CLONES\n"
+    "# ifndef FMVGEN_CLONES_STATIC\n"
+    "#  define FMVGEN_CLONES_STATIC\n"
+    "# endif\n"
+    "#endif\n"
+    "#ifndef FMVGEN_CLONES\n"
+    "# if defined(__clang__) && __clang_major__ < 18\n"
+    "   /* clang < 18 names an external function's dispatcher f.ifunc, not f:\n"
+    "    * calls from other files would not link. */\n"
     "#  define FMVGEN_CLONES\n"
+    "# else\n"
+    "#  define FMVGEN_CLONES FMVGEN_CLONES_STATIC\n"
     "# endif\n"
     "#endif\n"
     "\n";
@@ -368,8 +377,8 @@ static void test_preamble_golden(void **state)
     /* --exact: one spelling for every compiler, no #if on the version. */
     assert_int_equal(targets_parse(TARGETS_EXACT, &t), 0);
     pre = patch_preamble(&t, "\r\n");
-    assert_non_null(strstr(pre, "#   define FMVGEN_CLONES __attribute__((target_clones(\"avx2\", \"default\")))\r\n"));
-    assert_null(strstr(pre, "__clang_major__"));
+    assert_non_null(strstr(pre, "#   define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"avx2\", \"default\")))\r\n"));
+    assert_null(strstr(pre, "__clang_major__ < 19"));   /* one spelling: no version switch */
     for (const char *nl = pre; (nl = strchr(nl, '\n')); nl++) assert_true(nl > pre && nl[-1] == '\r');
     free(pre);
     sv_free(&t);
@@ -409,7 +418,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
     assert_non_null(pre);
     assert_true(pre + strlen(PREAMBLE_DEFAULT) == strstr(k, "#ifndef FIXTURE_NO_SCALE\nFMVGEN_CLONES\nvoid scale("));
     assert_true((size_t)(pre - k) < scale_at);
-    assert_non_null(strstr(k, "}\n\nFMVGEN_CLONES\nstatic void\nmul_add("));
+    assert_non_null(strstr(k, "}\n\nFMVGEN_CLONES_STATIC\nstatic void\nmul_add("));
     assert_null(strstr(k, "FMVGEN_CLONES\nvoid saxpy("));   /* not a candidate */
 
     /* CRLF file: every inserted line ends in CRLF. */
@@ -419,7 +428,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
 
     /* tail.c, whole diff (golden): no newline at the end. */
     struct strbuf expect = STRBUF_INIT;
-    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,24 @@\n"
+    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,33 @@\n"
                      " /* tail.c - fixture: this file ends without a newline. */\n");
     for (const char *s = PREAMBLE_DEFAULT; *s;) {
         const char *nl = strchr(s, '\n');

@@ -102,13 +102,13 @@ static void collect_named_clones(const struct elf_file *ef, struct elf_mv_functi
 }
 
 /* Code-based: the addresses of code a resolver loads (lea rip-relative,
- * or an immediate in a non-PIE file), other than calls and jumps. */
+ * or an immediate in a non-PIE file) on any path it can take; calls and
+ * jumps are control flow, not candidates. */
 struct scan_ctx {
     const struct elf_file *ef;
     uint64_t self;
     uint64_t *addrs;
     size_t n;
-    int stop_at_padding;
 };
 
 static void note_target(struct scan_ctx *c, uint64_t a)
@@ -125,7 +125,6 @@ static int on_resolver_insn(const cs_insn *insn, void *ctx)
 {
     struct scan_ctx *c = ctx;
     const cs_detail *d = insn->detail;
-    if (c->stop_at_padding && insn->id == X86_INS_INT3) return 1;
     if (!d) return 0;
     for (uint8_t g = 0; g < d->groups_count; g++)
         if (d->groups[g] == X86_GRP_CALL || d->groups[g] == X86_GRP_JUMP) return 0;
@@ -139,17 +138,19 @@ static int on_resolver_insn(const cs_insn *insn, void *ctx)
     return 0;
 }
 
+/* How far past its start a resolver without a size is read: resolvers are
+ * a few dozen instructions; the flow walk stops at their returns. */
+#define RESOLVER_WINDOW 4096
+
 static void collect_resolver_targets(const struct elf_file *ef, struct elf_mv_function *f)
 {
     if (!f->resolver_addr) return;
-    /* Without a size (stripped tables rarely lack it), read a bounded
-     * window and stop at the inter-function padding. */
-    uint64_t size = f->resolver_size ? f->resolver_size : 256;
-    const uint8_t *code = NULL;
-    while (size >= 16 && !(code = elf_file_bytes(ef, f->resolver_addr, size))) size /= 2;
+    uint64_t len = 0;
+    const uint8_t *code =
+        elf_file_window(ef, f->resolver_addr, f->resolver_size ? f->resolver_size : RESOLVER_WINDOW, &len);
     if (!code) return;
-    struct scan_ctx c = {ef, f->resolver_addr, NULL, 0, f->resolver_size == 0};
-    disasm_walk(code, size, f->resolver_addr, on_resolver_insn, &c, NULL);
+    struct scan_ctx c = {ef, f->resolver_addr, NULL, 0};
+    disasm_walk_flow(code, len, f->resolver_addr, on_resolver_insn, &c, NULL);
     for (size_t i = 0; i < c.n; i++) {
         const struct elf_sym *s = elf_file_func_at(ef, c.addrs[i]);
         if (s) {
@@ -274,6 +275,21 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
             f->resolver = xstrdup(rs->name);
             if (rs->size) f->resolver_size = rs->size;
         }
+        collect_resolver_targets(ef, f);
+    }
+
+    /* 3. IRELATIVE relocations no symbol explains (a stripped file): the
+     * addend is the resolver, so its versions can still be found. */
+    for (size_t i = 0; i < ef->n_irelative; i++) {
+        uint64_t addr = ef->irelative_resolvers[i];
+        if (claimed(&b, addr)) continue;
+        const struct elf_sym *rs = elf_file_func_at(ef, addr);
+        char *name = rs ? xstrdup(rs->name) : xasprintf("ifunc@0x%llx", (unsigned long long)addr);
+        struct elf_mv_function *f = new_function(&b, name, ELF_MV_IFUNC);
+        free(name);
+        f->resolver = rs ? xstrdup(rs->name) : NULL;
+        f->resolver_addr = addr;
+        f->resolver_size = rs ? rs->size : 0;
         collect_resolver_targets(ef, f);
     }
 

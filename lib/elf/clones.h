@@ -13,6 +13,9 @@
  *   its resolver is the FUNC symbol at the IFUNC's address; its versions are
  *   the functions whose addresses the resolver's code loads (found by
  *   disassembling the resolver), with an empty target.
+ *   An R_X86_64_IRELATIVE relocation that no symbol explains (a stripped
+ *   file): its addend is a resolver; the function is named "ifunc@0xADDR"
+ *   and its versions are found from the resolver's code as above.
  * Compiler-made pieces of a version (foo.avx2.cold, foo.default.constprop.0,
  * .isra/.part/.lto_priv) are not versions.
  *
@@ -47,7 +50,8 @@ struct elf_clone {
 };
 
 struct elf_mv_function {
-    char *name;              /* base name, mangled as in the file: "add", "_Z3sumPKii" */
+    char *name;              /* base name, mangled as in the file: "add", "_Z3sumPKii";
+                              * "ifunc@0x2770" when only a relocation tells */
     enum elf_mv_origin origin;
     char *resolver;          /* "add.resolver", or the FUNC symbol at the
                               * IFUNC's address; NULL if none is named */

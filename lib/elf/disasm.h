@@ -20,6 +20,15 @@ typedef int (*disasm_fn)(const cs_insn *insn, void *ctx);
 long disasm_walk(const uint8_t *code, size_t len, uint64_t addr, disasm_fn fn, void *ctx,
                  size_t *n_undecoded);
 
+/* Decodes only what control can reach from the start of code: follows
+ * conditional and unconditional jumps that stay inside [addr, addr+len),
+ * stops a path at ret, at a jump leaving the range (a tail call) and at
+ * undecodable bytes; calls fall through. Each instruction is seen once.
+ * For code whose end is unknown (a stripped file): len is then a window,
+ * and *extent (optional) gets the end of the furthest instruction reached,
+ * minus addr. Returns the number of instructions seen, or -1. */
+long disasm_walk_flow(const uint8_t *code, size_t len, uint64_t addr, disasm_fn fn, void *ctx, uint64_t *extent);
+
 /* The first byte of the instruction after its legacy prefixes is 0x62 (EVEX:
  * an AVX-512 encoding), 0xC4/0xC5 (VEX: AVX). In 64-bit mode these bytes
  * always start an encoding, never LDS/LES/BOUND. */

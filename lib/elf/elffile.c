@@ -63,17 +63,19 @@ static void load_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf
     }
 }
 
-static size_t count_irelative(Elf_Scn *scn, const GElf_Shdr *sh)
+static void collect_irelative(Elf_Scn *scn, const GElf_Shdr *sh, struct elf_file *ef)
 {
     Elf_Data *data = elf_getdata(scn, NULL);
-    if (!data || !sh->sh_entsize) return 0;
-    size_t n = sh->sh_size / sh->sh_entsize, count = 0;
+    if (!data || !sh->sh_entsize) return;
+    size_t n = sh->sh_size / sh->sh_entsize;
     for (size_t i = 0; i < n; i++) {
         GElf_Rela rela;
         if (!gelf_getrela(data, (int)i, &rela)) break;
-        if (GELF_R_TYPE(rela.r_info) == R_X86_64_IRELATIVE) count++;
+        if (GELF_R_TYPE(rela.r_info) != R_X86_64_IRELATIVE) continue;
+        ef->irelative_resolvers = xrealloc(ef->irelative_resolvers,
+                                           (ef->n_irelative + 1) * sizeof *ef->irelative_resolvers);
+        ef->irelative_resolvers[ef->n_irelative++] = (uint64_t)rela.r_addend;
     }
-    return count;
 }
 
 /* DT_FLAGS_1 & DF_1_PIE: how a static PIE says it is an executable. */
@@ -167,7 +169,7 @@ int elf_file_open(const char *path, struct elf_file *ef)
         if (!gelf_getshdr(scn, &sh)) continue;
         if (sh.sh_type == SHT_SYMTAB) symtab = scn, symtab_sh = sh;
         else if (sh.sh_type == SHT_DYNSYM) dynsym = scn, dynsym_sh = sh;
-        else if (sh.sh_type == SHT_RELA) ef->n_irelative += count_irelative(scn, &sh);
+        else if (sh.sh_type == SHT_RELA) collect_irelative(scn, &sh, ef);
         else if (sh.sh_type == SHT_DYNAMIC && ef->elf_type == ET_DYN && has_pie_flag(scn, &sh)) ef->is_pie = 1;
         if ((sh.sh_flags & SHF_ALLOC) && (sh.sh_flags & SHF_EXECINSTR)) ef->text_size += sh.sh_size;
     }
@@ -187,6 +189,7 @@ void elf_file_close(struct elf_file *ef)
     if (ef->elf) elf_end(ef->elf);
     if (ef->fd >= 0) close(ef->fd);
     free(ef->syms);
+    free(ef->irelative_resolvers);
     free(ef->path);
     memset(ef, 0, sizeof *ef);
     ef->fd = -1;
@@ -215,6 +218,19 @@ const uint8_t *elf_file_bytes(const struct elf_file *ef, uint64_t addr, uint64_t
     Elf_Data *data = elf_getdata(scn, NULL);
     uint64_t off = addr - sh.sh_addr;
     if (!data || !data->d_buf || off + size > data->d_size) return NULL;
+    return (const uint8_t *)data->d_buf + off;
+}
+
+const uint8_t *elf_file_window(const struct elf_file *ef, uint64_t addr, uint64_t max, uint64_t *len)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = section_at(ef, addr, 1, &sh);
+    *len = 0;
+    if (!scn || sh.sh_type == SHT_NOBITS) return NULL;
+    Elf_Data *data = elf_getdata(scn, NULL);
+    uint64_t off = addr - sh.sh_addr;
+    if (!data || !data->d_buf || off >= data->d_size) return NULL;
+    *len = data->d_size - off < max ? data->d_size - off : max;
     return (const uint8_t *)data->d_buf + off;
 }
 

@@ -31,6 +31,7 @@ struct elf_file {
     size_t n_syms;
     uint64_t text_size;  /* bytes of all allocated executable sections */
     size_t n_irelative;  /* R_X86_64_IRELATIVE relocations */
+    uint64_t *irelative_resolvers;  /* their addends: the resolvers' addresses */
 };
 
 /* Returns 0, or -1 after one line "fmvgen: PATH: what is wrong". */
@@ -40,6 +41,10 @@ void elf_file_close(struct elf_file *ef);
 /* The size bytes of file contents mapped at addr, when they all lie in one
  * allocated section with contents; NULL otherwise. Valid until close. */
 const uint8_t *elf_file_bytes(const struct elf_file *ef, uint64_t addr, uint64_t size);
+/* The bytes from addr to the end of its section, at most max of them
+ * (*len gets how many); NULL when addr is not in a section with contents.
+ * For code whose size no symbol tells. */
+const uint8_t *elf_file_window(const struct elf_file *ef, uint64_t addr, uint64_t max, uint64_t *len);
 /* 1 when addr lies inside an allocated executable section. */
 int elf_file_addr_is_code(const struct elf_file *ef, uint64_t addr);
 

@@ -11,6 +11,27 @@
 #include "elf/elffile.h"
 #include "util/util.h"
 
+/* How far a version without a symbol size may reach: clones of hot loops
+ * are at most a few kilobytes. */
+#define UNSIZED_WINDOW 65536
+
+/* A stripped file's compiler-made function still has a default version,
+ * compiled for the baseline: when exactly one version needs nothing beyond
+ * baseline x86-64, that is it. (With a -march build, none qualifies and no
+ * verdict is given.) */
+static struct inspect_clone *infer_default(struct inspect_clone *clones, size_t n)
+{
+    const isa_set baseline = ISA_BIT(ISA_MMX) | ISA_BIT(ISA_SSE) | ISA_BIT(ISA_SSE2);
+    struct inspect_clone *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!clones[i].analyzed || (clones[i].isa.needs & ~baseline)) continue;
+        if (found) return NULL;
+        found = &clones[i];
+    }
+    if (found) found->inferred_default = 1;
+    return found;
+}
+
 static void analyze_function(const struct elf_file *ef, const struct elf_mv_function *fn, struct inspect_function *out)
 {
     out->fn = fn;
@@ -20,10 +41,23 @@ static void analyze_function(const struct elf_file *ef, const struct elf_mv_func
         const struct elf_clone *c = &fn->clones[i];
         struct inspect_clone *ic = &out->clones[i];
         ic->clone = c;
-        const uint8_t *code = c->size ? elf_file_bytes(ef, c->addr, c->size) : NULL;
-        if (code && isa_analyze(code, c->size, c->addr, &ic->isa) == 0) ic->analyzed = 1;
+        ic->size = c->size;
+        if (c->size) {
+            const uint8_t *code = elf_file_bytes(ef, c->addr, c->size);
+            if (code && isa_analyze(code, c->size, c->addr, &ic->isa) == 0) ic->analyzed = 1;
+        } else {
+            /* No symbol: follow the code from its entry instead. */
+            uint64_t len = 0, extent = 0;
+            const uint8_t *code = elf_file_window(ef, c->addr, UNSIZED_WINDOW, &len);
+            if (code && isa_analyze_reachable(code, len, c->addr, &ic->isa, &extent) == 0 && extent) {
+                ic->analyzed = 1;
+                ic->size = extent;
+                ic->size_estimated = 1;
+            }
+        }
         if (c->is_default && ic->analyzed) def = ic;
     }
+    if (!def && fn->origin != ELF_MV_IFUNC) def = infer_default(out->clones, fn->n_clones);
     for (size_t i = 0; i < fn->n_clones; i++) {
         struct inspect_clone *ic = &out->clones[i];
         if (!def || ic == def || !ic->analyzed || ic->clone->is_default) continue;
@@ -99,18 +133,18 @@ const char *inspect_kind(const struct inspect_report *r)
 char *inspect_stripped_note(const struct inspect_report *r)
 {
     if (r->has_symtab) return NULL;
-    size_t unnamed = 0;
-    for (size_t i = 0; i < r->list.n_functions; i++)
-        for (size_t c = 0; c < r->list.functions[i].n_clones; c++)
-            if (!r->list.functions[i].clones[c].size) unnamed++;
     struct strbuf sb = STRBUF_INIT;
-    sb_addf(&sb, "stripped (no .symtab): only the exported symbols of .dynsym are left, so local clones "
-                 "(GCC makes them local) have no name or size%s. Still known: %zu IRELATIVE relocation%s "
-                 "(one per ifunc the loader resolves inside this file), %zu IFUNC symbol%s in .dynsym",
-            unnamed ? ", and their ISA cannot be analyzed" : "", r->list.n_irelative,
-            r->list.n_irelative == 1 ? "" : "s", r->list.n_ifunc_symbols, r->list.n_ifunc_symbols == 1 ? "" : "s");
-    sb_addf(&sb, ", %zu multiversioned function%s found from them", r->list.n_functions,
-            r->list.n_functions == 1 ? "" : "s");
+    sb_adds(&sb, "stripped (no .symtab): ");
+    if (r->is_static)
+        sb_adds(&sb, "a static file has no .dynsym either, so no function has a name");
+    else
+        sb_adds(&sb, "only the exported symbols of .dynsym are left; local ones (GCC's clones) are gone");
+    sb_addf(&sb, ". Still known: %zu IRELATIVE relocation%s (one per ifunc the loader resolves inside this "
+                 "file; the addend is the resolver), %zu IFUNC symbol%s in .dynsym; from them and the resolvers' "
+                 "code: %zu multiversioned function%s, versions named by address with sizes estimated (~) "
+                 "from their code, the default inferred when only one version needs no more than baseline x86-64",
+            r->list.n_irelative, r->list.n_irelative == 1 ? "" : "s", r->list.n_ifunc_symbols,
+            r->list.n_ifunc_symbols == 1 ? "" : "s", r->list.n_functions, r->list.n_functions == 1 ? "" : "s");
     sb_adds(&sb, ". To keep symbols: inspect the unstripped build, link without -s, or strip with "
                  "'strip --strip-debug' (keeps .symtab)");
     return sb_detach(&sb);
@@ -144,7 +178,8 @@ static json_t *clone_json(const struct inspect_clone *ic)
     json_object_set_new(o, "target", json_string(c->target));
     json_object_set_new(o, "default", json_boolean(c->is_default));
     json_object_set_new(o, "address", hex(c->addr));
-    json_object_set_new(o, "size", json_integer((json_int_t)c->size));
+    json_object_set_new(o, "size", json_integer((json_int_t)ic->size));
+    json_object_set_new(o, "size_estimated", json_boolean(ic->size_estimated));
     json_object_set_new(o, "analyzed", json_boolean(ic->analyzed));
     if (ic->analyzed) {
         json_object_set_new(o, "vector_registers", json_string(isa_register_class(ic->isa.vector_bits)));
@@ -157,6 +192,7 @@ static json_t *clone_json(const struct inspect_clone *ic)
         json_object_set_new(w, "zmm", json_integer((json_int_t)ic->isa.n_by_width[3]));
         json_object_set_new(o, "instructions_by_register", w);
     }
+    json_object_set_new(o, "inferred_default", json_boolean(ic->inferred_default));
     const char *v = verdict_name(ic->verdict);
     json_object_set_new(o, "verdict", v ? json_string(v) : json_null());
     if (ic->verdict != VERDICT_NONE) {

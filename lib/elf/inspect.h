@@ -30,7 +30,13 @@ enum inspect_verdict {
 
 struct inspect_clone {
     const struct elf_clone *clone;   /* in report.list */
-    int analyzed;                    /* 0: no code bytes (no size, or not in the file) */
+    int analyzed;                    /* 0: no code bytes in the file */
+    uint64_t size;                   /* the symbol's size, or when the symbol is
+                                      * gone the bytes its reachable code spans */
+    int size_estimated;              /* size is that estimate */
+    int inferred_default;            /* the default of a stripped file's compiler-made
+                                      * function: its only version needing nothing
+                                      * beyond baseline x86-64 (MMX/SSE/SSE2) */
     struct isa_usage isa;
     isa_set beyond_default;          /* needs minus the default clone's needs */
     int wider_than_default;          /* wider vector registers than the default */

@@ -136,6 +136,14 @@ int isa_analyze(const uint8_t *code, size_t len, uint64_t addr, struct isa_usage
     return n < 0 ? -1 : 0;
 }
 
+int isa_analyze_reachable(const uint8_t *code, size_t window, uint64_t addr, struct isa_usage *out,
+                          uint64_t *extent)
+{
+    memset(out, 0, sizeof *out);
+    long n = disasm_walk_flow(code, window, addr, on_insn, out, extent);
+    return n < 0 ? -1 : 0;
+}
+
 char *isa_set_format(isa_set s, const char *sep)
 {
     struct strbuf sb = STRBUF_INIT;

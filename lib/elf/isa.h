@@ -38,6 +38,12 @@ struct isa_usage {
  * cannot run (error printed). */
 int isa_analyze(const uint8_t *code, size_t len, uint64_t addr, struct isa_usage *out);
 
+/* The same for code whose end is unknown (a version in a stripped file):
+ * only what control reaches from addr inside the window is analysed, and
+ * *extent gets the bytes it spans (an estimate of the function's size). */
+int isa_analyze_reachable(const uint8_t *code, size_t window, uint64_t addr, struct isa_usage *out,
+                          uint64_t *extent);
+
 /* "SSE4.1", "AVX512VL", ... */
 const char *isa_feature_name(enum isa_feature f);
 /* The names of the set, in enum order, joined by sep; "" for the empty set. */

@@ -37,11 +37,15 @@ static void print_clone(const struct inspect_clone *ic, const struct widths *w)
     const struct elf_clone *c = ic->clone;
     char *isa = ic->analyzed ? isa_set_format(ic->isa.needs, " ") : xstrdup("?");
     const char *regs = ic->analyzed ? isa_register_class(ic->isa.vector_bits) : "?";
-    printf("  %s %-*s  %-*s  %7" PRIu64 "  %-4s  %-*s  ", c->is_default ? "*" : " ", w->symbol, c->symbol,
-           w->target, *c->target ? c->target : "-", c->size, regs, w->isa, *isa ? isa : "-");
+    char *size = xasprintf("%s%" PRIu64, ic->size_estimated ? "~" : "", ic->size);
+    printf("  %s %-*s  %-*s  %7s  %-4s  %-*s  ", c->is_default ? "*" : ic->inferred_default ? "?" : " ", w->symbol, c->symbol, w->target,
+           *c->target ? c->target : "-", ic->analyzed ? size : "?", regs, w->isa, *isa ? isa : "-");
+    free(size);
     free(isa);
     if (c->is_default) {
         printf("default\n");
+    } else if (ic->inferred_default) {
+        printf("default (inferred: the only version within baseline x86-64)\n");
     } else if (ic->verdict == VERDICT_USELESS) {
         printf("USELESS: needs nothing beyond the default clone\n");
     } else if (ic->verdict == VERDICT_USEFUL) {
@@ -49,7 +53,7 @@ static void print_clone(const struct inspect_clone *ic, const struct widths *w)
         printf("ok:%s%s%s\n", *extra ? " +" : "", extra, ic->wider_than_default ? ", wider vectors" : "");
         free(extra);
     } else if (!ic->analyzed) {
-        printf("not analyzed (no symbol size)\n");
+        printf("not analyzed (its code is not in the file)\n");
     } else {
         printf("-\n");
     }
@@ -63,7 +67,7 @@ static int max_int(int a, int b)
 static void print_function(const struct inspect_function *f)
 {
     const struct elf_mv_function *fn = f->fn;
-    const char *how = fn->origin == ELF_MV_GCC ? "gcc" : fn->origin == ELF_MV_CLANG ? "clang" : "hand-written ifunc";
+    const char *how = fn->origin == ELF_MV_GCC ? "gcc" : fn->origin == ELF_MV_CLANG ? "clang" : "ifunc";
     printf("\n%s  [%s, %zu version%s]  resolver %s @0x%" PRIx64, fn->name, how, fn->n_clones,
            fn->n_clones == 1 ? "" : "s", fn->resolver ? fn->resolver : "(unnamed)", fn->resolver_addr);
     if (fn->ifunc) printf(", ifunc %s", fn->ifunc);
@@ -130,6 +134,14 @@ static void print_report(const struct inspect_report *r)
     if (note) printf("  note: %s\n", note);
     free(note);
     for (size_t i = 0; i < n; i++) print_function(&r->functions[i]);
+    for (size_t i = 0; i < n; i++) {
+        int estimated = 0;
+        for (size_t c = 0; c < r->list.functions[i].n_clones; c++) estimated |= r->functions[i].clones[c].size_estimated;
+        if (estimated) {
+            printf("\n  ~size: the symbol is gone; bytes spanned by the code reachable from the version's entry\n");
+            break;
+        }
+    }
     print_size(&r->size);
 }
 

@@ -1,0 +1,166 @@
+# CLI test of `fmvgen inspect`: the inspect-clones fixture compiled here by
+# gcc, clang and clang-19 (when present) as a PIE program, a shared library,
+# a static program and stripped copies; asserts the functions and clones
+# found, the ISA verdicts (cross-checked against objdump -d), sizes, the
+# useless verdict, the JSON shape, and the errors for bad files.
+. "$TESTLIB"
+SRC=$FIXTURES/inspect-clones
+
+compilers="gcc clang"
+if have_clang19; then compilers="$compilers clang-19"; else echo "clang-19 not installed: skipped"; fi
+
+# JSON helper: prints "function:target" for every clone, sorted.
+clone_set() {
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted(f["name"] + ":" + c["target"] for fl in d["files"] for f in fl["functions"] for c in f["clones"])))
+' "$1"
+}
+
+# Widest vector register class objdump shows in one symbol's disassembly.
+objdump_regs() {  # FILE SYMBOL
+  local body
+  body=$(objdump -d --no-show-raw-insn "$1" | awk -v s="<$2>:" '$2 == s {on=1; next} on && NF == 0 {exit} on')
+  if printf '%s' "$body" | grep -q '%zmm'; then echo zmm
+  elif printf '%s' "$body" | grep -q '%ymm'; then echo ymm
+  elif printf '%s' "$body" | grep -q '%xmm'; then echo xmm
+  else echo none; fi
+}
+
+for cc in $compilers; do
+  prog=$TMP/prog.$cc lib=$TMP/libscale.$cc.so
+  "$cc" -O3 "$SRC/prog.c" -o "$prog" || { fail "$cc could not build prog.c"; continue; }
+  "$cc" -O3 -fPIC -shared "$SRC/lib.c" -o "$lib" || { fail "$cc could not build lib.c"; continue; }
+  case $cc in gcc) v4=arch_x86_64_v4 origin=gcc ;; *) v4=arch_x86-64-v4 origin=clang ;; esac
+
+  out=$("$FMVGEN" inspect "$prog" "$lib" 2>&1); rc=$?
+  expect_eq "$cc: exit status" "$rc" 0
+  expect_match "$cc: program kind" "$out" "prog\.$cc: PIE executable, 2 multiversioned functions"
+  expect_match "$cc: library kind" "$out" "libscale\.$cc\.so: shared library, 1 multiversioned function"
+  expect_match "$cc: add_arrays header" "$out" "add_arrays  \[$origin, 3 versions\]  resolver add_arrays\.resolver"
+  # the avx2 clone of the integer loop needs AVX2 on ymm; of collatz, nothing
+  expect_match "$cc: avx2 clone needs AVX2 on ymm" "$(printf '%s\n' "$out" | grep -E '^    add_arrays\.avx2')" " ymm +AVX AVX2 .* ok: \+AVX AVX2, wider vectors"
+  expect_match "$cc: useless clone" "$(printf '%s\n' "$out" | grep -E '^    collatz_steps\.avx2')" "USELESS: needs nothing beyond the default clone"
+  expect_match "$cc: v4 clone is AVX-512" "$(printf '%s\n' "$out" | grep -E "^    add_arrays\.$v4")" "AVX512F"
+  expect_match "$cc: formula shown" "$out" "formula \(1-R\)\*C \+ R\*C\*N"
+
+  "$FMVGEN" inspect --json "$prog" "$lib" >"$TMP/$cc.json"; rc=$?
+  expect_eq "$cc: --json exit status" "$rc" 0
+  if command -v python3 >/dev/null 2>&1; then
+    expect_eq "$cc: clone set" "$(clone_set "$TMP/$cc.json")" \
+      "$(printf '%s\n' add_arrays:default add_arrays:avx2 "add_arrays:$v4" collatz_steps:default collatz_steps:avx2 \
+          scale_floats:default scale_floats:avx2 "scale_floats:$v4" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
+    # JSON shape, sizes, verdicts, and the size account adding up
+    shape=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["files"][0]
+assert p["kind"] == "PIE executable" and p["stripped"] is False, p["kind"]
+fn = {f["name"]: f for f in p["functions"]}
+for f in fn.values():
+    assert f["resolver"]["symbol"].endswith(".resolver") and f["resolver"]["address"].startswith("0x")
+    assert f["ifunc"] is not None and f["versions"] == len(f["clones"])
+    for c in f["clones"]:
+        assert c["size"] > 0 and c["analyzed"] and c["address"].startswith("0x"), c
+v = {c["target"]: c for c in fn["collatz_steps"]["clones"]}
+assert v["avx2"]["verdict"] == "useless" and v["avx2"]["isa_beyond_default"] == [], v
+a = {c["target"][:4]: c for c in fn["add_arrays"]["clones"]}
+assert a["avx2"]["verdict"] == "useful" and "AVX2" in a["avx2"]["isa"] and a["avx2"]["vector_registers"] == "ymm"
+assert a["arch"]["vector_registers"] == "zmm" or "AVX512VL" in a["arch"]["isa"], a["arch"]
+assert a["defa"]["default"] and a["defa"]["verdict"] is None
+s = p["code_size"]
+assert s["text_bytes_without_clones"] + s["clone_bytes"] + s["resolver_bytes"] == s["text_bytes"], s
+assert s["measured_growth_bytes"] == s["clone_bytes"] + s["resolver_bytes"] and s["functions_counted"] == 2
+assert s["predicted_growth_bytes"] == sum(c["size"] * (f["versions"] - 1) for f in fn.values() for c in f["clones"] if c["default"])
+assert s["N"] is None and d["files"][1]["code_size"]["N"] == 3
+print("ok")
+' "$TMP/$cc.json" 2>&1)
+    expect_eq "$cc: JSON shape and values" "$shape" ok
+
+    # cross-check: inspect's register class of every clone == objdump -d's
+    python3 -c '
+import json, sys
+for fl in json.load(open(sys.argv[1]))["files"]:
+    for f in fl["functions"]:
+        for c in f["clones"]:
+            print(fl["file"], c["symbol"], c["vector_registers"])
+' "$TMP/$cc.json" >"$TMP/$cc.regs"
+    while read -r file sym regs; do
+      expect_eq "$cc: $sym registers vs objdump" "$regs" "$(objdump_regs "$file" "$sym")"
+    done <"$TMP/$cc.regs"
+  fi
+
+  # stripped copies: the PIE says what is left; the library still exports its ifunc
+  strip -o "$prog.stripped" "$prog" && strip -o "$lib.stripped" "$lib"
+  out=$("$FMVGEN" inspect "$prog.stripped" "$lib.stripped" 2>&1); rc=$?
+  expect_eq "$cc: stripped exit status" "$rc" 0
+  expect_match "$cc: stripped note" "$out" "note: stripped \(no \.symtab\).*2 IRELATIVE relocations.*strip --strip-debug"
+  expect_match "$cc: stripped library keeps its ifunc" "$out" "scale_floats  \[$origin, 3 versions\]"
+  # the PIE's two functions are still found through their IRELATIVE relocations
+  expect_match "$cc: stripped PIE functions" "$(printf '%s\n' "$out" | grep -E '^ifunc@0x' | sed -E 's/^ifunc@0x[0-9a-f]+ +//' | sort | tr '\n' ' ')" \
+    "^\[ifunc, 2 versions\].*\[ifunc, 3 versions\]"
+  # versions of a stripped file: ISA from their reachable code, default inferred
+  expect_match "$cc: stripped avx2 version still analyzed" "$out" "0x[0-9a-f]+ +- +~[0-9]+ +ymm +AVX AVX2"
+  if [ "$cc" = gcc ]; then
+    expect_match "$cc: stripped default inferred" "$out" "\? 0x[0-9a-f]+ +- +~[0-9]+ +xmm .*default \(inferred"
+  fi
+done
+
+# a static program: our clones among glibc's own ifuncs; IRELATIVE as readelf counts
+gcc -O3 -static "$SRC/prog.c" -o "$TMP/prog.static" 2>/dev/null
+if [ -x "$TMP/prog.static" ]; then
+  out=$("$FMVGEN" inspect "$TMP/prog.static" 2>&1); rc=$?
+  expect_eq "static: exit status" "$rc" 0
+  nirel=$(readelf -rW "$TMP/prog.static" | grep -c IRELATIV)
+  expect_match "static: kind and IRELATIVE count" "$out" "prog\.static: static executable, .*, $nirel IRELATIVE relocations"
+  expect_match "static: add_arrays" "$out" "add_arrays  \[gcc, 3 versions\]"
+  expect_match "static: collatz useless" "$(printf '%s\n' "$out" | grep -E '^    collatz_steps\.avx2')" USELESS
+  expect_match "static: glibc memcpy is an ifunc" "$out" "memcpy  \[ifunc, [0-9]+ versions\]  resolver"
+  strip -o "$TMP/prog.static.stripped" "$TMP/prog.static"
+  out=$("$FMVGEN" inspect "$TMP/prog.static.stripped" 2>&1)
+  expect_match "static stripped: one function per IRELATIVE" "$out" "static executable, $nirel multiversioned functions .*, $nirel IRELATIVE"
+  expect_match "static stripped: note" "$out" "note: stripped \(no \.symtab\): a static file has no \.dynsym either"
+else
+  echo "no static libc: static case skipped"
+fi
+
+# GCC's C++ target() overloads: the default keeps the plain mangled name
+if g++ -O3 "$SRC/overload.cc" -o "$TMP/overload"; then
+  out=$("$FMVGEN" inspect "$TMP/overload" 2>&1)
+  expect_match "overload: found" "$out" "_Z8checksumPKhm  \[gcc, 2 versions\]"
+  expect_match "overload: default is the plain name" "$out" "\* _Z8checksumPKhm +default"
+else
+  fail "g++ could not build overload.cc"
+fi
+
+# errors: one line naming the file, non-zero exit; good files still reported
+printf 'not an elf\n' >"$TMP/notes.txt"
+out=$("$FMVGEN" inspect "$TMP/notes.txt" 2>&1); rc=$?
+expect_eq "non-ELF: error line" "$out" "fmvgen: $TMP/notes.txt: not an ELF file"
+expect_eq "non-ELF: exit" "$rc" 1
+# a minimal ELF64 header for AArch64: e_type 2, e_machine 183, e_version 1
+printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\002\000\267\000\001\000\000\000' >"$TMP/arm.elf"
+head -c 40 /dev/zero >>"$TMP/arm.elf"
+out=$("$FMVGEN" inspect "$TMP/arm.elf" 2>&1); rc=$?
+expect_eq "foreign arch: error line" "$out" "fmvgen: $TMP/arm.elf: an ELF file for AArch64, not x86-64"
+expect_eq "foreign arch: exit" "$rc" 1
+for f in /usr/lib/aarch64-linux-gnu/libc.so.6 /usr/aarch64-linux-gnu/lib/libc.so.6; do
+  if [ -f "$f" ]; then
+    expect_match "real foreign file" "$("$FMVGEN" inspect "$f" 2>&1)" "not x86-64"
+    break
+  fi
+done
+out=$("$FMVGEN" inspect "$TMP/missing" 2>&1); rc=$?
+expect_eq "missing: error line" "$out" "fmvgen: $TMP/missing: No such file or directory"
+expect_eq "missing: exit" "$rc" 1
+gcc -c "$SRC/lib.c" -o "$TMP/lib.o"
+out=$("$FMVGEN" inspect "$TMP/lib.o" 2>&1); rc=$?
+expect_match "object file: error line" "$out" "^fmvgen: $TMP/lib\.o: a relocatable object file"
+out=$("$FMVGEN" inspect "$TMP/notes.txt" "$TMP/prog.gcc" 2>/dev/null); rc=$?
+expect_eq "mixed: exit" "$rc" 1
+expect_match "mixed: good file still reported" "$out" "prog\.gcc: PIE executable"
+"$FMVGEN" inspect >/dev/null 2>&1; rc=$?
+expect_eq "no file: usage error" "$rc" 2
+
+finish

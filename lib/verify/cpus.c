@@ -12,7 +12,7 @@ int cpus_parse(const char *list, struct strvec *models)
      * starts with + or - (or holds '=') belongs to the model before it. */
     char *copy = xstrdup(list);
     char *save = NULL;
-    int rc = 0;
+    int rc = 0, named = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         while (*tok == ' ') tok++;
         if ((tok[0] == '+' || tok[0] == '-' || strchr(tok, '=')) && models->n) {
@@ -25,10 +25,12 @@ int cpus_parse(const char *list, struct strvec *models)
             rc = fmv_error("--cpu: '%s' is not a CPU model name", tok);
             break;
         }
+        named = 1;
         if (!strcmp(tok, "native")) continue;
         if (!sv_contains(models, tok)) sv_push(models, tok);
     }
     free(copy);
+    if (!rc && !named) rc = fmv_error("--cpu: '%s' names no CPU model", list);
     return rc;
 }
 

@@ -17,8 +17,9 @@
 #define VERIFY_QEMU_PACKAGE "qemu-user"
 
 /* Splits a --cpu list ("Nehalem,Haswell") into models; "native" is accepted
- * and dropped (the native run always happens, it is the reference).
- * Returns -1 after an error line for an empty list or an empty name. */
+ * and dropped (the native run always happens, it is the reference), so
+ * "--cpu native" runs natively only. Returns -1 after an error line for a
+ * list naming nothing, or a feature switch without a model. */
 int cpus_parse(const char *list, struct strvec *models);
 
 /* The qemu-x86_64 to use: $FMVGEN_QEMU when set, else qemu-x86_64 or

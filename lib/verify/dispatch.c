@@ -65,7 +65,7 @@ int dispatch_plan_build(const char *program, const char *ld_library_path, const 
         if (libdeps_resolve(program, ld_library_path, &deps, &n) == 0) {
             for (size_t i = 0; i < n; i++) {
                 if (!deps[i].path) {
-                    sv_push(&plan->system_libs, deps[i].name);
+                    sv_push(deps[i].missing ? &plan->missing_libs : &plan->system_libs, deps[i].name);
                     continue;
                 }
                 struct elf_mv_list lib;

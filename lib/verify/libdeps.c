@@ -105,6 +105,23 @@ static char *search_dirs(const char *list, const char *name, const char *origin)
     return found;
 }
 
+/* The directories ld.so and Debian's ld.so.conf search after the
+ * program's own: only used to tell a system library from a missing one. */
+static int in_system_dirs(const char *name)
+{
+    static const char *const dirs[] = {
+        "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+        "/usr/local/lib", "/usr/local/lib/x86_64-linux-gnu", NULL,
+    };
+    for (size_t i = 0; dirs[i]; i++) {
+        char *cand = path_join(dirs[i], name);
+        int found = file_exists(cand);
+        free(cand);
+        if (found) return 1;
+    }
+    return 0;
+}
+
 static int same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
@@ -160,9 +177,11 @@ int libdeps_resolve(const char *program, const char *ld_library_path, struct lib
                     seen = 1;
                 }
             if (seen) continue;
+            int missing = !path && !strchr(name, '/') && !in_system_dirs(name);
             if (count == cap) list = xrealloc(list, (cap = cap ? 2 * cap : 8) * sizeof *list);
             list[count].name = xstrdup(name);
             list[count].path = path;
+            list[count].missing = missing;
             list[count].needed_by = xstrdup(obj);
             count++;
         }

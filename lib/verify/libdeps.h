@@ -7,7 +7,8 @@
  * Only the build's libraries are followed: a name not found in those
  * directories is the system's (ld.so.cache, /usr/lib/...) and is listed as
  * such without being opened - glibc's own ifuncs (memcpy...) are not what
- * the user multiversioned. Libraries of the wrong class or architecture are
+ * the user multiversioned. A name in none of the system's usual directories
+ * either is marked missing (the program will not start). Libraries of the wrong class or architecture are
  * skipped, as ld.so skips them. */
 #ifndef FMVGEN_VERIFY_LIBDEPS_H
 #define FMVGEN_VERIFY_LIBDEPS_H
@@ -17,6 +18,7 @@
 struct lib_dep {
     char *name;        /* the DT_NEEDED entry: "libfoo.so.1" */
     char *path;        /* where it was found; NULL for a system library */
+    int missing;       /* found nowhere, not even in the system's directories */
     char *needed_by;   /* path of the first object that needs it */
 };
 

@@ -268,21 +268,24 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
         fmv_error("%s: not executable", r->program);
         goto out;
     }
-    r->qemu = cpus_find_qemu();
-    if (!r->qemu) {
-        fmv_error("qemu-x86_64: not found; install the Debian package %s (apt-get install %s)", VERIFY_QEMU_PACKAGE,
-                  VERIFY_QEMU_PACKAGE);
-        goto out;
-    }
     struct strvec defaults = STRVEC_INIT;
-    const struct strvec *models = o->cpus && o->cpus->n ? o->cpus : NULL;
+    const struct strvec *models = o->cpus;
     if (!models) {
         cpus_parse(VERIFY_DEFAULT_CPUS, &defaults);
         models = &defaults;
     }
-    if (cpus_check_models(r->qemu, models) != 0) {
-        sv_free(&defaults);
-        goto out;
+    if (models->n) {
+        r->qemu = cpus_find_qemu();
+        if (!r->qemu) {
+            fmv_error("qemu-x86_64: not found; install the Debian package %s (apt-get install %s)",
+                      VERIFY_QEMU_PACKAGE, VERIFY_QEMU_PACKAGE);
+            sv_free(&defaults);
+            goto out;
+        }
+        if (cpus_check_models(r->qemu, models) != 0) {
+            sv_free(&defaults);
+            goto out;
+        }
     }
     r->helper = dispatch_find_helper();
     if (!r->helper && !r->plan.unavailable)
@@ -331,7 +334,9 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     /* Compare with the native run. */
     struct verify_run *native = &r->runs[0];
     int native_exited = native->outcome == VERIFY_EXITED;
-    native->ok = native_exited;
+    /* A run passes when it exits 0: a program that cannot start (a missing
+     * library: 127) or fails the same way everywhere has not been verified. */
+    native->ok = native_exited && native->exit_status == 0;
     native->compared = native_exited;
     native->files = xcalloc(r->n_compare + 1, sizeof *native->files);
     for (size_t k = 0; k < r->n_compare; k++) {
@@ -345,10 +350,9 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     for (size_t i = 1; i < r->n_runs; i++) {
         struct verify_run *run = &r->runs[i];
         run->files = xcalloc(r->n_compare + 1, sizeof *run->files);
-        run->ok = run->outcome == VERIFY_EXITED;
+        run->ok = run->outcome == VERIFY_EXITED && run->exit_status == 0;
         if (!native_exited || run->outcome != VERIFY_EXITED) continue;
         run->compared = 1;
-        if (run->exit_status != native->exit_status) run->ok = 0;
         compare_file(caps[0].out, caps[0].out_len, caps[i].out, caps[i].out_len, o->float_tolerance, &run->out);
         if (!output_ok(&run->out, o->float_tolerance)) run->ok = 0;
         for (size_t k = 0; k < r->n_compare; k++) {
@@ -365,13 +369,16 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
 
     /* What the reader must know to trust the table. */
     if (native_exited && native->exit_status != 0)
-        sv_pushf(&r->notes, "the native run exited with status %d; the other CPUs are compared with it",
+        sv_pushf(&r->notes, "the native run exited with status %d; outputs are compared with it anyway",
                  native->exit_status);
     if (!native_exited)
         sv_pushf(&r->notes, "the native run failed, so no output could be compared");
     if (strcmp(cpus_native_level(), "x86-64-v4") != 0)
         sv_pushf(&r->notes, "this CPU is %s, not x86-64-v4, and qemu does not emulate AVX-512: x86-64-v4 clones "
                  "were not run", cpus_native_level());
+    for (size_t i = 0; i < r->plan.missing_libs.n; i++)
+        sv_pushf(&r->notes, "%s: not found in LD_LIBRARY_PATH, the program's rpath or the system's library "
+                 "directories", r->plan.missing_libs.v[i]);
     if (r->plan.system_libs.n) {
         struct strbuf libs = STRBUF_INIT;
         for (size_t i = 0; i < r->plan.system_libs.n; i++)
@@ -471,7 +478,7 @@ json_t *verify_report_to_json(const struct verify_report *r)
     json_t *argv = json_array();
     for (size_t i = 0; r->argv[i]; i++) json_array_append_new(argv, json_string(r->argv[i]));
     json_object_set_new(root, "argv", argv);
-    json_object_set_new(root, "qemu", json_string(r->qemu));
+    json_object_set_new(root, "qemu", r->qemu ? json_string(r->qemu) : json_null());
     json_object_set_new(root, "float_tolerance", r->float_tolerance >= 0 ? json_real(r->float_tolerance) : json_null());
     json_object_set_new(root, "ok", json_boolean(r->ok));
 

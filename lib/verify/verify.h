@@ -27,7 +27,7 @@
 
 struct verify_options {
     char *const *argv;           /* PROG ARGS..., NULL-terminated */
-    const struct strvec *cpus;   /* qemu models; NULL/empty: VERIFY_DEFAULT_CPUS */
+    const struct strvec *cpus;   /* qemu models (may be empty: native only); NULL: VERIFY_DEFAULT_CPUS */
     double timeout_s;            /* per run; <= 0: none */
     char *const *compare;        /* files the program writes; NULL-terminated, may be NULL */
     double float_tolerance;      /* < 0: outputs must be identical */
@@ -53,13 +53,13 @@ struct verify_run {
     struct output_diff out;     /* stdout vs native */
     struct output_diff *files;  /* per --compare file */
     struct dispatch_result dispatch;
-    int ok;
+    int ok;                     /* exited with 0, outputs match the native run's */
 };
 
 struct verify_report {
     char *program;              /* PROG resolved (PATH) */
     char **argv;                /* as given */
-    char *qemu;
+    char *qemu;                 /* NULL when no CPU is emulated */
     char *helper;
     char **compare;             /* as given */
     size_t n_compare;

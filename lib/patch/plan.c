@@ -256,6 +256,22 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
             f->notes = json_array();
         }
         load_loops(st, sqlite3_column_int64(q, 0), f);
+        /* Other code before the definition on its first line: a line above
+         * it would give that code the attribute too. Left out, said why. */
+        const char *shared = NULL;
+        size_t j;
+        json_t *note;
+        json_array_foreach(f->notes, j, note)
+        {
+            const char *kind = json_string_value(json_object_get(note, "kind"));
+            if (kind && !strcmp(kind, "shared-line")) shared = json_string_value(json_object_get(note, "detail"));
+        }
+        if (shared) {
+            sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, shared);
+            fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, shared);
+            function_free(f);
+            p->nfunctions--;
+        }
     }
     sqlite3_finalize(q);
     if (rc == 0) qsort(p->functions, p->nfunctions, sizeof *p->functions, by_file_then_offset);
@@ -455,6 +471,10 @@ static char *render_header(const struct patch_plan *p)
             sb_addf(&sb, "      note (%s): %s\n", kind ? kind : "note", detail ? detail : "");
         }
     }
+    if (p->skipped.n) {
+        sb_addf(&sb, "\nNot patched (%zu):\n", p->skipped.n);
+        for (size_t i = 0; i < p->skipped.n; i++) sb_addf(&sb, "  %s\n", p->skipped.v[i]);
+    }
     if (p->fma) {
         struct strvec fma = STRVEC_INIT;
         for (size_t i = 0; i < p->targets.n; i++)
@@ -544,6 +564,9 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_array_append_new(fns, j);
     }
     json_object_set_new(o, "functions", fns);
+    json_t *skipped = json_array();
+    for (size_t i = 0; i < p->skipped.n; i++) json_array_append_new(skipped, json_string(p->skipped.v[i]));
+    json_object_set_new(o, "skipped", skipped);
     return o;
 }
 
@@ -563,5 +586,6 @@ void patch_plan_free(struct patch_plan *p)
     free(p->root);
     free(p->text);
     sv_free(&p->targets);
+    sv_free(&p->skipped);
     memset(p, 0, sizeof *p);
 }

@@ -53,6 +53,7 @@ struct patch_plan {
     size_t nfunctions;
     struct patch_file *files;
     size_t nfiles;
+    struct strvec skipped;          /* "REL:LINE NAME: why" of candidates left out */
     char *text;                     /* header comment + unified diff ("" when nothing to do) */
 };
 

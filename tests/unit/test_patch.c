@@ -538,6 +538,36 @@ static void test_plan_refuses_stale_sources(void **state)
     project_close(&p);
 }
 
+/* A definition sharing its first line with other code ("int x; void f()")
+ * is left out and said so: an attribute line above would cover that code. */
+static void test_plan_skips_shared_line(void **state)
+{
+    (void)state;
+    struct project p;
+    project_open(&p);
+    add_candidate(&p, "kernels.c", "scale", "void scale(");
+    add_candidate(&p, "kernels.c", "saxpy", "void saxpy(");
+    assert_int_equal(sqlite3_exec(store_db(p.st),
+                                  "UPDATE functions SET notes = '[{\"kind\":\"shared-line\",\"detail\":"
+                                  "\"line 16 also holds int x;\"}]' WHERE name = 'saxpy'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    struct strvec t = STRVEC_INIT;
+    assert_int_equal(targets_parse("avx2", &t), 0);
+    struct patch_plan plan;
+    fmv_set_quiet(1);
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(plan.nfunctions, 1);
+    assert_string_equal(plan.functions[0].name, "scale");
+    assert_int_equal(plan.skipped.n, 1);
+    assert_non_null(strstr(plan.text, "Not patched (1):\n  kernels.c:16 saxpy: line 16 also holds int x;\n"));
+    assert_null(strstr(plan.files[0].new_data, "FMVGEN_CLONES\nvoid saxpy("));
+    patch_plan_free(&plan);
+    sv_free(&t);
+    project_close(&p);
+}
+
 static void test_plan_nothing_to_do(void **state)
 {
     (void)state;
@@ -570,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_plan_places_attributes_and_preamble),
         cmocka_unit_test(test_plan_exact_has_no_fma_warning),
         cmocka_unit_test(test_plan_refuses_stale_sources),
+        cmocka_unit_test(test_plan_skips_shared_line),
         cmocka_unit_test(test_plan_nothing_to_do),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

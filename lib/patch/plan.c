@@ -335,12 +335,53 @@ static size_t preamble_offset(const char *text, size_t first)
     return depth == 0 ? first : open_at;
 }
 
-/* The definition starts with the storage class "static": internal
- * linkage, every caller is in this file. */
+/* 1 when the definition starting at pos has internal linkage: the word
+ * "static" comes before the function's name (the identifier followed by
+ * '('), skipping comments, __attribute__((...)) and [[...]]. */
 static int is_static_at(const char *text, size_t len, size_t pos)
 {
-    return pos + 7 <= len && !strncmp(text + pos, "static", 6) &&
-           (text[pos + 6] == ' ' || text[pos + 6] == '\t' || text[pos + 6] == '\n' || text[pos + 6] == '\r');
+    size_t end = len - pos > 4096 ? pos + 4096 : len;
+    size_t i = pos;
+    while (i < end) {
+        char c = text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '*' || c == '&') {
+            i++;
+        } else if (c == '/' && i + 1 < end && text[i + 1] == '*') {
+            const char *close = memmem(text + i + 2, end - i - 2, "*/", 2);
+            if (!close) return 0;
+            i = (size_t)(close - text) + 2;
+        } else if (c == '/' && i + 1 < end && text[i + 1] == '/') {
+            while (i < end && text[i] != '\n') i++;
+        } else if (c == '[' && i + 1 < end && text[i + 1] == '[') {
+            const char *close = memmem(text + i + 2, end - i - 2, "]]", 2);
+            if (!close) return 0;
+            i = (size_t)(close - text) + 2;
+        } else if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+            size_t w = i;
+            while (w < end && (text[w] == '_' || (text[w] >= 'a' && text[w] <= 'z') ||
+                               (text[w] >= 'A' && text[w] <= 'Z') || (text[w] >= '0' && text[w] <= '9')))
+                w++;
+            size_t n = w - i;
+            if (n == 6 && !strncmp(text + i, "static", 6)) return 1;
+            int attribute = (n == 13 && !strncmp(text + i, "__attribute__", 13)) ||
+                            (n == 10 && !strncmp(text + i, "__declspec", 10));
+            size_t k = w;
+            while (k < end && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r')) k++;
+            if (k < end && text[k] == '(') {
+                if (!attribute) return 0;   /* the function's name: no "static" before it */
+                int depth = 0;
+                for (; k < end; k++) {
+                    if (text[k] == '(') depth++;
+                    else if (text[k] == ')' && --depth == 0) break;
+                }
+                w = k + 1;
+            }
+            i = w;
+        } else {
+            return 0;   /* "::", "<", ... : C++ shapes; external is the safe answer */
+        }
+    }
+    return 0;
 }
 
 static size_t line_of_offset(const char *text, size_t offset)

@@ -568,6 +568,36 @@ static void test_plan_skips_shared_line(void **state)
     project_close(&p);
 }
 
+/* FMVGEN_CLONES_STATIC for internal linkage, found past attributes and
+ * comments; a "static" inside a comment does not count. */
+static void test_plan_static_detection(void **state)
+{
+    (void)state;
+    struct project p;
+    project_open(&p);
+    static const char extra[] = "/* extra.c */\n"
+                                "__attribute__((unused)) static int\n"
+                                "helper(int *a, int n)\n{ return a[n]; }\n"
+                                "/* not static */ int exported(int *a) { return a[0]; }\n"
+                                "  static/* tight */unsigned long tight(int *a) { return (unsigned long)a[1]; }\n";
+    write_text(p.dir, "extra.c", extra);
+    add_candidate(&p, "extra.c", "helper", "__attribute__((unused)) static int");
+    add_candidate(&p, "extra.c", "exported", "/* not static */");
+    add_candidate(&p, "extra.c", "tight", "  static/*");
+    struct strvec t = STRVEC_INIT;
+    assert_int_equal(targets_parse("avx2", &t), 0);
+    struct patch_plan plan;
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    assert_int_equal(plan.nfiles, 1);
+    const char *n = plan.files[0].new_data;
+    assert_non_null(strstr(n, "\nFMVGEN_CLONES_STATIC\n__attribute__((unused)) static int\n"));
+    assert_non_null(strstr(n, "\nFMVGEN_CLONES\n/* not static */ int exported"));
+    assert_non_null(strstr(n, "\n  FMVGEN_CLONES_STATIC\n  static/* tight */"));
+    patch_plan_free(&plan);
+    sv_free(&t);
+    project_close(&p);
+}
+
 static void test_plan_nothing_to_do(void **state)
 {
     (void)state;
@@ -601,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_plan_exact_has_no_fma_warning),
         cmocka_unit_test(test_plan_refuses_stale_sources),
         cmocka_unit_test(test_plan_skips_shared_line),
+        cmocka_unit_test(test_plan_static_detection),
         cmocka_unit_test(test_plan_nothing_to_do),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

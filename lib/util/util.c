@@ -183,10 +183,22 @@ void sv_free(struct strvec *sv)
 static int quiet;
 void fmv_set_quiet(int q) { quiet = q; }
 
+static struct strbuf *error_capture;
+void fmv_error_capture(struct strbuf *sb) { error_capture = sb; }
+
 int fmv_error(const char *fmt, ...)
 {
-    if (quiet) return -1;
     va_list ap;
+    if (error_capture) {
+        va_start(ap, fmt);
+        char *msg = xvasprintf(fmt, ap);
+        va_end(ap);
+        if (error_capture->len) sb_adds(error_capture, "; ");
+        sb_adds(error_capture, msg);
+        free(msg);
+        return -1;
+    }
+    if (quiet) return -1;
     va_start(ap, fmt);
     fputs("fmvgen: ", stderr);
     vfprintf(stderr, fmt, ap);

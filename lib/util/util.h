@@ -52,6 +52,11 @@ int fmv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fmv_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Quiet mode for unit tests that exercise error paths on purpose. */
 void fmv_set_quiet(int quiet);
+/* While sb is set, fmv_error appends its message (without "fmvgen: ",
+ * several joined by "; ") to sb instead of printing it; NULL prints again.
+ * Lets a caller fold a callee's error into its own one line that adds the
+ * context (e.g. which compile_commands.json entry used that compiler). */
+void fmv_error_capture(struct strbuf *sb);
 
 /* Files. read_file returns NULL and sets errno on failure; *len optional. */
 char *read_file(const char *path, size_t *len);

@@ -86,20 +86,6 @@ static const char *get_string(json_t *obj, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* Where `cc -c dir/x.c` leaves its object when the entry names none: x.o
- * in the working directory. */
-static char *default_output(const char *source, const char *directory)
-{
-    const char *base = path_basename(source);
-    const char *dot = strrchr(base, '.');
-    char *stem = dot && dot != base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
-    char *name = xasprintf("%s.o", stem);
-    char *out = path_join(directory, name);
-    free(stem);
-    free(name);
-    return out;
-}
-
 /* `ccache gcc -c x.c`: the compile is what follows the launcher; it is
  * what the wrapper would have seen and what the probe must re-run. */
 static void drop_launcher(struct strvec *argv)
@@ -151,31 +137,41 @@ static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t
     drop_launcher(&e->argv);
     if (e->argv.n == 0) return fmv_error("%s: entry %zu: empty command", path, i + 1);
 
+    /* The compdb spec allows a relative "directory" in practice (some
+     * generators write one); it is relative to the file's folder. */
+    e->directory = path_absolute(dir, compdb_dir);
+    e->source = path_absolute(file, e->directory);
     struct compile_args args;
     compile_args_parse(sv_argv(&e->argv), &args);
-    int wanted = args.is_compile && args.language &&
-                 (!strcmp(args.language, "c") || !strcmp(args.language, "c++"));
+    /* The entry's file among the command's sources (a `cc -c a.c b.c`
+     * line is listed once per file). */
+    size_t which = args.sources.n;
+    for (size_t k = 0; k < args.sources.n && which == args.sources.n; k++) {
+        char *abs = path_absolute(args.sources.v[k], e->directory);
+        if (!strcmp(abs, e->source)) which = k;
+        free(abs);
+    }
+    int wanted = args.is_compile && which < args.sources.n;
     if (wanted) {
-        /* The compdb spec allows a relative "directory" in practice (some
-         * generators write one); it is relative to the file's folder. */
-        e->directory = path_absolute(dir, compdb_dir);
-        e->source = path_absolute(file, e->directory);
-        if (output) e->output = path_absolute(output, e->directory);
-        else if (args.output) e->output = path_absolute(args.output, e->directory);
-        else e->output = default_output(e->source, e->directory);
-        e->language = xstrdup(args.language);
+        e->output = output ? path_absolute(output, e->directory) : compile_args_output_of(&args, which, e->directory);
+        e->language = xstrdup(args.languages.v[which]);
     }
     compile_args_free(&args);
     if (!wanted) return 0;
 
     /* A compiler given by a relative path is relative to the entry's
-     * directory, where the build ran it; a bare name is looked up in PATH. */
+     * directory, where the build ran it; a bare name is looked up in PATH.
+     * Its own error line is folded into ours, which names the database. */
     const char *cc = e->argv.v[0];
     char *compiler = strchr(cc, '/') ? path_absolute(cc, e->directory) : xstrdup(cc);
+    struct strbuf why = STRBUF_INIT;
+    fmv_error_capture(&why);
     int rc = compiler_identify(compiler, &e->id);
+    fmv_error_capture(NULL);
     if (rc != 0)
-        fmv_error("%s: entry %zu (%s): compiler %s is not GCC or Clang; fmvgen reads only their optimization records",
-                  path, i + 1, e->source, compiler);
+        fmv_error("%s: entry %zu (%s): compiler %s is not usable: %s", path, i + 1, e->source, compiler,
+                  why.len ? sb_str(&why) : "not GCC or Clang");
+    sb_free(&why);
     free(compiler);
     if (rc != 0) return -1;
     e->source_hash = hash_file_hex(e->source);

@@ -1,0 +1,380 @@
+/* Unit tests of lib/capture/probe: records-only re-runs of the compiles of a
+ * compile_commands.json for the probe-proj fixture (three C files, one C++
+ * file, a path with spaces), with gcc and clang (and clang-19 when
+ * installed): record files registered per variant, the user's tree left
+ * exactly as it was (find snapshot) even with dependency-file flags,
+ * only_O2 selection, and a deleted source giving a probe-failed note while
+ * the other compiles still run. Also the argv rewrite itself. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <zlib.h>
+
+#include "capture/compdb.h"
+#include "capture/probe.h"
+#include "test_probe_helpers.h"
+
+/* ---- the argv rewrite ---- */
+
+static void expect_argv(char **got, const char *const *want)
+{
+    size_t i = 0;
+    for (; want[i] && got[i]; i++)
+        if (strcmp(got[i], want[i]) != 0) fail_msg("argv[%zu] = [%s], expected [%s]", i, got[i], want[i]);
+    if (want[i] || got[i]) fail_msg("argv length differs at %zu: got [%s], expected [%s]", i, got[i] ? got[i] : "END",
+                                    want[i] ? want[i] : "END");
+}
+
+static void test_argv_drops_outputs_and_dependency_files(void **state)
+{
+    (void)state;
+    char *argv[] = {"cc", "-O2", "-MD", "-MF", "d.d", "-MTfoo", "-MQ", "q", "-MP", "-Wp,-MD,x.d,-DFOO",
+                    "-Wp,-MMD,y.d", "-c", "a.c", "b.c", "-o", "a.o", "-save-temps=obj", "-dumpdir", "z/",
+                    "-fopt-info-vec=log.txt", "-fopt-info-vec", "-MJ", "cdb.json", "-I", "inc", NULL};
+    struct compile_row row = {.id = 1, .directory = "/p", .compiler = "/usr/bin/gcc", .source = "/p/a.c",
+                              .argv = argv};
+    char *extra[] = {"-march=x86-64-v4", NULL};
+    char *rec[] = {"-fsave-optimization-record", "-dumpdir", "/r/", NULL};
+    struct strvec out = STRVEC_INIT;
+    probe_build_argv(&row, extra, rec, "/t/1/a.o", &out);
+    expect_argv(out.v, (const char *[]){"/usr/bin/gcc", "-O2", "-Wp,-DFOO", "-c", "a.c", "-fopt-info-vec", "-I", "inc",
+                                        "-Wno-error", "-march=x86-64-v4", "-fsave-optimization-record", "-dumpdir",
+                                        "/r/", "-o", "/t/1/a.o", NULL});
+    sv_free(&out);
+
+    /* Joined -o, no -c (a compile-and-link line), source in a spaced dir. */
+    char *argv2[] = {"g++", "-O3", "sub dir/m.cpp", "-ofoo", NULL};
+    struct compile_row row2 = {.id = 2, .directory = "/p", .compiler = "/usr/bin/g++", .source = "/p/sub dir/m.cpp",
+                               .argv = argv2};
+    probe_build_argv(&row2, NULL, rec, "/t/2/foo", &out);
+    expect_argv(out.v, (const char *[]){"/usr/bin/g++", "-O3", "sub dir/m.cpp", "-c", "-Wno-error",
+                                        "-fsave-optimization-record", "-dumpdir", "/r/", "-o", "/t/2/foo", NULL});
+    sv_free(&out);
+}
+
+static void test_variant_dirname(void **state)
+{
+    (void)state;
+    char *s = probe_variant_dirname("probe:arch=x86-64-v4");
+    assert_string_equal(s, "probe_arch=x86-64-v4");
+    free(s);
+    s = probe_variant_dirname("../x/y");
+    assert_null(strchr(s, '/'));
+    assert_true(s[0] != '.');
+    free(s);
+}
+
+/* ---- end to end on the fixture ---- */
+
+struct toolchain {
+    const char *cc, *cxx, *kind;
+};
+static const struct toolchain TOOLCHAINS[] = {
+    {"gcc", "g++", "gcc"},
+    {"clang", "clang++", "clang"},
+    {"clang-19", "clang++-19", "clang"},
+};
+
+struct env {
+    char *tmp, *proj, *storedir, *tmpdir;
+    struct store *st;
+    const struct toolchain *tc;
+};
+
+static int setup(void **state)
+{
+    struct env *e = xcalloc(1, sizeof *e);
+    e->tmp = make_temp_dir("test-probe");
+    e->proj = copy_fixture_to("probe-proj", e->tmp);
+    e->storedir = path_join(e->tmp, "store");
+    /* The probe's private temp dir goes here, so the test can see it is
+     * removed afterwards. */
+    e->tmpdir = path_join(e->tmp, "tmpdir");
+    mkdir_p(e->tmpdir, 0755);
+    *state = e;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct env *e = *state;
+    remove_tree(e->tmp);
+    free(e->tmp);
+    free(e->proj);
+    free(e->storedir);
+    free(e->tmpdir);
+    free(e);
+    return 0;
+}
+
+/* A fresh store for one toolchain. */
+static void open_store(struct env *e, const struct toolchain *tc)
+{
+    remove_tree(e->storedir);
+    assert_int_equal(store_open(e->storedir, 1, &e->st), 0);
+    e->tc = tc;
+}
+
+static void close_store(struct env *e)
+{
+    store_close(e->st);
+    e->st = NULL;
+}
+
+/* One translation unit of the fixture and the flags it is compiled with. */
+struct tu {
+    const char *file;
+    const char *flags[8];
+};
+static const struct tu DEFAULT_TUS[] = {
+    {"sum.c", {"-O3"}},
+    {"dot.c", {"-O3"}},
+    {"sub dir/scale kernel.c", {"-O3"}},
+    {"mix.cpp", {"-O3"}},
+};
+
+/* Writes compile_commands.json (arguments form) for tus and imports it. */
+static void import_tus(struct env *e, const struct tu *tus, size_t n)
+{
+    json_t *db = json_array();
+    for (size_t i = 0; i < n; i++) {
+        int cxx = strstr(tus[i].file, ".cpp") != NULL;
+        json_t *args = json_array();
+        json_array_append_new(args, json_string(cxx ? e->tc->cxx : e->tc->cc));
+        for (size_t k = 0; k < 8 && tus[i].flags[k]; k++) json_array_append_new(args, json_string(tus[i].flags[k]));
+        /* obj/ does not exist: the user's real build would create it, the
+         * probe must not. */
+        const char *base = path_basename(tus[i].file);
+        char *obj = xasprintf("obj/%.*s.o", (int)(strrchr(base, '.') - base), base);
+        json_array_append_new(args, json_string("-c"));
+        json_array_append_new(args, json_string(tus[i].file));
+        json_array_append_new(args, json_string("-o"));
+        json_array_append_new(args, json_string(obj));
+        json_array_append_new(db, json_pack("{s:s, s:s, s:o}", "directory", e->proj, "file", tus[i].file,
+                                            "arguments", args));
+        free(obj);
+    }
+    char *path = path_join(e->tmp, "compile_commands.json");
+    assert_int_equal(json_dump_file(db, path, JSON_INDENT(2)), 0);
+    json_decref(db);
+    assert_int_equal(compdb_import(e->st, path), (int)n);
+    free(path);
+}
+
+static int run_probe(struct env *e, const char *variant, char *const *extra, int only_O2)
+{
+    setenv("TMPDIR", e->tmpdir, 1);
+    struct probe_request req = {.variant = variant, .extra_flags = extra, .only_O2 = only_O2};
+    int rc = probe_run(e->st, &req, 2);
+    unsetenv("TMPDIR");
+    /* The private temp dir with the throw-away objects is gone. */
+    DIR *d = opendir(e->tmpdir);
+    assert_non_null(d);
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (strstr(de->d_name, "fmvgen-probe")) fail_msg("probe temp dir left behind: %s", de->d_name);
+    closedir(d);
+    return rc;
+}
+
+/* The whole record file as text (gzip or plain: gzread handles both). */
+static char *read_records(const char *path)
+{
+    gzFile f = gzopen(path, "rb");
+    assert_non_null(f);
+    struct strbuf sb = STRBUF_INIT;
+    char buf[8192];
+    int n;
+    while ((n = gzread(f, buf, sizeof buf)) > 0) sb_add(&sb, buf, (size_t)n);
+    gzclose(f);
+    return sb_detach(&sb);
+}
+
+/* Checks that each successful compile of the store has exactly one record
+ * file of variant, non-empty, of the compiler's format, under the variant's
+ * records dir, naming the fixture function compiled in that TU. Returns how
+ * many there are. */
+static int check_record_files(struct env *e, const char *variant)
+{
+    char *safe = probe_variant_dirname(variant);
+    char *root = path_join(store_records_dir(e->st), safe);
+    const char *want_format = !strcmp(e->tc->kind, "gcc") ? "gcc-json" : "clang-yaml";
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(e->st),
+                                        "SELECT r.format, r.path, r.status, c.source FROM record_files r "
+                                        "JOIN compiles c ON c.id = r.compile_id WHERE r.variant = ?",
+                                        -1, &q, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(q, 1, variant, -1, SQLITE_STATIC);
+    int n = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *format = (const char *)sqlite3_column_text(q, 0);
+        const char *path = (const char *)sqlite3_column_text(q, 1);
+        const char *source = (const char *)sqlite3_column_text(q, 3);
+        assert_string_equal(format, want_format);
+        assert_string_equal((const char *)sqlite3_column_text(q, 2), "pending");
+        char *rel = path_relative_to(path, root);
+        if (!rel) fail_msg("record file %s is not under %s", path, root);
+        free(rel);
+        char *text = read_records(path);
+        assert_true(strlen(text) > 0);
+        const char *fn = strstr(source, "sum.c") ? "add_arrays" : strstr(source, "dot.c") ? "dot_widen"
+                         : strstr(source, "scale kernel.c") ? "scale" : "saxpy";
+        if (!strstr(text, fn)) fail_msg("%s: records of %s do not mention %s", path, source, fn);
+        free(text);
+        n++;
+    }
+    sqlite3_finalize(q);
+    free(root);
+    free(safe);
+    return n;
+}
+
+static long long notes_of_kind(struct env *e, const char *kind)
+{
+    return query_int(e->st, "SELECT COUNT(*) FROM tu_notes WHERE kind = ?", kind);
+}
+
+/* Runs body for every installed toolchain (gcc and clang are required). */
+#define FOR_EACH_TOOLCHAIN(e, body)                                                  \
+    for (size_t t_ = 0; t_ < sizeof TOOLCHAINS / sizeof *TOOLCHAINS; t_++) {         \
+        if (t_ >= 2 && !have_program(TOOLCHAINS[t_].cc)) continue;                   \
+        open_store(e, &TOOLCHAINS[t_]);                                              \
+        body;                                                                        \
+        close_store(e);                                                              \
+    }
+
+static void build_then_target_probe(struct env *e)
+{
+    import_tus(e, DEFAULT_TUS, 4);
+    char *before = tree_snapshot(e->proj);
+    assert_int_equal(run_probe(e, "build", NULL, 0), 0);
+    assert_int_equal(check_record_files(e, "build"), 4);
+
+    char *v4[] = {"-march=x86-64-v4", NULL};
+    assert_int_equal(run_probe(e, "probe:arch=x86-64-v4", v4, 0), 0);
+    assert_int_equal(check_record_files(e, "probe:arch=x86-64-v4"), 4);
+    /* The build's records are still there, in their own files. */
+    assert_int_equal(check_record_files(e, "build"), 4);
+    assert_int_equal(query_int(e->st, "SELECT COUNT(DISTINCT path) FROM record_files", NULL), 8);
+    assert_int_equal(notes_of_kind(e, "probe-failed"), 0);
+
+    char *after = tree_snapshot(e->proj);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+}
+
+static void test_build_and_target_probe(void **state)
+{
+    struct env *e = *state;
+    FOR_EACH_TOOLCHAIN(e, build_then_target_probe(e));
+}
+
+static void dependency_flags_leave_tree_alone(struct env *e)
+{
+    static const struct tu tus[] = {
+        {"sum.c", {"-O3", "-MD", "-MF", "dep.d", "-MT", "obj/sum.o"}},
+        {"dot.c", {"-O3", "-Wp,-MMD,wp.d"}},
+        {"sub dir/scale kernel.c", {"-O3", "-save-temps", "-MMD"}},
+        {"mix.cpp", {"-O3", "-MMD", "-MP", "-MQ", "x", "-gsplit-dwarf"}},
+    };
+    const char *sentinel = "sentinel: not to be rewritten\n";
+    char *dep = path_join(e->proj, "dep.d");
+    assert_int_equal(write_file_atomic(dep, sentinel, strlen(sentinel)), 0);
+    import_tus(e, tus, 4);
+    char *before = tree_snapshot(e->proj);
+    assert_int_equal(run_probe(e, "build", NULL, 0), 0);
+    assert_int_equal(check_record_files(e, "build"), 4);
+    char *after = tree_snapshot(e->proj);
+    assert_string_equal(after, before);
+    char *text = read_file(dep, NULL);
+    assert_string_equal(text, sentinel);
+    remove(dep);
+    free(text);
+    free(dep);
+    free(before);
+    free(after);
+}
+
+static void test_dependency_flags_leave_tree_alone(void **state)
+{
+    struct env *e = *state;
+    FOR_EACH_TOOLCHAIN(e, dependency_flags_leave_tree_alone(e));
+}
+
+static void only_O2_filters(struct env *e)
+{
+    static const struct tu tus[] = {
+        {"sum.c", {"-O2"}},
+        {"dot.c", {"-O3", "-O2"}},
+        {"sub dir/scale kernel.c", {"-O2", "-O3"}},
+        {"mix.cpp", {"-Os"}},
+    };
+    import_tus(e, tus, 4);
+    char *o3[] = {"-O3", NULL};
+    assert_int_equal(run_probe(e, "probe:O3", o3, 1), 0);
+    assert_int_equal(check_record_files(e, "probe:O3"), 2);
+    assert_int_equal(query_int(e->st,
+                               "SELECT COUNT(*) FROM record_files r JOIN compiles c ON c.id = r.compile_id "
+                               "WHERE c.source LIKE '%/sum.c' OR c.source LIKE '%/dot.c'",
+                               NULL),
+                     2);
+}
+
+static void test_only_O2_filters(void **state)
+{
+    struct env *e = *state;
+    FOR_EACH_TOOLCHAIN(e, only_O2_filters(e));
+}
+
+static void deleted_source_is_noted(struct env *e)
+{
+    import_tus(e, DEFAULT_TUS, 4);
+    char *dot = path_join(e->proj, "dot.c");
+    char *saved = read_file(dot, NULL);
+    assert_int_equal(remove(dot), 0);
+    struct stderr_capture cap;
+    stderr_capture_begin(&cap);
+    int rc = run_probe(e, "build", NULL, 0);
+    char *err = stderr_capture_end(&cap);
+    assert_int_equal(rc, 1);
+    /* One warning line, naming the source. */
+    assert_int_equal(count_lines(err), 1);
+    assert_non_null(strstr(err, dot));
+    assert_int_equal(check_record_files(e, "build"), 3);
+    assert_int_equal(notes_of_kind(e, "probe-failed"), 1);
+    long long noted = query_int(e->st,
+                                "SELECT COUNT(*) FROM tu_notes n JOIN compiles c ON c.id = n.compile_id "
+                                "WHERE n.kind = 'probe-failed' AND c.source LIKE '%/dot.c' "
+                                "AND n.detail LIKE 'build: %dot.c%'",
+                                NULL);
+    if (noted != 1) fail_msg("no probe-failed note naming dot.c; stderr was [%s]", err);
+    assert_int_equal(write_file_atomic(dot, saved, strlen(saved)), 0);
+    free(err);
+    free(saved);
+    free(dot);
+}
+
+static void test_deleted_source_is_noted(void **state)
+{
+    struct env *e = *state;
+    FOR_EACH_TOOLCHAIN(e, deleted_source_is_noted(e));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_argv_drops_outputs_and_dependency_files),
+        cmocka_unit_test(test_variant_dirname),
+        cmocka_unit_test_setup_teardown(test_build_and_target_probe, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dependency_flags_leave_tree_alone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_only_O2_filters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deleted_source_is_noted, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- one run of the program ---- */
@@ -226,10 +227,13 @@ static void add_fma_notes(struct verify_report *r)
 
 /* ---- the whole verification ---- */
 
-/* When our stdin is a file or a pipe, every run gets the same bytes. */
+/* When our stdin is redirected from a file, every run gets the same bytes.
+ * Anything else (a terminal, a pipe that may never close) is not read: the
+ * runs get /dev/null. */
 static char *stdin_copy(const char *scratch)
 {
-    if (isatty(0)) return NULL;
+    struct stat st;
+    if (fstat(0, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
     size_t len;
     char *data = read_file("/dev/stdin", &len);
     if (!data) return NULL;

@@ -13,7 +13,8 @@
  * Runs are sequential, in the current directory (the program finds its
  * inputs as usual): before each run the --compare files are removed, after
  * it they are read; the native run goes last so the files left behind are
- * the native ones. Core dumps are switched off for the runs (qemu would
+ * the native ones. Every run reads the same stdin: a copy of ours when it
+ * is redirected from a file, else /dev/null. Core dumps are switched off for the runs (qemu would
  * write guest cores into the current directory). */
 #ifndef FMVGEN_VERIFY_VERIFY_H
 #define FMVGEN_VERIFY_VERIFY_H

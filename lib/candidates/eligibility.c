@@ -147,10 +147,10 @@ static int coroutine_token(CXTranslationUnit tu, CXToken tok, const char *s, voi
 static char *rule_coroutine(struct parsed_tu *tu, const struct fn_def *def)
 {
     if (!tu_is_cxx(tu)) return NULL;
-    CXCursor body = body_of(def->cursor);
-    if (clang_Cursor_isNull(body)) return NULL;
+    /* libclang shows a coroutine's body as an unexposed statement: read the
+     * tokens of the whole definition. */
     char *detail = NULL;
-    for_each_token(tu_handle(tu), clang_getCursorExtent(body), coroutine_token, &detail);
+    for_each_token(tu_handle(tu), clang_getCursorExtent(def->cursor), coroutine_token, &detail);
     return detail;
 }
 

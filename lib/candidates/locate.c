@@ -379,9 +379,14 @@ static void fill_from_entry(struct parsed_tu *t, const struct def_entry *d, enum
         unsigned lines = 1;
         for (unsigned i = 0; i < ls; i++) lines += text[i] == '\n';
         out->insert_line = lines;
-        unsigned i = ls;
-        while (i < first && (text[i] == ' ' || text[i] == '\t')) i++;
-        if (i < first) out->shared_line_prefix = xstrndup(text + ls, first - ls);
+        /* "[[gnu::hot]]" starts before its attribute's extent: that is
+         * still the definition; anything else on the line is not. */
+        if (!attribute_gap(text, ls, first)) out->shared_line_prefix = xstrndup(text + ls, first - ls);
+        if (first < out->offset) {
+            out->line = lines;
+            out->col = first - ls + 1;
+            out->offset = first;
+        }
     } else {
         out->insert_line = out->line;
         ls = out->offset - (out->col ? out->col - 1 : 0);
@@ -464,7 +469,9 @@ enum def_match locate_by_name(struct parsed_tu *t, const char *function, struct 
     char *demangled = symbol_demangle(symbol);
     out->symbol = symbol;
     out->display_name = demangled ? demangled : xstrdup(symbol);
-    if (demangled && strstr(demangled, "{lambda(")) {
+    /* GCC and Clang (inline context) mangle a lambda as "{lambda(int)#1}";
+     * Clang names one in a non-inline function "$_0". */
+    if (demangled && (strstr(demangled, "{lambda(") || (strstr(demangled, "::$_") && strstr(demangled, "operator()")))) {
         out->match = DEF_LAMBDA;
         return out->match;
     }

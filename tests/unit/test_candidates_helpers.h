@@ -18,12 +18,15 @@
 #include "store/store.h"
 #include "util/util.h"
 
+/* Not every test program uses every helper. */
+#define CAND_HELPER static __attribute__((unused))
+
 struct cand_fixture {
     char *tmp;
     struct store *st;
 };
 
-static int cand_setup(void **state)
+CAND_HELPER int cand_setup(void **state)
 {
     struct cand_fixture *f = xcalloc(1, sizeof *f);
     f->tmp = make_temp_dir("fmvgen-cand");
@@ -32,7 +35,7 @@ static int cand_setup(void **state)
     return 0;
 }
 
-static int cand_teardown(void **state)
+CAND_HELPER int cand_teardown(void **state)
 {
     struct cand_fixture *f = *state;
     store_close(f->st);
@@ -43,7 +46,7 @@ static int cand_teardown(void **state)
 }
 
 /* A compile of dir/source with argv (argv[0] the compiler). */
-static int64_t cand_add_compile(struct store *st, const char *dir, const char *source, const char *language,
+CAND_HELPER int64_t cand_add_compile(struct store *st, const char *dir, const char *source, const char *language,
                                 const char *kind, const char *const *argv)
 {
     char *src = path_absolute(source, dir);
@@ -67,7 +70,7 @@ static int64_t cand_add_compile(struct store *st, const char *dir, const char *s
     return id;
 }
 
-static void cand_add_loop(struct store *st, int64_t compile_id, const char *variant, const char *function,
+CAND_HELPER void cand_add_loop(struct store *st, int64_t compile_id, const char *variant, const char *function,
                           const char *file, int line)
 {
     struct loop_record rec = {.function = (char *)function,
@@ -86,7 +89,7 @@ struct cand_row {
     long long insert_offset;   /* -1 when NULL */
 };
 
-static void cand_row_free(struct cand_row *r)
+CAND_HELPER void cand_row_free(struct cand_row *r)
 {
     free(r->name);
     free(r->display_name);
@@ -98,7 +101,7 @@ static void cand_row_free(struct cand_row *r)
     memset(r, 0, sizeof *r);
 }
 
-static char *cand_col(sqlite3_stmt *q, int i)
+CAND_HELPER char *cand_col(sqlite3_stmt *q, int i)
 {
     const unsigned char *s = sqlite3_column_text(q, i);
     return s ? xstrdup((const char *)s) : NULL;
@@ -106,7 +109,7 @@ static char *cand_col(sqlite3_stmt *q, int i)
 
 /* The row of a function by name within one compile (compile_id <= 0: any);
  * r->count says how many rows matched. */
-static void cand_get(struct store *st, int64_t compile_id, const char *name, struct cand_row *r)
+CAND_HELPER void cand_get(struct store *st, int64_t compile_id, const char *name, struct cand_row *r)
 {
     memset(r, 0, sizeof *r);
     sqlite3_stmt *q;
@@ -136,7 +139,7 @@ static void cand_get(struct store *st, int64_t compile_id, const char *name, str
     sqlite3_finalize(q);
 }
 
-static int cand_count(struct store *st, const char *where)
+CAND_HELPER int cand_count(struct store *st, const char *where)
 {
     char *sql = xasprintf("SELECT COUNT(*) FROM functions WHERE %s", where);
     sqlite3_stmt *q;
@@ -148,7 +151,7 @@ static int cand_count(struct store *st, const char *where)
 }
 
 /* Asserts the function is stored once, with this reason (NULL: candidate). */
-static void cand_expect(struct store *st, int64_t compile_id, const char *name, const char *reason)
+CAND_HELPER void cand_expect(struct store *st, int64_t compile_id, const char *name, const char *reason)
 {
     struct cand_row r;
     cand_get(st, compile_id, name, &r);
@@ -169,7 +172,7 @@ static void cand_expect(struct store *st, int64_t compile_id, const char *name, 
 }
 
 /* Byte offset of the start of 1-based line in a file. */
-static long long cand_line_offset(const char *path, int line)
+CAND_HELPER long long cand_line_offset(const char *path, int line)
 {
     size_t len = 0;
     char *text = read_file(path, &len);
@@ -183,7 +186,7 @@ static long long cand_line_offset(const char *path, int line)
 
 /* Asserts the insert point of a function: its line, the exact line-start
  * offset, and the text the line begins with. */
-static void cand_expect_insert(struct store *st, int64_t compile_id, const char *name, int line, const char *prefix)
+CAND_HELPER void cand_expect_insert(struct store *st, int64_t compile_id, const char *name, int line, const char *prefix)
 {
     struct cand_row r;
     cand_get(st, compile_id, name, &r);
@@ -200,7 +203,7 @@ static void cand_expect_insert(struct store *st, int64_t compile_id, const char 
 }
 
 /* The notes of a function, as one string "kind:detail|kind:detail". */
-static char *cand_notes_text(struct store *st, int64_t compile_id, const char *name)
+CAND_HELPER char *cand_notes_text(struct store *st, int64_t compile_id, const char *name)
 {
     struct cand_row r;
     cand_get(st, compile_id, name, &r);

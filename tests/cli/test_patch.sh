@@ -53,12 +53,12 @@ add_fn 1 mul_add kernels.c '^static void$'
 add_fn 1 sum_products kernels.c '^long sum_products('
 add_fn 1 add_crlf crlf.c '^void add_crlf('
 add_fn 1 add_tail tail.c '^void add_tail('
-add_fn 1 shift_left "with space.c" '^void shift_left('
+add_fn 1 shift_left "with space é.c" '^void shift_left('
 add_fn 2 _ZN7fixture5twiceEPfi ops.cpp '^    void twice('
 sq "INSERT INTO loops(compile_id,variant,function,file,line,kind,vector_bytes)
     VALUES(1,'build','saxpy','kernels.c',20,'loop',16), (1,'probe:arch=x86-64-v4','saxpy','kernels.c',20,'loop',64),
           (1,'probe:arch=x86-64-v4','sum_products','kernels.c',38,'loop',64)"
-ORIG=$(cd "$P" && cat kernels.c crlf.c tail.c "with space.c" ops.cpp | cksum)
+ORIG=$(cd "$P" && cat kernels.c crlf.c tail.c "with space é.c" ops.cpp | cksum)
 
 # ---- unknown targets: one line naming the target, exit 2, nothing written
 out=$("$FMVGEN" -C "$B" patch --targets avx2,avx9000 -o "$P/bad.patch" 2>&1); rc=$?
@@ -90,11 +90,11 @@ expect_match "header: FMA warning" "$HEADER" "FMA WARNING"
 expect_match "header: bit-exact tests" "$HEADER" "breaks bit-exact tests"
 expect_match "header: --exact offered" "$HEADER" "fmvgen patch --exact"
 expect_eq "files sorted" "$(grep '^--- a/' "$P/fmv.patch" | tr -d '\t' | tr '\n' ' ')" \
-  "--- a/crlf.c --- a/kernels.c --- a/ops.cpp --- a/tail.c --- a/with space.c "
+  "--- a/crlf.c --- a/kernels.c --- a/ops.cpp --- a/tail.c --- a/with space é.c "
 expect_match "return type on its own line: attribute before it" "$PATCH" $'\n\\+FMVGEN_CLONES_STATIC\n static void\n mul_add\\('
 expect_match "no-newline marker" "$PATCH" 'No newline at end of file'
 expect_match "fma note on stderr" "$(cat "$TMP/err")" "enable FMA"
-expect_eq "patch -o modifies no source" "$(cd "$P" && cat kernels.c crlf.c tail.c "with space.c" ops.cpp | cksum)" "$ORIG"
+expect_eq "patch -o modifies no source" "$(cd "$P" && cat kernels.c crlf.c tail.c "with space é.c" ops.cpp | cksum)" "$ORIG"
 
 # ---- it applies with patch -p1, git apply and quilt
 fresh() { rm -rf "$TMP/$1"; cp -a "$FIXTURES/patch-basic" "$TMP/$1"; printf '%s' "$TMP/$1"; }
@@ -121,7 +121,7 @@ expect_eq "indented C++ candidate keeps the indentation" "$(grep -c '^    FMVGEN
 expect_eq "one attribute per candidate" "$(cat "$A"/*.c "$A/ops.cpp" | grep -cE $'^ *FMVGEN_CLONES(_STATIC)?\r?$')" 8
 expect_eq "static function gets FMVGEN_CLONES_STATIC" "$(grep -c '^FMVGEN_CLONES_STATIC$' "$A/kernels.c")" 1
 
-SRCS=(kernels.c crlf.c tail.c "with space.c")
+SRCS=(kernels.c crlf.c tail.c "with space é.c")
 build() {  # build DIR OUT CC FLAGS...
   local dir=$1 out=$2 cc=$3; shift 3
   (cd "$dir" && "$cc" "$@" "${SRCS[@]}" main.c -o "$out")
@@ -152,11 +152,11 @@ for cc in gcc clang-14 clang-19; do
 done
 
 # C89 and a compiler without target_clones (tcc has no __has_attribute).
-(cd "$A" && for f in kernels.c crlf.c tail.c "with space.c"; do gcc -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c "$f" -o "$TMP/c89.o" || exit 1; done) 2>"$TMP/err"
+(cd "$A" && for f in kernels.c crlf.c tail.c "with space é.c"; do gcc -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c "$f" -o "$TMP/c89.o" || exit 1; done) 2>"$TMP/err"
 expect_eq "gcc -std=c89 -pedantic-errors builds the patched files" "$?" 0
 # (tail.c is left out for clang: its missing final newline is a C89 pedantic
 # error in the original already)
-(cd "$A" && for f in kernels.c crlf.c "with space.c"; do clang -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c "$f" -o "$TMP/c89.o" || exit 1; done) 2>"$TMP/err"
+(cd "$A" && for f in kernels.c crlf.c "with space é.c"; do clang -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c "$f" -o "$TMP/c89.o" || exit 1; done) 2>"$TMP/err"
 expect_eq "clang -std=c89 -pedantic-errors builds the patched files" "$?" 0
 if command -v tcc >/dev/null; then
   build "$A" "$TMP/fmv-tcc" tcc 2>"$TMP/err"; rc=$?
@@ -208,7 +208,7 @@ build "$A" "$TMP/fma" gcc -O3 || fail "FMA build"
 # ---- --json
 J=$("$FMVGEN" -C "$B" patch --json 2>/dev/null); expect_eq "--json: exit" "$?" 0
 expect_match "--json: fma" "$J" '"fma": true'
-expect_match "--json: a file" "$J" '"file": "with space.c"'
+expect_match "--json: a file" "$J" '"file": "with space é.c"'
 expect_match "--json: a function" "$J" '"name": "mul_add"'
 expect_match "--json: the patch text" "$J" '"patch": "fmvgen '
 J=$("$FMVGEN" -C "$B" patch --exact --json -o "$P/e2.patch" 2>/dev/null)
@@ -217,17 +217,17 @@ expect_no_match "--json -o: no patch text inline" "$J" '"patch":'
 
 # ---- --apply: refused when a source changed since the scan, nothing modified
 printf '\n/* edited after the scan */\n' >>"$P/tail.c"
-BEFORE=$(cd "$P" && cat kernels.c crlf.c tail.c "with space.c" ops.cpp | cksum)
+BEFORE=$(cd "$P" && cat kernels.c crlf.c tail.c "with space é.c" ops.cpp | cksum)
 out=$("$FMVGEN" -C "$B" patch --apply 2>&1); rc=$?
 expect_eq "--apply on a changed source: exit" "$rc" 1
 expect_match "--apply on a changed source: names it" "$out" "^fmvgen: $P/tail.c: changed since the scan"
-expect_eq "--apply refused: nothing modified" "$(cd "$P" && cat kernels.c crlf.c tail.c "with space.c" ops.cpp | cksum)" "$BEFORE"
+expect_eq "--apply refused: nothing modified" "$(cd "$P" && cat kernels.c crlf.c tail.c "with space é.c" ops.cpp | cksum)" "$BEFORE"
 expect_eq "--apply refused: no temp files" "$(ls -A "$P" | grep -c fmvgen)" 0
 cp "$FIXTURES/patch-basic/tail.c" "$P/tail.c"
 out=$("$FMVGEN" -C "$B" patch --apply 2>&1); rc=$?
 expect_eq "--apply: exit" "$rc" 0
 expect_match "--apply: summary" "$out" "patched 8 functions in 5 files"
-for f in kernels.c crlf.c tail.c "with space.c" ops.cpp; do
+for f in kernels.c crlf.c tail.c "with space é.c" ops.cpp; do
   cmp -s "$P/$f" "$A/$f" && pass || fail "--apply: $f differs from patch -p1's result"
 done
 expect_eq "--apply: no temp files" "$(ls -A "$P" | grep -c fmvgen)" 0

@@ -237,7 +237,7 @@ static void test_apply_restores_after_failed_rename(void **state)
 
 /* ---- patch assembly from a store ---- */
 
-static const char *const FIXTURE_FILES[] = {"kernels.c", "kernels.h", "crlf.c", "tail.c", "with space.c", "main.c"};
+static const char *const FIXTURE_FILES[] = {"kernels.c", "kernels.h", "crlf.c", "tail.c", "with space é.c", "main.c"};
 
 struct project {
     char *dir;
@@ -389,7 +389,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
     (void)state;
     struct project p;
     project_open(&p);
-    add_candidate(&p, "with space.c", "shift_left", "void shift_left(");
+    add_candidate(&p, "with space é.c", "shift_left", "void shift_left(");
     size_t scale_at = add_candidate(&p, "kernels.c", "scale", "void scale(");
     add_candidate(&p, "kernels.c", "mul_add", "static void\nmul_add(");
     add_candidate(&p, "tail.c", "add_tail", "void add_tail(");
@@ -409,7 +409,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
     assert_string_equal(plan.files[0].rel, "crlf.c");
     assert_string_equal(plan.files[1].rel, "kernels.c");
     assert_string_equal(plan.files[2].rel, "tail.c");
-    assert_string_equal(plan.files[3].rel, "with space.c");
+    assert_string_equal(plan.files[3].rel, "with space é.c");
 
     /* kernels.c: the preamble goes before the #ifndef that holds scale(),
      * the attribute before scale() and before "static void" of mul_add. */
@@ -439,7 +439,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
     sb_adds(&expect, "+FMVGEN_CLONES\n void add_tail(int *a, const int *b, int n)\n"
                      " { int i; for (i = 0; i < n; i++) a[i] += b[i]; }\n\\ No newline at end of file\n");
     const char *tail_diff = strstr(plan.text, "--- a/tail.c\n");
-    const char *next = strstr(plan.text, "--- a/with space.c\t\n");
+    const char *next = strstr(plan.text, "--- a/with space é.c\t\n");
     assert_non_null(tail_diff);
     assert_non_null(next);
     assert_int_equal((size_t)(next - tail_diff), expect.len);

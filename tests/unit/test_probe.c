@@ -4,7 +4,8 @@
  * installed): record files registered per variant, the user's tree left
  * exactly as it was (find snapshot) even with dependency-file flags,
  * only_O2 selection, and a deleted source giving a probe-failed note while
- * the other compiles still run. Also the argv rewrite itself. */
+ * the other compiles still run; ingested, the records show the loop that
+ * vectorizes only at the target ISA. Also the argv rewrite itself. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include "capture/compdb.h"
 #include "capture/probe.h"
+#include "records/ingest.h"
 #include "test_probe_helpers.h"
 
 /* ---- the argv rewrite ---- */
@@ -262,6 +264,20 @@ static void build_then_target_probe(struct env *e)
     assert_int_equal(check_record_files(e, "build"), 4);
     assert_int_equal(query_int(e->st, "SELECT COUNT(DISTINCT path) FROM record_files", NULL), 8);
     assert_int_equal(notes_of_kind(e, "probe-failed"), 0);
+
+    /* The records say what the probe is for: int32 products summed into
+     * int64 vectorize only at the wider ISA, the float loop everywhere. */
+    struct ingest_stats stats = {0};
+    assert_int_equal(records_ingest_pending(e->st, &stats), 0);
+    assert_int_equal(stats.files_read, 8);
+    const char *count = "SELECT COUNT(*) FROM loops WHERE variant = ? AND function = ";
+    char *q_dot = xasprintf("%s'dot_widen'", count), *q_add = xasprintf("%s'add_arrays'", count);
+    assert_int_equal(query_int(e->st, q_dot, "build"), 0);
+    assert_true(query_int(e->st, q_dot, "probe:arch=x86-64-v4") > 0);
+    assert_true(query_int(e->st, q_add, "build") > 0);
+    assert_true(query_int(e->st, q_add, "probe:arch=x86-64-v4") > 0);
+    free(q_dot);
+    free(q_add);
 
     char *after = tree_snapshot(e->proj);
     assert_string_equal(after, before);

@@ -78,18 +78,20 @@ static void collect_irelative(Elf_Scn *scn, const GElf_Shdr *sh, struct elf_file
     }
 }
 
-/* DT_FLAGS_1 & DF_1_PIE: how a static PIE says it is an executable. */
-static int has_pie_flag(Elf_Scn *scn, const GElf_Shdr *sh)
+/* From the dynamic section: DT_FLAGS_1 & DF_1_PIE (how a static PIE says
+ * it is an executable) and DT_SONAME (a library, even when runnable like
+ * libc.so.6, which also has an interpreter). */
+static void read_dynamic(Elf_Scn *scn, const GElf_Shdr *sh, int *pie_flag, int *soname)
 {
     Elf_Data *data = elf_getdata(scn, NULL);
-    if (!data || !sh->sh_entsize) return 0;
+    if (!data || !sh->sh_entsize) return;
     size_t n = sh->sh_size / sh->sh_entsize;
     for (size_t i = 0; i < n; i++) {
         GElf_Dyn dyn;
         if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag == DT_NULL) break;
-        if (dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE)) return 1;
+        if (dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE)) *pie_flag = 1;
+        if (dyn.d_tag == DT_SONAME) *soname = 1;
     }
-    return 0;
 }
 
 /* Checks the header; returns 0 or prints why the file is not for us. */
@@ -162,6 +164,7 @@ int elf_file_open(const char *path, struct elf_file *ef)
 
     /* .symtab when there is one (it holds the local clones GCC makes);
      * .dynsym otherwise. */
+    int pie_flag = 0, soname = 0;
     Elf_Scn *symtab = NULL, *dynsym = NULL, *scn = NULL;
     GElf_Shdr symtab_sh, dynsym_sh;
     while ((scn = elf_nextscn(elf, scn))) {
@@ -170,9 +173,11 @@ int elf_file_open(const char *path, struct elf_file *ef)
         if (sh.sh_type == SHT_SYMTAB) symtab = scn, symtab_sh = sh;
         else if (sh.sh_type == SHT_DYNSYM) dynsym = scn, dynsym_sh = sh;
         else if (sh.sh_type == SHT_RELA) collect_irelative(scn, &sh, ef);
-        else if (sh.sh_type == SHT_DYNAMIC && ef->elf_type == ET_DYN && has_pie_flag(scn, &sh)) ef->is_pie = 1;
+        else if (sh.sh_type == SHT_DYNAMIC) read_dynamic(scn, &sh, &pie_flag, &soname);
         if ((sh.sh_flags & SHF_ALLOC) && (sh.sh_flags & SHF_EXECINSTR)) ef->text_size += sh.sh_size;
     }
+    if (ef->elf_type == ET_DYN && pie_flag) ef->is_pie = 1;
+    if (soname && !pie_flag) ef->is_pie = 0;
     size_t cap = 0;
     ef->has_symtab = symtab != NULL;
     if (symtab) load_symbols(elf, symtab, &symtab_sh, ef, &cap);

@@ -24,8 +24,8 @@ struct elf_file {
     void *elf;           /* Elf *, kept opaque so users need not include libelf.h */
     int elf_type;        /* ET_EXEC / ET_DYN */
     int is_static;       /* no PT_INTERP and no PT_DYNAMIC */
-    int is_pie;          /* ET_DYN with an interpreter or DF_1_PIE: an
-                          * executable, not a shared library */
+    int is_pie;          /* ET_DYN with DF_1_PIE, or with an interpreter
+                          * and no DT_SONAME: an executable, not a library */
     int has_symtab;      /* 0: stripped; syms come from .dynsym */
     struct elf_sym *syms;   /* defined FUNC and IFUNC symbols, sorted by name */
     size_t n_syms;

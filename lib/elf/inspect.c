@@ -32,7 +32,48 @@ static struct inspect_clone *infer_default(struct inspect_clone *clones, size_t 
     return found;
 }
 
-static void analyze_function(const struct elf_file *ef, const struct elf_mv_function *fn, struct inspect_function *out)
+/* Addresses where some function is known to start (symbols, versions,
+ * resolvers), sorted: a version without a size cannot run past the next. */
+struct starts {
+    uint64_t *v;
+    size_t n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void collect_starts(const struct elf_file *ef, const struct elf_mv_list *l, struct starts *st)
+{
+    size_t cap = ef->n_syms + 1;
+    for (size_t i = 0; i < l->n_functions; i++) cap += l->functions[i].n_clones + 1;
+    st->v = xmalloc(cap * sizeof *st->v);
+    st->n = 0;
+    for (size_t i = 0; i < ef->n_syms; i++) st->v[st->n++] = ef->syms[i].value;
+    for (size_t i = 0; i < l->n_functions; i++) {
+        st->v[st->n++] = l->functions[i].resolver_addr;
+        for (size_t c = 0; c < l->functions[i].n_clones; c++) st->v[st->n++] = l->functions[i].clones[c].addr;
+    }
+    qsort(st->v, st->n, sizeof *st->v, cmp_u64);
+}
+
+/* Bytes from addr to the next known start, at most UNSIZED_WINDOW. */
+static uint64_t room_after(const struct starts *st, uint64_t addr)
+{
+    size_t lo = 0, hi = st->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->v[mid] <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    uint64_t room = lo < st->n ? st->v[lo] - addr : UNSIZED_WINDOW;
+    return room < UNSIZED_WINDOW ? room : UNSIZED_WINDOW;
+}
+
+static void analyze_function(const struct elf_file *ef, const struct starts *starts, const struct elf_mv_function *fn,
+                             struct inspect_function *out)
 {
     out->fn = fn;
     out->clones = xcalloc(fn->n_clones ? fn->n_clones : 1, sizeof *out->clones);
@@ -48,7 +89,7 @@ static void analyze_function(const struct elf_file *ef, const struct elf_mv_func
         } else {
             /* No symbol: follow the code from its entry instead. */
             uint64_t len = 0, extent = 0;
-            const uint8_t *code = elf_file_window(ef, c->addr, UNSIZED_WINDOW, &len);
+            const uint8_t *code = elf_file_window(ef, c->addr, room_after(starts, c->addr), &len);
             if (code && isa_analyze_reachable(code, len, c->addr, &ic->isa, &extent) == 0 && extent) {
                 ic->analyzed = 1;
                 ic->size = extent;
@@ -107,8 +148,11 @@ int inspect_file(const char *path, struct inspect_report *out)
     out->has_symtab = ef.has_symtab;
     elf_mv_scan(&ef, &out->list);
     out->functions = xcalloc(out->list.n_functions ? out->list.n_functions : 1, sizeof *out->functions);
+    struct starts starts;
+    collect_starts(&ef, &out->list, &starts);
     for (size_t i = 0; i < out->list.n_functions; i++)
-        analyze_function(&ef, &out->list.functions[i], &out->functions[i]);
+        analyze_function(&ef, &starts, &out->list.functions[i], &out->functions[i]);
+    free(starts.v);
     account_sizes(out, ef.text_size);
     elf_file_close(&ef);
     return 0;

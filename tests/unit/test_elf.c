@@ -253,6 +253,68 @@ static void test_clones_clang19(void **state)
     check_compiler("clang-19", ELF_MV_CLANG);
 }
 
+/* A stripped copy: no .symtab, yet both functions are found through their
+ * IRELATIVE relocations, versions by address with ISA from their code. */
+static void test_stripped_and_json(void **state)
+{
+    (void)state;
+    struct built b;
+    assert_int_equal(build("gcc", &b), 0);
+    char *stripped = path_join(b.dir, "prog.stripped");
+    char *const strip[] = {"strip", "-o", stripped, b.prog, NULL};
+    assert_int_equal(run_argv(strip, NULL, NULL), 0);
+
+    struct elf_mv_list l;
+    assert_int_equal(elf_mv_read(stripped, &l), 0);
+    assert_false(l.has_symtab);
+    assert_int_equal(l.n_irelative, 2);
+    assert_int_equal(l.n_functions, 2);
+    size_t versions = 0;
+    for (size_t i = 0; i < l.n_functions; i++) {
+        assert_int_equal(strncmp(l.functions[i].name, "ifunc@0x", 8), 0);
+        assert_int_equal(l.functions[i].origin, ELF_MV_IFUNC);
+        assert_true(l.functions[i].resolver_addr != 0);
+        versions += l.functions[i].n_clones;
+    }
+    assert_int_equal(versions, 5);
+    elf_mv_list_free(&l);
+
+    struct inspect_report r;
+    assert_int_equal(inspect_file(stripped, &r), 0);
+    int ymm = 0;
+    for (size_t i = 0; i < r.list.n_functions; i++)
+        for (size_t c = 0; c < r.list.functions[i].n_clones; c++) {
+            const struct inspect_clone *ic = &r.functions[i].clones[c];
+            assert_true(ic->analyzed && ic->size_estimated && ic->size > 0);
+            ymm += ic->isa.vector_bits == 256 && (ic->isa.needs & ISA_BIT(ISA_AVX2));
+        }
+    assert_int_equal(ymm, 1);  /* add_arrays' avx2 clone */
+    char *note = inspect_stripped_note(&r);
+    assert_non_null(strstr(note, "2 IRELATIVE relocations"));
+    free(note);
+    inspect_free(&r);
+
+    /* JSON of the unstripped program: the keys the CLI promises. */
+    assert_int_equal(inspect_file(b.prog, &r), 0);
+    json_t *j = inspect_to_json(&r);
+    assert_string_equal(json_string_value(json_object_get(j, "kind")), "PIE executable");
+    assert_true(json_is_false(json_object_get(j, "stripped")));
+    json_t *fns = json_object_get(j, "functions");
+    assert_int_equal(json_array_size(fns), 2);
+    json_t *f0 = json_array_get(fns, 0);
+    assert_string_equal(json_string_value(json_object_get(f0, "name")), "add_arrays");
+    json_t *c0 = json_array_get(json_object_get(f0, "clones"), 0);
+    assert_true(json_is_true(json_object_get(c0, "default")));
+    assert_true(json_is_array(json_object_get(c0, "isa")));
+    json_t *size = json_object_get(j, "code_size");
+    assert_int_equal(json_integer_value(json_object_get(size, "text_bytes")), (json_int_t)r.size.text);
+    assert_true(json_is_real(json_object_get(size, "R")));
+    json_decref(j);
+    inspect_free(&r);
+    free(stripped);
+    built_free(&b);
+}
+
 /* --- files that are not for us --------------------------------------- */
 
 static void test_rejects_non_x86_64(void **state)
@@ -299,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_clones_gcc),
         cmocka_unit_test(test_clones_clang),
         cmocka_unit_test(test_clones_clang19),
+        cmocka_unit_test(test_stripped_and_json),
         cmocka_unit_test(test_rejects_non_x86_64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

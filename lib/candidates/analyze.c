@@ -339,7 +339,15 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
             rc = -1;
             break;
         }
-        if (wanted.n > 0) {
+        char *source = path_absolute(c->source, c->directory);
+        if (wanted.n > 0 && !file_exists(source)) {
+            /* Deleted or moved since the scan (or named by a build log that
+             * is not from this tree): nothing to locate, nothing to patch. */
+            fmv_warn("%s: source file not found; its functions are not analyzed", source);
+            for (size_t k = 0; k < wanted.n; k++)
+                add_unlocated(&rows, &wanted.v[k], c->directory, "not-found",
+                              xasprintf("%s: the source file does not exist (any more)", source), NULL);
+        } else if (wanted.n > 0) {
             char *error = NULL;
             struct parsed_tu *tu = tu_parse(index, c, gcc_include_dir(&includes, c), &error);
             if (tu) {
@@ -355,6 +363,7 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
             }
             free(error);
         }
+        free(source);
         for (size_t k = 0; k < rows.n; k++) {
             if (rows.v[k].reason) stats->excluded++;
             else stats->candidates++;

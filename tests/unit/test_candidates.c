@@ -217,6 +217,25 @@ static void test_source_that_no_longer_parses(void **state)
     free(dir);
 }
 
+static void test_missing_source_is_not_found(void **state)
+{
+    struct cand_fixture *f = *state;
+    const char *argv[] = {"cc", "-c", "gone.c", NULL};
+    int64_t id = cand_add_compile(f->st, f->tmp, "gone.c", "c", "unknown", argv);
+    cand_add_loop(f->st, id, "build", NULL, "gone.c", 3);
+    struct analyze_stats stats;
+    fmv_set_quiet(1);
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(stats.unparsable_tus, 0);
+    struct cand_row r;
+    cand_get(f->st, id, "gone.c:3", &r);
+    assert_int_equal(r.count, 1);
+    assert_string_equal(r.reason, "not-found");
+    assert_non_null(strstr(r.detail, "does not exist"));
+    cand_row_free(&r);
+}
+
 static void test_crlf_source(void **state)
 {
     struct cand_fixture *f = *state;
@@ -318,6 +337,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_probe_only_function_is_analyzed, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_rerun_replaces_rows, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_source_that_no_longer_parses, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_missing_source_is_not_found, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
         cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),

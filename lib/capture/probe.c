@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern char **environ;
+
 static int starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -175,6 +177,16 @@ static enum compiler_kind kind_from_name(const char *name)
     return COMPILER_UNKNOWN;
 }
 
+/* The environment minus the variables through which GCC writes dependency
+ * files on its own (DEPENDENCIES_OUTPUT, SUNPRO_DEPENDENCIES): a build that
+ * sets them must not have them rewritten by the probe. */
+static void probe_environment(struct strvec *env)
+{
+    for (char **e = environ; e && *e; e++)
+        if (!starts_with(*e, "DEPENDENCIES_OUTPUT=") && !starts_with(*e, "SUNPRO_DEPENDENCIES="))
+            sv_push(env, *e);
+}
+
 /* One selected compile and everything its job needs. */
 struct probe_job {
     struct compile_row *row;
@@ -254,6 +266,8 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         m = 0;
     }
 
+    struct strvec env = STRVEC_INIT;
+    probe_environment(&env);
     struct run_job *rj = xcalloc(m ? m : 1, sizeof *rj);
     size_t *job_of = xcalloc(m ? m : 1, sizeof *job_of);
     size_t nj = 0;
@@ -262,6 +276,7 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         if (pjs[k].setup_error) continue;
         rj[nj].argv = sv_argv(&pjs[k].argv);
         rj[nj].opts.cwd = pjs[k].row->directory;
+        rj[nj].opts.env = sv_argv(&env);
         rj[nj].opts.capture_stderr = 1;
         rj[nj].opts.null_stdout = 1;
         job_of[nj++] = k;
@@ -307,6 +322,7 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         free(pjs[k].setup_error);
     }
     free(why);
+    sv_free(&env);
     free(res);
     free(job_of);
     free(rj);

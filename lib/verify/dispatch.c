@@ -119,6 +119,24 @@ void dispatch_plan_free(struct dispatch_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
+int dispatch_plan_level_only(const char *scratch_dir, struct dispatch_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->request_path = path_join(scratch_dir, "level-request");
+    if (write_file_atomic(plan->request_path, "", 0) != 0)
+        return fmv_error("%s: cannot write: %s", plan->request_path, strerror(errno));
+    return 0;
+}
+
+int dispatch_level_probe_argv(struct strvec *argv)
+{
+    char *prog = find_in_path("true");
+    if (!prog) return -1;
+    sv_push(argv, prog);
+    free(prog);
+    return 0;
+}
+
 /* ---- one run of the helper ---- */
 
 /* Reads the helper's lines (see src/preload/dispatch.c). Returns 1 when its

@@ -53,6 +53,15 @@ int dispatch_plan_build(const char *program, const char *ld_library_path, const 
                         struct dispatch_plan *plan);
 void dispatch_plan_free(struct dispatch_plan *plan);
 
+/* A plan without resolvers, whose only use is the helper's CPU line: what
+ * level a CPU model shows to a program, when the program itself cannot take
+ * the helper (a static executable). Run it on any small dynamic program of
+ * the system (dispatch_level_probe_argv). Returns -1 after an error line. */
+int dispatch_plan_level_only(const char *scratch_dir, struct dispatch_plan *plan);
+/* {"true", NULL} resolved in PATH, or NULL when there is none. Caller
+ * frees with sv_free. */
+int dispatch_level_probe_argv(struct strvec *argv);
+
 struct dispatch_result {
     char *level;          /* "x86-64-v3": the CPU as the program sees it; NULL if unknown */
     char *features;       /* "sse3 ssse3 ... avx2 fma" */

@@ -3,6 +3,7 @@
 #include "elf/elffile.h"
 #include "elf/isa.h"
 #include "run/spawn.h"
+#include "util/demangle.h"
 #include "verify/cpus.h"
 
 #include <errno.h>
@@ -303,6 +304,14 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     no_core.rlim_cur = 0;
     setrlimit(RLIMIT_CORE, &no_core);
 
+    /* A static program cannot take the helper: learn each CPU's level from
+     * a small system program instead (the CPU is the same for every program). */
+    struct dispatch_plan level_plan = {0};
+    struct strvec probe_argv = STRVEC_INIT;
+    int probe_level = r->helper && r->plan.objects[0].mv.is_static &&
+                      dispatch_level_probe_argv(&probe_argv) == 0 &&
+                      dispatch_plan_level_only(scratch, &level_plan) == 0;
+
     char *stdin_path = stdin_copy(scratch);
     if (!stdin_path) stdin_path = xstrdup("/dev/null");
 
@@ -323,6 +332,15 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
         char *out_path = xasprintf("%s/dispatch-%zu", scratch, i);
         dispatch_run(&r->plan, r->helper, r->argv, run->emulated ? r->qemu : NULL, model, o->timeout_s, out_path,
                      &run->dispatch);
+        if (probe_level) {
+            struct dispatch_result level;
+            dispatch_run(&level_plan, r->helper, sv_argv(&probe_argv), run->emulated ? r->qemu : NULL, model,
+                         o->timeout_s, out_path, &level);
+            run->dispatch.level = level.level;
+            run->dispatch.features = level.features;
+            level.level = level.features = NULL;
+            dispatch_result_free(&level);
+        }
         free(out_path);
         if (run->dispatch.level) {
             run->level = xstrdup(run->dispatch.level);
@@ -334,6 +352,8 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     }
     free(stdin_path);
     sv_free(&defaults);
+    sv_free(&probe_argv);
+    dispatch_plan_free(&level_plan);
 
     /* Compare with the native run. */
     struct verify_run *native = &r->runs[0];
@@ -538,9 +558,12 @@ json_t *verify_report_to_json(const struct verify_report *r)
             else v = json_null();
             json_object_set_new(picks, r->runs[i].cpu, v);
         }
-        json_array_append_new(map, json_pack("{s:s, s:b, s:s, s:s, s:o, s:o}", "object", obj->path, "main",
-                                             obj->is_main, "function", en->fn->name, "origin",
+        char *readable = symbol_demangle(en->fn->name);
+        json_array_append_new(map, json_pack("{s:s, s:b, s:s, s:s, s:s, s:o, s:o}", "object", obj->path, "main",
+                                             obj->is_main, "function", en->fn->name, "display",
+                                             readable ? readable : en->fn->name, "origin",
                                              elf_mv_origin_name(en->fn->origin), "clones", clones, "picks", picks));
+        free(readable);
     }
     json_object_set_new(root, "dispatch", map);
     json_object_set_new(root, "dispatch_unavailable",

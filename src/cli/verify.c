@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/demangle.h"
 #include "util/util.h"
 #include "verify/cpus.h"
 #include "verify/verify.h"
@@ -190,7 +191,8 @@ static void print_table(const struct verify_report *r)
         table_row(&t, cells);
         for (size_t e = 0; e < r->plan.n_entries; e++) {
             const struct dispatch_entry *en = &r->plan.entries[e];
-            cells[0] = xstrdup(en->fn->name);
+            char *readable = symbol_demangle(en->fn->name);
+            cells[0] = readable ? readable : xstrdup(en->fn->name);
             cells[1] = xstrdup(path_basename(r->plan.objects[en->object].path));
             for (size_t i = 0; i < r->n_runs; i++) {
                 const struct dispatch_result *d = &r->runs[i].dispatch;

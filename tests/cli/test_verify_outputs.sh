@@ -35,6 +35,22 @@ expect_eq "unwritten file natively" "$(jq -r '.cpus[0].files[0].match' never.jso
 expect_eq "hang exits 1" "$?" 1
 expect_eq "hang results" "$(jq -r '[.cpus[].result] | join(",")' hang.json)" "timeout,timeout"
 
+# A crash is named on every CPU (qemu re-raises the guest's signal), with the
+# program's last stderr line rather than qemu's report.
+gcc -O0 crash.c -o crash
+"$FMVGEN" verify --json --cpu Nehalem -- ./crash >crash.json
+expect_eq "crash exits 1" "$?" 1
+expect_eq "crash results" "$(jq -r '[.cpus[].result] | join(",")' crash.json)" "SIGSEGV,SIGSEGV"
+expect_eq "crash message" "$(jq -r '.cpus[1].message' crash.json)" "about to crash"
+
+# A static program takes no preloaded helper: no map, said why; the CPU
+# level is still measured.
+gcc -O2 -static cpuname.c -o cpuname-static
+"$FMVGEN" verify --json --cpu Haswell -- ./cpuname-static >static.json
+expect_eq "static program exits 0" "$?" 0
+expect_match "static: no map, and why" "$(jq -r '.dispatch_unavailable' static.json)" '^static executable'
+expect_eq "static: level measured" "$(jq -r '.cpus[1].level' static.json)" x86-64-v3
+
 # Floats that differ only because the v3 clone uses FMA.
 fmv=$(copy_fixture verify-fmv)
 cd "$fmv"

@@ -28,12 +28,22 @@ static int is_digits(const char *s, size_t n)
     return 1;
 }
 
-/* The target a clone suffix names ("avx2.0" -> "avx2", "sse4.2.0" ->
- * "sse4.2", "arch_x86_64_v3" -> itself), or NULL when the suffix marks a
- * compiler-made piece. *numbered is set when Clang's ".N" was dropped. */
-static char *suffix_target(const char *suffix, int *numbered)
+/* GCC's LTO renames local symbols "x" to "x.lto_priv.N": the length of
+ * that tail of name, or 0. */
+static size_t lto_tail_len(const char *name)
 {
-    *numbered = 0;
+    static const char tag[] = ".lto_priv.";
+    const char *t = strstr(name, tag);
+    while (t) {
+        const char *digits = t + sizeof tag - 1;
+        if (is_digits(digits, strlen(digits))) return strlen(t);
+        t = strstr(t + 1, tag);
+    }
+    return 0;
+}
+
+static char *suffix_target_plain(const char *suffix, int *numbered)
+{
     const char *p = suffix;
     while (*p) {
         const char *dot = strchr(p, '.');
@@ -50,6 +60,20 @@ static char *suffix_target(const char *suffix, int *numbered)
     }
     if (!len || is_digits(suffix, len)) return NULL;
     return xstrndup(suffix, len);
+}
+
+/* The target a clone suffix names ("avx2.0" -> "avx2", "sse4.2.0" ->
+ * "sse4.2", "arch_x86_64_v3" -> itself, "avx2.lto_priv.0" -> "avx2"), or
+ * NULL when the suffix marks a compiler-made piece. *numbered is set when
+ * Clang's ".N" was dropped. */
+static char *suffix_target(const char *full_suffix, int *numbered)
+{
+    *numbered = 0;
+    size_t keep = strlen(full_suffix) - lto_tail_len(full_suffix);
+    char *owned = xstrndup(full_suffix, keep);
+    char *target = suffix_target_plain(owned, numbered);
+    free(owned);
+    return target;
 }
 
 struct fn_builder {
@@ -109,6 +133,7 @@ struct scan_ctx {
     uint64_t self;
     uint64_t *addrs;
     size_t n;
+    uint64_t cold;   /* a jump into a ".cold" part GCC split off, or 0 */
 };
 
 static void note_target(struct scan_ctx *c, uint64_t a)
@@ -126,8 +151,13 @@ static int on_resolver_insn(const cs_insn *insn, void *ctx)
     struct scan_ctx *c = ctx;
     const cs_detail *d = insn->detail;
     if (!d) return 0;
-    for (uint8_t g = 0; g < d->groups_count; g++)
+    for (uint8_t g = 0; g < d->groups_count; g++) {
+        if (d->groups[g] == X86_GRP_JUMP && d->x86.op_count == 1 && d->x86.operands[0].type == X86_OP_IMM) {
+            const struct elf_sym *to = elf_file_func_at(c->ef, (uint64_t)d->x86.operands[0].imm);
+            if (to && strstr(to->name, ".cold")) c->cold = to->value;
+        }
         if (d->groups[g] == X86_GRP_CALL || d->groups[g] == X86_GRP_JUMP) return 0;
+    }
     for (uint8_t i = 0; i < d->x86.op_count; i++) {
         const cs_x86_op *op = &d->x86.operands[i];
         if (op->type == X86_OP_IMM && op->imm > 0) note_target(c, (uint64_t)op->imm);
@@ -142,39 +172,99 @@ static int on_resolver_insn(const cs_insn *insn, void *ctx)
  * a few dozen instructions; the flow walk stops at their returns. */
 #define RESOLVER_WINDOW 4096
 
+static void walk_resolver_code(const struct elf_file *ef, uint64_t addr, uint64_t size, struct scan_ctx *c)
+{
+    uint64_t len = 0;
+    const uint8_t *code = elf_file_window(ef, addr, size ? size : RESOLVER_WINDOW, &len);
+    if (code) disasm_walk_flow(code, len, addr, on_resolver_insn, c, NULL);
+}
+
+/* The code addresses f's resolver can return: its own code and the
+ * ".cold" part GCC may split off (reached by a jump out of the resolver;
+ * its name is no guide, two static resolvers may share it).
+ * Caller frees *addrs. */
+static size_t resolver_targets(const struct elf_file *ef, const struct elf_mv_function *f, uint64_t **addrs)
+{
+    struct scan_ctx c = {ef, f->resolver_addr, NULL, 0, 0};
+    if (f->resolver_addr) walk_resolver_code(ef, f->resolver_addr, f->resolver_size, &c);
+    if (c.cold) {
+        const struct elf_sym *cs = elf_file_func_at(ef, c.cold);
+        c.cold = 0;
+        walk_resolver_code(ef, cs->value, cs->size, &c);
+    }
+    *addrs = c.addrs;
+    return c.n;
+}
+
+/* Versions found from the resolver's code alone, named by their symbol or
+ * address, with an unknown target. */
 static void collect_resolver_targets(const struct elf_file *ef, struct elf_mv_function *f)
 {
-    if (!f->resolver_addr) return;
-    uint64_t len = 0;
-    const uint8_t *code =
-        elf_file_window(ef, f->resolver_addr, f->resolver_size ? f->resolver_size : RESOLVER_WINDOW, &len);
-    if (!code) return;
-    struct scan_ctx c = {ef, f->resolver_addr, NULL, 0};
-    disasm_walk_flow(code, len, f->resolver_addr, on_resolver_insn, &c, NULL);
-    for (size_t i = 0; i < c.n; i++) {
-        const struct elf_sym *s = elf_file_func_at(ef, c.addrs[i]);
+    uint64_t *addrs;
+    size_t n = resolver_targets(ef, f, &addrs);
+    for (size_t i = 0; i < n; i++) {
+        const struct elf_sym *s = elf_file_func_at(ef, addrs[i]);
         if (s) {
             add_clone(f, s->name, "", s->value, s->size, 0);
         } else {
-            char *name = xasprintf("0x%llx", (unsigned long long)c.addrs[i]);
-            add_clone(f, name, "", c.addrs[i], 0, 0);
+            char *name = xasprintf("0x%llx", (unsigned long long)addrs[i]);
+            add_clone(f, name, "", addrs[i], 0, 0);
             free(name);
         }
     }
-    free(c.addrs);
+    free(addrs);
 }
 
-static const struct elf_sym *ifunc_named(const struct elf_file *ef, const char *name)
+/* Two dispatchers share a name (static functions of two files, each with
+ * its own "helper.resolver" and "helper.avx2"): keep the named clones this
+ * resolver can return. */
+static void keep_clones_of_resolver(const struct elf_file *ef, struct elf_mv_function *f)
 {
-    const struct elf_sym *s = elf_file_sym_named(ef, name);
-    return s && s->type == STT_GNU_IFUNC ? s : NULL;
+    uint64_t *addrs;
+    size_t n = resolver_targets(ef, f, &addrs), kept = 0;
+    for (size_t i = 0; i < f->n_clones; i++) {
+        int mine = 0;
+        for (size_t a = 0; a < n && !mine; a++) mine = addrs[a] == f->clones[i].addr;
+        if (mine) {
+            f->clones[kept++] = f->clones[i];
+        } else {
+            free(f->clones[i].symbol);
+            free(f->clones[i].target);
+        }
+    }
+    f->n_clones = kept;
+    free(addrs);
 }
 
-static const struct elf_sym *ifunc_at(const struct elf_file *ef, uint64_t addr)
+/* For "X.resolver" or "X.resolver.lto_priv.N", the length of X; else 0. */
+static size_t resolver_base_len(const char *name)
 {
-    for (size_t i = 0; i < ef->n_syms; i++)
-        if (ef->syms[i].type == STT_GNU_IFUNC && ef->syms[i].value == addr) return &ef->syms[i];
+    static const char tag[] = ".resolver";
+    size_t len = strlen(name) - lto_tail_len(name), tlen = sizeof tag - 1;
+    if (len <= tlen || strncmp(name + len - tlen, tag, tlen)) return 0;
+    return len - tlen;
+}
+
+/* The IFUNC symbol at addr named name (any name when NULL), or NULL. */
+static const struct elf_sym *ifunc_at_named(const struct elf_file *ef, uint64_t addr, const char *name)
+{
+    for (size_t i = 0; i < ef->n_syms; i++) {
+        const struct elf_sym *s = &ef->syms[i];
+        if (s->type == STT_GNU_IFUNC && s->value == addr && (!name || !strcmp(s->name, name))) return s;
+    }
     return NULL;
+}
+
+/* 1 when another resolver than self dispatches a function named base. */
+static int resolver_name_shared(const struct elf_file *ef, const char *base, const struct elf_sym *self)
+{
+    size_t blen = strlen(base);
+    for (size_t i = 0; i < ef->n_syms; i++) {
+        const struct elf_sym *s = &ef->syms[i];
+        if (s != self && s->type == STT_FUNC && resolver_base_len(s->name) == blen && !strncmp(s->name, base, blen))
+            return 1;
+    }
+    return 0;
 }
 
 static int claimed(const struct fn_builder *b, uint64_t addr)
@@ -219,37 +309,38 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
     out->has_symtab = ef->has_symtab;
     out->n_irelative = ef->n_irelative;
     struct fn_builder b = {NULL, 0, 0};
-    static const char resolver_suffix[] = ".resolver";
-    const size_t rlen = sizeof resolver_suffix - 1;
 
-    /* 1. Compiler-made dispatchers: "X.resolver". */
+    /* 1. Compiler-made dispatchers: "X.resolver" (LTO: "X.resolver.lto_priv.N"). */
     for (size_t i = 0; i < ef->n_syms; i++) {
         const struct elf_sym *s = &ef->syms[i];
         if (s->type == STT_GNU_IFUNC) out->n_ifunc_symbols++;
-        size_t len = strlen(s->name);
-        if (len <= rlen || strcmp(s->name + len - rlen, resolver_suffix)) continue;
-        char *base = xstrndup(s->name, len - rlen);
-        if (b.n && !strcmp(b.fns[b.n - 1].name, base)) {  /* same name in two tables' worth */
-            free(base);
-            continue;
-        }
+        size_t base_len = resolver_base_len(s->name);
+        if (!base_len) continue;
+        char *base = xstrndup(s->name, base_len);
+        /* GCC's target() overloads name the IFUNC oddly (_Z7_Z3fooii for
+         * _Z3fooi), LTO appends .lto_priv.N: the IFUNC is the one at the
+         * resolver's address, by its plain name when it has one. */
         char *clang_ifunc = xasprintf("%s.ifunc", base);
-        const struct elf_sym *ifunc = ifunc_named(ef, base);
-        const struct elf_sym *cifunc = ifunc_named(ef, clang_ifunc);
+        const struct elf_sym *ifunc = ifunc_at_named(ef, s->value, base);
+        const struct elf_sym *cifunc = ifunc_at_named(ef, s->value, clang_ifunc);
+        const struct elf_sym *any = ifunc ? ifunc : cifunc ? cifunc : ifunc_at_named(ef, s->value, NULL);
         struct elf_mv_function *f = new_function(&b, base, cifunc ? ELF_MV_CLANG : ELF_MV_GCC);
         f->resolver = xstrdup(s->name);
         f->resolver_addr = s->value;
         f->resolver_size = s->size;
-        /* GCC's target() overloads name the IFUNC oddly (_Z7_Z3fooii for
-         * _Z3fooi): then it is the IFUNC at the resolver's address. */
-        const struct elf_sym *any = ifunc ? ifunc : cifunc ? cifunc : ifunc_at(ef, s->value);
         if (any) {
             f->ifunc = xstrdup(any->name);
             f->ifunc_addr = any->value;
         }
         int numbered = 0;
         collect_named_clones(ef, f, &numbered);
-        if (numbered && f->origin == ELF_MV_GCC && !ifunc) f->origin = ELF_MV_CLANG;
+        /* Clang numbers every clone, "default.N" included; GCC at most
+         * numbered the others (older "foo.avx2.0"). */
+        const struct elf_clone *def = elf_mv_default(f);
+        if (numbered && def && strcmp(def->symbol + strlen(base), ".default") &&
+            strncmp(def->symbol + strlen(base), ".default.lto_priv.", 18))
+            f->origin = ELF_MV_CLANG;
+        if (resolver_name_shared(ef, base, s)) keep_clones_of_resolver(ef, f);
         if (!f->n_clones) collect_resolver_targets(ef, f);
         free(clang_ifunc);
         free(base);

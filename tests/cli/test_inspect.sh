@@ -125,6 +125,26 @@ else
   echo "no static libc: static case skipped"
 fi
 
+# two static functions of the same name, each with its own resolver and
+# clones (also renamed by LTO): each resolver keeps only its own clones.
+# Not clang 14: it makes the resolver of a static function global, so the
+# two files do not link.
+DUP=$FIXTURES/inspect-static-dup
+variants="gcc gcc-lto"
+if have_clang19; then variants="$variants clang-19"; fi
+for variant in $variants; do
+  case $variant in gcc-lto) set -- gcc -flto ;; *) set -- "$variant" ;; esac
+  if "$@" -O3 "$DUP/one.c" "$DUP/two.c" -o "$TMP/dup.$variant"; then
+    out=$("$FMVGEN" inspect "$TMP/dup.$variant" 2>&1)
+    expect_match "$variant dup: two functions" "$out" "dup\.$variant: PIE executable, 2 multiversioned functions"
+    expect_eq "$variant dup: versions per resolver" \
+      "$(printf '%s\n' "$out" | sed -nE 's/^helper  \[[a-z]+, ([0-9]) versions\].*/\1/p' | sort | tr '\n' ' ')" "2 3 "
+    expect_eq "$variant dup: one default each" "$(printf '%s\n' "$out" | grep -cE '^  \* helper\.default')" 2
+  else
+    fail "$variant could not build the inspect-static-dup fixture"
+  fi
+done
+
 # GCC's C++ target() overloads: the default keeps the plain mangled name
 if g++ -O3 "$SRC/overload.cc" -o "$TMP/overload"; then
   out=$("$FMVGEN" inspect "$TMP/overload" 2>&1)

@@ -211,7 +211,7 @@ int dispatch_run(const struct dispatch_plan *plan, const char *helper, char *con
         char *how = run_describe(&r);
         size_t answered = 0;
         for (size_t i = 0; i < n; i++) answered += res->answered[i];
-        if (answered < n && answered + 1 <= n && r.spawned && (r.signal || r.timed_out))
+        if (answered < n && r.spawned && (r.signal || r.timed_out))
             res->error = xasprintf("the helper stopped (%s) in the resolver of %s", how,
                                    plan->entries[answered].fn->name);
         else {

@@ -521,7 +521,7 @@ json_t *verify_report_to_json(const struct verify_report *r)
         json_object_set_new(c, "seconds", run->emulated ? json_null() : json_real(run->seconds));
         json_object_set_new(c, "message", run->message ? json_string(run->message) : json_null());
         if (i == 0) {
-            json_object_set_new(c, "stdout", json_string("reference"));
+            json_object_set_new(c, "stdout", run->compared ? json_pack("{s:s}", "match", "reference") : json_null());
         } else if (run->compared) {
             json_object_set_new(c, "stdout", diff_json(&run->out));
         } else {

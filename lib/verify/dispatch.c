@@ -68,6 +68,11 @@ int dispatch_plan_build(const char *program, const char *ld_library_path, const 
                     sv_push(deps[i].missing ? &plan->missing_libs : &plan->system_libs, deps[i].name);
                     continue;
                 }
+                /* The request file is tab- and line-separated. */
+                if (strpbrk(deps[i].path, "\t\n")) {
+                    fmv_warn("%s: a tab or newline in the path; left out of the dispatch map", deps[i].path);
+                    continue;
+                }
                 struct elf_mv_list lib;
                 if (elf_mv_read(deps[i].path, &lib) != 0) {
                     fmv_warn("%s: left out of the dispatch map", deps[i].path);

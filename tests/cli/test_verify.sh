@@ -66,4 +66,11 @@ expect_match "dispatch row" "$table" 'mix +fmv-gcc +arch_x86_64_v3 +default +arc
 expect_match "SandyBridge has AVX" "$table" 'SandyBridge +x86-64-v2\+AVX +ok'
 expect_match "fmv verdict" "$table" 'Result: OK on all 3 CPUs'
 
+# Paths with spaces reach qemu and the helper unchanged.
+mkdir -p "with space"
+cp fmv-gcc "with space/fmv gcc"
+"$FMVGEN" verify --json --cpu Haswell -- "./with space/fmv gcc" "an arg" >space.json
+expect_eq "spaced path exits 0" "$?" 0
+expect_eq "spaced path picks" "$(jq -r '.dispatch[0].picks.Haswell' space.json)" mix.arch_x86_64_v3
+
 finish

@@ -12,6 +12,7 @@
 #include "util/util.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,6 +321,96 @@ static int drop_rows_of_failed_compiles(struct store *st)
     return 0;
 }
 
+/* One TU's work: read from the store before the workers start, rows
+ * written to the store after they end (one SQLite connection, one writer). */
+struct tu_job {
+    const struct compile_row *compile;
+    struct wanted_list wanted;
+    const char *gcc_include;
+    struct row_list rows;
+    int unparsable;
+};
+
+static void run_job(CXIndex index, struct tu_job *j)
+{
+    const struct compile_row *c = j->compile;
+    if (j->wanted.n == 0) return;
+    char *source = path_absolute(c->source, c->directory);
+    if (!file_exists(source)) {
+        /* Deleted or moved since the scan (or named by a build log that is
+         * not from this tree): nothing to locate, nothing to patch. */
+        fmv_warn("%s: source file not found; its functions are not analyzed", source);
+        for (size_t k = 0; k < j->wanted.n; k++)
+            add_unlocated(&j->rows, &j->wanted.v[k], c->directory, "not-found",
+                          xasprintf("%s: the source file does not exist (any more)", source), NULL);
+        free(source);
+        return;
+    }
+    free(source);
+    char *error = NULL;
+    struct parsed_tu *tu = tu_parse(index, c, j->gcc_include, &error);
+    if (tu) {
+        analyze_tu(tu, c, &j->wanted, &j->rows);
+        tu_free(tu);
+    } else {
+        /* One line for the TU; its functions are kept as exclusions so that
+         * `list` still shows what vectorized there. */
+        fmv_error("%s", error);
+        j->unparsable = 1;
+        for (size_t k = 0; k < j->wanted.n; k++)
+            add_unlocated(&j->rows, &j->wanted.v[k], c->directory, "parse-error", xstrdup(error), NULL);
+    }
+    free(error);
+}
+
+struct job_queue {
+    struct tu_job *jobs;
+    size_t n, next;
+    pthread_mutex_t lock;
+};
+
+/* A worker parses TUs until none is left, with its own libclang index:
+ * libclang is thread-safe for distinct indexes and TUs. */
+static void *worker(void *arg)
+{
+    struct job_queue *q = arg;
+    CXIndex index = clang_createIndex(0, 0);
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        size_t i = q->next++;
+        pthread_mutex_unlock(&q->lock);
+        if (i >= q->n) break;
+        run_job(index, &q->jobs[i]);
+    }
+    clang_disposeIndex(index);
+    return NULL;
+}
+
+static void run_jobs(struct tu_job *jobs, size_t n)
+{
+    struct job_queue q = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    size_t busy = 0;
+    for (size_t i = 0; i < n; i++) busy += jobs[i].wanted.n > 0;
+    size_t nthreads = (size_t)(cpu_count() > 0 ? cpu_count() : 1);
+    if (nthreads > busy) nthreads = busy;
+    if (nthreads <= 1) {
+        worker(&q);
+        return;
+    }
+    pthread_t *threads = xcalloc(nthreads, sizeof *threads);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    /* Deeply nested code recurses deeply in clang's parser. */
+    pthread_attr_setstacksize(&attr, 16u << 20);
+    size_t started = 0;
+    for (; started < nthreads; started++)
+        if (pthread_create(&threads[started], &attr, worker, &q) != 0) break;
+    pthread_attr_destroy(&attr);
+    if (started == 0) worker(&q);   /* no thread: do it here */
+    for (size_t t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    free(threads);
+}
+
 int candidates_analyze(struct store *st, struct analyze_stats *stats)
 {
     struct analyze_stats local;
@@ -328,53 +419,31 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
     if (drop_rows_of_failed_compiles(st) != 0) return -1;
     size_t ncompiles = 0;
     struct compile_row *compiles = store_list_compiles(st, &ncompiles);
-    CXIndex index = clang_createIndex(0, 0);
+    struct tu_job *jobs = xcalloc(ncompiles ? ncompiles : 1, sizeof *jobs);
     struct gcc_includes includes = {STRVEC_INIT, STRVEC_INIT};
     int rc = 0;
     for (size_t i = 0; i < ncompiles && rc == 0; i++) {
-        const struct compile_row *c = &compiles[i];
-        struct wanted_list wanted = {0};
-        struct row_list rows = {0};
-        if (load_wanted(st, c->id, &wanted) != 0) {
-            rc = -1;
-            break;
-        }
-        char *source = path_absolute(c->source, c->directory);
-        if (wanted.n > 0 && !file_exists(source)) {
-            /* Deleted or moved since the scan (or named by a build log that
-             * is not from this tree): nothing to locate, nothing to patch. */
-            fmv_warn("%s: source file not found; its functions are not analyzed", source);
-            for (size_t k = 0; k < wanted.n; k++)
-                add_unlocated(&rows, &wanted.v[k], c->directory, "not-found",
-                              xasprintf("%s: the source file does not exist (any more)", source), NULL);
-        } else if (wanted.n > 0) {
-            char *error = NULL;
-            struct parsed_tu *tu = tu_parse(index, c, gcc_include_dir(&includes, c), &error);
-            if (tu) {
-                analyze_tu(tu, c, &wanted, &rows);
-                tu_free(tu);
-            } else {
-                /* One line for the TU; its functions are kept as exclusions
-                 * so that `list` still shows what vectorized there. */
-                fmv_error("%s", error);
-                stats->unparsable_tus++;
-                for (size_t k = 0; k < wanted.n; k++)
-                    add_unlocated(&rows, &wanted.v[k], c->directory, "parse-error", xstrdup(error), NULL);
-            }
-            free(error);
-        }
-        free(source);
-        for (size_t k = 0; k < rows.n; k++) {
-            if (rows.v[k].reason) stats->excluded++;
-            else stats->candidates++;
-        }
-        if (store_rows(st, c->id, &rows) != 0) rc = -1;
-        rows_free(&rows);
-        wanted_free(&wanted);
+        jobs[i].compile = &compiles[i];
+        rc = load_wanted(st, compiles[i].id, &jobs[i].wanted);
+        if (jobs[i].wanted.n > 0) jobs[i].gcc_include = gcc_include_dir(&includes, &compiles[i]);
     }
+    if (rc == 0) run_jobs(jobs, ncompiles);
+    for (size_t i = 0; i < ncompiles; i++) {
+        struct tu_job *j = &jobs[i];
+        if (rc == 0) {
+            stats->unparsable_tus += j->unparsable;
+            for (size_t k = 0; k < j->rows.n; k++) {
+                if (j->rows.v[k].reason) stats->excluded++;
+                else stats->candidates++;
+            }
+            if (store_rows(st, j->compile->id, &j->rows) != 0) rc = -1;
+        }
+        rows_free(&j->rows);
+        wanted_free(&j->wanted);
+    }
+    free(jobs);
     sv_free(&includes.compilers);
     sv_free(&includes.dirs);
-    clang_disposeIndex(index);
     compile_rows_free(compiles, ncompiles);
     return rc;
 }

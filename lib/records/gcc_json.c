@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -258,6 +259,10 @@ int records_read_gcc_json(const char *path, record_fn fn, void *ctx)
         gzclose(src.gz);
         return rec_fail(path, "cannot read record file: %s", strerror(errno));
     }
+    /* jansson reads with fgetc: without per-call locking (the stream is
+     * ours alone) a gigabyte of records parses several times faster. */
+    __fsetlocking(r.fp, FSETLOCKING_BYCALLER);
+    setvbuf(r.fp, NULL, _IOFBF, 1 << 16);
     int rc = read_records(&r);
     fclose(r.fp);
     gzclose(src.gz);

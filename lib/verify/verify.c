@@ -108,9 +108,12 @@ static void compare_file(const char *ref, size_t ref_len, const char *got, size_
     if (!ref && !got) {
         memset(d, 0, sizeof *d);
         d->match = OUTPUT_IDENTICAL;   /* written by neither */
-    } else if (!got || !ref) {
+    } else if (!got) {
         memset(d, 0, sizeof *d);
         d->match = OUTPUT_MISSING;
+    } else if (!ref) {
+        memset(d, 0, sizeof *d);
+        d->match = OUTPUT_DIFFERENT;   /* written here, not natively */
     } else {
         output_compare(ref, ref_len, got, got_len, tol, d);
     }
@@ -129,11 +132,11 @@ static int clone_uses_fma(const char *path, const struct elf_clone *c)
 {
     if (!c || !c->size) return 0;
     struct elf_file ef;
-    int quiet_fail = 0;
+    /* Already read once by the plan: a failure now is not the user's news. */
     fmv_set_quiet(1);
-    quiet_fail = elf_file_open(path, &ef);
+    int opened = elf_file_open(path, &ef) == 0;
     fmv_set_quiet(0);
-    if (quiet_fail != 0) return 0;
+    if (!opened) return 0;
     int fma = 0;
     const uint8_t *code = elf_file_bytes(&ef, c->addr, c->size);
     struct isa_usage u;
@@ -178,8 +181,9 @@ static char *fma_explanation(const struct verify_report *r, const struct verify_
         sb_addf(&why, "%s%s runs %s there and %s natively, and %s uses FMA instructions", why.len ? "; " : "",
                 r->plan.entries[e].fn->name, here->symbol, there->symbol, fma->symbol);
     }
-    if (!why.len) {
-        /* No map (static program, helper failed): any FMA clone at all. */
+    if (!why.len && (r->plan.unavailable || run->dispatch.error || native->dispatch.error)) {
+        /* No map (static program, helper failed): any FMA clone at all. With
+         * a map that shows the same clones, FMA is not the explanation. */
         for (size_t o = 0; o < r->plan.n_objects; o++)
             for (size_t f = 0; f < r->plan.objects[o].mv.n_functions; f++) {
                 const struct elf_mv_function *fn = &r->plan.objects[o].mv.functions[f];

@@ -23,25 +23,58 @@ struct compiler_id {
 /* Runs `COMPILER --version` (cached per path within the process). Returns 0,
  * or -1 after "fmvgen: PATH: not GCC or Clang (...)". */
 int compiler_identify(const char *compiler, struct compiler_id *out);
+/* The same, remembered across processes in cache_dir (one small file per
+ * compiler, keyed by the resolved file's identity and mtime): the wrapper
+ * identifies the compiler of every compile, and `clang --version` alone
+ * costs ~30 ms. cache_dir NULL: no cross-process cache. */
+int compiler_identify_cached(const char *compiler, const char *cache_dir, struct compiler_id *out);
 void compiler_id_free(struct compiler_id *id);
+/* 1 when a program basename names a C/C++ compiler driver the scan wraps:
+ * cc, c++, gcc, g++, clang, clang++, optionally with a target prefix
+ * ("x86_64-linux-gnu-gcc") and/or a version suffix ("gcc-12", "clang++-19"). */
+int compiler_name_is_driver(const char *basename);
 const char *compiler_kind_name(enum compiler_kind k);   /* "gcc" / "clang" */
 
-/* The flags that write records for one compile to record_path (GCC: the
- * directory given by -dumpdir, file named after the output; Clang: the
- * exact file). Sets *format to "gcc-json" or "clang-yaml". *record_path
+/* The flags that write records for one compile (one source) into
+ * records_dir, named after output's stem: GCC "-fsave-optimization-record
+ * -dumpdir DIR/ -dumpbase STEM" -> DIR/STEM.opt-record.json.gz (an explicit
+ * dump base, because GCC would otherwise append the source's suffix);
+ * Clang "-Xclang -opt-record-file -Xclang DIR/STEM.opt.yaml" (the driver's
+ * -fsave-optimization-record would add debug-line sections to the object).
+ * Sets *format to "gcc-json" or "clang-yaml"; *record_path (caller frees)
  * receives the path the records will be found at. */
 void compiler_record_flags(const struct compiler_id *id, const char *records_dir, const char *output,
                            struct strvec *flags, char **record_path, const char **format);
 
 struct compile_args {
-    int is_compile;          /* -c with at least one C/C++ source, no -E/-S/-M-only */
-    struct strvec sources;   /* as written in argv */
+    int is_compile;          /* compiles C/C++ sources to code: -c with at least one
+                              * C/C++ source, or a compile-and-link line (no -c);
+                              * never -E/-S/-M/-fsyntax-only */
+    int links;               /* 1: no -c, the sources are compiled and linked in one step */
+    struct strvec sources;   /* the C/C++ sources, as written in argv */
+    struct strvec languages; /* "c" or "c++" for each source */
     char *output;            /* -o value, or NULL */
-    char *language;          /* "c" or "c++" (from -x or the extension) */
+    char *language;          /* language of the first source: "c" or "c++" (from -x or the extension) */
     char opt_level;          /* '0'..'3', 's', 'z', 'g', 'f' (fast); '0' if none */
 };
 void compile_args_parse(char *const *argv, struct compile_args *out);
 void compile_args_free(struct compile_args *a);
+/* "c" / "c++" for a source name by its extension (.c; .cc .cpp .cxx .C .c++
+ * .cp .CPP), NULL for anything else. */
+const char *compile_language_of(const char *path);
+/* The output file of source i of a parsed command run in directory dir,
+ * absolute: the -o value, else (-c) dir/<stem>.o, else (linking) dir/a.out. */
+char *compile_args_output_of(const struct compile_args *a, size_t i, const char *dir);
+
+/* NULL when the record flags can be added to this compile without changing
+ * any file the build writes; else why not (a short phrase). Measured: GCC
+ * copies its switches into the object with -g (DW_AT_producer), with
+ * -frecord-gcc-switches and in -flto objects; Clang with
+ * -grecord-command-line and in -flto objects; GCC's -dumpdir/-dumpbase move
+ * auxiliary outputs named after the dump base (-MD without -o, .su, .gcno,
+ * .dwo, -save-temps files). Such compiles get their records from a second,
+ * records-only compile instead. */
+const char *compiler_records_change_outputs(const struct compiler_id *id, char *const *argv);
 
 /* Appends to notes human lines for flags that defeat vectorization
  * ("-fno-tree-vectorize", "-O1: the vectorizer does not run below -O2", ...).

@@ -445,6 +445,19 @@ char *find_in_path(const char *name)
     return found;
 }
 
+void env_without(const char *const *names, struct strvec *out)
+{
+    extern char **environ;
+    for (char **e = environ; e && *e; e++) {
+        int drop = 0;
+        for (size_t k = 0; names && names[k] && !drop; k++) {
+            size_t n = strlen(names[k]);
+            drop = !strncmp(*e, names[k], n) && (*e)[n] == '=';
+        }
+        if (!drop) sv_push(out, *e);
+    }
+}
+
 /* ---- hashing ---- */
 
 /* FNV-1a 64 plus the length: enough to notice an edited file, which is all

@@ -87,6 +87,10 @@ char *self_exe_path(void);
 /* The executable NAME as the shell would find it: NAME itself when it has a
  * '/', else the first executable file NAME in $PATH; NULL when none. */
 char *find_in_path(const char *name);
+/* The process environment minus the variables named in names (NULL-
+ * terminated), appended to out as "NAME=value" entries: the env of a child
+ * that must not see them (e.g. GCC's DEPENDENCIES_OUTPUT). */
+void env_without(const char *const *names, struct strvec *out);
 
 /* Content fingerprint used to notice a source that changed since the scan. */
 char *hash_bytes_hex(const char *data, size_t len);

@@ -1,0 +1,573 @@
+/* wrapper.c - see wrapper.h. Two halves: the scan side (make the link
+ * directory, run the build with it in PATH and CC/CXX) and the compiler side
+ * (called through a link: find the real compiler, add the record flags,
+ * record the compile). They meet in the environment: FMVGEN_STORE names the
+ * store, FMVGEN_WRAPPED marks a compile already being wrapped (a compiler
+ * script like c89-gcc calling "gcc" again must not be recorded twice). */
+#include "capture/wrapper.h"
+#include "capture/compdb.h"
+#include "capture/compiler.h"
+#include "capture/probe.h"
+#include "run/spawn.h"
+#include "store/store.h"
+#include "util/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define WRAPPED_ENV "FMVGEN_WRAPPED"
+/* In a link directory made for an absolute CC/CXX: the compiler it stands for. */
+#define REAL_COMPILER_FILE "real-compiler"
+#define META_UNSUPPORTED "wrapper_unsupported_compilers"
+
+/* ---- common ---- */
+
+static char *real_or_null(const char *path)
+{
+    return realpath(path, NULL);
+}
+
+/* 1 when path resolves to fmvgen itself or its wrapper executable: never
+ * a real compiler, whichever link or copy led there. */
+static int is_fmvgen(const char *path)
+{
+    char *real = real_or_null(path);
+    if (!real) return 0;
+    const char *base = path_basename(real);
+    int yes = !strcmp(base, "fmvgen") || !strcmp(base, WRAPPER_EXE_NAME);
+    if (!yes) {
+        char *self = self_exe_path();
+        char *self_real = self ? real_or_null(self) : NULL;
+        yes = self_real && !strcmp(self_real, real);
+        free(self);
+        free(self_real);
+    }
+    free(real);
+    return yes;
+}
+
+static char *wrap_dir_of(const char *builddir)
+{
+    char *store = path_join(builddir, STORE_DIRNAME);
+    char *dir = path_join(store, "wrap");
+    free(store);
+    return dir;
+}
+
+int wrapper_is_configure_probe(const char *source)
+{
+    const char *base = path_basename(source);
+    return !strncmp(base, "conftest.", 9) || strstr(source, "/CMakeFiles/CMakeTmp/") ||
+           strstr(source, "/CMakeFiles/CMakeScratch/") || strstr(source, "/meson-private/");
+}
+
+/* ---- the compiler side ---- */
+
+/* The directory of the link we were called through, when it is one. */
+static char *own_link_dir(const char *argv0)
+{
+    if (strchr(argv0, '/')) {
+        char *abs = path_absolute(argv0, NULL);
+        char *dir = path_dirname(abs);
+        free(abs);
+        return dir;
+    }
+    const char *path = getenv("PATH");
+    if (!path) return NULL;
+    char *copy = xstrdup(path), *save = NULL, *found = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+        char *cand = path_join(*d ? d : ".", argv0);
+        if (access(cand, X_OK) == 0 && is_fmvgen(cand)) found = path_absolute(*d ? d : ".", NULL);
+        free(cand);
+    }
+    free(copy);
+    return found;
+}
+
+/* The compiler the build meant: for a link made for an absolute CC, the
+ * path written next to it; else the first `name` in PATH that is neither in
+ * the link directory nor fmvgen itself. */
+static char *find_real_compiler(const char *name, const char *link_dir)
+{
+    if (link_dir) {
+        char *f = path_join(link_dir, REAL_COMPILER_FILE);
+        char *text = file_exists(f) ? read_file(f, NULL) : NULL;
+        free(f);
+        if (text) {
+            text[strcspn(text, "\n")] = 0;
+            if (*text && !is_fmvgen(text)) return text;
+            free(text);
+        }
+    }
+    char *link_real = link_dir ? real_or_null(link_dir) : NULL;
+    const char *path = getenv("PATH");
+    char *copy = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+    char *save = NULL, *found = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+        char *dir_real = real_or_null(*d ? d : ".");
+        int skip = !dir_real || (link_real && !strcmp(dir_real, link_real));
+        free(dir_real);
+        if (skip) continue;
+        char *cand = path_join(*d ? d : ".", name);
+        if (access(cand, X_OK) == 0 && !is_directory(cand) && !is_fmvgen(cand)) found = path_absolute(cand, NULL);
+        free(cand);
+    }
+    free(copy);
+    free(link_real);
+    return found;
+}
+
+static int run_inherited(char *const *argv)
+{
+    struct run_result r;
+    run_argv(argv, NULL, &r);
+    int code = run_exit_code(&r);
+    if (!r.spawned) fmv_error("%s: cannot run: %s", argv[0], strerror(r.errno_spawn));
+    run_result_free(&r);
+    return code;
+}
+
+/* @FILE arguments expanded (the compiler would read them itself), so that
+ * the classification sees every option and the store keeps a command that
+ * still works after the build deleted a temporary response file. */
+static void expand_response_files(char *const *argv, struct strvec *out, int depth)
+{
+    for (size_t i = 0; argv[i]; i++) {
+        const char *a = argv[i];
+        char *text = NULL;
+        if (i > 0 && a[0] == '@' && a[1] && depth < 8) text = read_file(a + 1, NULL);
+        if (!text) {
+            sv_push(out, a);
+            continue;
+        }
+        struct strvec words = STRVEC_INIT;
+        sv_push(&words, "");   /* keeps argv[0] semantics for the recursion */
+        if (compdb_split_command(text, &words) == 0) {
+            struct strvec inner = STRVEC_INIT;
+            expand_response_files(sv_argv(&words), &inner, depth + 1);
+            for (size_t k = 1; k < inner.n; k++) sv_push(out, inner.v[k]);
+            sv_free(&inner);
+        } else {
+            sv_push(out, a);   /* let the compiler complain about it */
+        }
+        sv_free(&words);
+        free(text);
+    }
+}
+
+static void note_unsupported(const char *store_dir, const char *compiler)
+{
+    struct store *st = NULL;
+    if (store_open(store_dir, 0, &st) != 0) return;
+    if (store_begin(st) == 0) {
+        char *old = store_meta_get(st, META_UNSUPPORTED);
+        struct strbuf sb = STRBUF_INIT;
+        int present = 0;
+        if (old) {
+            sb_adds(&sb, old);
+            for (char *line = old; *line;) {
+                size_t n = strcspn(line, "\n");
+                if (n == strlen(compiler) && !strncmp(line, compiler, n)) present = 1;
+                line += n + (line[n] == '\n');
+            }
+        }
+        if (!present) sb_addf(&sb, "%s\n", compiler);
+        store_meta_set(st, META_UNSUPPORTED, sb_str(&sb));
+        store_commit(st);
+        sb_free(&sb);
+        free(old);
+    }
+    store_close(st);
+}
+
+/* One C/C++ source of the wrapped command and where its records go. */
+struct wrapped_source {
+    char *source, *output, *records_dir;
+    const char *language;
+    char *record_path;
+    const char *format;
+    int records_ok;   /* the compile that writes the records succeeded */
+};
+
+static void record_compiles(const char *store_dir, char *const *argv, const char *cwd, const struct compiler_id *id,
+                            struct wrapped_source *ws, size_t n, int exit_status)
+{
+    struct store *st = NULL;
+    if (store_open(store_dir, 0, &st) != 0) {
+        fmv_warn("%s: compile not recorded (no store in %s)", ws[0].source, store_dir);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *hash = hash_file_hex(ws[i].source);
+        struct compile_info ci = {
+            .directory = cwd,
+            .argv = argv,
+            .compiler = id->path,
+            .compiler_kind = compiler_kind_name(id->kind),
+            .compiler_version = id->version,
+            .source = ws[i].source,
+            .output = ws[i].output,
+            .language = ws[i].language,
+            .exit_status = exit_status,
+            .source_hash = hash,
+        };
+        int64_t cid = store_add_compile(st, &ci);
+        if (cid < 0) fmv_warn("%s: compile not recorded in %s", ws[i].source, store_path(st));
+        else if (exit_status == 0 && ws[i].records_ok && file_exists(ws[i].record_path))
+            store_add_record_file(st, cid, "build", ws[i].format, ws[i].record_path);
+        free(hash);
+    }
+    store_close(st);
+}
+
+static int wrap_compile(const char *store_dir, char **real_argv)
+{
+    struct strvec expanded = STRVEC_INIT;
+    expand_response_files(real_argv, &expanded, 0);
+    struct compile_args args;
+    compile_args_parse(sv_argv(&expanded), &args);
+    char *cwd = get_cwd();
+    struct wrapped_source *ws = xcalloc(args.sources.n ? args.sources.n : 1, sizeof *ws);
+    size_t n = 0;
+    for (size_t i = 0; args.is_compile && i < args.sources.n; i++) {
+        char *src = path_absolute(args.sources.v[i], cwd);
+        if (wrapper_is_configure_probe(src)) {
+            free(src);
+            continue;
+        }
+        ws[n].source = src;
+        ws[n].output = compile_args_output_of(&args, i, cwd);
+        ws[n].language = args.languages.v[i];
+        n++;
+    }
+    struct compiler_id id = {0};
+    int code;
+    if (n == 0) {
+        code = run_inherited(real_argv);
+        goto out;
+    }
+    char *cache = path_join(store_dir, STORE_DIRNAME "/compilers");
+    int known = compiler_identify_cached(real_argv[0], cache, &id);
+    free(cache);
+    if (known != 0) {
+        /* The error names the compiler; the build goes on, unrecorded. */
+        note_unsupported(store_dir, real_argv[0]);
+        code = run_inherited(real_argv);
+        goto out;
+    }
+
+    char *wrap_records = path_join(store_dir, STORE_DIRNAME "/records/wrap");
+    for (size_t i = 0; i < n; i++) {
+        /* One stable directory per (source, output): a rebuild replaces its
+         * own records and nothing piles up. */
+        struct strbuf key = STRBUF_INIT;
+        sb_adds(&key, ws[i].source);
+        sb_addc(&key, '\n');
+        sb_adds(&key, ws[i].output);
+        char *h = hash_bytes_hex(key.buf, key.len);
+        ws[i].records_dir = path_join(wrap_records, h);
+        free(h);
+        sb_free(&key);
+        remove_tree(ws[i].records_dir);
+        mkdir_p(ws[i].records_dir, 0755);
+    }
+    free(wrap_records);
+
+    const char *unsafe = compiler_records_change_outputs(&id, sv_argv(&expanded));
+    if (!unsafe && n == 1 && args.sources.n == 1) {
+        /* The common case: the record flags ride along on the build's own
+         * compile (measured: objects stay byte-identical). */
+        struct strvec flags = STRVEC_INIT, run = STRVEC_INIT;
+        compiler_record_flags(&id, ws[0].records_dir, ws[0].output, &flags, &ws[0].record_path, &ws[0].format);
+        sv_push_all(&run, real_argv);
+        sv_push_all(&run, sv_argv(&flags));
+        code = run_inherited(sv_argv(&run));
+        ws[0].records_ok = 1;
+        sv_free(&flags);
+        sv_free(&run);
+    } else {
+        /* The build's compile unchanged, and next to it one records-only
+         * compile per source (no debug info, no LTO: the vectorizer's
+         * decisions are the same and it is cheaper). */
+        char *tmp = make_temp_dir("wrap");
+        struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
+        struct run_result *res = xcalloc(n + 1, sizeof *res);
+        struct strvec *argvs = xcalloc(n, sizeof *argvs);
+        jobs[0].argv = real_argv;
+        char *extra[] = {"-g0", "-fno-lto", NULL};
+        /* GCC would write a dependency file named in these for the
+         * records-only compile too, over the build's own. */
+        static const char *const dep_vars[] = {"DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES", NULL};
+        struct strvec env = STRVEC_INIT;
+        env_without(dep_vars, &env);
+        size_t nj = 1;
+        for (size_t i = 0; tmp && i < n; i++) {
+            char *sub = xasprintf("%s/%zu", tmp, i);
+            mkdir_p(sub, 0700);
+            char *out = path_join(sub, path_basename(ws[i].output));
+            struct strvec flags = STRVEC_INIT;
+            compiler_record_flags(&id, ws[i].records_dir, out, &flags, &ws[i].record_path, &ws[i].format);
+            struct compile_row row = {.directory = cwd, .compiler = id.path, .source = ws[i].source,
+                                      .argv = sv_argv(&expanded)};
+            probe_build_argv(&row, extra, sv_argv(&flags), out, &argvs[i]);
+            jobs[nj].argv = sv_argv(&argvs[i]);
+            jobs[nj].opts.capture_stderr = 1;
+            jobs[nj].opts.null_stdout = 1;
+            jobs[nj].opts.env = sv_argv(&env);
+            nj++;
+            sv_free(&flags);
+            free(out);
+            free(sub);
+        }
+        run_pool(jobs, nj, 2, res);
+        code = run_exit_code(&res[0]);
+        if (!res[0].spawned) fmv_error("%s: cannot run: %s", real_argv[0], strerror(res[0].errno_spawn));
+        for (size_t i = 1; i < nj; i++) ws[i - 1].records_ok = res[i].exited && res[i].status == 0;
+        for (size_t i = 0; i < nj; i++) run_result_free(&res[i]);
+        for (size_t i = 0; i < n; i++) sv_free(&argvs[i]);
+        free(argvs);
+        sv_free(&env);
+        free(res);
+        free(jobs);
+        if (tmp) remove_tree(tmp);
+        free(tmp);
+    }
+    record_compiles(store_dir, sv_argv(&expanded), cwd, &id, ws, n, code);
+
+out:
+    for (size_t i = 0; i < n; i++) {
+        free(ws[i].source);
+        free(ws[i].output);
+        free(ws[i].records_dir);
+        free(ws[i].record_path);
+    }
+    free(ws);
+    compiler_id_free(&id);
+    free(cwd);
+    compile_args_free(&args);
+    sv_free(&expanded);
+    return code;
+}
+
+int wrapper_main(int argc, char **argv)
+{
+    if (argc < 1 || !argv[0]) return -1;
+    const char *name = path_basename(argv[0]);
+    if (!compiler_name_is_driver(name)) return -1;
+
+    char *link_dir = own_link_dir(argv[0]);
+    char *real = find_real_compiler(name, link_dir);
+    if (!real) {
+        fmv_error("%s: no real compiler of this name in PATH%s%s%s", name, link_dir ? " (outside " : "",
+                  link_dir ? link_dir : "", link_dir ? ")" : "");
+        free(link_dir);
+        return 127;
+    }
+    free(link_dir);
+    struct strvec run = STRVEC_INIT;
+    sv_push(&run, real);
+    for (int i = 1; i < argc; i++) sv_push(&run, argv[i]);
+
+    const char *store_dir = getenv(WRAPPER_STORE_ENV);
+    int code;
+    if (!store_dir || !*store_dir || getenv(WRAPPED_ENV)) {
+        code = run_inherited(sv_argv(&run));
+    } else {
+        setenv(WRAPPED_ENV, "1", 1);
+        code = wrap_compile(store_dir, sv_argv(&run));
+    }
+    sv_free(&run);
+    free(real);
+    return code;
+}
+
+/* ---- the scan side ---- */
+
+/* The executable the links point at: fmvgen-cc next to us, else ourselves. */
+static char *wrapper_target(void)
+{
+    char *self = self_exe_path();
+    if (!self) return NULL;
+    char *dir = path_dirname(self);
+    char *cc = path_join(dir, WRAPPER_EXE_NAME);
+    free(dir);
+    if (access(cc, X_OK) == 0) {
+        free(self);
+        return cc;
+    }
+    free(cc);
+    return self;
+}
+
+static void add_link(const char *dir, const char *name, const char *target)
+{
+    char *link = path_join(dir, name);
+    if (symlink(target, link) != 0 && errno != EEXIST) fmv_warn("%s: cannot create link: %s", link, strerror(errno));
+    free(link);
+}
+
+/* Every compiler driver name found in PATH (gcc-12, clang++-19,
+ * x86_64-linux-gnu-gcc, ...), besides the plain names. */
+static void collect_driver_names(struct strvec *names)
+{
+    static const char *const plain[] = {"cc", "c++", "gcc", "g++", "clang", "clang++", NULL};
+    for (int i = 0; plain[i]; i++) sv_push(names, plain[i]);
+    const char *path = getenv("PATH");
+    char *copy = xstrdup(path ? path : "");
+    char *save = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        DIR *dh = opendir(d);
+        if (!dh) continue;
+        struct dirent *e;
+        while ((e = readdir(dh)))
+            if (compiler_name_is_driver(e->d_name) && !sv_contains(names, e->d_name)) sv_push(names, e->d_name);
+        closedir(dh);
+    }
+    free(copy);
+}
+
+/* CC/CXX pointed into the link directory. Each word naming a compiler
+ * driver is replaced (a launcher such as ccache stays in front); a word
+ * with a directory gets a link directory of its own that remembers the
+ * real path, since PATH might hold another compiler of that name. */
+static char *wrapped_compiler_var(const char *var, const char *value, const char *dflt, const char *wrapdir,
+                                  const char *target, int *n_abs)
+{
+    if (!value || !*value) return path_join(wrapdir, dflt);
+    struct strbuf sb = STRBUF_INIT;
+    int replaced = 0;
+    char *copy = xstrdup(value), *save = NULL;
+    for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (sb.len) sb_addc(&sb, ' ');
+        const char *base = path_basename(w);
+        if (!replaced && compiler_name_is_driver(base)) {
+            replaced = 1;
+            if (strchr(w, '/')) {
+                char *sub = xasprintf("%s/abs%d", wrapdir, (*n_abs)++);
+                mkdir_p(sub, 0755);
+                add_link(sub, base, target);
+                char *real = path_absolute(w, NULL);
+                char *file = path_join(sub, REAL_COMPILER_FILE);
+                char *text = xasprintf("%s\n", real);
+                write_file_atomic(file, text, strlen(text));
+                sb_addf(&sb, "%s/%s", sub, base);
+                free(text);
+                free(file);
+                free(real);
+                free(sub);
+            } else {
+                add_link(wrapdir, base, target);
+                sb_addf(&sb, "%s/%s", wrapdir, base);
+            }
+            continue;
+        }
+        sb_adds(&sb, w);
+    }
+    free(copy);
+    if (!replaced)
+        fmv_warn("%s=%s: not named like a GCC or Clang driver; its compiles are not captured", var, value);
+    return sb_detach(&sb);
+}
+
+struct saved_env {
+    const char *name;
+    char *value;   /* NULL: was unset */
+};
+
+static void save_env(struct saved_env *s, const char *name)
+{
+    s->name = name;
+    const char *v = getenv(name);
+    s->value = v ? xstrdup(v) : NULL;
+}
+
+static void restore_env(struct saved_env *s)
+{
+    if (s->value) setenv(s->name, s->value, 1);
+    else unsetenv(s->name);
+    free(s->value);
+}
+
+int wrapper_run_build(const char *builddir, char *const *build_argv)
+{
+    char *abs_builddir = path_absolute(builddir, NULL);
+    char *wrapdir = wrap_dir_of(abs_builddir);
+    char *target = wrapper_target();
+    if (!target) {
+        fmv_error("/proc/self/exe: cannot find the fmvgen executable");
+        free(wrapdir);
+        free(abs_builddir);
+        return 127;
+    }
+    /* Fresh links each scan: the fmvgen binary may have moved. */
+    remove_tree(wrapdir);
+    if (mkdir_p(wrapdir, 0755) != 0) {
+        fmv_error("%s: cannot create directory", wrapdir);
+        free(target);
+        free(wrapdir);
+        free(abs_builddir);
+        return 1;
+    }
+    struct strvec names = STRVEC_INIT;
+    collect_driver_names(&names);
+    for (size_t i = 0; i < names.n; i++) add_link(wrapdir, names.v[i], target);
+    sv_free(&names);
+
+    struct store *st = NULL;
+    if (store_open(abs_builddir, 0, &st) == 0) {
+        store_meta_set(st, META_UNSUPPORTED, "");
+        store_close(st);
+    }
+
+    struct saved_env saved[5];
+    save_env(&saved[0], "PATH");
+    save_env(&saved[1], "CC");
+    save_env(&saved[2], "CXX");
+    save_env(&saved[3], WRAPPER_STORE_ENV);
+    save_env(&saved[4], WRAPPED_ENV);
+    int n_abs = 0;
+    char *cc = wrapped_compiler_var("CC", saved[1].value, "cc", wrapdir, target, &n_abs);
+    char *cxx = wrapped_compiler_var("CXX", saved[2].value, "c++", wrapdir, target, &n_abs);
+    char *path = saved[0].value && *saved[0].value ? xasprintf("%s:%s", wrapdir, saved[0].value) : xstrdup(wrapdir);
+    setenv("PATH", path, 1);
+    setenv("CC", cc, 1);
+    setenv("CXX", cxx, 1);
+    setenv(WRAPPER_STORE_ENV, abs_builddir, 1);
+    unsetenv(WRAPPED_ENV);
+
+    struct run_result r;
+    run_argv(build_argv, NULL, &r);
+    int code = run_exit_code(&r);
+    if (!r.spawned) fmv_error("%s: cannot run the build: %s", build_argv[0], strerror(r.errno_spawn));
+    run_result_free(&r);
+
+    for (int i = 0; i < 5; i++) restore_env(&saved[i]);
+    free(path);
+    free(cc);
+    free(cxx);
+    free(target);
+    free(wrapdir);
+    free(abs_builddir);
+    return code;
+}
+
+void wrapper_unsupported_compilers(struct store *st, struct strvec *out)
+{
+    char *v = store_meta_get(st, META_UNSUPPORTED);
+    if (!v) return;
+    for (char *line = v; *line;) {
+        size_t n = strcspn(line, "\n");
+        if (n) {
+            char *one = xstrndup(line, n);
+            if (!sv_contains(out, one)) sv_push(out, one);
+            free(one);
+        }
+        line += n + (line[n] == '\n');
+    }
+    free(v);
+}

@@ -1,0 +1,64 @@
+/* wrapper.h - fmvgen as the compiler of `fmvgen scan -- BUILD...`, in the
+ * manner of ccache and bear: the build runs with a private directory of
+ * links named like compilers (cc, gcc, clang++-19, ...) first in PATH and
+ * CC/CXX pointing into it. Each link runs the wrapper, which finds the real
+ * compiler further down PATH, adds the compiler's record flags to compiles
+ * of C/C++ sources (records go to <builddir>/.fmvgen/records/wrap/, never
+ * into the source tree or the build's own directories), runs it with the
+ * build's stdio, and records the compile in the store. Everything else
+ * (links, -E, -M, --version, assembler files) passes through untouched.
+ *
+ * Promises:
+ *   - the build's outputs are byte-identical to a plain build: when the
+ *     record flags would show in an output (GCC -g copies its switches into
+ *     DW_AT_producer; -frecord-gcc-switches; -flto; Clang
+ *     -grecord-command-line; auxiliary files named after GCC's dump base),
+ *     the user's compile runs unchanged and a second, records-only compile
+ *     (output to a temp dir) runs next to it;
+ *   - a compile is never lost under make -j (each is one store
+ *     transaction; the store waits for its writers);
+ *   - configure-style probes (conftest.c, CMake's try_compile dirs, meson's
+ *     sanity checks) run but are not recorded;
+ *   - without FMVGEN_STORE in the environment (a later plain `make` in a
+ *     build dir that cached the wrapper's path) the real compiler runs
+ *     exactly as called.
+ *
+ * The links point at `fmvgen-cc`, installed next to fmvgen: the same wrapper
+ * code without libclang, whose loading alone costs ~45 ms per process
+ * (measured), which would be paid by every compile of the build. */
+#ifndef FMVGEN_WRAPPER_H
+#define FMVGEN_WRAPPER_H
+
+/* Environment variable naming the build directory whose store the wrapper
+ * records into. */
+#define WRAPPER_STORE_ENV "FMVGEN_STORE"
+/* Name of the small wrapper executable, next to fmvgen. */
+#define WRAPPER_EXE_NAME "fmvgen-cc"
+
+/* Entry point when the running program was called through a compiler-named
+ * link (argv[0]'s basename is a compiler driver name): returns the exit code
+ * to exit with. Returns -1 when argv[0] does not name a compiler. */
+int wrapper_main(int argc, char **argv);
+
+/* Runs build_argv (its stdio inherited) with the wrapper in place for the
+ * store of builddir (which must exist): (re)creates the link directory
+ * <builddir>/.fmvgen/wrap/, puts it first in PATH, points CC/CXX at it
+ * (unset: wrap/cc and wrap/c++; set: the link of the same basename, other
+ * words such as a launcher kept) and sets FMVGEN_STORE; the caller's
+ * environment is restored afterwards. Returns the build's exit code
+ * (127: could not start). */
+int wrapper_run_build(const char *builddir, char *const *build_argv);
+
+/* Compilers the wrapper could not identify as GCC or Clang during the last
+ * wrapper_run_build of this store (their compiles ran, unrecorded):
+ * appended to out, one path each. Cleared by wrapper_run_build. */
+struct store;
+struct strvec;
+void wrapper_unsupported_compilers(struct store *st, struct strvec *out);
+
+/* 1 when a compile looks like a build system's configuration probe
+ * (autoconf's conftest.*, CMake's CMakeFiles/CMakeTmp or CMakeScratch,
+ * meson-private/): the wrapper runs it but does not record it. */
+int wrapper_is_configure_probe(const char *source_abs);
+
+#endif

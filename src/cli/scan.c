@@ -1,0 +1,291 @@
+/* scan.c - `fmvgen scan`: fill the store with the compiles of a build and
+ * the compiler's vectorization records, then the candidates.
+ *
+ *   scan [opts] -- BUILD...   run the build through the compiler wrapper
+ *   scan --compdb FILE        re-run a compile_commands.json's compiles for records
+ *   scan --log FILE           read an -fopt-info-vec / -Rpass build log
+ * then: ingest the records -> probe compiles at the widest target and at
+ * -O3 (unless --no-probe) -> per-TU notes -> candidates -> summary.
+ * The work is in lib/capture (wrapper, compdb, probe, scaninfo),
+ * lib/records and lib/candidates; this file parses, sequences and prints.
+ *
+ * Also the entry point of fmvgen called as a compiler (wrapper_main). */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "candidates/analyze.h"
+#include "capture/compdb.h"
+#include "capture/probe.h"
+#include "capture/scaninfo.h"
+#include "capture/wrapper.h"
+#include "cli/cli.h"
+#include "records/ingest.h"
+#include "run/spawn.h"
+#include "store/store.h"
+#include "targets/targets.h"
+#include "util/util.h"
+
+static const char USAGE[] =
+    "usage: fmvgen scan [OPTIONS] -- BUILD-COMMAND...\n"
+    "       fmvgen scan [OPTIONS] --compdb compile_commands.json\n"
+    "       fmvgen scan [OPTIONS] --log BUILD-LOG\n"
+    "\n"
+    "Runs the build with the compilers wrapped (each compile also writes the\n"
+    "compiler's optimization records, out of the source tree and without\n"
+    "changing the objects), or re-runs the compiles of a compilation database,\n"
+    "or reads a build log with -fopt-info-vec / -Rpass remarks. Then compiles\n"
+    "each TU once more for the widest target and, for -O2 TUs, at -O3, and finds\n"
+    "the functions worth cloning. The store goes to .fmvgen/ in the current\n"
+    "directory (or -C DIR); with --compdb, in the database's directory.\n"
+    "\n"
+    "Options:\n"
+    "  --no-probe        no extra compiles for the target ISA and -O3\n"
+    "  --targets LIST    target_clones targets, comma-separated (default: " TARGETS_DEFAULT ")\n"
+    "  -j, --jobs N      parallel probe/compdb compiles (default: one per CPU)\n"
+    "  --root DIR        project root for patch paths (default: git toplevel, else here)\n"
+    "  --compdb FILE     take the compiles from a compile_commands.json\n"
+    "  --log FILE        read a build log instead (no probes: a log has no commands)\n"
+    "  --json            print the summary as JSON\n"
+    "  --help            this text\n"
+    "\n"
+    "Exit status: the build's status when it failed (what compiled is still\n"
+    "scanned); 1 when a record file was corrupt or a compiler is neither GCC\n"
+    "nor Clang; 0 otherwise, also when there is nothing to do.\n";
+
+int wrapper_main_if_wrapped(int argc, char **argv)
+{
+    return wrapper_main(argc, argv);
+}
+
+struct scan_opts {
+    int no_probe, json, jobs;
+    const char *targets, *root, *compdb, *log;
+    char **build;
+};
+
+/* The git toplevel of the current directory, else the directory itself. */
+static char *default_root(void)
+{
+    char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
+    struct run_opts o = {.capture_stdout = 1, .null_stderr = 1};
+    struct run_result r;
+    char *root = NULL;
+    if (run_argv(argv, &o, &r) == 0 && r.out && r.out[0] == '/') root = xstrndup(r.out, strcspn(r.out, "\n"));
+    run_result_free(&r);
+    return root ? root : get_cwd();
+}
+
+static int parse_options(int argc, char **argv, struct scan_opts *o)
+{
+    static const struct option longopts[] = {
+        {"no-probe", no_argument, NULL, 'P'}, {"targets", required_argument, NULL, 't'},
+        {"jobs", required_argument, NULL, 'j'}, {"root", required_argument, NULL, 'r'},
+        {"compdb", required_argument, NULL, 'c'}, {"log", required_argument, NULL, 'l'},
+        {"json", no_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c;
+    /* '+': stop at the first non-option, the build command's own name. */
+    while ((c = getopt_long(argc, argv, "+j:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'P': o->no_probe = 1; break;
+        case 't': o->targets = optarg; break;
+        case 'j': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || n < 1 || n > 1024) {
+                fmv_error("-j %s: expected a number of parallel jobs", optarg);
+                return 2;
+            }
+            o->jobs = (int)n;
+            break;
+        }
+        case 'r': o->root = optarg; break;
+        case 'c': o->compdb = optarg; break;
+        case 'l': o->log = optarg; break;
+        case 'J': o->json = 1; break;
+        case 'h': return cli_usage(USAGE, 0) - 1;   /* -1: done, exit 0 */
+        default: return cli_usage(USAGE, 1);
+        }
+    }
+    if (optind < argc) o->build = argv + optind;
+    int sources = (o->build != NULL) + (o->compdb != NULL) + (o->log != NULL);
+    if (sources != 1) {
+        fmv_error(sources ? "scan: give one of a build command, --compdb or --log"
+                          : "scan: no build command; use 'fmvgen scan -- make', --compdb FILE or --log FILE");
+        return cli_usage(USAGE, 1);
+    }
+    return 0;
+}
+
+/* The records-only compiles at the widest target and at -O3. */
+static void run_probes(struct store *st, const struct strvec *targets, int jobs)
+{
+    scaninfo_clear_tu_notes(st, "probe-failed");
+    const char *widest = targets_widest(targets);
+    if (widest) {
+        struct strvec flags = STRVEC_INIT;
+        target_compile_flags(widest, &flags);
+        char *variant = xasprintf("probe:%s", widest);
+        struct probe_request req = {.variant = variant, .extra_flags = sv_argv(&flags), .only_O2 = 0};
+        probe_run(st, &req, jobs);
+        free(variant);
+        sv_free(&flags);
+    }
+    char *o3[] = {"-O3", NULL};
+    struct probe_request req = {.variant = "probe:O3", .extra_flags = o3, .only_O2 = 1};
+    probe_run(st, &req, jobs);
+}
+
+static void print_summary(const struct scan_summary *s, const struct scan_opts *o, const char *store_dir,
+                          const char *widest, int build_status)
+{
+    if (o->json) {
+        json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b}", "store", store_dir,
+                              "compiles", s->compiles, "failed_compiles", s->failed_compiles, "record_files",
+                              s->record_files, "corrupt_record_files", s->corrupt_files, "loops", s->build_loops,
+                              "probe_only_loops", s->probe_only_loops, "candidates", s->candidates, "exclusions",
+                              s->exclusions, "tu_notes", s->tu_notes, "nothing_to_do", s->candidates == 0);
+        json_t *corrupt = json_array();
+        for (size_t i = 0; s->corrupt && i < s->corrupt->n; i++) json_array_append_new(corrupt, json_string(s->corrupt->v[i]));
+        json_object_set_new(j, "corrupt_files", corrupt);
+        json_object_set_new(j, "build_status", json_integer(build_status));
+        json_object_set_new(j, "probe_target", widest && !o->no_probe && !o->log ? json_string(widest) : json_null());
+        char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        puts(text);
+        free(text);
+        json_decref(j);
+        return;
+    }
+    printf("store:        %s\n", store_dir);
+    printf("compiles:     %d", s->compiles);
+    if (s->failed_compiles) printf(" (%d failed)", s->failed_compiles);
+    printf("\nrecord files: %d read", s->record_files);
+    if (s->corrupt_files) printf(", %d corrupt", s->corrupt_files);
+    printf("\nloops:        %d vectorized in the build", s->build_loops);
+    if (s->probe_only_loops && widest) printf(", %d more only at %s", s->probe_only_loops, widest);
+    printf("\ncandidates:   %d\nexclusions:   %d\n", s->candidates, s->exclusions);
+    if (s->tu_notes) printf("notes:        %d on what defeats vectorization (see 'fmvgen list')\n", s->tu_notes);
+    if (s->candidates == 0)
+        printf("nothing to do: no function to clone was found%s\n",
+               s->exclusions ? " ('fmvgen list' says why each vectorized function is excluded)" : "");
+    else
+        printf("next: 'fmvgen list' to review, 'fmvgen patch -o fmv.patch' to write the patch\n");
+}
+
+int cmd_scan(int argc, char **argv)
+{
+    struct scan_opts o = {0};
+    int prc = parse_options(argc, argv, &o);
+    if (prc != 0) return prc < 0 ? 0 : prc;
+
+    struct strvec targets = STRVEC_INIT;
+    if (targets_parse(o.targets ? o.targets : TARGETS_DEFAULT, &targets) != 0) return 2;
+    if (o.compdb && !file_exists(o.compdb)) {
+        sv_free(&targets);
+        return fmv_error("%s: no such file", o.compdb), 1;
+    }
+    if (o.log && !file_exists(o.log)) {
+        sv_free(&targets);
+        return fmv_error("%s: no such file", o.log), 1;
+    }
+
+    char *builddir;
+    if (o.compdb) {
+        char *abs = path_absolute(o.compdb, NULL);
+        builddir = path_dirname(abs);
+        free(abs);
+    } else {
+        builddir = cli_globals.builddir ? path_absolute(cli_globals.builddir, NULL) : get_cwd();
+    }
+    struct store *st = NULL;
+    if (store_open(builddir, 1, &st) != 0) {
+        free(builddir);
+        sv_free(&targets);
+        return 1;
+    }
+    if (o.compdb && !o.json) fprintf(stderr, "fmvgen: the store of this compile database goes to %s\n", store_path(st));
+
+    char *root = o.root ? path_absolute(o.root, NULL) : default_root();
+    struct strbuf tlist = STRBUF_INIT;
+    for (size_t i = 0; i < targets.n; i++) sb_addf(&tlist, "%s%s", i ? "," : "", targets.v[i]);
+    int rc = 0, build_status = 0;
+    if (store_meta_set(st, "root", root) != 0 || store_meta_set(st, "targets", sb_str(&tlist)) != 0 ||
+        store_meta_set(st, "tool_version", FMVGEN_VERSION) != 0) {
+        rc = 1;
+        goto out;
+    }
+
+    struct ingest_stats istats = {0};
+    if (o.build) {
+        build_status = wrapper_run_build(builddir, o.build);
+        struct strvec unsupported = STRVEC_INIT;
+        wrapper_unsupported_compilers(st, &unsupported);
+        for (size_t i = 0; i < unsupported.n; i++) {
+            fmv_error("%s: not GCC or Clang; its compiles ran but were not scanned", unsupported.v[i]);
+            rc = 1;
+        }
+        sv_free(&unsupported);
+    } else if (o.compdb) {
+        if (compdb_import(st, o.compdb) < 0) {
+            rc = 1;
+            goto out;
+        }
+        struct probe_request req = {.variant = "build"};
+        probe_run(st, &req, o.jobs);
+    } else {
+        if (records_import_log(st, o.log, root, &istats) != 0) {
+            rc = 1;
+            goto out;
+        }
+    }
+
+    int ing = records_ingest_pending(st, &istats);
+    if (ing < 0) {
+        rc = 1;
+        goto out;
+    }
+    if (ing > 0) rc = 1;
+    /* A log holds no commands to re-run. */
+    if (!o.no_probe && !o.log) {
+        run_probes(st, &targets, o.jobs);
+        ing = records_ingest_pending(st, &istats);
+        if (ing < 0) {
+            rc = 1;
+            goto out;
+        }
+        if (ing > 0) rc = 1;
+    }
+    if (scaninfo_write_tu_notes(st) != 0) {
+        rc = 1;
+        goto out;
+    }
+    struct analyze_stats astats = {0};
+    if (candidates_analyze(st, &astats) != 0) {
+        rc = 1;
+        goto out;
+    }
+
+    struct strvec corrupt = STRVEC_INIT;
+    struct scan_summary sum = {.corrupt = &corrupt};
+    if (scaninfo_summarize(st, &sum) != 0) {
+        sv_free(&corrupt);
+        rc = 1;
+        goto out;
+    }
+    if (sum.compiles == 0 && o.build && !o.json)
+        fmv_warn("%s: the build compiled no C/C++ source through the wrapper (did it use $CC/$CXX or cc/gcc/clang "
+                 "from PATH? was everything up to date? 'make -B' rebuilds)", o.build[0]);
+    print_summary(&sum, &o, store_path(st), targets_widest(&targets), build_status);
+    sv_free(&corrupt);
+
+out:
+    if (build_status != 0) rc = build_status;
+    sb_free(&tlist);
+    free(root);
+    store_close(st);
+    free(builddir);
+    sv_free(&targets);
+    return rc;
+}

@@ -2,8 +2,90 @@
 #include "elf/disasm.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
+
+/* Opcodes of VEX map 1 that work on mask registers (kand, kor, kmov,
+ * kortest, ...): AVX-512 instructions despite their VEX encoding. */
+static int is_mask_opcode(uint8_t op)
+{
+    return (op >= 0x41 && op <= 0x4b) || (op >= 0x90 && op <= 0x93) || op == 0x98 || op == 0x99;
+}
+
+/* Measures the VEX (C4/C5) or EVEX (62) instruction at p; 0 when p does
+ * not start one or it is truncated. */
+static size_t vex_length(const uint8_t *p, size_t left, int *bits, int *evex, int *mask)
+{
+    size_t i;
+    int map;
+    *evex = *mask = 0;
+    if (left >= 6 && p[0] == 0x62) {
+        map = p[1] & 0x7;
+        int ll = (p[3] >> 5) & 3;
+        *bits = ll == 0 ? 128 : ll == 1 ? 256 : 512;
+        *evex = 1;
+        i = 4;
+    } else if (left >= 3 && p[0] == 0xc5) {
+        map = 1;
+        *bits = (p[1] & 4) ? 256 : 128;
+        i = 2;
+    } else if (left >= 4 && p[0] == 0xc4) {
+        map = p[1] & 0x1f;
+        *bits = (p[2] & 4) ? 256 : 128;
+        i = 3;
+    } else {
+        return 0;
+    }
+    uint8_t op = p[i++];
+    if (map == 1 && op == 0x77) return i;  /* vzeroupper/vzeroall: no ModRM */
+    if (i >= left) return 0;
+    uint8_t modrm = p[i++];
+    int mod = modrm >> 6, rm = modrm & 7;
+    if (mod != 3 && rm == 4) {
+        if (i >= left) return 0;
+        uint8_t sib = p[i++];
+        if (mod == 0 && (sib & 7) == 5) i += 4;
+    }
+    if (mod == 1) i += 1;
+    else if (mod == 2 || (mod == 0 && rm == 5)) i += 4;
+    if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || (op >= 0xc2 && op <= 0xc6)))) i += 1;
+    if (!*evex && map == 1 && is_mask_opcode(op)) *mask = 1;
+    return i <= left ? i : 0;
+}
+
+/* What the walkers hand on for an instruction capstone 4 cannot decode. */
+struct length_only {
+    cs_insn insn;
+    cs_detail detail;
+};
+
+static int decode_length_only(const uint8_t *p, size_t left, uint64_t pc, struct length_only *out)
+{
+    int bits, evex, mask;
+    size_t len = vex_length(p, left, &bits, &evex, &mask);
+    if (!len || len > sizeof out->insn.bytes) return 0;
+    memset(out, 0, sizeof *out);
+    out->insn.id = X86_INS_INVALID;
+    out->insn.address = pc;
+    out->insn.size = (uint16_t)len;
+    memcpy(out->insn.bytes, p, len);
+    strcpy(out->insn.mnemonic, evex ? "(evex)" : "(vex)");
+    out->insn.detail = &out->detail;
+    out->detail.groups[0] = evex || mask ? X86_GRP_AVX512 : X86_GRP_AVX;
+    out->detail.groups_count = 1;
+    if (!mask) {
+        out->detail.x86.op_count = 1;
+        out->detail.x86.operands[0].type = X86_OP_REG;
+        out->detail.x86.operands[0].reg = bits == 512 ? X86_REG_ZMM0 : bits == 256 ? X86_REG_YMM0 : X86_REG_XMM0;
+    }
+    return 1;
+}
+
+int disasm_is_length_only(const cs_insn *insn)
+{
+    return insn->id == X86_INS_INVALID && insn->mnemonic[0] == '(';
+}
 
 long disasm_walk(const uint8_t *code, size_t len, uint64_t addr, disasm_fn fn, void *ctx, size_t *n_undecoded)
 {
@@ -20,13 +102,19 @@ long disasm_walk(const uint8_t *code, size_t len, uint64_t addr, disasm_fn fn, v
     size_t left = len;
     uint64_t pc = addr;
     while (left > 0) {
+        const cs_insn *seen = insn;
+        struct length_only lo;
         if (!cs_disasm_iter(handle, &p, &left, &pc, insn)) {
-            /* Not an instruction: step over one byte and resynchronise. */
-            p++, left--, pc++, undecoded++;
-            continue;
+            if (!decode_length_only(p, left, pc, &lo)) {
+                /* Not an instruction: step over one byte and resynchronise. */
+                p++, left--, pc++, undecoded++;
+                continue;
+            }
+            p += lo.insn.size, left -= lo.insn.size, pc += lo.insn.size;
+            seen = &lo.insn;
         }
         count++;
-        if (fn && fn(insn, ctx)) break;
+        if (fn && fn(seen, ctx)) break;
     }
     cs_free(insn, 1);
     cs_close(&handle);
@@ -62,17 +150,22 @@ long disasm_walk_flow(const uint8_t *code, size_t len, uint64_t addr, disasm_fn 
             const uint8_t *p = code + off;
             size_t left = len - off;
             uint64_t pc = addr + off;
-            if (!cs_disasm_iter(handle, &p, &left, &pc, insn)) break;
+            const cs_insn *cur = insn;
+            struct length_only lo;
+            if (!cs_disasm_iter(handle, &p, &left, &pc, insn)) {
+                if (!decode_length_only(code + off, len - off, addr + off, &lo)) break;
+                cur = &lo.insn;
+            }
             seen[off] = 1;
             count++;
-            if (off + insn->size > far) far = off + insn->size;
-            if (fn && fn(insn, ctx)) {
+            if (off + cur->size > far) far = off + cur->size;
+            if (fn && fn(cur, ctx)) {
                 stopped = 1;
                 break;
             }
-            if (is_group(insn, X86_GRP_RET) || insn->id == X86_INS_UD2 || insn->id == X86_INS_HLT) break;
-            if (is_group(insn, X86_GRP_JUMP)) {
-                const cs_x86 *x = &insn->detail->x86;
+            if (is_group(cur, X86_GRP_RET) || cur->id == X86_INS_UD2 || cur->id == X86_INS_HLT) break;
+            if (is_group(cur, X86_GRP_JUMP)) {
+                const cs_x86 *x = &cur->detail->x86;
                 if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
                     uint64_t target = (uint64_t)x->operands[0].imm;
                     if (target >= addr && target - addr < len) {
@@ -80,9 +173,9 @@ long disasm_walk_flow(const uint8_t *code, size_t len, uint64_t addr, disasm_fn 
                         todo[ntodo++] = (size_t)(target - addr);
                     }
                 }
-                if (insn->id == X86_INS_JMP) break;  /* unconditional: no fall-through */
+                if (cur->id == X86_INS_JMP) break;  /* unconditional: no fall-through */
             }
-            off += insn->size;
+            off += cur->size;
         }
     }
     free(todo);

@@ -10,7 +10,15 @@
 #include <stdint.h>
 
 /* Called for each decoded instruction (insn->detail is filled in); return
- * nonzero to stop. */
+ * nonzero to stop.
+ *
+ * Capstone 4 does not know every VEX/EVEX instruction (several AVX512BW/
+ * VNNI/VBMI forms, some mask-register ops). Rather than losing sync with
+ * the instruction stream there, such an instruction is measured from its
+ * prefix, ModRM, SIB, displacement and immediate, and passed on with
+ * id X86_INS_INVALID, mnemonic "(vex)" or "(evex)", group AVX or AVX512
+ * (mask ops: AVX512) and one register operand xmm0/ymm0/zmm0 telling its
+ * vector length (none for mask ops). */
 typedef int (*disasm_fn)(const cs_insn *insn, void *ctx);
 
 /* Decodes code (mapped at addr) from the start. Bytes that do not decode
@@ -33,6 +41,8 @@ long disasm_walk_flow(const uint8_t *code, size_t len, uint64_t addr, disasm_fn 
  * an AVX-512 encoding), 0xC4/0xC5 (VEX: AVX). In 64-bit mode these bytes
  * always start an encoding, never LDS/LES/BOUND. */
 int disasm_is_evex(const cs_insn *insn);
+/* 1 for an instruction capstone could not decode, measured as above. */
+int disasm_is_length_only(const cs_insn *insn);
 int disasm_is_vex(const cs_insn *insn);
 
 #endif

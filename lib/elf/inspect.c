@@ -230,6 +230,7 @@ static json_t *clone_json(const struct inspect_clone *ic)
         json_object_set_new(o, "vector_bits", json_integer(ic->isa.vector_bits));
         json_object_set_new(o, "isa", names_json(ic->isa.needs));
         json_object_set_new(o, "instructions", json_integer((json_int_t)ic->isa.n_insns));
+        json_object_set_new(o, "instructions_unknown_to_capstone", json_integer((json_int_t)ic->isa.n_length_only));
         json_t *w = json_object();
         json_object_set_new(w, "xmm", json_integer((json_int_t)ic->isa.n_by_width[1]));
         json_object_set_new(w, "ymm", json_integer((json_int_t)ic->isa.n_by_width[2]));

@@ -93,6 +93,7 @@ static int on_insn(const cs_insn *insn, void *ctx)
     struct isa_usage *u = ctx;
     const cs_detail *d = insn->detail;
     u->n_insns++;
+    if (disasm_is_length_only(insn)) u->n_length_only++;
     if (!d) return 0;
     for (uint8_t i = 0; i < d->groups_count; i++) {
         int f = group_feature(d->groups[i]);

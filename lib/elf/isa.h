@@ -29,7 +29,9 @@ struct isa_usage {
     isa_set needs;           /* extensions the instructions need */
     int vector_bits;         /* widest vector register touched: 0, 128, 256, 512 */
     size_t n_insns;          /* instructions decoded */
-    size_t n_undecoded;      /* bytes capstone could not decode (skipped) */
+    size_t n_undecoded;      /* bytes that are no instruction (skipped) */
+    size_t n_length_only;    /* VEX/EVEX instructions capstone 4 does not
+                              * know: judged by their encoding (disasm.h) */
     size_t n_by_width[4];    /* instructions whose widest vector operand is
                               * none / xmm / ymm / zmm */
 };

@@ -26,6 +26,13 @@ expect_eq "emulated times are not reported" "$(jq '[.cpus[] | select(.emulated) 
 expect_eq "native time is" "$(jq '.cpus[0].seconds | type' v3.json)" '"number"'
 expect_eq "no clones in the march build" "$(jq '.dispatch | length' v3.json)" 0
 
+# With core dumps allowed, a SIGILL under qemu would leave a guest core
+# (qemu_PROG_DATE_PID.core) in the current directory: verify turns them off.
+if (ulimit -c unlimited) 2>/dev/null; then
+  mkdir cores && (cd cores && ulimit -c unlimited && "$FMVGEN" verify --cpu Nehalem -- ../march-v3 >/dev/null)
+  expect_eq "no core files left" "$(ls cores)" ""
+fi
+
 # The human table says the same.
 table=$("$FMVGEN" verify --cpu Nehalem -- ./march-v3)
 expect_eq "table exit status" "$?" 1

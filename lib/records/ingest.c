@@ -25,18 +25,52 @@ static void normalize_records(struct record_list *l, const char *dir)
     record_list_dedup(l);
 }
 
-/* Replaces the loops of (compile, variant) with recs, and - when
- * record_file_id > 0 - marks that file read, all in one transaction. */
+/* Sets the status of a record file that is still pending at this path:
+ * 1 when it was, 0 when another ingest (or a rescan that replaced the
+ * compile) got there first, -1 on a store error. */
+static int settle_record_file(struct store *st, int64_t id, const char *path, const char *status, const char *error)
+{
+    sqlite3 *db = store_db(st);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "UPDATE record_files SET status=?, error=? WHERE id=? AND status='pending' AND path=?",
+                           -1, &q, NULL) != SQLITE_OK) {
+        fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
+        return -1;
+    }
+    sqlite3_bind_text(q, 1, status, -1, SQLITE_TRANSIENT);
+    if (error) sqlite3_bind_text(q, 2, error, -1, SQLITE_TRANSIENT);
+    else sqlite3_bind_null(q, 2);
+    sqlite3_bind_int64(q, 3, id);
+    sqlite3_bind_text(q, 4, path, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
+        return -1;
+    }
+    return sqlite3_changes(db) > 0;
+}
+
+/* Replaces the loops of (compile, variant) with recs in one transaction.
+ * With a record file (id > 0), that file is marked read in the same
+ * transaction, and nothing is written unless it was still pending.
+ * Returns 1 written, 0 skipped, -1 store error (rolled back). */
 static int replace_loops(struct store *st, int64_t compile_id, const char *variant, const struct loop_record *recs,
-                         size_t n, int64_t record_file_id)
+                         size_t n, int64_t record_file_id, const char *record_path)
 {
     if (store_begin(st) != 0) return -1;
+    if (record_file_id > 0) {
+        int claimed = settle_record_file(st, record_file_id, record_path, "read", NULL);
+        if (claimed <= 0) {
+            store_rollback(st);
+            return claimed;
+        }
+    }
     if (store_clear_loops(st, compile_id, variant) != 0) goto fail;
     for (size_t i = 0; i < n; i++)
         if (store_add_loop(st, compile_id, variant, &recs[i]) != 0) goto fail;
-    if (record_file_id > 0 && store_set_record_file_status(st, record_file_id, "read", NULL) != 0) goto fail;
     if (store_commit(st) != 0) goto fail;
-    return 0;
+    return 1;
 fail:
     store_rollback(st);
     return -1;
@@ -99,16 +133,21 @@ int records_ingest_pending(struct store *st, struct ingest_stats *stats)
         struct record_list recs = RECORD_LIST_INIT;
         if (records_read_file(f->format, f->path, record_list_add, &recs) != 0) {
             /* The reader printed the error; keep it for `list`. */
-            if (store_set_record_file_status(st, f->id, "corrupt", records_error()) != 0) result = -1;
-            else result = 1;
-            stats->files_corrupt++;
+            int settled = settle_record_file(st, f->id, f->path, "corrupt", records_error());
+            if (settled < 0) {
+                result = -1;
+            } else if (settled > 0) {
+                result = 1;
+                stats->files_corrupt++;
+            }
             record_list_free(&recs);
             continue;
         }
         normalize_records(&recs, f->directory);
-        if (replace_loops(st, f->compile_id, f->variant, recs.v, recs.n, f->id) != 0) {
+        int written = replace_loops(st, f->compile_id, f->variant, recs.v, recs.n, f->id, f->path);
+        if (written < 0) {
             result = -1;
-        } else {
+        } else if (written > 0) {
             stats->files_read++;
             stats->loops += (int)recs.n;
         }
@@ -157,7 +196,7 @@ static int import_file(struct store *st, const char *log_path, const char *root,
     int64_t id = store_add_compile(st, &ci);
     free(hash);
     if (id < 0) return -1;
-    return replace_loops(st, id, "build", recs, n, 0);
+    return replace_loops(st, id, "build", recs, n, 0, NULL) < 0 ? -1 : 0;
 }
 
 int records_import_log(struct store *st, const char *log_path, const char *root_dir, struct ingest_stats *stats)

@@ -239,9 +239,12 @@ static void analyze_tu(struct parsed_tu *tu, const struct compile_row *c, const 
         if (w->function) locate_by_name(tu, w->function, &def);
         else locate_by_line(tu, w->file, w->line, &def);
         int duplicate = 0;
-        for (size_t k = 0; k < nseen && !duplicate; k++) duplicate = fn_def_same(&seen[k], &def);
+        /* Constructor variants (C1/C2) and a log's loops of one function
+         * are one row; each instance of a template keeps its own. */
+        for (size_t k = 0; k < nseen && !duplicate; k++)
+            duplicate = fn_def_same(&seen[k], &def) &&
+                        (def.match != DEF_TEMPLATE || !w->function || !strcmp(seen[k].symbol, def.symbol));
         if (duplicate) {
-            /* "foo" and "foo.constprop.0", or a log's loops of one function. */
             fn_def_free(&def);
             continue;
         }

@@ -274,7 +274,7 @@ static void ensure_include_index(struct parsed_tu *t)
 /* ---- filling a result ------------------------------------------------- */
 
 /* Characters that may stand between a leading attribute and the rest of
- * the declaration: the attribute syntax itself. */
+ * the declaration: the attribute syntax itself, and comments. */
 static int attribute_gap(const char *text, unsigned from, unsigned to)
 {
     static const char *const WORDS[] = {"__attribute__", "__attribute", "__declspec", "alignas", NULL};
@@ -282,6 +282,12 @@ static int attribute_gap(const char *text, unsigned from, unsigned to)
         char ch = text[i];
         if (strchr(" \t\r\n[](),", ch)) {
             i++;
+            continue;
+        }
+        if (i + 1 < to && ch == '/' && text[i + 1] == '*') {
+            const char *end = strstr(text + i + 2, "*/");
+            if (!end || (unsigned)(end - text) + 2 > to) return 0;
+            i = (unsigned)(end - text) + 2;
             continue;
         }
         int matched = 0;

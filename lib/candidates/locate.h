@@ -77,7 +77,7 @@ enum def_match locate_by_line(struct parsed_tu *tu, const char *file, int line, 
 void fn_def_free(struct fn_def *def);
 
 /* 1 when both results are the same definition (several record names -
- * "foo" and "foo.constprop.0" - may lead to one). */
+ * a constructor's C1 and C2 symbols, a log's loops - may lead to one). */
 int fn_def_same(const struct fn_def *a, const struct fn_def *b);
 
 /* Helpers the eligibility rules share with the locator. */

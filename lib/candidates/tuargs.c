@@ -50,6 +50,19 @@ static const char *const DROP_PREFIX[] = {
     "--param=", "-fmessage-length", "-flto", NULL,
 };
 
+/* Standards GCC 12+ spells by their final name, which libclang 14 knows
+ * only by the draft name (both spellings are accepted by later clangs). */
+static const char *std_for_libclang(const char *arg)
+{
+    static const char *const MAP[][2] = {
+        {"-std=c++23", "-std=c++2b"}, {"-std=gnu++23", "-std=gnu++2b"}, {"-std=c++26", "-std=c++2b"},
+        {"-std=gnu++26", "-std=gnu++2b"}, {"-std=c23", "-std=c2x"}, {"-std=gnu23", "-std=gnu2x"},
+    };
+    for (size_t i = 0; i < sizeof MAP / sizeof MAP[0]; i++)
+        if (!strcmp(arg, MAP[i][0])) return MAP[i][1];
+    return NULL;
+}
+
 static int in_list(const char *const *list, const char *s)
 {
     for (; *list; list++)
@@ -126,7 +139,8 @@ void tuargs_build(char *const *argv, const char *directory, const char *language
             continue;
         }
         if (in_list(DROP_EXACT, arg) || has_prefix_in(DROP_PREFIX, arg)) continue;
-        sv_push(out, arg);
+        const char *std = std_for_libclang(arg);
+        sv_push(out, std ? std : arg);
     }
     /* Only location-less driver errors may remain; warnings are noise, and
      * an error limit would stop the parse before the functions we need. */

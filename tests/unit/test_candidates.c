@@ -326,6 +326,18 @@ static void test_tuargs_keeps_meaning_drops_outputs(void **state)
     sv_free(&out);
 }
 
+static void test_tuargs_spells_new_standards_for_libclang(void **state)
+{
+    (void)state;
+    const char *argv[] = {"g++", "-std=gnu++23", "-c", "a.cpp", NULL};
+    struct strvec out = STRVEC_INIT;
+    tuargs_build((char *const *)argv, "/b", NULL, NULL, &out);
+    assert_true(sv_contains(&out, "-std=gnu++2b"));
+    assert_false(sv_contains(&out, "-std=gnu++23"));
+    assert_false(sv_contains(&out, "-x"));
+    sv_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +353,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
         cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),
+        cmocka_unit_test(test_tuargs_spells_new_standards_for_libclang),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

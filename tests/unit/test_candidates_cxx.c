@@ -24,6 +24,7 @@ static const struct {
     {"_ZNK2ns6Scaler12out_of_classEPfi", NULL, 27, 25},
     {"_ZN2ns6Scaler13static_memberEPKii", NULL, 34, 30},
     {"_Z4taddIiEvPT_i", "template", 43, 40},
+    {"_Z4taddIdEvPT_i", "template", 43, 40},   /* another instance: its own row */
     {"_Z4taddIfEvPT_i", "template", 50, 47},
     {"_ZNK3VecIiE3sumEv", "template", 62, 59},
     {"_ZZ11with_lambdaPiiENKUliE_clEi", "lambda", 69, 0},     /* GCC */

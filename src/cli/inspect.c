@@ -50,7 +50,10 @@ static void print_clone(const struct inspect_clone *ic, const struct widths *w)
         printf("USELESS: needs nothing beyond the default clone\n");
     } else if (ic->verdict == VERDICT_USEFUL) {
         char *extra = isa_set_format(ic->beyond_default, " ");
-        printf("ok:%s%s%s\n", *extra ? " +" : "", extra, ic->wider_than_default ? ", wider vectors" : "");
+        /* Same width: the clone re-encodes or adds scalar extensions
+         * (VEX, BMI, FMA); worth saying, since the gain is usually small. */
+        printf("ok:%s%s%s\n", *extra ? " +" : "", extra,
+               ic->wider_than_default ? ", wider vectors" : ", same vector width as the default");
         free(extra);
     } else if (!ic->analyzed) {
         printf("not analyzed (its code is not in the file)\n");
@@ -103,6 +106,8 @@ static void print_size(const struct inspect_size *s)
         return;
     }
     uint64_t growth = s->clone_bytes + s->resolver_bytes;
+    printf("  (counted: the %zu function%s made by target_clones/target with a known default; other ifuncs have "
+           "no default to compare with)\n", s->n_counted, s->n_counted == 1 ? "" : "s");
     printf("  text as built                         %10" PRIu64 "\n", s->text);
     printf("  extra clones (non-default versions)   %10" PRIu64 "\n", s->clone_bytes);
     printf("  resolvers                             %10" PRIu64 "\n", s->resolver_bytes);

@@ -95,7 +95,7 @@ static void read_dynamic(Elf_Scn *scn, const GElf_Shdr *sh, int *pie_flag, int *
 }
 
 /* Checks the header; returns 0 or prints why the file is not for us. */
-static int check_header(struct elf_file *ef, Elf *elf)
+static int check_header(struct elf_file *ef, Elf *elf, uint64_t file_size)
 {
     if (elf_kind(elf) != ELF_K_ELF)
         return fmv_error("%s: not an ELF file", ef->path);
@@ -116,6 +116,24 @@ static int check_header(struct elf_file *ef, Elf *elf)
         return fmv_error("%s: an ELF file of type %d, neither an executable nor a shared library", ef->path,
                          eh.e_type);
     ef->elf_type = eh.e_type;
+    /* libelf reads a truncated file without complaint, as one with fewer
+     * sections: check the tables against the file's size ourselves. */
+    size_t shnum = 0;
+    if (elf_getshdrnum(elf, &shnum) != 0)
+        return fmv_error("%s: corrupt ELF file (%s)", ef->path, elf_errmsg(-1));
+    if ((eh.e_shoff && eh.e_shoff + (uint64_t)shnum * eh.e_shentsize > file_size) ||
+        (eh.e_phoff && eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > file_size) || eh.e_shoff > file_size ||
+        eh.e_phoff > file_size)
+        return fmv_error("%s: truncated or corrupt ELF file (its header tables run past the end of the file)", ef->path);
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            return fmv_error("%s: corrupt ELF section header (%s)", ef->path, elf_errmsg(-1));
+        if (sh.sh_type != SHT_NOBITS && (sh.sh_offset > file_size || sh.sh_size > file_size - sh.sh_offset))
+            return fmv_error("%s: truncated or corrupt ELF file (section %zu runs past the end of the file)", ef->path,
+                             elf_ndxscn(scn));
+    }
     return 0;
 }
 
@@ -148,7 +166,7 @@ int elf_file_open(const char *path, struct elf_file *ef)
         goto fail;
     }
     ef->elf = elf;
-    if (check_header(ef, elf) != 0) goto fail;
+    if (check_header(ef, elf, (uint64_t)st.st_size) != 0) goto fail;
 
     size_t nph = 0;
     int dynamic = 0;

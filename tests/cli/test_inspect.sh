@@ -174,6 +174,10 @@ done
 out=$("$FMVGEN" inspect "$TMP/missing" 2>&1); rc=$?
 expect_eq "missing: error line" "$out" "fmvgen: $TMP/missing: No such file or directory"
 expect_eq "missing: exit" "$rc" 1
+head -c 3000 "$TMP/prog.gcc" >"$TMP/truncated"
+out=$("$FMVGEN" inspect "$TMP/truncated" 2>&1); rc=$?
+expect_eq "truncated: error line" "$out" "fmvgen: $TMP/truncated: truncated or corrupt ELF file (its header tables run past the end of the file)"
+expect_eq "truncated: exit" "$rc" 1
 gcc -c "$SRC/lib.c" -o "$TMP/lib.o"
 out=$("$FMVGEN" inspect "$TMP/lib.o" 2>&1); rc=$?
 expect_match "object file: error line" "$out" "^fmvgen: $TMP/lib\.o: a relocatable object file"

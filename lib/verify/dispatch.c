@@ -165,10 +165,23 @@ static int parse_helper_output(const struct dispatch_plan *plan, char *text, str
             unsigned long idx = strtoul(line, &end, 10);
             if (end == line || idx >= plan->n_entries) continue;
             res->answered[idx] = 1;
+            free(res->other[idx]);
+            res->other[idx] = NULL;
             if (!strncmp(end, " ok ", 4)) {
                 uint64_t off = strtoull(end + 4, NULL, 16);
                 res->offsets[idx] = off;
                 res->picks[idx] = elf_mv_clone_at(plan->entries[idx].fn, off);
+                if (!res->picks[idx])
+                    res->other[idx] = xasprintf("0x%" PRIx64 " (not a known clone)", off);
+            } else if (!strncmp(end, " elsewhere ", 11)) {
+                char *name;
+                uint64_t off = strtoull(end + 11, &name, 16);
+                while (*name == ' ') name++;
+                res->other[idx] = xasprintf("%s+0x%" PRIx64, path_basename(name), off);
+            } else if (!strcmp(end, " null")) {
+                res->other[idx] = xstrdup("NULL");
+            } else if (!strcmp(end, " no-object")) {
+                res->other[idx] = xstrdup("(object not loaded)");
             }
         }
     }
@@ -180,9 +193,11 @@ int dispatch_run(const struct dispatch_plan *plan, const char *helper, char *con
 {
     memset(res, 0, sizeof *res);
     size_t n = plan->n_entries;
+    res->n = n;
     res->picks = xcalloc(n + 1, sizeof *res->picks);
     res->offsets = xcalloc(n + 1, sizeof *res->offsets);
     res->answered = xcalloc(n + 1, sizeof *res->answered);
+    res->other = xcalloc(n + 1, sizeof *res->other);
     if (plan->unavailable) {
         res->error = xstrdup(plan->unavailable);
         return -1;
@@ -240,6 +255,8 @@ void dispatch_result_free(struct dispatch_result *res)
     free(res->picks);
     free(res->offsets);
     free(res->answered);
+    for (size_t i = 0; res->other && i < res->n; i++) free(res->other[i]);
+    free(res->other);
     free(res->error);
     memset(res, 0, sizeof *res);
 }

@@ -65,9 +65,14 @@ int dispatch_level_probe_argv(struct strvec *argv);
 struct dispatch_result {
     char *level;          /* "x86-64-v3": the CPU as the program sees it; NULL if unknown */
     char *features;       /* "sse3 ssse3 ... avx2 fma" */
+    size_t n;             /* plan entries */
     const struct elf_clone **picks;  /* per plan entry; NULL when unknown */
     uint64_t *offsets;    /* per plan entry: what the resolver returned (minus load base) */
     int *answered;        /* per plan entry: the helper reported it */
+    char **other;         /* per plan entry, when the answer is no clone of the
+                           * function: "NULL", "linux-vdso.so.1+0x830" (an
+                           * address in another object), "0x1234 (not a known
+                           * clone)"; else NULL */
     char *error;          /* the helper did not finish: why; NULL when it did */
 };
 

@@ -557,8 +557,7 @@ json_t *verify_report_to_json(const struct verify_report *r)
             const struct dispatch_result *d = &r->runs[i].dispatch;
             json_t *v;
             if (d->picks && d->picks[e]) v = json_string(d->picks[e]->symbol);
-            else if (d->answered && d->answered[e] && d->offsets[e])
-                v = json_sprintf("0x%llx (not a clone)", (unsigned long long)d->offsets[e]);
+            else if (d->other && d->other[e]) v = json_string(d->other[e]);
             else v = json_null();
             json_object_set_new(picks, r->runs[i].cpu, v);
         }

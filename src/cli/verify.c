@@ -199,8 +199,7 @@ static void print_table(const struct verify_report *r)
                 const struct dispatch_result *d = &r->runs[i].dispatch;
                 const struct elf_clone *c = d->picks ? d->picks[e] : NULL;
                 if (c) cells[2 + i] = xstrdup(c->target && *c->target ? c->target : c->symbol);
-                else if (d->answered && d->answered[e] && d->offsets[e])
-                    cells[2 + i] = xasprintf("0x%llx?", (unsigned long long)d->offsets[e]);
+                else if (d->other && d->other[e]) cells[2 + i] = xstrdup(d->other[e]);
                 else cells[2 + i] = xstrdup("-");
             }
             table_row(&t, cells);

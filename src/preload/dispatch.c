@@ -20,6 +20,11 @@
  *                              "cpu LEVEL FEATURE...\n"   what CPUID says
  *                              "N ok OFFSET_HEX\n"        request N returned
  *                                                         load base + OFFSET
+ *                              "N elsewhere OFFSET_HEX NAME\n"
+ *                                                         it returned an address
+ *                                                         in another object (the
+ *                                                         vDSO, another library):
+ *                                                         NAME's base + OFFSET
  *                              "N null\n"                 it returned 0
  *                              "N no-object\n"            object not loaded
  *                              "done\n"
@@ -203,6 +208,42 @@ static int note_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
+/* Which loaded object's segments hold an address: a resolver may return a
+ * function of another object (glibc's gettimeofday returns the vDSO's). */
+struct owner {
+    uintptr_t addr;
+    int found;
+    uintptr_t base;
+    char name[256];
+};
+
+static int find_owner(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct owner *o = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD) continue;
+        uintptr_t start = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+        if (o->addr >= start && o->addr < start + ph->p_memsz) {
+            o->found = 1;
+            o->base = (uintptr_t)info->dlpi_addr;
+            snprintf(o->name, sizeof o->name, "%s", info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "main");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is addr inside the object loaded at base? */
+static int owned_by(uintptr_t addr, uintptr_t base, struct owner *o)
+{
+    memset(o, 0, sizeof *o);
+    o->addr = addr;
+    dl_iterate_phdr(find_owner, o);
+    return !o->found || o->base == base;
+}
+
 /* ---- running the resolvers ---- */
 
 /* GCC's and Clang's target_clones resolvers take no arguments; glibc on
@@ -226,7 +267,7 @@ __attribute__((constructor)) static void fmvgen_dispatch_report(void)
     dl_iterate_phdr(note_object, &index);
 
     unsigned long hwcap = getauxval(AT_HWCAP);
-    char line[128];
+    char line[512];
     for (size_t i = 0; i < n_requests; i++) {
         struct request *r = &requests[i];
         if (!r->loaded) {
@@ -234,8 +275,12 @@ __attribute__((constructor)) static void fmvgen_dispatch_report(void)
         } else {
             resolver_fn fn = (resolver_fn)(r->base + r->resolver);
             uintptr_t got = fn(hwcap);
+            struct owner o;
             if (!got) snprintf(line, sizeof line, "%zu null\n", i);
-            else snprintf(line, sizeof line, "%zu ok %lx\n", i, (unsigned long)(got - r->base));
+            else if (owned_by(got, r->base, &o))
+                snprintf(line, sizeof line, "%zu ok %lx\n", i, (unsigned long)(got - r->base));
+            else
+                snprintf(line, sizeof line, "%zu elsewhere %lx %s\n", i, (unsigned long)(got - o.base), o.name);
         }
         out_line(line);
     }

@@ -51,6 +51,16 @@ expect_eq "static program exits 0" "$?" 0
 expect_match "static: no map, and why" "$(jq -r '.dispatch_unavailable' static.json)" '^static executable'
 expect_eq "static: level measured" "$(jq -r '.cpus[1].level' static.json)" x86-64-v3
 
+# glibc's own ifuncs, when LD_LIBRARY_PATH names libc's directory: the map
+# covers them, and gettimeofday's resolver natively returns a function of
+# the vDSO, which is reported as such rather than as a clone.
+libc_dir=$(dirname "$(gcc -print-file-name=libc.so.6)")
+LD_LIBRARY_PATH="$libc_dir" "$FMVGEN" verify --json --cpu Haswell -- ./cpuname >libc.json
+expect_eq "libc program exits 0" "$?" 0
+expect_match "libc's memcpy is in the map" "$(jq -r '[.dispatch[] | select(.object | endswith("/libc.so.6")) | .function] | join(",")' libc.json)" '(^|,)memcpy(,|$)'
+expect_match "gettimeofday returns the vDSO's function" \
+  "$(jq -r '.dispatch[] | select(.function=="gettimeofday") | .picks.native' libc.json)" '^linux-vdso\.so\.1\+0x[0-9a-f]+$'
+
 # Floats that differ only because the v3 clone uses FMA.
 fmv=$(copy_fixture verify-fmv)
 cd "$fmv"

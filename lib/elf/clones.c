@@ -107,9 +107,11 @@ static void add_clone(struct elf_mv_function *f, const char *symbol, const char 
 static void collect_named_clones(const struct elf_file *ef, struct elf_mv_function *f, int *numbered_any)
 {
     size_t plen = strlen(f->name);
-    for (size_t i = 0; i < ef->n_syms; i++) {
+    char *prefix = xasprintf("%s.", f->name);
+    for (size_t i = elf_file_sym_lower_bound(ef, prefix); i < ef->n_syms; i++) {
         const struct elf_sym *s = &ef->syms[i];
-        if (s->type != STT_FUNC || strncmp(s->name, f->name, plen) || s->name[plen] != '.') continue;
+        if (strncmp(s->name, prefix, plen + 1)) break;  /* past the names starting with "X." */
+        if (s->type != STT_FUNC) continue;
         int numbered;
         char *target = suffix_target(s->name + plen + 1, &numbered);
         if (!target) continue;
@@ -117,6 +119,7 @@ static void collect_named_clones(const struct elf_file *ef, struct elf_mv_functi
         add_clone(f, s->name, target, s->value, s->size, !strcmp(target, "default"));
         free(target);
     }
+    free(prefix);
     /* GCC's target("...") overloads: the default version keeps the plain
      * name (a FUNC, where target_clones makes it the IFUNC). */
     if (!elf_mv_default(f)) {
@@ -245,26 +248,19 @@ static size_t resolver_base_len(const char *name)
     return len - tlen;
 }
 
-/* The IFUNC symbol at addr named name (any name when NULL), or NULL. */
-static const struct elf_sym *ifunc_at_named(const struct elf_file *ef, uint64_t addr, const char *name)
-{
-    for (size_t i = 0; i < ef->n_syms; i++) {
-        const struct elf_sym *s = &ef->syms[i];
-        if (s->type == STT_GNU_IFUNC && s->value == addr && (!name || !strcmp(s->name, name))) return s;
-    }
-    return NULL;
-}
-
 /* 1 when another resolver than self dispatches a function named base. */
 static int resolver_name_shared(const struct elf_file *ef, const char *base, const struct elf_sym *self)
 {
     size_t blen = strlen(base);
-    for (size_t i = 0; i < ef->n_syms; i++) {
+    char *key = xasprintf("%s.resolver", base);
+    int shared = 0;
+    for (size_t i = elf_file_sym_lower_bound(ef, key); i < ef->n_syms && !shared; i++) {
         const struct elf_sym *s = &ef->syms[i];
-        if (s != self && s->type == STT_FUNC && resolver_base_len(s->name) == blen && !strncmp(s->name, base, blen))
-            return 1;
+        if (strncmp(s->name, key, blen + 9)) break;
+        shared = s != self && s->type == STT_FUNC && resolver_base_len(s->name) == blen;
     }
-    return 0;
+    free(key);
+    return shared;
 }
 
 static int claimed(const struct fn_builder *b, uint64_t addr)
@@ -321,9 +317,9 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
          * _Z3fooi), LTO appends .lto_priv.N: the IFUNC is the one at the
          * resolver's address, by its plain name when it has one. */
         char *clang_ifunc = xasprintf("%s.ifunc", base);
-        const struct elf_sym *ifunc = ifunc_at_named(ef, s->value, base);
-        const struct elf_sym *cifunc = ifunc_at_named(ef, s->value, clang_ifunc);
-        const struct elf_sym *any = ifunc ? ifunc : cifunc ? cifunc : ifunc_at_named(ef, s->value, NULL);
+        const struct elf_sym *ifunc = elf_file_ifunc_at(ef, s->value, base);
+        const struct elf_sym *cifunc = elf_file_ifunc_at(ef, s->value, clang_ifunc);
+        const struct elf_sym *any = ifunc ? ifunc : cifunc ? cifunc : elf_file_ifunc_at(ef, s->value, NULL);
         struct elf_mv_function *f = new_function(&b, base, cifunc ? ELF_MV_CLANG : ELF_MV_GCC);
         f->resolver = xstrdup(s->name);
         f->resolver_addr = s->value;

@@ -41,6 +41,14 @@ static int cmp_sym_name(const void *a, const void *b)
     return x->value < y->value ? -1 : x->value > y->value;
 }
 
+/* By address; among aliases by name (syms is name-sorted, so by position). */
+static int cmp_sym_addr(const void *a, const void *b)
+{
+    const struct elf_sym *x = *(const struct elf_sym *const *)a, *y = *(const struct elf_sym *const *)b;
+    if (x->value != y->value) return x->value < y->value ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
 /* Keeps the defined FUNC/IFUNC symbols of one symbol table section. */
 static void load_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_file *ef, size_t *cap)
 {
@@ -201,6 +209,9 @@ int elf_file_open(const char *path, struct elf_file *ef)
     if (symtab) load_symbols(elf, symtab, &symtab_sh, ef, &cap);
     else if (dynsym) load_symbols(elf, dynsym, &dynsym_sh, ef, &cap);
     if (ef->n_syms) qsort(ef->syms, ef->n_syms, sizeof *ef->syms, cmp_sym_name);
+    ef->by_addr = xmalloc((ef->n_syms ? ef->n_syms : 1) * sizeof *ef->by_addr);
+    for (size_t i = 0; i < ef->n_syms; i++) ef->by_addr[i] = &ef->syms[i];
+    if (ef->n_syms) qsort(ef->by_addr, ef->n_syms, sizeof *ef->by_addr, cmp_sym_addr);
     return 0;
 fail:
     elf_file_close(ef);
@@ -212,6 +223,7 @@ void elf_file_close(struct elf_file *ef)
     if (ef->elf) elf_end(ef->elf);
     if (ef->fd >= 0) close(ef->fd);
     free(ef->syms);
+    free(ef->by_addr);
     free(ef->irelative_resolvers);
     free(ef->path);
     memset(ef, 0, sizeof *ef);
@@ -263,22 +275,50 @@ int elf_file_addr_is_code(const struct elf_file *ef, uint64_t addr)
     return section_at(ef, addr, 1, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
-const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *name)
+size_t elf_file_sym_lower_bound(const struct elf_file *ef, const char *key)
 {
     size_t lo = 0, hi = ef->n_syms;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(ef->syms[mid].name, name) < 0) lo = mid + 1;
+        if (strcmp(ef->syms[mid].name, key) < 0) lo = mid + 1;
         else hi = mid;
     }
-    return lo < ef->n_syms && !strcmp(ef->syms[lo].name, name) ? &ef->syms[lo] : NULL;
+    return lo;
+}
+
+const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *name)
+{
+    size_t i = elf_file_sym_lower_bound(ef, name);
+    return i < ef->n_syms && !strcmp(ef->syms[i].name, name) ? &ef->syms[i] : NULL;
+}
+
+/* Index of the first symbol at addr or above in by_addr. */
+static size_t addr_lower_bound(const struct elf_file *ef, uint64_t addr)
+{
+    size_t lo = 0, hi = ef->n_syms;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ef->by_addr[mid]->value < addr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 const struct elf_sym *elf_file_func_at(const struct elf_file *ef, uint64_t addr)
 {
-    /* Linear: called a handful of times per resolver, on tables of a few
-     * thousand symbols. */
-    for (size_t i = 0; i < ef->n_syms; i++)
-        if (ef->syms[i].value == addr && ef->syms[i].type == STT_FUNC) return &ef->syms[i];
+    for (size_t i = addr_lower_bound(ef, addr); i < ef->n_syms && ef->by_addr[i]->value == addr; i++)
+        if (ef->by_addr[i]->type == STT_FUNC) return ef->by_addr[i];
     return NULL;
+}
+
+const struct elf_sym *elf_file_ifunc_at(const struct elf_file *ef, uint64_t addr, const char *name)
+{
+    const struct elf_sym *any = NULL;
+    for (size_t i = addr_lower_bound(ef, addr); i < ef->n_syms && ef->by_addr[i]->value == addr; i++) {
+        const struct elf_sym *s = ef->by_addr[i];
+        if (s->type != STT_GNU_IFUNC) continue;
+        if (!name || !strcmp(s->name, name)) return s;
+        if (!any) any = s;
+    }
+    return name ? NULL : any;
 }

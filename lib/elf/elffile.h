@@ -29,6 +29,7 @@ struct elf_file {
     int has_symtab;      /* 0: stripped; syms come from .dynsym */
     struct elf_sym *syms;   /* defined FUNC and IFUNC symbols, sorted by name */
     size_t n_syms;
+    const struct elf_sym **by_addr;  /* the same, sorted by address then name */
     uint64_t text_size;  /* bytes of all allocated executable sections */
     size_t n_irelative;  /* R_X86_64_IRELATIVE relocations */
     uint64_t *irelative_resolvers;  /* their addends: the resolvers' addresses */
@@ -51,6 +52,11 @@ int elf_file_addr_is_code(const struct elf_file *ef, uint64_t addr);
 /* Symbols by name (first match; names are sorted) and by start address
  * (the first in name order among aliases). NULL when none. */
 const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *name);
+/* Index of the first symbol whose name is >= key (n_syms when none): the
+ * names starting with a prefix are contiguous from there. */
+size_t elf_file_sym_lower_bound(const struct elf_file *ef, const char *key);
 const struct elf_sym *elf_file_func_at(const struct elf_file *ef, uint64_t addr);
+/* The same for an IFUNC symbol, preferring the one named name (NULL: any). */
+const struct elf_sym *elf_file_ifunc_at(const struct elf_file *ef, uint64_t addr, const char *name);
 
 #endif

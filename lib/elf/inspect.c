@@ -178,6 +178,14 @@ char *inspect_stripped_note(const struct inspect_report *r)
 {
     if (r->has_symtab) return NULL;
     struct strbuf sb = STRBUF_INIT;
+    if (!r->list.n_irelative && !r->list.n_ifunc_symbols) {
+        /* Every ifunc a linked file uses leaves an IFUNC symbol in .dynsym
+         * (exported) or an IRELATIVE relocation (internal): none of either
+         * means no function here is dispatched, stripped or not. */
+        sb_adds(&sb, "stripped (no .symtab), but that hides nothing here: with no IFUNC symbol in .dynsym and no "
+                     "IRELATIVE relocation, no function of this file is dispatched by an ifunc");
+        return sb_detach(&sb);
+    }
     sb_adds(&sb, "stripped (no .symtab): ");
     if (r->is_static)
         sb_adds(&sb, "a static file has no .dynsym either, so no function has a name");

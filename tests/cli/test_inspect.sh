@@ -107,6 +107,14 @@ for fl in json.load(open(sys.argv[1]))["files"]:
   fi
 done
 
+# a stripped file without any ifunc: stripping hid nothing, and it says so
+printf 'int plain(int x) { return x + 1; }\n' >"$TMP/plain.c"
+gcc -O2 -fPIC -shared "$TMP/plain.c" -o "$TMP/libplain.so" && strip "$TMP/libplain.so"
+out=$("$FMVGEN" inspect "$TMP/libplain.so" 2>&1); rc=$?
+expect_eq "no ifunc: exit" "$rc" 0
+expect_match "no ifunc: nothing hidden" "$out" "0 multiversioned functions .*0 IRELATIVE relocations"
+expect_match "no ifunc: note" "$out" "stripped \(no \.symtab\), but that hides nothing here"
+
 # a static program: our clones among glibc's own ifuncs; IRELATIVE as readelf counts
 gcc -O3 -static "$SRC/prog.c" -o "$TMP/prog.static" 2>/dev/null
 if [ -x "$TMP/prog.static" ]; then

@@ -230,6 +230,38 @@ static void add_fma_notes(struct verify_report *r)
     free(why);
 }
 
+/* A function whose resolver returned the default clone on every CPU, the
+ * newest included, never runs its other clones: a resolver that ignores its
+ * targets (clang before 19 with arch=x86-64-vN), or targets beyond every
+ * CPU here. Said as a fact, with the clones that never ran. */
+static void add_never_picked_notes(struct verify_report *r)
+{
+    for (size_t e = 0; e < r->plan.n_entries; e++) {
+        const struct elf_mv_function *fn = r->plan.entries[e].fn;
+        if (fn->n_clones < 2 || !elf_mv_default(fn)) continue;
+        size_t answered = 0;
+        int only_default = 1;
+        for (size_t i = 0; i < r->n_runs && only_default; i++) {
+            const struct elf_clone *c = r->runs[i].dispatch.picks ? r->runs[i].dispatch.picks[e] : NULL;
+            if (!c) continue;
+            answered++;
+            only_default = c->is_default;
+        }
+        if (!answered || !only_default || !r->runs[0].dispatch.picks[e]) continue;
+        struct strbuf others = STRBUF_INIT;
+        for (size_t c = 0; c < fn->n_clones; c++)
+            if (!fn->clones[c].is_default) sb_addf(&others, "%s%s", others.len ? ", " : "", fn->clones[c].symbol);
+        char *readable = symbol_demangle(fn->name);
+        sv_pushf(&r->notes,
+                 "%s: the resolver returned the default clone on every CPU, natively (%s) too, so its other "
+                 "clones (%s) never ran: their targets are beyond these CPUs, or the resolver ignores them "
+                 "(clang before 19 does with arch=x86-64-vN)",
+                 readable ? readable : fn->name, r->runs[0].level ? r->runs[0].level : "?", sb_str(&others));
+        free(readable);
+        sb_free(&others);
+    }
+}
+
 /* ---- the whole verification ---- */
 
 /* When our stdin is redirected from a file, every run gets the same bytes.
@@ -414,6 +446,7 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
         sv_pushf(&r->notes, "system libraries not examined for the dispatch map: %s", sb_str(&libs));
         sb_free(&libs);
     }
+    add_never_picked_notes(r);
     add_fma_notes(r);
     rc = 0;
 out:

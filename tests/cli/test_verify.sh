@@ -66,6 +66,23 @@ else
   echo "clang-19 not installed: clang FMV build skipped"
 fi
 
+# The default clang: before 19 its resolver ignores arch=x86-64-v3 and picks
+# the default clone everywhere, which verify shows and explains.
+if command -v clang >/dev/null; then
+  clang -O2 -DFMV checksum.c -o fmv-clang
+  major=$(clang -dumpversion | cut -d. -f1)
+  "$FMVGEN" verify --json --cpu Haswell -- ./fmv-clang >clang.json
+  expect_eq "clang $major build exits 0" "$?" 0
+  if [ "$major" -lt 19 ]; then
+    expect_match "clang $major picks default on Haswell" "$(jq -r '.dispatch[0].picks.Haswell' clang.json)" '^mix\.default\.[0-9]+$'
+    expect_match "clang $major: never-picked clones noted" "$(jq -r '.notes[]' clang.json)" \
+      '^mix: the resolver returned the default clone on every CPU.*mix\.arch_x86-64-v3\.[0-9]+\) never ran'
+  else
+    expect_match "clang $major picks v3 on Haswell" "$(jq -r '.dispatch[0].picks.Haswell' clang.json)" '^mix\.arch_x86-64-v3\.[0-9]+$'
+  fi
+fi
+expect_no_match "gcc build: no never-picked note" "$(jq -r '.notes[]' fmv-gcc.json)" 'never ran'
+
 # The dispatch table in the human output.
 table=$("$FMVGEN" verify --cpu SandyBridge,Haswell -- ./fmv-gcc)
 expect_eq "fmv table exit status" "$?" 0

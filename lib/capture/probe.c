@@ -32,7 +32,9 @@ static int is_dep_option_with_value(const char *a)
 static int is_dep_option_alone(const char *a)
 {
     return !strcmp(a, "-MD") || !strcmp(a, "-MMD") || !strcmp(a, "-MP") || !strcmp(a, "-M") ||
-           !strcmp(a, "-MM") || !strcmp(a, "-MG");
+           !strcmp(a, "-MM") || !strcmp(a, "-MG") || !strcmp(a, "--write-dependencies") ||
+           !strcmp(a, "--write-user-dependencies") || !strcmp(a, "--dependencies") ||
+           !strcmp(a, "--user-dependencies") || !strcmp(a, "--print-missing-file-dependencies");
 }
 
 /* -Wp,-MD,dep.d (the kernel's style) passes dependency options straight to
@@ -85,7 +87,7 @@ static int is_side_file_option(const char *a)
 
 static int takes_separate_value_we_drop(const char *a)
 {
-    return !strcmp(a, "-o") || !strcmp(a, "-dumpdir") || !strcmp(a, "-dumpbase") || !strcmp(a, "-dumpbase-ext") ||
+    return !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "-dumpdir") || !strcmp(a, "-dumpbase") || !strcmp(a, "-dumpbase-ext") ||
            (is_dep_option_with_value(a) && strlen(a) == 3);
 }
 
@@ -112,7 +114,8 @@ void probe_build_argv(const struct compile_row *c, char *const *extra_flags, cha
             if (c->argv[i + 1]) i++;
             continue;
         }
-        if ((starts_with(a, "-o") && !starts_with(a, "-obj")) || is_dep_option_with_value(a) ||
+        if ((starts_with(a, "-o") && !starts_with(a, "-obj")) || starts_with(a, "--output=") ||
+            is_dep_option_with_value(a) ||
             is_dep_option_alone(a) || is_side_file_option(a) || sv_contains(&others, a))
             continue;
         if (starts_with(a, "-Wp,")) {

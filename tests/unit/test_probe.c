@@ -36,7 +36,8 @@ static void test_argv_drops_outputs_and_dependency_files(void **state)
     (void)state;
     char *argv[] = {"cc", "-O2", "-MD", "-MF", "d.d", "-MTfoo", "-MQ", "q", "-MP", "-Wp,-MD,x.d,-DFOO",
                     "-Wp,-MMD,y.d", "-c", "a.c", "b.c", "-o", "a.o", "-save-temps=obj", "-dumpdir", "z/",
-                    "-fopt-info-vec=log.txt", "-fopt-info-vec", "-MJ", "cdb.json", "-I", "inc", NULL};
+                    "-fopt-info-vec=log.txt", "-fopt-info-vec", "-MJ", "cdb.json", "-I", "inc",
+                    "--write-dependencies", "--output=o2.o", "--output", "o3.o", NULL};
     struct compile_row row = {.id = 1, .directory = "/p", .compiler = "/usr/bin/gcc", .source = "/p/a.c",
                               .argv = argv};
     char *extra[] = {"-march=x86-64-v4", NULL};

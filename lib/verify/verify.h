@@ -8,7 +8,9 @@
  * --compare files match the native run (compare.h), and which clone each
  * resolver picks there (dispatch.h). When outputs differ only in floats and
  * a clone that contains FMA instructions is picked differently, the report
- * says FMA contraction is the likely cause.
+ * says FMA contraction is the likely cause; when a resolver returns the
+ * default clone on every CPU, the newest included, it says its other clones
+ * never ran.
  *
  * Runs are sequential, in the current directory (the program finds its
  * inputs as usual): before each run the --compare files are removed, after

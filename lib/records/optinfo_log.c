@@ -8,7 +8,8 @@
  *                         a.c:13:10: remark: Stores SLP vectorized with cost -12 and with tree size 5 [-Rpass=slp-vectorizer]
  * (Clang follows each remark with the source line and a caret; they do not
  * have the "FILE:LINE:COL: remark:" shape and are skipped like any line.)
- * A log names no function - see records.h. */
+ * Relative names under a recursive make's "Entering directory" line are
+ * taken from that directory. A log names no function - see records.h. */
 #include "records/reader.h"
 #include "records/records.h"
 #include "util/util.h"
@@ -77,10 +78,38 @@ static int classify_clang(char *msg, enum loop_kind *kind, int *lanes)
     return 0;
 }
 
+/* Recursive make prints where each sub-make runs:
+ *   make[2]: Entering directory '/home/u/p/src'      (GNU make 4; 3.x: `...')
+ *   make[2]: Leaving directory '/home/u/p/src'
+ * and the compiler names files relative to that directory. A stack of
+ * them resolves a relative name the way the compiler saw it. */
+static int track_make_directory(const char *line, struct strvec *dirs)
+{
+    static const char enter[] = ": Entering directory ", leave[] = ": Leaving directory ";
+    const char *at = strstr(line, enter);
+    if (at && (at[strlen(enter)] == '\'' || at[strlen(enter)] == '`')) {
+        const char *start = at + strlen(enter) + 1;
+        size_t n = strlen(start);
+        if (n > 1 && start[n - 1] == '\'' && start[0] == '/') {
+            char *dir = xstrndup(start, n - 1);
+            sv_push(dirs, dir);
+            free(dir);
+        }
+        return 1;
+    }
+    if (strstr(line, leave) && dirs->n > 0) {
+        free(dirs->v[--dirs->n]);
+        dirs->v[dirs->n] = NULL;
+        return 1;
+    }
+    return 0;
+}
+
 /* One log line: adds a record when it is a vectorization remark. */
-static void read_line(char *line, struct record_list *found)
+static void read_line(char *line, struct strvec *dirs, struct record_list *found)
 {
     strip_line(line);
+    if (track_make_directory(line, dirs)) return;
     /* The file name ends at the first ":LINE:COL: KIND: " (it may itself
      * hold colons, or spaces). */
     for (char *p = strchr(line, ':'); p; p = strchr(p + 1, ':')) {
@@ -98,6 +127,11 @@ static void read_line(char *line, struct record_list *found)
         }
         if (ok) {
             rec.file = xstrndup(line, (size_t)(p - line));
+            if (rec.file[0] != '/' && dirs->n > 0) {
+                char *abs = path_absolute(rec.file, dirs->v[dirs->n - 1]);
+                free(rec.file);
+                rec.file = abs;
+            }
             rec.message = msg;
             record_list_add(&rec, found);
             free(rec.file);
@@ -113,9 +147,11 @@ int records_read_optinfo_log(const char *path, record_fn fn, void *ctx)
     FILE *fp = fopen(path, "rb");
     if (!fp) return rec_fail(path, "cannot read build log: %s", strerror(errno));
     struct record_list found = RECORD_LIST_INIT;
+    struct strvec dirs = STRVEC_INIT;
     char *line = NULL;
     size_t cap = 0;
-    while (getline(&line, &cap, fp) >= 0) read_line(line, &found);
+    while (getline(&line, &cap, fp) >= 0) read_line(line, &dirs, &found);
+    sv_free(&dirs);
     int failed = ferror(fp);
     int saved = errno;
     free(line);

@@ -71,7 +71,9 @@ int records_read_clang_yaml(const char *path, record_fn fn, void *ctx);
 /* A build log may hold many TUs and both compilers' lines, mixed with any
  * other build output (ignored). `function` is NULL: a log cannot tell
  * inlining apart. File names are as the compiler printed them (relative to
- * the directory the compiler ran in). ANSI colour codes are ignored. */
+ * the directory the compiler ran in), except that after a recursive make's
+ * "make[N]: Entering directory '/abs/dir'" line relative names are taken
+ * from that directory (made absolute). ANSI colour codes are ignored. */
 int records_read_optinfo_log(const char *path, record_fn fn, void *ctx);
 
 /* Dispatch on the store's record_files.format: "gcc-json", "clang-yaml",

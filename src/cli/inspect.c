@@ -15,7 +15,7 @@
 #include "util/util.h"
 
 static const char USAGE[] =
-    "usage: fmvgen inspect [--json] FILE...\n"
+    "usage: fmvgen inspect FILE... [--json]\n"
     "\n"
     "Lists the multiversioned functions of x86-64 executables and shared\n"
     "libraries (GCC and Clang target_clones, target() versions, and any other\n"
@@ -158,7 +158,7 @@ int cmd_inspect(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     int json = 0, c;
-    while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'j') json = 1;
         else if (c == 'h') return cli_usage(USAGE, 0);
         else return cli_usage(USAGE, 1);

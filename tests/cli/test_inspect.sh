@@ -45,7 +45,7 @@ for cc in $compilers; do
   expect_match "$cc: v4 clone is AVX-512" "$(printf '%s\n' "$out" | grep -E "^    add_arrays\.$v4")" "AVX512F"
   expect_match "$cc: formula shown" "$out" "formula \(1-R\)\*C \+ R\*C\*N"
 
-  "$FMVGEN" inspect --json "$prog" "$lib" >"$TMP/$cc.json"; rc=$?
+  "$FMVGEN" inspect "$prog" "$lib" --json >"$TMP/$cc.json"; rc=$?  # options may follow the files
   expect_eq "$cc: --json exit status" "$rc" 0
   if command -v python3 >/dev/null 2>&1; then
     expect_eq "$cc: clone set" "$(clone_set "$TMP/$cc.json")" \

@@ -387,6 +387,44 @@ static void test_deleted_source_is_noted(void **state)
     FOR_EACH_TOOLCHAIN(e, deleted_source_is_noted(e));
 }
 
+/* Non-ASCII directory and file names, given in the "command" form. */
+static void non_ascii_paths(struct env *e)
+{
+    char *dir = path_join(e->proj, "d\xc3\xa9j\xc3\xa0 vu");
+    assert_int_equal(mkdir_p(dir, 0755), 0);
+    char *src = path_join(dir, "na\xc3\xafve k.c");
+    const char *code = "void twice(int *restrict a, int n)\r\n{\r\n    for (int i = 0; i < n; i++)\r\n"
+                       "        a[i] *= 2;\r\n}\r\n";
+    assert_int_equal(write_file_atomic(src, code, strlen(code)), 0);
+    char *cmd = xasprintf("%s -O3 -c \"d\xc3\xa9j\xc3\xa0 vu/na\xc3\xafve k.c\" -o 'obj/na\xc3\xafve k.o'", e->tc->cc);
+    json_t *db = json_pack("[{s:s, s:s, s:s}]", "directory", e->proj, "file", src, "command", cmd);
+    char *path = path_join(e->tmp, "compile_commands.json");
+    assert_int_equal(json_dump_file(db, path, 0), 0);
+    json_decref(db);
+    assert_int_equal(compdb_import(e->st, path), 1);
+    char *before = tree_snapshot(e->proj);
+    assert_int_equal(run_probe(e, "build", NULL, 0), 0);
+    struct ingest_stats stats = {0};
+    assert_int_equal(records_ingest_pending(e->st, &stats), 0);
+    assert_int_equal(stats.files_read, 1);
+    assert_true(query_int(e->st, "SELECT COUNT(*) FROM loops WHERE function = ?", "twice") > 0);
+    char *after = tree_snapshot(e->proj);
+    assert_string_equal(after, before);
+    remove_tree(dir);
+    free(before);
+    free(after);
+    free(path);
+    free(cmd);
+    free(src);
+    free(dir);
+}
+
+static void test_non_ascii_paths(void **state)
+{
+    struct env *e = *state;
+    FOR_EACH_TOOLCHAIN(e, non_ascii_paths(e));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +434,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dependency_flags_leave_tree_alone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_only_O2_filters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deleted_source_is_noted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_non_ascii_paths, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

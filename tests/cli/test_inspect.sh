@@ -91,6 +91,17 @@ for fl in json.load(open(sys.argv[1]))["files"]:
     done <"$TMP/$cc.regs"
   fi
 
+  # cross-check the ISA verdicts with objdump: the avx2 clone adds integer
+  # ymm vectors (vpaddd on %ymm is AVX2); collatz' avx2 clone has no VEX
+  # instruction at all, as the default, hence useless
+  sym=$(printf '%s\n' "$out" | grep -oE '^    add_arrays\.avx2[.0-9]*' | tr -d ' ')
+  body=$(objdump -d --no-show-raw-insn "$prog" | awk -v s="<$sym>:" '$2 == s {on=1; next} on && NF == 0 {exit} on')
+  expect_match "$cc: objdump shows AVX2 in $sym" "$body" "vpaddd .*%ymm"
+  sym=$(printf '%s\n' "$out" | grep -oE '^    collatz_steps\.avx2[.0-9]*' | tr -d ' ')
+  body=$(objdump -d --no-show-raw-insn "$prog" | awk -v s="<$sym>:" '$2 == s {on=1; next} on && NF == 0 {exit} on')
+  expect_match "$cc: objdump of $sym is not empty" "$body" "ret"
+  expect_no_match "$cc: objdump shows no vector instruction in $sym" "$body" "%[xyz]mm|[[:space:]]v[a-z]+ "
+
   # stripped copies: the PIE says what is left; the library still exports its ifunc
   strip -o "$prog.stripped" "$prog" && strip -o "$lib.stripped" "$lib"
   out=$("$FMVGEN" inspect "$prog.stripped" "$lib.stripped" 2>&1); rc=$?

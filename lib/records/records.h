@@ -62,6 +62,8 @@ typedef int (*record_fn)(const struct loop_record *rec, void *ctx);
  * treated as absent, so a report never silently mixes partial data): the
  * readers collect first and deliver only once the whole file was read.
  *
+ * (zlib reads an uncompressed GCC .json as well, so either form works.)
+ *
  * Empty files: GCC always writes a header, so an empty .json.gz is corrupt;
  * Clang writes a 0-byte YAML file for a TU without functions (measured with
  * clang 14 and 19), so an empty YAML file is valid and holds no records;

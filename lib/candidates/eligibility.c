@@ -258,7 +258,7 @@ static char *rule_inline(struct parsed_tu *tu, const struct fn_def *def, const s
     for_each_token(tu_handle(tu), head, head_token, &w);
     if (always && !w.is_inline) return xstrdup("always_inline attribute: every caller gets its own copy");
     if (w.is_inline && w.is_static) return xstrdup("static inline: meant to be inlined into its callers");
-    if (w.is_inline && w.is_extern) return xstrdup("extern inline: the out-of-line copy lives elsewhere");
+    if (w.is_inline && w.is_extern) return xstrdup("extern inline: meant to be inlined into its callers");
     if (w.is_inline) return xstrdup("declared inline: meant to be inlined into its callers");
     if (w.is_constexpr) return xstrdup("constexpr (implicitly inline)");
     enum CXCursorKind lex = clang_getCursorKind(clang_getCursorLexicalParent(def->cursor));

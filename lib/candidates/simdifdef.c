@@ -1,24 +1,68 @@
 /* simdifdef.c - see simdifdef.h. A directive is a '#' token that starts its
  * line, followed by the directive's name; its logical line (with backslash
- * continuations) is taken from the file text. */
+ * continuations) is taken from the file text.
+ *
+ * Real code rarely tests __AVX2__ where it uses it: a header says
+ *   #if defined(__SSSE3__)
+ *   #define PROJ_HAVE_SSSE3 1
+ * and functions test PROJ_HAVE_SSSE3. So the macros #defined inside a
+ * conditional on a SIMD macro (or whose value mentions one), in the main
+ * file and the project's own headers (not system headers), count as SIMD
+ * macros too, transitively; and so does a macro whose name carries an
+ * instruction set as a word (HAVE_AVX2, SNAPPY_HAVE_SSSE3: set by a
+ * configure check, equally fixed before cloning). */
 #include "candidates/simdifdef.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum pp_kind { PP_IF, PP_ELIF, PP_ELSE, PP_ENDIF, PP_OTHER };
+enum pp_kind { PP_IF, PP_ELIF, PP_ELSE, PP_ENDIF, PP_DEFINE, PP_OTHER };
 
 struct directive {
     enum pp_kind kind;
     unsigned offset, line;
-    char *text;          /* "#ifdef __AVX2__", whitespace collapsed */
-    char *simd_macro;    /* first SIMD macro it tests, or NULL */
+    char *text;              /* "#ifdef __AVX2__", whitespace collapsed */
+    char *defined;           /* PP_DEFINE: the macro's name */
+    struct strvec idents;    /* identifiers of the condition / of the macro's value */
 };
 
-struct pp_directives {
+struct file_directives {
+    char *name;              /* file name as libclang knows it */
     struct directive *v;
     size_t n, cap;
 };
+
+struct pp_directives {
+    struct file_directives main;
+    struct file_directives *others;   /* the project's own headers */
+    size_t nothers;
+    struct strvec derived;            /* macros set from SIMD macros */
+    struct strvec derived_origin;     /* "snappy.cc:41, from __BMI2__" */
+};
+
+static int is_isa_word(const char *w, size_t n)
+{
+    static const char *const WORDS[] = {"SSE",   "SSE2",   "SSE3",  "SSSE3", "SSE4",    "SSE41",   "SSE42",
+                                        "AVX",   "AVX2",   "AVX512", "AVX512F", "AVX512BW", "AVX512VL",
+                                        "AVX512DQ", "AVX512VNNI", "AVXVNNI", "NEON", "FMA", "FMA3", "F16C", "SVE",
+                                        "SVE2",  "ALTIVEC", "VSX",  "MMX", NULL};
+    for (const char *const *p = WORDS; *p; p++)
+        if (strlen(*p) == n && !strncmp(w, *p, n)) return 1;
+    return 0;
+}
+
+/* HAVE_AVX2, SNAPPY_HAVE_SSSE3, USE_SSE4_1: an '_'-separated word of the
+ * name is an instruction set. */
+static int names_isa(const char *name)
+{
+    for (const char *p = name; *p;) {
+        size_t n = strcspn(p, "_");
+        if (n && is_isa_word(p, n)) return 1;
+        p += n;
+        while (*p == '_') p++;
+    }
+    return 0;
+}
 
 int is_simd_macro(const char *name)
 {
@@ -39,6 +83,7 @@ static enum pp_kind kind_of(const char *name)
     if (!strcmp(name, "elif") || !strcmp(name, "elifdef") || !strcmp(name, "elifndef")) return PP_ELIF;
     if (!strcmp(name, "else")) return PP_ELSE;
     if (!strcmp(name, "endif")) return PP_ENDIF;
+    if (!strcmp(name, "define")) return PP_DEFINE;
     return PP_OTHER;
 }
 
@@ -77,24 +122,30 @@ static char *collapse_space(const char *s, size_t n)
     return sb_detach(&sb);
 }
 
-struct pp_directives *pp_directives_scan(struct parsed_tu *tu)
+static unsigned token_offset(CXTranslationUnit tu, CXToken t, unsigned *line)
 {
-    struct pp_directives *pp = xcalloc(1, sizeof *pp);
+    unsigned off = 0;
+    clang_getFileLocation(clang_getTokenLocation(tu, t), NULL, line, NULL, &off);
+    return off;
+}
+
+static void scan_file(struct parsed_tu *tu, CXFile file, struct file_directives *out)
+{
     CXTranslationUnit ctu = tu_handle(tu);
-    CXFile main = tu_main_file(tu);
+    out->name = cx_take(clang_getFileName(file));
     size_t len = 0;
-    const char *text = tu_file_text(tu, main, &len);
-    if (!text || !len) return pp;
-    CXSourceRange all = clang_getRange(clang_getLocationForOffset(ctu, main, 0),
-                                       clang_getLocationForOffset(ctu, main, (unsigned)len));
+    const char *text = tu_file_text(tu, file, &len);
+    if (!text || !len) return;
+    CXSourceRange all = clang_getRange(clang_getLocationForOffset(ctu, file, 0),
+                                       clang_getLocationForOffset(ctu, file, (unsigned)len));
     CXToken *toks = NULL;
     unsigned n = 0;
     clang_tokenize(ctu, all, &toks, &n);
     unsigned prev_line = 0;
     for (unsigned i = 0; i < n; i++) {
         if (clang_getTokenKind(toks[i]) == CXToken_Comment) continue;
-        unsigned line = 0, off = 0;
-        clang_getFileLocation(clang_getTokenLocation(ctu, toks[i]), NULL, &line, NULL, &off);
+        unsigned line = 0;
+        unsigned off = token_offset(ctu, toks[i], &line);
         int first_on_line = i == 0 || line != prev_line;
         prev_line = line;
         if (!first_on_line || clang_getTokenKind(toks[i]) != CXToken_Punctuation || off >= len || text[off] != '#' ||
@@ -105,36 +156,126 @@ struct pp_directives *pp_directives_scan(struct parsed_tu *tu)
         free(name);
         if (kind == PP_OTHER) continue;
         size_t end = logical_line_end(text, len, off);
-        struct directive d = {kind, off, line, collapse_space(text + off, end - off), NULL};
-        /* The macros the condition tests: the identifiers of its line. */
-        for (unsigned j = i + 1; j < n && kind != PP_ELSE && kind != PP_ENDIF; j++) {
-            unsigned joff = 0;
-            clang_getFileLocation(clang_getTokenLocation(ctu, toks[j]), NULL, NULL, NULL, &joff);
-            if (joff >= end) break;
-            if (clang_getTokenKind(toks[j]) != CXToken_Identifier) continue;
+        struct directive d = {kind, off, line, collapse_space(text + off, end - off), NULL, STRVEC_INIT};
+        /* The identifiers of the directive's line: what a condition tests,
+         * or for #define the name and then its value. */
+        for (unsigned j = i + 2; j < n && kind != PP_ELSE && kind != PP_ENDIF; j++) {
+            if (token_offset(ctu, toks[j], NULL) >= end) break;
+            CXTokenKind k = clang_getTokenKind(toks[j]);
+            if (k != CXToken_Identifier && k != CXToken_Keyword) continue;
             char *id = cx_take(clang_getTokenSpelling(ctu, toks[j]));
-            if (id && is_simd_macro(id)) {
-                d.simd_macro = id;
-                break;
+            if (kind == PP_DEFINE && !d.defined) d.defined = id;
+            else {
+                if (id && !sv_contains(&d.idents, id)) sv_push(&d.idents, id);
+                free(id);
             }
-            free(id);
         }
-        if (pp->n == pp->cap) pp->v = xrealloc(pp->v, (pp->cap = pp->cap ? pp->cap * 2 : 32) * sizeof *pp->v);
-        pp->v[pp->n++] = d;
+        if (out->n == out->cap) out->v = xrealloc(out->v, (out->cap = out->cap ? out->cap * 2 : 32) * sizeof *out->v);
+        out->v[out->n++] = d;
     }
     if (toks) clang_disposeTokens(ctu, toks, n);
+}
+
+static void file_directives_free(struct file_directives *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        free(f->v[i].text);
+        free(f->v[i].defined);
+        sv_free(&f->v[i].idents);
+    }
+    free(f->v);
+    free(f->name);
+}
+
+/* The first identifier of a directive that selects SIMD code, or NULL. */
+static const char *simd_ident(const struct pp_directives *pp, const struct directive *d)
+{
+    for (size_t i = 0; i < d->idents.n; i++) {
+        const char *id = d->idents.v[i];
+        if (is_simd_macro(id) || names_isa(id) || sv_contains(&pp->derived, id)) return id;
+    }
+    return NULL;
+}
+
+/* Adds the macros one file #defines under a SIMD condition, or from a SIMD
+ * macro's value. Returns how many were new. */
+static int derive_from(struct pp_directives *pp, const struct file_directives *f)
+{
+    const char *simd[64];
+    int depth = 0, added = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const struct directive *d = &f->v[i];
+        if (d->kind == PP_IF) {
+            if (depth < 64) simd[depth] = simd_ident(pp, d);
+            depth++;
+        } else if (d->kind == PP_ELIF) {
+            if (depth > 0 && depth <= 64 && !simd[depth - 1]) simd[depth - 1] = simd_ident(pp, d);
+        } else if (d->kind == PP_ENDIF) {
+            if (depth > 0) depth--;
+        } else if (d->kind == PP_DEFINE && d->defined && !is_simd_macro(d->defined) && !names_isa(d->defined) &&
+                   !sv_contains(&pp->derived, d->defined)) {
+            const char *from = simd_ident(pp, d);
+            for (int k = 0; k < depth && k < 64 && !from; k++) from = simd[k];
+            if (!from) continue;
+            sv_push(&pp->derived, d->defined);
+            sv_pushf(&pp->derived_origin, "%s:%u, from %s", path_basename(f->name ? f->name : "?"), d->line, from);
+            added++;
+        }
+    }
+    return added;
+}
+
+struct inclusion_scan {
+    struct parsed_tu *tu;
+    struct pp_directives *pp;
+};
+
+static void inclusion_visit(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    struct inclusion_scan *s = data;
+    CXTranslationUnit ctu = tu_handle(s->tu);
+    if (depth == 0 || tu_is_main_file(s->tu, file)) return;   /* the main file is scanned apart */
+    if (clang_Location_isInSystemHeader(clang_getLocationForOffset(ctu, file, 0))) return;
+    s->pp->others = xrealloc(s->pp->others, (s->pp->nothers + 1) * sizeof *s->pp->others);
+    struct file_directives *f = &s->pp->others[s->pp->nothers++];
+    memset(f, 0, sizeof *f);
+    scan_file(s->tu, file, f);
+}
+
+struct pp_directives *pp_directives_scan(struct parsed_tu *tu)
+{
+    struct pp_directives *pp = xcalloc(1, sizeof *pp);
+    scan_file(tu, tu_main_file(tu), &pp->main);
+    struct inclusion_scan s = {tu, pp};
+    clang_getInclusions(tu_handle(tu), inclusion_visit, &s);
+    /* Macros derived from derived macros: a few rounds reach the end. */
+    for (int round = 0; round < 8; round++) {
+        int added = 0;
+        for (size_t i = 0; i < pp->nothers; i++) added += derive_from(pp, &pp->others[i]);
+        added += derive_from(pp, &pp->main);
+        if (!added) break;
+    }
     return pp;
 }
 
 void pp_directives_free(struct pp_directives *pp)
 {
     if (!pp) return;
-    for (size_t i = 0; i < pp->n; i++) {
-        free(pp->v[i].text);
-        free(pp->v[i].simd_macro);
-    }
-    free(pp->v);
+    file_directives_free(&pp->main);
+    for (size_t i = 0; i < pp->nothers; i++) file_directives_free(&pp->others[i]);
+    free(pp->others);
+    sv_free(&pp->derived);
+    sv_free(&pp->derived_origin);
     free(pp);
+}
+
+/* "__AVX2__", "PROJ_HAVE_SSSE3 (snappy.cc:41, from __SSSE3__)". */
+static char *describe_macro(const struct pp_directives *pp, const char *id)
+{
+    for (size_t i = 0; i < pp->derived.n; i++)
+        if (!strcmp(pp->derived.v[i], id)) return xasprintf("%s (set at %s)", id, pp->derived_origin.v[i]);
+    return xstrdup(id);
 }
 
 void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details)
@@ -144,30 +285,37 @@ void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def
     const struct directive *simd[64];
     int depth = 0;
     size_t i = 0;
-    for (; i < pp->n && pp->v[i].offset < def->offset; i++) {
-        const struct directive *d = &pp->v[i];
+    const struct file_directives *f = &pp->main;
+    for (; i < f->n && f->v[i].offset < def->offset; i++) {
+        const struct directive *d = &f->v[i];
         if (d->kind == PP_IF) {
-            if (depth < 64) simd[depth] = d->simd_macro ? d : NULL;
+            if (depth < 64) simd[depth] = simd_ident(pp, d) ? d : NULL;
             depth++;
         } else if (d->kind == PP_ELIF && depth > 0 && depth <= 64) {
-            if (!simd[depth - 1] && d->simd_macro) simd[depth - 1] = d;
+            if (!simd[depth - 1] && simd_ident(pp, d)) simd[depth - 1] = d;
         } else if (d->kind == PP_ENDIF && depth > 0) {
             depth--;
         }
     }
     for (int k = 0; k < depth && k < 64; k++) {
         if (!simd[k]) continue;
+        char *m = describe_macro(pp, simd_ident(pp, simd[k]));
         sv_pushf(details,
                  "the definition is inside '%s' (line %u): %s is fixed when the TU is compiled, so every clone "
                  "gets the same code",
-                 simd[k]->text, simd[k]->line, simd[k]->simd_macro);
+                 simd[k]->text, simd[k]->line, m);
+        free(m);
     }
-    for (; i < pp->n && pp->v[i].offset < def->end_offset; i++) {
-        const struct directive *d = &pp->v[i];
-        if (!d->simd_macro) continue;
+    for (; i < f->n && f->v[i].offset < def->end_offset; i++) {
+        const struct directive *d = &f->v[i];
+        if (d->kind != PP_IF && d->kind != PP_ELIF) continue;
+        const char *id = simd_ident(pp, d);
+        if (!id) continue;
+        char *m = describe_macro(pp, id);
         sv_pushf(details,
                  "'%s' at line %u picks the SIMD path with the preprocessor: %s is fixed before cloning, so every "
                  "clone takes the same path",
-                 d->text, d->line, d->simd_macro);
+                 d->text, d->line, m);
+        free(m);
     }
 }

@@ -1,13 +1,16 @@
 /* simdifdef.h - finds where a function picks its SIMD code path with the
  * preprocessor (#ifdef __AVX2__, #if defined(__SSE4_1__), __ARM_NEON, ...),
- * inside its body or in the #if/#ifdef blocks around its definition.
+ * inside its body or in the #if/#ifdef blocks around its definition. Also
+ * through the project's own macros: one #defined under such a condition
+ * (in the main file or a non-system header the TU includes), and one whose
+ * name carries an instruction set as a word (HAVE_AVX2, PROJ_HAVE_SSSE3).
  *
  * Such macros are fixed when the TU is compiled, before any cloning: every
  * target_clones clone gets the path the build's own flags selected, so the
  * clone for AVX2 may still run the SSE2 path. `list` tells the user, as the
  * note kind "simd-ifdef" of the functions table.
  *
- * The main file's directives are read once per TU from libclang's tokens
+ * The directives are read once per TU from libclang's tokens
  * (so comments and strings never look like directives, and blocks the
  * preprocessor skipped are seen too). */
 #ifndef FMVGEN_SIMDIFDEF_H
@@ -18,7 +21,8 @@
 
 struct pp_directives;
 
-/* Reads the directives of the TU's main file. */
+/* Reads the directives of the TU's main file and of its non-system
+ * headers. */
 struct pp_directives *pp_directives_scan(struct parsed_tu *tu);
 void pp_directives_free(struct pp_directives *pp);
 
@@ -26,8 +30,8 @@ void pp_directives_free(struct pp_directives *pp);
  * the main file): "#ifdef __AVX2__ at line 12 ..." to details. */
 void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details);
 
-/* 1 when name is a macro that says which SIMD instructions the compile
- * enables (__AVX2__, __SSE4_1__, __AVX512F__, __FMA__, __ARM_NEON, ...). */
+/* 1 when name is a compiler macro that says which SIMD instructions the
+ * compile enables (__AVX2__, __SSE4_1__, __AVX512F__, __FMA__, __ARM_NEON). */
 int is_simd_macro(const char *name);
 
 #endif

@@ -43,6 +43,8 @@ static const struct {
     {"header_defined", "header_defined", "header", 9},
     {"header_helper", "header_helper", "header", 14},
     {"compiler_made_fn", "compiler_made_fn", "not-found", 1},
+    {"derived_switch", "derived_switch", NULL, 117},
+    {"local_derived", "local_derived", NULL, 132},
 };
 
 static int64_t add_c_rules(struct store *st, const char *variant)
@@ -133,6 +135,16 @@ static void test_simd_ifdef_notes(void **state)
     free(n);
     n = cand_notes_text(f->st, id, "inside_simd_block");
     assert_non_null(strstr(n, "simd-ifdef:the definition is inside '#if !defined(__AVX512F__)' (line 92)"));
+    free(n);
+    /* The project's own switches: derived in a header, named after an ISA,
+     * derived in the main file. */
+    n = cand_notes_text(f->st, id, "derived_switch");
+    assert_non_null(strstr(n, "'#if KERNELS_FAST_PATH' at line 116 picks the SIMD path with the preprocessor: "
+                              "KERNELS_FAST_PATH (set at kernels.h:19, from __SSE4_1__)"));
+    assert_non_null(strstr(n, "'#ifdef PROJ_HAVE_AVX2' at line 121"));
+    free(n);
+    n = cand_notes_text(f->st, id, "local_derived");
+    assert_non_null(strstr(n, "LOCAL_SIMD (set at rules.c:126, from __AVX__)"));
     free(n);
     /* A directive in a comment is no directive. */
     n = cand_notes_text(f->st, id, "clean_candidate");

@@ -13,6 +13,7 @@
 #include "store/store.h"
 #include "util/util.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,32 @@ static void probe_environment(struct strvec *env)
             sv_push(env, *e);
 }
 
+/* Record dirs of compiles that are no longer in the store (a rescan
+ * replaced the row, and its record_files rows went with it): removed, so
+ * that repeated scans do not pile up files nobody reads. */
+static void remove_orphan_record_dirs(struct store *st, const char *variant_root)
+{
+    DIR *d = opendir(variant_root);
+    if (!d) return;
+    struct strvec orphans = STRVEC_INIT;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char *end;
+        long long id = strtoll(de->d_name, &end, 10);
+        if (*end || end == de->d_name) continue;   /* not one of ours */
+        struct compile_row row;
+        if (store_get_compile(st, id, &row) == 0) compile_row_free(&row);
+        else sv_push(&orphans, de->d_name);
+    }
+    closedir(d);
+    for (size_t i = 0; i < orphans.n; i++) {
+        char *p = path_join(variant_root, orphans.v[i]);
+        remove_tree(p);
+        free(p);
+    }
+    sv_free(&orphans);
+}
+
 /* One selected compile and everything its job needs. */
 struct probe_job {
     struct compile_row *row;
@@ -262,6 +289,7 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
     char *safe = probe_variant_dirname(req->variant);
     char *variant_root = path_join(store_records_dir(st), safe);
     free(safe);
+    remove_orphan_record_dirs(st, variant_root);
     int failed = 0, store_err = 0;
     if (m && !tmp) {
         fmv_error("%s: cannot create a temp directory for the probe compiles", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");

@@ -7,7 +7,8 @@
  *   - the -O3 comparison of TUs built at -O2      (variant "probe:O3")
  * Each compile's record file is registered in record_files (format
  * "gcc-json" or "clang-yaml") for records_ingest_pending(); record files
- * live under store_records_dir()/<variant, made file-name safe>/<compile id>/.
+ * live under store_records_dir()/<variant, made file-name safe>/<compile id>/
+ * (a run first removes the dirs of compiles no longer in the store).
  * One request costs exactly one compile per selected TU. */
 #ifndef FMVGEN_PROBE_H
 #define FMVGEN_PROBE_H

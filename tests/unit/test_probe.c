@@ -387,6 +387,35 @@ static void test_deleted_source_is_noted(void **state)
     FOR_EACH_TOOLCHAIN(e, deleted_source_is_noted(e));
 }
 
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) n += de->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* A rescan replaces the compile rows (new ids): the old rows' record dirs
+ * go, the new ones stay, nothing piles up. */
+static void test_rescan_leaves_no_orphan_records(void **state)
+{
+    struct env *e = *state;
+    open_store(e, &TOOLCHAINS[0]);
+    import_tus(e, DEFAULT_TUS, 4);
+    assert_int_equal(run_probe(e, "build", NULL, 0), 0);
+    char *root = path_join(store_records_dir(e->st), "build");
+    assert_int_equal(count_entries(root), 4);
+    import_tus(e, DEFAULT_TUS, 4);
+    assert_int_equal(run_probe(e, "build", NULL, 0), 0);
+    assert_int_equal(count_entries(root), 4);
+    assert_int_equal(check_record_files(e, "build"), 4);
+    free(root);
+    close_store(e);
+}
+
 /* Non-ASCII directory and file names, given in the "command" form. */
 static void non_ascii_paths(struct env *e)
 {
@@ -435,6 +464,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_only_O2_filters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deleted_source_is_noted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_non_ascii_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rescan_leaves_no_orphan_records, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -378,6 +378,14 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         f->resolver_addr = addr;
         f->resolver_size = rs ? rs->size : 0;
         collect_resolver_targets(ef, f);
+        if (!f->n_clones) {
+            /* No version: not a multiversioned function (glibc's
+             * __x86_cacheinfo ifunc only runs init code). Not invented. */
+            free(f->name);
+            free(f->resolver);
+            b.n--;
+            out->n_irelative_unlisted++;
+        }
     }
 
     for (size_t i = 0; i < b.n; i++)

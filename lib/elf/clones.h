@@ -15,7 +15,8 @@
  *   disassembling the resolver), with an empty target.
  *   An R_X86_64_IRELATIVE relocation that no symbol explains (a stripped
  *   file): its addend is a resolver; the function is named "ifunc@0xADDR"
- *   and its versions are found from the resolver's code as above.
+ *   and its versions are found from the resolver's code as above (when
+ *   none is found, it is not listed: see n_irelative_unlisted).
  * Compiler-made pieces of a version (foo.avx2.cold, foo.default.constprop.0,
  * .isra/.part/.lto_priv) are not versions.
  *
@@ -73,6 +74,10 @@ struct elf_mv_list {
                               * ifunc the loader resolves (also counts the
                               * ifuncs of a stripped file) */
     size_t n_ifunc_symbols;  /* STT_GNU_IFUNC symbols seen */
+    size_t n_irelative_unlisted;  /* IRELATIVE relocations left out of
+                              * functions: no symbol names them and their
+                              * resolver returns no code address of this
+                              * file (glibc runs init code that way) */
     struct elf_mv_function *functions;  /* sorted by name */
     size_t n_functions;
 };

@@ -197,6 +197,10 @@ char *inspect_stripped_note(const struct inspect_report *r)
                  "from their code, the default inferred when only one version needs no more than baseline x86-64",
             r->list.n_irelative, r->list.n_irelative == 1 ? "" : "s", r->list.n_ifunc_symbols,
             r->list.n_ifunc_symbols == 1 ? "" : "s", r->list.n_functions, r->list.n_functions == 1 ? "" : "s");
+    if (r->list.n_irelative_unlisted)
+        sb_addf(&sb, " (%zu IRELATIVE resolver%s return%s no function of this file: not listed)",
+                r->list.n_irelative_unlisted, r->list.n_irelative_unlisted == 1 ? "" : "s",
+                r->list.n_irelative_unlisted == 1 ? "s" : "");
     sb_adds(&sb, ". To keep symbols: inspect the unstripped build, link without -s, or strip with "
                  "'strip --strip-debug' (keeps .symtab)");
     return sb_detach(&sb);
@@ -311,6 +315,7 @@ json_t *inspect_to_json(const struct inspect_report *r)
     json_object_set_new(o, "symbol_table", json_string(r->has_symtab ? ".symtab" : ".dynsym"));
     json_object_set_new(o, "irelative_relocations", json_integer((json_int_t)r->list.n_irelative));
     json_object_set_new(o, "ifunc_symbols", json_integer((json_int_t)r->list.n_ifunc_symbols));
+    json_object_set_new(o, "irelative_unlisted", json_integer((json_int_t)r->list.n_irelative_unlisted));
     char *note = inspect_stripped_note(r);
     json_object_set_new(o, "note", note ? json_string(note) : json_null());
     free(note);

@@ -137,6 +137,10 @@ static void print_report(const struct inspect_report *r)
            r->list.n_irelative, r->list.n_irelative == 1 ? "" : "s");
     char *note = inspect_stripped_note(r);
     if (note) printf("  note: %s\n", note);
+    else if (r->list.n_irelative_unlisted)
+        printf("  note: %zu IRELATIVE resolver%s no symbol names return%s no function of this file: not listed\n",
+               r->list.n_irelative_unlisted, r->list.n_irelative_unlisted == 1 ? "" : "s",
+               r->list.n_irelative_unlisted == 1 ? "s" : "");
     free(note);
     for (size_t i = 0; i < n; i++) print_function(&r->functions[i]);
     for (size_t i = 0; i < n; i++) {

@@ -78,7 +78,9 @@ static char *rule_main(const struct fn_def *def)
 
 static char *rule_header(struct parsed_tu *tu, const struct fn_def *def)
 {
-    if (tu_is_main_file(tu, def->cxfile)) return NULL;
+    /* A header is never patched, even when it is the "TU" itself (a build
+     * log names headers like sources, and they are analyzed alone). */
+    if (tu_is_main_file(tu, def->cxfile) && !path_is_header(def->file)) return NULL;
     if (path_is_header(def->file))
         return xasprintf("defined in header %s: patching it would change every file that includes it", def->file);
     return xasprintf("defined in %s, which the TU includes: only a TU's own file is patched", def->file);

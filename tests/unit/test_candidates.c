@@ -248,6 +248,18 @@ static void test_missing_source_is_not_found(void **state)
     cand_row_free(&r);
 }
 
+/* scan --log stores each file the log names as a compile of its own, a
+ * header included: its functions are still 'header'. */
+static void test_log_compile_of_a_header(void **state)
+{
+    struct cand_fixture *f = *state;
+    const char *argv[] = {"cc", "-c", "kernels.h", NULL};
+    int64_t id = cand_add_compile(f->st, C_DIR, "kernels.h", "c", "unknown", argv);
+    cand_add_loop(f->st, id, "build", NULL, C_DIR "/kernels.h", 9);
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    cand_expect(f->st, id, "header_defined", "header");
+}
+
 static void test_crlf_source(void **state)
 {
     struct cand_fixture *f = *state;
@@ -362,6 +374,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rerun_replaces_rows, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_source_that_no_longer_parses, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_missing_source_is_not_found, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_log_compile_of_a_header, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
         cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),

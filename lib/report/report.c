@@ -61,7 +61,9 @@ static int load_loops(struct store *st, const struct report *r, struct report_fu
         "SELECT file, line, col, kind,"
         "  MAX(CASE WHEN variant='build' THEN vector_bytes END),"
         "  MAX(CASE WHEN variant=?2 THEN vector_bytes END),"
-        "  SUM(variant='build'), SUM(variant=?2)"
+        "  SUM(variant='build'), SUM(variant=?2),"
+        "  MAX(CASE WHEN variant='build' THEN vector_lanes END),"
+        "  MAX(CASE WHEN variant=?2 THEN vector_lanes END)"
         " FROM loops WHERE compile_id=?1"
         "  AND (function=?3 OR (function IS NULL AND line BETWEEN ?4 AND ?5))"
         "  AND (variant='build' OR variant=?2)"
@@ -78,12 +80,14 @@ static int load_loops(struct store *st, const struct report *r, struct report_fu
         if (f->nloops == cap) f->loops = xrealloc(f->loops, (cap = cap ? cap * 2 : 4) * sizeof *f->loops);
         struct report_loop *l = &f->loops[f->nloops++];
         const char *file = (const char *)sqlite3_column_text(q, 0);
-        l->file = display_path(r->root, file);
+        l->file = file ? display_path(r->root, file) : xstrdup("(no location)");
         l->line = sqlite3_column_int(q, 1);
         l->column = sqlite3_column_int(q, 2);
         l->kind = col_text(q, 3);
         l->build_bytes = sqlite3_column_int(q, 6) ? sqlite3_column_int(q, 4) : -1;
         l->target_bytes = sqlite3_column_int(q, 7) ? sqlite3_column_int(q, 5) : -1;
+        l->build_lanes = sqlite3_column_int(q, 6) ? sqlite3_column_int(q, 8) : -1;
+        l->target_lanes = sqlite3_column_int(q, 7) ? sqlite3_column_int(q, 9) : -1;
         if (l->build_bytes >= 0) in_build = 1;
     }
     sqlite3_finalize(q);
@@ -213,10 +217,12 @@ json_t *report_to_json(const struct report *r)
         json_t *loops = json_array();
         for (size_t j = 0; j < f->nloops; j++) {
             const struct report_loop *l = &f->loops[j];
-            json_array_append_new(loops, json_pack("{s:s, s:i, s:i, s:s, s:o, s:o}", "file", l->file, "line",
-                                                   l->line, "column", l->column, "kind", l->kind,
+            json_array_append_new(loops, json_pack("{s:s, s:i, s:i, s:s, s:o, s:o, s:o, s:o}", "file", l->file,
+                                                   "line", l->line, "column", l->column, "kind", l->kind,
                                                    "build_vector_bytes", width_json(l->build_bytes),
-                                                   "target_vector_bytes", width_json(l->target_bytes)));
+                                                   "target_vector_bytes", width_json(l->target_bytes),
+                                                   "build_vector_lanes", width_json(l->build_lanes),
+                                                   "target_vector_lanes", width_json(l->target_lanes)));
         }
         json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:b, s:O, s:o}", "name", f->name, "display_name",
                               f->display_name, "file", f->file, "line", f->line, "status", f->status, "tu", f->tu,

@@ -18,8 +18,10 @@ struct report_loop {
     char *file;          /* relative to the project root when inside it */
     int line, column;
     char *kind;          /* "loop" / "slp" */
-    int build_bytes;     /* vector size in the user's build; -1: not vectorized there */
-    int target_bytes;    /* vector size in the target probe; -1: not vectorized there / no probe */
+    /* Width in the user's build and in the target probe: bytes (GCC) or
+     * lanes, i.e. elements (Clang says only that); -1: not vectorized there. */
+    int build_bytes, build_lanes;
+    int target_bytes, target_lanes;
 };
 
 struct report_function {

@@ -24,11 +24,13 @@ static const char USAGE[] =
     "  --candidates  only candidates\n"
     "  --excluded    only exclusions\n";
 
-static void print_width(int bytes)
+/* GCC says how many bytes a vector has, Clang how many elements. */
+static void print_width(int bytes, int lanes)
 {
     if (bytes < 0) printf("  %8s", "-");
-    else if (bytes == 0) printf("  %8s", "yes");
-    else printf("  %6d B", bytes);
+    else if (bytes > 0) printf("  %6d B", bytes);
+    else if (lanes > 0) printf("  %3d lanes", lanes);
+    else printf("  %8s", "yes");
 }
 
 static void print_notes(json_t *notes, const char *indent)
@@ -53,11 +55,12 @@ static void print_candidates(const struct report *r)
                f->only_at_target ? "  [vectorizes only at the target ISA]" : "");
         for (size_t j = 0; j < f->nloops; j++) {
             const struct report_loop *l = &f->loops[j];
-            char *where = xasprintf("%s %s:%d:%d", l->kind, l->file, l->line, l->column);
+            char *where = l->line ? xasprintf("%s %s:%d:%d", l->kind, l->file, l->line, l->column)
+                                  : xasprintf("%s %s", l->kind, l->file);
             printf("      %-52.52s", where);
             free(where);
-            print_width(l->build_bytes);
-            print_width(l->target_bytes);
+            print_width(l->build_bytes, l->build_lanes);
+            print_width(l->target_bytes, l->target_lanes);
             putchar('\n');
         }
         print_notes(f->notes, "      ");

@@ -351,8 +351,11 @@ static void run_job(CXIndex index, struct tu_job *j)
     }
     free(source);
     char *error = NULL;
-    struct parsed_tu *tu = tu_parse(index, c, j->gcc_include, &error);
+    /* A compile imported from a build log: its compiler and flags are unknown. */
+    int from_log = !c->compiler_kind || !strcmp(c->compiler_kind, "unknown");
+    struct parsed_tu *tu = tu_parse(index, c, j->gcc_include, from_log, &error);
     if (tu) {
+        if (error) fmv_warn("%s", error);
         analyze_tu(tu, c, &j->wanted, &j->rows);
         tu_free(tu);
     } else {

@@ -90,7 +90,8 @@ static char *first_source_error(CXTranslationUnit tu)
     return NULL;
 }
 
-struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const char *gcc_include, char **error)
+struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const char *gcc_include, int tolerate_errors,
+                           char **error)
 {
     *error = NULL;
     char *source = path_absolute(c->source, c->directory);
@@ -111,7 +112,10 @@ struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const cha
         return NULL;
     }
     char *err = first_source_error(tu);
-    if (err) {
+    if (err && tolerate_errors) {
+        *error = xasprintf("%s: parsed without the build's flags (from a log): %s", source, err);
+        free(err);
+    } else if (err) {
         *error = xasprintf("%s: does not parse: %s", source, err);
         free(err);
         clang_disposeTranslationUnit(tu);

@@ -32,9 +32,12 @@ struct parsed_tu;
  * gcc_include: see tuargs_build (NULL for none). Returns NULL and sets
  * *error (caller frees) to one line saying why the TU does not parse: the
  * file cannot be read, or clang reports an error in the source. Driver
- * complaints about flags only GCC knows are not errors here. */
+ * complaints about flags only GCC knows are not errors here.
+ * A compile read from a build log has no flags (its includes may not be
+ * found): with tolerate_errors, clang's recovered AST is used anyway (the
+ * definitions' positions stay exact) and *error, if set, is a warning. */
 struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *compile, const char *gcc_include,
-                           char **error);
+                           int tolerate_errors, char **error);
 void tu_free(struct parsed_tu *tu);
 
 CXTranslationUnit tu_handle(const struct parsed_tu *tu);

@@ -260,6 +260,42 @@ static void test_log_compile_of_a_header(void **state)
     cand_expect(f->st, id, "header_defined", "header");
 }
 
+/* A log gives no flags: includes may be missing, the definitions are still
+ * found in clang's recovered AST. */
+static void test_log_compile_without_flags(void **state)
+{
+    struct cand_fixture *f = *state;
+    char *src = write_source(f->tmp, "logp/m.c", "#include \"generated.h\"\n"
+                                                 "static u32 helper(u32 x) { return x * 3; }\n"
+                                                 "\n"
+                                                 "void kern(u32 *a, int n)\n"
+                                                 "{\n"
+                                                 "    for (int i = 0; i < n; i++) a[i] = helper(a[i]);\n"
+                                                 "}\n");
+    char *dir = path_join(f->tmp, "logp");
+    const char *argv[] = {"cc", "-c", src, NULL};
+    int64_t id = cand_add_compile(f->st, dir, src, "c", "unknown", argv);
+    cand_add_loop(f->st, id, "build", NULL, src, 6);
+    struct analyze_stats stats;
+    fmv_set_quiet(1);
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(stats.unparsable_tus, 0);
+    cand_expect(f->st, id, "kern", NULL);
+    cand_expect_insert(f->st, id, "kern", 4, "void kern(");
+    /* The same file from a real compile (flags known) does not parse. */
+    const char *gcc_argv[] = {"gcc", "-O3", "-c", "m.c", NULL};
+    int64_t id2 = cand_add_compile(f->st, dir, "m.c", "c", "gcc", gcc_argv);
+    cand_add_loop(f->st, id2, "build", "kern", "m.c", 6);
+    fmv_set_quiet(1);
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(stats.unparsable_tus, 1);
+    cand_expect(f->st, id2, "kern", "parse-error");
+    free(src);
+    free(dir);
+}
+
 static void test_crlf_source(void **state)
 {
     struct cand_fixture *f = *state;
@@ -375,6 +411,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_source_that_no_longer_parses, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_missing_source_is_not_found, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_log_compile_of_a_header, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_log_compile_without_flags, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
         cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),

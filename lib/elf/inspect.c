@@ -15,10 +15,12 @@
  * are at most a few kilobytes. */
 #define UNSIZED_WINDOW 65536
 
-/* A stripped file's compiler-made function still has a default version,
- * compiled for the baseline: when exactly one version needs nothing beyond
- * baseline x86-64, that is it. (With a -march build, none qualifies and no
- * verdict is given.) */
+/* A function whose default is not named (a stripped file, a hand-written
+ * ifunc) still has a fallback for the oldest CPUs: when exactly one version
+ * needs nothing beyond baseline x86-64, that is it. With two such versions
+ * (glibc's sse2 and erms memcpy differ in algorithm, not ISA) or a -march
+ * build, none qualifies and no verdict is given. Since the default is the
+ * only baseline version, no other version can be judged useless by it. */
 static struct inspect_clone *infer_default(struct inspect_clone *clones, size_t n)
 {
     const isa_set baseline = ISA_BIT(ISA_MMX) | ISA_BIT(ISA_SSE) | ISA_BIT(ISA_SSE2);
@@ -98,7 +100,7 @@ static void analyze_function(const struct elf_file *ef, const struct starts *sta
         }
         if (c->is_default && ic->analyzed) def = ic;
     }
-    if (!def && fn->origin != ELF_MV_IFUNC) def = infer_default(out->clones, fn->n_clones);
+    if (!def) def = infer_default(out->clones, fn->n_clones);
     for (size_t i = 0; i < fn->n_clones; i++) {
         struct inspect_clone *ic = &out->clones[i];
         if (!def || ic == def || !ic->analyzed || ic->clone->is_default) continue;

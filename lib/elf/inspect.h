@@ -34,9 +34,9 @@ struct inspect_clone {
     uint64_t size;                   /* the symbol's size, or when the symbol is
                                       * gone the bytes its reachable code spans */
     int size_estimated;              /* size is that estimate */
-    int inferred_default;            /* the default of a stripped file's compiler-made
-                                      * function: its only version needing nothing
-                                      * beyond baseline x86-64 (MMX/SSE/SSE2) */
+    int inferred_default;            /* no symbol names the default, but this is
+                                      * the only version needing nothing beyond
+                                      * baseline x86-64 (MMX/SSE/SSE2) */
     struct isa_usage isa;
     isa_set beyond_default;          /* needs minus the default clone's needs */
     int wider_than_default;          /* wider vector registers than the default */

@@ -164,6 +164,21 @@ for variant in $variants; do
   fi
 done
 
+# multiversioning by hand: a free-named ifunc (versions found in its
+# resolver's code) and symbols named like older GCC clones ("x.avx2.0")
+for cc in $compilers; do
+  if "$cc" -O3 "$FIXTURES/inspect-ifunc/handmade.c" -o "$TMP/handmade.$cc"; then
+    out=$("$FMVGEN" inspect "$TMP/handmade.$cc" 2>&1)
+    expect_match "$cc handmade: ifunc" "$out" "sum  \[ifunc, 2 versions\]  resolver pick_sum @0x[0-9a-f]+, ifunc sum"
+    expect_match "$cc handmade: generic version is the inferred default" "$out" "\? sum_generic +- +[0-9]+ +xmm +SSE2 +default \(inferred"
+    expect_match "$cc handmade: avx2 version" "$out" "  sum_avx2 +- +[0-9]+ +ymm +AVX AVX2 +ok: \+AVX AVX2, wider vectors"
+    expect_match "$cc handmade: old GCC names" "$out" "legacy  \[gcc, 2 versions\]"
+    expect_match "$cc handmade: legacy.avx2.0 targets avx2" "$out" "  legacy\.avx2\.0 +avx2 +[0-9]+ +ymm"
+  else
+    fail "$cc could not build handmade.c"
+  fi
+done
+
 # GCC's C++ target() overloads: the default keeps the plain mangled name
 if g++ -O3 "$SRC/overload.cc" -o "$TMP/overload"; then
   out=$("$FMVGEN" inspect "$TMP/overload" 2>&1)

@@ -22,7 +22,10 @@
 /* Clang before 18 emits the dispatcher of a target_clones function under
  * "f.ifunc" and no symbol "f" (measured with clang 14: callers in other
  * files fail to link; LLVM pull request 71706 renamed it for clang 18).
- * Its static functions, called only from their own file, clone fine. */
+ * The preamble then defines f as an alias of f.ifunc with a top-level
+ * ".set" (measured: clang 14 makes f a global IFUNC symbol; C and C++,
+ * executables and shared libraries link and dispatch). That needs the
+ * symbol, so external functions get FMVGEN_CLONES(symbol). */
 #define EXTERN_DISPATCHER_MISNAMED "defined(__clang__) && __clang_major__ < 18"
 
 int patch_resolve_targets(struct store *st, const char *spec, int exact, struct strvec *out)
@@ -111,10 +114,11 @@ char *patch_preamble(const struct strvec *targets, const char *eol)
      * __has_attribute never parses __has_attribute(...); an object-like
      * macro (no variadic macros); #ifndef so that two patched files in one
      * TU, or -DFMVGEN_CLONES= on the command line, win. */
-    add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES (FMVGEN_CLONES_STATIC for static functions) makes");
-    add_line(&sb, eol, " * the function after it multi-versioned: one clone per target (target_clones),");
-    add_line(&sb, eol, " * the best for the CPU chosen at load time. Compilers without target_clones,");
-    add_line(&sb, eol, " * non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain functions. */");
+    add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES(symbol) - FMVGEN_CLONES_STATIC for static functions -");
+    add_line(&sb, eol, " * makes the function after it multi-versioned: one clone per target");
+    add_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Compilers without");
+    add_line(&sb, eol, " * target_clones, non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain");
+    add_line(&sb, eol, " * functions. */");
     add_line(&sb, eol, "#ifndef FMVGEN_CLONES_STATIC");
     add_line(&sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
     add_line(&sb, eol, "#  if __has_attribute(target_clones)");
@@ -128,19 +132,18 @@ char *patch_preamble(const struct strvec *targets, const char *eol)
     } else {
         add_line(&sb, eol, "#   define FMVGEN_CLONES_STATIC __attribute__((target_clones(%s)))", sb_str(&m));
     }
+    add_line(&sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
+    add_line(&sb, eol, "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias");
+    add_line(&sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
+    add_line(&sb, eol, "#    define FMVGEN_CLONES(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); FMVGEN_CLONES_STATIC");
+    add_line(&sb, eol, "#   else");
+    add_line(&sb, eol, "#    define FMVGEN_CLONES(sym) FMVGEN_CLONES_STATIC");
+    add_line(&sb, eol, "#   endif");
     add_line(&sb, eol, "#  endif");
     add_line(&sb, eol, "# endif");
     add_line(&sb, eol, "# ifndef FMVGEN_CLONES_STATIC");
     add_line(&sb, eol, "#  define FMVGEN_CLONES_STATIC");
-    add_line(&sb, eol, "# endif");
-    add_line(&sb, eol, "#endif");
-    add_line(&sb, eol, "#ifndef FMVGEN_CLONES");
-    add_line(&sb, eol, "# if %s", EXTERN_DISPATCHER_MISNAMED);
-    add_line(&sb, eol, "   /* clang < 18 names an external function's dispatcher f.ifunc, not f:");
-    add_line(&sb, eol, "    * calls from other files would not link. */");
-    add_line(&sb, eol, "#  define FMVGEN_CLONES");
-    add_line(&sb, eol, "# else");
-    add_line(&sb, eol, "#  define FMVGEN_CLONES FMVGEN_CLONES_STATIC");
+    add_line(&sb, eol, "#  define FMVGEN_CLONES(sym)");
     add_line(&sb, eol, "# endif");
     add_line(&sb, eol, "#endif");
     add_line(&sb, eol, "%s", "");
@@ -205,6 +208,17 @@ static void function_free(struct patch_function *f)
     json_decref(f->notes);
 }
 
+/* A C identifier or a mangled C++ name: what FMVGEN_CLONES(sym) can
+ * stringize into an assembler symbol. */
+static int is_symbol(const char *s)
+{
+    if (!*s || (*s >= '0' && *s <= '9')) return 0;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
 static int load_functions(struct store *st, const char *root, struct patch_plan *p)
 {
     sqlite3_stmt *q;
@@ -266,6 +280,7 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
             const char *kind = json_string_value(json_object_get(note, "kind"));
             if (kind && !strcmp(kind, "shared-line")) shared = json_string_value(json_object_get(note, "detail"));
         }
+        if (!shared && !is_symbol(f->name)) shared = "its symbol is not a plain identifier the preamble can name";
         if (shared) {
             sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, shared);
             fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, shared);
@@ -423,9 +438,10 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     k++;
     for (size_t i = 0; i < n; i++) {
         char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
-        texts[k] = xasprintf("%s%s%s", indent, is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent))
-                                                   ? "FMVGEN_CLONES_STATIC" : "FMVGEN_CLONES",
-                             eol_at(pf->old, pf->old_len, fs[i].offset));
+        if (is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)))
+            texts[k] = xasprintf("%sFMVGEN_CLONES_STATIC%s", indent, eol_at(pf->old, pf->old_len, fs[i].offset));
+        else
+            texts[k] = xasprintf("%sFMVGEN_CLONES(%s)%s", indent, fs[i].name, eol_at(pf->old, pf->old_len, fs[i].offset));
         free(indent);
         ins[k].offset = fs[i].offset;
         ins[k].text = texts[k];
@@ -472,10 +488,10 @@ static char *render_header(const struct patch_plan *p)
     struct strbuf sb = STRBUF_INIT;
     sb_addf(&sb, "fmvgen %s: function multi-versioning patch (GCC/Clang target_clones)\n\n", FMVGEN_VERSION);
     sb_adds(&sb, "Apply with 'patch -p1 < FILE', 'git apply FILE' or 'quilt import FILE'.\n");
-    sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES and FMVGEN_CLONES_STATIC\n"
-                 "(empty for compilers without target_clones; build with -DFMVGEN_NO_CLONES to turn\n"
-                 "the clones off). Clang < 18 clones only static functions: it names an external\n"
-                 "function's dispatcher f.ifunc, so calls from other files would not link.\n\n");
+    sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
+                 "FMVGEN_CLONES_STATIC (empty for compilers without target_clones; build with\n"
+                 "-DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by clang < 18\n"
+                 "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n\n");
     sb_adds(&sb, "Targets: ");
     join(&sb, &p->targets, ", ");
     sb_adds(&sb, ", default\n");

@@ -335,10 +335,11 @@ static void add_loop(struct project *p, const char *function, const char *varian
 
 /* The preamble for the default targets, byte for byte (golden). */
 static const char PREAMBLE_DEFAULT[] =
-    "/* fmvgen: FMVGEN_CLONES (FMVGEN_CLONES_STATIC for static functions) makes\n"
-    " * the function after it multi-versioned: one clone per target (target_clones),\n"
-    " * the best for the CPU chosen at load time. Compilers without target_clones,\n"
-    " * non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain functions. */\n"
+    "/* fmvgen: FMVGEN_CLONES(symbol) - FMVGEN_CLONES_STATIC for static functions -\n"
+    " * makes the function after it multi-versioned: one clone per target\n"
+    " * (target_clones), the best for the CPU chosen at load time. Compilers without\n"
+    " * target_clones, non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain\n"
+    " * functions. */\n"
     "#ifndef FMVGEN_CLONES_STATIC\n"
     "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)\n"
     "#  if __has_attribute(target_clones)\n"
@@ -348,19 +349,18 @@ static const char PREAMBLE_DEFAULT[] =
     "#   else\n"
     "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"arch=x86-64-v3\", \"arch=x86-64-v4\", \"default\")))\n"
     "#   endif\n"
+    "#   if defined(__clang__) && __clang_major__ < 18\n"
+    "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias\n"
+    "      * SYMBOL is added, or calls from other files would not link. */\n"
+    "#    define FMVGEN_CLONES(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); FMVGEN_CLONES_STATIC\n"
+    "#   else\n"
+    "#    define FMVGEN_CLONES(sym) FMVGEN_CLONES_STATIC\n"
+    "#   endif\n"
     "#  endif\n"
     "# endif\n"
     "# ifndef FMVGEN_CLONES_STATIC\n"
     "#  define FMVGEN_CLONES_STATIC\n"
-    "# endif\n"
-    "#endif\n"
-    "#ifndef FMVGEN_CLONES\n"
-    "# if defined(__clang__) && __clang_major__ < 18\n"
-    "   /* clang < 18 names an external function's dispatcher f.ifunc, not f:\n"
-    "    * calls from other files would not link. */\n"
-    "#  define FMVGEN_CLONES\n"
-    "# else\n"
-    "#  define FMVGEN_CLONES FMVGEN_CLONES_STATIC\n"
+    "#  define FMVGEN_CLONES(sym)\n"
     "# endif\n"
     "#endif\n"
     "\n";
@@ -416,14 +416,14 @@ static void test_plan_places_attributes_and_preamble(void **state)
     const char *k = plan.files[1].new_data;
     const char *pre = strstr(k, PREAMBLE_DEFAULT);
     assert_non_null(pre);
-    assert_true(pre + strlen(PREAMBLE_DEFAULT) == strstr(k, "#ifndef FIXTURE_NO_SCALE\nFMVGEN_CLONES\nvoid scale("));
+    assert_true(pre + strlen(PREAMBLE_DEFAULT) == strstr(k, "#ifndef FIXTURE_NO_SCALE\nFMVGEN_CLONES(scale)\nvoid scale("));
     assert_true((size_t)(pre - k) < scale_at);
     assert_non_null(strstr(k, "}\n\nFMVGEN_CLONES_STATIC\nstatic void\nmul_add("));
-    assert_null(strstr(k, "FMVGEN_CLONES\nvoid saxpy("));   /* not a candidate */
+    assert_null(strstr(k, "FMVGEN_CLONES(saxpy)\nvoid saxpy("));   /* not a candidate */
 
     /* CRLF file: every inserted line ends in CRLF. */
     const char *c = plan.files[0].new_data;
-    assert_non_null(strstr(c, "\r\nFMVGEN_CLONES\r\nvoid add_crlf("));
+    assert_non_null(strstr(c, "\r\nFMVGEN_CLONES(add_crlf)\r\nvoid add_crlf("));
     for (const char *s = c; (s = strchr(s, '\n')); s++) assert_true(s > c && s[-1] == '\r');
 
     /* tail.c, whole diff (golden): no newline at the end. */
@@ -436,7 +436,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
         sb_add(&expect, s, (size_t)(nl - s) + 1);
         s = nl + 1;
     }
-    sb_adds(&expect, "+FMVGEN_CLONES\n void add_tail(int *a, const int *b, int n)\n"
+    sb_adds(&expect, "+FMVGEN_CLONES(add_tail)\n void add_tail(int *a, const int *b, int n)\n"
                      " { int i; for (i = 0; i < n; i++) a[i] += b[i]; }\n\\ No newline at end of file\n");
     const char *tail_diff = strstr(plan.text, "--- a/tail.c\n");
     const char *next = strstr(plan.text, "--- a/with space é.c\t\n");
@@ -562,7 +562,7 @@ static void test_plan_skips_shared_line(void **state)
     assert_string_equal(plan.functions[0].name, "scale");
     assert_int_equal(plan.skipped.n, 1);
     assert_non_null(strstr(plan.text, "Not patched (1):\n  kernels.c:16 saxpy: line 16 also holds int x;\n"));
-    assert_null(strstr(plan.files[0].new_data, "FMVGEN_CLONES\nvoid saxpy("));
+    assert_null(strstr(plan.files[0].new_data, "FMVGEN_CLONES(saxpy)\nvoid saxpy("));
     patch_plan_free(&plan);
     sv_free(&t);
     project_close(&p);
@@ -591,7 +591,7 @@ static void test_plan_static_detection(void **state)
     assert_int_equal(plan.nfiles, 1);
     const char *n = plan.files[0].new_data;
     assert_non_null(strstr(n, "\nFMVGEN_CLONES_STATIC\n__attribute__((unused)) static int\n"));
-    assert_non_null(strstr(n, "\nFMVGEN_CLONES\n/* not static */ int exported"));
+    assert_non_null(strstr(n, "\nFMVGEN_CLONES(exported)\n/* not static */ int exported"));
     assert_non_null(strstr(n, "\n  FMVGEN_CLONES_STATIC\n  static/* tight */"));
     patch_plan_free(&plan);
     sv_free(&t);

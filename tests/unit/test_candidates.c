@@ -117,6 +117,12 @@ static void test_insert_lines_are_exact(void **state)
     free(want);
     assert_string_equal(r.display_name, "sum_own_line");
     cand_row_free(&r);
+    /* The hash of the definition's file, for the patch writer's check. */
+    char *want_hash = hash_file_hex(C_DIR "/rules.c");
+    char *where = xasprintf("name='sum_own_line' AND source_hash='%s'", want_hash);
+    assert_int_equal(cand_count(f->st, where), 1);
+    free(where);
+    free(want_hash);
     /* Excluded for being in a header: still located, in the header. */
     cand_get(f->st, id, "header_defined", &r);
     assert_non_null(strstr(r.file, "/candidates-c/kernels.h"));

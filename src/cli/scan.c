@@ -218,6 +218,7 @@ int cmd_scan(int argc, char **argv)
     }
 
     struct ingest_stats istats = {0};
+    size_t n_unsupported = 0;
     if (o.build) {
         build_status = wrapper_run_build(builddir, o.build);
         struct strvec unsupported = STRVEC_INIT;
@@ -226,6 +227,7 @@ int cmd_scan(int argc, char **argv)
             fmv_error("%s: not GCC or Clang; its compiles ran but were not scanned", unsupported.v[i]);
             rc = 1;
         }
+        n_unsupported = unsupported.n;
         sv_free(&unsupported);
     } else if (o.compdb) {
         if (compdb_import(st, o.compdb) < 0) {
@@ -274,7 +276,7 @@ int cmd_scan(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    if (sum.compiles == 0 && o.build && !o.json)
+    if (sum.compiles == 0 && o.build && !n_unsupported && !o.json)
         fmv_warn("%s: the build compiled no C/C++ source through the wrapper (did it use $CC/$CXX or cc/gcc/clang "
                  "from PATH? was everything up to date? 'make -B' rebuilds)", o.build[0]);
     print_summary(&sum, &o, store_path(st), targets_widest(&targets), build_status);

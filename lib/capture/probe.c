@@ -131,6 +131,12 @@ void probe_build_argv(const struct compile_row *c, char *const *extra_flags, cha
     /* A compile-and-link line still yields its TU's records as a compile. */
     if (!has_mode) sv_push(out, "-c");
     sv_push(out, "-Wno-error");
+    /* Debug info costs time and changes no vectorization record (measured
+     * on this code base with gcc 12 and clang 14: the same vectorized loops
+     * at the same lines); under -flto the -c compile stops before the
+     * vectorizer, so it would write no records at all. */
+    sv_push(out, "-g0");
+    sv_push(out, "-fno-lto");
     sv_push_all(out, extra_flags);
     sv_push_all(out, record_flags);
     sv_push(out, "-o");

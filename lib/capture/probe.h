@@ -34,7 +34,9 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs);
  * other side-file flags (-o, -MD, -MMD, -MF, -MT, -MQ, -MP, -MJ, -Wp,-MD,..,
  * -save-temps, -dumpdir, record-file options) and minus the other sources of
  * a multi-source command, then -Wno-error (a wider -march can raise ABI
- * warnings), extra_flags, record_flags, and -o output. Exposed for tests. */
+ * warnings), -g0 -fno-lto (cheaper, same vectorization records; an -flto
+ * compile would not vectorize at all), extra_flags, record_flags, and
+ * -o output. Also used by the wrapper for its records-only compiles. */
 void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
                       const char *output, struct strvec *out);
 

@@ -45,7 +45,7 @@ static void test_argv_drops_outputs_and_dependency_files(void **state)
     struct strvec out = STRVEC_INIT;
     probe_build_argv(&row, extra, rec, "/t/1/a.o", &out);
     expect_argv(out.v, (const char *[]){"/usr/bin/gcc", "-O2", "-Wp,-DFOO", "-c", "a.c", "-fopt-info-vec", "-I", "inc",
-                                        "-Wno-error", "-march=x86-64-v4", "-fsave-optimization-record", "-dumpdir",
+                                        "-Wno-error", "-g0", "-fno-lto", "-march=x86-64-v4", "-fsave-optimization-record", "-dumpdir",
                                         "/r/", "-o", "/t/1/a.o", NULL});
     sv_free(&out);
 
@@ -54,7 +54,7 @@ static void test_argv_drops_outputs_and_dependency_files(void **state)
     struct compile_row row2 = {.id = 2, .directory = "/p", .compiler = "/usr/bin/g++", .source = "/p/sub dir/m.cpp",
                                .argv = argv2};
     probe_build_argv(&row2, NULL, rec, "/t/2/foo", &out);
-    expect_argv(out.v, (const char *[]){"/usr/bin/g++", "-O3", "sub dir/m.cpp", "-c", "-Wno-error",
+    expect_argv(out.v, (const char *[]){"/usr/bin/g++", "-O3", "sub dir/m.cpp", "-c", "-Wno-error", "-g0", "-fno-lto",
                                         "-fsave-optimization-record", "-dumpdir", "/r/", "-o", "/t/2/foo", NULL});
     sv_free(&out);
 }
@@ -387,6 +387,24 @@ static void test_deleted_source_is_noted(void **state)
     FOR_EACH_TOOLCHAIN(e, deleted_source_is_noted(e));
 }
 
+/* An -flto -c compile stops before the vectorizer; the probe's records
+ * still show the loops. */
+static void lto_build_still_yields_loops(struct env *e)
+{
+    static const struct tu tus[] = {{"sum.c", {"-O3", "-flto", "-g"}}};
+    import_tus(e, tus, 1);
+    assert_int_equal(run_probe(e, "build", NULL, 0), 0);
+    struct ingest_stats stats = {0};
+    assert_int_equal(records_ingest_pending(e->st, &stats), 0);
+    assert_true(query_int(e->st, "SELECT COUNT(*) FROM loops WHERE function = ?", "add_arrays") > 0);
+}
+
+static void test_lto_build_still_yields_loops(void **state)
+{
+    struct env *e = *state;
+    FOR_EACH_TOOLCHAIN(e, lto_build_still_yields_loops(e));
+}
+
 static int count_entries(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -464,6 +482,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_only_O2_filters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deleted_source_is_noted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_non_ascii_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lto_build_still_yields_loops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rescan_leaves_no_orphan_records, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -277,33 +277,25 @@ static void ensure_include_index(struct parsed_tu *t)
 
 /* ---- filling a result ------------------------------------------------- */
 
-/* Characters that may stand between a leading attribute and the rest of
- * the declaration: the attribute syntax itself, and comments. */
-static int attribute_gap(const char *text, unsigned from, unsigned to)
+/* 1 when text[from, to) can only be the start of the same declaration:
+ * identifiers (macros), attribute syntax, comments - nothing that ends or
+ * opens something else (';', '{', '}') and no string outside parentheses
+ * (extern "C"). */
+static int declaration_prefix(const char *text, unsigned from, unsigned to)
 {
-    static const char *const WORDS[] = {"__attribute__", "__attribute", "__declspec", "alignas", NULL};
-    for (unsigned i = from; i < to;) {
+    int depth = 0;
+    for (unsigned i = from; i < to; i++) {
         char ch = text[i];
-        if (strchr(" \t\r\n[](),", ch)) {
-            i++;
-            continue;
-        }
         if (i + 1 < to && ch == '/' && text[i + 1] == '*') {
             const char *end = strstr(text + i + 2, "*/");
             if (!end || (unsigned)(end - text) + 2 > to) return 0;
-            i = (unsigned)(end - text) + 2;
+            i = (unsigned)(end - text) + 1;
             continue;
         }
-        int matched = 0;
-        for (const char *const *w = WORDS; *w; w++) {
-            size_t n = strlen(*w);
-            if (i + n <= to && !strncmp(text + i, *w, n)) {
-                i += (unsigned)n;
-                matched = 1;
-                break;
-            }
-        }
-        if (!matched) return 0;
+        if (ch == '(' || ch == '[') depth++;
+        else if ((ch == ')' || ch == ']') && depth > 0) depth--;
+        else if (ch == ';' || ch == '{' || ch == '}' || ch == '#' || (ch == '"' && depth == 0)) return 0;
+        else if (ch == '/' && i + 1 < to && text[i + 1] == '/') return 0;
     }
     return 1;
 }
@@ -332,9 +324,10 @@ static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientD
 }
 
 /* Moves *start back over attributes written before the extent libclang
- * reports (it leaves out [[gnu::...]] and some leading __attribute__s).
- * An attribute inherited from an earlier declaration is not adjacent: the
- * text between them is not attribute syntax, and it is left alone. */
+ * reports (it leaves out [[gnu::...]], some leading __attribute__s, and an
+ * attribute macro on the line above). An attribute inherited from an
+ * earlier declaration is not adjacent: a ';' or '}' stands between them,
+ * and it is left alone. */
 static unsigned extend_over_attributes(CXCursor c, CXFile file, const char *text, unsigned start)
 {
     struct attr_scan s = {.file = file, .before = start};
@@ -342,7 +335,7 @@ static unsigned extend_over_attributes(CXCursor c, CXFile file, const char *text
     for (int moved = 1; moved;) {
         moved = 0;
         for (int i = 0; i < s.n; i++) {
-            if (s.starts[i] < start && s.ends[i] <= start && attribute_gap(text, s.ends[i], start)) {
+            if (s.starts[i] < start && s.ends[i] <= start && declaration_prefix(text, s.ends[i], start)) {
                 start = s.starts[i];
                 moved = 1;
             }
@@ -389,9 +382,11 @@ static void fill_from_entry(struct parsed_tu *t, const struct def_entry *d, enum
         unsigned lines = 1;
         for (unsigned i = 0; i < ls; i++) lines += text[i] == '\n';
         out->insert_line = lines;
-        /* "[[gnu::hot]]" starts before its attribute's extent: that is
-         * still the definition; anything else on the line is not. */
-        if (!attribute_gap(text, ls, first)) out->shared_line_prefix = xstrndup(text + ls, first - ls);
+        /* "[[gnu::hot]]" starts before its attribute's extent, and API
+         * macros that expand to nothing or to attributes ("LZ4LIB_API int
+         * f(...)") leave no trace in the AST: both are still the
+         * definition. Code that ends something else is not. */
+        if (!declaration_prefix(text, ls, first)) out->shared_line_prefix = xstrndup(text + ls, first - ls);
         if (first < out->offset) {
             out->line = lines;
             out->col = first - ls + 1;

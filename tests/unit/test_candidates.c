@@ -45,6 +45,8 @@ static const struct {
     {"compiler_made_fn", "compiler_made_fn", "not-found", 1},
     {"derived_switch", "derived_switch", NULL, 117},
     {"local_derived", "local_derived", NULL, 132},
+    {"api_macro_fn", "api_macro_fn", NULL, 139},
+    {"hot_prev_line", "hot_prev_line", NULL, 144},
 };
 
 static int64_t add_c_rules(struct store *st, const char *variant)
@@ -106,8 +108,14 @@ static void test_insert_lines_are_exact(void **state)
     cand_expect_insert(f->st, id, "sum_own_line", 27, "static int\n");
     cand_expect_insert(f->st, id, "uses_helper", 20, "void uses_helper(");
     cand_expect_insert(f->st, id, "clean_candidate", 100, "void clean_candidate(");
-    /* A leading attribute is part of the definition. */
+    /* A leading attribute is part of the definition, also from a macro on
+     * the line above; an empty API macro on the line is too (no note). */
     cand_expect_insert(f->st, id, "has_clones", 57, "__attribute__((target_clones(");
+    cand_expect_insert(f->st, id, "hot_prev_line", 141, "PROJ_HOT\n");
+    cand_expect_insert(f->st, id, "api_macro_fn", 139, "PROJ_API int api_macro_fn(");
+    char *notes = cand_notes_text(f->st, id, "api_macro_fn");
+    assert_string_equal(notes, "");
+    free(notes);
     struct cand_row r;
     cand_get(f->st, id, "sum_own_line", &r);
     assert_int_equal(r.line, 27);

@@ -34,6 +34,8 @@ int compiler_name_is_driver(const char *name)
 {
     static const char *const drivers[] = {"clang++", "clang", "g++", "gcc", "c++", "cc", NULL};
     size_t len = strlen(name);
+    /* fmvgen-cc, the wrapper itself, is not a compiler. */
+    if (!strncmp(name, "fmvgen", 6)) return 0;
     /* Strip a version suffix: "-12", "-14.0", "-19". */
     size_t end = len;
     size_t p = end;

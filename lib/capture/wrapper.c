@@ -292,14 +292,14 @@ static int wrap_compile(const char *store_dir, char **real_argv)
         sv_free(&run);
     } else {
         /* The build's compile unchanged, and next to it one records-only
-         * compile per source (no debug info, no LTO: the vectorizer's
-         * decisions are the same and it is cheaper). */
+         * compile per source (probe_build_argv: no LTO; and no debug info
+         * here: the vectorizer's decisions are the same and it is cheaper). */
         char *tmp = make_temp_dir("wrap");
         struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
         struct run_result *res = xcalloc(n + 1, sizeof *res);
         struct strvec *argvs = xcalloc(n, sizeof *argvs);
         jobs[0].argv = real_argv;
-        char *extra[] = {"-g0", "-fno-lto", NULL};
+        char *extra[] = {"-g0", NULL};
         /* GCC would write a dependency file named in these for the
          * records-only compile too, over the build's own. */
         static const char *const dep_vars[] = {"DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES", NULL};

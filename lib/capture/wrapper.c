@@ -292,14 +292,13 @@ static int wrap_compile(const char *store_dir, char **real_argv)
         sv_free(&run);
     } else {
         /* The build's compile unchanged, and next to it one records-only
-         * compile per source (probe_build_argv: no LTO; and no debug info
-         * here: the vectorizer's decisions are the same and it is cheaper). */
+         * compile per source (probe_build_argv: no LTO, no debug info, no
+         * side files; output to a temp dir). */
         char *tmp = make_temp_dir("wrap");
         struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
         struct run_result *res = xcalloc(n + 1, sizeof *res);
         struct strvec *argvs = xcalloc(n, sizeof *argvs);
         jobs[0].argv = real_argv;
-        char *extra[] = {"-g0", NULL};
         /* GCC would write a dependency file named in these for the
          * records-only compile too, over the build's own. */
         static const char *const dep_vars[] = {"DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES", NULL};
@@ -314,7 +313,7 @@ static int wrap_compile(const char *store_dir, char **real_argv)
             compiler_record_flags(&id, ws[i].records_dir, out, &flags, &ws[i].record_path, &ws[i].format);
             struct compile_row row = {.directory = cwd, .compiler = id.path, .source = ws[i].source,
                                       .argv = sv_argv(&expanded)};
-            probe_build_argv(&row, extra, sv_argv(&flags), out, &argvs[i]);
+            probe_build_argv(&row, NULL, sv_argv(&flags), out, &argvs[i]);
             jobs[nj].argv = sv_argv(&argvs[i]);
             jobs[nj].opts.capture_stderr = 1;
             jobs[nj].opts.null_stdout = 1;

@@ -18,7 +18,8 @@
  *                 definition was not located)
  *   line,col .. end_line,end_col   the exact extent, from the first token
  *                 (storage class, return type, template<>, leading
- *                 attribute) to the closing brace; NULL col when unlocated
+ *                 attribute) to just past the closing brace (end_col);
+ *                 NULL col when unlocated
  *   insert_offset byte offset of the start of the first token's line (just
  *                 after the previous '\n', so CRLF files work); insert_line
  *                 that line. NULL when unlocated.

@@ -117,6 +117,38 @@ static void test_c_gcc(void **state) { run_c(state, "gcc", "gcc"); }
 static void test_c_clang(void **state) { run_c(state, "clang", "clang"); }
 static void test_c_clang19(void **state) { run_c(state, "clang-19", "clang"); }
 
+/* A plain `gcc -fopt-info-vec` log names no function: each loop maps to
+ * the function around its line (an inlined helper's loop to the helper). */
+static void test_c_gcc_log(void **state)
+{
+    struct cand_fixture *f = *state;
+    if (!have("gcc")) skip();
+    char *obj = xasprintf("%s/rules.o", f->tmp);
+    char *log = xasprintf("%s/build.log", f->tmp);
+    char *argv[] = {"gcc", "-O3", "-fopt-info-vec", "-c", "rules.c", "-o", obj, NULL};
+    struct run_opts o = {.cwd = C_DIR, .capture_stderr = 1};
+    struct run_result res;
+    assert_int_equal(run_argv(argv, &o, &res), 0);
+    assert_int_equal(write_file_atomic(log, res.err ? res.err : "", res.err_len), 0);
+    run_result_free(&res);
+    struct ingest_stats is = {0};
+    assert_int_equal(records_import_log(f->st, log, C_DIR, &is), 0);
+    struct analyze_stats stats;
+    fmv_set_quiet(1);
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(stats.unparsable_tus, 0);
+    cand_expect(f->st, 0, "clean_candidate", NULL);
+    cand_expect_insert(f->st, 0, "clean_candidate", 100, "void clean_candidate(");
+    cand_expect(f->st, 0, "sum_own_line", NULL);
+    cand_expect(f->st, 0, "scale_helper", "inline");
+    cand_expect(f->st, 0, "header_defined", "header");
+    cand_expect(f->st, 0, "macro_add", "macro");
+    assert_int_equal(cand_count(f->st, "reason='not-found' OR reason='parse-error'"), 0);
+    free(obj);
+    free(log);
+}
+
 static void expect_cxx_fixture(struct store *st, int64_t id, const char *compiler)
 {
     /* Overloads: each symbol maps to its own definition. */
@@ -170,6 +202,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_c_gcc, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_c_clang, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_c_clang19, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_c_gcc_log, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_gcc, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_clang, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_clang19, cand_setup, cand_teardown),

@@ -70,19 +70,21 @@ const char *tu_file_text(const struct parsed_tu *tu, CXFile file, size_t *len)
 
 /* ---- parsing ---------------------------------------------------------- */
 
-/* The first error clang reports in the source (with a location), formatted
- * "file:line:col: error: message", or NULL. Errors without a location come
- * from the driver (flags only GCC knows) and do not stop the parse. */
-static char *first_source_error(CXTranslationUnit tu)
+/* The first error clang reports with a location in the project's code
+ * (system_headers 0) or in a system header (1), formatted "file:line:col:
+ * error: message", or NULL. Errors without a location come from the driver
+ * (flags only GCC knows) and do not stop the parse. */
+static char *first_source_error(CXTranslationUnit tu, int system_headers)
 {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        CXSourceLocation loc = clang_getDiagnosticLocation(d);
         CXFile f = NULL;
-        clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, NULL);
+        clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
         char *msg = NULL;
-        if (sev >= CXDiagnostic_Error && f)
+        if (sev >= CXDiagnostic_Error && f && !clang_Location_isInSystemHeader(loc) == !system_headers)
             msg = cx_take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn));
         clang_disposeDiagnostic(d);
         if (msg) return msg;
@@ -111,11 +113,19 @@ struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const cha
         free(source);
         return NULL;
     }
-    char *err = first_source_error(tu);
-    if (err && tolerate_errors) {
+    char *err = first_source_error(tu, 0);
+    if (!err) {
+        /* A system header libclang cannot digest (GCC's libstdc++ is newer
+         * than libclang) says nothing about the project's definitions:
+         * warn, and go on with the rest of the AST. */
+        char *sys = first_source_error(tu, 1);
+        if (sys) *error = xasprintf("%s: libclang stumbles on a system header (%s); its functions are located anyway",
+                                    source, sys);
+        free(sys);
+    } else if (tolerate_errors) {
         *error = xasprintf("%s: parsed without the build's flags (from a log): %s", source, err);
         free(err);
-    } else if (err) {
+    } else {
         *error = xasprintf("%s: does not parse: %s", source, err);
         free(err);
         clang_disposeTranslationUnit(tu);

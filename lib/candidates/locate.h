@@ -35,7 +35,9 @@ struct parsed_tu;
  * complaints about flags only GCC knows are not errors here.
  * A compile read from a build log has no flags (its includes may not be
  * found): with tolerate_errors, clang's recovered AST is used anyway (the
- * definitions' positions stay exact) and *error, if set, is a warning. */
+ * definitions' positions stay exact). Errors only inside system headers
+ * (a libstdc++ newer than libclang) do not stop the parse either. When a
+ * TU is returned, *error, if set, is a warning to print. */
 struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *compile, const char *gcc_include,
                            int tolerate_errors, char **error);
 void tu_free(struct parsed_tu *tu);

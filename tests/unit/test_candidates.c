@@ -310,6 +310,38 @@ static void test_log_compile_without_flags(void **state)
     free(dir);
 }
 
+/* An error inside a system header (a libstdc++ newer than libclang) does
+ * not make the project's own code unparsable. */
+static void test_error_in_system_header_is_tolerated(void **state)
+{
+    struct cand_fixture *f = *state;
+    char *sys = write_source(f->tmp, "sys/newlib.h", "typedef int ok_t;\nint broken(void) { return ; }\n");
+    char *src = write_source(f->tmp, "app/k.c", "#include <newlib.h>\n"
+                                                "void k(ok_t *a, int n) { for (int i = 0; i < n; i++) a[i]++; }\n");
+    char *dir = path_join(f->tmp, "app");
+    const char *argv[] = {"gcc", "-O3", "-isystem", "../sys", "-c", "k.c", NULL};
+    int64_t id = cand_add_compile(f->st, dir, "k.c", "c", "gcc", argv);
+    cand_add_loop(f->st, id, "build", "k", "k.c", 2);
+    struct analyze_stats stats;
+    fmv_set_quiet(1);
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(stats.unparsable_tus, 0);
+    cand_expect(f->st, id, "k", NULL);
+    /* The same header as a project header (-I): the project's code is broken. */
+    const char *argv2[] = {"gcc", "-O3", "-I", "../sys", "-c", "k.c", NULL};
+    id = cand_add_compile(f->st, dir, "k.c", "c", "gcc", argv2);
+    cand_add_loop(f->st, id, "build", "k", "k.c", 2);
+    fmv_set_quiet(1);
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(stats.unparsable_tus, 1);
+    cand_expect(f->st, id, "k", "parse-error");
+    free(sys);
+    free(src);
+    free(dir);
+}
+
 static void test_crlf_source(void **state)
 {
     struct cand_fixture *f = *state;
@@ -426,6 +458,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_missing_source_is_not_found, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_log_compile_of_a_header, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_log_compile_without_flags, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_error_in_system_header_is_tolerated, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
         cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),

@@ -18,6 +18,7 @@
 #endif
 
 #define DIFF_CONTEXT 3
+#define PREAMBLE_GUARD "#ifndef FMVGEN_CLONES_STATIC"
 
 /* Clang before 18 emits the dispatcher of a target_clones function under
  * "f.ifunc" and no symbol "f" (measured with clang 14: callers in other
@@ -119,7 +120,7 @@ char *patch_preamble(const struct strvec *targets, const char *eol)
     add_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Compilers without");
     add_line(&sb, eol, " * target_clones, non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain");
     add_line(&sb, eol, " * functions. */");
-    add_line(&sb, eol, "#ifndef FMVGEN_CLONES_STATIC");
+    add_line(&sb, eol, "%s", PREAMBLE_GUARD);
     add_line(&sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
     add_line(&sb, eol, "#  if __has_attribute(target_clones)");
     if (strcmp(sb_str(&m), sb_str(&f)) != 0) {
@@ -431,11 +432,16 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     struct insertion *ins = xcalloc(n + 1, sizeof *ins);
     char **texts = xcalloc(n + 1, sizeof *texts);
     size_t k = 0;
-    size_t pre = preamble_offset(pf->old, fs[0].offset);
-    texts[k] = patch_preamble(targets, eol_at(pf->old, pf->old_len, pre));
-    ins[k].offset = pre;
-    ins[k].text = texts[k];
-    k++;
+    /* A file patched before (another candidate of it was) already has the
+     * preamble: once above the first new attribute is enough. */
+    const char *have = memmem(pf->old, pf->old_len, PREAMBLE_GUARD, strlen(PREAMBLE_GUARD));
+    if (!have || (size_t)(have - pf->old) > fs[0].offset) {
+        size_t pre = preamble_offset(pf->old, fs[0].offset);
+        texts[k] = patch_preamble(targets, eol_at(pf->old, pf->old_len, pre));
+        ins[k].offset = pre;
+        ins[k].text = texts[k];
+        k++;
+    }
     for (size_t i = 0; i < n; i++) {
         char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
         if (is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)))
@@ -528,6 +534,8 @@ static char *render_header(const struct patch_plan *p)
             sb_addf(&sb, "      note (%s): %s\n", kind ? kind : "note", detail ? detail : "");
         }
     }
+    if (p->already)
+        sb_addf(&sb, "\nAlready patched, left alone: %zu function%s.\n", p->already, p->already == 1 ? "" : "s");
     if (p->skipped.n) {
         sb_addf(&sb, "\nNot patched (%zu):\n", p->skipped.n);
         for (size_t i = 0; i < p->skipped.n; i++) sb_addf(&sb, "  %s\n", p->skipped.v[i]);
@@ -549,6 +557,52 @@ static char *render_header(const struct patch_plan *p)
     return sb_detach(&sb);
 }
 
+/* 1 when the definition already carries an FMVGEN_CLONES line (the project
+ * was patched and rescanned): patching twice would stack them. The scan may
+ * place the definition's start on that line (libclang's extent covers the
+ * attribute the macro expands to) or just below it. */
+static int starts_with_marker(const char *text, size_t len, size_t pos)
+{
+    while (pos < len && (text[pos] == ' ' || text[pos] == '\t')) pos++;
+    return len - pos >= 13 && !strncmp(text + pos, "FMVGEN_CLONES", 13);
+}
+
+static int already_patched(const char *text, size_t len, size_t offset)
+{
+    if (starts_with_marker(text, len, offset)) return 1;
+    if (offset == 0) return 0;
+    size_t end = offset - 1;   /* the '\n' ending the previous line */
+    size_t start = end;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    while (start < end && (text[start] == ' ' || text[start] == '\t')) start++;
+    return end - start >= 13 && !strncmp(text + start, "FMVGEN_CLONES", 13);
+}
+
+/* Drops the candidates that already carry the attribute line. */
+static void drop_already_patched(struct patch_plan *p)
+{
+    size_t out = 0;
+    char *path = NULL, *text = NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        struct patch_function *f = &p->functions[i];
+        if (!path || strcmp(path, f->file) != 0) {
+            free(text);
+            path = f->file;
+            text = read_file(path, &len);   /* unreadable: build_file says so */
+        }
+        if (text && f->offset <= len && already_patched(text, len, f->offset)) {
+            p->already++;
+            function_free(f);
+            path = NULL;   /* f->file is gone; re-read for the next one */
+            continue;
+        }
+        p->functions[out++] = *f;
+    }
+    free(text);
+    p->nfunctions = out;
+}
+
 int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *p)
 {
     memset(p, 0, sizeof *p);
@@ -558,6 +612,11 @@ int patch_plan_build(struct store *st, const struct strvec *targets, int exact, 
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
+    if (p->nfunctions == 0) {
+        p->text = xstrdup("");
+        return 0;
+    }
+    drop_already_patched(p);
     if (p->nfunctions == 0) {
         p->text = xstrdup("");
         return 0;
@@ -624,6 +683,7 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
     json_t *skipped = json_array();
     for (size_t i = 0; i < p->skipped.n; i++) json_array_append_new(skipped, json_string(p->skipped.v[i]));
     json_object_set_new(o, "skipped", skipped);
+    json_object_set_new(o, "already_patched", json_integer((json_int_t)p->already));
     return o;
 }
 

@@ -54,6 +54,7 @@ struct patch_plan {
     struct patch_file *files;
     size_t nfiles;
     struct strvec skipped;          /* "REL:LINE NAME: why" of candidates left out */
+    size_t already;                 /* candidates already preceded by an FMVGEN_CLONES line */
     char *text;                     /* header comment + unified diff ("" when nothing to do) */
 };
 

@@ -113,7 +113,11 @@ int cmd_patch(int argc, char **argv)
             fputc('\n', stdout);
             json_decref(o);
         }
-        fprintf(stderr, "fmvgen: nothing to do: no candidate functions in %s\n", store_path(st));
+        if (plan.already)
+            fprintf(stderr, "fmvgen: nothing to do: all %zu candidate function%s already carry FMVGEN_CLONES\n",
+                    plan.already, plan.already == 1 ? "" : "s");
+        else
+            fprintf(stderr, "fmvgen: nothing to do: no candidate functions in %s\n", store_path(st));
         goto out;
     }
     /* Targets are checked with the real compilers before anything is written. */

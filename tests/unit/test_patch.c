@@ -598,6 +598,56 @@ static void test_plan_static_detection(void **state)
     project_close(&p);
 }
 
+/* Patched, then rescanned: the candidates come back (the records still say
+ * they vectorize) but already carry the attribute line - not again, and
+ * the preamble is not repeated for a new candidate below it. */
+static void test_plan_already_patched(void **state)
+{
+    (void)state;
+    struct project p;
+    project_open(&p);
+    char *path = path_join(p.dir, "kernels.c");
+    char *text = read_file(path, NULL);
+    struct strvec t = STRVEC_INIT;
+    assert_int_equal(targets_parse("avx2", &t), 0);
+    char *pre = patch_preamble(&t, "\n");
+    const char *at = strstr(text, "void saxpy(");
+    char *patched = xasprintf("%.*s%sFMVGEN_CLONES(saxpy)\n%s", (int)(at - text), text, pre, at);
+    assert_int_equal(write_file_atomic(path, patched, strlen(patched)), 0);
+    add_candidate(&p, "kernels.c", "saxpy", "void saxpy(");
+    struct patch_plan plan;
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    assert_int_equal(plan.nfunctions, 0);
+    assert_int_equal(plan.already, 1);
+    patch_plan_free(&plan);
+    /* the scan may also put the definition's start on the attribute line */
+    assert_int_equal(sqlite3_exec(store_db(p.st),
+                                  "UPDATE functions SET insert_offset = insert_offset - 21, insert_line = insert_line - 1",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    assert_int_equal(plan.nfunctions, 0);
+    assert_int_equal(plan.already, 1);
+    patch_plan_free(&plan);
+    /* a new candidate further down: attribute only, no second preamble */
+    add_candidate(&p, "kernels.c", "sum_products", "long sum_products(");
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    assert_int_equal(plan.nfunctions, 1);
+    assert_int_equal(plan.already, 1);
+    assert_non_null(strstr(plan.files[0].new_data, "FMVGEN_CLONES(sum_products)\nlong sum_products("));
+    const char *first = strstr(plan.files[0].new_data, "#ifndef FMVGEN_CLONES_STATIC");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "#ifndef FMVGEN_CLONES_STATIC"));
+    assert_non_null(strstr(plan.text, "Already patched, left alone: 1 function."));
+    patch_plan_free(&plan);
+    free(pre);
+    free(patched);
+    free(text);
+    free(path);
+    sv_free(&t);
+    project_close(&p);
+}
+
 static void test_plan_nothing_to_do(void **state)
 {
     (void)state;
@@ -632,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_plan_refuses_stale_sources),
         cmocka_unit_test(test_plan_skips_shared_line),
         cmocka_unit_test(test_plan_static_detection),
+        cmocka_unit_test(test_plan_already_patched),
         cmocka_unit_test(test_plan_nothing_to_do),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* probe.h - extra records-only compiles of the stored compiles, run in
- * parallel (-j): the user's own argv with the output sent to a temp file,
+ * parallel (-j): the user's own argv with the output (assembly) sent to a temp file,
  * dependency-file flags removed (the user's build tree is never touched),
  * the compiler's record flags added, and optionally extra flags. Used for:
  *   - re-running a compile database's compiles  (variant "build")
@@ -33,7 +33,7 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs);
  * compiler, the build's arguments minus its output, dependency-file and
  * other side-file flags (-o, -MD, -MMD, -MF, -MT, -MQ, -MP, -MJ, -Wp,-MD,..,
  * -save-temps, -dumpdir, record-file options) and minus the other sources of
- * a multi-source command, then -Wno-error (a wider -march can raise ABI
+ * a multi-source command, and -c; then -S (same records, no assembler), -Wno-error (a wider -march can raise ABI
  * warnings), -g0 -fno-lto (cheaper, same vectorization records; an -flto
  * compile would not vectorize at all), extra_flags, record_flags, and
  * -o output. Also used by the wrapper for its records-only compiles. */

@@ -44,8 +44,8 @@ static void test_argv_drops_outputs_and_dependency_files(void **state)
     char *rec[] = {"-fsave-optimization-record", "-dumpdir", "/r/", NULL};
     struct strvec out = STRVEC_INIT;
     probe_build_argv(&row, extra, rec, "/t/1/a.o", &out);
-    expect_argv(out.v, (const char *[]){"/usr/bin/gcc", "-O2", "-Wp,-DFOO", "-c", "a.c", "-fopt-info-vec", "-I", "inc",
-                                        "-Wno-error", "-g0", "-fno-lto", "-march=x86-64-v4", "-fsave-optimization-record", "-dumpdir",
+    expect_argv(out.v, (const char *[]){"/usr/bin/gcc", "-O2", "-Wp,-DFOO", "a.c", "-fopt-info-vec", "-I", "inc",
+                                        "-S", "-Wno-error", "-g0", "-fno-lto", "-march=x86-64-v4", "-fsave-optimization-record", "-dumpdir",
                                         "/r/", "-o", "/t/1/a.o", NULL});
     sv_free(&out);
 
@@ -54,7 +54,7 @@ static void test_argv_drops_outputs_and_dependency_files(void **state)
     struct compile_row row2 = {.id = 2, .directory = "/p", .compiler = "/usr/bin/g++", .source = "/p/sub dir/m.cpp",
                                .argv = argv2};
     probe_build_argv(&row2, NULL, rec, "/t/2/foo", &out);
-    expect_argv(out.v, (const char *[]){"/usr/bin/g++", "-O3", "sub dir/m.cpp", "-c", "-Wno-error", "-g0", "-fno-lto",
+    expect_argv(out.v, (const char *[]){"/usr/bin/g++", "-O3", "sub dir/m.cpp", "-S", "-Wno-error", "-g0", "-fno-lto",
                                         "-fsave-optimization-record", "-dumpdir", "/r/", "-o", "/t/2/foo", NULL});
     sv_free(&out);
 }

@@ -41,9 +41,11 @@ struct analyze_stats {
 
 /* Replaces the functions rows of every compile (a compile without loops
  * gets none; rows of failed compiles are dropped). Returns 0, or -1 on a
- * store error; a TU that no longer parses is reported in one line and its
- * functions stored as 'parse-error' exclusions, not fatal. stats may be
- * NULL. */
+ * store error; a TU that no longer parses (edited since the compile) is
+ * reported in one line and its functions stored as 'parse-error'
+ * exclusions, not fatal. When libclang fails on a source the compiler
+ * built as it is (a GCC extension, a libstdc++ newer than libclang), only
+ * the functions holding the errors are 'parse-error'. stats may be NULL. */
 int candidates_analyze(struct store *st, struct analyze_stats *stats);
 
 #endif

@@ -344,7 +344,9 @@ void eligibility_check(struct parsed_tu *tu, const struct fn_def *def, struct el
         set(out, "lambda", xasprintf("lambda (%s)", def->display_name));
         return;
     }
-    if ((d = rule_main(def))) set(out, "main", d);
+    const char *err = tu_error_within(tu, def->cxfile, def->offset, def->end_offset);
+    if (err) set(out, "parse-error", xasprintf("libclang cannot parse it: %s", err));
+    else if ((d = rule_main(def))) set(out, "main", d);
     else if ((d = rule_header(tu, def))) set(out, "header", d);
     else if ((d = rule_macro(tu, def))) set(out, "macro", d);
     else if ((d = rule_template(def))) set(out, "template", d);

@@ -3,6 +3,8 @@
  * table, see docs/DESIGN.md, and a sentence for the user).
  *
  * Never patched, checked in this order (the first that applies is given):
+ *   parse-error libclang reports an error inside the definition (the
+ *               compiler built it: a GCC extension libclang lacks)
  *   main        the program's entry point
  *   header      defined in a file the TU includes, not in the TU itself
  *   macro       the definition comes out of a macro expansion

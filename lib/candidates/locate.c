@@ -21,7 +21,17 @@ struct def_entry {
     char *qualified;        /* "ns::S::m", template arguments left out */
 };
 
+/* An error libclang reports in the project's code of a TU the compiler
+ * built: the definition holding it is left out, not the whole TU. */
+struct code_error {
+    CXFile file;
+    unsigned offset;
+    char *message;
+};
+
 struct parsed_tu {
+    struct code_error *errors;
+    size_t nerrors;
     CXTranslationUnit tu;
     CXFile main_file;
     char *source, *directory;
@@ -70,6 +80,47 @@ const char *tu_file_text(const struct parsed_tu *tu, CXFile file, size_t *len)
 
 /* ---- parsing ---------------------------------------------------------- */
 
+/* Every error in the project's code (not in system headers), for
+ * tu_error_within(). */
+static void collect_code_errors(struct parsed_tu *t)
+{
+    unsigned n = clang_getNumDiagnostics(t->tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(t->tu, i);
+        CXSourceLocation loc = clang_getDiagnosticLocation(d);
+        CXFile f = NULL;
+        unsigned off = loc_offset(loc, &f, NULL, NULL);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && f && !clang_Location_isInSystemHeader(loc)) {
+            t->errors = xrealloc(t->errors, (t->nerrors + 1) * sizeof *t->errors);
+            t->errors[t->nerrors].file = f;
+            t->errors[t->nerrors].offset = off;
+            t->errors[t->nerrors++].message = cx_take(
+                clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn));
+        }
+        clang_disposeDiagnostic(d);
+    }
+}
+
+const char *tu_error_within(const struct parsed_tu *t, CXFile file, unsigned start, unsigned end)
+{
+    for (size_t i = 0; i < t->nerrors; i++)
+        if (file && clang_File_isEqual(t->errors[i].file, file) && t->errors[i].offset >= start &&
+            t->errors[i].offset <= end)
+            return t->errors[i].message;
+    return NULL;
+}
+
+/* 1 when the source is still the one the compiler built successfully: its
+ * hash is the compile's. */
+static int source_unchanged(const struct compile_row *c, const char *source)
+{
+    if (!c->source_hash || !*c->source_hash) return 0;
+    char *now = hash_file_hex(source);
+    int same = now && !strcmp(now, c->source_hash);
+    free(now);
+    return same;
+}
+
 /* The first error clang reports with a location in the project's code
  * (system_headers 0) or in a system header (1), formatted "file:line:col:
  * error: message", or NULL. Errors without a location come from the driver
@@ -113,6 +164,7 @@ struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const cha
         free(source);
         return NULL;
     }
+    int keep_errors = 0;
     char *err = first_source_error(tu, 0);
     if (!err) {
         /* A system header libclang cannot digest (GCC's libstdc++ is newer
@@ -125,6 +177,15 @@ struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const cha
     } else if (tolerate_errors) {
         *error = xasprintf("%s: parsed without the build's flags (from a log): %s", source, err);
         free(err);
+    } else if (source_unchanged(c, source)) {
+        /* The compiler built this very text: libclang lacks something the
+         * compiler has (a GCC extension, a newer library's templates). Only
+         * the definitions holding an error are left out. */
+        *error = xasprintf("%s: libclang reports errors the compiler did not (%s); the functions holding them "
+                           "are left out",
+                           source, err);
+        free(err);
+        keep_errors = 1;
     } else {
         *error = xasprintf("%s: does not parse: %s", source, err);
         free(err);
@@ -140,12 +201,15 @@ struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const cha
     const char *lang = c->language;
     t->cxx = lang ? !strcmp(lang, "c++") : clang_getCursorLanguage(clang_getTranslationUnitCursor(tu)) ==
                                                 CXLanguage_CPlusPlus;
+    if (keep_errors) collect_code_errors(t);
     return t;
 }
 
 void tu_free(struct parsed_tu *t)
 {
     if (!t) return;
+    for (size_t i = 0; i < t->nerrors; i++) free(t->errors[i].message);
+    free(t->errors);
     for (size_t i = 0; i < t->ndefs; i++) {
         sv_free(&t->defs[i].names);
         free(t->defs[i].qualified);

@@ -31,8 +31,12 @@ struct parsed_tu;
 /* Parses the compile's source with libclang. index is shared by all TUs.
  * gcc_include: see tuargs_build (NULL for none). Returns NULL and sets
  * *error (caller frees) to one line saying why the TU does not parse: the
- * file cannot be read, or clang reports an error in the source. Driver
- * complaints about flags only GCC knows are not errors here.
+ * file cannot be read, or clang reports an error in a source that changed
+ * since the compile (compiles.source_hash). Driver complaints about flags
+ * only GCC knows are not errors here. Errors in a source the compiler built
+ * as it is now are libclang's shortcoming (GCC extensions, libstdc++ newer
+ * than libclang): the TU is returned, and tu_error_within() names the
+ * definitions they fall in.
  * A compile read from a build log has no flags (its includes may not be
  * found): with tolerate_errors, clang's recovered AST is used anyway (the
  * definitions' positions stay exact). Errors only inside system headers
@@ -43,6 +47,8 @@ struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *compile, con
 void tu_free(struct parsed_tu *tu);
 
 CXTranslationUnit tu_handle(const struct parsed_tu *tu);
+/* The message of an error libclang reported in [start, end] of file, or NULL. */
+const char *tu_error_within(const struct parsed_tu *tu, CXFile file, unsigned start, unsigned end);
 /* The language the TU was parsed as: 1 for C++, 0 for C. */
 int tu_is_cxx(const struct parsed_tu *tu);
 /* Text of a file of the TU, as libclang parsed it. */

@@ -45,12 +45,14 @@ CAND_HELPER int cand_teardown(void **state)
     return 0;
 }
 
-/* A compile of dir/source with argv (argv[0] the compiler). */
+/* A compile of dir/source with argv (argv[0] the compiler), with the
+ * source's hash as the wrapper records it at compile time. */
 CAND_HELPER int64_t cand_add_compile(struct store *st, const char *dir, const char *source, const char *language,
                                 const char *kind, const char *const *argv)
 {
     char *src = path_absolute(source, dir);
     char *out = xasprintf("%s.o", src);
+    char *hash = hash_file_hex(src);
     struct compile_info ci = {
         .directory = dir,
         .argv = (char *const *)argv,
@@ -61,9 +63,10 @@ CAND_HELPER int64_t cand_add_compile(struct store *st, const char *dir, const ch
         .output = out,
         .language = language,
         .exit_status = 0,
-        .source_hash = NULL,
+        .source_hash = hash,
     };
     int64_t id = store_add_compile(st, &ci);
+    free(hash);
     free(src);
     free(out);
     assert_true(id > 0);

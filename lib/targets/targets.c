@@ -193,7 +193,14 @@ static char *first_error_line(const char *text)
     }
     if (!pick) pick = text;
     const char *end = strchr(pick, '\n');
-    return xstrndup(pick, end ? (size_t)(end - pick) : strlen(pick));
+    size_t n = end ? (size_t)(end - pick) : strlen(pick);
+    /* Drop "/tmp/...probe.c:2:31: ": the temp file means nothing to a user. */
+    const char *err = memmem(pick, n, "error:", 6);
+    if (err) {
+        n -= (size_t)(err - pick);
+        pick = err;
+    }
+    return xstrndup(pick, n);
 }
 
 int targets_compiler_macros(const char *compiler, const char **kind, int *major)

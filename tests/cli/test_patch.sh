@@ -73,6 +73,15 @@ if ! "$GCC" -march=znver4 -E -x c /dev/null >/dev/null 2>&1; then
   expect_match "target the compiler rejects: names it and the compiler" "$out" "^fmvgen: arch=znver4: target not accepted by gcc"
   expect_eq "rejected target: nothing written" "$(ls "$P/bad.patch" 2>/dev/null)" ""
 fi
+# --compiler: the targets are checked with that compiler instead
+out=$("$FMVGEN" -C "$B" patch --compiler clang-14 --targets arch=znver4 -o "$P/bad.patch" 2>&1); rc=$?
+expect_eq "--compiler clang-14 rejecting a target: exit" "$rc" 2
+expect_match "--compiler clang-14: names target and compiler" "$out" "^fmvgen: arch=znver4: target not accepted by clang 14 \(clang-14\): error: "
+expect_no_match "--compiler: no temp file names in the error" "$out" "probe\.c"
+out=$("$FMVGEN" -C "$B" patch --compiler tcc -o "$P/bad.patch" 2>&1); rc=$?
+expect_eq "--compiler tcc: exit" "$rc" 2
+expect_match "--compiler tcc: not GCC or Clang" "$out" "^fmvgen: tcc: not GCC or Clang"
+expect_eq "rejected compilers: nothing written" "$(ls "$P/bad.patch" 2>/dev/null)" ""
 out=$("$FMVGEN" -C "$B" patch --exact --targets avx512f 2>&1); rc=$?
 expect_eq "--exact with an FMA target: exit" "$rc" 2
 expect_match "--exact with an FMA target: says why" "$out" "avx512f: enables FMA"

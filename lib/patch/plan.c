@@ -444,7 +444,9 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     }
     for (size_t i = 0; i < n; i++) {
         char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
-        if (is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)))
+        /* Internal linkage: "static", or a C++ anonymous namespace (its
+         * mangled names hold _GLOBAL__N_): no global alias may be made. */
+        if (is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)) || strstr(fs[i].name, "_GLOBAL__N_"))
             texts[k] = xasprintf("%sFMVGEN_CLONES_STATIC%s", indent, eol_at(pf->old, pf->old_len, fs[i].offset));
         else
             texts[k] = xasprintf("%sFMVGEN_CLONES(%s)%s", indent, fs[i].name, eol_at(pf->old, pf->old_len, fs[i].offset));

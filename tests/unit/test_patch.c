@@ -579,11 +579,14 @@ static void test_plan_static_detection(void **state)
                                 "__attribute__((unused)) static int\n"
                                 "helper(int *a, int n)\n{ return a[n]; }\n"
                                 "/* not static */ int exported(int *a) { return a[0]; }\n"
-                                "  static/* tight */unsigned long tight(int *a) { return (unsigned long)a[1]; }\n";
+                                "  static/* tight */unsigned long tight(int *a) { return (unsigned long)a[1]; }\n"
+                                "int anon(int *a) { return a[2]; }\n";
     write_text(p.dir, "extra.c", extra);
     add_candidate(&p, "extra.c", "helper", "__attribute__((unused)) static int");
     add_candidate(&p, "extra.c", "exported", "/* not static */");
     add_candidate(&p, "extra.c", "tight", "  static/*");
+    /* a C++ anonymous-namespace function: internal although no "static" */
+    add_candidate(&p, "extra.c", "_ZN12_GLOBAL__N_14anonEPi", "int anon(");
     struct strvec t = STRVEC_INIT;
     assert_int_equal(targets_parse("avx2", &t), 0);
     struct patch_plan plan;
@@ -593,6 +596,7 @@ static void test_plan_static_detection(void **state)
     assert_non_null(strstr(n, "\nFMVGEN_CLONES_STATIC\n__attribute__((unused)) static int\n"));
     assert_non_null(strstr(n, "\nFMVGEN_CLONES(exported)\n/* not static */ int exported"));
     assert_non_null(strstr(n, "\n  FMVGEN_CLONES_STATIC\n  static/* tight */"));
+    assert_non_null(strstr(n, "\nFMVGEN_CLONES_STATIC\nint anon("));
     patch_plan_free(&plan);
     sv_free(&t);
     project_close(&p);

@@ -249,7 +249,7 @@ static void analyze_tu(struct parsed_tu *tu, const struct compile_row *c, const 
             continue;
         }
         struct eligibility el;
-        eligibility_check(tu, &def, &el);
+        eligibility_check(tu, pp, &def, &el);
         if (def.match == DEF_FOUND || def.match == DEF_TEMPLATE)
             row_located(row_new(rows), &def, &el, notes_for(pp, tu, &def));
         else

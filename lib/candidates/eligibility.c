@@ -3,6 +3,7 @@
  * "unexposed" attribute is, which inline keyword was written, coroutine
  * keywords) the rule reads the definition's own tokens. */
 #include "candidates/eligibility.h"
+#include "candidates/simdifdef.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -330,7 +331,18 @@ static void set(struct eligibility *out, const char *reason, char *detail)
     out->detail = detail;
 }
 
-void eligibility_check(struct parsed_tu *tu, const struct fn_def *def, struct eligibility *out)
+static char *rule_target_pragma(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def)
+{
+    if (!pp || !tu_is_main_file(tu, def->cxfile)) return NULL;
+    unsigned line = 0;
+    const char *pragma = pp_target_pragma_at(pp, def->offset, &line);
+    if (!pragma) return NULL;
+    return xasprintf("stands under '%s' (line %u): GCC ignores target_clones where a target pragma is in force",
+                     pragma, line);
+}
+
+void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
+                       struct eligibility *out)
 {
     memset(out, 0, sizeof *out);
     char *d;
@@ -360,7 +372,7 @@ void eligibility_check(struct parsed_tu *tu, const struct fn_def *def, struct el
     if (d) set(out, "inline", d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, "variadic", xstrdup("variadic function (takes ...)"));
-    else if ((d = rule_attribute(&attrs)))
+    else if ((d = rule_attribute(&attrs)) || (d = rule_target_pragma(tu, pp, def)))
         set(out, "attribute", d);
     sv_free(&attrs);
     if (out->reason) return;

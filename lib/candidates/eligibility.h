@@ -18,7 +18,8 @@
  *   variadic    takes "..."
  *   attribute   already carries target, target_clones, ifunc, naked, weak
  *               (also target_version, cpu_dispatch, cpu_specific), in
- *               __attribute__((...)) or [[gnu::...]] syntax
+ *               __attribute__((...)) or [[gnu::...]] syntax; or stands
+ *               under a '#pragma GCC target' (GCC then ignores target_clones)
  *   intrinsics  calls a function declared in the compiler's *intrin.h /
  *               arm_neon.h headers or a __builtin_ia32_* builtin: the
  *               default clone would not compile
@@ -34,6 +35,9 @@ struct eligibility {
     char *detail;         /* why, for the user; NULL for a candidate. Caller frees. */
 };
 
-void eligibility_check(struct parsed_tu *tu, const struct fn_def *def, struct eligibility *out);
+/* pp: the TU's directives (simdifdef.h), for target pragmas. */
+struct pp_directives;
+void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
+                       struct eligibility *out);
 
 #endif

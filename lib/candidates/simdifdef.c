@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum pp_kind { PP_IF, PP_ELIF, PP_ELSE, PP_ENDIF, PP_DEFINE, PP_OTHER };
+enum pp_kind { PP_IF, PP_ELIF, PP_ELSE, PP_ENDIF, PP_DEFINE, PP_PRAGMA, PP_OTHER };
 
 struct directive {
     enum pp_kind kind;
@@ -84,6 +84,7 @@ static enum pp_kind kind_of(const char *name)
     if (!strcmp(name, "else")) return PP_ELSE;
     if (!strcmp(name, "endif")) return PP_ENDIF;
     if (!strcmp(name, "define")) return PP_DEFINE;
+    if (!strcmp(name, "pragma")) return PP_PRAGMA;
     return PP_OTHER;
 }
 
@@ -268,6 +269,53 @@ void pp_directives_free(struct pp_directives *pp)
     sv_free(&pp->derived);
     sv_free(&pp->derived_origin);
     free(pp);
+}
+
+/* What a #pragma does to the target of the functions after it. */
+enum pragma_effect { PRAGMA_NONE, PRAGMA_TARGET, PRAGMA_PUSH, PRAGMA_POP, PRAGMA_RESET, PRAGMA_PUSH_TARGET };
+
+static enum pragma_effect pragma_effect(const struct directive *d)
+{
+    const struct strvec *w = &d->idents;   /* the words after "pragma" */
+    if (w->n >= 2 && !strcmp(w->v[0], "GCC")) {
+        if (!strcmp(w->v[1], "target")) return PRAGMA_TARGET;
+        if (!strcmp(w->v[1], "push_options")) return PRAGMA_PUSH;
+        if (!strcmp(w->v[1], "pop_options")) return PRAGMA_POP;
+        if (!strcmp(w->v[1], "reset_options")) return PRAGMA_RESET;
+    }
+    if (w->n >= 3 && !strcmp(w->v[0], "clang") && !strcmp(w->v[1], "attribute")) {
+        if (sv_contains(w, "pop")) return PRAGMA_POP;
+        if (sv_contains(w, "push")) return sv_contains(w, "target") ? PRAGMA_PUSH_TARGET : PRAGMA_PUSH;
+    }
+    return PRAGMA_NONE;
+}
+
+const char *pp_target_pragma_at(const struct pp_directives *pp, unsigned offset, unsigned *line)
+{
+    const struct directive *stack[64];
+    const struct directive *current = NULL;
+    int depth = 0;
+    const struct file_directives *f = &pp->main;
+    for (size_t i = 0; i < f->n && f->v[i].offset < offset; i++) {
+        const struct directive *d = &f->v[i];
+        if (d->kind != PP_PRAGMA) continue;
+        switch (pragma_effect(d)) {
+        case PRAGMA_TARGET: current = d; break;
+        case PRAGMA_RESET: current = NULL; break;
+        case PRAGMA_PUSH:
+        case PRAGMA_PUSH_TARGET:
+            if (depth < 64) stack[depth] = current;
+            depth++;
+            if (pragma_effect(d) == PRAGMA_PUSH_TARGET) current = d;
+            break;
+        case PRAGMA_POP:
+            if (depth > 0 && --depth < 64) current = stack[depth];
+            break;
+        case PRAGMA_NONE: break;
+        }
+    }
+    if (current && line) *line = current->line;
+    return current ? current->text : NULL;
 }
 
 /* "__AVX2__", "PROJ_HAVE_SSSE3 (snappy.cc:41, from __SSSE3__)". */

@@ -5,6 +5,8 @@
  * (in the main file or a non-system header the TU includes), and one whose
  * name carries an instruction set as a word (HAVE_AVX2, PROJ_HAVE_SSSE3).
  *
+ * Also the ISA a '#pragma GCC target' fixes for the functions after it.
+ *
  * Such macros are fixed when the TU is compiled, before any cloning: every
  * target_clones clone gets the path the build's own flags selected, so the
  * clone for AVX2 may still run the SSE2 path. `list` tells the user, as the
@@ -29,6 +31,12 @@ void pp_directives_free(struct pp_directives *pp);
 /* Appends one sentence per SIMD switch that governs def (a definition in
  * the main file): "#ifdef __AVX2__ at line 12 ..." to details. */
 void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details);
+
+/* The '#pragma GCC target(...)' (or '#pragma clang attribute push' of a
+ * target) in force at offset of the main file, push_options/pop_options
+ * followed; NULL when none. *line gets its line. GCC ignores target_clones
+ * on a function under such a pragma (its target wins). */
+const char *pp_target_pragma_at(const struct pp_directives *pp, unsigned offset, unsigned *line);
 
 /* 1 when name is a compiler macro that says which SIMD instructions the
  * compile enables (__AVX2__, __SSE4_1__, __AVX512F__, __FMA__, __ARM_NEON). */

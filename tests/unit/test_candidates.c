@@ -47,6 +47,8 @@ static const struct {
     {"local_derived", "local_derived", NULL, 132},
     {"api_macro_fn", "api_macro_fn", NULL, 139},
     {"hot_prev_line", "hot_prev_line", NULL, 144},
+    {"under_pragma", "under_pragma", "attribute", 151},
+    {"after_pragma", "after_pragma", NULL, 153},
 };
 
 static int64_t add_c_rules(struct store *st, const char *variant)
@@ -88,6 +90,7 @@ static void test_details_name_what_blocks(void **state)
         {"extern_inline", "extern inline"}, {"always", "always_inline"},
         {"with_intrinsics", "_mm_"},    {"with_builtin", "__builtin_ia32_pause"},
         {"with_asm", "line 80"},        {"macro_add", "DEFINE_ADD"},     {"header_defined", "kernels.h"},
+        {"under_pragma", "'#pragma GCC target(\"avx2\")' (line 150)"},
     };
     for (size_t i = 0; i < sizeof DETAILS / sizeof DETAILS[0]; i++) {
         struct cand_row r;

@@ -267,7 +267,7 @@ static char *rule_inline(struct parsed_tu *tu, const struct fn_def *def, const s
     enum CXCursorKind lex = clang_getCursorKind(clang_getCursorLexicalParent(def->cursor));
     if (lex == CXCursor_ClassDecl || lex == CXCursor_StructDecl || lex == CXCursor_UnionDecl)
         return xstrdup("member function defined inside its class (implicitly inline)");
-    return xstrdup("declared inline in an earlier declaration");
+    return xstrdup("inline through a macro or an earlier declaration");
 }
 
 /* ---- the body: intrinsics and asm -------------------------------------- */

@@ -375,20 +375,24 @@ struct job_queue {
     pthread_mutex_t lock;
 };
 
+struct worker_arg {
+    struct job_queue *queue;
+    CXIndex index;
+};
+
 /* A worker parses TUs until none is left, with its own libclang index:
  * libclang is thread-safe for distinct indexes and TUs. */
 static void *worker(void *arg)
 {
-    struct job_queue *q = arg;
-    CXIndex index = clang_createIndex(0, 0);
+    struct worker_arg *w = arg;
+    struct job_queue *q = w->queue;
     for (;;) {
         pthread_mutex_lock(&q->lock);
         size_t i = q->next++;
         pthread_mutex_unlock(&q->lock);
         if (i >= q->n) break;
-        run_job(index, &q->jobs[i]);
+        run_job(w->index, &q->jobs[i]);
     }
-    clang_disposeIndex(index);
     return NULL;
 }
 
@@ -399,22 +403,28 @@ static void run_jobs(struct tu_job *jobs, size_t n)
     for (size_t i = 0; i < n; i++) busy += jobs[i].wanted.n > 0;
     size_t nthreads = (size_t)(cpu_count() > 0 ? cpu_count() : 1);
     if (nthreads > busy) nthreads = busy;
-    if (nthreads <= 1) {
-        worker(&q);
-        return;
-    }
+    if (nthreads == 0) return;
+    /* Indexes are created here, one after the other: creating one
+     * initializes LLVM's global target registry, which is not safe to do
+     * from two threads at once. */
+    struct worker_arg *args = xcalloc(nthreads, sizeof *args);
+    for (size_t t = 0; t < nthreads; t++) args[t] = (struct worker_arg){&q, clang_createIndex(0, 0)};
     pthread_t *threads = xcalloc(nthreads, sizeof *threads);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    /* Deeply nested code recurses deeply in clang's parser. */
-    pthread_attr_setstacksize(&attr, 16u << 20);
     size_t started = 0;
-    for (; started < nthreads; started++)
-        if (pthread_create(&threads[started], &attr, worker, &q) != 0) break;
-    pthread_attr_destroy(&attr);
-    if (started == 0) worker(&q);   /* no thread: do it here */
+    if (nthreads > 1) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        /* Deeply nested code recurses deeply in clang's parser. */
+        pthread_attr_setstacksize(&attr, 16u << 20);
+        for (; started < nthreads; started++)
+            if (pthread_create(&threads[started], &attr, worker, &args[started]) != 0) break;
+        pthread_attr_destroy(&attr);
+    }
+    if (started == 0) worker(&args[0]);   /* one job, or no thread could start: do it here */
     for (size_t t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    for (size_t t = 0; t < nthreads; t++) clang_disposeIndex(args[t].index);
     free(threads);
+    free(args);
 }
 
 int candidates_analyze(struct store *st, struct analyze_stats *stats)

@@ -55,6 +55,7 @@ add_fn 1 add_crlf crlf.c '^void add_crlf('
 add_fn 1 add_tail tail.c '^void add_tail('
 add_fn 1 shift_left "with space é.c" '^void shift_left('
 add_fn 2 _ZN7fixture5twiceEPfi ops.cpp '^    void twice('
+add_fn 1 which which.c '^void \*which('
 sq "INSERT INTO loops(compile_id,variant,function,file,line,kind,vector_bytes)
     VALUES(1,'build','saxpy','kernels.c',20,'loop',16), (1,'probe:arch=x86-64-v4','saxpy','kernels.c',20,'loop',64),
           (1,'probe:arch=x86-64-v4','sum_products','kernels.c',38,'loop',64)"
@@ -99,7 +100,7 @@ expect_match "header: FMA warning" "$HEADER" "FMA WARNING"
 expect_match "header: bit-exact tests" "$HEADER" "breaks bit-exact tests"
 expect_match "header: --exact offered" "$HEADER" "fmvgen patch --exact"
 expect_eq "files sorted" "$(grep '^--- a/' "$P/fmv.patch" | tr -d '\t' | tr '\n' ' ')" \
-  "--- a/crlf.c --- a/kernels.c --- a/ops.cpp --- a/tail.c --- a/with space é.c "
+  "--- a/crlf.c --- a/kernels.c --- a/ops.cpp --- a/tail.c --- a/which.c --- a/with space é.c "
 expect_match "return type on its own line: attribute before it" "$PATCH" $'\n\\+FMVGEN_CLONES_STATIC\n static void\n mul_add\\('
 expect_match "no-newline marker" "$PATCH" 'No newline at end of file'
 expect_match "fma note on stderr" "$(cat "$TMP/err")" "enable FMA"
@@ -127,7 +128,7 @@ expect_eq "CRLF file: every line still CRLF" "$(grep -c $'\r$' "$A/crlf.c")" "$(
 expect_match "CRLF file: attribute line" "$(cat "$A/crlf.c")" $'FMVGEN_CLONES\\(add_crlf\\)\r'
 expect_eq "no-newline file still ends without newline" "$(tail -c1 "$A/tail.c" | od -An -c | tr -d ' ')" "}"
 expect_eq "indented C++ candidate keeps the indentation" "$(grep -c '^    FMVGEN_CLONES' "$A/ops.cpp")" 1
-expect_eq "one attribute per candidate" "$(cat "$A"/*.c "$A/ops.cpp" | grep -cE $'^ *FMVGEN_CLONES(_STATIC|\\([A-Za-z0-9_]+\\))\r?$')" 8
+expect_eq "one attribute per candidate" "$(cat "$A"/*.c "$A/ops.cpp" | grep -cE $'^ *FMVGEN_CLONES(_STATIC|\\([A-Za-z0-9_]+\\))\r?$')" 9
 expect_eq "C++ candidate named by its symbol" "$(grep -c '^    FMVGEN_CLONES(_ZN7fixture5twiceEPfi)$' "$A/ops.cpp")" 1
 expect_eq "static function gets FMVGEN_CLONES_STATIC" "$(grep -c '^FMVGEN_CLONES_STATIC$' "$A/kernels.c")" 1
 
@@ -160,6 +161,31 @@ for cc in gcc clang-14 clang-19; do
   out=$(qemu-x86_64 -cpu Nehalem "$TMP/fmv-$cc" 2>/dev/null); rc=$?
   expect_eq "$cc: runs under qemu -cpu Nehalem" "$rc" 0
   [ "$out" = "$(qemu-x86_64 -cpu Nehalem "$TMP/base" 2>/dev/null)" ] && pass || fail "$cc: Nehalem output differs from the unpatched build"
+done
+
+# ---- dispatch: the spelling each compiler gets picks the right clone
+# (which() returns an address inside the clone that ran; nm names it).
+clone_at() {
+  local a=$((16#$2)) s=? v t n
+  while read -r v t n; do
+    if [ $((16#$v)) -le $a ]; then s=$n; else break; fi
+  done < <(nm -n "$1" | grep -E '^[0-9a-f]+ [tT] ')
+  printf '%s' "$s"
+}
+for cc in gcc clang-14 clang-19; do
+  command -v "$cc" >/dev/null || continue
+  bin="$TMP/which-$cc"
+  (cd "$A" && "$cc" -O2 -fno-optimize-sibling-calls -no-pie which.c dispatch.c -o "$bin") || { fail "$cc: dispatch build"; continue; }
+  case $cc in
+    gcc) v3='arch_x86_64_v3' v4='arch_x86_64_v4' ;;
+    clang-14) v3='avx2' v4='avx512f' ;;   # arch=x86-64-vN would always run default there
+    clang-19) v3='arch_x86-64-v3' v4='arch_x86-64-v4' ;;
+  esac
+  expect_match "$cc: Nehalem runs the default clone" "$(clone_at "$bin" "$(qemu-x86_64 -cpu Nehalem "$bin" 2>/dev/null)")" '^which\.default(\.[0-9]+)?$'
+  expect_match "$cc: Haswell runs the x86-64-v3 clone" "$(clone_at "$bin" "$(qemu-x86_64 -cpu Haswell "$bin" 2>/dev/null)")" "^which\\.$v3(\\.[0-9]+)?\$"
+  if grep -qw avx512bw /proc/cpuinfo && grep -qw avx512vl /proc/cpuinfo; then
+    expect_match "$cc: this AVX-512 CPU runs the x86-64-v4 clone" "$(clone_at "$bin" "$("$bin")")" "^which\\.$v4(\\.[0-9]+)?\$"
+  fi
 done
 
 # C89 and a compiler without target_clones (tcc has no __has_attribute).
@@ -234,8 +260,8 @@ expect_eq "--apply refused: no temp files" "$(ls -A "$P" | grep -c fmvgen)" 0
 cp "$FIXTURES/patch-basic/tail.c" "$P/tail.c"
 out=$("$FMVGEN" -C "$B" patch --apply 2>&1); rc=$?
 expect_eq "--apply: exit" "$rc" 0
-expect_match "--apply: summary" "$out" "patched 8 functions in 5 files"
-for f in kernels.c crlf.c tail.c "with space é.c" ops.cpp; do
+expect_match "--apply: summary" "$out" "patched 9 functions in 6 files"
+for f in kernels.c crlf.c tail.c "with space é.c" ops.cpp which.c; do
   cmp -s "$P/$f" "$A/$f" && pass || fail "--apply: $f differs from patch -p1's result"
 done
 expect_eq "--apply: no temp files" "$(ls -A "$P" | grep -c fmvgen)" 0

@@ -443,6 +443,31 @@ static void test_same_basename_in_two_dirs(void **state)
     free(build);
 }
 
+static void test_paths_with_spaces_and_non_ascii(void **state)
+{
+    struct cand_fixture *f = *state;
+    char *src = write_source(f->tmp, "dir with space/naïve.c",
+                             "#include \"cfg é.h\"\n"
+                             "void naive(float *a, int n) { for (int i = 0; i < n; i++) a[i] *= K; }\n");
+    char *hdr = write_source(f->tmp, "inc dir/cfg é.h", "#define K 3.0f\n");
+    char *dir = path_join(f->tmp, "dir with space");
+    const char *argv[] = {"gcc", "-O3", "-I", "../inc dir", "-c", "naïve.c", "-o", "naïve.o", NULL};
+    int64_t id = cand_add_compile(f->st, dir, "naïve.c", "c", "gcc", argv);
+    cand_add_loop(f->st, id, "build", "naive", "naïve.c", 2);
+    struct analyze_stats stats;
+    assert_int_equal(candidates_analyze(f->st, &stats), 0);
+    assert_int_equal(stats.unparsable_tus, 0);
+    cand_expect(f->st, id, "naive", NULL);
+    cand_expect_insert(f->st, id, "naive", 2, "void naive(");
+    struct cand_row r;
+    cand_get(f->st, id, "naive", &r);
+    assert_string_equal(r.file, src);
+    cand_row_free(&r);
+    free(src);
+    free(hdr);
+    free(dir);
+}
+
 static void test_tuargs_keeps_meaning_drops_outputs(void **state)
 {
     (void)state;
@@ -492,6 +517,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_error_in_system_header_is_tolerated, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_paths_with_spaces_and_non_ascii, cand_setup, cand_teardown),
         cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),
         cmocka_unit_test(test_tuargs_spells_new_standards_for_libclang),
     };

@@ -61,6 +61,13 @@ sq "INSERT INTO loops(compile_id,variant,function,file,line,kind,vector_bytes)
           (1,'probe:arch=x86-64-v4','sum_products','kernels.c',38,'loop',64)"
 ORIG=$(cd "$P" && cat kernels.c crlf.c tail.c "with space é.c" ops.cpp | cksum)
 
+# ---- usage
+out=$("$FMVGEN" patch --help); expect_eq "--help: exit" "$?" 0
+expect_match "--help: documents --exact" "$out" "--exact +FMA-free targets"
+"$FMVGEN" -C "$B" patch --bogus >/dev/null 2>&1; expect_eq "unknown option: exit" "$?" 2
+out=$("$FMVGEN" -C "$B" patch --apply -o "$P/x.patch" 2>&1); expect_eq "--apply with -o: exit" "$?" 2
+expect_match "--apply with -o: says why" "$out" "exclude each other"
+
 # ---- unknown targets: one line naming the target, exit 2, nothing written
 out=$("$FMVGEN" -C "$B" patch --targets avx2,avx9000 -o "$P/bad.patch" 2>&1); rc=$?
 expect_eq "unknown target: exit" "$rc" 2

@@ -614,10 +614,6 @@ int patch_plan_build(struct store *st, const struct strvec *targets, int exact, 
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
-    if (p->nfunctions == 0) {
-        p->text = xstrdup("");
-        return 0;
-    }
     drop_already_patched(p);
     if (p->nfunctions == 0) {
         p->text = xstrdup("");
@@ -633,10 +629,8 @@ int patch_plan_build(struct store *st, const struct strvec *targets, int exact, 
             sb_free(&diff);
             return -1;
         }
-        for (size_t k = i; k < j; k++) {
-            size_t real = line_of_offset(pf->old, p->functions[k].offset);
-            if (p->functions[k].line <= 0) p->functions[k].line = (int)real;
-        }
+        for (size_t k = i; k < j; k++)
+            if (p->functions[k].line <= 0) p->functions[k].line = (int)line_of_offset(pf->old, p->functions[k].offset);
         i = j;
     }
     char *header = render_header(p);

@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern char **environ;
-
 static int starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -188,16 +186,6 @@ static enum compiler_kind kind_from_name(const char *name)
     return COMPILER_UNKNOWN;
 }
 
-/* The environment minus the variables through which GCC writes dependency
- * files on its own (DEPENDENCIES_OUTPUT, SUNPRO_DEPENDENCIES): a build that
- * sets them must not have them rewritten by the probe. */
-static void probe_environment(struct strvec *env)
-{
-    for (char **e = environ; e && *e; e++)
-        if (!starts_with(*e, "DEPENDENCIES_OUTPUT=") && !starts_with(*e, "SUNPRO_DEPENDENCIES="))
-            sv_push(env, *e);
-}
-
 /* Record dirs of compiles that are no longer in the store (a rescan
  * replaced the row, and its record_files rows went with it): removed, so
  * that repeated scans do not pile up files nobody reads. */
@@ -300,8 +288,11 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         m = 0;
     }
 
+    /* GCC writes a dependency file named in these on its own: a build that
+     * sets them must not have it rewritten by the probe. */
+    static const char *const dep_vars[] = {"DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES", NULL};
     struct strvec env = STRVEC_INIT;
-    probe_environment(&env);
+    env_without(dep_vars, &env);
     struct run_job *rj = xcalloc(m ? m : 1, sizeof *rj);
     size_t *job_of = xcalloc(m ? m : 1, sizeof *job_of);
     size_t nj = 0;

@@ -30,6 +30,7 @@ static const struct opt_rule RULES[] = {
     {"-Xpreprocessor", 1, 0, DROP}, {"--param", 1, 0, DROP}, {"-l", 1, 0, DROP},
     {"-L", 1, 0, DROP},          {"-T", 1, 0, DROP},         {"-u", 1, 0, DROP},
     {"-z", 1, 0, DROP},          {"-arch", 1, 0, DROP},      {"-specs", 1, 0, DROP},
+    {"-B", 1, 1, KEEP},          {"-MJ", 1, 0, DROP},        {"--serialize-diagnostics", 1, 0, DROP},
 };
 
 /* Single-token options that must not reach libclang: they make it write

@@ -490,12 +490,14 @@ static void test_tuargs_keeps_meaning_drops_outputs(void **state)
 static void test_tuargs_spells_new_standards_for_libclang(void **state)
 {
     (void)state;
-    const char *argv[] = {"g++", "-std=gnu++23", "-c", "a.cpp", NULL};
+    const char *argv[] = {"g++", "-std=gnu++23", "-MJ", "a.json", "-B", "tools", "-c", "a.cpp", NULL};
     struct strvec out = STRVEC_INIT;
     tuargs_build((char *const *)argv, "/b", NULL, NULL, &out);
     assert_true(sv_contains(&out, "-std=gnu++2b"));
     assert_false(sv_contains(&out, "-std=gnu++23"));
     assert_false(sv_contains(&out, "-x"));
+    assert_false(sv_contains(&out, "a.json"));
+    assert_true(sv_contains(&out, "/b/tools"));
     sv_free(&out);
 }
 

@@ -359,13 +359,13 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     const char *err = tu_error_within(tu, def->cxfile, def->offset, def->end_offset);
     if (err) set(out, "parse-error", xasprintf("libclang cannot parse it: %s", err));
     else if (clang_CXXMethod_isDefaulted(def->cursor))
-        set(out, "not-found", xstrdup("defaulted (= default): the compiler writes its body, there is no source to patch"));
+        set(out, "not-found",
+            xstrdup("defaulted (= default): the compiler writes its body, there is no source to patch"));
     else if ((d = rule_main(def))) set(out, "main", d);
     else if ((d = rule_header(tu, def))) set(out, "header", d);
     else if ((d = rule_macro(tu, def))) set(out, "macro", d);
     else if ((d = rule_template(def))) set(out, "template", d);
     else if (clang_CXXMethod_isVirtual(def->cursor)) set(out, "virtual", xstrdup("virtual member function"));
-
     else if ((d = rule_coroutine(tu, def))) set(out, "coroutine", d);
     if (out->reason) return;
 

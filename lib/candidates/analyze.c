@@ -369,6 +369,8 @@ static void run_job(CXIndex index, struct tu_job *j)
     free(error);
 }
 
+#define MAX_PARSERS 8
+
 struct job_queue {
     struct tu_job *jobs;
     size_t n, next;
@@ -402,6 +404,8 @@ static void run_jobs(struct tu_job *jobs, size_t n)
     size_t busy = 0;
     for (size_t i = 0; i < n; i++) busy += jobs[i].wanted.n > 0;
     size_t nthreads = (size_t)(cpu_count() > 0 ? cpu_count() : 1);
+    /* A parsed C++ TU can hold hundreds of MB: a few at a time is enough. */
+    if (nthreads > MAX_PARSERS) nthreads = MAX_PARSERS;
     if (nthreads > busy) nthreads = busy;
     if (nthreads == 0) return;
     /* Indexes are created here, one after the other: creating one

@@ -174,10 +174,18 @@ static int attr_name_token(CXTranslationUnit tu, CXToken tok, const char *s, voi
     struct attr_token_state *st = ctx;
     CXTokenKind k = clang_getTokenKind(tok);
     if (k != CXToken_Identifier && k != CXToken_Keyword) return 0;
-    /* [[gnu::target(...)]]: the namespace is not the name. */
-    if (!strcmp(s, "gnu") || !strcmp(s, "__gnu__") || !strcmp(s, "clang") || !strcmp(s, "_Clang")) return 0;
+    /* [[gnu::target(...)]]: the namespace is not the name. When the range
+     * starts at the __attribute__ keyword itself (an attribute written by a
+     * nested macro, as fmvgen's own FMVGEN_CLONES), the name follows it. */
+    if (!strcmp(s, "gnu") || !strcmp(s, "__gnu__") || !strcmp(s, "clang") || !strcmp(s, "_Clang") ||
+        !strcmp(s, "__attribute__") || !strcmp(s, "__attribute"))
+        return 0;
     size_t n = strlen(s);
-    if (n > 4 && !strncmp(s, "__", 2) && !strcmp(s + n - 2, "__")) st->name = xstrndup(s + 2, n - 4);
+    /* fmvgen's own marker (FMVGEN_CLONES(sym) / FMVGEN_CLONES_STATIC) nests
+     * two macros, and libclang 14 then gives only the expansion's tokens: a
+     * function patched by an earlier run already carries target_clones. */
+    if (!strncmp(s, "FMVGEN_CLONES", 13)) st->name = xstrdup("target_clones");
+    else if (n > 4 && !strncmp(s, "__", 2) && !strcmp(s + n - 2, "__")) st->name = xstrndup(s + 2, n - 4);
     else st->name = xstrdup(s);
     return 1;
 }

@@ -291,8 +291,8 @@ static void test_identify_gcc_and_clang(void **state)
     assert_string_equal(path_basename(id.path), "gcc");
     compiler_id_free(&id);
     /* cc is a link chain to gcc here; its --version says "cc (...)". */
-    if (find_in_path("cc")) {
-        char *cc = find_in_path("cc");
+    char *cc = find_in_path("cc");
+    if (cc) {
         free(cc);
         assert_int_equal(compiler_identify("cc", &id), 0);
         assert_int_equal(id.kind, COMPILER_GCC);

@@ -31,36 +31,52 @@ double measure_speedup(double reference, double t)
     return reference / t;
 }
 
-int measure_time(const struct timing_spec *spec, struct timing_result *out)
+/* One run of spec, recorded into out (whose seconds[] measure_time_set sized). */
+static void run_once(const struct timing_spec *spec, struct timing_result *out, int first)
 {
-    memset(out, 0, sizeof *out);
-    int runs = spec->runs < 1 ? 1 : spec->runs;
-    out->seconds = xcalloc((size_t)runs, sizeof *out->seconds);
     struct run_opts opts = {
         .cwd = spec->cwd,
         .capture_stdout = 1,
         .capture_stderr = 1,
         .timeout_s = spec->timeout_s,
     };
-    for (int i = 0; i < runs; i++) {
-        struct run_result res;
-        int rc = run_argv(spec->argv, &opts, &res);
-        if (i == 0) {
-            out->output = xstrdup(res.out ? res.out : "");
-            out->errors = xstrdup(res.err ? res.err : "");
-        } else if (strcmp(out->output, res.out ? res.out : "") != 0) {
-            out->output_varies = 1;
-        }
-        if (rc != 0) {
-            out->failure = run_describe(&res);
-            run_result_free(&res);
-            break;
-        }
-        out->seconds[out->runs++] = res.seconds;
-        run_result_free(&res);
+    struct run_result res;
+    int rc = run_argv(spec->argv, &opts, &res);
+    if (first) {
+        out->output = xstrdup(res.out ? res.out : "");
+        out->errors = xstrdup(res.err ? res.err : "");
+    } else if (strcmp(out->output, res.out ? res.out : "") != 0) {
+        out->output_varies = 1;
     }
-    out->median = measure_median(out->seconds, (size_t)out->runs);
-    return out->failure ? -1 : 0;
+    if (rc != 0) out->failure = run_describe(&res);
+    else out->seconds[out->runs++] = res.seconds;
+    run_result_free(&res);
+}
+
+int measure_time_set(const struct timing_spec *specs, size_t n, struct timing_result *out)
+{
+    int max_runs = 0;
+    for (size_t i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        int runs = specs[i].runs < 1 ? 1 : specs[i].runs;
+        out[i].seconds = xcalloc((size_t)runs, sizeof *out[i].seconds);
+        if (runs > max_runs) max_runs = runs;
+    }
+    for (int round = 0; round < max_runs; round++)
+        for (size_t i = 0; i < n; i++)
+            if (!out[i].failure && round < (specs[i].runs < 1 ? 1 : specs[i].runs))
+                run_once(&specs[i], &out[i], round == 0);
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i].median = measure_median(out[i].seconds, (size_t)out[i].runs);
+        if (out[i].failure) failed++;
+    }
+    return failed;
+}
+
+int measure_time(const struct timing_spec *spec, struct timing_result *out)
+{
+    return measure_time_set(spec, 1, out) ? -1 : 0;
 }
 
 void timing_result_free(struct timing_result *r)

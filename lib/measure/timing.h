@@ -33,6 +33,14 @@ struct timing_result {
  * printed: a SIGILL can be the expected answer). Free out with
  * timing_result_free. */
 int measure_time(const struct timing_spec *spec, struct timing_result *out);
+
+/* Times n commands against each other, interleaved: round r runs each
+ * command once (one that failed is not run again), so that a change in the
+ * machine's load during the measurement (other jobs on a shared machine)
+ * affects every command alike instead of the ones timed last. out[i] as
+ * measure_time's. Returns the number of commands with a failed run. */
+int measure_time_set(const struct timing_spec *specs, size_t n, struct timing_result *out);
+
 void timing_result_free(struct timing_result *r);
 
 /* The median of n values (the mean of the middle two when n is even); 0 for

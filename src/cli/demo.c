@@ -4,7 +4,8 @@
  *
  *   fmvgen scan -- make, fmvgen list, fmvgen patch --apply   (on a copy)
  *   build each variant of demo_builds[] in its own copy (lib/measure/build.h)
- *   time each (median of --runs, lib/measure/timing.h), check the outputs agree
+ *   time them (medians of --runs, runs interleaved: lib/measure/timing.h),
+ *   check that their outputs agree
  *   find the clones in the FMV binary (lib/elf/clones.h) and which of them ran
  *   here, from a perf profile of the FMV build (lib/measure/profile.h)
  *
@@ -226,8 +227,7 @@ static int build_applies(const struct build_def *d, const struct example_run *ex
     return !d->only || !strcmp(d->only, ex->def->name);
 }
 
-static void build_and_time(struct example_run *ex, const struct demo_opts *o, const char *pristine,
-                           const char *work)
+static void build_all(struct example_run *ex, const struct demo_opts *o, const char *pristine, const char *work)
 {
     for (size_t b = 0; b < N_BUILDS; b++) {
         const struct build_def *d = &demo_builds[b];
@@ -249,16 +249,38 @@ static void build_and_time(struct example_run *ex, const struct demo_opts *o, co
             .timeout_s = BUILD_TIMEOUT_S,
         };
         r->built = measure_build_variant(&spec, &r->build) == 0;
-        if (!r->built) {
-            if (r->build.log && *r->build.log) print_indented(r->build.log, "    | ");
-            continue;
-        }
-        char *program = path_join(r->build.dir, ex->def->program);
-        char *const argv[] = {program, o->quick ? (char *)ex->def->quick_arg : NULL, NULL};
-        struct timing_spec ts = {.argv = argv, .cwd = r->build.dir, .runs = o->runs, .timeout_s = RUN_TIMEOUT_S};
-        measure_time(&ts, &r->timing);
-        r->timed = 1;
-        free(program);
+        if (!r->built && r->build.log && *r->build.log) print_indented(r->build.log, "    | ");
+    }
+}
+
+/* Times the builds that built, their runs interleaved (measure_time_set), so
+ * that the load of a shared machine weighs on all of them alike. */
+static void time_all(struct example_run *ex, const struct demo_opts *o)
+{
+    struct timing_spec specs[N_BUILDS];
+    struct timing_result results[N_BUILDS];
+    char *programs[N_BUILDS];
+    char *argvs[N_BUILDS][3];
+    size_t which[N_BUILDS], n = 0;
+    for (size_t b = 0; b < N_BUILDS; b++) {
+        if (!ex->builds[b].built) continue;
+        programs[n] = path_join(ex->builds[b].build.dir, ex->def->program);
+        argvs[n][0] = programs[n];
+        argvs[n][1] = o->quick ? (char *)ex->def->quick_arg : NULL;
+        argvs[n][2] = NULL;
+        specs[n] = (struct timing_spec){.argv = argvs[n], .cwd = ex->builds[b].build.dir, .runs = o->runs,
+                                        .timeout_s = RUN_TIMEOUT_S};
+        which[n++] = b;
+    }
+    if (!n) return;
+    if (!o->json) printf("timing %zu build%s, %d run%s each, interleaved\n", n, n == 1 ? "" : "s", o->runs,
+                         o->runs == 1 ? "" : "s");
+    fflush(stdout);
+    measure_time_set(specs, n, results);
+    for (size_t i = 0; i < n; i++) {
+        ex->builds[which[i]].timing = results[i];
+        ex->builds[which[i]].timed = 1;
+        free(programs[i]);
     }
 }
 
@@ -521,7 +543,8 @@ static int run_example(struct example_run *ex, const struct demo_opts *o, const 
     }
     if (run_pipeline(ex, o) != 0) rc = -1;
     if (!o->json) putchar('\n');
-    build_and_time(ex, o, pristine, work);
+    build_all(ex, o, pristine, work);
+    time_all(ex, o);
     compare_outputs(ex);
     find_clones(ex, o, work);
     for (size_t b = 0; b < N_BUILDS; b++)

@@ -1,6 +1,7 @@
 /* Unit tests of lib/measure: medians and ratios, building a variant in a
  * private copy (the source tree untouched, CC/CFLAGS reaching make, failures
- * reported), timing N runs (outputs kept, a crash described), and the perf
+ * reported), timing N runs (outputs kept, a crash described, several
+ * commands interleaved), and the perf
  * profile by symbol (skipped when perf cannot record here). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,6 +174,39 @@ static void test_time_runs(void **state)
     timing_result_free(&r);
 }
 
+/* measure_time_set interleaves: round by round, and a command that failed
+ * is not run again. */
+static void test_time_set_interleaves(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    char *log = path_join(tmp, "order");
+    char *a = xasprintf("echo A >> '%s'", log), *b = xasprintf("echo B >> '%s'", log);
+    char *c = xasprintf("echo C >> '%s'; exit 1", log);
+    struct timing_spec specs[] = {
+        {.argv = (char *const[]){"sh", "-c", a, NULL}, .runs = 3},
+        {.argv = (char *const[]){"sh", "-c", b, NULL}, .runs = 2},
+        {.argv = (char *const[]){"sh", "-c", c, NULL}, .runs = 3},
+    };
+    struct timing_result r[3];
+    assert_int_equal(measure_time_set(specs, 3, r), 1);
+    char *order = read_file(log, NULL);
+    assert_string_equal(order, "A\nB\nC\nA\nB\nA\n");
+    assert_int_equal(r[0].runs, 3);
+    assert_int_equal(r[1].runs, 2);
+    assert_int_equal(r[2].runs, 0);
+    assert_non_null(r[2].failure);
+    assert_null(r[0].failure);
+    for (int i = 0; i < 3; i++) timing_result_free(&r[i]);
+    free(order);
+    free(a);
+    free(b);
+    free(c);
+    free(log);
+    remove_tree(tmp);
+    free(tmp);
+}
+
 /* Profiles a program with two hot functions of different weights. */
 static void test_profile_by_symbol(void **state)
 {
@@ -224,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_build_variant_in_private_copy),
         cmocka_unit_test(test_copy_tree_errors),
         cmocka_unit_test(test_time_runs),
+        cmocka_unit_test(test_time_set_interleaves),
         cmocka_unit_test(test_profile_by_symbol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

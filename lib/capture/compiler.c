@@ -256,6 +256,12 @@ void compiler_record_flags(const struct compiler_id *id, const char *records_dir
         sv_push(flags, "-opt-record-file");
         sv_push(flags, "-Xclang");
         sv_push(flags, *record_path);
+        /* Only the vectorizers' remarks: the file is ~45x smaller and the
+         * compile faster (measured on lib/store/store.c: 8 KB vs 374 KB). */
+        sv_push(flags, "-Xclang");
+        sv_push(flags, "-opt-record-passes");
+        sv_push(flags, "-Xclang");
+        sv_push(flags, "loop-vectorize|slp-vectorizer");
         *format = "clang-yaml";
     } else {
         char *name = xasprintf("%s.opt-record.json.gz", stem);

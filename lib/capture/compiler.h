@@ -39,8 +39,10 @@ const char *compiler_kind_name(enum compiler_kind k);   /* "gcc" / "clang" */
  * records_dir, named after output's stem: GCC "-fsave-optimization-record
  * -dumpdir DIR/ -dumpbase STEM" -> DIR/STEM.opt-record.json.gz (an explicit
  * dump base, because GCC would otherwise append the source's suffix);
- * Clang "-Xclang -opt-record-file -Xclang DIR/STEM.opt.yaml" (the driver's
- * -fsave-optimization-record would add debug-line sections to the object).
+ * Clang "-Xclang -opt-record-file -Xclang DIR/STEM.opt.yaml" and
+ * "-Xclang -opt-record-passes -Xclang loop-vectorize|slp-vectorizer" (the
+ * driver's -fsave-optimization-record would add debug-line sections to
+ * the object).
  * Sets *format to "gcc-json" or "clang-yaml"; *record_path (caller frees)
  * receives the path the records will be found at. */
 void compiler_record_flags(const struct compiler_id *id, const char *records_dir, const char *output,

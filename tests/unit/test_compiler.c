@@ -195,11 +195,13 @@ static void test_record_flags(void **state)
     compiler_record_flags(&clang, "/r", "prog", &f, &path, &format);
     assert_string_equal(format, "clang-yaml");
     assert_string_equal(path, "/r/prog.opt.yaml");
-    assert_int_equal(f.n, 4);
+    assert_int_equal(f.n, 8);
     assert_string_equal(f.v[0], "-Xclang");
     assert_string_equal(f.v[1], "-opt-record-file");
     assert_string_equal(f.v[2], "-Xclang");
     assert_string_equal(f.v[3], "/r/prog.opt.yaml");
+    assert_string_equal(f.v[5], "-opt-record-passes");
+    assert_string_equal(f.v[7], "loop-vectorize|slp-vectorizer");
     sv_free(&f);
     free(path);
 }

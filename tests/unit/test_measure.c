@@ -207,6 +207,28 @@ static void test_time_set_interleaves(void **state)
     free(tmp);
 }
 
+/* Without perf in PATH: -1 and a reason naming the Debian package. */
+static void test_profile_without_perf(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    char *old_path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", tmp, 1);     /* an empty directory: no perf there */
+    struct profile p;
+    char *why = NULL;
+    char *const argv[] = {"/bin/true", NULL};
+    int rc = profile_run(argv, NULL, tmp, &p, &why);
+    setenv("PATH", old_path, 1);
+    assert_int_equal(rc, -1);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "linux-perf"));
+    assert_int_equal(p.n, 0);
+    free(why);
+    free(old_path);
+    remove_tree(tmp);
+    free(tmp);
+}
+
 /* Profiles a program with two hot functions of different weights. */
 static void test_profile_by_symbol(void **state)
 {
@@ -260,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_time_runs),
         cmocka_unit_test(test_time_set_interleaves),
         cmocka_unit_test(test_profile_by_symbol),
+        cmocka_unit_test(test_profile_without_perf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 #   - a compiler that is neither GCC nor Clang: one clear line naming it,
 #     exit 1, and the build itself still ran;
 #   - configure-style probes (conftest.c) run but are not recorded;
+#   - two sources in one -c command (gcc, clang): both recorded with records;
+#   - CC given as an absolute path (clang-19): that compiler runs;
 #   - usage errors: no build command, two sources, unknown target, bad -j
 #     (exit 2); --help (exit 0); a project with nothing to vectorize says
 #     "nothing to do" with exit 0; --json.
@@ -105,6 +107,33 @@ expect_eq "one step: exit" "$rc" 0
 expect_eq "one step: compiles" "$(sqlite3 "$P/.fmvgen/store.sqlite" "SELECT output FROM compiles ORDER BY output")" "$P/prog
 $P/prog.o"
 expect_eq "one step: records" "$(sqlite3 "$P/.fmvgen/store.sqlite" "SELECT count(*) FROM record_files WHERE status='read'")" 2
+
+# ---- two sources in one -c command: each recorded, each with records ----
+P="$TMP/multi"; mkdir -p "$P"
+printf 'void f(float *restrict x, const float *restrict y) { for (int i = 0; i < 256; i++) x[i] += y[i]; }\n' > "$P/one.c"
+printf 'void g(int *restrict x, const int *restrict y) { for (int i = 0; i < 256; i++) x[i] *= y[i]; }\n' > "$P/two.c"
+for cc in gcc clang; do
+  rm -f "$P"/*.o
+  out=$(cd "$P" && "$FMVGEN" scan --no-probe -- $cc -O3 -c one.c two.c 2>&1); rc=$?
+  expect_eq "two sources $cc: exit" "$rc" 0
+  expect_eq "two sources $cc: compiles" "$(sqlite3 "$P/.fmvgen/store.sqlite" "SELECT output FROM compiles WHERE compiler_kind='$cc' ORDER BY output")" "$P/one.o
+$P/two.o"
+  expect_eq "two sources $cc: functions" "$(sqlite3 "$P/.fmvgen/store.sqlite" "SELECT DISTINCT l.function FROM loops l JOIN compiles c ON c.id=l.compile_id WHERE c.compiler_kind='$cc' AND l.variant='build' ORDER BY 1")" "f
+g"
+  expect_eq "two sources $cc: only the objects" "$(cd "$P" && ls)" "one.c
+one.o
+two.c
+two.o"
+done
+
+# ---- CC given as an absolute path: that very compiler runs ----
+if command -v clang-19 >/dev/null; then
+  P="$TMP/abscc"; mkdir -p "$P"; cp "$TMP/multi/one.c" "$P/"
+  printf 'one.o: one.c\n\t$(CC) -O3 -c one.c -o one.o\n' > "$P/Makefile"
+  out=$(cd "$P" && CC=$(command -v clang-19) "$FMVGEN" scan --no-probe -- make -s 2>&1); rc=$?
+  expect_eq "absolute CC: exit" "$rc" 0
+  expect_match "absolute CC: clang-19 ran" "$(sqlite3 "$P/.fmvgen/store.sqlite" "SELECT compiler||' '||compiler_version FROM compiles")" "clang-19 19\."
+fi
 
 # ---- usage ----
 out=$("$FMVGEN" scan 2>&1); rc=$?

@@ -12,19 +12,6 @@
 
 #include "test_records_util.h"
 
-static int setup(void **state)
-{
-    *state = make_temp_dir("test-records-clang");
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    remove_tree(*state);
-    free(*state);
-    return 0;
-}
-
 static void read_clang(const char *cc, const char *tmp, const char *tag, const char *src, const char *const *extra,
                        struct record_list *out)
 {
@@ -139,5 +126,5 @@ int main(void)
         cmocka_unit_test(test_clang19_methods),
         cmocka_unit_test(test_tu_without_functions_has_empty_valid_file),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, records_tmp_setup, records_tmp_teardown);
 }

@@ -13,19 +13,6 @@
 
 #include "test_records_util.h"
 
-static int setup(void **state)
-{
-    *state = make_temp_dir("test-records-corrupt");
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    remove_tree(*state);
-    free(*state);
-    return 0;
-}
-
 static char *write_plain(const char *dir, const char *name, const char *data, size_t len)
 {
     char *path = path_join(dir, name);
@@ -211,5 +198,5 @@ int main(void)
         cmocka_unit_test(test_log_bad_files),
         cmocka_unit_test(test_unknown_format),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, records_tmp_setup, records_tmp_teardown);
 }

@@ -12,19 +12,6 @@
 
 #include "test_records_util.h"
 
-static int setup(void **state)
-{
-    *state = make_temp_dir("test-records-gcc");
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    remove_tree(*state);
-    free(*state);
-    return 0;
-}
-
 static void read_gcc(const char *tmp, const char *tag, const char *src, const char *const *extra,
                      struct record_list *out)
 {
@@ -137,5 +124,5 @@ int main(void)
         cmocka_unit_test(test_cxx_functions_are_mangled_symbols),
         cmocka_unit_test(test_callback_can_stop_reading),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, records_tmp_setup, records_tmp_teardown);
 }

@@ -11,19 +11,6 @@
 
 #include "test_records_util.h"
 
-static int setup(void **state)
-{
-    *state = make_temp_dir("test-records-log");
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    remove_tree(*state);
-    free(*state);
-    return 0;
-}
-
 /* The stderr of one compile, as a build log would hold it. */
 static void append_compile_output(struct strbuf *log, char *const *argv)
 {
@@ -166,5 +153,5 @@ int main(void)
         cmocka_unit_test(test_real_gcc_and_clang_output_in_a_build_log),
         cmocka_unit_test(test_odd_lines_of_real_logs),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, records_tmp_setup, records_tmp_teardown);
 }

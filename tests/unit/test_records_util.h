@@ -19,6 +19,20 @@
 
 #define RECORDS_FIXTURES FIXTURES_DIR "/records"
 
+/* Each test gets a scratch directory of its own (cmocka setup/teardown). */
+static inline int records_tmp_setup(void **state)
+{
+    *state = make_temp_dir("test-records");
+    return *state ? 0 : -1;
+}
+
+static inline int records_tmp_teardown(void **state)
+{
+    remove_tree(*state);
+    free(*state);
+    return 0;
+}
+
 static inline char *fixture_path(const char *name) { return path_join(RECORDS_FIXTURES, name); }
 
 /* Compiles fixture `src` with gcc -O3 + extra flags (NULL-terminated) in

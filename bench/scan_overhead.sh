@@ -3,7 +3,10 @@
 # (make -B) of a project N times each, plain, through `fmvgen scan
 # --no-probe --`, and through `fmvgen scan --` (with the target and -O3
 # probes), runs interleaved, and prints the medians and their ratios to the
-# plain build. The issue asks for --no-probe <= 1.15 x plain, and probes
+# plain build. For the scans it prints two times: the build itself as it ran
+# inside the scan (timed by a shell around make, i.e. what the wrapper costs
+# the build) and the whole command (build + reading records + probes +
+# locating candidates with libclang). The issue asks for --no-probe <= 1.15 x plain, and probes
 # costing at most one compile per TU per probed target.
 #
 # usage: bench/scan_overhead.sh [-n RUNS] [-j JOBS] [--cflags FLAGS] [PROJECT]
@@ -54,27 +57,34 @@ fi
 TUS=$(cd "$P" && make -s -B -n CFLAGS="$CFLAGS_B" 2>/dev/null | grep -c -- ' -c ' || true)
 
 now() { date +%s.%N; }
-declare -a T_PLAIN T_SCAN T_PROBE
-build() {   # build VARIANT -> seconds
+declare -a T_PLAIN T_SCAN T_PROBE B_SCAN B_PROBE
+# The build command run inside the scans: make, timed from inside.
+INNER=(sh -c 'date +%s.%N > "$0.t0"; make -s -B -j"$1" CFLAGS="$2"; rc=$?; date +%s.%N > "$0.t1"; exit $rc' "$WORK/inner" "$JOBS" "$CFLAGS_B")
+build() {   # build VARIANT -> "whole-seconds inner-build-seconds"
   local t0 t1
   t0=$(now)
   case $1 in
     plain) (cd "$P" && make -s -B -j"$JOBS" CFLAGS="$CFLAGS_B" >/dev/null 2>&1) ;;
-    scan) (cd "$P" && "$FMVGEN" scan --no-probe -- make -s -B -j"$JOBS" CFLAGS="$CFLAGS_B" >/dev/null 2>&1) ;;
-    probe) (cd "$P" && "$FMVGEN" scan -j "$JOBS" -- make -s -B -j"$JOBS" CFLAGS="$CFLAGS_B" >/dev/null 2>&1) ;;
+    scan) (cd "$P" && "$FMVGEN" scan --no-probe -- "${INNER[@]}" >/dev/null 2>&1) ;;
+    probe) (cd "$P" && "$FMVGEN" scan -j "$JOBS" -- "${INNER[@]}" >/dev/null 2>&1) ;;
   esac || { echo "scan_overhead: the $1 build failed" >&2; exit 1; }
   t1=$(now)
-  echo "$t1 - $t0" | bc -l
+  if [ "$1" = plain ]; then echo "$(echo "$t1 - $t0" | bc -l) 0"
+  else echo "$(echo "$t1 - $t0" | bc -l) $(echo "$(cat "$WORK/inner.t1") - $(cat "$WORK/inner.t0")" | bc -l)"; fi
 }
 build plain >/dev/null   # warm the caches
 for ((i = 0; i < RUNS; i++)); do
-  T_PLAIN+=("$(build plain)")
-  T_SCAN+=("$(build scan)")
-  T_PROBE+=("$(build probe)")
+  read -r w _ <<< "$(build plain)"; T_PLAIN+=("$w")
+  read -r w b <<< "$(build scan)"; T_SCAN+=("$w"); B_SCAN+=("$b")
+  read -r w b <<< "$(build probe)"; T_PROBE+=("$w"); B_PROBE+=("$b")
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 mp=$(median "${T_PLAIN[@]}"); ms=$(median "${T_SCAN[@]}"); mq=$(median "${T_PROBE[@]}")
+bs=$(median "${B_SCAN[@]}"); bq=$(median "${B_PROBE[@]}")
 printf 'project: %s (%s TUs), CFLAGS=%s, make -j%s, %s runs each, CC=%s\n' "$NAME" "$TUS" "$CFLAGS_B" "$JOBS" "$RUNS" "${CC:-cc}"
-printf '%-28s %8.3f s  %5.2fx\n' "plain build" "$mp" 1
-printf '%-28s %8.3f s  %5.2fx\n' "fmvgen scan --no-probe --" "$ms" "$(echo "$ms / $mp" | bc -l)"
-printf '%-28s %8.3f s  %5.2fx\n' "fmvgen scan -- (probes)" "$mq" "$(echo "$mq / $mp" | bc -l)"
+printf '%-44s %8.3f s  %5.2fx\n' "plain build" "$mp" 1
+printf '%-44s %8.3f s  %5.2fx\n' "build inside 'fmvgen scan --no-probe --'" "$bs" "$(echo "$bs / $mp" | bc -l)"
+printf '%-44s %8.3f s  %5.2fx\n' "whole 'fmvgen scan --no-probe --'" "$ms" "$(echo "$ms / $mp" | bc -l)"
+printf '%-44s %8.3f s  %5.2fx\n' "build inside 'fmvgen scan --'" "$bq" "$(echo "$bq / $mp" | bc -l)"
+printf '%-44s %8.3f s  %5.2fx\n' "whole 'fmvgen scan --' (with probes)" "$mq" "$(echo "$mq / $mp" | bc -l)"
+printf '%-44s %8.3f s  %5.2fx\n' "  of which probes + analysis after the build" "$(echo "$mq - $bq" | bc -l)" "$(echo "($mq - $bq) / $mp" | bc -l)"

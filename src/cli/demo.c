@@ -8,13 +8,19 @@
  *   check that their outputs agree
  *   find the clones in the FMV binary (lib/elf/clones.h) and which of them ran
  *   here, from a perf profile of the FMV build (lib/measure/profile.h)
+ *   for array_addition, run every build on emulated CPUs (qemu-x86_64 -cpu
+ *   MODEL, through lib/verify's verify_program: the same runs as `fmvgen
+ *   verify`) with a small pass count
  *
  * and prints, per example, a table of the builds' times and ratios and a
- * table of the clones that run on this machine.
+ * table of the clones that run on this machine. For array_addition the time
+ * table is the FMV article's table: its five builds (None, -O3, -O3 -mavx,
+ * -O3 -mavx2, -O3 with FMV), each with its native time and, per emulated
+ * CPU, OK or how it died (SIGILL) - never an emulated time, which would
+ * measure qemu, not the CPU.
  *
  * The builds are data (demo_builds[]) and every result of one build lives in
- * struct build_result, so more builds (no flags, -O3 -mavx) and more columns
- * (a build x CPU table from `fmvgen verify`) are added without touching the
+ * struct build_result, so a build or a column is added without touching the
  * pipeline. */
 #include <getopt.h>
 #include <jansson.h>
@@ -29,6 +35,8 @@
 #include "measure/timing.h"
 #include "run/spawn.h"
 #include "util/util.h"
+#include "verify/cpus.h"
+#include "verify/verify.h"
 
 static const char USAGE[] =
     "usage: fmvgen demo [--runs N] [--quick] [--keep] [--json]\n"
@@ -39,6 +47,10 @@ static const char USAGE[] =
     "them at -O3, -O3 -mavx2 and -O3 with the FMV patch, time each build, check\n"
     "that all builds print the same checksums, and show which clone of each\n"
     "multiversioned function runs on this machine (measured with perf).\n"
+    "For array_addition it reproduces the article's table: also built with no\n"
+    "flags (-O0) and -O3 -mavx, each build timed natively and run on emulated\n"
+    "CPUs (qemu-x86_64 -cpu " VERIFY_DEFAULT_CPUS ", from the Debian\n"
+    "package " VERIFY_QEMU_PACKAGE "), where it is OK or dies (SIGILL).\n"
     "\n"
     "  --runs N   time each build N times and report the median (default 5)\n"
     "  --quick    shrink the examples' work (for tests; times become noise)\n"
@@ -56,15 +68,25 @@ struct build_def {
     const char *cflags;
     int patched;          /* built from the tree `fmvgen patch --apply` patched */
     const char *only;     /* the one example it is built for; NULL: every example */
+    int portable;         /* must run on every CPU: a failure there fails the demo */
 };
 
-/* The first row is the reference of the ratios: it must apply to every example. */
+/* In the article's order. The builds only array_addition gets are the
+ * article's own rows (its "None" is gcc without flags, i.e. -O0): the
+ * kernels example would only take longer with them. */
 static const struct build_def demo_builds[] = {
-    {"baseline", "-O3", "-O3", 0, NULL},
-    {"avx2", "-O3 -mavx2", "-O3 -mavx2", 0, NULL},
-    {"fmv", "-O3 + fmvgen patch", "-O3", 1, NULL},
+    {"none", "None (-O0)", "-O0", 0, "array_addition", 1},
+    {"baseline", "-O3", "-O3", 0, NULL, 1},
+    {"avx", "-O3 -mavx", "-O3 -mavx", 0, "array_addition", 0},
+    {"avx2", "-O3 -mavx2", "-O3 -mavx2", 0, NULL, 0},
+    {"fmv", "-O3 + fmvgen patch", "-O3", 1, NULL, 1},
 };
 #define N_BUILDS (sizeof demo_builds / sizeof *demo_builds)
+/* The reference of the ratios (-O3): it must apply to every example. */
+#define REF_BUILD 1
+/* The build FMV is measured against natively, and the FMV build. */
+#define AVX2_BUILD 3
+#define FMV_BUILD 4
 
 /* A bundled example: a directory of examples/ whose Makefile honours CC and
  * CFLAGS and builds one program that prints checksums on stdout. */
@@ -73,11 +95,15 @@ struct example_def {
     const char *program;      /* built by `make`, relative to the project */
     const char *quick_arg;    /* the program's work-size argument for --quick */
     int kernel_times;         /* prints "time KERNEL MS" lines on stderr */
+    /* The work-size argument under qemu, which only has to show whether a
+     * build runs there (the dearest emulated instructions are in the first
+     * pass); NULL: no emulated CPUs for this example. */
+    const char *emulated_arg;
 };
 
 static const struct example_def demo_examples[] = {
-    {"array_addition", "array_addition", "200000", 0},
-    {"kernels", "kernels_demo", "3000", 1},
+    {"array_addition", "array_addition", "200000", 0, "20000"},
+    {"kernels", "kernels_demo", "3000", 1, NULL},
 };
 #define N_EXAMPLES (sizeof demo_examples / sizeof *demo_examples)
 
@@ -86,6 +112,8 @@ struct build_result {
     int built;
     struct timing_result timing;
     int timed;                /* timing ran (it may still have failed) */
+    struct verify_report cpus;   /* its runs on the emulated CPUs (runs[0] native) */
+    int verified;             /* cpus holds a report */
 };
 
 /* One clone of a multiversioned function and the samples perf gave it. */
@@ -110,6 +138,8 @@ struct example_run {
     struct clone_samples *samples;   /* one per clones.functions[] */
     struct profile profile;
     char *profile_failure;
+    struct strvec cpu_models;  /* the emulated CPUs of the table; empty: none */
+    char *emulation_missing;   /* why there are no emulated runs (qemu not installed) */
 };
 
 struct demo_opts {
@@ -302,9 +332,8 @@ static void compare_outputs(struct example_run *ex)
 /* The clones in the FMV binary, and which of them perf saw running. */
 static void find_clones(struct example_run *ex, const struct demo_opts *o, const char *work)
 {
-    size_t fmv = 0;
-    while (fmv < N_BUILDS && !demo_builds[fmv].patched) fmv++;
-    if (fmv == N_BUILDS || !ex->builds[fmv].built) return;
+    size_t fmv = FMV_BUILD;
+    if (!ex->builds[fmv].built) return;
     char *program = path_join(ex->builds[fmv].build.dir, ex->def->program);
     ex->have_clones = elf_mv_read(program, &ex->clones) == 0;
     if (ex->have_clones && ex->clones.n_functions) {
@@ -328,7 +357,76 @@ static void find_clones(struct example_run *ex, const struct demo_opts *o, const
     free(program);
 }
 
+/* Runs every build of an example that has emulated CPUs on them, through
+ * verify_program (a native reference run, then one qemu run per CPU, and
+ * the FMV build's dispatch map), with the example's small emulated work
+ * size: only whether each run ends well matters here. No qemu: the table
+ * says which package to install, the demo goes on. */
+static void run_on_cpus(struct example_run *ex)
+{
+    if (!ex->def->emulated_arg) return;
+    char *qemu = cpus_find_qemu();
+    if (!qemu) {
+        const char *env = getenv("FMVGEN_QEMU");
+        ex->emulation_missing = xasprintf("%s not found; install the Debian package %s (apt-get install %s)",
+                                          env && *env ? env : "qemu-x86_64", VERIFY_QEMU_PACKAGE,
+                                          VERIFY_QEMU_PACKAGE);
+        return;
+    }
+    free(qemu);
+    cpus_parse(VERIFY_DEFAULT_CPUS, &ex->cpu_models);
+    for (size_t b = 0; b < N_BUILDS; b++) {
+        struct build_result *r = &ex->builds[b];
+        if (!r->built) continue;
+        char *program = path_join(r->build.dir, ex->def->program);
+        char *const argv[] = {program, (char *)ex->def->emulated_arg, NULL};
+        struct verify_options vo = {.argv = argv, .cpus = &ex->cpu_models, .timeout_s = RUN_TIMEOUT_S,
+                                    .float_tolerance = -1};
+        r->verified = verify_program(&vo, &r->cpus) == 0;
+        free(program);
+    }
+}
+
+/* A build that must run everywhere and did not: the demo fails. */
+static int portable_build_failed(const struct example_run *ex)
+{
+    for (size_t b = 0; b < N_BUILDS; b++) {
+        const struct build_result *r = &ex->builds[b];
+        if (!demo_builds[b].portable || !r->built || !ex->cpu_models.n) continue;
+        if (!r->verified || !r->cpus.ok) return 1;
+    }
+    return 0;
+}
+
 /* ---- output ---- */
+
+static int timed_ok(const struct build_result *r)
+{
+    return r->timed && !r->timing.failure;
+}
+
+/* The -O3 build's time, which the ratios divide; 0 when it has none. */
+static double reference_seconds(const struct example_run *ex)
+{
+    return timed_ok(&ex->builds[REF_BUILD]) ? ex->builds[REF_BUILD].timing.median : 0;
+}
+
+/* A build's run on the emulated CPU cpu_models.v[i]; NULL when there is none. */
+static const struct verify_run *emulated_run(const struct build_result *r, size_t i)
+{
+    return r->verified && i + 1 < r->cpus.n_runs ? &r->cpus.runs[i + 1] : NULL;
+}
+
+/* The table's cell for one run on an emulated CPU: OK, or how it ended
+ * ("SIGILL", "exit 1", "timeout", "wrong output" when it exited 0 but
+ * printed something else than natively). */
+static char *cpu_cell(const struct verify_run *run)
+{
+    if (!run) return xstrdup("-");
+    if (run->ok) return xstrdup("OK");
+    if (run->outcome == VERIFY_EXITED && run->exit_status == 0) return xstrdup("wrong output");
+    return verify_run_result(run);
+}
 
 /* "time KERNEL MS" lines of a kernels run; ms < 0 when the kernel is absent. */
 static double kernel_ms(const char *errors, const char *kernel)
@@ -343,30 +441,110 @@ static double kernel_ms(const char *errors, const char *kernel)
     return -1;
 }
 
+/* The builds' native times; with emulated CPUs, the article's table: one
+ * more column per CPU, OK or the signal, never a time. */
 static void print_time_table(const struct example_run *ex, const struct demo_opts *o)
 {
-    const struct build_result *ref = &ex->builds[0];
-    double ref_s = ref->timed && !ref->timing.failure ? ref->timing.median : 0;
+    double ref_s = reference_seconds(ex);
+    const struct strvec *cpus = &ex->cpu_models;
     printf("\n%s: time of the whole program, median of %d run%s%s\n", ex->def->name, o->runs,
            o->runs == 1 ? "" : "s", o->quick ? " (--quick: reduced work, times are noise)" : "");
-    printf("  %-22s %10s  %10s\n", "build", "time", "vs -O3");
+    if (cpus->n)
+        printf("  (the FMV article's table: native times; on emulated CPUs - qemu-x86_64 -cpu MODEL, %s passes -\n"
+               "   only whether the build runs: OK, or the signal it dies of; an emulated time measures qemu)\n",
+               ex->def->emulated_arg);
+    printf("  %-22s %10s  %10s", "build", "time", "vs -O3");
+    for (size_t i = 0; i < cpus->n; i++) printf("  %11s", cpus->v[i]);
+    putchar('\n');
     for (size_t b = 0; b < N_BUILDS; b++) {
         const struct build_result *r = &ex->builds[b];
         if (!build_applies(&demo_builds[b], ex)) continue;
         printf("  %-22s ", demo_builds[b].label);
         if (!r->built)
-            printf("%10s\n", ex->step_failure && demo_builds[b].patched ? "not built (pipeline failed)" : "build failed");
+            printf("%-23s", ex->step_failure && demo_builds[b].patched ? "not built (pipeline failed)" : "build failed");
         else if (r->timing.failure)
-            printf("%10s\n", r->timing.failure);
+            printf("%-23s", r->timing.failure);
         else
-            printf("%8.3f s  %9.2fx\n", r->timing.median, measure_speedup(ref_s, r->timing.median));
+            printf("%8.3f s  %9.2fx", r->timing.median, measure_speedup(ref_s, r->timing.median));
+        for (size_t i = 0; i < cpus->n; i++) {
+            char *cell = cpu_cell(emulated_run(r, i));
+            printf("  %11s", cell);
+            free(cell);
+        }
+        putchar('\n');
+    }
+    if (ex->emulation_missing) printf("  emulated CPUs: none, %s\n", ex->emulation_missing);
+}
+
+/* Under the article's table: which builds die where, which clone the FMV
+ * build's resolvers pick on each CPU (the reason it runs everywhere), and
+ * how its native time compares with -O3 -mavx2's. */
+static void print_cpu_summary(const struct example_run *ex, const struct demo_opts *o)
+{
+    if (!ex->cpu_models.n) return;
+    struct strbuf everywhere = STRBUF_INIT;
+    for (size_t b = 0; b < N_BUILDS; b++) {
+        const struct build_result *r = &ex->builds[b];
+        if (!r->built || !build_applies(&demo_builds[b], ex)) continue;
+        if (!r->verified) {
+            printf("  %s: could not be run on the emulated CPUs (see the error above)\n", demo_builds[b].label);
+            continue;
+        }
+        struct strbuf where = STRBUF_INIT;
+        for (size_t i = 0; i < ex->cpu_models.n; i++) {
+            const struct verify_run *run = emulated_run(r, i);
+            if (!run || run->ok) continue;
+            char *cell = cpu_cell(run);
+            sb_addf(&where, "%s%s (%s)", where.len ? ", " : "", run->cpu, cell);
+            free(cell);
+        }
+        if (where.len)
+            printf("  %s fails on %s%s\n", demo_builds[b].label, sb_str(&where),
+                   demo_builds[b].portable ? "  <- it should run everywhere" : "");
+        else
+            sb_addf(&everywhere, "%s%s", everywhere.len ? ", " : "", demo_builds[b].label);
+        sb_free(&where);
+    }
+    if (everywhere.len) printf("  runs on every CPU: %s\n", sb_str(&everywhere));
+    sb_free(&everywhere);
+
+    const struct build_result *f = &ex->builds[FMV_BUILD];
+    if (f->verified) {
+        const struct verify_report *rep = &f->cpus;
+        for (size_t e = 0; e < rep->plan.n_entries; e++) {
+            printf("  FMV: %s's resolver picks", rep->plan.entries[e].fn->name);
+            for (size_t i = 0; i < rep->n_runs; i++) {
+                const struct verify_run *run = &rep->runs[i];
+                const struct elf_clone *c = run->dispatch.picks ? run->dispatch.picks[e] : NULL;
+                printf("%s %s on %s", i ? "," : "", c ? c->symbol : "?",
+                       run->emulated ? run->cpu : run->level ? run->level : "native");
+                if (!run->emulated) printf(" (native)");
+            }
+            putchar('\n');
+        }
+        if (rep->plan.unavailable) printf("  FMV: no dispatch map: %s\n", rep->plan.unavailable);
+    }
+
+    /* Natively, FMV against -mavx2. On a CPU beyond AVX2 the FMV build's
+     * x86-64-v4 clone (AVX-512) can beat -mavx2, which stops at AVX2: said,
+     * not hidden. */
+    const struct build_result *avx2 = &ex->builds[AVX2_BUILD];
+    if (timed_ok(f) && timed_ok(avx2) && f->timing.median > 0) {
+        double ratio = avx2->timing.median / f->timing.median;
+        const char *verdict = ratio > 1.05 ? "faster than" : ratio < 0.95 ? "SLOWER than" : "as fast as";
+        printf("  natively the FMV build is %s -O3 -mavx2 (%.3f s vs %.3f s, %.2fx)%s\n", verdict,
+               f->timing.median, avx2->timing.median, ratio, o->quick ? " - but --quick times are noise" : "");
+        const struct verify_run *native = f->verified ? &f->cpus.runs[0] : NULL;
+        if (ratio > 1.05 && native && native->level && strcmp(native->level, "x86-64-v3") > 0)
+            printf("  (this CPU is %s: FMV runs a clone beyond AVX2 here, which no -mavx2 build can use)\n",
+                   native->level);
     }
 }
 
 static void print_kernel_table(const struct example_run *ex)
 {
-    if (!ex->def->kernel_times || !ex->builds[0].timed || ex->builds[0].timing.failure) return;
-    const char *errors = ex->builds[0].timing.errors;
+    if (!ex->def->kernel_times || !timed_ok(&ex->builds[REF_BUILD])) return;
+    const char *errors = ex->builds[REF_BUILD].timing.errors;
     printf("\n%s: time in each kernel, ms (first run; ratio to -O3)\n", ex->def->name);
     printf("  %-18s", "kernel");
     for (size_t b = 0; b < N_BUILDS; b++)
@@ -446,6 +624,32 @@ static void print_clone_table(const struct example_run *ex)
     }
 }
 
+/* {"qemu64": {"result": "OK", "ok": true, "picks": {"foo": "foo.default"}}, ...}:
+ * a build on each emulated CPU, as in the table (no times), and which clone
+ * each resolver picked there (FMV build only); null when it could not be run. */
+static json_t *build_cpus_json(const struct build_result *r, const struct strvec *models)
+{
+    if (!r->verified) return json_null();
+    json_t *j = json_object();
+    for (size_t i = 0; i < models->n; i++) {
+        const struct verify_run *run = emulated_run(r, i);
+        char *cell = cpu_cell(run);
+        json_t *c = json_pack("{s:s, s:b}", "result", cell, "ok", run && run->ok);
+        free(cell);
+        if (run && r->cpus.plan.n_entries) {
+            json_t *picks = json_object();
+            for (size_t e = 0; e < r->cpus.plan.n_entries; e++) {
+                const struct elf_clone *pick = run->dispatch.picks ? run->dispatch.picks[e] : NULL;
+                json_object_set_new(picks, r->cpus.plan.entries[e].fn->name,
+                                    pick ? json_string(pick->symbol) : json_null());
+            }
+            json_object_set_new(c, "picks", picks);
+        }
+        json_object_set_new(j, models->v[i], c);
+    }
+    return j;
+}
+
 static json_t *example_to_json(const struct example_run *ex, const struct demo_opts *o)
 {
     json_t *j = json_object();
@@ -455,7 +659,7 @@ static json_t *example_to_json(const struct example_run *ex, const struct demo_o
     json_object_set_new(j, "list", ex->list_json ? json_incref(ex->list_json) : json_null());
     json_object_set_new(j, "patch", ex->patch_text ? json_string(ex->patch_text) : json_null());
     json_t *builds = json_array();
-    double ref = ex->builds[0].timed && !ex->builds[0].timing.failure ? ex->builds[0].timing.median : 0;
+    double ref = reference_seconds(ex);
     for (size_t b = 0; b < N_BUILDS; b++) {
         const struct build_result *r = &ex->builds[b];
         if (!build_applies(&demo_builds[b], ex)) continue;
@@ -478,9 +682,17 @@ static json_t *example_to_json(const struct example_run *ex, const struct demo_o
             json_object_set_new(jb, "output", json_string(r->timing.output));
             json_object_set_new(jb, "output_varies", json_boolean(r->timing.output_varies));
         }
+        json_object_set_new(jb, "portable", json_boolean(demo_builds[b].portable));
+        if (ex->cpu_models.n && r->built) json_object_set_new(jb, "cpus", build_cpus_json(r, &ex->cpu_models));
         json_array_append_new(builds, jb);
     }
     json_object_set_new(j, "builds", builds);
+    json_t *cpus = json_array();
+    for (size_t i = 0; i < ex->cpu_models.n; i++) json_array_append_new(cpus, json_string(ex->cpu_models.v[i]));
+    json_object_set_new(j, "emulated_cpus", cpus);
+    json_object_set_new(j, "emulated_arg", ex->def->emulated_arg ? json_string(ex->def->emulated_arg) : json_null());
+    json_object_set_new(j, "emulation_missing",
+                        ex->emulation_missing ? json_string(ex->emulation_missing) : json_null());
     json_object_set_new(j, "outputs_compared", json_integer(ex->outputs_compared));
     json_object_set_new(j, "outputs_equal", json_boolean(ex->outputs_compared >= 2 && ex->outputs_equal));
     json_t *clones = json_array();
@@ -516,7 +728,10 @@ static void example_run_free(struct example_run *ex)
     for (size_t b = 0; b < N_BUILDS; b++) {
         variant_build_free(&ex->builds[b].build);
         timing_result_free(&ex->builds[b].timing);
+        verify_report_free(&ex->builds[b].cpus);   /* also after a failed verify_program */
     }
+    sv_free(&ex->cpu_models);
+    free(ex->emulation_missing);
     if (ex->samples)
         for (size_t i = 0; i < ex->clones.n_functions; i++) free(ex->samples[i].samples);
     free(ex->samples);
@@ -549,11 +764,20 @@ static int run_example(struct example_run *ex, const struct demo_opts *o, const 
     find_clones(ex, o, work);
     for (size_t b = 0; b < N_BUILDS; b++)
         if (build_applies(&demo_builds[b], ex) && (!ex->builds[b].built || ex->builds[b].timing.failure)) rc = -1;
-    /* A table of these builds against emulated CPUs (fmvgen verify) goes
-     * here, while the builds' copies still exist. */
+    /* While the builds' copies still exist: the article's CPU columns. */
+    if (ex->def->emulated_arg) {
+        if (!o->json) {
+            printf("running the builds on emulated CPUs (%s), %s passes\n", VERIFY_DEFAULT_CPUS,
+                   ex->def->emulated_arg);
+            fflush(stdout);
+        }
+        run_on_cpus(ex);
+        if (portable_build_failed(ex)) rc = -1;
+    }
     if (ex->outputs_compared >= 2 && !ex->outputs_equal) rc = -1;
     if (!o->json) {
         print_time_table(ex, o);
+        print_cpu_summary(ex, o);
         print_kernel_table(ex);
         print_outputs(ex);
         print_clone_table(ex);

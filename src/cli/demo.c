@@ -476,10 +476,26 @@ static void print_time_table(const struct example_run *ex, const struct demo_opt
     if (ex->emulation_missing) printf("  emulated CPUs: none, %s\n", ex->emulation_missing);
 }
 
-/* Under the article's table: which builds die where, which clone the FMV
- * build's resolvers pick on each CPU (the reason it runs everywhere), and
- * how its native time compares with -O3 -mavx2's. */
-static void print_cpu_summary(const struct example_run *ex, const struct demo_opts *o)
+/* Natively, FMV against -mavx2. On a CPU beyond AVX2 the FMV build's
+ * x86-64-v4 clone (AVX-512) can beat -mavx2, which stops at AVX2: said,
+ * not hidden. */
+static void print_fmv_vs_avx2(const struct example_run *ex, const struct demo_opts *o)
+{
+    const struct build_result *f = &ex->builds[FMV_BUILD], *avx2 = &ex->builds[AVX2_BUILD];
+    if (!timed_ok(f) || !timed_ok(avx2) || f->timing.median <= 0) return;
+    double ratio = avx2->timing.median / f->timing.median;
+    const char *verdict = ratio > 1.05 ? "faster than" : ratio < 0.95 ? "SLOWER than" : "as fast as";
+    printf("  natively the FMV build is %s -O3 -mavx2 (%.3f s vs %.3f s, %.2fx)%s\n", verdict, f->timing.median,
+           avx2->timing.median, ratio, o->quick ? " - but --quick times are noise" : "");
+    const char *level = f->verified && f->cpus.runs[0].level ? f->cpus.runs[0].level : cpus_native_level();
+    if (ratio > 1.05 && strcmp(level, "x86-64-v3") > 0)
+        printf("  (this CPU is %s: the FMV build runs a clone beyond AVX2 here, which no -mavx2 build can use)\n",
+               level);
+}
+
+/* Under the article's table: which builds die where, and which clone the
+ * FMV build's resolvers pick on each CPU (the reason it runs everywhere). */
+static void print_cpu_summary(const struct example_run *ex)
 {
     if (!ex->cpu_models.n) return;
     struct strbuf everywhere = STRBUF_INIT;
@@ -523,21 +539,6 @@ static void print_cpu_summary(const struct example_run *ex, const struct demo_op
             putchar('\n');
         }
         if (rep->plan.unavailable) printf("  FMV: no dispatch map: %s\n", rep->plan.unavailable);
-    }
-
-    /* Natively, FMV against -mavx2. On a CPU beyond AVX2 the FMV build's
-     * x86-64-v4 clone (AVX-512) can beat -mavx2, which stops at AVX2: said,
-     * not hidden. */
-    const struct build_result *avx2 = &ex->builds[AVX2_BUILD];
-    if (timed_ok(f) && timed_ok(avx2) && f->timing.median > 0) {
-        double ratio = avx2->timing.median / f->timing.median;
-        const char *verdict = ratio > 1.05 ? "faster than" : ratio < 0.95 ? "SLOWER than" : "as fast as";
-        printf("  natively the FMV build is %s -O3 -mavx2 (%.3f s vs %.3f s, %.2fx)%s\n", verdict,
-               f->timing.median, avx2->timing.median, ratio, o->quick ? " - but --quick times are noise" : "");
-        const struct verify_run *native = f->verified ? &f->cpus.runs[0] : NULL;
-        if (ratio > 1.05 && native && native->level && strcmp(native->level, "x86-64-v3") > 0)
-            printf("  (this CPU is %s: FMV runs a clone beyond AVX2 here, which no -mavx2 build can use)\n",
-                   native->level);
     }
 }
 
@@ -777,7 +778,8 @@ static int run_example(struct example_run *ex, const struct demo_opts *o, const 
     if (ex->outputs_compared >= 2 && !ex->outputs_equal) rc = -1;
     if (!o->json) {
         print_time_table(ex, o);
-        print_cpu_summary(ex, o);
+        print_cpu_summary(ex);
+        print_fmv_vs_avx2(ex, o);
         print_kernel_table(ex);
         print_outputs(ex);
         print_clone_table(ex);

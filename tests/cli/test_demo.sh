@@ -3,7 +3,9 @@
 # mode with one run per build (times are not asserted, only structure): exit
 # status, the rows of the time table, equal checksums across the builds, the
 # clones found in the FMV binaries and which one ran, and the temp dir gone.
-# Also the option errors.
+# For array_addition the FMV article's table: five builds, each OK or SIGILL
+# on the emulated CPUs (when qemu-user is installed; else the table names
+# the package, see test_demo_noqemu.sh). Also the option errors.
 source "$TESTLIB"
 
 # The demo's temp dir goes under our own TMPDIR, so we can see it removed.
@@ -18,12 +20,47 @@ expect_eq "demo exit status (stderr: $err)" "$rc" 0
 for ex in array_addition kernels; do
   expect_match "$ex section" "$out" "==== $ex ===="
   expect_match "$ex time table" "$out" "$ex: time of the whole program, median of 1 run"
+  table=$(printf '%s\n' "$out" | sed -n "/^$ex: time of the whole program/,/^\$/p")
   for row in '-O3' '-O3 -mavx2' '-O3 \+ fmvgen patch'; do
-    expect_match "$ex row $row" "$out" "^  $row +[0-9]+\.[0-9]+ s +[0-9]+\.[0-9]+x"
+    expect_match "$ex row $row" "$table" "^  $row +[0-9]+\.[0-9]+ s +[0-9]+\.[0-9]+x"
   done
-  expect_match "$ex checksums equal" "$out" "$ex: outputs: identical checksums across the 3 builds"
   expect_match "$ex clone table" "$out" "$ex: which clone runs here"
+  expect_match "$ex FMV vs -mavx2 said" "$table" \
+    '^  natively the FMV build is (faster than|as fast as|SLOWER than) -O3 -mavx2 \([0-9.]+ s vs [0-9.]+ s'
 done
+expect_match "array_addition checksums equal" "$out" "array_addition: outputs: identical checksums across the 5 builds"
+expect_match "kernels checksums equal" "$out" "kernels: outputs: identical checksums across the 3 builds"
+
+# The article's table: its rows for array_addition only.
+aa=$(printf '%s\n' "$out" | sed -n '/^array_addition: time of the whole program/,/^$/p')
+kt=$(printf '%s\n' "$out" | sed -n '/^kernels: time of the whole program/,/^$/p')
+for row in 'None \(-O0\)' '-O3 -mavx'; do
+  expect_match "array_addition row $row" "$aa" "^  $row +[0-9]+\.[0-9]+ s +[0-9]+\.[0-9]+x"
+  expect_no_match "kernels has no row $row" "$kt" "^  $row +[0-9]"
+done
+expect_no_match "kernels: no emulated CPUs" "$kt" 'Nehalem'
+
+# The CPU cells of a row (the last four fields: qemu64 Nehalem SandyBridge Haswell).
+cells() { printf '%s\n' "$aa" | grep -E "^  $1 +[0-9]+\.[0-9]+ s +[0-9.]+x " | awk '{print $(NF-3), $(NF-2), $(NF-1), $NF}'; }
+if command -v qemu-x86_64 >/dev/null 2>&1 || command -v qemu-x86_64-static >/dev/null 2>&1; then
+  expect_match "table header" "$aa" '^  build +time +vs -O3 +qemu64 +Nehalem +SandyBridge +Haswell$'
+  expect_match "emulated runs explained" "$aa" 'qemu-x86_64 -cpu MODEL, [0-9]+ passes'
+  expect_eq "None (-O0) on qemu64 Nehalem SandyBridge Haswell" "$(cells 'None \(-O0\)')" "OK OK OK OK"
+  expect_eq "-O3 on qemu64 Nehalem SandyBridge Haswell" "$(cells '-O3')" "OK OK OK OK"
+  expect_eq "-O3 -mavx on qemu64 Nehalem SandyBridge Haswell" "$(cells '-O3 -mavx')" "SIGILL SIGILL OK OK"
+  expect_eq "-O3 -mavx2 on qemu64 Nehalem SandyBridge Haswell" "$(cells '-O3 -mavx2')" "SIGILL SIGILL SIGILL OK"
+  expect_eq "FMV on qemu64 Nehalem SandyBridge Haswell" "$(cells '-O3 \+ fmvgen patch')" "OK OK OK OK"
+  expect_match "-mavx2 deaths summed up" "$aa" \
+    '^  -O3 -mavx2 fails on qemu64 \(SIGILL\), Nehalem \(SIGILL\), SandyBridge \(SIGILL\)$'
+  expect_match "portable builds summed up" "$aa" '^  runs on every CPU: None \(-O0\), -O3, -O3 \+ fmvgen patch$'
+  # Why FMV runs everywhere: the baseline CPU gets the default clone.
+  expect_match "FMV dispatch per CPU" "$aa" \
+    "^  FMV: foo's resolver picks foo\.[a-z0-9_]+ on x86-64-v[1-4] \(native\), foo\.default on qemu64, "
+  # No emulated time anywhere: only the native column has seconds.
+  expect_eq "one time per row" "$(printf '%s\n' "$aa" | grep -E '^  (None|-O3)' | grep -cE '[0-9] s .*[0-9] s')" 0
+else
+  expect_match "no qemu: the package named" "$aa" 'emulated CPUs: none, .*install the Debian package qemu-user'
+fi
 # The pipeline ran through fmvgen itself.
 expect_match "scan step" "$out" '\$ fmvgen scan -- make'
 expect_match "list step" "$out" '\$ fmvgen list'

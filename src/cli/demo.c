@@ -362,7 +362,7 @@ static void find_clones(struct example_run *ex, const struct demo_opts *o, const
  * the FMV build's dispatch map), with the example's small emulated work
  * size: only whether each run ends well matters here. No qemu: the table
  * says which package to install, the demo goes on. */
-static void run_on_cpus(struct example_run *ex)
+static void run_on_cpus(struct example_run *ex, const struct demo_opts *o)
 {
     if (!ex->def->emulated_arg) return;
     char *qemu = cpus_find_qemu();
@@ -372,6 +372,11 @@ static void run_on_cpus(struct example_run *ex)
                                           env && *env ? env : "qemu-x86_64", VERIFY_QEMU_PACKAGE,
                                           VERIFY_QEMU_PACKAGE);
         return;
+    }
+    if (!o->json) {
+        printf("running the builds under %s -cpu %s, %s passes\n", qemu, VERIFY_DEFAULT_CPUS,
+               ex->def->emulated_arg);
+        fflush(stdout);
     }
     free(qemu);
     cpus_parse(VERIFY_DEFAULT_CPUS, &ex->cpu_models);
@@ -766,15 +771,8 @@ static int run_example(struct example_run *ex, const struct demo_opts *o, const 
     for (size_t b = 0; b < N_BUILDS; b++)
         if (build_applies(&demo_builds[b], ex) && (!ex->builds[b].built || ex->builds[b].timing.failure)) rc = -1;
     /* While the builds' copies still exist: the article's CPU columns. */
-    if (ex->def->emulated_arg) {
-        if (!o->json) {
-            printf("running the builds on emulated CPUs (%s), %s passes\n", VERIFY_DEFAULT_CPUS,
-                   ex->def->emulated_arg);
-            fflush(stdout);
-        }
-        run_on_cpus(ex);
-        if (portable_build_failed(ex)) rc = -1;
-    }
+    run_on_cpus(ex, o);
+    if (portable_build_failed(ex)) rc = -1;
     if (ex->outputs_compared >= 2 && !ex->outputs_equal) rc = -1;
     if (!o->json) {
         print_time_table(ex, o);

@@ -27,6 +27,7 @@ static const struct command commands[] = {
     {"scan", cmd_scan, "run the build (or read a compile database) and collect the compiler's vectorization records"},
     {"list", cmd_list, "show candidate functions, exclusions with their reasons, and what defeats vectorization"},
     {"patch", cmd_patch, "write (or apply) a patch adding target_clones to the candidates"},
+    {"select", cmd_select, "measure the candidates on your workloads and keep only the clones that pay"},
     {"inspect", cmd_inspect, "show the clones of a binary: ISA each needs, sizes, useless clones"},
     {"verify", cmd_verify, "run a program on emulated CPU levels: SIGILL, output, which clone runs"},
     {"demo", cmd_demo, "run the whole pipeline on the bundled examples and time the builds"},

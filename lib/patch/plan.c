@@ -605,7 +605,28 @@ static void drop_already_patched(struct patch_plan *p)
     p->nfunctions = out;
 }
 
+/* Keeps only the candidates named in only (patch_plan_build_only). */
+static void keep_only(struct patch_plan *p, const struct strvec *only)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        struct patch_function *f = &p->functions[i];
+        if (!sv_contains(only, f->name)) {
+            function_free(f);
+            continue;
+        }
+        p->functions[out++] = *f;
+    }
+    p->nfunctions = out;
+}
+
 int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *p)
+{
+    return patch_plan_build_only(st, targets, exact, NULL, p);
+}
+
+int patch_plan_build_only(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
+                          struct patch_plan *p)
 {
     memset(p, 0, sizeof *p);
     for (size_t i = 0; i < targets->n; i++) sv_push(&p->targets, targets->v[i]);
@@ -615,6 +636,7 @@ int patch_plan_build(struct store *st, const struct strvec *targets, int exact, 
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
     drop_already_patched(p);
+    if (only) keep_only(p, only);
     if (p->nfunctions == 0) {
         p->text = xstrdup("");
         return 0;

@@ -79,6 +79,12 @@ char *patch_preamble(const struct strvec *targets, const char *eol);
  * nfunctions 0 when there is nothing to do), or -1 after a one-line error. */
 int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *out);
 
+/* The same restricted to the candidates whose name (struct patch_function's
+ * name) is in only; NULL: all of them. `fmvgen select` uses it to patch the
+ * functions its measurements selected, and no others. */
+int patch_plan_build_only(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
+                          struct patch_plan *out);
+
 /* The --json summary: files, functions, targets, fma. */
 json_t *patch_plan_to_json(const struct patch_plan *p);
 

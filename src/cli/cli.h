@@ -18,6 +18,7 @@ int cmd_patch(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_select(int argc, char **argv);
 
 /* The internal entry point when fmvgen runs as a compiler (scan's wrapper).
  * Returns -1 when argv[0] does not name a wrapped compiler. */

@@ -1,0 +1,118 @@
+/* decision.c - see decision.h. */
+#include "select/decision.h"
+
+#include <stdlib.h>
+
+#include "util/util.h"
+
+static const double *samples_of(const struct decision_input *in, size_t w, size_t v, size_t f)
+{
+    return in->samples + ((w * in->n_variants + v) * in->n_functions + f) * in->n_runs;
+}
+
+/* Per run, the function's samples summed over the workloads. */
+static void summed(const struct decision_input *in, size_t v, size_t f, double *out)
+{
+    for (size_t r = 0; r < in->n_runs; r++) out[r] = 0;
+    for (size_t w = 0; w < in->n_workloads; w++) {
+        const double *s = samples_of(in, w, v, f);
+        for (size_t r = 0; r < in->n_runs; r++) out[r] += s[r];
+    }
+}
+
+static int slower_on_some_workload(const struct decision_input *in, size_t v, size_t f)
+{
+    if (in->n_workloads < 2) return 0;   /* the summed verdict already says it */
+    for (size_t w = 0; w < in->n_workloads; w++) {
+        struct stats_interval iv;
+        stats_welch(samples_of(in, w, 0, f), in->n_runs, samples_of(in, w, v, f), in->n_runs, &iv);
+        if (stats_slower(&iv)) return 1;
+    }
+    return 0;
+}
+
+void decide(const struct decision_input *in, struct decision *out)
+{
+    out->n_functions = in->n_functions;
+    out->n_variants = in->n_variants;
+    out->functions = xcalloc(in->n_functions ? in->n_functions : 1, sizeof *out->functions);
+    double total = 0;
+    for (size_t w = 0; w < in->n_workloads; w++)
+        for (size_t r = 0; r < in->n_runs; r++) total += in->totals[(w * in->n_variants) * in->n_runs + r];
+    total /= in->n_runs ? (double)in->n_runs : 1;
+
+    double *base = xcalloc(in->n_runs ? in->n_runs : 1, sizeof *base);
+    double *var = xcalloc(in->n_runs ? in->n_runs : 1, sizeof *var);
+    for (size_t f = 0; f < in->n_functions; f++) {
+        struct decision_function *d = &out->functions[f];
+        d->chosen = -1;
+        d->best_ineligible = -1;
+        d->by_variant = xcalloc(in->n_variants, sizeof *d->by_variant);
+        summed(in, 0, f, base);
+        d->base_samples = stats_mean(base, in->n_runs);
+        d->share = total > 0 ? d->base_samples / total : 0;
+
+        int any_faster = 0, any_faster_eligible = 0;
+        double best = 0, best_inel = 0;
+        for (size_t v = 1; v < in->n_variants; v++) {
+            summed(in, v, f, var);
+            stats_welch(base, in->n_runs, var, in->n_runs, &d->by_variant[v]);
+            const struct stats_interval *iv = &d->by_variant[v];
+            if (!stats_faster(iv)) continue;
+            any_faster = 1;
+            if (slower_on_some_workload(in, v, f)) continue;
+            if (!in->variant_eligible[v]) {
+                if (iv->speedup > best_inel) {
+                    best_inel = iv->speedup;
+                    d->best_ineligible = (int)v;
+                }
+                continue;
+            }
+            any_faster_eligible = 1;
+            if (iv->speedup > best) {
+                best = iv->speedup;
+                d->chosen = (int)v;
+            }
+        }
+        if (d->best_ineligible >= 0 && best_inel <= best) d->best_ineligible = -1;
+
+        if (d->share < in->min_share) {
+            d->reason = DECISION_COLD;
+            d->chosen = -1;
+        } else if (d->base_samples < in->min_samples || in->n_runs < 2) {
+            d->reason = DECISION_FEW_SAMPLES;
+            d->chosen = -1;
+        } else if (d->chosen >= 0) {
+            d->reason = DECISION_SELECTED;
+        } else if (d->best_ineligible >= 0) {
+            d->reason = DECISION_INELIGIBLE;
+        } else if (any_faster && !any_faster_eligible) {
+            d->reason = DECISION_SLOWER;
+        } else {
+            d->reason = DECISION_NO_GAIN;
+        }
+    }
+    free(base);
+    free(var);
+}
+
+void decision_free(struct decision *d)
+{
+    for (size_t f = 0; f < d->n_functions; f++) free(d->functions[f].by_variant);
+    free(d->functions);
+    d->functions = NULL;
+    d->n_functions = 0;
+}
+
+const char *decision_reason_name(enum decision_reason r)
+{
+    switch (r) {
+    case DECISION_SELECTED: return "selected";
+    case DECISION_COLD: return "cold (below the minimum share of the run)";
+    case DECISION_FEW_SAMPLES: return "too few samples for a verdict (more --runs or a longer workload)";
+    case DECISION_NO_GAIN: return "no target set made it significantly faster";
+    case DECISION_SLOWER: return "faster overall but significantly slower on some workload";
+    case DECISION_INELIGIBLE: return "gained only with a target set whose outputs or tests failed (FMA: see --tolerance)";
+    }
+    return "?";
+}

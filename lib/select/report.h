@@ -1,0 +1,64 @@
+/* report.h - what `fmvgen select` found, as one structure, and its writers:
+ * report.md (for people), report.json (for tools), and the terminal summary.
+ * The command fills the structure; the writers only format it, so the three
+ * outputs cannot disagree. */
+#ifndef FMVGEN_SELECT_REPORT_H
+#define FMVGEN_SELECT_REPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "select/decision.h"
+#include "select/stats.h"
+#include "util/util.h"
+
+struct select_variant {
+    char *name;         /* "baseline", "fma-levels", "fma-free", "selected" */
+    char *targets;      /* "arch=x86-64-v3,arch=x86-64-v4"; "" for the baseline */
+    int fma;            /* its clones may contract a*b+c */
+    int built;
+    char *failure;      /* NULL, or why it is not eligible (build, output, test) */
+    char *output_match; /* "identical", "within-tolerance", ... ("" when not compared) */
+    int eligible;
+};
+
+struct select_function {
+    char *name, *display_name, *file;   /* file relative to the project root */
+    int line;
+    char **ran;         /* [variant]: the symbol that collected its samples, or NULL */
+    int in_patch;       /* in selected.patch */
+    char *note;         /* why chosen-but-not-patched, or NULL */
+};
+
+struct select_workload_result {
+    char *command;
+    struct stats_interval e2e;   /* baseline vs selected build, wall seconds */
+    int timed;
+    char *failure;               /* the selected build failed it, or NULL */
+};
+
+struct select_report {
+    int static_mode;
+    int runs;
+    double min_share, tolerance;   /* tolerance < 0: none */
+    size_t n_builds, n_profiled_runs, n_timed_runs;
+    struct select_variant *variants;   /* [0] is the baseline */
+    size_t n_variants;
+    struct select_function *functions;
+    size_t n_functions;
+    struct decision decision;          /* parallel to functions (timed mode) */
+    struct select_workload_result *workloads;
+    size_t n_workloads;
+    char *patch_targets;               /* the selected patch's targets, or NULL */
+    size_t n_selected;
+    struct strvec notes;               /* plain sentences: noise, held back, ... */
+};
+
+char *select_report_markdown(const struct select_report *r);
+json_t *select_report_json(const struct select_report *r);
+/* The terminal summary (a few lines). */
+char *select_report_summary(const struct select_report *r);
+
+void select_report_free(struct select_report *r);
+
+#endif

@@ -1,0 +1,88 @@
+/* stats.c - see stats.h. The t quantiles come from a table (df 1..30) and
+ * the normal limit beyond, linearly interpolated in 1/df: exact to the
+ * digits that matter for a keep-or-drop decision, and no libm special
+ * functions needed. */
+#include "select/stats.h"
+
+#include <math.h>
+
+double stats_mean(const double *v, size_t n)
+{
+    if (!n) return 0;
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += v[i];
+    return s / (double)n;
+}
+
+double stats_sd(const double *v, size_t n)
+{
+    if (n < 2) return 0;
+    double m = stats_mean(v, n), s = 0;
+    for (size_t i = 0; i < n; i++) s += (v[i] - m) * (v[i] - m);
+    return sqrt(s / (double)(n - 1));
+}
+
+static const double T975[31] = {
+    INFINITY, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+double stats_t975(double df)
+{
+    if (!(df > 0)) return INFINITY;
+    if (df < 1) return T975[1] / df;   /* conservative below one degree of freedom */
+    if (df >= 30) {
+        /* between df = 30 (2.042) and the normal limit (1.960), linear in 1/df */
+        return 1.960 + (2.042 - 1.960) * 30.0 / df;
+    }
+    int k = (int)df;
+    double frac = df - k;
+    if (frac == 0) return T975[k];
+    /* interpolate in 1/df between k and k+1 */
+    double x = 1 / df, x0 = 1.0 / k, x1 = 1.0 / (k + 1);
+    return T975[k + 1] + (T975[k] - T975[k + 1]) * (x - x1) / (x0 - x1);
+}
+
+static double speedup_at(double mean_a, double diff)
+{
+    double b = mean_a - diff;
+    return b > 0 ? mean_a / b : INFINITY;
+}
+
+void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out)
+{
+    *out = (struct stats_interval){0};
+    out->mean_a = stats_mean(a, na);
+    out->mean_b = stats_mean(b, nb);
+    out->diff = out->mean_a - out->mean_b;
+    out->speedup = out->mean_b > 0 ? out->mean_a / out->mean_b : 0;
+    if (na < 2 || nb < 2) return;
+    double va = stats_sd(a, na), vb = stats_sd(b, nb);
+    va = va * va / (double)na;
+    vb = vb * vb / (double)nb;
+    double se = sqrt(va + vb);
+    double half;
+    if (se == 0) {
+        half = 0;   /* identical values on each side: the difference is exact */
+    } else {
+        double df = (va + vb) * (va + vb) /
+                    (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+        half = stats_t975(df) * se;
+    }
+    out->valid = 1;
+    out->lo = out->diff - half;
+    out->hi = out->diff + half;
+    out->speedup_lo = speedup_at(out->mean_a, out->lo);
+    out->speedup_hi = speedup_at(out->mean_a, out->hi);
+}
+
+int stats_faster(const struct stats_interval *iv)
+{
+    return iv->valid && iv->lo > 0;
+}
+
+int stats_slower(const struct stats_interval *iv)
+{
+    return iv->valid && iv->hi < 0;
+}

@@ -1,0 +1,39 @@
+/* stats.h - the statistics `fmvgen select` decides with: a confidence
+ * interval for "how much less time does B take than A" from repeated runs
+ * (Welch's t on the two samples' means: no equal-variance assumption, since a
+ * faster clone often also varies less), and the speedup that goes with it.
+ *
+ * The samples are whatever the caller measured per run: a function's profile
+ * samples (its CPU time in units of the sampling period) or a whole run's
+ * wall time. One number per run, never one sample for a verdict. */
+#ifndef FMVGEN_SELECT_STATS_H
+#define FMVGEN_SELECT_STATS_H
+
+#include <stddef.h>
+
+double stats_mean(const double *v, size_t n);
+/* Sample standard deviation (n-1); 0 for n < 2. */
+double stats_sd(const double *v, size_t n);
+
+/* Two-sided 95% quantile of Student's t with df degrees of freedom
+ * (df may be fractional, as Welch's is); df <= 0 gives +inf. */
+double stats_t975(double df);
+
+struct stats_interval {
+    int valid;            /* 0: fewer than 2 values on a side: no interval */
+    double mean_a, mean_b;
+    double diff, lo, hi;  /* mean_a - mean_b with its 95% interval */
+    double speedup;       /* mean_a / mean_b (0 when mean_b <= 0) */
+    double speedup_lo, speedup_hi;   /* mean_a / (mean_a - lo|hi); +inf when unbounded */
+};
+
+/* Welch's interval for mean(a) - mean(b). lo > 0: B is significantly
+ * faster; hi < 0: significantly slower. */
+void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out);
+
+/* 1 when the interval excludes no change in B's favour (lo > 0). */
+int stats_faster(const struct stats_interval *iv);
+/* 1 when B is significantly slower (hi < 0). */
+int stats_slower(const struct stats_interval *iv);
+
+#endif

@@ -53,9 +53,10 @@ if command -v qemu-x86_64 >/dev/null 2>&1 || command -v qemu-x86_64-static >/dev
   expect_match "-mavx2 deaths summed up" "$aa" \
     '^  -O3 -mavx2 fails on qemu64 \(SIGILL\), Nehalem \(SIGILL\), SandyBridge \(SIGILL\)$'
   expect_match "portable builds summed up" "$aa" '^  runs on every CPU: None \(-O0\), -O3, -O3 \+ fmvgen patch$'
-  # Why FMV runs everywhere: the baseline CPU gets the default clone.
+  # Why FMV runs everywhere: the baseline CPU gets the default clone (clang
+  # numbers its clones: foo.default.2).
   expect_match "FMV dispatch per CPU" "$aa" \
-    "^  FMV: foo's resolver picks foo\.[a-z0-9_]+ on x86-64-v[1-4] \(native\), foo\.default on qemu64, "
+    "^  FMV: foo's resolver picks foo\.[A-Za-z0-9_.-]+ on x86-64-v[1-4] \(native\), foo\.default(\.[0-9]+)? on qemu64, "
   # No emulated time anywhere: only the native column has seconds.
   expect_eq "one time per row" "$(printf '%s\n' "$aa" | grep -E '^  (None|-O3)' | grep -cE '[0-9] s .*[0-9] s')" 0
 else
@@ -81,8 +82,8 @@ if printf '%s' "$clones" | grep -q 'cannot measure'; then
   expect_match "why no profile" "$clones" 'cannot measure: .*perf'
 else
   # measured: the hot functions ran one of their own clones
-  expect_match "foo ran a clone" "$clones" '^  foo +runs foo\.[A-Za-z0-9_]+ +\([0-9]+ of its [0-9]+ samples\)'
-  expect_match "accumulate_rows ran a clone" "$clones" '^  accumulate_rows +runs accumulate_rows\.[A-Za-z0-9_]+ '
+  expect_match "foo ran a clone" "$clones" '^  foo +runs foo\.[A-Za-z0-9_.-]+ +\([0-9]+ of its [0-9]+ samples\)'
+  expect_match "accumulate_rows ran a clone" "$clones" '^  accumulate_rows +runs accumulate_rows\.[A-Za-z0-9_.-]+ '
 fi
 
 # The temp dir is gone, and nothing else was left under TMPDIR.

@@ -1,0 +1,63 @@
+#!/bin/bash
+# test_select.sh - `fmvgen select` on tests/fixtures/select-hot-cold (a hot
+# vectorizable kernel `dot` that takes ~all of the run, a cold one `fill`
+# run once), built by gcc and by clang: the hot one is selected, the cold
+# one is not, the builds spent are baseline + 2 target sets + the selected
+# one, the patch applies, the user's tree is untouched and the temp dir is
+# removed. Asserts on the selection, never on times.
+source "$TESTLIB"
+
+export TMPDIR="$TMP/tmpdir"     # select's private copies go here: must be empty at the end
+mkdir -p "$TMPDIR"
+
+select_on() {   # CC
+  local cc=$1
+  local P
+  P=$(copy_fixture select-hot-cold)
+  mv "$P" "$TMP/p-$cc"
+  P="$TMP/p-$cc"
+  (cd "$P" && "$FMVGEN" scan -- make CC="$cc" >/dev/null 2>&1) || { fail "$cc: scan failed"; return; }
+  local before
+  before=$(cat "$P"/*.c | md5sum)
+  out=$(cd "$P" && "$FMVGEN" select --build "make CC=$cc" --run './prog 40000' --runs 3 --json 2>"$TMP/err"); rc=$?
+  expect_eq "$cc: exit" "$rc" 0
+  [ "$rc" = 0 ] || { cat "$TMP/err" >&2; return; }
+  expect_eq "$cc: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
+  expect_eq "$cc: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
+  expect_match "$cc: fill is cold" "$(jq -r '.functions[] | select(.name=="fill") | .why' <<<"$out")" "^cold"
+  expect_eq "$cc: builds" "$(jq -r .builds <<<"$out")" 4
+  expect_eq "$cc: profiled runs (3 variants x 3 runs)" "$(jq -r .profiled_runs <<<"$out")" 9
+  expect_eq "$cc: variants eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
+  expect_eq "$cc: end to end measured" "$(jq -r '.workloads[0].end_to_end.valid' <<<"$out")" true
+  expect_match "$cc: progress lines" "$(cat "$TMP/err")" "select: building fma-free"
+  local patch="$P/.fmvgen/selected.patch"
+  expect_match "$cc: patch names dot" "$(cat "$patch")" "\+FMVGEN_CLONES\(dot\)"
+  expect_eq "$cc: one attribute line" "$(grep -c "^+FMVGEN_CLONES(" "$patch")" 1
+  expect_match "$cc: attribute before dot" "$(grep -A1 "^+FMVGEN_CLONES(dot)" "$patch")" "int64_t dot"
+  (cd "$P" && patch -p1 --dry-run -s <"$patch" >/dev/null) && pass || fail "$cc: patch does not apply"
+  expect_eq "$cc: user's sources untouched" "$(cat "$P"/*.c | md5sum)" "$before"
+  [ -s "$P/.fmvgen/report.md" ] && pass || fail "$cc: no report.md"
+  expect_eq "$cc: report.json = --json" "$(jq -c . "$P/.fmvgen/report.json")" "$(jq -c . <<<"$out")"
+  expect_eq "$cc: temp dir removed" "$(ls -A "$TMPDIR")" ""
+}
+
+select_on gcc
+select_on clang
+
+# Usage errors: exit 2, one line.
+P=$TMP/p-gcc
+out=$(cd "$P" && "$FMVGEN" select --run ./prog 2>&1); rc=$?
+expect_eq "no --build: exit" "$rc" 2
+expect_match "no --build: message" "$out" "^fmvgen: select: --build CMD is required"
+out=$(cd "$P" && "$FMVGEN" select --build make 2>&1); rc=$?
+expect_eq "no --run: exit" "$rc" 2
+out=$(cd "$P" && "$FMVGEN" select --build make --run ./prog --runs 1 2>&1); rc=$?
+expect_eq "--runs 1: exit" "$rc" 2
+expect_match "--runs 1: suggests more runs" "$out" "too few samples.*--runs 3"
+out=$("$FMVGEN" -C "$TMP/tmpdir" select --build make --run ./prog 2>&1); rc=$?
+expect_eq "no store: exit" "$rc" 1
+out=$("$FMVGEN" select --help); rc=$?
+expect_eq "--help: exit" "$rc" 0
+expect_match "--help: text" "$out" "usage: fmvgen select"
+
+finish

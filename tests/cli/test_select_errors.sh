@@ -1,0 +1,66 @@
+#!/bin/bash
+# test_select_errors.sh - `fmvgen select` on bad input and failing variants
+# (tests/fixtures/select-hot-cold, gcc): a workload failing on the baseline
+# stops everything with its output shown; a hanging one is killed after
+# --timeout; variants whose tests fail or whose outputs differ from the
+# baseline's are reported and never selected; --static says nothing was
+# timed and keeps the function whose clones use wider instructions. The temp
+# directory is removed in every case.
+source "$TESTLIB"
+
+export TMPDIR="$TMP/tmpdir"
+mkdir -p "$TMPDIR"
+P=$(copy_fixture select-hot-cold)
+(cd "$P" && "$FMVGEN" scan -- make CC=gcc >/dev/null 2>&1) || fail "scan failed"
+sel() { (cd "$P" && "$FMVGEN" select --build "make CC=gcc" "$@"); }
+
+# A workload failing on the baseline: exit 1, its output shown, nothing written.
+out=$(sel --run 'echo boom-on-stdout; echo boom-on-stderr >&2; exit 3' --runs 2 2>&1); rc=$?
+expect_eq "failing workload: exit" "$rc" 1
+expect_match "failing workload: error line" "$out" "fmvgen: .*workload 'echo boom.*' fails on the baseline \(exit status 3\)"
+expect_match "failing workload: its stdout shown" "$out" "boom-on-stdout"
+expect_match "failing workload: its stderr shown" "$out" "boom-on-stderr"
+[ -e "$P/.fmvgen/report.json" ] && fail "failing workload: report written" || pass
+expect_eq "failing workload: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+# A hanging workload is killed after --timeout.
+start=$(date +%s)
+out=$(sel --run 'sleep 60' --runs 2 --timeout 1 2>&1); rc=$?
+expect_eq "hang: exit" "$rc" 1
+expect_match "hang: timed out" "$out" "timed out"
+[ $(( $(date +%s) - start )) -lt 50 ] && pass || fail "hang: not killed"
+expect_eq "hang: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+# A --test that fails on the patched variants only (they carry FMVGEN_CLONES):
+# both variants are not eligible, nothing is selected, the patch is empty.
+out=$(sel --run './prog 20000' --runs 2 --json \
+          --test '! grep -q "FMVGEN_CLONES(dot)" kernels.c' 2>/dev/null); rc=$?
+expect_eq "failing tests: exit" "$rc" 0
+expect_eq "failing tests: no variant eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "false,false"
+expect_match "failing tests: reason" "$(jq -r '.variants[1].failure' <<<"$out")" "^--test failed"
+expect_eq "failing tests: nothing selected" "$(jq -r .selected <<<"$out")" 0
+expect_eq "failing tests: empty patch" "$(wc -c <"$P/.fmvgen/selected.patch")" 0
+expect_eq "failing tests: 3 builds (no selected one)" "$(jq -r .builds <<<"$out")" 3
+
+# Outputs that differ on the patched variants: not eligible, reported.
+out=$(sel --run 'grep -q "FMVGEN_CLONES(dot)" kernels.c && echo patched; ./prog 20000' --runs 2 --json 2>/dev/null); rc=$?
+expect_eq "differing output: exit" "$rc" 0
+expect_match "differing output: reason" "$(jq -r '.variants[1].failure' <<<"$out")" "^output of .* differs from the baseline"
+expect_eq "differing output: nothing selected" "$(jq -r .selected <<<"$out")" 0
+expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+# --static: no timing, one build, dot kept from its clones' ISA needs.
+out=$(sel --static 2>/dev/null); rc=$?
+expect_eq "static: exit" "$rc" 0
+expect_match "static: says nothing was timed" "$out" "nothing was timed"
+js=$(cat "$P/.fmvgen/report.json")
+expect_eq "static: mode" "$(jq -r .mode <<<"$js")" static
+expect_eq "static: builds" "$(jq -r .builds <<<"$js")" 1
+expect_eq "static: profiled runs" "$(jq -r .profiled_runs <<<"$js")" 0
+expect_eq "static: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$js")" true
+expect_match "static: why (inspect)" "$(jq -r '.functions[] | select(.name=="dot") | .why' <<<"$js")" "inspect"
+expect_match "static: patch" "$(cat "$P/.fmvgen/selected.patch")" "FMVGEN_CLONES\(dot\)"
+expect_match "static: report.md says so" "$(cat "$P/.fmvgen/report.md")" "nothing was timed"
+expect_eq "static: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+finish

@@ -16,6 +16,10 @@ static void add_ratio(struct strbuf *sb, double x)
 /* "1.52x [1.40, 1.66]" */
 static void add_speedup(struct strbuf *sb, const struct stats_interval *iv)
 {
+    if (iv->mean_a <= 0 && iv->mean_b <= 0) {
+        sb_adds(sb, "- (never sampled)");
+        return;
+    }
     add_ratio(sb, iv->speedup);
     sb_adds(sb, "x");
     if (iv->valid) {

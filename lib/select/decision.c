@@ -48,6 +48,7 @@ void decide(const struct decision_input *in, struct decision *out)
         d->chosen = -1;
         d->best_ineligible = -1;
         d->by_variant = xcalloc(in->n_variants, sizeof *d->by_variant);
+        d->qualifies = xcalloc(in->n_variants, sizeof *d->qualifies);
         summed(in, 0, f, base);
         d->base_samples = stats_mean(base, in->n_runs);
         d->share = total > 0 ? d->base_samples / total : 0;
@@ -69,6 +70,7 @@ void decide(const struct decision_input *in, struct decision *out)
                 continue;
             }
             any_faster_eligible = 1;
+            d->qualifies[v] = 1;
             if (iv->speedup > best) {
                 best = iv->speedup;
                 d->chosen = (int)v;
@@ -98,7 +100,10 @@ void decide(const struct decision_input *in, struct decision *out)
 
 void decision_free(struct decision *d)
 {
-    for (size_t f = 0; f < d->n_functions; f++) free(d->functions[f].by_variant);
+    for (size_t f = 0; f < d->n_functions; f++) {
+        free(d->functions[f].by_variant);
+        free(d->functions[f].qualifies);
+    }
     free(d->functions);
     d->functions = NULL;
     d->n_functions = 0;

@@ -49,6 +49,8 @@ struct decision_function {
     double base_samples;        /* mean per run, summed over workloads */
     struct stats_interval *by_variant;   /* [v]; [0] unused; over all workloads */
     int best_ineligible;        /* variant that would have won if eligible, or -1 */
+    int *qualifies;             /* [v]: eligible, significantly faster, slower on no
+                                 * workload (the share and sample rules aside) */
 };
 
 struct decision {

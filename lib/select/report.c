@@ -90,7 +90,7 @@ char *select_report_markdown(const struct select_report *r)
                 }
                 sb_adds(&sb, " |");
             }
-            sb_addf(&sb, " %s | %s |\n", fn->in_patch ? r->variants[d->chosen].name : "no", function_verdict(r, f));
+            sb_addf(&sb, " %s | %s |\n", fn->in_patch ? r->variants[fn->set].name : "no", function_verdict(r, f));
         }
         if (r->n_workloads) {
             sb_adds(&sb, "\n## End to end: selected build vs baseline\n\n| workload | speedup [95%] |\n|---|---|\n");
@@ -167,7 +167,7 @@ json_t *select_report_json(const struct select_report *r)
             const struct decision_function *d = &r->decision.functions[f];
             json_object_set_new(j, "share", json_real(d->share));
             json_object_set_new(j, "baseline_samples_per_run", json_real(d->base_samples));
-            json_object_set_new(j, "target_set", fn->in_patch ? json_string(r->variants[d->chosen].name) : json_null());
+            json_object_set_new(j, "target_set", fn->in_patch ? json_string(r->variants[fn->set].name) : json_null());
             json_t *by = json_object();
             for (size_t v = 1; v < r->n_variants; v++) {
                 if (!r->variants[v].built) continue;
@@ -209,8 +209,8 @@ char *select_report_summary(const struct select_report *r)
             const struct decision_function *d = &r->decision.functions[f];
             sb_addf(&sb, "%5.1f%%  ", d->share * 100);
             if (fn->in_patch) {
-                add_speedup(&sb, &d->by_variant[d->chosen]);
-                sb_addf(&sb, " with %s", r->variants[d->chosen].name);
+                add_speedup(&sb, &d->by_variant[fn->set]);
+                sb_addf(&sb, " with %s", r->variants[fn->set].name);
             } else {
                 sb_adds(&sb, function_verdict(r, f));
             }

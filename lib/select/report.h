@@ -27,6 +27,7 @@ struct select_function {
     int line;
     char **ran;         /* [variant]: the symbol that collected its samples, or NULL */
     int in_patch;       /* in selected.patch */
+    int set;            /* with in_patch: the variant whose targets it gets */
     char *note;         /* why chosen-but-not-patched, or NULL */
 };
 

@@ -5,6 +5,7 @@
 #include "select/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 double stats_mean(const double *v, size_t n)
 {
@@ -85,4 +86,24 @@ int stats_faster(const struct stats_interval *iv)
 int stats_slower(const struct stats_interval *iv)
 {
     return iv->valid && iv->hi < 0;
+}
+
+void stats_welch_log(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out)
+{
+    *out = (struct stats_interval){0};
+    double *la = calloc(na ? na : 1, sizeof *la), *lb = calloc(nb ? nb : 1, sizeof *lb);
+    int positive = la && lb;
+    for (size_t i = 0; positive && i < na; i++) positive = a[i] > 0 && (la[i] = log(a[i]), 1);
+    for (size_t i = 0; positive && i < nb; i++) positive = b[i] > 0 && (lb[i] = log(b[i]), 1);
+    if (positive) {
+        stats_welch(la, na, lb, nb, out);
+        out->speedup = exp(out->diff);
+        out->speedup_lo = exp(out->lo);
+        out->speedup_hi = exp(out->hi);
+    }
+    out->mean_a = stats_mean(a, na);
+    out->mean_b = stats_mean(b, nb);
+    if (!positive) out->valid = 0;
+    free(la);
+    free(lb);
 }

@@ -31,6 +31,13 @@ struct stats_interval {
  * faster; hi < 0: significantly slower. */
 void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out);
 
+/* The same on log(a) - log(b), for positive values such as run times: the
+ * interval of the ratio mean_a/mean_b is multiplicative (exp of the log
+ * interval), never unbounded, and an outlier run weighs less. speedup is
+ * exp(mean log a - mean log b); diff/lo/hi are on the log scale. Values <= 0
+ * make the interval invalid. */
+void stats_welch_log(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out);
+
 /* 1 when the interval excludes no change in B's favour (lo > 0). */
 int stats_faster(const struct stats_interval *iv);
 /* 1 when B is significantly slower (hi < 0). */

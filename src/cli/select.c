@@ -442,6 +442,16 @@ static int pick_patch_set(struct selection *s, struct strvec *names)
         if (df->chosen == best) {
             sv_push(names, r->functions[f].name);
             r->functions[f].in_patch = 1;
+            r->functions[f].set = best;
+        } else if (best > 0 && df->qualifies[best]) {
+            /* also a significant gain with the winning set: patched with it */
+            sv_push(names, r->functions[f].name);
+            r->functions[f].in_patch = 1;
+            r->functions[f].set = best;
+            r->functions[f].note = xasprintf("selected with %s (%.2fx); %s was faster still (%.2fx), but this "
+                                             "version writes one target set per patch",
+                                             r->variants[best].name, df->by_variant[best].speedup,
+                                             r->variants[df->chosen].name, df->by_variant[df->chosen].speedup);
         } else {
             r->functions[f].note = xasprintf("gains most with %s, but this version writes one target set per "
                                              "patch and %s won overall", r->variants[df->chosen].name,
@@ -509,7 +519,7 @@ static int confirm(struct selection *s, int set_variant, const struct strvec *na
             wr->failure = xstrdup(sel->failure ? sel->failure : base->failure);
             continue;
         }
-        stats_welch(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
+        stats_welch_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
         wr->timed = 1;
         if (stats_slower(&wr->e2e))
             sv_pushf(&r->notes, "the selected build is significantly slower than the baseline on '%s'", wr->command);
@@ -589,11 +599,13 @@ static int select_static(struct selection *s, struct strvec *names)
         int v = static_verdict(&elves, pf->name);
         if (v == 1) {
             fn->in_patch = 1;
+            fn->set = 1;
             fn->note = xstrdup("its clones use instructions the default clone does not (inspect)");
         } else if (v == 0) {
             fn->note = xstrdup("dropped: its clones need nothing beyond the default clone (inspect)");
         } else if (pf->probe_bytes > pf->build_bytes) {
             fn->in_patch = 1;
+            fn->set = 1;
             fn->note = xasprintf("no clones found in the build's programs; loop records: %d-byte vectors at the "
                                  "target vs %d in the build", pf->probe_bytes, pf->build_bytes);
         } else {

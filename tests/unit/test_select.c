@@ -50,6 +50,16 @@ static void test_welch(void **state)
     assert_false(iv.valid);
     assert_false(stats_faster(&iv));
 
+    /* on the log scale: the ratio's interval is multiplicative and bounded */
+    stats_welch_log(a, 5, b, 5, &iv);
+    assert_true(iv.valid);
+    assert_true(iv.speedup > 1.95 && iv.speedup < 2.05);
+    assert_true(iv.speedup_lo > 1.5 && iv.speedup_lo < iv.speedup);
+    assert_true(iv.speedup_hi > iv.speedup && isfinite(iv.speedup_hi));
+    double z[] = {1, 0, 2};
+    stats_welch_log(z, 3, b, 3, &iv);
+    assert_false(iv.valid);
+
     assert_true(fabs(stats_t975(1) - 12.706) < 1e-9);
     assert_true(fabs(stats_t975(10) - 2.228) < 1e-9);
     assert_true(stats_t975(1000) > 1.96 && stats_t975(1000) < 1.97);
@@ -125,6 +135,7 @@ static void test_decision(void **state)
     run_decision(gain, both, 20, &d);
     assert_int_equal(d.functions[0].reason, DECISION_SELECTED);
     assert_int_equal(d.functions[0].chosen, 1);
+    assert_true(d.functions[0].qualifies[1] && d.functions[0].qualifies[2]);
     assert_true(fabs(d.functions[0].share - 0.5) < 0.01);
     assert_int_equal(d.functions[1].reason, DECISION_COLD);
     assert_int_equal(d.functions[1].chosen, -1);
@@ -203,6 +214,7 @@ static void test_report(void **state)
     r.functions[0].file = xstrdup("k.c");
     r.functions[0].line = 7;
     r.functions[0].in_patch = 1;
+    r.functions[0].set = 1;
     r.functions[0].ran = xcalloc(3, sizeof(char *));
     r.functions[0].ran[1] = xstrdup("dot.avx2");
     r.decision.n_functions = 1;

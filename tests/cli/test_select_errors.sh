@@ -49,6 +49,29 @@ expect_match "differing output: reason" "$(jq -r '.variants[1].failure' <<<"$out
 expect_eq "differing output: nothing selected" "$(jq -r .selected <<<"$out")" 0
 expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
 
+# Last-bit float differences (as FMA makes): not eligible without
+# --tolerance, eligible within it.
+fma_run='if grep -q "FMVGEN_CLONES(dot)" kernels.c; then echo 0.30000001; else echo 0.3; fi; ./prog 20000'
+out=$(sel --run "$fma_run" --runs 2 --json 2>/dev/null); rc=$?
+expect_eq "float differences: exit" "$rc" 0
+expect_match "float differences: suggests --tolerance" "$(jq -r '.variants[1].failure' <<<"$out")" "floats-differ.*--tolerance"
+out=$(sel --run "$fma_run" --runs 2 --tolerance 1e-6 --json 2>/dev/null); rc=$?
+expect_eq "--tolerance: exit" "$rc" 0
+expect_eq "--tolerance: eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
+expect_eq "--tolerance: outputs" "$(jq -r '.variants[1].outputs' <<<"$out")" "within-tolerance"
+out=$(sel --run ./prog --tolerance 2 2>&1); rc=$?
+expect_eq "--tolerance 2: usage error" "$rc" 2
+
+# Ctrl-C (SIGINT) while the workloads run: exit 130, temp dir removed.
+(cd "$P" && exec "$FMVGEN" select --build "make CC=gcc" --run 'sleep 1; ./prog 100' --runs 20 >/dev/null 2>&1) &
+pid=$!
+for _ in $(seq 1 100); do ls "$TMPDIR"/*/baseline >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 1
+kill -INT "$pid"
+wait "$pid"; rc=$?
+expect_eq "SIGINT: exit" "$rc" 130
+expect_eq "SIGINT: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
 # --static: no timing, one build, dot kept from its clones' ISA needs.
 out=$(sel --static 2>/dev/null); rc=$?
 expect_eq "static: exit" "$rc" 0

@@ -198,6 +198,85 @@ json_t *select_report_json(const struct select_report *r)
     return o;
 }
 
+static void add_html_text(struct strbuf *sb, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<') sb_adds(sb, "&lt;");
+        else if (*s == '>') sb_adds(sb, "&gt;");
+        else if (*s == '&') sb_adds(sb, "&amp;");
+        else if (*s == '"') sb_adds(sb, "&quot;");
+        else sb_addc(sb, *s);
+    }
+}
+
+/* The variant a function's bar shows: its patch's set, else its fastest. */
+static size_t shown_variant(const struct select_report *r, size_t f)
+{
+    if (r->functions[f].in_patch) return (size_t)r->functions[f].set;
+    size_t best = 1;
+    for (size_t v = 1; v < r->n_variants; v++)
+        if (r->decision.functions[f].by_variant[v].speedup > r->decision.functions[f].by_variant[best].speedup)
+            best = v;
+    return best;
+}
+
+char *select_report_html(const struct select_report *r)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_adds(&sb, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fmvgen select</title></head><body>\n"
+                 "<h1>fmvgen select</h1>\n");
+    if (!r->static_mode && r->n_functions) {
+        /* speedup axis 0..max(3, largest finite bound), one bar per function */
+        double top = 3;
+        for (size_t f = 0; f < r->n_functions; f++) {
+            const struct stats_interval *iv = &r->decision.functions[f].by_variant[shown_variant(r, f)];
+            if (isfinite(iv->speedup_hi) && iv->speedup_hi > top) top = iv->speedup_hi;
+            if (isfinite(iv->speedup) && iv->speedup > top) top = iv->speedup;
+        }
+        if (top > 20) top = 20;
+        const int w = 640, left = 200, row = 24;
+        int h = (int)r->n_functions * row + 40;
+        double scale = (w - left - 20) / top;
+        sb_addf(&sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
+                     "font-size=\"12\">\n", w, h);
+        sb_addf(&sb, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"4\"/>"
+                     "<text x=\"%.1f\" y=\"%d\">1x</text>\n", left + scale, left + scale, h - 20, left + scale, h - 5);
+        for (size_t f = 0; f < r->n_functions; f++) {
+            const struct select_function *fn = &r->functions[f];
+            size_t v = shown_variant(r, f);
+            const struct stats_interval *iv = &r->decision.functions[f].by_variant[v];
+            double sp = isfinite(iv->speedup) ? (iv->speedup > top ? top : iv->speedup) : 0;
+            int y = (int)f * row + 4;
+            sb_adds(&sb, "<text x=\"4\" y=\"");
+            sb_addf(&sb, "%d\">", y + 14);
+            add_html_text(&sb, fn->display_name);
+            sb_addf(&sb, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>", left, y,
+                    sp * scale, fn->in_patch ? "#2a7" : "#bbb");
+            sb_addf(&sb, "%.2fx with %s, %.1f%% of the baseline", iv->speedup, r->variants[v].name,
+                    r->decision.functions[f].share * 100);
+            sb_adds(&sb, "</title></rect>");
+            if (iv->valid) {
+                double lo = iv->speedup_lo < 0 ? 0 : iv->speedup_lo, hi = isfinite(iv->speedup_hi) ? iv->speedup_hi : top;
+                if (hi > top) hi = top;
+                if (lo > top) lo = top;
+                sb_addf(&sb, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>", left + lo * scale,
+                        y + 8, left + hi * scale, y + 8);
+            }
+            sb_addf(&sb, "<text x=\"%.1f\" y=\"%d\">%.2fx %s</text>\n", left + sp * scale + 4, y + 13, iv->speedup,
+                    fn->in_patch ? "selected" : "");
+        }
+        sb_adds(&sb, "</svg>\n<p>Bars: speedup of each function's own time with the target set it got (green) or "
+                     "its best set (grey, not selected); whiskers: 95% interval.</p>\n");
+    }
+    /* the facts, as in report.md */
+    char *md = select_report_markdown(r);
+    sb_adds(&sb, "<pre>\n");
+    add_html_text(&sb, md);
+    sb_adds(&sb, "</pre>\n</body></html>\n");
+    free(md);
+    return sb_detach(&sb);
+}
+
 char *select_report_summary(const struct select_report *r)
 {
     struct strbuf sb = STRBUF_INIT;

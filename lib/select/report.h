@@ -57,6 +57,10 @@ struct select_report {
 
 char *select_report_markdown(const struct select_report *r);
 json_t *select_report_json(const struct select_report *r);
+/* A self-contained HTML page: the markdown's facts as a table, and an inline
+ * SVG bar chart of each function's speedup with the target set it got (or
+ * its best set when not selected), its interval as a whisker. */
+char *select_report_html(const struct select_report *r);
 /* The terminal summary (a few lines). */
 char *select_report_summary(const struct select_report *r);
 

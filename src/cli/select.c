@@ -57,7 +57,7 @@ static const char USAGE[] =
     "against the baseline; profiles the workloads, runs interleaved; keeps the\n"
     "functions whose own time drops significantly and that matter; builds that\n"
     "selection and times it end to end against the baseline. Writes\n"
-    ".fmvgen/selected.patch, report.md and report.json.\n"
+    ".fmvgen/selected.patch, report.md, report.json and report.html.\n"
     "\n"
     "  --build CMD       the build command, run by /bin/sh in a copy of the project\n"
     "  --run CMD         a workload (repeatable), run in the copy after the build\n"
@@ -627,6 +627,8 @@ static int write_outputs(struct selection *s, const struct patch_plan *plan)
     char *patch = path_join(dir, "selected.patch");
     char *md_path = path_join(dir, "report.md");
     char *json_path = path_join(dir, "report.json");
+    char *html_path = path_join(dir, "report.html");
+    char *html = select_report_html(&s->rep);
     const char *text = plan && plan->text ? plan->text : "";
     char *md = select_report_markdown(&s->rep);
     json_t *j = select_report_json(&s->rep);
@@ -635,6 +637,7 @@ static int write_outputs(struct selection *s, const struct patch_plan *plan)
     if (write_file_atomic(patch, text, strlen(text)) != 0) rc = fmv_error("%s: cannot write", patch);
     if (write_file_atomic(md_path, md, strlen(md)) != 0) rc = fmv_error("%s: cannot write", md_path);
     if (write_file_atomic(json_path, js, strlen(js)) != 0) rc = fmv_error("%s: cannot write", json_path);
+    if (write_file_atomic(html_path, html, strlen(html)) != 0) rc = fmv_error("%s: cannot write", html_path);
     if (s->o->json) {
         fputs(js, stdout);
         fputc('\n', stdout);
@@ -642,7 +645,7 @@ static int write_outputs(struct selection *s, const struct patch_plan *plan)
         char *sum = select_report_summary(&s->rep);
         fputs(sum, stdout);
         free(sum);
-        printf("wrote %s, %s, %s\n", patch, md_path, json_path);
+        printf("wrote %s, %s, %s, %s\n", patch, md_path, json_path, html_path);
     }
     free(md);
     free(js);
@@ -650,6 +653,8 @@ static int write_outputs(struct selection *s, const struct patch_plan *plan)
     free(patch);
     free(md_path);
     free(json_path);
+    free(html_path);
+    free(html);
     return rc;
 }
 

@@ -37,6 +37,8 @@ select_on() {   # CC
   (cd "$P" && patch -p1 --dry-run -s <"$patch" >/dev/null) && pass || fail "$cc: patch does not apply"
   expect_eq "$cc: user's sources untouched" "$(cat "$P"/*.c | md5sum)" "$before"
   [ -s "$P/.fmvgen/report.md" ] && pass || fail "$cc: no report.md"
+  expect_match "$cc: report.html has the chart" "$(cat "$P/.fmvgen/report.html")" "<svg "
+  expect_match "$cc: report.html has dot's bar" "$(cat "$P/.fmvgen/report.html")" ">dot</text><rect [^>]*fill=\"#2a7\""
   expect_eq "$cc: report.json = --json" "$(jq -c . "$P/.fmvgen/report.json")" "$(jq -c . <<<"$out")"
   expect_eq "$cc: temp dir removed" "$(ls -A "$TMPDIR")" ""
 }

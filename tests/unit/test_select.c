@@ -244,6 +244,11 @@ static void test_report(void **state)
     assert_string_equal(json_string_value(json_object_get(v, "clone_ran")), "dot.avx2");
     assert_true(json_real_value(json_object_get(v, "speedup")) > 1.99);
     json_decref(j);
+    char *html = select_report_html(&r);
+    assert_non_null(strstr(html, "<svg"));
+    assert_non_null(strstr(html, ">dot</text>"));
+    assert_non_null(strstr(html, "2.00x with fma-free"));
+    free(html);
     char *sum = select_report_summary(&r);
     assert_non_null(strstr(sum, "yes dot"));
     free(sum);

@@ -10,8 +10,10 @@ source "$TESTLIB"
 export TMPDIR="$TMP/tmpdir"     # select's private copies go here: must be empty at the end
 mkdir -p "$TMPDIR"
 
-select_on() {   # CC
+select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   local cc=$1
+  shift
+  local nw=$(( 1 + $# / 2 ))
   local P
   P=$(copy_fixture select-hot-cold)
   mv "$P" "$TMP/p-$cc"
@@ -19,14 +21,16 @@ select_on() {   # CC
   (cd "$P" && "$FMVGEN" scan -- make CC="$cc" >/dev/null 2>&1) || { fail "$cc: scan failed"; return; }
   local before
   before=$(cat "$P"/*.c | md5sum)
-  out=$(cd "$P" && "$FMVGEN" select --build "make CC=$cc" --run './prog 40000' --runs 3 --json 2>"$TMP/err"); rc=$?
+  out=$(cd "$P" && "$FMVGEN" select --build "make CC=$cc" --run './prog 40000' "$@" --runs 3 --json 2>"$TMP/err"); rc=$?
   expect_eq "$cc: exit" "$rc" 0
   [ "$rc" = 0 ] || { cat "$TMP/err" >&2; return; }
   expect_eq "$cc: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
   expect_eq "$cc: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
   expect_match "$cc: fill is cold" "$(jq -r '.functions[] | select(.name=="fill") | .why' <<<"$out")" "^cold"
   expect_eq "$cc: builds" "$(jq -r .builds <<<"$out")" 4
-  expect_eq "$cc: profiled runs (3 variants x 3 runs)" "$(jq -r .profiled_runs <<<"$out")" 9
+  expect_eq "$cc: profiled runs (3 variants x 3 runs x workloads)" "$(jq -r .profiled_runs <<<"$out")" $((9 * nw))
+  expect_eq "$cc: every workload timed end to end" "$(jq -r '[.workloads[] | .end_to_end.valid] | all' <<<"$out")" true
+  expect_eq "$cc: workloads" "$(jq -r '.workloads | length' <<<"$out")" "$nw"
   expect_eq "$cc: variants eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
   expect_eq "$cc: end to end measured" "$(jq -r '.workloads[0].end_to_end.valid' <<<"$out")" true
   expect_match "$cc: progress lines" "$(cat "$TMP/err")" "select: building fma-free"
@@ -44,7 +48,7 @@ select_on() {   # CC
 }
 
 select_on gcc
-select_on clang
+select_on clang --run './prog 20000'    # two workloads: judged on both
 
 # Usage errors: exit 2, one line.
 P=$TMP/p-gcc

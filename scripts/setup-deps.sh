@@ -10,6 +10,8 @@ PACKAGES=(
   libjansson-dev zlib1g-dev libyaml-dev libelf-dev libcapstone-dev
   libsqlite3-dev libcmocka-dev
   qemu-user binutils jq
+  # verify: gdb calls the resolvers of static executables (no preload there)
+  gdb
   linux-perf
   # patch tests: sqlite3 (fills a store by hand), tcc (a C compiler without
   # target_clones or __has_attribute), quilt (the patch must import)

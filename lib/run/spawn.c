@@ -223,6 +223,43 @@ int run_pool(const struct run_job *jobs, size_t n, int parallel, struct run_resu
     return failures;
 }
 
+struct run_child {
+    struct child c;
+};
+
+struct run_child *run_start(char *const argv[], const struct run_opts *opts, struct run_result *res)
+{
+    /* Always its own process group, so run_finish can kill what it started. */
+    struct run_opts o = opts ? *opts : (struct run_opts){0};
+    if (o.timeout_s <= 0) o.timeout_s = 1e9;
+    struct run_child *rc = xcalloc(1, sizeof *rc);
+    if (start_child(argv, &o, &rc->c, res) != 0) {
+        free(rc);
+        return NULL;
+    }
+    return rc;
+}
+
+void run_finish(struct run_child *rc, double grace_s, struct run_result *res)
+{
+    if (!rc) return;
+    double give_up = now_s() + (grace_s > 0 ? grace_s : 0);
+    int wstatus = 0, killed = 0;
+    for (;;) {
+        pid_t p = waitpid(rc->c.pid, &wstatus, WNOHANG);
+        if (p == rc->c.pid) break;
+        if (p < 0 && errno != EINTR) break;
+        check_deadline(&rc->c, res);
+        if (!killed && now_s() >= give_up) {
+            kill(-rc->c.pid, SIGKILL);
+            killed = 1;
+        }
+        nap();
+    }
+    finish_child(&rc->c, wstatus, res);
+    free(rc);
+}
+
 void run_result_free(struct run_result *res)
 {
     if (!res) return;

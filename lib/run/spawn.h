@@ -52,6 +52,14 @@ struct run_job {
 };
 int run_pool(const struct run_job *jobs, size_t n, int parallel, struct run_result *results);
 
+/* A child left running while the caller does other work (a debugger server
+ * that waits for its client). run_start returns NULL when it could not start
+ * (res gets why); run_finish waits at most grace_s more seconds (and never
+ * past opts.timeout_s), then kills the child's process group, and fills res. */
+struct run_child;
+struct run_child *run_start(char *const argv[], const struct run_opts *opts, struct run_result *res);
+void run_finish(struct run_child *child, double grace_s, struct run_result *res);
+
 int cpu_count(void);
 
 #endif

@@ -2,6 +2,7 @@
 #include "verify/dispatch.h"
 #include "run/spawn.h"
 #include "verify/cpus.h"
+#include "verify/dispatch_gdb.h"
 #include "verify/libdeps.h"
 
 #include <errno.h>
@@ -58,7 +59,10 @@ int dispatch_plan_build(const char *program, const char *ld_library_path, const 
     if (elf_mv_read(program, &mv) != 0) return -1;
     add_object(plan, program, 1, &mv);
     if (mv.is_static) {
-        plan->unavailable = xstrdup("static executable: the helper that runs the resolvers cannot be preloaded");
+        /* No preload into a static program: gdb calls its resolvers. */
+        plan->gdb = find_in_path("gdb");
+        if (!plan->gdb)
+            plan->unavailable = xstrdup("static executable: gdb is needed to call its resolvers (apt-get install gdb)");
     } else {
         struct lib_dep *deps;
         size_t n;
@@ -120,6 +124,7 @@ void dispatch_plan_free(struct dispatch_plan *plan)
     sv_free(&plan->system_libs);
     sv_free(&plan->missing_libs);
     free(plan->unavailable);
+    free(plan->gdb);
     free(plan->request_path);
     memset(plan, 0, sizeof *plan);
 }
@@ -143,6 +148,14 @@ int dispatch_level_probe_argv(struct strvec *argv)
 }
 
 /* ---- one run of the helper ---- */
+
+void dispatch_record_answer(const struct dispatch_plan *plan, struct dispatch_result *res, size_t idx,
+                            uint64_t file_addr)
+{
+    res->offsets[idx] = file_addr;
+    res->picks[idx] = elf_mv_clone_at(plan->entries[idx].fn, file_addr);
+    if (!res->picks[idx]) res->other[idx] = xasprintf("0x%" PRIx64 " (not a known clone)", file_addr);
+}
 
 /* Reads the helper's lines (see src/preload/dispatch.c). Returns 1 when its
  * "done" line is there. */
@@ -168,11 +181,7 @@ static int parse_helper_output(const struct dispatch_plan *plan, char *text, str
             free(res->other[idx]);
             res->other[idx] = NULL;
             if (!strncmp(end, " ok ", 4)) {
-                uint64_t off = strtoull(end + 4, NULL, 16);
-                res->offsets[idx] = off;
-                res->picks[idx] = elf_mv_clone_at(plan->entries[idx].fn, off);
-                if (!res->picks[idx])
-                    res->other[idx] = xasprintf("0x%" PRIx64 " (not a known clone)", off);
+                dispatch_record_answer(plan, res, idx, strtoull(end + 4, NULL, 16));
             } else if (!strncmp(end, " elsewhere ", 11)) {
                 char *name;
                 uint64_t off = strtoull(end + 11, &name, 16);
@@ -202,6 +211,7 @@ int dispatch_run(const struct dispatch_plan *plan, const char *helper, char *con
         res->error = xstrdup(plan->unavailable);
         return -1;
     }
+    if (plan->gdb) return dispatch_gdb_run(plan, argv, qemu, model, timeout_s, res);
     /* A preload the user already has stays, after the helper. */
     const char *user_preload = getenv("LD_PRELOAD");
     struct strvec vars = STRVEC_INIT;

@@ -10,8 +10,9 @@
  * with lib/elf (elf_mv_clone_at). The helper also reports the CPU's x86-64
  * level as CPUID shows it to the program.
  *
- * A static executable cannot take a preloaded helper: the plan then says
- * why there is no map (plan.unavailable). */
+ * A static executable cannot take a preloaded helper: its resolvers are
+ * called through gdb instead (dispatch_gdb.h), and when gdb is not
+ * installed the plan says why there is no map (plan.unavailable). */
 #ifndef FMVGEN_VERIFY_DISPATCH_H
 #define FMVGEN_VERIFY_DISPATCH_H
 
@@ -42,6 +43,7 @@ struct dispatch_plan {
     struct strvec system_libs;  /* DT_NEEDED names left to the system (not examined) */
     struct strvec missing_libs; /* names found nowhere (the program may not start) */
     char *unavailable;          /* why no map can be made, or NULL */
+    char *gdb;                  /* static executable: the gdb that calls its resolvers */
     char *request_path;         /* the helper's request file (in the scratch dir) */
 };
 

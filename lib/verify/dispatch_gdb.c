@@ -166,8 +166,10 @@ int dispatch_gdb_run(const struct dispatch_plan *plan, char *const *argv, const 
         sv_push(&cmd, plan->objects[0].path);
     } else {
         gdb_commands(&cmd, plan, "starti", entry, main_addr);
+        /* The program as resolved (gdb would not search PATH), then its arguments. */
         sv_push(&cmd, "--args");
-        sv_push_all(&cmd, argv);
+        sv_push(&cmd, plan->objects[0].path);
+        sv_push_all(&cmd, argv + 1);
     }
     struct run_opts go = {.capture_stdout = 1, .capture_stderr = 1, .stdin_path = "/dev/null", .timeout_s = limit};
     struct run_result gr;

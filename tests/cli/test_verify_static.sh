@@ -4,8 +4,9 @@
 # CPU model. The target_clones("arch=x86-64-v3","default") function must
 # resolve to default on qemu64/Nehalem/SandyBridge and to the v3 clone on
 # Haswell and natively (this CPU is x86-64-v4). Also: without gdb the map
-# is unavailable and says why. Built with gcc, and clang-19 when installed;
-# skipped when gcc -static cannot link (no libc.a).
+# is unavailable and says why, and a failing gdb is reported per CPU.
+# Built with gcc, and clang-19 when installed; skipped when gcc -static
+# cannot link (no libc.a).
 . "$TESTLIB"
 command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
 command -v qemu-x86_64 >/dev/null || { echo "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"; exit 1; }
@@ -55,5 +56,16 @@ ln -s "$(command -v qemu-x86_64)" nogdb/qemu-x86_64
 PATH="$PWD/nogdb" "$FMVGEN" verify --json --cpu Nehalem -- ./scale-gcc >nogdb.json
 expect_eq "no gdb: still verifies" "$?" 0
 expect_match "no gdb: why" "$(jq -r '.dispatch_unavailable' nogdb.json)" '^static executable: gdb is needed'
+
+# A gdb that fails: the map says so for each CPU, and qemu, left waiting
+# for a debugger, is stopped rather than hanging the run.
+mkdir badgdb
+printf '#!/bin/sh\necho "gdb broke" >&2\nexit 1\n' >badgdb/gdb
+chmod +x badgdb/gdb
+PATH="$PWD/badgdb:$PATH" "$FMVGEN" verify --json --timeout 30 --cpu Nehalem -- ./scale-gcc >badgdb.json
+expect_eq "bad gdb: still verifies" "$?" 0
+expect_eq "bad gdb: why, per CPU" "$(jq -r '[.cpus[].dispatch_error] | unique | join("|")' badgdb.json)" \
+  "gdb could not call the resolvers (exit status 1): gdb broke"
+expect_eq "bad gdb: no picks" "$(jq -c '[.dispatch[0].picks[]] | unique' badgdb.json)" '[null]'
 
 finish

@@ -177,12 +177,13 @@ int elf_file_open(const char *path, struct elf_file *ef)
     if (check_header(ef, elf, (uint64_t)st.st_size) != 0) goto fail;
 
     size_t nph = 0;
-    int dynamic = 0;
+    int dynamic = 0, interp = 0;
     if (elf_getphdrnum(elf, &nph) == 0) {
         for (size_t i = 0; i < nph; i++) {
             GElf_Phdr ph;
             if (!gelf_getphdr(elf, (int)i, &ph)) continue;
             if (ph.p_type == PT_INTERP || ph.p_type == PT_DYNAMIC) dynamic = 1;
+            if (ph.p_type == PT_INTERP) interp = 1;
             if (ph.p_type == PT_INTERP && ef->elf_type == ET_DYN) ef->is_pie = 1;
         }
     }
@@ -204,6 +205,9 @@ int elf_file_open(const char *path, struct elf_file *ef)
     }
     if (ef->elf_type == ET_DYN && pie_flag) ef->is_pie = 1;
     if (soname && !pie_flag) ef->is_pie = 0;
+    /* A static PIE (-static-pie) has a dynamic section for its own
+     * relocations but no interpreter: nothing can be preloaded into it. */
+    if (ef->is_pie && !interp) ef->is_static = 1;
     size_t cap = 0;
     ef->has_symtab = symtab != NULL;
     if (symtab) load_symbols(elf, symtab, &symtab_sh, ef, &cap);

@@ -23,7 +23,7 @@ struct elf_file {
     int fd;
     void *elf;           /* Elf *, kept opaque so users need not include libelf.h */
     int elf_type;        /* ET_EXEC / ET_DYN */
-    int is_static;       /* no PT_INTERP and no PT_DYNAMIC */
+    int is_static;       /* no PT_INTERP and no PT_DYNAMIC, or a static PIE (DF_1_PIE, no PT_INTERP) */
     int is_pie;          /* ET_DYN with DF_1_PIE, or with an interpreter
                           * and no DT_SONAME: an executable, not a library */
     int has_symtab;      /* 0: stripped; syms come from .dynsym */

@@ -21,6 +21,10 @@ if ! gcc -static empty.c -o empty 2>/dev/null; then
 fi
 gcc -O2 -static scale.c -o scale-gcc || { fail "gcc -static scale.c"; finish; }
 compilers=(gcc)
+# A static PIE has a dynamic section but no interpreter: gdb's path too.
+if gcc -O2 -static-pie scale.c -o scale-gcc-static-pie 2>/dev/null; then
+  compilers+=(gcc-static-pie)
+fi
 if command -v clang-19 >/dev/null && clang-19 -O2 -static scale.c -o scale-clang-19 2>/dev/null; then
   compilers+=(clang-19)
 fi

@@ -1,0 +1,594 @@
+/* session.c - see session.h. The steps of one selection, in the order
+ * select_run calls them: init_report, build_all, check_all, profile_all (and
+ * the decision), pick_patch_set, confirm; select_static (static.h) instead
+ * of the timed steps with --static. */
+#include "select/session.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/profile.h"
+#include "measure/timing.h"
+#include "run/spawn.h"
+#include "select/attribution.h"
+#include "select/decision.h"
+#include "select/static.h"
+#include "select/stats.h"
+#include "store/store.h"
+#include "targets/targets.h"
+#include "verify/compare.h"
+
+const struct select_target_set select_target_sets[] = {
+    {"fma-levels", TARGETS_DEFAULT, 0},
+    {"fma-free", TARGETS_EXACT, 1},
+};
+const size_t select_n_target_sets = sizeof select_target_sets / sizeof *select_target_sets;
+
+/* ---- Ctrl-C: remove the temp dir at the next step ---- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static int check_interrupted(void)
+{
+    if (interrupted) fmv_error("interrupted; removing the temp directory");
+    return interrupted;
+}
+
+/* The one progress hook: every step of the run reports through it, so a
+ * terminal progress bar replaces this function alone. Plain lines on stderr
+ * for now. */
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void progress(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("select: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* A failing build's or workload's output, indented under the error line. */
+static void show_output(const char *text)
+{
+    const char *s = text ? text : "";
+    while (*s) {
+        size_t n = strcspn(s, "\n");
+        fprintf(stderr, "    | %.*s\n", (int)n, s);
+        s += n;
+        if (*s) s++;
+    }
+}
+
+/* ---- builds ---- */
+
+/* A copy of root with the plan's new file contents, at dst. */
+static int patched_tree(const char *root, const struct patch_plan *plan, const char *dst)
+{
+    if (measure_copy_tree(root, dst) != 0) return -1;
+    for (size_t i = 0; i < plan->nfiles; i++) {
+        char *path = path_join(dst, plan->files[i].rel);
+        int rc = write_file_atomic(path, plan->files[i].new_data, plan->files[i].new_len);
+        if (rc != 0) fmv_error("%s: cannot write the patched file", path);
+        free(path);
+        if (rc != 0) return -1;
+    }
+    return 0;
+}
+
+/* Builds variant NAME from root, patched by plan when not NULL. */
+static int build_variant(const char *name, const char *root, const struct patch_plan *plan, const char *work,
+                         const struct select_options *o, struct variant_build *out)
+{
+    char *src = NULL;
+    const char *from = root;
+    memset(out, 0, sizeof *out);
+    if (plan) {
+        src = xasprintf("%s/src-%s", work, name);
+        if (patched_tree(root, plan, src) != 0) {
+            out->failure = xstrdup("could not make the patched copy");
+            free(src);
+            return -1;
+        }
+        from = src;
+    }
+    char *const argv[] = {"/bin/sh", "-c", (char *)o->build, NULL};
+    struct variant_spec spec = {.name = name, .source_dir = from, .work_dir = work, .build_argv = argv,
+                                .timeout_s = o->timeout_s};
+    int rc = measure_build_variant(&spec, out);
+    if (rc != 0 && out->log && *out->log) show_output(out->log);
+    if (src) {
+        remove_tree(src);
+        free(src);
+    }
+    return rc;
+}
+
+static int run_shell(const char *cmd, const char *cwd, double timeout_s, struct run_result *res)
+{
+    char *const argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+    struct run_opts opts = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = timeout_s};
+    return run_argv(argv, &opts, res);
+}
+
+/* ---- the state of one selection ---- */
+
+static void init_report(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    r->static_mode = s->o->is_static;
+    r->runs = s->o->runs;
+    r->min_share = s->o->min_share;
+    r->tolerance = s->o->tolerance;
+    r->n_variants = 1 + select_n_target_sets;
+    r->variants = xcalloc(r->n_variants, sizeof *r->variants);
+    r->variants[0].name = xstrdup("baseline");
+    r->variants[0].targets = xstrdup("");
+    for (size_t v = 1; v < r->n_variants; v++) {
+        r->variants[v].name = xstrdup(select_target_sets[v - 1].name);
+        r->variants[v].targets = xstrdup(select_target_sets[v - 1].targets);
+    }
+    r->n_functions = s->candidates.nfunctions;
+    r->functions = xcalloc(r->n_functions ? r->n_functions : 1, sizeof *r->functions);
+    for (size_t f = 0; f < r->n_functions; f++) {
+        const struct patch_function *pf = &s->candidates.functions[f];
+        r->functions[f].name = xstrdup(pf->name);
+        r->functions[f].display_name = xstrdup(pf->display_name ? pf->display_name : pf->name);
+        r->functions[f].file = xstrdup(pf->rel);
+        r->functions[f].line = pf->line;
+        r->functions[f].ran = xcalloc(r->n_variants + 1, sizeof *r->functions[f].ran);
+    }
+    r->n_workloads = s->o->runs_cmd->n;
+    r->workloads = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *r->workloads);
+    for (size_t w = 0; w < r->n_workloads; w++) r->workloads[w].command = xstrdup(s->o->runs_cmd->v[w]);
+    s->builds = xcalloc(r->n_variants + 1, sizeof *s->builds);   /* + the selected build */
+    s->base_outputs = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *s->base_outputs);
+}
+
+static int plan_for_set(struct select_session *s, size_t set, const struct strvec *only, struct patch_plan *plan)
+{
+    struct strvec targets = STRVEC_INIT;
+    int rc = targets_parse(select_target_sets[set].targets, &targets);
+    if (rc == 0) rc = patch_validate_targets(s->st, &targets, NULL, NULL, 0);
+    if (rc == 0) rc = patch_plan_build_only(s->st, &targets, select_target_sets[set].exact, only, plan);
+    s->rep.variants[set + 1].fma = targets_enable_fma(&targets);
+    sv_free(&targets);
+    return rc;
+}
+
+/* Builds the baseline and every target set's all-candidates variant. */
+static int build_all(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    for (size_t v = 0; v < r->n_variants; v++) {
+        if (check_interrupted()) return -1;
+        if (s->o->is_static && v != 1) continue;   /* static: only the default targets' clones */
+        progress("building %s%s%s (%zu/%zu)", r->variants[v].name, v ? " with every candidate cloned for " : "",
+                 r->variants[v].targets, v + 1, r->n_variants);
+        struct patch_plan plan;
+        int have_plan = 0;
+        if (v > 0) {
+            if (plan_for_set(s, v - 1, NULL, &plan) != 0) {
+                patch_plan_free(&plan);
+                return -1;
+            }
+            have_plan = 1;
+        }
+        r->n_builds++;
+        if (build_variant(r->variants[v].name, s->root, have_plan ? &plan : NULL, s->work, s->o, &s->builds[v]) == 0) {
+            r->variants[v].built = 1;
+        } else if (v == 0) {
+            fmv_error("%s: the baseline does not build with '%s'; nothing selected", s->root, s->o->build);
+            if (have_plan) patch_plan_free(&plan);
+            return -1;
+        } else {
+            r->variants[v].failure = xasprintf("build failed (%s)", s->builds[v].failure ? s->builds[v].failure : "?");
+        }
+        if (have_plan) patch_plan_free(&plan);
+    }
+    return 0;
+}
+
+/* Runs every workload once on variant v, compares its stdout with the
+ * baseline's, and runs --test. Sets the variant's eligibility. On the
+ * baseline a failure stops everything (returns -1). */
+static int check_variant(struct select_session *s, size_t v, const struct variant_build *b, struct select_variant *var)
+{
+    const struct select_options *o = s->o;
+    enum output_match worst = OUTPUT_IDENTICAL;
+    for (size_t w = 0; w < o->runs_cmd->n && !var->failure; w++) {
+        struct run_result res;
+        int rc = run_shell(o->runs_cmd->v[w], b->dir, o->timeout_s, &res);
+        if (rc != 0) {
+            char *why = run_describe(&res);
+            if (v == 0) {
+                fmv_error("%s: workload '%s' fails on the baseline (%s); nothing selected", s->root,
+                          o->runs_cmd->v[w], why);
+                show_output(res.out);
+                show_output(res.err);
+            } else {
+                var->failure = xasprintf("workload '%s' failed (%s)", o->runs_cmd->v[w], why);
+            }
+            free(why);
+            run_result_free(&res);
+            if (v == 0) return -1;
+            break;
+        }
+        if (v == 0) {
+            s->base_outputs[w] = xstrdup(res.out ? res.out : "");
+        } else {
+            struct output_diff d;
+            const char *ref = s->base_outputs[w];
+            output_compare(ref, strlen(ref), res.out ? res.out : "", res.out_len, o->tolerance, &d);
+            if (d.match > worst) worst = d.match;
+            if (d.match != OUTPUT_IDENTICAL && d.match != OUTPUT_WITHIN_TOLERANCE)
+                var->failure = xasprintf("output of '%s' differs from the baseline's at line %d (%s)%s",
+                                         o->runs_cmd->v[w], d.line, output_match_name(d.match),
+                                         d.match == OUTPUT_FLOATS_DIFFER ? "; --tolerance accepts that" : "");
+            output_diff_free(&d);
+        }
+        run_result_free(&res);
+    }
+    var->output_match = xstrdup(var->failure && worst == OUTPUT_IDENTICAL ? "" : output_match_name(worst));
+    if (!var->failure && o->test) {
+        struct run_result res;
+        if (run_shell(o->test, b->dir, o->timeout_s, &res) != 0) {
+            char *why = run_describe(&res);
+            if (v == 0) {
+                fmv_error("%s: --test '%s' fails on the baseline (%s); nothing selected", s->root, o->test, why);
+                show_output(res.out);
+                show_output(res.err);
+            } else {
+                var->failure = xasprintf("--test failed (%s)", why);
+            }
+            free(why);
+            run_result_free(&res);
+            if (v == 0) return -1;
+        } else {
+            run_result_free(&res);
+        }
+    }
+    var->eligible = v == 0 ? 0 : !var->failure;
+    return 0;
+}
+
+static int check_all(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    for (size_t v = 0; v < r->n_variants; v++) {
+        if (check_interrupted()) return -1;
+        if (!r->variants[v].built) continue;
+        progress("checking outputs%s of %s", s->o->test ? " and tests" : "", r->variants[v].name);
+        if (check_variant(s, v, &s->builds[v], &r->variants[v]) != 0) return -1;
+        if (r->variants[v].failure) progress("%s is not eligible: %s", r->variants[v].name, r->variants[v].failure);
+    }
+    return 0;
+}
+
+/* ---- profiled runs and the decision ---- */
+
+/* A variant is profiled when it built and its workloads ran (even if its
+ * outputs differ: the report then says what FMA would have bought). */
+static int profiled(const struct select_variant *v, size_t index)
+{
+    return v->built && (index == 0 || !v->failure || !strncmp(v->failure, "output", 6));
+}
+
+static int profile_all(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = (size_t)s->o->runs;
+    double *samples = xcalloc(nw * nv * nf * nr + 1, sizeof *samples);
+    double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
+    int *eligible = xcalloc(nv, sizeof *eligible);
+    const char **names = xcalloc(nf + 1, sizeof *names);
+    for (size_t f = 0; f < nf; f++) names[f] = r->functions[f].name;
+    for (size_t v = 0; v < nv; v++) eligible[v] = r->variants[v].eligible;
+    int rc = 0;
+    for (size_t round = 0; round < nr && rc == 0; round++) {
+        progress("profiled runs, round %zu/%zu", round + 1, nr);
+        for (size_t v = 0; v < nv && rc == 0; v++) {
+            if (!profiled(&r->variants[v], v)) continue;
+            for (size_t w = 0; w < nw && rc == 0; w++) {
+                if (check_interrupted()) {
+                    rc = -1;
+                    break;
+                }
+                char *const argv[] = {"/bin/sh", "-c", s->o->runs_cmd->v[w], NULL};
+                struct profile p;
+                char *why = NULL;
+                if (profile_run(argv, s->builds[v].dir, s->work, &p, &why) != 0) {
+                    fmv_error("%s: cannot profile '%s' on %s: %s", s->root, s->o->runs_cmd->v[w],
+                              r->variants[v].name, why);
+                    free(why);
+                    rc = -1;
+                    break;
+                }
+                r->n_profiled_runs++;
+                totals[(w * nv + v) * nr + round] = (double)p.total_samples;
+                for (size_t f = 0; f < nf; f++) {
+                    samples[((w * nv + v) * nf + f) * nr + round] = (double)attribution_samples(&p, names[f]);
+                    const char *hot = attribution_hottest_symbol(&p, names[f]);
+                    if (hot && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(hot);
+                }
+                profile_free(&p);
+            }
+        }
+    }
+    if (rc == 0) {
+        struct decision_input in = {
+            .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
+            .functions = names, .samples = samples, .totals = totals, .variant_eligible = eligible,
+            .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
+        };
+        decide(&in, &r->decision);
+    }
+    free(samples);
+    free(totals);
+    free(eligible);
+    free(names);
+    return rc;
+}
+
+/* One target set per patch (the preamble defines one FMVGEN_CLONES): the set
+ * whose chosen functions gain the most samples wins; functions that chose
+ * another set are noted. Returns the winning variant, or -1. */
+static int pick_patch_set(struct select_session *s, struct strvec *names)
+{
+    struct select_report *r = &s->rep;
+    const struct decision *d = &r->decision;
+    int best = -1;
+    double best_gain = 0;
+    for (size_t v = 1; v < r->n_variants; v++) {
+        double gain = 0;
+        for (size_t f = 0; f < d->n_functions; f++)
+            if (d->functions[f].chosen == (int)v) gain += d->functions[f].by_variant[v].diff;
+        if (gain > best_gain) {
+            best_gain = gain;
+            best = (int)v;
+        }
+    }
+    for (size_t f = 0; f < d->n_functions; f++) {
+        const struct decision_function *df = &d->functions[f];
+        if (df->chosen < 0) {
+            if (df->reason == DECISION_INELIGIBLE)
+                sv_pushf(&r->notes, "%s was held back: it gained with %s, whose outputs or tests differ from the "
+                                    "baseline's (pass --tolerance to accept last-bit floating-point differences)",
+                         r->functions[f].display_name, r->variants[df->best_ineligible].name);
+            continue;
+        }
+        if (df->chosen == best) {
+            sv_push(names, r->functions[f].name);
+            r->functions[f].in_patch = 1;
+            r->functions[f].set = best;
+        } else if (best > 0 && df->qualifies[best]) {
+            /* also a significant gain with the winning set: patched with it */
+            sv_push(names, r->functions[f].name);
+            r->functions[f].in_patch = 1;
+            r->functions[f].set = best;
+            r->functions[f].note = xasprintf("selected with %s (%.2fx); %s was faster still (%.2fx), but this "
+                                             "version writes one target set per patch",
+                                             r->variants[best].name, df->by_variant[best].speedup,
+                                             r->variants[df->chosen].name, df->by_variant[df->chosen].speedup);
+        } else {
+            r->functions[f].note = xasprintf("gains most with %s, but this version writes one target set per "
+                                             "patch and %s won overall", r->variants[df->chosen].name,
+                                             r->variants[best].name);
+        }
+    }
+    r->n_selected = names->n;
+    return best;
+}
+
+/* Too few samples, or wide intervals, are said, not hidden. */
+static void note_noise(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    size_t few = 0;
+    for (size_t f = 0; f < r->decision.n_functions; f++)
+        if (r->decision.functions[f].reason == DECISION_FEW_SAMPLES) few++;
+    if (few)
+        sv_pushf(&r->notes, "%zu function%s had too few samples for a verdict: raise --runs (now %d) or make the "
+                            "workload longer", few, few == 1 ? "" : "s", s->o->runs);
+    if (s->o->runs < 3)
+        sv_pushf(&r->notes, "only %d runs per variant: intervals are wide; --runs 5 or more is advised", s->o->runs);
+}
+
+/* Builds the selected patch, checks it, and times it against the baseline. */
+static int confirm(struct select_session *s, int set_variant, const struct strvec *names, struct patch_plan *plan)
+{
+    struct select_report *r = &s->rep;
+    if (plan_for_set(s, (size_t)set_variant - 1, names, plan) != 0) return -1;
+    r->patch_targets = xstrdup(select_target_sets[set_variant - 1].targets);
+    if (check_interrupted()) return -1;
+    progress("building the selected variant (%zu function%s, %s)", names->n, names->n == 1 ? "" : "s",
+             r->patch_targets);
+    struct variant_build *b = &s->builds[r->n_variants];
+    r->n_builds++;
+    if (build_variant("selected", s->root, plan, s->work, s->o, b) != 0) {
+        sv_pushf(&r->notes, "the selected variant did not build (%s)", b->failure ? b->failure : "?");
+        return 0;
+    }
+    struct select_variant check = {0};
+    check_variant(s, r->n_variants, b, &check);
+    if (check.failure) sv_pushf(&r->notes, "the selected variant fails a check: %s", check.failure);
+    free(check.failure);
+    free(check.output_match);
+    if (check_interrupted()) return -1;
+
+    size_t nw = r->n_workloads;
+    struct timing_spec *specs = xcalloc(2 * nw, sizeof *specs);
+    struct timing_result *res = xcalloc(2 * nw, sizeof *res);
+    char *(*argvs)[4] = xcalloc(2 * nw, sizeof *argvs);
+    for (size_t i = 0; i < 2 * nw; i++) {
+        argvs[i][0] = "/bin/sh";
+        argvs[i][1] = "-c";
+        argvs[i][2] = s->o->runs_cmd->v[i / 2];
+        specs[i] = (struct timing_spec){.argv = argvs[i], .cwd = i % 2 ? b->dir : s->builds[0].dir,
+                                        .runs = s->o->runs, .timeout_s = s->o->timeout_s};
+    }
+    progress("timing baseline and selected, %d runs each, interleaved", s->o->runs);
+    measure_time_set(specs, 2 * nw, res);
+    for (size_t w = 0; w < nw; w++) {
+        struct select_workload_result *wr = &r->workloads[w];
+        const struct timing_result *base = &res[2 * w], *sel = &res[2 * w + 1];
+        r->n_timed_runs += (size_t)(base->runs + sel->runs);
+        if (sel->failure || base->failure) {
+            wr->failure = xstrdup(sel->failure ? sel->failure : base->failure);
+            continue;
+        }
+        stats_welch_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
+        wr->timed = 1;
+        if (stats_slower(&wr->e2e))
+            sv_pushf(&r->notes, "the selected build is significantly slower than the baseline on '%s'", wr->command);
+        if (wr->e2e.valid && wr->e2e.speedup_hi - wr->e2e.speedup_lo > 0.2 * wr->e2e.speedup)
+            sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)",
+                     wr->command);
+    }
+    for (size_t i = 0; i < 2 * nw; i++) timing_result_free(&res[i]);
+    free(specs);
+    free(res);
+    free(argvs);
+    return 0;
+}
+
+
+/* ---- the whole run ---- */
+
+/* The steps after the temp dir exists; the caller removes it. */
+static enum select_status run_steps(struct select_session *s)
+{
+    const struct select_options *o = s->o;
+    progress("%zu candidates; builds: baseline + %zu target sets + the selected one", s->candidates.nfunctions,
+             o->is_static ? (size_t)0 : select_n_target_sets);
+    struct strvec names = STRVEC_INIT;
+    int ok = build_all(s) == 0;
+    if (ok && o->is_static) {
+        if (!s->rep.variants[1].built) {
+            fmv_error("%s: the all-candidates build failed; nothing selected", s->root);
+            ok = 0;
+        } else {
+            select_static(s->builds[1].dir, &s->candidates, 1, &s->rep, &names);
+            if (names.n) {
+                ok = plan_for_set(s, 0, &names, &s->final_plan) == 0;
+                s->have_final = 1;
+                s->rep.patch_targets = xstrdup(select_target_sets[0].targets);
+            }
+        }
+    } else if (ok) {
+        ok = check_all(s) == 0 && profile_all(s) == 0;
+        if (ok) {
+            note_noise(s);
+            int set = pick_patch_set(s, &names);
+            if (set > 0) {
+                s->have_final = 1;
+                ok = confirm(s, set, &names, &s->final_plan) == 0;
+            } else {
+                sv_push(&s->rep.notes, "no function gained significantly: selected.patch is empty");
+            }
+        }
+    }
+    sv_free(&names);
+    if (interrupted) return SELECT_INTERRUPTED;
+    return ok ? SELECT_DONE : SELECT_FAILED;
+}
+
+enum select_status select_run(struct select_session *s, const struct select_options *o, struct store *st)
+{
+    memset(s, 0, sizeof *s);
+    s->o = o;
+    s->st = st;
+    s->root = store_meta_get(st, "root");
+    if (!s->root) {
+        fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
+        return SELECT_FAILED;
+    }
+    char *bd = path_absolute(store_builddir(st), NULL);
+    int same = !strcmp(bd, s->root);
+    free(bd);
+    if (!same) {
+        fmv_error("%s: out-of-tree build directories are not supported by select yet: scan an in-tree build "
+                  "(build directory = project root %s)", store_builddir(st), s->root);
+        return SELECT_FAILED;
+    }
+    if (patch_plan_build(st, &(struct strvec)STRVEC_INIT, 0, &s->candidates) != 0) return SELECT_FAILED;
+    if (s->candidates.nfunctions == 0) return SELECT_NO_CANDIDATES;
+    init_report(s);
+    s->work = make_temp_dir("fmvgen-select");
+    if (!s->work) {
+        fmv_error("cannot create a temp directory");
+        return SELECT_FAILED;
+    }
+    interrupted = 0;
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    enum select_status status = run_steps(s);
+    if (o->keep && status != SELECT_INTERRUPTED) progress("kept the temp directory %s", s->work);
+    else remove_tree(s->work);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return status;
+}
+
+/* ---- outputs ---- */
+
+int select_write_outputs(const struct select_session *s, struct select_outputs *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *dir = store_path(s->st);
+    out->patch = path_join(dir, "selected.patch");
+    out->markdown = path_join(dir, "report.md");
+    out->json = path_join(dir, "report.json");
+    out->html = path_join(dir, "report.html");
+    const char *text = s->have_final && s->final_plan.text ? s->final_plan.text : "";
+    char *md = select_report_markdown(&s->rep);
+    char *html = select_report_html(&s->rep);
+    json_t *j = select_report_json(&s->rep);
+    out->json_text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+    json_decref(j);
+    int rc = 0;
+    if (write_file_atomic(out->patch, text, strlen(text)) != 0) rc = fmv_error("%s: cannot write", out->patch);
+    if (write_file_atomic(out->markdown, md, strlen(md)) != 0) rc = fmv_error("%s: cannot write", out->markdown);
+    if (write_file_atomic(out->json, out->json_text, strlen(out->json_text)) != 0)
+        rc = fmv_error("%s: cannot write", out->json);
+    if (write_file_atomic(out->html, html, strlen(html)) != 0) rc = fmv_error("%s: cannot write", out->html);
+    free(md);
+    free(html);
+    return rc;
+}
+
+void select_outputs_free(struct select_outputs *out)
+{
+    free(out->patch);
+    free(out->markdown);
+    free(out->json);
+    free(out->html);
+    free(out->json_text);
+    memset(out, 0, sizeof *out);
+}
+
+void select_session_free(struct select_session *s)
+{
+    for (size_t v = 0; s->builds && v <= s->rep.n_variants; v++) variant_build_free(&s->builds[v]);
+    free(s->builds);
+    for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) free(s->base_outputs[w]);
+    free(s->base_outputs);
+    patch_plan_free(&s->candidates);
+    if (s->have_final) patch_plan_free(&s->final_plan);
+    select_report_free(&s->rep);
+    free(s->root);
+    free(s->work);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,101 @@
+/* session.h - one run of `fmvgen select` (issue 4), as a library: the CLI
+ * (src/cli/select.c) parses options, opens the store, calls select_run,
+ * then writes and prints what it found - like git's builtins over libgit.
+ *
+ *   1. the candidates of the last scan (lib/patch/plan.h);
+ *   2. builds, in private copies under a temp dir (lib/measure/build.h): the
+ *      baseline, and one variant per target set (select_target_sets) with
+ *      *all* candidates cloned - a constant number of builds, whatever the
+ *      candidate count;
+ *   3. correctness: every variant runs every workload once (stdout compared
+ *      with the baseline's, lib/verify/compare.h) and passes --test; a
+ *      variant that fails is reported and never selected;
+ *   4. runs interleaved (A B C A B C ...) under perf (lib/measure/profile.h),
+ *      samples folded onto functions (lib/select/attribution.h), the rule of
+ *      lib/select/decision.h;
+ *   5. the selected patch, built once more and timed against the baseline
+ *      end to end, interleaved (lib/measure/timing.h), with an interval
+ *      (lib/select/stats.h);
+ *   6. select_write_outputs: .fmvgen/selected.patch, report.md, report.json,
+ *      report.html (lib/select/report.h).
+ * With is_static nothing is timed: the all-candidates build is inspected
+ * (lib/elf/inspect.h) and clones needing nothing beyond the default dropped.
+ *
+ * The temp dir is removed at the end of select_run (unless keep), and on
+ * SIGINT/SIGTERM at the next step (select_run installs the handlers for its
+ * duration and returns SELECT_INTERRUPTED). Progress goes through one hook,
+ * select_progress (session.c), as plain "select: ..." lines on stderr. */
+#ifndef FMVGEN_SELECT_SESSION_H
+#define FMVGEN_SELECT_SESSION_H
+
+#include <stddef.h>
+
+#include "measure/build.h"
+#include "patch/plan.h"
+#include "select/report.h"
+#include "util/util.h"
+
+struct store;
+
+#define SELECT_DEFAULT_RUNS 5
+#define SELECT_DEFAULT_TIMEOUT_S 600
+#define SELECT_DEFAULT_MIN_SHARE 0.02
+/* Fewer baseline samples per run than this make no verdict. */
+#define SELECT_MIN_SAMPLES 20
+
+/* The target sets of the variants; variant v >= 1 builds set v - 1. */
+struct select_target_set {
+    const char *name;      /* "fma-levels", "fma-free" */
+    const char *targets;   /* "arch=x86-64-v3,arch=x86-64-v4" */
+    int exact;             /* FMA-free: clones compute bit-identical floats */
+};
+extern const struct select_target_set select_target_sets[];
+extern const size_t select_n_target_sets;
+
+struct select_options {
+    const char *build, *test;     /* shell commands (run by /bin/sh -c) */
+    const struct strvec *runs_cmd;   /* the workloads; at least one unless is_static */
+    int runs;                     /* profiled (and timed) runs per variant and workload */
+    int is_static, keep;
+    double timeout_s;             /* per build, workload or test */
+    double tolerance;             /* < 0: outputs must be identical */
+    double min_share;             /* of the baseline's samples, e.g. 0.02 */
+};
+
+struct select_session {
+    const struct select_options *o;
+    struct store *st;
+    char *root, *work;
+    struct patch_plan candidates;   /* all candidates, default targets */
+    struct variant_build *builds;   /* [variant], then the selected build */
+    char **base_outputs;            /* [workload] stdout of the baseline */
+    struct select_report rep;
+    struct patch_plan final_plan;   /* the selected patch (valid with have_final) */
+    int have_final;
+};
+
+enum select_status {
+    SELECT_DONE,          /* rep and final_plan are ready for select_write_outputs */
+    SELECT_NO_CANDIDATES, /* the scan found nothing to clone; nothing to write */
+    SELECT_FAILED,        /* a one-line error was printed */
+    SELECT_INTERRUPTED,   /* SIGINT/SIGTERM: the temp dir is removed */
+};
+
+/* Runs the whole selection with options o on the scanned project of st
+ * (borrowed). s is filled in either case; free it with select_session_free. */
+enum select_status select_run(struct select_session *s, const struct select_options *o, struct store *st);
+
+/* Writes selected.patch, report.md, report.json and report.html into the
+ * store's directory; *_path (each may be NULL) get their paths (caller
+ * frees) and *json_text the report.json text (caller frees). 0, or -1 after
+ * an error line per file that could not be written. */
+struct select_outputs {
+    char *patch, *markdown, *json, *html;   /* paths */
+    char *json_text;
+};
+int select_write_outputs(const struct select_session *s, struct select_outputs *out);
+void select_outputs_free(struct select_outputs *out);
+
+void select_session_free(struct select_session *s);
+
+#endif

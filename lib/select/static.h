@@ -1,0 +1,22 @@
+/* static.h - `fmvgen select --static`: choosing without a benchmark (issue 4,
+ * "Without a benchmark"). From the all-candidates build: a candidate whose
+ * clones use instructions the default clone does not (the ISA verdicts of
+ * lib/elf/inspect.h) is kept, one whose clones need nothing more is dropped;
+ * when no linked program of the build holds its clones, the loop records
+ * decide (wider vectors at the probe target than in the build). Nothing is
+ * timed, and the report says so. */
+#ifndef FMVGEN_SELECT_STATIC_H
+#define FMVGEN_SELECT_STATIC_H
+
+#include "patch/plan.h"
+#include "select/report.h"
+#include "util/util.h"
+
+/* Judges every candidate (r->functions is parallel to candidates->functions)
+ * by the x86-64 executables and shared libraries under build_dir: sets
+ * in_patch, set (= set_variant) and note of each, r->n_selected, a note when
+ * the build linked nothing, and appends the kept names to names. */
+void select_static(const char *build_dir, const struct patch_plan *candidates, int set_variant,
+                   struct select_report *r, struct strvec *names);
+
+#endif

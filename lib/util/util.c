@@ -186,6 +186,14 @@ void fmv_set_quiet(int q) { quiet = q; }
 static struct strbuf *error_capture;
 void fmv_error_capture(struct strbuf *sb) { error_capture = sb; }
 
+static void (*message_hook)(void *arg, int before);
+static void *message_hook_arg;
+void fmv_set_message_hook(void (*hook)(void *arg, int before), void *arg)
+{
+    message_hook = hook;
+    message_hook_arg = arg;
+}
+
 int fmv_error(const char *fmt, ...)
 {
     va_list ap;
@@ -199,11 +207,13 @@ int fmv_error(const char *fmt, ...)
         return -1;
     }
     if (quiet) return -1;
+    if (message_hook) message_hook(message_hook_arg, 1);
     va_start(ap, fmt);
     fputs("fmvgen: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    if (message_hook) message_hook(message_hook_arg, 0);
     return -1;
 }
 
@@ -211,11 +221,13 @@ void fmv_warn(const char *fmt, ...)
 {
     if (quiet) return;
     va_list ap;
+    if (message_hook) message_hook(message_hook_arg, 1);
     va_start(ap, fmt);
     fputs("fmvgen: warning: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    if (message_hook) message_hook(message_hook_arg, 0);
 }
 
 /* ---- files ---- */

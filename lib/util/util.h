@@ -57,6 +57,10 @@ void fmv_set_quiet(int quiet);
  * Lets a caller fold a callee's error into its own one line that adds the
  * context (e.g. which compile_commands.json entry used that compiler). */
 void fmv_error_capture(struct strbuf *sb);
+/* Called around each line fmv_error and fmv_warn print on stderr:
+ * hook(arg, 1) before, hook(arg, 0) after. Lets a progress bar on the
+ * terminal step aside (util/progress.h). NULL removes it. */
+void fmv_set_message_hook(void (*hook)(void *arg, int before), void *arg);
 
 /* Files. read_file returns NULL and sets errno on failure; *len optional. */
 char *read_file(const char *path, size_t *len);

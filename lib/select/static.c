@@ -2,43 +2,13 @@
  * files and asks inspect which clones use more than the default. */
 #include "select/static.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "elf/codesize.h"
 #include "elf/inspect.h"
 #include "select/attribution.h"
-
-/* 1 when path is an x86-64 ELF executable or shared library. */
-static int is_linked_elf(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    unsigned char h[20];
-    size_t n = fread(h, 1, sizeof h, f);
-    fclose(f);
-    return n == sizeof h && !memcmp(h, "\177ELF", 4) && h[4] == 2 && (h[16] == 2 || h[16] == 3) && h[17] == 0;
-}
-
-static void find_elves(const char *dir, struct strvec *out)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".fmvgen")) continue;
-        char *p = path_join(dir, e->d_name);
-        struct stat sb;
-        if (lstat(p, &sb) == 0) {
-            if (S_ISDIR(sb.st_mode)) find_elves(p, out);
-            else if (S_ISREG(sb.st_mode) && is_linked_elf(p)) sv_push(out, p);
-        }
-        free(p);
-    }
-    closedir(d);
-}
 
 /* Per candidate: useful (1) when some non-default clone needs more than the
  * default clone, useless (0) when its clones need nothing more, unknown (-1)
@@ -67,7 +37,7 @@ void select_static(const char *build_dir, const struct patch_plan *candidates, i
                    struct select_report *r, struct strvec *names)
 {
     struct strvec elves = STRVEC_INIT;
-    find_elves(build_dir, &elves);
+    elf_find_linked(build_dir, &elves);
     for (size_t f = 0; f < r->n_functions; f++) {
         const struct patch_function *pf = &candidates->functions[f];
         struct select_function *fn = &r->functions[f];

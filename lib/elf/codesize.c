@@ -1,0 +1,178 @@
+/* codesize.c - see codesize.h. Each file is read twice over: its sections
+ * for the code bytes and their CRC (libelf), and inspect_file for its
+ * multiversioned functions with inspect's own sizes. */
+#include "elf/codesize.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "elf/elffile.h"
+#include "elf/inspect.h"
+
+int elf_is_linked_x86_64(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    unsigned char h[20];
+    size_t n = fread(h, 1, sizeof h, f);
+    fclose(f);
+    /* ELFCLASS64, little-endian, e_type ET_EXEC or ET_DYN, e_machine EM_X86_64 */
+    return n == sizeof h && !memcmp(h, ELFMAG, SELFMAG) && h[EI_CLASS] == ELFCLASS64 && h[EI_DATA] == ELFDATA2LSB &&
+           (h[16] == ET_EXEC || h[16] == ET_DYN) && h[17] == 0 && h[18] == EM_X86_64 && h[19] == 0;
+}
+
+static void find_linked(const char *dir, struct strvec *out)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".fmvgen")) continue;
+        char *p = path_join(dir, e->d_name);
+        struct stat sb;
+        if (lstat(p, &sb) == 0) {
+            if (S_ISDIR(sb.st_mode)) find_linked(p, out);
+            else if (S_ISREG(sb.st_mode) && elf_is_linked_x86_64(p)) sv_push(out, p);
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void elf_find_linked(const char *dir, struct strvec *out)
+{
+    size_t first = out->n;
+    find_linked(dir, out);
+    if (out->n > first) qsort(out->v + first, out->n - first, sizeof *out->v, cmp_str);
+}
+
+/* The code sections' bytes folded into crc. */
+static uint32_t code_crc(const struct elf_file *ef, uint32_t crc)
+{
+    Elf *elf = ef->elf;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) continue;
+        if (!(sh.sh_flags & SHF_ALLOC) || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_type == SHT_NOBITS) continue;
+        Elf_Data *data = NULL;
+        while ((data = elf_getdata(scn, data)))
+            if (data->d_buf && data->d_size) crc = (uint32_t)crc32(crc, data->d_buf, (uInt)data->d_size);
+    }
+    return crc;
+}
+
+static struct code_size_function *function_slot(struct code_size *cs, size_t *cap, const char *name)
+{
+    for (size_t i = 0; i < cs->n_functions; i++)
+        if (!strcmp(cs->functions[i].name, name)) return &cs->functions[i];
+    if (cs->n_functions == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        cs->functions = xrealloc(cs->functions, *cap * sizeof *cs->functions);
+    }
+    struct code_size_function *f = &cs->functions[cs->n_functions++];
+    memset(f, 0, sizeof *f);
+    f->name = xstrdup(name);
+    return f;
+}
+
+static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir)
+{
+    for (size_t i = 0; i < ir->list.n_functions; i++) {
+        const struct inspect_function *inf = &ir->functions[i];
+        if (!inf->counted) continue;
+        const struct elf_mv_function *fn = inf->fn;
+        struct code_size_function *f = function_slot(cs, cap, fn->name);
+        if ((int)fn->n_clones > f->n_versions) f->n_versions = (int)fn->n_clones;
+        f->resolver_bytes += fn->resolver_size;
+        for (size_t c = 0; c < fn->n_clones; c++) {
+            /* inspect's size: the symbol's, or estimated from the code */
+            uint64_t size = inf->clones[c].size;
+            if (inf->clones[c].size_estimated) f->estimated = 1;
+            if (fn->clones[c].is_default) f->default_bytes += size;
+            else f->clone_bytes += size;
+        }
+    }
+}
+
+static int cmp_function(const void *a, const void *b)
+{
+    return strcmp(((const struct code_size_function *)a)->name, ((const struct code_size_function *)b)->name);
+}
+
+int code_size_measure(char *const *files, size_t n, struct code_size *out)
+{
+    memset(out, 0, sizeof *out);
+    out->code_crc = (uint32_t)crc32(0, Z_NULL, 0);
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct elf_file ef;
+        if (elf_file_open(files[i], &ef) != 0) {
+            out->n_unreadable++;
+            continue;
+        }
+        out->code_bytes += ef.text_size;
+        out->code_crc = code_crc(&ef, out->code_crc);
+        elf_file_close(&ef);
+        struct inspect_report ir;
+        if (inspect_file(files[i], &ir) != 0) {
+            out->n_unreadable++;
+            continue;
+        }
+        out->n_files++;
+        add_functions(out, &cap, &ir);
+        inspect_free(&ir);
+    }
+    if (out->n_functions) qsort(out->functions, out->n_functions, sizeof *out->functions, cmp_function);
+    for (size_t i = 0; i < out->n_functions; i++) {
+        out->clone_bytes += out->functions[i].clone_bytes;
+        out->resolver_bytes += out->functions[i].resolver_bytes;
+    }
+    return out->n_unreadable ? -1 : 0;
+}
+
+int code_size_of_dir(const char *dir, struct code_size *out)
+{
+    struct strvec files = STRVEC_INIT;
+    elf_find_linked(dir, &files);
+    int rc = code_size_measure(sv_argv(&files), files.n, out);
+    sv_free(&files);
+    return rc;
+}
+
+const struct code_size_function *code_size_find(const struct code_size *cs, const char *name)
+{
+    size_t lo = 0, hi = cs->n_functions;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(cs->functions[mid].name, name);
+        if (c == 0) return &cs->functions[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+uint64_t code_size_added(const struct code_size_function *f)
+{
+    return f->clone_bytes + f->resolver_bytes;
+}
+
+void code_size_free(struct code_size *cs)
+{
+    for (size_t i = 0; i < cs->n_functions; i++) free(cs->functions[i].name);
+    free(cs->functions);
+    memset(cs, 0, sizeof *cs);
+}

@@ -1,0 +1,70 @@
+/* codesize.h - how much code a build is, and how much of it its clones
+ * are, measured in its linked ELF files the way `fmvgen inspect` measures
+ * one file (inspect.h), so that the two commands never disagree:
+ *
+ *   code bytes      the allocated executable sections (.text, .init, .fini,
+ *                   .plt, .plt.got, .plt.sec, ...) of every x86-64
+ *                   executable and shared library of the build, summed;
+ *   a function's    its non-default clones plus its resolver, summed over
+ *   added bytes     the files holding it - what target_clones added for it
+ *                   (the default clone is the code the function had anyway).
+ *                   Only inspect's "counted" functions: the compiler-made
+ *                   ones with a known default clone.
+ *
+ * `fmvgen select` compares builds with it: the all-candidates variants, the
+ * selected one, and a whole-program -march=x86-64-v3 build. The code hash
+ * tells whether two builds' code is the same (e.g. a build that ignored the
+ * flags it was given). */
+#ifndef FMVGEN_ELF_CODESIZE_H
+#define FMVGEN_ELF_CODESIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+/* 1 when path is a regular x86-64 ELF executable or shared library (not an
+ * object file, archive or core). Reads only the ELF header. */
+int elf_is_linked_x86_64(const char *path);
+
+/* Appends the paths of the linked x86-64 ELF files under dir (recursively;
+ * symbolic links are not followed, .fmvgen/ is skipped), sorted, so that two
+ * builds of one project list their files in the same order. */
+void elf_find_linked(const char *dir, struct strvec *out);
+
+struct code_size_function {
+    char *name;                /* as in the files (elf_mv_function.name) */
+    int n_versions;            /* versions, default included (the largest seen) */
+    uint64_t clone_bytes;      /* non-default clones, summed over the files */
+    uint64_t resolver_bytes;   /* resolvers, summed over the files */
+    uint64_t default_bytes;    /* default clones, summed over the files */
+    int estimated;             /* a clone's size was estimated from its code
+                                * (no symbol size: a stripped file) */
+};
+
+struct code_size {
+    size_t n_files;            /* files measured */
+    size_t n_unreadable;       /* files that could not be read (an error line each) */
+    uint64_t code_bytes;       /* allocated executable sections of all files */
+    uint64_t clone_bytes;      /* non-default clones of the counted functions */
+    uint64_t resolver_bytes;   /* their resolvers */
+    uint32_t code_crc;         /* CRC-32 of those sections' bytes, file after file */
+    struct code_size_function *functions;   /* counted functions, sorted by name */
+    size_t n_functions;
+};
+
+/* Measures the files (in the given order). A file that cannot be read gets
+ * one error line and is left out (n_unreadable). Returns 0 when every file
+ * was read, else -1; out is filled either way (free with code_size_free). */
+int code_size_measure(char *const *files, size_t n, struct code_size *out);
+/* The same on elf_find_linked(dir). */
+int code_size_of_dir(const char *dir, struct code_size *out);
+
+/* The function named name, or NULL. */
+const struct code_size_function *code_size_find(const struct code_size *cs, const char *name);
+/* Its added bytes: clone_bytes + resolver_bytes. */
+uint64_t code_size_added(const struct code_size_function *f);
+
+void code_size_free(struct code_size *cs);
+
+#endif

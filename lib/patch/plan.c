@@ -18,7 +18,7 @@
 #endif
 
 #define DIFF_CONTEXT 3
-#define PREAMBLE_GUARD "#ifndef FMVGEN_CLONES_STATIC"
+#define DEFAULT_MACRO "FMVGEN_CLONES"
 
 /* Clang before 18 emits the dispatcher of a target_clones function under
  * "f.ifunc" and no symbol "f" (measured with clang 14: callers in other
@@ -101,57 +101,107 @@ static void clones_list(struct strbuf *sb, const struct strvec *spelled)
     sb_adds(sb, "\"default\"");
 }
 
-char *patch_preamble(const struct strvec *targets, const char *eol)
+/* One set's guarded block: NAME_STATIC and NAME(sym), or both empty. */
+static void preamble_block(struct strbuf *sb, const struct patch_target_set *set, int explain, const char *eol)
 {
     /* The two spellings: what the modern resolvers dispatch (gcc >= 11,
      * clang >= 19), and feature names for the others. */
     struct strvec modern = STRVEC_INIT, features = STRVEC_INIT;
-    targets_spell(targets, "gcc", 12, &modern);
-    targets_spell(targets, "clang", 14, &features);
-    struct strbuf m = STRBUF_INIT, f = STRBUF_INIT, sb = STRBUF_INIT;
+    targets_spell(&set->targets, "gcc", 12, &modern);
+    targets_spell(&set->targets, "clang", 14, &features);
+    struct strbuf m = STRBUF_INIT, f = STRBUF_INIT;
     clones_list(&m, &modern);
     clones_list(&f, &features);
-    /* Plain C89 preprocessor only: nested #if so a compiler without
-     * __has_attribute never parses __has_attribute(...); an object-like
-     * macro (no variadic macros); #ifndef so that two patched files in one
-     * TU, or -DFMVGEN_CLONES= on the command line, win. */
-    add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES(symbol) - FMVGEN_CLONES_STATIC for static functions -");
-    add_line(&sb, eol, " * makes the function after it multi-versioned: one clone per target");
-    add_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Compilers without");
-    add_line(&sb, eol, " * target_clones, non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain");
-    add_line(&sb, eol, " * functions. */");
-    add_line(&sb, eol, "%s", PREAMBLE_GUARD);
-    add_line(&sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
-    add_line(&sb, eol, "#  if __has_attribute(target_clones)");
+    const char *n = set->macro;
+    add_line(sb, eol, "#ifndef %s_STATIC", n);
+    add_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    add_line(sb, eol, "#  if __has_attribute(target_clones)");
     if (strcmp(sb_str(&m), sb_str(&f)) != 0) {
-        add_line(&sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
-        add_line(&sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
-        add_line(&sb, eol, "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(%s)))", sb_str(&f));
-        add_line(&sb, eol, "#   else");
-        add_line(&sb, eol, "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(%s)))", sb_str(&m));
-        add_line(&sb, eol, "#   endif");
+        if (explain)
+            add_line(sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
+        add_line(sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
+        add_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&f));
+        add_line(sb, eol, "#   else");
+        add_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
+        add_line(sb, eol, "#   endif");
     } else {
-        add_line(&sb, eol, "#   define FMVGEN_CLONES_STATIC __attribute__((target_clones(%s)))", sb_str(&m));
+        add_line(sb, eol, "#   define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
     }
-    add_line(&sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
-    add_line(&sb, eol, "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias");
-    add_line(&sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
-    add_line(&sb, eol, "#    define FMVGEN_CLONES(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); FMVGEN_CLONES_STATIC");
-    add_line(&sb, eol, "#   else");
-    add_line(&sb, eol, "#    define FMVGEN_CLONES(sym) FMVGEN_CLONES_STATIC");
-    add_line(&sb, eol, "#   endif");
-    add_line(&sb, eol, "#  endif");
-    add_line(&sb, eol, "# endif");
-    add_line(&sb, eol, "# ifndef FMVGEN_CLONES_STATIC");
-    add_line(&sb, eol, "#  define FMVGEN_CLONES_STATIC");
-    add_line(&sb, eol, "#  define FMVGEN_CLONES(sym)");
-    add_line(&sb, eol, "# endif");
-    add_line(&sb, eol, "#endif");
-    add_line(&sb, eol, "%s", "");
+    add_line(sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
+    if (explain) {
+        add_line(sb, eol, "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias");
+        add_line(sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
+    }
+    add_line(sb, eol, "#    define %s(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); %s_STATIC", n, n);
+    add_line(sb, eol, "#   else");
+    add_line(sb, eol, "#    define %s(sym) %s_STATIC", n, n);
+    add_line(sb, eol, "#   endif");
+    add_line(sb, eol, "#  endif");
+    add_line(sb, eol, "# endif");
+    add_line(sb, eol, "# ifndef %s_STATIC", n);
+    add_line(sb, eol, "#  define %s_STATIC", n);
+    add_line(sb, eol, "#  define %s(sym)", n);
+    add_line(sb, eol, "# endif");
+    add_line(sb, eol, "#endif");
     sv_free(&modern);
     sv_free(&features);
     sb_free(&m);
     sb_free(&f);
+}
+
+char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    /* Plain C89 preprocessor only: nested #if so a compiler without
+     * __has_attribute never parses __has_attribute(...); object-like
+     * _STATIC macros (no variadic macros); #ifndef so that two patched
+     * files in one TU, or -DFMVGEN_CLONES_STATIC= on the command line, win. */
+    if (n == 1) {
+        add_line(&sb, eol, "/* fmvgen: %s(symbol) - %s_STATIC for static functions -", sets[0].macro, sets[0].macro);
+        add_line(&sb, eol, " * makes the function after it multi-versioned: one clone per target");
+        add_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Compilers without");
+        add_line(&sb, eol, " * target_clones, non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain");
+        add_line(&sb, eol, " * functions. */");
+    } else {
+        add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES_<SET>(symbol) - FMVGEN_CLONES_<SET>_STATIC for static");
+        add_line(&sb, eol, " * functions - makes the function after it multi-versioned for the target set");
+        add_line(&sb, eol, " * <SET>: one clone per target (target_clones), the best for the CPU chosen at");
+        add_line(&sb, eol, " * load time. Sets:");
+        for (size_t i = 0; i < n; i++) {
+            struct strbuf t = STRBUF_INIT;
+            for (size_t k = 0; k < sets[i].targets.n; k++) sb_addf(&t, "%s, ", sets[i].targets.v[k]);
+            add_line(&sb, eol, " *   %s: %sdefault", sets[i].macro, sb_str(&t));
+            sb_free(&t);
+        }
+        add_line(&sb, eol, " * Compilers without target_clones, non-x86-64 or non-ELF builds, and");
+        add_line(&sb, eol, " * -DFMVGEN_NO_CLONES get plain functions. */");
+    }
+    for (size_t i = 0; i < n; i++) preamble_block(&sb, &sets[i], i == 0, eol);
+    add_line(&sb, eol, "%s", "");
+    return sb_detach(&sb);
+}
+
+char *patch_preamble(const struct strvec *targets, const char *eol)
+{
+    struct patch_target_set one = {.targets = *targets, .macro = (char *)DEFAULT_MACRO};
+    return patch_preamble_sets(&one, 1, eol);
+}
+
+char *patch_macro_name(const struct strvec *targets)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_adds(&sb, DEFAULT_MACRO);
+    for (size_t i = 0; i < targets->n; i++) {
+        const char *t = targets->v[i];
+        if (!strncmp(t, "arch=", 5)) t += 5;
+        sb_addc(&sb, '_');
+        for (; *t; t++) {
+            char c = *t;
+            if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+            else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
+            sb_addc(&sb, c);
+        }
+    }
     return sb_detach(&sb);
 }
 
@@ -408,9 +458,25 @@ static size_t line_of_offset(const char *text, size_t offset)
     return line;
 }
 
+/* 1 when text before offset already holds the guard "#ifndef MACRO_STATIC"
+ * of a preamble (the whole word: FMVGEN_CLONES_STATIC is not
+ * FMVGEN_CLONES_AVX2_STATIC). */
+static int preamble_defined(const char *text, size_t offset, const char *macro)
+{
+    char *guard = xasprintf("#ifndef %s_STATIC", macro);
+    size_t glen = strlen(guard);
+    int found = 0;
+    for (const char *at = text; !found && (at = memmem(at, offset - (size_t)(at - text), guard, glen)); at++) {
+        char after = (size_t)(at - text) + glen < offset ? at[glen] : '\n';
+        found = after == '\n' || after == '\r' || after == ' ' || after == '\t';
+    }
+    free(guard);
+    return found;
+}
+
 /* Reads one file, checks it is the scanned version, and computes its new
  * content and diff for functions fs[0..n). */
-static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n, const struct strvec *targets,
+static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n, const struct patch_plan *p,
                       struct strbuf *diff)
 {
     pf->path = xstrdup(fs[0].file);
@@ -432,24 +498,38 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     struct insertion *ins = xcalloc(n + 1, sizeof *ins);
     char **texts = xcalloc(n + 1, sizeof *texts);
     size_t k = 0;
-    /* A file patched before (another candidate of it was) already has the
-     * preamble: once above the first new attribute is enough. */
-    const char *have = memmem(pf->old, pf->old_len, PREAMBLE_GUARD, strlen(PREAMBLE_GUARD));
-    if (!have || (size_t)(have - pf->old) > fs[0].offset) {
-        size_t pre = preamble_offset(pf->old, fs[0].offset);
-        texts[k] = patch_preamble(targets, eol_at(pf->old, pf->old_len, pre));
+    /* The sets this file's functions use whose macros are not defined above
+     * their first use yet (a file patched before has its preamble: once is
+     * enough). Their blocks go together above the first function needing
+     * one. */
+    struct patch_target_set *missing = xcalloc(p->nsets, sizeof *missing);
+    size_t nmissing = 0, first_missing = 0;
+    for (size_t s = 0; s < p->nsets; s++) {
+        size_t first = SIZE_MAX;
+        for (size_t i = 0; i < n && first == SIZE_MAX; i++)
+            if (fs[i].set == s) first = fs[i].offset;
+        if (first == SIZE_MAX || preamble_defined(pf->old, first, p->sets[s].macro)) continue;
+        if (!nmissing || first < first_missing) first_missing = first;
+        missing[nmissing++] = p->sets[s];
+    }
+    if (nmissing) {
+        size_t pre = preamble_offset(pf->old, first_missing);
+        texts[k] = patch_preamble_sets(missing, nmissing, eol_at(pf->old, pf->old_len, pre));
         ins[k].offset = pre;
         ins[k].text = texts[k];
         k++;
     }
+    free(missing);
     for (size_t i = 0; i < n; i++) {
         char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
         /* Internal linkage: "static", or a C++ anonymous namespace (its
          * mangled names hold _GLOBAL__N_): no global alias may be made. */
         if (is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)) || strstr(fs[i].name, "_GLOBAL__N_"))
-            texts[k] = xasprintf("%sFMVGEN_CLONES_STATIC%s", indent, eol_at(pf->old, pf->old_len, fs[i].offset));
+            texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i].set].macro,
+                                 eol_at(pf->old, pf->old_len, fs[i].offset));
         else
-            texts[k] = xasprintf("%sFMVGEN_CLONES(%s)%s", indent, fs[i].name, eol_at(pf->old, pf->old_len, fs[i].offset));
+            texts[k] = xasprintf("%s%s(%s)%s", indent, p->sets[fs[i].set].macro, fs[i].name,
+                                 eol_at(pf->old, pf->old_len, fs[i].offset));
         free(indent);
         ins[k].offset = fs[i].offset;
         ins[k].text = texts[k];
@@ -491,40 +571,69 @@ static void describe_why(struct strbuf *sb, const struct patch_function *f)
     }
 }
 
-static char *render_header(const struct patch_plan *p)
+/* The spelling and CPU-model remarks of one target set, each line starting
+ * with indent. */
+static void describe_targets(struct strbuf *sb, const struct strvec *targets, const char *indent)
 {
-    struct strbuf sb = STRBUF_INIT;
-    sb_addf(&sb, "fmvgen %s: function multi-versioning patch (GCC/Clang target_clones)\n\n", FMVGEN_VERSION);
-    sb_adds(&sb, "Apply with 'patch -p1 < FILE', 'git apply FILE' or 'quilt import FILE'.\n");
-    sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
-                 "FMVGEN_CLONES_STATIC (empty for compilers without target_clones; build with\n"
-                 "-DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by clang < 18\n"
-                 "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n\n");
-    sb_adds(&sb, "Targets: ");
-    join(&sb, &p->targets, ", ");
-    sb_adds(&sb, ", default\n");
     struct strvec modern = STRVEC_INIT, features = STRVEC_INIT;
-    targets_spell(&p->targets, "gcc", 12, &modern);
-    targets_spell(&p->targets, "clang", 14, &features);
+    targets_spell(targets, "gcc", 12, &modern);
+    targets_spell(targets, "clang", 14, &features);
     int differ = modern.n != features.n;
     for (size_t i = 0; !differ && i < modern.n; i++) differ = strcmp(modern.v[i], features.v[i]) != 0;
     if (differ) {
-        sb_adds(&sb, "  spelled ");
-        join(&sb, &features, ", ");
-        sb_adds(&sb, " for clang < 19 and gcc < 11 (clang 14 accepts arch=x86-64-vN but its\n"
-                     "  resolver always runs the default clone; feature names dispatch correctly)\n");
+        sb_addf(sb, "%sspelled ", indent);
+        join(sb, &features, ", ");
+        sb_addf(sb, " for clang < 19 and gcc < 11 (clang 14 accepts arch=x86-64-vN but its\n"
+                    "%sresolver always runs the default clone; feature names dispatch correctly)\n", indent);
     }
     sv_free(&modern);
     sv_free(&features);
-    for (size_t i = 0; i < p->targets.n; i++)
-        if (target_is_cpu_model(p->targets.v[i]))
-            sb_addf(&sb, "  %s: picked by CPU model only; newer CPUs run the default clone\n", p->targets.v[i]);
+    for (size_t i = 0; i < targets->n; i++)
+        if (target_is_cpu_model(targets->v[i]))
+            sb_addf(sb, "%s%s: picked by CPU model only; newer CPUs run the default clone\n", indent, targets->v[i]);
+}
+
+static char *render_header(const struct patch_plan *p)
+{
+    struct strbuf sb = STRBUF_INIT;
+    int mixed = p->nsets > 1;
+    sb_addf(&sb, "fmvgen %s: function multi-versioning patch (GCC/Clang target_clones)\n\n", FMVGEN_VERSION);
+    sb_adds(&sb, "Apply with 'patch -p1 < FILE', 'git apply FILE' or 'quilt import FILE'.\n");
+    if (!mixed) {
+        sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
+                     "FMVGEN_CLONES_STATIC (empty for compilers without target_clones; build with\n"
+                     "-DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by clang < 18\n"
+                     "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n\n");
+        sb_adds(&sb, "Targets: ");
+        join(&sb, &p->targets, ", ");
+        sb_adds(&sb, ", default\n");
+        describe_targets(&sb, &p->targets, "  ");
+    } else {
+        sb_adds(&sb, "Functions get different target sets. Each patched file gets a preamble\n"
+                     "defining, for each set its functions use, FMVGEN_CLONES_<SET>(symbol) and\n"
+                     "FMVGEN_CLONES_<SET>_STATIC (empty for compilers without target_clones; build\n"
+                     "with -DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by\n"
+                     "clang < 18 only, which names the dispatcher symbol.ifunc: the preamble defines\n"
+                     "symbol too.\n\n");
+        sb_addf(&sb, "Target sets (%zu):\n", p->nsets);
+        for (size_t s = 0; s < p->nsets; s++) {
+            sb_addf(&sb, "  %s: ", p->sets[s].macro);
+            join(&sb, &p->sets[s].targets, ", ");
+            sb_adds(&sb, ", default\n");
+            describe_targets(&sb, &p->sets[s].targets, "    ");
+        }
+    }
     if (p->exact) sb_adds(&sb, "  --exact: FMA-free targets, every clone computes bit-identical results\n");
 
     sb_addf(&sb, "\nFunctions (%zu), with the loops the compiler vectorized:\n", p->nfunctions);
     for (size_t i = 0; i < p->nfunctions; i++) {
         const struct patch_function *f = &p->functions[i];
         sb_addf(&sb, "  %s:%d %s: ", f->rel, f->line, f->display_name);
+        if (mixed) {
+            sb_adds(&sb, "targets ");
+            join(&sb, &p->sets[f->set].targets, ", ");
+            sb_adds(&sb, "; ");
+        }
         describe_why(&sb, f);
         sb_addc(&sb, '\n');
         size_t j;
@@ -543,17 +652,28 @@ static char *render_header(const struct patch_plan *p)
         for (size_t i = 0; i < p->skipped.n; i++) sb_addf(&sb, "  %s\n", p->skipped.v[i]);
     }
     if (p->fma) {
-        struct strvec fma = STRVEC_INIT;
+        struct strvec fma = STRVEC_INIT, fns = STRVEC_INIT;
         for (size_t i = 0; i < p->targets.n; i++)
             if (target_enables_fma(p->targets.v[i])) sv_push(&fma, p->targets.v[i]);
+        for (size_t i = 0; mixed && i < p->nfunctions; i++)
+            if (p->sets[p->functions[i].set].fma && !sv_contains(&fns, p->functions[i].display_name))
+                sv_push(&fns, p->functions[i].display_name);
         sb_adds(&sb, "\nFMA WARNING: these targets enable FMA: ");
         join(&sb, &fma, ", ");
-        sv_free(&fma);
-        sb_addf(&sb, ".\nTheir clones may contract a*b+c into one fused multiply-add, which changes\n"
+        if (mixed) {
+            sb_adds(&sb, ".\nThey are the targets of ");
+            join(&sb, &fns, ", ");
+            sb_adds(&sb, ": their clones");
+        } else {
+            sb_adds(&sb, ".\nTheir clones");
+        }
+        sb_addf(&sb, " may contract a*b+c into one fused multiply-add, which changes\n"
                      "floating-point results in the last bits and breaks bit-exact tests (e.g. tests\n"
                      "comparing output checksums). 'fmvgen patch --exact' uses FMA-free targets\n"
                      "(%s) whose clones compute bit-identical results.\n",
                 TARGETS_EXACT);
+        sv_free(&fma);
+        sv_free(&fns);
     }
     sb_addc(&sb, '\n');
     return sb_detach(&sb);
@@ -620,23 +740,123 @@ static void keep_only(struct patch_plan *p, const struct strvec *only)
     p->nfunctions = out;
 }
 
-int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *p)
+/* ---- per-function target sets ---- */
+
+static int same_targets(const struct strvec *a, const struct strvec *b)
 {
-    return patch_plan_build_only(st, targets, exact, NULL, p);
+    if (a->n != b->n) return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->v[i], b->v[i]) != 0) return 0;
+    return 1;
 }
 
-int patch_plan_build_only(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
-                          struct patch_plan *p)
+static void copy_targets(struct strvec *dst, const struct strvec *src)
+{
+    for (size_t i = 0; i < src->n; i++) sv_push(dst, src->v[i]);
+}
+
+void patch_assign(struct patch_assignments *a, const char *name, const struct strvec *targets)
+{
+    struct patch_assignment *x = NULL;
+    for (size_t i = 0; i < a->n && !x; i++)
+        if (!strcmp(a->v[i].name, name)) x = &a->v[i];
+    if (x) {
+        sv_free(&x->targets);
+    } else {
+        if (a->n == a->cap) {
+            a->cap = a->cap ? 2 * a->cap : 8;
+            a->v = xrealloc(a->v, a->cap * sizeof *a->v);
+        }
+        x = &a->v[a->n++];
+        x->name = xstrdup(name);
+    }
+    x->targets = (struct strvec)STRVEC_INIT;
+    copy_targets(&x->targets, targets);
+}
+
+void patch_assignments_free(struct patch_assignments *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        free(a->v[i].name);
+        sv_free(&a->v[i].targets);
+    }
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+int patch_validate_assignments(struct store *st, const struct patch_assignments *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen; k++) seen = same_targets(&a->v[k].targets, &a->v[i].targets);
+        if (!seen && patch_validate_targets(st, &a->v[i].targets, NULL, NULL, 0) != 0) return -1;
+    }
+    return 0;
+}
+
+/* The index of targets in p->sets, added when new. */
+static size_t plan_set(struct patch_plan *p, const struct strvec *targets)
+{
+    for (size_t s = 0; s < p->nsets; s++)
+        if (same_targets(&p->sets[s].targets, targets)) return s;
+    p->sets = xrealloc(p->sets, (p->nsets + 1) * sizeof *p->sets);
+    struct patch_target_set *set = &p->sets[p->nsets];
+    memset(set, 0, sizeof *set);
+    copy_targets(&set->targets, targets);
+    set->fma = targets_enable_fma(targets);
+    return p->nsets++;
+}
+
+/* Names the sets' macros (FMVGEN_CLONES when there is one; distinct names
+ * from the targets otherwise), and fills p->targets (the union) and
+ * p->fma. */
+static void name_sets(struct patch_plan *p)
+{
+    for (size_t s = 0; s < p->nsets; s++) {
+        struct patch_target_set *set = &p->sets[s];
+        if (p->nsets == 1) {
+            set->macro = xstrdup(DEFAULT_MACRO);
+        } else {
+            char *base = patch_macro_name(&set->targets);
+            set->macro = xstrdup(base);
+            for (int k = 2;; k++) {   /* two sets spelled alike ("a-b" / "a_b"): numbered */
+                int taken = 0;
+                for (size_t o = 0; o < s && !taken; o++) taken = !strcmp(p->sets[o].macro, set->macro);
+                if (!taken) break;
+                free(set->macro);
+                set->macro = xasprintf("%s_%d", base, k);
+            }
+            free(base);
+        }
+        for (size_t i = 0; i < set->targets.n; i++)
+            if (!sv_contains(&p->targets, set->targets.v[i])) sv_push(&p->targets, set->targets.v[i]);
+        if (set->fma) p->fma = 1;
+    }
+}
+
+/* The common part of the builders: functions loaded, already patched ones
+ * and those not in only (when given) dropped, each function's set given by
+ * assigned (by name) or else set 0; then the files and the text. */
+static int build_plan(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
+                      const struct patch_assignments *assigned, struct patch_plan *p)
 {
     memset(p, 0, sizeof *p);
-    for (size_t i = 0; i < targets->n; i++) sv_push(&p->targets, targets->v[i]);
-    p->fma = targets_enable_fma(targets);
     p->exact = exact;
+    if (targets) plan_set(p, targets);
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
     drop_already_patched(p);
     if (only) keep_only(p, only);
+    for (size_t i = 0; assigned && i < p->nfunctions; i++) {
+        for (size_t k = 0; k < assigned->n; k++)
+            if (!strcmp(assigned->v[k].name, p->functions[i].name)) {
+                p->functions[i].set = plan_set(p, &assigned->v[k].targets);
+                break;
+            }
+    }
+    name_sets(p);
+    if (assigned) p->exact = !p->fma;
     if (p->nfunctions == 0) {
         p->text = xstrdup("");
         return 0;
@@ -647,7 +867,7 @@ int patch_plan_build_only(struct store *st, const struct strvec *targets, int ex
         size_t j = i + 1;
         while (j < p->nfunctions && !strcmp(p->functions[j].file, p->functions[i].file)) j++;
         struct patch_file *pf = &p->files[p->nfiles++];
-        if (build_file(pf, &p->functions[i], j - i, targets, &diff) != 0) {
+        if (build_file(pf, &p->functions[i], j - i, p, &diff) != 0) {
             sb_free(&diff);
             return -1;
         }
@@ -665,14 +885,52 @@ int patch_plan_build_only(struct store *st, const struct strvec *targets, int ex
     return 0;
 }
 
+int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *p)
+{
+    return build_plan(st, targets, exact, NULL, NULL, p);
+}
+
+int patch_plan_build_only(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
+                          struct patch_plan *p)
+{
+    return build_plan(st, targets, exact, only, NULL, p);
+}
+
+int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *p)
+{
+    struct strvec names = STRVEC_INIT;
+    for (size_t i = 0; i < a->n; i++) {
+        if (!a->v[i].targets.n) {
+            sv_free(&names);
+            memset(p, 0, sizeof *p);
+            return fmv_error("%s: no targets given for it", a->v[i].name);
+        }
+        sv_push(&names, a->v[i].name);
+    }
+    int rc = build_plan(st, NULL, 0, &names, a, p);
+    sv_free(&names);
+    return rc;
+}
+
+/* ["avx2", "default"] */
+static json_t *targets_json(const struct strvec *targets)
+{
+    json_t *t = json_array();
+    for (size_t i = 0; i < targets->n; i++) json_array_append_new(t, json_string(targets->v[i]));
+    json_array_append_new(t, json_string("default"));
+    return t;
+}
+
 json_t *patch_plan_to_json(const struct patch_plan *p)
 {
     json_t *o = json_object();
     json_object_set_new(o, "root", p->root ? json_string(p->root) : json_null());
-    json_t *t = json_array();
-    for (size_t i = 0; i < p->targets.n; i++) json_array_append_new(t, json_string(p->targets.v[i]));
-    json_array_append_new(t, json_string("default"));
-    json_object_set_new(o, "targets", t);
+    json_object_set_new(o, "targets", targets_json(&p->targets));
+    json_t *sets = json_array();
+    for (size_t s = 0; s < p->nsets; s++)
+        json_array_append_new(sets, json_pack("{s:s, s:o, s:b}", "macro", p->sets[s].macro, "targets",
+                                              targets_json(&p->sets[s].targets), "fma", p->sets[s].fma));
+    json_object_set_new(o, "sets", sets);
     json_object_set_new(o, "fma", json_boolean(p->fma));
     json_object_set_new(o, "exact", json_boolean(p->exact));
     json_t *files = json_array();
@@ -694,6 +952,8 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_object_set_new(j, "build_loops", json_integer(f->build_loops));
         json_object_set_new(j, "probe_loops", json_integer(f->probe_loops));
         json_object_set_new(j, "probe_target", f->probe_target ? json_string(f->probe_target) : json_null());
+        json_object_set_new(j, "targets", targets_json(&p->sets[f->set].targets));
+        json_object_set_new(j, "macro", json_string(p->sets[f->set].macro));
         json_object_set(j, "notes", f->notes);
         json_array_append_new(fns, j);
     }
@@ -718,6 +978,11 @@ void patch_plan_free(struct patch_plan *p)
         free(p->files[i].new_data);
     }
     free(p->files);
+    for (size_t s = 0; s < p->nsets; s++) {
+        sv_free(&p->sets[s].targets);
+        free(p->sets[s].macro);
+    }
+    free(p->sets);
     free(p->root);
     free(p->text);
     sv_free(&p->targets);

@@ -6,9 +6,18 @@
  *   - the preamble (patch_preamble) is inserted once, before the first
  *     candidate - or, when that line sits inside an #if block, before the
  *     #if that opens it - so its macros are defined wherever they are used;
- *   - the line "FMVGEN_CLONES" ("FMVGEN_CLONES_STATIC" when the definition
- *     starts with static) is inserted before each candidate's first line
- *     (insert_offset), with that line's indentation and line ending.
+ *   - the line "FMVGEN_CLONES(symbol)" ("FMVGEN_CLONES_STATIC" when the
+ *     definition has internal linkage) is inserted before each candidate's
+ *     first line (insert_offset), with that line's indentation and line
+ *     ending.
+ * A plan may give functions different target sets (patch_plan_build_assigned,
+ * what `fmvgen select` writes): then each distinct set gets its own macro
+ * pair, FMVGEN_CLONES_<SET>(symbol) / FMVGEN_CLONES_<SET>_STATIC, <SET> made
+ * from its targets (patch_macro_name: "avx2" -> FMVGEN_CLONES_AVX2), and each
+ * file's preamble defines the macros its functions use. With one set the
+ * macros are FMVGEN_CLONES / FMVGEN_CLONES_STATIC, whatever the set, so a
+ * one-set patch reads as it always has. A candidate already preceded by any
+ * FMVGEN_CLONES* line is left alone (counted in already).
  * Each file's content must still hash to the source_hash of the scan (a
  * file edited since then is refused: its offsets are stale). The text is a
  * header comment (functions and why, targets, the FMA warning, version)
@@ -35,6 +44,24 @@ struct patch_function {
     int probe_loops, probe_bytes;   /* same at the probe target (0: none) */
     char *probe_target;             /* e.g. "arch=x86-64-v4", or NULL */
     json_t *notes;                  /* array of {kind, detail}; never NULL */
+    size_t set;                     /* its targets: the plan's sets[set] */
+};
+
+/* One target set of a plan, and the macros that spell it. */
+struct patch_target_set {
+    struct strvec targets;          /* without "default" */
+    char *macro;                    /* "FMVGEN_CLONES" (one set) or "FMVGEN_CLONES_AVX2"; + "_STATIC" */
+    int fma;                        /* some target may contract a*b+c */
+};
+
+/* Which targets each function gets (patch_plan_build_assigned). */
+struct patch_assignment {
+    char *name;                     /* struct patch_function's name */
+    struct strvec targets;          /* without "default"; not empty */
+};
+struct patch_assignments {
+    struct patch_assignment *v;
+    size_t n, cap;
 };
 
 struct patch_file {
@@ -46,7 +73,9 @@ struct patch_file {
 
 struct patch_plan {
     char *root;
-    struct strvec targets;          /* without "default" */
+    struct strvec targets;          /* without "default": the one set's, or the union of sets */
+    struct patch_target_set *sets;  /* the distinct sets the functions use (one unless assigned) */
+    size_t nsets;
     int fma;                        /* some target may contract a*b+c */
     int exact;
     struct patch_function *functions;   /* sorted by rel, then offset */
@@ -75,6 +104,27 @@ int patch_validate_targets(struct store *st, const struct strvec *targets, const
  * files in one TU do not redefine them. */
 char *patch_preamble(const struct strvec *targets, const char *eol);
 
+/* The same for several sets: one guarded block per set defining
+ * sets[i].macro(sym) and sets[i].macro_STATIC with sets[i].targets (one
+ * explanatory comment above them). patch_preamble is this with the single
+ * set {targets, "FMVGEN_CLONES"}. */
+char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const char *eol);
+
+/* The macro name for a set in a plan with several: FMVGEN_CLONES_ then each
+ * target upper-cased, "arch=" dropped, other characters than letters and
+ * digits as '_', joined by '_' ("arch=x86-64-v3,arch=x86-64-v4" ->
+ * FMVGEN_CLONES_X86_64_V3_X86_64_V4). A valid C identifier. */
+char *patch_macro_name(const struct strvec *targets);
+
+/* Gives function name the targets (copied); a name given twice keeps the
+ * last targets. */
+void patch_assign(struct patch_assignments *a, const char *name, const struct strvec *targets);
+void patch_assignments_free(struct patch_assignments *a);
+
+/* patch_validate_targets (every compiler of the candidates) for each
+ * distinct set of a, once per set. 0, or -1 after the error. */
+int patch_validate_assignments(struct store *st, const struct patch_assignments *a);
+
 /* Builds the plan (reads every file; nothing is written). Returns 0 (with
  * nfunctions 0 when there is nothing to do), or -1 after a one-line error. */
 int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *out);
@@ -85,7 +135,13 @@ int patch_plan_build(struct store *st, const struct strvec *targets, int exact, 
 int patch_plan_build_only(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
                           struct patch_plan *out);
 
-/* The --json summary: files, functions, targets, fma. */
+/* The plan of the candidates named in a, each with its own targets (the
+ * per-function choice of `fmvgen select`). exact is set when no set enables
+ * FMA. Returns 0 (nfunctions 0 when none is left), or -1 after the error. */
+int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *out);
+
+/* The --json summary: files, functions (each with its targets), targets,
+ * sets, fma. */
 json_t *patch_plan_to_json(const struct patch_plan *p);
 
 void patch_plan_free(struct patch_plan *p);

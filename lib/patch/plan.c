@@ -663,11 +663,8 @@ static char *render_header(const struct patch_plan *p)
         if (mixed) {
             sb_adds(&sb, ".\nThey are the targets of ");
             join(&sb, &fns, ", ");
-            sb_adds(&sb, ": their clones");
-        } else {
-            sb_adds(&sb, ".\nTheir clones");
         }
-        sb_addf(&sb, " may contract a*b+c into one fused multiply-add, which changes\n"
+        sb_addf(&sb, ".\nTheir clones may contract a*b+c into one fused multiply-add, which changes\n"
                      "floating-point results in the last bits and breaks bit-exact tests (e.g. tests\n"
                      "comparing output checksums). 'fmvgen patch --exact' uses FMA-free targets\n"
                      "(%s) whose clones compute bit-identical results.\n",

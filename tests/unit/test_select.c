@@ -3,7 +3,9 @@
  * function (GCC, Clang, compiler-made pieces, kernel samples left out), the
  * selection rule (hot and faster: selected with the best eligible set; cold;
  * too few samples; a gain only on an ineligible set is held back; faster in
- * sum but slower on one workload), and the report writers. */
+ * sum but slower on one workload), the report writers, and the path from a
+ * decision to the selected patch: each function with the target set it
+ * chose, in one patch (select/assign.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,11 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patch/plan.h"
+#include "select/assign.h"
 #include "select/attribution.h"
 #include "select/decision.h"
 #include "select/report.h"
+#include "select/session.h"
 #include "select/stats.h"
+#include "targets/targets.h"
 #include "util/util.h"
+
+#include "test_plan_helpers.h"
 
 static void test_welch(void **state)
 {
@@ -255,6 +263,151 @@ static void test_report(void **state)
     select_report_free(&r);
 }
 
+/* ---- from the decision to the patch (no timing) ---- */
+
+static const char *const MIXED_FILES[] = {"mixed.c", "other.c", "mixed.h", "main.c"};
+enum { MX_ADD, MX_DOT, MX_TRIPLE, MX_TRIPLE_ALL, MX_SQUARE, MX_N };
+static const char *const MIXED_FNS[MX_N] = {"add_ints", "dot_ints", "triple", "triple_all", "square_ints"};
+
+/* A report over the select-mixed candidates with the variants select
+ * builds, decided from samples by the real rule: [v][f] mean samples. */
+static void mixed_report(const double per_fn[3][MX_N], const int eligible[3], struct select_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->runs = NR;
+    r->min_share = 0.02;
+    r->tolerance = -1;
+    r->n_variants = 1 + select_n_target_sets;
+    assert_int_equal(r->n_variants, 3);
+    r->variants = xcalloc(r->n_variants, sizeof *r->variants);
+    r->variants[0] = (struct select_variant){xstrdup("baseline"), xstrdup(""), 0, 1, NULL, xstrdup(""), 0};
+    for (size_t v = 1; v < r->n_variants; v++)
+        r->variants[v] = (struct select_variant){xstrdup(select_target_sets[v - 1].name),
+                                                 xstrdup(select_target_sets[v - 1].targets), 0, 1, NULL,
+                                                 xstrdup("identical"), eligible[v]};
+    r->n_functions = MX_N;
+    r->functions = xcalloc(MX_N, sizeof *r->functions);
+    for (size_t f = 0; f < MX_N; f++) {
+        r->functions[f].name = xstrdup(MIXED_FNS[f]);
+        r->functions[f].display_name = xstrdup(MIXED_FNS[f]);
+        r->functions[f].file = xstrdup("mixed.c");
+        r->functions[f].ran = xcalloc(r->n_variants + 1, sizeof(char *));
+    }
+    static const double jitter[NR] = {0, 3, -2, 1};
+    double samples[3 * MX_N * NR], totals[3 * NR];
+    for (size_t v = 0; v < 3; v++) {
+        for (size_t f = 0; f < MX_N; f++)
+            for (size_t k = 0; k < NR; k++) samples[(v * MX_N + f) * NR + k] = per_fn[v][f] + jitter[k];
+        for (size_t k = 0; k < NR; k++) totals[v * NR + k] = 6000;
+    }
+    struct decision_input in = {.n_functions = MX_N, .n_workloads = 1, .n_variants = 3, .n_runs = NR,
+                                .functions = (const char *const *)MIXED_FNS, .samples = samples,
+                                .totals = totals, .variant_eligible = eligible, .min_share = 0.02,
+                                .min_samples = 20};
+    decide(&in, &r->decision);
+}
+
+/* add_ints and triple are fastest with avx2 (triple is even slower with the
+ * FMA levels), dot_ints and square_ints with the levels, triple_all is
+ * cold: the patch gives each its own set, in one build. */
+static void test_decision_to_patch(void **state)
+{
+    (void)state;
+    /* [variant][function]: baseline, fma-levels, fma-free */
+    const double per_fn[3][MX_N] = {
+        {1000, 1000, 1000, 10, 1000},
+        {600, 400, 1100, 10, 450},
+        {400, 700, 500, 10, 1000},
+    };
+    const int both[3] = {0, 1, 1};
+    struct select_report r;
+    mixed_report(per_fn, both, &r);
+    assert_int_equal(r.decision.functions[MX_ADD].chosen, 2);
+    assert_int_equal(r.decision.functions[MX_DOT].chosen, 1);
+    assert_int_equal(r.decision.functions[MX_TRIPLE].chosen, 2);
+    assert_int_equal(r.decision.functions[MX_SQUARE].chosen, 1);
+    assert_int_equal(r.decision.functions[MX_TRIPLE_ALL].reason, DECISION_COLD);
+
+    select_apply_decision(&r);
+    struct patch_assignments a = {0};
+    assert_int_equal(select_patch_assignments(&r, &a), 0);
+    assert_int_equal(r.n_selected, 4);
+    assert_int_equal(a.n, 4);
+    assert_false(r.functions[MX_TRIPLE_ALL].in_patch);
+    assert_int_equal(r.functions[MX_ADD].set, 2);
+    assert_int_equal(r.functions[MX_DOT].set, 1);
+    assert_string_equal(r.patch_targets, TARGETS_DEFAULT "; " TARGETS_EXACT);
+    assert_int_equal(r.notes.n, 0);
+
+    struct project p;
+    project_open_fixture(&p, "select-mixed", MIXED_FILES, sizeof MIXED_FILES / sizeof *MIXED_FILES);
+    add_candidate(&p, "mixed.c", "add_ints", "void add_ints(");
+    add_candidate(&p, "mixed.c", "dot_ints", "long dot_ints(");
+    add_candidate(&p, "mixed.c", "triple", "static void\ntriple(");
+    add_candidate(&p, "mixed.c", "triple_all", "void triple_all(");
+    add_candidate(&p, "other.c", "square_ints", "void square_ints(");
+    struct patch_plan plan;
+    assert_int_equal(patch_plan_build_assigned(p.st, &a, &plan), 0);
+    assert_int_equal(plan.nfunctions, 4);
+    assert_int_equal(plan.nsets, 2);
+    assert_non_null(strstr(plan.text, "+FMVGEN_CLONES_AVX2(add_ints)\n void add_ints("));
+    assert_non_null(strstr(plan.text, "+FMVGEN_CLONES_X86_64_V3_X86_64_V4(dot_ints)\n long dot_ints("));
+    assert_non_null(strstr(plan.text, "+FMVGEN_CLONES_AVX2_STATIC\n static void\n triple("));
+    assert_non_null(strstr(plan.text, "+FMVGEN_CLONES_X86_64_V3_X86_64_V4(square_ints)\n void square_ints("));
+    assert_null(strstr(plan.text, "(triple_all)"));
+    assert_non_null(strstr(plan.text, "They are the targets of dot_ints, square_ints.\n"));
+    patch_plan_free(&plan);
+
+    /* the report says which set each function got */
+    char *md = select_report_markdown(&r);
+    assert_non_null(strstr(md, "4 of 5 candidates selected (targets " TARGETS_DEFAULT "; " TARGETS_EXACT ")"));
+    assert_non_null(strstr(md, "| fma-free | selected |"));
+    assert_non_null(strstr(md, "| fma-levels | selected |"));
+    free(md);
+    json_t *j = select_report_json(&r);
+    json_t *fns = json_object_get(j, "functions");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(fns, MX_TRIPLE), "target_set")), "fma-free");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(fns, MX_SQUARE), "target_set")),
+                        "fma-levels");
+    json_decref(j);
+    patch_assignments_free(&a);
+    select_report_free(&r);
+
+    /* The levels' variant not eligible (outputs differ): the functions that
+     * gain with avx2 too get it; square_ints, which gains only with the
+     * levels, is held back and the report says why. */
+    const int only_free[3] = {0, 0, 1};
+    mixed_report(per_fn, only_free, &r);
+    select_apply_decision(&r);
+    assert_int_equal(select_patch_assignments(&r, &a), 0);
+    assert_int_equal(a.n, 3);
+    assert_int_equal(r.functions[MX_DOT].set, 2);
+    assert_false(r.functions[MX_SQUARE].in_patch);
+    assert_string_equal(r.patch_targets, TARGETS_EXACT);
+    assert_int_equal(r.notes.n, 1);
+    assert_non_null(strstr(r.notes.v[0], "square_ints was held back: it gained with fma-levels"));
+    assert_int_equal(patch_plan_build_assigned(p.st, &a, &plan), 0);
+    assert_int_equal(plan.nsets, 1);   /* one set: the plain one-set macros */
+    assert_non_null(strstr(plan.text, "+FMVGEN_CLONES(dot_ints)\n"));
+    assert_null(strstr(plan.text, "FMVGEN_CLONES_AVX2"));
+    patch_plan_free(&plan);
+    patch_assignments_free(&a);
+    select_report_free(&r);
+
+    /* nothing selected: no assignment, no targets */
+    const double flat[3][MX_N] = {{1000, 1000, 1000, 10, 1000}, {1000, 1000, 1000, 10, 1000},
+                                  {1000, 1000, 1000, 10, 1000}};
+    mixed_report(flat, both, &r);
+    select_apply_decision(&r);
+    assert_int_equal(select_patch_assignments(&r, &a), 0);
+    assert_int_equal(a.n, 0);
+    assert_null(r.patch_targets);
+    assert_int_equal(r.n_selected, 0);
+    patch_assignments_free(&a);
+    select_report_free(&r);
+    project_close(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_decision),
         cmocka_unit_test(test_decision_workloads),
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_decision_to_patch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

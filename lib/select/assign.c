@@ -1,0 +1,59 @@
+/* assign.c - see assign.h. */
+#include "select/assign.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets/targets.h"
+#include "util/util.h"
+
+void select_apply_decision(struct select_report *r)
+{
+    const struct decision *d = &r->decision;
+    for (size_t f = 0; f < d->n_functions && f < r->n_functions; f++) {
+        const struct decision_function *df = &d->functions[f];
+        struct select_function *fn = &r->functions[f];
+        if (df->chosen >= 1 && (size_t)df->chosen < r->n_variants) {
+            fn->in_patch = 1;
+            fn->set = df->chosen;
+        } else if (df->reason == DECISION_INELIGIBLE && df->best_ineligible >= 1) {
+            sv_pushf(&r->notes, "%s was held back: it gained with %s, whose outputs or tests differ from the "
+                                "baseline's (pass --tolerance to accept last-bit floating-point differences)",
+                     fn->display_name, r->variants[df->best_ineligible].name);
+        }
+    }
+}
+
+int select_patch_assignments(struct select_report *r, struct patch_assignments *out)
+{
+    int *used = xcalloc(r->n_variants + 1, sizeof *used);
+    int rc = 0;
+    r->n_selected = 0;
+    for (size_t f = 0; f < r->n_functions && rc == 0; f++) {
+        const struct select_function *fn = &r->functions[f];
+        if (!fn->in_patch) continue;
+        struct strvec targets = STRVEC_INIT;
+        if (fn->set < 1 || (size_t)fn->set >= r->n_variants) {
+            rc = fmv_error("%s: no target set chosen", fn->display_name);
+        } else if (targets_parse(r->variants[fn->set].targets, &targets) == 0) {
+            patch_assign(out, fn->name, &targets);
+            used[fn->set] = 1;
+            r->n_selected++;
+        } else {
+            rc = -1;
+        }
+        sv_free(&targets);
+    }
+    free(r->patch_targets);
+    r->patch_targets = NULL;
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t v = 1; v < r->n_variants; v++) {
+        if (!used[v]) continue;
+        if (sb.len) sb_adds(&sb, "; ");
+        sb_adds(&sb, r->variants[v].targets);
+    }
+    if (sb.len) r->patch_targets = sb_detach(&sb);
+    sb_free(&sb);
+    free(used);
+    return rc;
+}

@@ -1,0 +1,26 @@
+/* assign.h - from the verdicts of `fmvgen select` to its patch: each
+ * selected function gets the target set that made it fastest (decision.h's
+ * chosen variant), or no clones at all, and the patch gives every function
+ * its own set (patch_plan_build_assigned, lib/patch/plan.h). Kept apart from
+ * the measuring (session.c) so the path from a decision to the patch text
+ * is testable without timing anything. */
+#ifndef FMVGEN_SELECT_ASSIGN_H
+#define FMVGEN_SELECT_ASSIGN_H
+
+#include "patch/plan.h"
+#include "select/report.h"
+
+/* Timed mode: marks in_patch and set (= the chosen variant) of every
+ * function r->decision selected, and notes in r->notes each function held
+ * back because it gained only with an ineligible variant. */
+void select_apply_decision(struct select_report *r);
+
+/* The patch's per-function targets: each in_patch function with the targets
+ * of its variant (r->variants[set].targets). Also sets r->n_selected and
+ * r->patch_targets (the one set's targets, or each set's, "; "-separated,
+ * when functions got different ones; NULL when nothing is selected).
+ * Returns 0, or -1 after an error line when a variant's targets do not
+ * parse. */
+int select_patch_assignments(struct select_report *r, struct patch_assignments *out);
+
+#endif

@@ -5,6 +5,7 @@
  * the compiler copy its own switches into the object (so that adding the
  * record flags there would change the user's build output). */
 #include "capture/compiler.h"
+#include "records/records.h"
 #include "run/spawn.h"
 
 #include <ctype.h>
@@ -244,6 +245,17 @@ static char *output_stem(const char *output)
     return n ? xstrndup(base, n) : xstrdup("a");
 }
 
+/* GCC's vectorizer dumps (see records.h and lib/records/gcc_dump.c) are
+ * read from GCC 12 on, where they were measured: the same records as
+ * -fsave-optimization-record for ~1/4 of its cost, and not copied into
+ * DW_AT_producer. Older GCCs keep the JSON records. */
+#define GCC_DUMPS_SINCE_MAJOR 12
+
+int compiler_records_use_dumps(const struct compiler_id *id)
+{
+    return id->kind == COMPILER_GCC && id->major >= GCC_DUMPS_SINCE_MAJOR;
+}
+
 void compiler_record_flags(const struct compiler_id *id, const char *records_dir, const char *output,
                            struct strvec *flags, char **record_path, const char **format)
 {
@@ -263,6 +275,19 @@ void compiler_record_flags(const struct compiler_id *id, const char *records_dir
         sv_push(flags, "-Xclang");
         sv_push(flags, "loop-vectorize|slp-vectorizer");
         *format = "clang-yaml";
+    } else if (compiler_records_use_dumps(id)) {
+        char *name = xasprintf("%s.vect", stem);
+        *record_path = path_join(records_dir, name);
+        free(name);
+        for (int i = 0; records_gcc_dump_passes[i]; i++) {
+            char *file = records_gcc_dump_file(*record_path, records_gcc_dump_passes[i]);
+            /* GCC creates a dump only when the pass runs on a function:
+             * an empty file says "nothing", a missing one "not written". */
+            write_file_atomic(file, "", 0);
+            sv_pushf(flags, "-fdump-tree-%s-optimized=%s", records_gcc_dump_passes[i], file);
+            free(file);
+        }
+        *format = "gcc-dump";
     } else {
         char *name = xasprintf("%s.opt-record.json.gz", stem);
         *record_path = path_join(records_dir, name);
@@ -495,10 +520,22 @@ const char *compiler_records_change_outputs(const struct compiler_id *id, char *
         if (find_option(argv, own)) return "the build writes its own record or temp files";
         return NULL;
     }
+    if (lto_on(argv)) return "-flto objects record the options, and only the link vectorizes";
+    if (compiler_records_use_dumps(id)) {
+        /* The dump flags name their files: nothing is named after the dump
+         * base, and GCC leaves -fdump-* out of DW_AT_producer and of
+         * -frecord-gcc-switches (measured: objects byte-identical with -g,
+         * -gsplit-dwarf, -frecord-gcc-switches, -MD, -fstack-usage).
+         * Left: the build's own dumps (ours would take over the file of
+         * the same pass) and -fcompare-debug (which compiles twice and
+         * compares the second's dumps). */
+        static const char *const clash[] = {"-fdump-*", "-fcompare-debug*", NULL};
+        if (find_option(argv, clash)) return "the build writes its own GCC dumps";
+        return NULL;
+    }
     if (gcc_debug_records_switches(argv)) return "-g records the switches in the object (DW_AT_producer)";
     if (last_flag(argv, "-frecord-gcc-switches", "-fno-record-gcc-switches", 0))
         return "-frecord-gcc-switches records the switches in the object";
-    if (lto_on(argv)) return "-flto objects record the options";
     /* Auxiliary outputs GCC names after the dump base/dir we would set. */
     static const char *const aux[] = {"-fstack-usage", "-fcallgraph-info*", "--coverage", "-ftest-coverage",
                                       "-fprofile-arcs", "-fprofile-generate*", "-fprofile-use*",

@@ -4,9 +4,10 @@
  * flag that makes the compiler write a file of its own choosing (the object,
  * dependency files, save-temps, dump and record files) is taken out and the
  * only outputs left are the object, sent to a private temp dir removed
- * afterwards, and the record file, sent to the store's records dir. GCC's
- * other auxiliary files follow -dumpdir (added by compiler_record_flags) into
- * that same records dir. */
+ * afterwards, and the record files, sent to the store's records dir. GCC's
+ * other auxiliary files (.su, .gcno, ...) are named after the output, so
+ * they land next to it in the temp dir (GCC 11+; with JSON records, older
+ * GCCs get -dumpdir, which sends them to the records dir). */
 #include "capture/probe.h"
 #include "capture/compiler.h"
 #include "run/spawn.h"
@@ -81,7 +82,8 @@ static int is_side_file_option(const char *a)
     return !strcmp(a, "-save-temps") || !strcmp(a, "--save-temps") || starts_with(a, "-save-temps=") ||
            starts_with(a, "--save-temps=") || starts_with(a, "-fsave-optimization-record") ||
            starts_with(a, "-foptimization-record-") || (starts_with(a, "-fopt-info") && strchr(a, '=')) ||
-           (starts_with(a, "-fdump-") && strchr(a, '=')) || starts_with(a, "-ftime-trace=");
+           starts_with(a, "-fdump-") /* the build's own dumps: a pass's file would clash with ours */ ||
+           starts_with(a, "-ftime-trace=");
 }
 
 static int takes_separate_value_we_drop(const char *a)

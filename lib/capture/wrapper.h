@@ -9,12 +9,15 @@
  * (links, -E, -M, --version, assembler files) passes through untouched.
  *
  * Promises:
- *   - the build's outputs are byte-identical to a plain build: when the
- *     record flags would show in an output (GCC -g copies its switches into
- *     DW_AT_producer; -frecord-gcc-switches; -flto; Clang
- *     -grecord-command-line; auxiliary files named after GCC's dump base),
- *     the user's compile runs unchanged and a second, records-only compile
- *     (output to a temp dir) runs next to it;
+ *   - the build's outputs are byte-identical to a plain build: the record
+ *     flags ride along on the build's own compile (GCC 12+ writes its
+ *     vectorizer dumps, which no object records, also with -g), and only
+ *     when they would show in an output or miss records
+ *     (compiler_records_change_outputs: -flto; the build's own GCC dumps;
+ *     Clang -grecord-command-line; GCC < 12's JSON flag with -g) or when
+ *     one command compiles several sources, the user's compile runs
+ *     unchanged and a second, records-only compile (output to a temp dir)
+ *     runs next to it;
  *   - a compile is never lost under make -j (each is one store
  *     transaction; the store waits for its writers);
  *   - configure-style probes (conftest.c, CMake's try_compile dirs, meson's

@@ -58,6 +58,7 @@ int rec_deliver(struct record_list *l, record_fn fn, void *ctx)
 
 int records_read_file(const char *format, const char *path, record_fn fn, void *ctx)
 {
+    if (format && !strcmp(format, "gcc-dump")) return records_read_gcc_dump(path, fn, ctx);
     if (format && !strcmp(format, "gcc-json")) return records_read_gcc_json(path, fn, ctx);
     if (format && !strcmp(format, "clang-yaml")) return records_read_clang_yaml(path, fn, ctx);
     if (format && !strcmp(format, "optinfo-log")) return records_read_optinfo_log(path, fn, ctx);

@@ -1,5 +1,7 @@
 /* records.h - the compiler's own account of what it vectorized, read from
- * three sources into one type:
+ * four sources into one type:
+ *   - GCC's vectorizer dump files (-fdump-tree-vect/slp1/slp2-optimized=FILE;
+ *     text, read line by line), what the wrapper asks GCC 12+ for
  *   - GCC's -fsave-optimization-record (gzip'd JSON; jansson + zlib)
  *   - Clang's optimization records (YAML; libyaml), as written by
  *     `-Xclang -opt-record-file -Xclang FILE`
@@ -69,6 +71,23 @@ typedef int (*record_fn)(const struct loop_record *rec, void *ctx);
  * clang 14 and 19), so an empty YAML file is valid and holds no records;
  * an empty build log is an error (nothing to read). */
 int records_read_gcc_json(const char *path, record_fn fn, void *ctx);
+/* GCC's vectorizer dumps of one compile: path is the loop vectorizer's
+ * dump (-fdump-tree-vect-optimized=path), and the SLP vectorizer's two
+ * pass instances' dumps are records_gcc_dump_file(path, "slp1"/"slp2").
+ * All three must exist; an empty one holds no records (GCC writes a dump
+ * only for functions the pass ran on, so whoever runs the compile creates
+ * them empty first). Same `function` as the JSON records (the assembler
+ * name, clone suffix stripped), same locations and widths. A dump whose
+ * last line is cut off, or that does not start with a ";; Function"
+ * header, is an error like a corrupt JSON file. */
+int records_read_gcc_dump(const char *path, record_fn fn, void *ctx);
+/* The pass instances whose dumps make one "gcc-dump" record:
+ * {"vect", "slp1", "slp2", NULL}. */
+extern const char *const records_gcc_dump_passes[];
+/* The dump file of pass next to record_path: record_path with its ".vect"
+ * suffix replaced by "." pass ("a/x.vect", "slp1" -> "a/x.slp1"). Caller
+ * frees. */
+char *records_gcc_dump_file(const char *record_path, const char *pass);
 int records_read_clang_yaml(const char *path, record_fn fn, void *ctx);
 /* A build log may hold many TUs and both compilers' lines, mixed with any
  * other build output (ignored). `function` is NULL: a log cannot tell
@@ -78,8 +97,8 @@ int records_read_clang_yaml(const char *path, record_fn fn, void *ctx);
  * from that directory (made absolute). ANSI colour codes are ignored. */
 int records_read_optinfo_log(const char *path, record_fn fn, void *ctx);
 
-/* Dispatch on the store's record_files.format: "gcc-json", "clang-yaml",
- * "optinfo-log". An unknown format is an error like a corrupt file. */
+/* Dispatch on the store's record_files.format: "gcc-dump", "gcc-json",
+ * "clang-yaml", "optinfo-log". An unknown format is an error like a corrupt file. */
 int records_read_file(const char *format, const char *path, record_fn fn, void *ctx);
 
 /* The error line (without "fmvgen: ") of the last failed read in this

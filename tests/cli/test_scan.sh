@@ -2,9 +2,9 @@
 # test_scan.sh - `fmvgen scan -- make` on tests/fixtures/scan-multidir (two
 # util.c in different directories, one compiled from inside its directory
 # without -o; a directory with a space and a non-ASCII file name; a C++ TU),
-# with gcc, clang and clang-19 (when installed), at -O3 and with -g (where
-# GCC would copy the record flags into DW_AT_producer, so the wrapper must
-# take its records from a second compile):
+# with gcc, clang and clang-19 (when installed), at -O3 and with -g (GCC's
+# vectorizer dumps are not copied into DW_AT_producer, so even a -g build
+# is compiled once per TU, the dumps riding along):
 #   - every compile is in the store with absolute source/output, language,
 #     compiler kind, and a record file that was read;
 #   - the objects and the program are byte-identical to a plain build;
@@ -60,7 +60,7 @@ $P/src/b/util.c|$P/src/b/util.o|c|0"
     "[\"$(sqlite3 "$DB" "SELECT compiler FROM compiles WHERE source LIKE '%/src/b/util.c'")\",\"$(printf '%s' "$flags" | sed 's/ /","/g')\",\"-c\",\"util.c\"]"
   expect_eq "$name: meta root" "$(sqlite3 "$DB" "SELECT value FROM meta WHERE key='root'")" "$P"
   expect_eq "$name: meta targets" "$(sqlite3 "$DB" "SELECT value FROM meta WHERE key='targets'")" "arch=x86-64-v3,arch=x86-64-v4"
-  if [ "$flags" = -O3 ]; then
+  if [ "${flags%% *}" = -O3 ]; then
     expect_eq "$name: loops in both util.c" \
       "$(sqlite3 "$DB" "SELECT DISTINCT c.source FROM loops l JOIN compiles c ON c.id=l.compile_id WHERE l.variant='build' AND c.source LIKE '%util.c' ORDER BY 1")" \
       "$P/src/a/util.c
@@ -75,9 +75,30 @@ $P/src/b/util.c"
 export GIT_CEILING_DIRECTORIES=$TMP
 scan_and_compare gcc-O3 gcc g++ -O3
 scan_and_compare gcc-g gcc g++ "-O2 -g"
+scan_and_compare gcc-O3g gcc g++ "-O3 -g"
 scan_and_compare clang-O3 clang clang++ -O3
 scan_and_compare clang-g clang clang++ "-O3 -g"
 if have_clang19; then scan_and_compare clang19-O3 clang-19 clang++-19 -O3; fi
+
+# One compile per TU, also with -g: a "gcc"/"g++" first in PATH behind the
+# wrapper logs each call. GCC 12's dumps ride along on the build's own
+# compile (no records-only second compile), and the objects stay the same
+# (checked above).
+mkdir -p "$TMP/logbin"
+for c in gcc g++; do
+  cat > "$TMP/logbin/$c" <<EOF
+#!/bin/bash
+printf '%s\n' "\$*" >> "$TMP/logbin/calls"
+exec /usr/bin/$c "\$@"
+EOF
+  chmod +x "$TMP/logbin/$c"
+done
+P="$TMP/once"; mkdir -p "$P" && cp -a "$FIXTURES/scan-multidir/." "$P/"
+out=$(cd "$P" && PATH="$TMP/logbin:$PATH" CC=gcc CXX=g++ "$FMVGEN" scan --no-probe -- make -s CFLAGS="-O2 -g" CXXFLAGS="-O2 -g" 2>&1); rc=$?
+expect_eq "gcc -g once: exit" "$rc" 0
+expect_eq "gcc -g once: one compile per TU" "$(grep -c -- ' -c ' "$TMP/logbin/calls")" 5
+expect_eq "gcc -g once: each with the dumps" "$(grep -- ' -c ' "$TMP/logbin/calls" | grep -c -- '-fdump-tree-vect-optimized=.*-fdump-tree-slp1-optimized=.*-fdump-tree-slp2-optimized=')" 5
+expect_eq "gcc -g once: records read" "$(sqlite3 "$P/.fmvgen/store.sqlite" "SELECT count(*) FROM record_files WHERE format='gcc-dump' AND status='read'")" 5
 
 # A second scan after an edit: the edited TU's row is replaced (new hash),
 # the others stay.

@@ -49,25 +49,25 @@ expect_match "failing build: the rest analyzed" "$(sqlite3 "$DB" "SELECT group_c
 expect_match "failing build: summary" "$out" "compiles: +5 \(1 failed\)"
 
 # ---- a corrupt record file ----
-# A "gcc" first in PATH (after the wrapper's) that truncates the record
-# file GCC wrote for main.c.
+# A "gcc" first in PATH (after the wrapper's) that cuts short the loop
+# vectorizer's dump GCC wrote for main.c (as a killed compile would).
 P=$(fresh_copy scan-multidir corrupt)
 mkdir -p "$TMP/badbin"
 cat > "$TMP/badbin/gcc" <<EOF
 #!/bin/bash
 "$GCC" "\$@"; rc=\$?
-prev=
 for a in "\$@"; do
-  if [ "\$prev" = -dumpdir ]; then dir=\$a; fi
-  if [ "\$prev" = -dumpbase ] && [ "\$a" = main ]; then printf 'truncated' > "\$dir/main.opt-record.json.gz"; fi
-  prev=\$a
+  case \$a in
+    -fdump-tree-vect-optimized=*/main.vect)
+      printf '\\n;; Function main (main, funcdef_no=0, decl_uid=1, cgraph_uid=1, symbol_order=0)\\n\\nmain.c:3:5: optimized: loop vec' > "\${a#*=}" ;;
+  esac
 done
 exit \$rc
 EOF
 chmod +x "$TMP/badbin/gcc"
 out=$(cd "$P" && PATH="$TMP/badbin:$PATH" CC=gcc "$FMVGEN" scan --no-probe -- make -s CFLAGS=-O3 CXXFLAGS=-O3 2>&1); rc=$?
 expect_eq "corrupt record: exit" "$rc" 1
-expect_match "corrupt record: named" "$out" "fmvgen: [^ ]*/main.opt-record.json.gz: "
+expect_match "corrupt record: named" "$out" "fmvgen: [^ ]*/main.vect: truncated GCC dump"
 DB="$P/.fmvgen/store.sqlite"
 expect_eq "corrupt record: marked" "$(sqlite3 "$DB" "SELECT count(*) FROM record_files WHERE status='corrupt'")" 1
 expect_eq "corrupt record: others read" "$(sqlite3 "$DB" "SELECT count(*) FROM record_files WHERE status='read'")" 4

@@ -176,13 +176,16 @@ static void test_driver_names(void **state)
 static void test_record_flags(void **state)
 {
     (void)state;
+    struct compiler_id gcc11 = {.kind = COMPILER_GCC, .path = "/usr/bin/gcc-11", .version = "11.4.0", .major = 11};
     struct compiler_id gcc = {.kind = COMPILER_GCC, .path = "/usr/bin/gcc", .version = "12.2.0", .major = 12};
     struct compiler_id clang = {.kind = COMPILER_CLANG, .path = "/usr/bin/clang", .version = "14.0.6", .major = 14};
     struct strvec f = STRVEC_INIT;
     char *path = NULL;
     const char *format = NULL;
-    compiler_record_flags(&gcc, "/s/.fmvgen/records/x", "/b/obj/util.o", &f, &path, &format);
+    /* GCC before 12: JSON records (no files are made beforehand). */
+    compiler_record_flags(&gcc11, "/s/.fmvgen/records/x", "/b/obj/util.o", &f, &path, &format);
     assert_string_equal(format, "gcc-json");
+    assert_false(compiler_records_use_dumps(&gcc11));
     assert_string_equal(path, "/s/.fmvgen/records/x/util.opt-record.json.gz");
     assert_int_equal(f.n, 5);
     assert_string_equal(f.v[0], "-fsave-optimization-record");
@@ -192,6 +195,30 @@ static void test_record_flags(void **state)
     assert_string_equal(f.v[4], "util");
     sv_free(&f);
     free(path);
+    /* GCC 12: the three vectorizer dumps, named and created empty. */
+    char *dir = make_temp_dir("test-compiler");
+    compiler_record_flags(&gcc, dir, "/b/obj/util.o", &f, &path, &format);
+    assert_string_equal(format, "gcc-dump");
+    assert_true(compiler_records_use_dumps(&gcc));
+    char *want = xasprintf("%s/util.vect", dir);
+    assert_string_equal(path, want);
+    assert_int_equal(f.n, 3);
+    static const char *const passes[] = {"vect", "slp1", "slp2"};
+    for (int i = 0; i < 3; i++) {
+        char *flag = xasprintf("-fdump-tree-%s-optimized=%s/util.%s", passes[i], dir, passes[i]);
+        assert_string_equal(f.v[i], flag);
+        char *file = xasprintf("%s/util.%s", dir, passes[i]);
+        struct stat sb;
+        assert_int_equal(stat(file, &sb), 0);
+        assert_int_equal(sb.st_size, 0);
+        free(file);
+        free(flag);
+    }
+    free(want);
+    sv_free(&f);
+    free(path);
+    remove_tree(dir);
+    free(dir);
     compiler_record_flags(&clang, "/r", "prog", &f, &path, &format);
     assert_string_equal(format, "clang-yaml");
     assert_string_equal(path, "/r/prog.opt.yaml");
@@ -209,8 +236,20 @@ static void test_record_flags(void **state)
 static void test_records_change_outputs(void **state)
 {
     (void)state;
-    struct compiler_id gcc = {.kind = COMPILER_GCC};
+    struct compiler_id gcc = {.kind = COMPILER_GCC, .major = 11};   /* JSON records */
+    struct compiler_id gcc12 = {.kind = COMPILER_GCC, .major = 12}; /* dumps */
     struct compiler_id clang = {.kind = COMPILER_CLANG};
+    /* GCC 12's dumps show in no output: -g, -frecord-gcc-switches and the
+     * files named after the dump base are all fine; only -flto (records
+     * the options, and does not vectorize), the build's own dumps and
+     * -fcompare-debug are not. */
+    assert_null(compiler_records_change_outputs(&gcc12, ARGV("gcc", "-O2", "-g", "-c", "a.c")));
+    assert_null(compiler_records_change_outputs(&gcc12, ARGV("gcc", "-ggdb3", "-frecord-gcc-switches", "-c", "a.c")));
+    assert_null(compiler_records_change_outputs(&gcc12, ARGV("gcc", "-fstack-usage", "-MMD", "-gsplit-dwarf", "-c", "a.c")));
+    assert_null(compiler_records_change_outputs(&gcc12, ARGV("gcc", "-save-temps=obj", "-c", "a.c")));
+    assert_non_null(compiler_records_change_outputs(&gcc12, ARGV("gcc", "-g", "-flto=auto", "-c", "a.c")));
+    assert_non_null(compiler_records_change_outputs(&gcc12, ARGV("gcc", "-fdump-tree-all", "-c", "a.c")));
+    assert_non_null(compiler_records_change_outputs(&gcc12, ARGV("gcc", "-fcompare-debug", "-c", "a.c")));
     /* Safe: plain optimized compiles, -g0 last, -gno-record-gcc-switches,
      * -MD with -o. */
     assert_null(compiler_records_change_outputs(&gcc, ARGV("gcc", "-O3", "-c", "a.c", "-o", "a.o")));

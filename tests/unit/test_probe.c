@@ -17,6 +17,7 @@
 
 #include "capture/compdb.h"
 #include "capture/probe.h"
+#include "records/records.h"
 #include "records/ingest.h"
 #include "test_probe_helpers.h"
 
@@ -184,9 +185,23 @@ static int run_probe(struct env *e, const char *variant, char *const *extra, int
     return rc;
 }
 
-/* The whole record file as text (gzip or plain: gzread handles both). */
+/* The whole record file as text (gzip or plain: gzread handles both);
+ * for GCC's dumps, the three dump files one after the other. */
 static char *read_records(const char *path)
 {
+    size_t len = strlen(path);
+    if (len > 5 && !strcmp(path + len - 5, ".vect")) {
+        struct strbuf all = STRBUF_INIT;
+        for (int i = 0; records_gcc_dump_passes[i]; i++) {
+            char *file = records_gcc_dump_file(path, records_gcc_dump_passes[i]);
+            char *text = read_file(file, NULL);
+            assert_non_null(text);
+            sb_adds(&all, text);
+            free(text);
+            free(file);
+        }
+        return sb_detach(&all);
+    }
     gzFile f = gzopen(path, "rb");
     assert_non_null(f);
     struct strbuf sb = STRBUF_INIT;
@@ -205,7 +220,7 @@ static int check_record_files(struct env *e, const char *variant)
 {
     char *safe = probe_variant_dirname(variant);
     char *root = path_join(store_records_dir(e->st), safe);
-    const char *want_format = !strcmp(e->tc->kind, "gcc") ? "gcc-json" : "clang-yaml";
+    const char *want_format = !strcmp(e->tc->kind, "gcc") ? "gcc-dump" : "clang-yaml";
     sqlite3_stmt *q;
     assert_int_equal(sqlite3_prepare_v2(store_db(e->st),
                                         "SELECT r.format, r.path, r.status, c.source FROM record_files r "

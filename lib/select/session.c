@@ -19,6 +19,7 @@
 #include "select/stats.h"
 #include "store/store.h"
 #include "targets/targets.h"
+#include "util/progress.h"
 #include "verify/compare.h"
 
 const struct select_target_set select_target_sets[] = {
@@ -43,30 +44,51 @@ static int check_interrupted(void)
     return interrupted;
 }
 
-/* The one progress hook: every step of the run reports through it, so a
- * terminal progress bar replaces this function alone. Plain lines on stderr
- * for now. */
-static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void progress(const char *fmt, ...)
+/* The run's progress (util/progress.h): one updating line on a terminal,
+ * plain "select: ..." lines otherwise; set for the duration of select_run.
+ * step() starts a step of a phase (k of n; n == 0: uncounted), say() is a
+ * message that stays. */
+static struct progress *bar;
+
+static void step(size_t k, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void step(size_t k, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("select: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (bar) progress_step(bar, k, n, "%s", msg);
+    else if (n) fprintf(stderr, "select: %s (%zu/%zu)\n", msg, k, n);
+    else fprintf(stderr, "select: %s\n", msg);
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (bar) progress_say(bar, "%s", msg);
+    else fprintf(stderr, "select: %s\n", msg);
 }
 
 /* A failing build's or workload's output, indented under the error line. */
 static void show_output(const char *text)
 {
+    struct strbuf sb = STRBUF_INIT;
     const char *s = text ? text : "";
     while (*s) {
         size_t n = strcspn(s, "\n");
-        fprintf(stderr, "    | %.*s\n", (int)n, s);
+        sb_addf(&sb, "    | %.*s\n", (int)n, s);
         s += n;
         if (*s) s++;
     }
+    if (bar) progress_write(bar, sb_str(&sb));
+    else fputs(sb_str(&sb), stderr);
+    sb_free(&sb);
 }
 
 /* ---- builds ---- */
@@ -172,8 +194,8 @@ static int build_all(struct select_session *s)
     for (size_t v = 0; v < r->n_variants; v++) {
         if (check_interrupted()) return -1;
         if (s->o->is_static && v != 1) continue;   /* static: only the default targets' clones */
-        progress("building %s%s%s (%zu/%zu)", r->variants[v].name, v ? " with every candidate cloned for " : "",
-                 r->variants[v].targets, v + 1, r->n_variants);
+        step(v + 1, r->n_variants, "building %s%s%s", r->variants[v].name, v ? " with every candidate cloned for " : "",
+             r->variants[v].targets);
         struct patch_plan plan;
         int have_plan = 0;
         if (v > 0) {
@@ -267,9 +289,9 @@ static int check_all(struct select_session *s)
     for (size_t v = 0; v < r->n_variants; v++) {
         if (check_interrupted()) return -1;
         if (!r->variants[v].built) continue;
-        progress("checking outputs%s of %s", s->o->test ? " and tests" : "", r->variants[v].name);
+        step(v + 1, r->n_variants, "checking outputs%s of %s", s->o->test ? " and tests" : "", r->variants[v].name);
         if (check_variant(s, v, &s->builds[v], &r->variants[v]) != 0) return -1;
-        if (r->variants[v].failure) progress("%s is not eligible: %s", r->variants[v].name, r->variants[v].failure);
+        if (r->variants[v].failure) say("%s is not eligible: %s", r->variants[v].name, r->variants[v].failure);
     }
     return 0;
 }
@@ -295,7 +317,7 @@ static int profile_all(struct select_session *s)
     for (size_t v = 0; v < nv; v++) eligible[v] = r->variants[v].eligible;
     int rc = 0;
     for (size_t round = 0; round < nr && rc == 0; round++) {
-        progress("profiled runs, round %zu/%zu", round + 1, nr);
+        step(round + 1, nr, "profiled runs, interleaved");
         for (size_t v = 0; v < nv && rc == 0; v++) {
             if (!profiled(&r->variants[v], v)) continue;
             for (size_t w = 0; w < nw && rc == 0; w++) {
@@ -410,7 +432,7 @@ static int confirm(struct select_session *s, int set_variant, const struct strve
     if (plan_for_set(s, (size_t)set_variant - 1, names, plan) != 0) return -1;
     r->patch_targets = xstrdup(select_target_sets[set_variant - 1].targets);
     if (check_interrupted()) return -1;
-    progress("building the selected variant (%zu function%s, %s)", names->n, names->n == 1 ? "" : "s",
+    step(0, 0, "building the selected variant (%zu function%s, %s)", names->n, names->n == 1 ? "" : "s",
              r->patch_targets);
     struct variant_build *b = &s->builds[r->n_variants];
     r->n_builds++;
@@ -436,7 +458,7 @@ static int confirm(struct select_session *s, int set_variant, const struct strve
         specs[i] = (struct timing_spec){.argv = argvs[i], .cwd = i % 2 ? b->dir : s->builds[0].dir,
                                         .runs = s->o->runs, .timeout_s = s->o->timeout_s};
     }
-    progress("timing baseline and selected, %d runs each, interleaved", s->o->runs);
+    step(0, 0, "timing baseline and selected, %d runs each, interleaved", s->o->runs);
     measure_time_set(specs, 2 * nw, res);
     for (size_t w = 0; w < nw; w++) {
         struct select_workload_result *wr = &r->workloads[w];
@@ -468,7 +490,7 @@ static int confirm(struct select_session *s, int set_variant, const struct strve
 static enum select_status run_steps(struct select_session *s)
 {
     const struct select_options *o = s->o;
-    progress("%zu candidates; builds: baseline + %zu target sets + the selected one", s->candidates.nfunctions,
+    say("%zu candidates; builds: baseline + %zu target sets + the selected one", s->candidates.nfunctions,
              o->is_static ? (size_t)0 : select_n_target_sets);
     struct strvec names = STRVEC_INIT;
     int ok = build_all(s) == 0;
@@ -534,9 +556,12 @@ enum select_status select_run(struct select_session *s, const struct select_opti
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    bar = progress_start(stderr, "select", PROGRESS_AUTO);
     enum select_status status = run_steps(s);
-    if (o->keep && status != SELECT_INTERRUPTED) progress("kept the temp directory %s", s->work);
+    if (o->keep && status != SELECT_INTERRUPTED) say("kept the temp directory %s", s->work);
     else remove_tree(s->work);
+    progress_finish(bar);
+    bar = NULL;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     return status;

@@ -228,6 +228,16 @@ void progress_say(struct progress *p, const char *fmt, ...)
     va_end(ap);
 }
 
+void progress_write(struct progress *p, const char *text)
+{
+    pthread_mutex_lock(&p->lock);
+    clear(p);
+    fputs(text, p->out);
+    if (p->bar) draw(p);
+    else fflush(p->out);
+    pthread_mutex_unlock(&p->lock);
+}
+
 int progress_is_bar(const struct progress *p)
 {
     return p->bar;

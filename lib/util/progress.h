@@ -36,6 +36,10 @@ void progress_step(struct progress *p, size_t k, size_t n, const char *fmt, ...)
 /* A message that stays: "PREFIX: MESSAGE" on its own line (above the bar). */
 void progress_say(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Text written as it is (whole lines, e.g. a failing build's output),
+ * above the bar. */
+void progress_write(struct progress *p, const char *text);
+
 /* 1 when p draws a bar (the caller may then keep its own chatter short). */
 int progress_is_bar(const struct progress *p);
 

@@ -86,12 +86,14 @@ static void test_plain_lines(void **state)
     progress_step(p, 1, 3, "building %s", "baseline");
     progress_step(p, 2, 3, "building %s", "fma-levels");
     progress_say(p, "fma-free is not eligible: %s", "output differs");
+    progress_write(p, "    | make: *** [prog] Error 1\n");
     progress_step(p, 0, 0, "timing baseline and selected");
     progress_finish(p);
     char *s = slurp(f);
     assert_string_equal(s, "select: building baseline (1/3)\n"
                            "select: building fma-levels (2/3)\n"
                            "select: fma-free is not eligible: output differs\n"
+                           "    | make: *** [prog] Error 1\n"
                            "select: timing baseline and selected\n");
     free(s);
     fclose(f);
@@ -113,6 +115,11 @@ static void test_bar(void **state)
     progress_say(p, "kept %s", "/tmp/x");
     s = slurp(f);
     assert_non_null(strstr(s, "building baseline\r\033[Kselect: kept /tmp/x\n\r\033[Kselect [>"));
+    free(s);
+
+    progress_write(p, "    | log\n");
+    s = slurp(f);
+    assert_non_null(strstr(s, "\r\033[K    | log\n\r\033[Kselect [>"));
     free(s);
 
     /* fmv_error's line (on stderr) makes the bar step aside too */

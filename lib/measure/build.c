@@ -1,10 +1,23 @@
 /* build.c - see build.h. The copy is made by cp -a (through run_argv, as all
  * spawning is): it keeps links, modes and times exactly, and a project tree
- * can be large, which a hand-written recursive copy would handle no better. */
+ * can be large, which a hand-written recursive copy would handle no better.
+ *
+ * A CMake build directory is not relocatable: its Makefiles (or build.ninja)
+ * name every source and object by absolute path, so `make` in a plain copy
+ * compiles the ORIGINAL sources into the ORIGINAL build directory - every
+ * variant silently becomes the user's own build, and the user's tree gets
+ * built in. Measured on libjpeg-turbo configured in-tree (cmake -S . -B .):
+ * CMakeFiles/Makefile2 names the source root 140 times. So each
+ * CMakeCache.txt of the copy (its top directory and the directories just
+ * below, where build/ usually is) that was written for another place is
+ * moved: the old root in the cache becomes the copy, and `cmake .` there
+ * regenerates the build system (0.3 s for libjpeg-turbo) before the user's
+ * build command runs. */
 #include "measure/build.h"
 #include "run/spawn.h"
 #include "util/util.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +47,119 @@ int measure_copy_tree(const char *src, const char *dst)
     return rc;
 }
 
+/* The value of "KEY:TYPE=value" in a CMakeCache.txt text, or NULL. */
+static char *cmake_cache_value(const char *text, const char *key)
+{
+    size_t klen = strlen(key);
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, key, klen) != 0 || line[klen] != ':') continue;
+        const char *eq = strchr(line, '=');
+        size_t n = strcspn(line, "\n");
+        if (!eq || eq > line + n) continue;
+        size_t vlen = (size_t)(line + n - eq - 1);
+        if (vlen && eq[vlen] == '\r') vlen--;
+        return xstrndup(eq + 1, vlen);
+    }
+    return NULL;
+}
+
+/* text with every occurrence of the path `from` (as a whole path or a prefix
+ * ending at '/') replaced by `to`. Caller frees. */
+static char *replace_path(const char *text, const char *from, const char *to)
+{
+    struct strbuf sb = STRBUF_INIT;
+    size_t n = strlen(from);
+    const char *s = text;
+    for (const char *hit; (hit = strstr(s, from)); s = hit + n) {
+        char after = hit[n];
+        int whole = after == 0 || after == '/' || after == '\n' || after == '\r' || after == ';' ||
+                    after == '"' || after == ' ';
+        sb_add(&sb, s, (size_t)(hit - s));
+        sb_adds(&sb, whole ? to : from);
+    }
+    sb_adds(&sb, s);
+    return sb_detach(&sb);
+}
+
+int measure_relocate_cmake(const char *copy_root, const char *sub, char **log)
+{
+    char *dir = *sub ? path_join(copy_root, sub) : xstrdup(copy_root);
+    char *cache = path_join(dir, "CMakeCache.txt");
+    char *text = file_exists(cache) ? read_file(cache, NULL) : NULL;
+    char *old_dir = text ? cmake_cache_value(text, "CMAKE_CACHEFILE_DIR") : NULL;
+    char *real_dir = path_absolute(dir, NULL);
+    int rc = 0;
+    if (!old_dir || !strcmp(old_dir, real_dir)) goto out;   /* not CMake, or already here */
+
+    /* The old root: the cache's old directory less sub, when it ends so (a
+     * build/ below the source root moves with the root); else the build
+     * directory alone moves. Paths outside the old root stay as they are. */
+    size_t lo = strlen(old_dir), ls = strlen(sub);
+    int below = ls && lo > ls + 1 && !strcmp(old_dir + lo - ls, sub) && old_dir[lo - ls - 1] == '/';
+    char *old_root = below ? xstrndup(old_dir, lo - ls - 1) : xstrdup(old_dir);
+    char *new_root = below ? path_absolute(copy_root, NULL) : xstrdup(real_dir);
+    if (!*old_root || !*new_root) {
+        rc = fmv_error("%s: CMakeCache.txt was written for %s and cannot be moved here", cache, old_dir);
+    } else {
+        char *moved = replace_path(text, old_root, new_root);
+        if (write_file_atomic(cache, moved, strlen(moved)) != 0)
+            rc = fmv_error("%s: cannot rewrite the moved CMake cache", cache);
+        free(moved);
+    }
+    if (rc == 0) {
+        char *cmake = cmake_cache_value(text, "CMAKE_COMMAND");
+        char *const argv[] = {cmake && *cmake ? cmake : "cmake", ".", NULL};
+        struct run_opts opts = {.cwd = dir, .capture_stdout = 1, .capture_stderr = 1};
+        struct run_result res;
+        if (run_argv(argv, &opts, &res) != 0) {
+            char *why = run_describe(&res);
+            rc = fmv_error("%s: regenerating the copied CMake build with '%s .' failed (%s)", dir, argv[0], why);
+            free(why);
+        }
+        if (log) {
+            struct strbuf sb = STRBUF_INIT;
+            if (*log) sb_adds(&sb, *log);
+            if (res.out) sb_add(&sb, res.out, res.out_len);
+            if (res.err) sb_add(&sb, res.err, res.err_len);
+            free(*log);
+            *log = sb_detach(&sb);
+        }
+        run_result_free(&res);
+        free(cmake);
+    }
+    free(old_root);
+    free(new_root);
+out:
+    free(dir);
+    free(real_dir);
+    free(old_dir);
+    free(text);
+    free(cache);
+    return rc;
+}
+
+/* measure_relocate_cmake on the copy and on its direct subdirectories. */
+static int relocate_cmake_builds(const char *copy, char **log)
+{
+    if (measure_relocate_cmake(copy, "", log) != 0) return -1;
+    DIR *d = opendir(copy);
+    if (!d) return 0;
+    struct strvec subdirs = STRVEC_INIT;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;   /* ., .., .git, .fmvgen */
+        char *sub = path_join(copy, e->d_name);
+        char *cache = path_join(sub, "CMakeCache.txt");
+        if (file_exists(cache)) sv_push(&subdirs, e->d_name);
+        free(cache);
+        free(sub);
+    }
+    closedir(d);
+    int rc = 0;
+    for (size_t i = 0; i < subdirs.n && rc == 0; i++) rc = measure_relocate_cmake(copy, subdirs.v[i], log);
+    sv_free(&subdirs);
+    return rc;
+}
+
 /* environ with the NAME=... entries of overrides replaced (or added). */
 static void env_with(struct strvec *env, char *const *overrides)
 {
@@ -56,6 +182,10 @@ int measure_build_variant(const struct variant_spec *spec, struct variant_build 
         out->failure = xstrdup("could not copy the project");
         return -1;
     }
+    if (relocate_cmake_builds(out->dir, &out->log) != 0) {
+        out->failure = xstrdup("could not move the copied CMake build directory");
+        return -1;
+    }
 
     struct strvec vars = STRVEC_INIT, argv = STRVEC_INIT, env = STRVEC_INIT;
     if (spec->cc) sv_pushf(&vars, "CC=%s", spec->cc);
@@ -74,6 +204,8 @@ int measure_build_variant(const struct variant_spec *spec, struct variant_build 
     struct run_result res;
     int rc = run_argv(sv_argv(&argv), &opts, &res);
     struct strbuf log = STRBUF_INIT;
+    if (out->log) sb_adds(&log, out->log);
+    free(out->log);
     if (res.out) sb_add(&log, res.out, res.out_len);
     if (res.err) sb_add(&log, res.err, res.err_len);
     out->log = sb_detach(&log);

@@ -33,7 +33,18 @@ struct variant_build {
  * times and symbolic links. Returns 0, or -1 after printing one error line. */
 int measure_copy_tree(const char *src, const char *dst);
 
-/* Copies spec->source_dir to WORK_DIR/NAME and runs the build there with CC
+/* When COPY_ROOT/SUB (SUB "" for the copy itself, or e.g. "build") holds a
+ * CMakeCache.txt written for another directory - it is a copy of a CMake
+ * build directory -, rewrites the cache's paths under the old project root
+ * (the old build directory less SUB) to COPY_ROOT and regenerates the build
+ * system there (`cmake .`), so that building the copy compiles the copy's
+ * sources into the copy, never the original's. Nothing happens for other
+ * directories. *log (may be NULL) gets cmake's output appended. Returns 0,
+ * or -1 after one error line. */
+int measure_relocate_cmake(const char *copy_root, const char *sub, char **log);
+
+/* Copies spec->source_dir to WORK_DIR/NAME (moving copied CMake build
+ * directories there with measure_relocate_cmake) and runs the build there with CC
  * and CFLAGS set (in the environment, and as make variables when asked).
  * Returns 0 when the build succeeded; -1 when the copy could not be made or
  * the build failed (after printing one error line naming the variant and

@@ -2,7 +2,9 @@
  * private copy (the source tree untouched, CC/CFLAGS reaching make, failures
  * reported), timing N runs (outputs kept, a crash described, several
  * commands interleaved), and the perf
- * profile by symbol (skipped when perf cannot record here). */
+ * profile by symbol (skipped when perf cannot record here). A copied CMake
+ * build directory (tests/fixtures/select-cmake-intree, configured in-tree
+ * and in build/) builds the copy's sources, not the original's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -207,6 +209,134 @@ static void test_time_set_interleaves(void **state)
     free(tmp);
 }
 
+/* The fixture's program in dir (its build directory) prints this. */
+static char *program_output(const char *dir)
+{
+    char *bin = path_join(dir, "kernel_tag");
+    char *const argv[] = {bin, NULL};
+    struct run_result res;
+    struct run_opts opts = {.capture_stdout = 1};
+    char *out = run_argv(argv, &opts, &res) == 0 ? xstrdup(res.out) : xstrdup("(did not run)");
+    run_result_free(&res);
+    free(bin);
+    return out;
+}
+
+/* Configures and builds the CMake fixture at tmp/NAME with its build
+ * directory at SUB ("" for in-tree); then does what select does with a
+ * patched variant: copies the tree, rewrites kernel.c in the copy, and
+ * builds a copy of that with measure_build_variant. The variant must run the
+ * patched kernel, and the original tree must be left as it was. */
+static void check_cmake_copy(const char *tmp, const char *name, const char *sub)
+{
+    char *fixture = path_join(FIXTURES_DIR, "select-cmake-intree");
+    char *proj = path_join(tmp, name);
+    assert_int_equal(measure_copy_tree(fixture, proj), 0);
+    char *bdir = *sub ? path_join(proj, sub) : xstrdup(proj);
+    char *const configure[] = {"cmake", "-S", proj, "-B", bdir, NULL};
+    struct run_opts quiet = {.capture_stdout = 1, .capture_stderr = 1};
+    struct run_result res;
+    if (run_argv(configure, &quiet, &res) != 0) {
+        run_result_free(&res);
+        free(bdir);
+        free(proj);
+        free(fixture);
+        skip();   /* no cmake here */
+    }
+    run_result_free(&res);
+    char *const make_orig[] = {"make", "-C", bdir, NULL};
+    assert_int_equal(run_argv(make_orig, &quiet, NULL), 0);
+    char *before = program_output(bdir);
+    assert_string_equal(before, "original 4032.0\n");
+
+    /* select's patched variant: a copy with a changed source, then built in
+     * a copy of that copy */
+    char *patched_src = xasprintf("%s/src-%s", tmp, name);
+    assert_int_equal(measure_copy_tree(proj, patched_src), 0);
+    write_text(patched_src, "kernel.c",
+               "const char *kernel_tag(void) { return \"patched\"; }\n"
+               "float kernel_sum(const float *x, int n) { float s = 0; for (int i = 0; i < n; i++) s += x[i]; return s; }\n");
+    char *variant = xasprintf("variant-%s", name);
+    char *const build[] = {"make", "-C", *sub ? (char *)sub : ".", NULL};
+    struct variant_spec spec = {.name = variant, .source_dir = patched_src, .work_dir = tmp, .build_argv = build};
+    struct variant_build b;
+    assert_int_equal(measure_build_variant(&spec, &b), 0);
+    char *vdir = *sub ? path_join(b.dir, sub) : xstrdup(b.dir);
+    char *after = program_output(vdir);
+    assert_string_equal(after, "patched 2016.0\n");
+    /* the original tree was not rebuilt with the patched source */
+    char *orig_again = program_output(bdir);
+    assert_string_equal(orig_again, "original 4032.0\n");
+    /* the copy's cache now names the copy */
+    char *cache = read_text(vdir, "CMakeCache.txt");
+    assert_null(strstr(cache, proj));
+    assert_non_null(strstr(cache, b.dir));
+
+    /* moving a directory that is already in place, or is not CMake's, is a
+     * no-op */
+    assert_int_equal(measure_relocate_cmake(b.dir, sub, NULL), 0);
+    assert_int_equal(measure_relocate_cmake(tmp, "", NULL), 0);
+
+    free(cache);
+    free(orig_again);
+    free(after);
+    free(vdir);
+    variant_build_free(&b);
+    free(variant);
+    free(patched_src);
+    free(before);
+    free(bdir);
+    free(proj);
+    free(fixture);
+}
+
+static void test_build_copies_cmake_tree_in_tree(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    check_cmake_copy(tmp, "intree", "");
+    remove_tree(tmp);
+    free(tmp);
+}
+
+static void test_build_copies_cmake_tree_build_subdir(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    check_cmake_copy(tmp, "subdir", "build");
+    remove_tree(tmp);
+    free(tmp);
+}
+
+/* A cache whose cmake cannot run: one error line, the build not attempted. */
+static void test_relocate_cmake_failure(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    char *proj = path_join(tmp, "proj");
+    assert_int_equal(mkdir_p(proj, 0755), 0);
+    write_text(proj, "CMakeCache.txt",
+               "CMAKE_CACHEFILE_DIR:INTERNAL=/nonexistent/old\n"
+               "CMAKE_COMMAND:INTERNAL=/nonexistent/bin/cmake\n");
+    struct variant_spec spec = {.name = "v", .source_dir = proj, .work_dir = tmp,
+                                .build_argv = (char *const[]){"true", NULL}};
+    struct variant_build b;
+    struct strbuf err = STRBUF_INIT;
+    fmv_error_capture(&err);
+    assert_int_equal(measure_build_variant(&spec, &b), -1);
+    fmv_error_capture(NULL);
+    assert_non_null(strstr(sb_str(&err), "regenerating the copied CMake build"));
+    assert_non_null(b.failure);
+    char *cache = read_text(b.dir, "CMakeCache.txt");
+    assert_non_null(strstr(cache, b.dir));   /* the old root was replaced */
+    free(cache);
+    sb_free(&err);
+    variant_build_free(&b);
+    free(proj);
+    remove_tree(tmp);
+    free(tmp);
+}
+
 /* Without perf in PATH: -1 and a reason naming the Debian package. */
 static void test_profile_without_perf(void **state)
 {
@@ -279,6 +409,9 @@ int main(void)
         cmocka_unit_test(test_median_and_speedup),
         cmocka_unit_test(test_build_variant_in_private_copy),
         cmocka_unit_test(test_copy_tree_errors),
+        cmocka_unit_test(test_build_copies_cmake_tree_in_tree),
+        cmocka_unit_test(test_build_copies_cmake_tree_build_subdir),
+        cmocka_unit_test(test_relocate_cmake_failure),
         cmocka_unit_test(test_time_runs),
         cmocka_unit_test(test_time_set_interleaves),
         cmocka_unit_test(test_profile_by_symbol),

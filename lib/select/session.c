@@ -1,6 +1,7 @@
 /* session.c - see session.h. The steps of one selection, in the order
  * select_run calls them: init_report, build_all, check_all, profile_all (and
- * the decision), pick_patch_set, confirm; select_static (static.h) instead
+ * the decision), select_apply_decision and select_patch_assignments
+ * (assign.h), confirm; select_static (static.h) instead
  * of the timed steps with --static. */
 #include "select/session.h"
 
@@ -13,6 +14,7 @@
 #include "measure/profile.h"
 #include "measure/timing.h"
 #include "run/spawn.h"
+#include "select/assign.h"
 #include "select/attribution.h"
 #include "select/decision.h"
 #include "select/static.h"
@@ -176,12 +178,13 @@ static void init_report(struct select_session *s)
     s->base_outputs = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *s->base_outputs);
 }
 
-static int plan_for_set(struct select_session *s, size_t set, const struct strvec *only, struct patch_plan *plan)
+/* The all-candidates patch of target set `set`. */
+static int plan_for_set(struct select_session *s, size_t set, struct patch_plan *plan)
 {
     struct strvec targets = STRVEC_INIT;
     int rc = targets_parse(select_target_sets[set].targets, &targets);
     if (rc == 0) rc = patch_validate_targets(s->st, &targets, NULL, NULL, 0);
-    if (rc == 0) rc = patch_plan_build_only(s->st, &targets, select_target_sets[set].exact, only, plan);
+    if (rc == 0) rc = patch_plan_build(s->st, &targets, select_target_sets[set].exact, plan);
     s->rep.variants[set + 1].fma = targets_enable_fma(&targets);
     sv_free(&targets);
     return rc;
@@ -199,7 +202,7 @@ static int build_all(struct select_session *s)
         struct patch_plan plan;
         int have_plan = 0;
         if (v > 0) {
-            if (plan_for_set(s, v - 1, NULL, &plan) != 0) {
+            if (plan_for_set(s, v - 1, &plan) != 0) {
                 patch_plan_free(&plan);
                 return -1;
             }
@@ -361,56 +364,6 @@ static int profile_all(struct select_session *s)
     return rc;
 }
 
-/* One target set per patch (the preamble defines one FMVGEN_CLONES): the set
- * whose chosen functions gain the most samples wins; functions that chose
- * another set are noted. Returns the winning variant, or -1. */
-static int pick_patch_set(struct select_session *s, struct strvec *names)
-{
-    struct select_report *r = &s->rep;
-    const struct decision *d = &r->decision;
-    int best = -1;
-    double best_gain = 0;
-    for (size_t v = 1; v < r->n_variants; v++) {
-        double gain = 0;
-        for (size_t f = 0; f < d->n_functions; f++)
-            if (d->functions[f].chosen == (int)v) gain += d->functions[f].by_variant[v].diff;
-        if (gain > best_gain) {
-            best_gain = gain;
-            best = (int)v;
-        }
-    }
-    for (size_t f = 0; f < d->n_functions; f++) {
-        const struct decision_function *df = &d->functions[f];
-        if (df->chosen < 0) {
-            if (df->reason == DECISION_INELIGIBLE)
-                sv_pushf(&r->notes, "%s was held back: it gained with %s, whose outputs or tests differ from the "
-                                    "baseline's (pass --tolerance to accept last-bit floating-point differences)",
-                         r->functions[f].display_name, r->variants[df->best_ineligible].name);
-            continue;
-        }
-        if (df->chosen == best) {
-            sv_push(names, r->functions[f].name);
-            r->functions[f].in_patch = 1;
-            r->functions[f].set = best;
-        } else if (best > 0 && df->qualifies[best]) {
-            /* also a significant gain with the winning set: patched with it */
-            sv_push(names, r->functions[f].name);
-            r->functions[f].in_patch = 1;
-            r->functions[f].set = best;
-            r->functions[f].note = xasprintf("selected with %s (%.2fx); %s was faster still (%.2fx), but this "
-                                             "version writes one target set per patch",
-                                             r->variants[best].name, df->by_variant[best].speedup,
-                                             r->variants[df->chosen].name, df->by_variant[df->chosen].speedup);
-        } else {
-            r->functions[f].note = xasprintf("gains most with %s, but this version writes one target set per "
-                                             "patch and %s won overall", r->variants[df->chosen].name,
-                                             r->variants[best].name);
-        }
-    }
-    r->n_selected = names->n;
-    return best;
-}
-
 /* Too few samples, or wide intervals, are said, not hidden. */
 static void note_noise(struct select_session *s)
 {
@@ -425,15 +378,15 @@ static void note_noise(struct select_session *s)
         sv_pushf(&r->notes, "only %d runs per variant: intervals are wide; --runs 5 or more is advised", s->o->runs);
 }
 
-/* Builds the selected patch, checks it, and times it against the baseline. */
-static int confirm(struct select_session *s, int set_variant, const struct strvec *names, struct patch_plan *plan)
+/* Builds the selected patch - each function with the targets of the set it
+ * chose (assign.h) - checks it, and times it against the baseline. */
+static int confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
 {
     struct select_report *r = &s->rep;
-    if (plan_for_set(s, (size_t)set_variant - 1, names, plan) != 0) return -1;
-    r->patch_targets = xstrdup(select_target_sets[set_variant - 1].targets);
+    if (patch_validate_assignments(s->st, a) != 0 || patch_plan_build_assigned(s->st, a, plan) != 0) return -1;
     if (check_interrupted()) return -1;
-    step(0, 0, "building the selected variant (%zu function%s, %s)", names->n, names->n == 1 ? "" : "s",
-             r->patch_targets);
+    step(0, 0, "building the selected variant (%zu function%s, targets %s)", a->n, a->n == 1 ? "" : "s",
+         r->patch_targets);
     struct variant_build *b = &s->builds[r->n_variants];
     r->n_builds++;
     if (build_variant("selected", s->root, plan, s->work, s->o, b) != 0) {
@@ -493,6 +446,7 @@ static enum select_status run_steps(struct select_session *s)
     say("%zu candidates; builds: baseline + %zu target sets + the selected one", s->candidates.nfunctions,
              o->is_static ? (size_t)0 : select_n_target_sets);
     struct strvec names = STRVEC_INIT;
+    struct patch_assignments assigned = {0};
     int ok = build_all(s) == 0;
     if (ok && o->is_static) {
         if (!s->rep.variants[1].built) {
@@ -500,26 +454,29 @@ static enum select_status run_steps(struct select_session *s)
             ok = 0;
         } else {
             select_static(s->builds[1].dir, &s->candidates, 1, &s->rep, &names);
-            if (names.n) {
-                ok = plan_for_set(s, 0, &names, &s->final_plan) == 0;
+            ok = select_patch_assignments(&s->rep, &assigned) == 0;
+            if (ok && assigned.n) {
                 s->have_final = 1;
-                s->rep.patch_targets = xstrdup(select_target_sets[0].targets);
+                ok = patch_validate_assignments(s->st, &assigned) == 0 &&
+                     patch_plan_build_assigned(s->st, &assigned, &s->final_plan) == 0;
             }
         }
     } else if (ok) {
         ok = check_all(s) == 0 && profile_all(s) == 0;
         if (ok) {
             note_noise(s);
-            int set = pick_patch_set(s, &names);
-            if (set > 0) {
+            select_apply_decision(&s->rep);
+            ok = select_patch_assignments(&s->rep, &assigned) == 0;
+            if (ok && assigned.n) {
                 s->have_final = 1;
-                ok = confirm(s, set, &names, &s->final_plan) == 0;
-            } else {
+                ok = confirm(s, &assigned, &s->final_plan) == 0;
+            } else if (ok) {
                 sv_push(&s->rep.notes, "no function gained significantly: selected.patch is empty");
             }
         }
     }
     sv_free(&names);
+    patch_assignments_free(&assigned);
     if (interrupted) return SELECT_INTERRUPTED;
     return ok ? SELECT_DONE : SELECT_FAILED;
 }

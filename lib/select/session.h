@@ -13,9 +13,11 @@
  *   4. runs interleaved (A B C A B C ...) under perf (lib/measure/profile.h),
  *      samples folded onto functions (lib/select/attribution.h), the rule of
  *      lib/select/decision.h;
- *   5. the selected patch, built once more and timed against the baseline
- *      end to end, interleaved (lib/measure/timing.h), with an interval
- *      (lib/select/stats.h);
+ *   5. the selected patch - every selected function with the target set
+ *      that made it fastest, one patch with several sets when functions
+ *      differ (lib/select/assign.h, patch_plan_build_assigned) - built once
+ *      more and timed against the baseline end to end, interleaved
+ *      (lib/measure/timing.h), with an interval (lib/select/stats.h);
  *   6. select_write_outputs: .fmvgen/selected.patch, report.md, report.json,
  *      report.html (lib/select/report.h).
  * With is_static nothing is timed: the all-candidates build is inspected

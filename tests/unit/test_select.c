@@ -213,8 +213,10 @@ static void test_report(void **state)
     r.n_builds = 4;
     r.n_variants = 2;
     r.variants = xcalloc(2, sizeof *r.variants);
-    r.variants[0] = (struct select_variant){xstrdup("baseline"), xstrdup(""), 0, 1, NULL, xstrdup("identical"), 0};
-    r.variants[1] = (struct select_variant){xstrdup("fma-free"), xstrdup("avx2"), 0, 1, NULL, xstrdup("identical"), 1};
+    r.variants[0] = (struct select_variant){.name = xstrdup("baseline"), .targets = xstrdup(""), .built = 1,
+                                            .output_match = xstrdup("identical")};
+    r.variants[1] = (struct select_variant){.name = xstrdup("fma-free"), .targets = xstrdup("avx2"), .built = 1,
+                                            .output_match = xstrdup("identical"), .eligible = 1};
     r.n_functions = 1;
     r.functions = xcalloc(1, sizeof *r.functions);
     r.functions[0].name = xstrdup("dot");
@@ -280,11 +282,13 @@ static void mixed_report(const double per_fn[3][MX_N], const int eligible[3], st
     r->n_variants = 1 + select_n_target_sets;
     assert_int_equal(r->n_variants, 3);
     r->variants = xcalloc(r->n_variants, sizeof *r->variants);
-    r->variants[0] = (struct select_variant){xstrdup("baseline"), xstrdup(""), 0, 1, NULL, xstrdup(""), 0};
+    r->variants[0] = (struct select_variant){.name = xstrdup("baseline"), .targets = xstrdup(""), .built = 1,
+                                             .output_match = xstrdup("")};
     for (size_t v = 1; v < r->n_variants; v++)
-        r->variants[v] = (struct select_variant){xstrdup(select_target_sets[v - 1].name),
-                                                 xstrdup(select_target_sets[v - 1].targets), 0, 1, NULL,
-                                                 xstrdup("identical"), eligible[v]};
+        r->variants[v] = (struct select_variant){.name = xstrdup(select_target_sets[v - 1].name),
+                                                 .targets = xstrdup(select_target_sets[v - 1].targets),
+                                                 .built = 1, .output_match = xstrdup("identical"),
+                                                 .eligible = eligible[v]};
     r->n_functions = MX_N;
     r->functions = xcalloc(MX_N, sizeof *r->functions);
     for (size_t f = 0; f < MX_N; f++) {

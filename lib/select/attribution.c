@@ -2,6 +2,7 @@
 #include "select/attribution.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -43,12 +44,23 @@ long attribution_samples(const struct profile *p, const char *function)
     return n;
 }
 
+/* The dispatcher, not a clone: GCC's foo.resolver, Clang's foo.resolver and
+ * foo.ifunc. Its samples are the function's (dispatch is part of what
+ * cloning costs), but it is never "the clone that ran". */
+static int is_dispatcher(const char *symbol)
+{
+    char *suffix = attribution_clone_suffix(symbol);
+    int yes = !strcmp(suffix, "resolver") || !strcmp(suffix, "ifunc");
+    free(suffix);
+    return yes;
+}
+
 const char *attribution_hottest_symbol(const struct profile *p, const char *function)
 {
     const struct profile_entry *best = NULL;
     for (size_t i = 0; i < p->n; i++) {
         const struct profile_entry *e = &p->entries[i];
-        if (e->kernel || !belongs_to(e->symbol, function)) continue;
+        if (e->kernel || !belongs_to(e->symbol, function) || is_dispatcher(e->symbol)) continue;
         if (!best || e->samples > best->samples) best = e;
     }
     return best ? best->symbol : NULL;

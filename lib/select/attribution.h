@@ -25,7 +25,8 @@ char *attribution_clone_suffix(const char *symbol);
 long attribution_samples(const struct profile *p, const char *function);
 
 /* The symbol of function that collected the most samples (the clone that
- * ran here), or NULL when none did. Points into p. */
+ * ran here), or NULL when none did; the dispatcher (foo.resolver, Clang's
+ * foo.ifunc) is not a clone and never the answer. Points into p. */
 const char *attribution_hottest_symbol(const struct profile *p, const char *function);
 
 #endif

@@ -45,10 +45,18 @@ double stats_t975(double df)
     return T975[k + 1] + (T975[k] - T975[k + 1]) * (x - x1) / (x0 - x1);
 }
 
+/* a / b as a speedup of B over A: +inf when B takes no time and A some (a
+ * function that the variant never sampled), 1 when neither takes any (no
+ * change measured), never the 0 that means "infinitely slower". */
+static double ratio(double a, double b)
+{
+    if (b > 0) return a / b;
+    return a > 0 ? INFINITY : 1;
+}
+
 static double speedup_at(double mean_a, double diff)
 {
-    double b = mean_a - diff;
-    return b > 0 ? mean_a / b : INFINITY;
+    return ratio(mean_a, mean_a - diff);
 }
 
 void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out)
@@ -57,7 +65,7 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct 
     out->mean_a = stats_mean(a, na);
     out->mean_b = stats_mean(b, nb);
     out->diff = out->mean_a - out->mean_b;
-    out->speedup = out->mean_b > 0 ? out->mean_a / out->mean_b : 0;
+    out->speedup = ratio(out->mean_a, out->mean_b);
     if (na < 2 || nb < 2) return;
     double va = stats_sd(a, na), vb = stats_sd(b, nb);
     va = va * va / (double)na;

@@ -23,8 +23,10 @@ struct stats_interval {
     int valid;            /* 0: fewer than 2 values on a side: no interval */
     double mean_a, mean_b;
     double diff, lo, hi;  /* mean_a - mean_b with its 95% interval */
-    double speedup;       /* mean_a / mean_b (0 when mean_b <= 0) */
-    double speedup_lo, speedup_hi;   /* mean_a / (mean_a - lo|hi); +inf when unbounded */
+    double speedup;       /* mean_a / mean_b; +inf when only mean_b is 0 (B never
+                           * sampled), 1 when both are (nothing measured) */
+    double speedup_lo, speedup_hi;   /* mean_a / (mean_a - lo|hi), the same way;
+                                      * +inf when unbounded */
 };
 
 /* Welch's interval for mean(a) - mean(b). lo > 0: B is significantly

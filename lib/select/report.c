@@ -33,6 +33,177 @@ static void add_speedup(struct strbuf *sb, const struct stats_interval *iv)
     }
 }
 
+/* "12,345" */
+static void add_bytes(struct strbuf *sb, uint64_t n)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+    for (int i = 0; i < len; i++) {
+        if (i && (len - i) % 3 == 0) sb_addc(sb, ',');
+        sb_addc(sb, digits[i]);
+    }
+}
+
+/* "+1,234 bytes (+5.2%)" / "-1,234 bytes (-0.4%)" */
+static void add_growth(struct strbuf *sb, const struct select_report *r, const struct select_code *c)
+{
+    int64_t g = select_code_growth(r, c);
+    sb_addc(sb, g < 0 ? '-' : '+');
+    add_bytes(sb, (uint64_t)(g < 0 ? -g : g));
+    sb_addf(sb, " bytes (%+.1f%%)", select_code_growth_percent(r, c));
+}
+
+int64_t select_code_growth(const struct select_report *r, const struct select_code *c)
+{
+    if (!r->n_variants || !r->variants[0].code.measured || !c->measured) return 0;
+    return (int64_t)c->code_bytes - (int64_t)r->variants[0].code.code_bytes;
+}
+
+double select_code_growth_percent(const struct select_report *r, const struct select_code *c)
+{
+    if (!r->n_variants || !r->variants[0].code.measured || !r->variants[0].code.code_bytes) return 0;
+    return 100.0 * (double)select_code_growth(r, c) / (double)r->variants[0].code.code_bytes;
+}
+
+/* The variant a function is shown with: its patch's set, else (timed) the
+ * set that made it fastest, else (static) the one built. */
+static size_t shown_variant(const struct select_report *r, size_t f)
+{
+    if (r->functions[f].in_patch) return (size_t)r->functions[f].set;
+    size_t best = 1;
+    if (r->static_mode || !r->decision.functions) {
+        for (size_t v = 1; v < r->n_variants; v++)
+            if (r->variants[v].built) return v;
+        return best;
+    }
+    for (size_t v = 1; v < r->n_variants; v++)
+        if (r->decision.functions[f].by_variant[v].speedup > r->decision.functions[f].by_variant[best].speedup)
+            best = v;
+    return best;
+}
+
+/* Bytes f's clones add in build v (n_variants: the selected build), -1 unknown. */
+static int64_t bytes_in(const struct select_report *r, size_t f, size_t v)
+{
+    const struct select_function *fn = &r->functions[f];
+    return fn->bytes_added && v <= r->n_variants ? fn->bytes_added[v] : -1;
+}
+
+/* "612 in fma-levels, 612 selected" / "-" */
+static void add_function_bytes(struct strbuf *sb, const struct select_report *r, size_t f)
+{
+    size_t v = shown_variant(r, f);
+    int64_t all = bytes_in(r, f, v), sel = bytes_in(r, f, r->n_variants);
+    if (all < 0 && sel < 0) {
+        sb_adds(sb, "-");
+        return;
+    }
+    if (all >= 0) {
+        add_bytes(sb, (uint64_t)all);
+        sb_addf(sb, " in %s", r->variants[v].name);
+    }
+    if (sel >= 0) {
+        if (all >= 0) sb_adds(sb, ", ");
+        add_bytes(sb, (uint64_t)sel);
+        sb_adds(sb, " selected");
+    }
+}
+
+static const char CODE_COUNTED[] =
+    "Code = the allocated executable sections (.text, .init, .fini, .plt, .plt.got, .plt.sec) of a build's linked "
+    "x86-64 executables and shared libraries; growth is against the baseline's. A function's bytes added = its "
+    "non-default clones + its resolver, as `fmvgen inspect` measures them (symbol sizes); its default clone is the "
+    "code it had anyway, and the ifunc's PLT slot and relocation are not counted.";
+
+/* The code-size section of report.md. */
+static void add_code_section(struct strbuf *sb, const struct select_report *r)
+{
+    if (!r->n_variants || !r->variants[0].code.measured) {
+        if (!r->static_mode) sb_adds(sb, "\n## Code size\n\nThe baseline's linked files could not be measured.\n");
+        else if (r->n_variants > 1 && r->variants[1].code.measured) {
+            sb_adds(sb, "\n## Code size\n\n");
+            sb_adds(sb, CODE_COUNTED);
+            sb_adds(sb, "\n\nOnly the all-candidates build was made (--static): ");
+            add_bytes(sb, r->variants[1].code.clone_bytes + r->variants[1].code.resolver_bytes);
+            sb_adds(sb, " bytes of clones and resolvers in its ");
+            add_bytes(sb, r->variants[1].code.code_bytes);
+            sb_adds(sb, " bytes of code.\n");
+        }
+        return;
+    }
+    const struct select_code *base = &r->variants[0].code;
+    sb_adds(sb, "\n## Code size\n\n");
+    sb_adds(sb, CODE_COUNTED);
+    sb_adds(sb, "\n\n| build | files | code bytes | growth | clones + resolvers |\n|---|---|---|---|---|\n");
+    for (size_t v = 0; v < r->n_variants; v++) {
+        const struct select_code *c = &r->variants[v].code;
+        if (!c->measured) continue;
+        sb_addf(sb, "| %s%s | %zu | ", r->variants[v].name, v ? " (all candidates)" : "", c->n_files);
+        add_bytes(sb, c->code_bytes);
+        sb_adds(sb, " | ");
+        if (v) add_growth(sb, r, c);
+        else sb_adds(sb, "-");
+        sb_adds(sb, " | ");
+        add_bytes(sb, c->clone_bytes + c->resolver_bytes);
+        sb_adds(sb, " |\n");
+    }
+    if (r->selected_code.measured) {
+        sb_addf(sb, "| selected | %zu | ", r->selected_code.n_files);
+        add_bytes(sb, r->selected_code.code_bytes);
+        sb_adds(sb, " | ");
+        add_growth(sb, r, &r->selected_code);
+        sb_adds(sb, " | ");
+        add_bytes(sb, r->selected_code.clone_bytes + r->selected_code.resolver_bytes);
+        sb_adds(sb, " |\n");
+    }
+    const struct select_march *m = &r->march;
+    if (m->code.measured && !m->failure) {
+        sb_addf(sb, "| -march=x86-64-v3 (whole program, unpatched) | %zu | ", m->code.n_files);
+        add_bytes(sb, m->code.code_bytes);
+        sb_adds(sb, " | ");
+        add_growth(sb, r, &m->code);
+        sb_adds(sb, " | - |\n");
+    }
+    sb_adds(sb, "\n");
+    if (r->selected_code.measured) {
+        int64_t sel = select_code_growth(r, &r->selected_code);
+        sb_adds(sb, "The selected build's code grows by ");
+        add_growth(sb, r, &r->selected_code);
+        sb_adds(sb, "; with every candidate cloned it grows by");
+        int first = 1;
+        for (size_t v = 1; v < r->n_variants; v++) {
+            if (!r->variants[v].code.measured) continue;
+            int64_t all = select_code_growth(r, &r->variants[v].code);
+            sb_adds(sb, first ? " " : ", ");
+            first = 0;
+            add_growth(sb, r, &r->variants[v].code);
+            sb_addf(sb, " (%s", r->variants[v].name);
+            if (all > 0) sb_addf(sb, ": the selection keeps %.0f%% of it", 100.0 * (double)sel / (double)all);
+            sb_adds(sb, ")");
+        }
+        sb_adds(sb, first ? " - (no all-candidates build was measured).\n" : ".\n");
+    }
+    if (m->code.measured && !m->failure) {
+        sb_adds(sb, "glibc-hwcaps packaging would ship the -march=x86-64-v3 build beside the baseline: ");
+        add_bytes(sb, m->code.code_bytes);
+        sb_addf(sb, " more bytes of code to ship (+%.1f%%)",
+                base->code_bytes ? 100.0 * (double)m->code.code_bytes / (double)base->code_bytes : 0.0);
+        if (r->selected_code.measured) {
+            sb_adds(sb, ", where the selected build adds ");
+            add_growth(sb, r, &r->selected_code);
+        }
+        sb_adds(sb, ".\n");
+    }
+    if (m->attempted) {
+        sb_adds(sb, "\nThe -march=x86-64-v3 reference: the unpatched project built once more with");
+        if (m->cflags) sb_addf(sb, " CFLAGS='%s'", m->cflags);
+        if (m->cxxflags) sb_addf(sb, " CXXFLAGS='%s'", m->cxxflags);
+        sb_adds(sb, " in the environment (the flags every compile of the scan shared, plus -march=x86-64-v3)");
+        if (m->failure) sb_addf(sb, "; no comparison: %s", m->failure);
+        sb_adds(sb, ".\n");
+    }
+}
+
 static const char *function_verdict(const struct select_report *r, size_t f)
 {
     const struct select_function *fn = &r->functions[f];
@@ -63,18 +234,19 @@ char *select_report_markdown(const struct select_report *r)
     }
     sb_adds(&sb, "\n## Functions\n\n");
     if (r->static_mode) {
-        sb_adds(&sb, "| function | file | selected | why |\n|---|---|---|---|\n");
+        sb_adds(&sb, "| function | file | bytes added | selected | why |\n|---|---|---|---|---|\n");
         for (size_t f = 0; f < r->n_functions; f++) {
             const struct select_function *fn = &r->functions[f];
-            sb_addf(&sb, "| %s | %s:%d | %s | %s |\n", fn->display_name, fn->file, fn->line,
-                    fn->in_patch ? "yes" : "no", function_verdict(r, f));
+            sb_addf(&sb, "| %s | %s:%d | ", fn->display_name, fn->file, fn->line);
+            add_function_bytes(&sb, r, f);
+            sb_addf(&sb, " | %s | %s |\n", fn->in_patch ? "yes" : "no", function_verdict(r, f));
         }
     } else {
         sb_adds(&sb, "| function | file | share | samples/run |");
         for (size_t v = 1; v < r->n_variants; v++) sb_addf(&sb, " speedup %s (clone ran) |", r->variants[v].name);
-        sb_adds(&sb, " selected | why |\n|---|---|---|---|");
+        sb_adds(&sb, " bytes added | selected | why |\n|---|---|---|---|");
         for (size_t v = 1; v < r->n_variants; v++) sb_adds(&sb, "---|");
-        sb_adds(&sb, "---|---|\n");
+        sb_adds(&sb, "---|---|---|\n");
         for (size_t f = 0; f < r->n_functions; f++) {
             const struct select_function *fn = &r->functions[f];
             const struct decision_function *d = &r->decision.functions[f];
@@ -90,20 +262,41 @@ char *select_report_markdown(const struct select_report *r)
                 }
                 sb_adds(&sb, " |");
             }
-            sb_addf(&sb, " %s | %s |\n", fn->in_patch ? r->variants[fn->set].name : "no", function_verdict(r, f));
+            sb_adds(&sb, " ");
+            add_function_bytes(&sb, r, f);
+            sb_addf(&sb, " | %s | %s |\n", fn->in_patch ? r->variants[fn->set].name : "no", function_verdict(r, f));
         }
         if (r->n_workloads) {
-            sb_adds(&sb, "\n## End to end: selected build vs baseline\n\n| workload | speedup [95%] |\n|---|---|\n");
+            int march = 0;
+            for (size_t w = 0; w < r->n_workloads; w++) march |= r->workloads[w].march_timed || r->workloads[w].march_failure;
+            sb_adds(&sb, "\n## End to end: selected build vs baseline\n\n| workload | speedup [95%] |");
+            if (march) sb_adds(&sb, " -march=x86-64-v3 vs baseline | selected vs -march=x86-64-v3 |");
+            sb_adds(&sb, march ? "\n|---|---|---|---|\n" : "\n|---|---|\n");
             for (size_t w = 0; w < r->n_workloads; w++) {
                 const struct select_workload_result *wr = &r->workloads[w];
                 sb_addf(&sb, "| `%s` | ", wr->command);
                 if (wr->failure) sb_addf(&sb, "failed: %s", wr->failure);
                 else if (wr->timed) add_speedup(&sb, &wr->e2e);
                 else sb_adds(&sb, "not timed (nothing selected)");
+                if (march) {
+                    sb_adds(&sb, " | ");
+                    if (wr->march_failure) sb_addf(&sb, "failed: %s | -", wr->march_failure);
+                    else if (wr->march_timed) {
+                        add_speedup(&sb, &wr->march_e2e);
+                        sb_adds(&sb, " | ");
+                        add_speedup(&sb, &wr->selected_vs_march);
+                    } else {
+                        sb_adds(&sb, "- | -");
+                    }
+                }
                 sb_adds(&sb, " |\n");
             }
+            if (march)
+                sb_adds(&sb, "\nThe three builds were timed in the same interleaved runs; \"selected vs "
+                             "-march=x86-64-v3\" above 1x means the selected build is the faster.\n");
         }
     }
+    add_code_section(&sb, r);
     sb_addf(&sb, "\n%zu of %zu candidates selected%s%s%s.\n", r->n_selected, r->n_functions,
             r->patch_targets ? " (targets " : "", r->patch_targets ? r->patch_targets : "",
             r->patch_targets ? ")" : "");
@@ -125,6 +318,61 @@ static json_t *interval_json(const struct stats_interval *iv)
         json_object_set_new(o, "mean_baseline", json_real(iv->mean_a));
         json_object_set_new(o, "mean_variant", json_real(iv->mean_b));
     }
+    return o;
+}
+
+static json_t *code_json(const struct select_report *r, const struct select_code *c, int growth)
+{
+    if (!c->measured) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "files", json_integer((json_int_t)c->n_files));
+    json_object_set_new(o, "code_bytes", json_integer((json_int_t)c->code_bytes));
+    json_object_set_new(o, "clone_bytes", json_integer((json_int_t)c->clone_bytes));
+    json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)c->resolver_bytes));
+    if (growth) {
+        json_object_set_new(o, "growth_bytes", json_integer((json_int_t)select_code_growth(r, c)));
+        json_object_set_new(o, "growth_percent", json_real(select_code_growth_percent(r, c)));
+    }
+    return o;
+}
+
+static json_t *bytes_json(int64_t n)
+{
+    return n < 0 ? json_null() : json_integer((json_int_t)n);
+}
+
+/* "code_size": the totals of every measured build. */
+static json_t *code_size_json(const struct select_report *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "counted", json_string(CODE_COUNTED));
+    json_object_set_new(o, "baseline", r->n_variants ? code_json(r, &r->variants[0].code, 0) : json_null());
+    json_t *all = json_object();
+    for (size_t v = 1; v < r->n_variants; v++)
+        json_object_set_new(all, r->variants[v].name, code_json(r, &r->variants[v].code, 1));
+    json_object_set_new(o, "all_candidates", all);
+    json_object_set_new(o, "selected", code_json(r, &r->selected_code, 1));
+    /* selected growth / all-candidates growth, per target set */
+    json_t *ratio = json_object();
+    for (size_t v = 1; v < r->n_variants; v++) {
+        int64_t all_g = select_code_growth(r, &r->variants[v].code);
+        if (!r->selected_code.measured || !r->variants[v].code.measured || all_g <= 0) continue;
+        json_object_set_new(ratio, r->variants[v].name,
+                            json_real((double)select_code_growth(r, &r->selected_code) / (double)all_g));
+    }
+    json_object_set_new(o, "selected_growth_vs_all_candidates", ratio);
+    const struct select_march *m = &r->march;
+    json_t *mj = json_object();
+    json_object_set_new(mj, "attempted", json_boolean(m->attempted));
+    json_object_set_new(mj, "built", json_boolean(m->built));
+    json_object_set_new(mj, "cflags", m->cflags ? json_string(m->cflags) : json_null());
+    json_object_set_new(mj, "cxxflags", m->cxxflags ? json_string(m->cxxflags) : json_null());
+    json_object_set_new(mj, "failure", m->failure ? json_string(m->failure) : json_null());
+    int usable = m->code.measured && !m->failure;
+    json_object_set_new(mj, "code", usable ? code_json(r, &m->code, 1) : json_null());
+    /* glibc-hwcaps ships it beside the baseline: all of its code is extra */
+    json_object_set_new(mj, "hwcaps_extra_bytes", usable ? json_integer((json_int_t)m->code.code_bytes) : json_null());
+    json_object_set_new(o, "march_x86_64_v3", mj);
     return o;
 }
 
@@ -150,6 +398,7 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "outputs", json_string(x->output_match ? x->output_match : ""));
         json_object_set_new(j, "eligible", json_boolean(x->eligible));
         json_object_set_new(j, "failure", x->failure ? json_string(x->failure) : json_null());
+        json_object_set_new(j, "code", code_json(r, &x->code, v > 0));
         json_array_append_new(vs, j);
     }
     json_object_set_new(o, "variants", vs);
@@ -163,6 +412,18 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "line", json_integer(fn->line));
         json_object_set_new(j, "selected", json_boolean(fn->in_patch));
         json_object_set_new(j, "why", json_string(function_verdict(r, f)));
+        /* bytes its clones add: in every measured build, and the two the
+         * report shows (its set's or best set's all-candidates build, the
+         * selected build) */
+        json_t *by = json_object();
+        for (size_t v = 1; v < r->n_variants; v++)
+            if (r->variants[v].code.measured) json_object_set_new(by, r->variants[v].name, bytes_json(bytes_in(r, f, v)));
+        if (r->selected_code.measured) json_object_set_new(by, "selected", bytes_json(bytes_in(r, f, r->n_variants)));
+        json_object_set_new(j, "bytes_added", by);
+        size_t sv = shown_variant(r, f);
+        json_object_set_new(j, "bytes_added_all_candidates", bytes_json(bytes_in(r, f, sv)));
+        json_object_set_new(j, "bytes_added_all_candidates_set", sv < r->n_variants ? json_string(r->variants[sv].name) : json_null());
+        json_object_set_new(j, "bytes_added_selected", bytes_json(bytes_in(r, f, r->n_variants)));
         if (!r->static_mode) {
             const struct decision_function *d = &r->decision.functions[f];
             json_object_set_new(j, "share", json_real(d->share));
@@ -187,11 +448,16 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "command", json_string(wr->command));
         json_object_set_new(j, "end_to_end", wr->timed ? interval_json(&wr->e2e) : json_null());
         json_object_set_new(j, "failure", wr->failure ? json_string(wr->failure) : json_null());
+        json_object_set_new(j, "march_x86_64_v3", wr->march_timed ? interval_json(&wr->march_e2e) : json_null());
+        json_object_set_new(j, "selected_vs_march_x86_64_v3",
+                            wr->march_timed ? interval_json(&wr->selected_vs_march) : json_null());
+        json_object_set_new(j, "march_failure", wr->march_failure ? json_string(wr->march_failure) : json_null());
         json_array_append_new(ws, j);
     }
     json_object_set_new(o, "workloads", ws);
     json_object_set_new(o, "patch_targets", r->patch_targets ? json_string(r->patch_targets) : json_null());
     json_object_set_new(o, "selected", json_integer((json_int_t)r->n_selected));
+    json_object_set_new(o, "code_size", code_size_json(r));
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
     json_object_set_new(o, "notes", notes);
@@ -209,15 +475,52 @@ static void add_html_text(struct strbuf *sb, const char *s)
     }
 }
 
-/* The variant a function's bar shows: its patch's set, else its fastest. */
-static size_t shown_variant(const struct select_report *r, size_t f)
+/* A second SVG: each measured build's code growth against the baseline,
+ * and the whole -march=x86-64-v3 build glibc-hwcaps would ship beside it. */
+static void add_code_chart(struct strbuf *sb, const struct select_report *r)
 {
-    if (r->functions[f].in_patch) return (size_t)r->functions[f].set;
-    size_t best = 1;
-    for (size_t v = 1; v < r->n_variants; v++)
-        if (r->decision.functions[f].by_variant[v].speedup > r->decision.functions[f].by_variant[best].speedup)
-            best = v;
-    return best;
+    if (!r->n_variants || !r->variants[0].code.measured) return;
+    const char *names[16];
+    int64_t bytes[16];
+    const char *colour[16];
+    size_t n = 0;
+    for (size_t v = 1; v < r->n_variants && n < 14; v++) {
+        if (!r->variants[v].code.measured) continue;
+        names[n] = r->variants[v].name;
+        colour[n] = "#bbb";
+        bytes[n++] = select_code_growth(r, &r->variants[v].code);
+    }
+    if (r->selected_code.measured) {
+        names[n] = "selected";
+        colour[n] = "#2a7";
+        bytes[n++] = select_code_growth(r, &r->selected_code);
+    }
+    if (r->march.code.measured && !r->march.failure) {
+        names[n] = "-march=x86-64-v3 (hwcaps)";
+        colour[n] = "#c73";
+        bytes[n++] = (int64_t)r->march.code.code_bytes;
+    }
+    if (!n) return;
+    int64_t top = 1;
+    for (size_t i = 0; i < n; i++)
+        if (bytes[i] > top) top = bytes[i];
+    const int w = 640, left = 200, row = 24;
+    double scale = (double)(w - left - 140) / (double)top;
+    sb_addf(sb, "<h2>Code growth</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                "font-family=\"sans-serif\" font-size=\"12\">\n", w, (int)n * row + 8);
+    for (size_t i = 0; i < n; i++) {
+        int y = (int)i * row + 4;
+        double len = bytes[i] > 0 ? (double)bytes[i] * scale : 0;
+        sb_addf(sb, "<text x=\"4\" y=\"%d\">", y + 14);
+        add_html_text(sb, names[i]);
+        sb_addf(sb, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>", left, y, len,
+                colour[i]);
+        sb_addf(sb, "<text x=\"%.1f\" y=\"%d\">%s", left + len + 4, y + 13, bytes[i] < 0 ? "-" : "+");
+        add_bytes(sb, (uint64_t)(bytes[i] < 0 ? -bytes[i] : bytes[i]));
+        sb_adds(sb, " B</text>\n");
+    }
+    sb_adds(sb, "</svg>\n<p>Bytes of code added to the baseline: by each all-candidates build, by the selected "
+                "build, and by shipping a whole -march=x86-64-v3 build beside the baseline (glibc-hwcaps).</p>\n");
 }
 
 char *select_report_html(const struct select_report *r)
@@ -262,12 +565,21 @@ char *select_report_html(const struct select_report *r)
                 sb_addf(&sb, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>", left + lo * scale,
                         y + 8, left + hi * scale, y + 8);
             }
-            sb_addf(&sb, "<text x=\"%.1f\" y=\"%d\">%.2fx %s</text>\n", left + sp * scale + 4, y + 13, iv->speedup,
+            sb_addf(&sb, "<text x=\"%.1f\" y=\"%d\">%.2fx %s", left + sp * scale + 4, y + 13, iv->speedup,
                     fn->in_patch ? "selected" : "");
+            int64_t bytes = bytes_in(r, f, fn->in_patch && bytes_in(r, f, r->n_variants) >= 0 ? r->n_variants : v);
+            if (bytes >= 0) {
+                sb_adds(&sb, ", +");
+                add_bytes(&sb, (uint64_t)bytes);
+                sb_adds(&sb, " B");
+            }
+            sb_adds(&sb, "</text>\n");
         }
         sb_adds(&sb, "</svg>\n<p>Bars: speedup of each function's own time with the target set it got (green) or "
-                     "its best set (grey, not selected); whiskers: 95% interval.</p>\n");
+                     "its best set (grey, not selected); whiskers: 95% interval; +B: the bytes its clones and "
+                     "resolver add (in the selected build when selected).</p>\n");
     }
+    add_code_chart(&sb, r);
     /* the facts, as in report.md */
     char *md = select_report_markdown(r);
     sb_adds(&sb, "<pre>\n");
@@ -296,6 +608,10 @@ char *select_report_summary(const struct select_report *r)
         } else {
             sb_adds(&sb, function_verdict(r, f));
         }
+        if (bytes_in(r, f, shown_variant(r, f)) >= 0 || bytes_in(r, f, r->n_variants) >= 0) {
+            sb_adds(&sb, "; bytes added: ");
+            add_function_bytes(&sb, r, f);
+        }
         sb_adds(&sb, "\n");
     }
     for (size_t w = 0; w < r->n_workloads; w++) {
@@ -303,7 +619,34 @@ char *select_report_summary(const struct select_report *r)
         if (!wr->timed) continue;
         sb_addf(&sb, "end to end, '%s': ", wr->command);
         add_speedup(&sb, &wr->e2e);
-        sb_adds(&sb, " vs baseline\n");
+        sb_adds(&sb, " vs baseline");
+        if (wr->march_timed) {
+            sb_adds(&sb, "; -march=x86-64-v3 build ");
+            add_speedup(&sb, &wr->march_e2e);
+            sb_adds(&sb, ", selected vs it ");
+            add_speedup(&sb, &wr->selected_vs_march);
+        }
+        sb_adds(&sb, "\n");
+    }
+    if (r->n_variants && r->variants[0].code.measured) {
+        sb_adds(&sb, "code growth:");
+        if (r->selected_code.measured) {
+            sb_adds(&sb, " selected ");
+            add_growth(&sb, r, &r->selected_code);
+            sb_adds(&sb, ";");
+        }
+        sb_adds(&sb, " all candidates");
+        for (size_t v = 1; v < r->n_variants; v++) {
+            if (!r->variants[v].code.measured) continue;
+            sb_addf(&sb, " %s ", r->variants[v].name);
+            add_growth(&sb, r, &r->variants[v].code);
+        }
+        if (r->march.code.measured && !r->march.failure) {
+            sb_adds(&sb, "; -march=x86-64-v3 build beside the baseline (hwcaps) +");
+            add_bytes(&sb, r->march.code.code_bytes);
+            sb_adds(&sb, " bytes");
+        }
+        sb_adds(&sb, "\n");
     }
     sb_addf(&sb, "%zu of %zu candidates selected; builds: %zu\n", r->n_selected, r->n_functions, r->n_builds);
     for (size_t i = 0; i < r->notes.n; i++) sb_addf(&sb, "note: %s\n", r->notes.v[i]);
@@ -328,15 +671,20 @@ void select_report_free(struct select_report *r)
         if (fn->ran)
             for (size_t v = 0; v < r->n_variants; v++) free(fn->ran[v]);
         free(fn->ran);
+        free(fn->bytes_added);
     }
     free(r->functions);
     decision_free(&r->decision);
     for (size_t w = 0; w < r->n_workloads; w++) {
         free(r->workloads[w].command);
         free(r->workloads[w].failure);
+        free(r->workloads[w].march_failure);
     }
     free(r->workloads);
     free(r->patch_targets);
+    free(r->march.cflags);
+    free(r->march.cxxflags);
+    free(r->march.failure);
     sv_free(&r->notes);
     memset(r, 0, sizeof *r);
 }

@@ -7,10 +7,23 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "select/decision.h"
 #include "select/stats.h"
 #include "util/util.h"
+
+/* The code of one build, measured in its linked x86-64 ELF files the way
+ * `fmvgen inspect` measures them (elf/codesize.h). */
+struct select_code {
+    int measured;              /* the build exists and its linked files were read */
+    size_t n_files;            /* executables and shared libraries found */
+    uint64_t code_bytes;       /* allocated executable sections (.text, .init,
+                                * .fini, .plt*) of those files */
+    uint64_t clone_bytes;      /* non-default clones of the multiversioned functions */
+    uint64_t resolver_bytes;   /* their resolvers */
+    uint32_t code_crc;         /* tells identical code apart from different code */
+};
 
 struct select_variant {
     char *name;         /* "baseline", "fma-levels", "fma-free", "selected" */
@@ -20,6 +33,7 @@ struct select_variant {
     char *failure;      /* NULL, or why it is not eligible (build, output, test) */
     char *output_match; /* "identical", "within-tolerance", ... ("" when not compared) */
     int eligible;
+    struct select_code code;
 };
 
 struct select_function {
@@ -29,6 +43,11 @@ struct select_function {
     int in_patch;       /* in selected.patch */
     int set;            /* with in_patch: the variant whose targets it gets */
     char *note;         /* why chosen-but-not-patched, or NULL */
+    /* Bytes its clones add (non-default clones + resolver) in each build:
+     * [variant], and [n_variants] = the selected build; -1 when that build
+     * holds no clones of it (not cloned there, or not measured). NULL: no
+     * build measured. */
+    int64_t *bytes_added;
 };
 
 struct select_workload_result {
@@ -36,6 +55,22 @@ struct select_workload_result {
     struct stats_interval e2e;   /* baseline vs selected build, wall seconds */
     int timed;
     char *failure;               /* the selected build failed it, or NULL */
+    /* With the -march=x86-64-v3 reference timed in the same interleaved runs:
+     * baseline vs it, and it vs the selected build (speedup > 1: the
+     * selected build is faster than the whole-program -march build). */
+    int march_timed;
+    struct stats_interval march_e2e, selected_vs_march;
+    char *march_failure;         /* the reference build failed it, or NULL */
+};
+
+/* A whole second build of the unpatched project at -march=x86-64-v3: what
+ * glibc-hwcaps packaging would ship beside the baseline. */
+struct select_march {
+    int attempted;               /* a build was tried */
+    int built;
+    char *cflags, *cxxflags;     /* what its build got in CFLAGS / CXXFLAGS */
+    char *failure;               /* why there is no comparison with it, or NULL */
+    struct select_code code;
 };
 
 struct select_report {
@@ -53,7 +88,14 @@ struct select_report {
     char *patch_targets;               /* the selected patch's targets, or NULL */
     size_t n_selected;
     struct strvec notes;               /* plain sentences: noise, held back, ... */
+    struct select_code selected_code;  /* the selected build */
+    struct select_march march;         /* the -march=x86-64-v3 reference */
 };
+
+/* The code growth of a build against the baseline's code bytes: bytes and
+ * percent; 0 when either was not measured. */
+int64_t select_code_growth(const struct select_report *r, const struct select_code *c);
+double select_code_growth_percent(const struct select_report *r, const struct select_code *c);
 
 char *select_report_markdown(const struct select_report *r);
 json_t *select_report_json(const struct select_report *r);

@@ -1,0 +1,32 @@
+/* codecost.h - what a selection costs in code, for the report (issue 4,
+ * "Report what was measured"): each build's code bytes, measured in its
+ * linked files by elf/codesize.h (the way `fmvgen inspect` measures one
+ * file), and each candidate's bytes added by its clones in every build.
+ * A candidate is matched to the multiversioned functions of the files by
+ * its symbol with clone suffixes folded (select/attribution.h), so a static
+ * function in two programs counts in both.
+ *
+ * Also the check that the -march=x86-64-v3 reference build really got its
+ * flags: when its code is byte-identical to the baseline's, the build ignored
+ * CFLAGS/CXXFLAGS from the environment, and no comparison is made with it. */
+#ifndef FMVGEN_SELECT_CODECOST_H
+#define FMVGEN_SELECT_CODECOST_H
+
+#include "select/report.h"
+
+/* The build directories of a selection; NULL for a build that does not
+ * exist (not built, failed, or not part of this run). */
+struct select_build_dirs {
+    const char *const *variants;   /* [r->n_variants]: baseline, then each target set */
+    const char *selected;
+    const char *march;             /* the -march=x86-64-v3 reference */
+};
+
+/* Measures every existing build and fills r: variants[v].code,
+ * selected_code, march.code (and march.failure when its code equals the
+ * baseline's or it holds no linked file), and each function's bytes_added
+ * ([variant], [n_variants] = selected; -1 where it has no clones). A build
+ * whose files cannot all be read keeps what could be read, with a note. */
+void select_measure_code(struct select_report *r, const struct select_build_dirs *dirs);
+
+#endif

@@ -1,0 +1,62 @@
+/* reference.c - see reference.h. */
+#include "select/reference.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+#include "util/util.h"
+
+/* A flag that shapes the code or is needed to compile it, as one token. */
+static int kept_flag(const char *a)
+{
+    if (a[0] != '-' || strpbrk(a, " \t\n'\"\\")) return 0;
+    if (!strncmp(a, "-march=", 7) || !strncmp(a, "-mtune=", 7)) return 0;   /* ours comes last */
+    if (!strncmp(a, "-O", 2) || !strncmp(a, "-g", 2) || !strncmp(a, "-std=", 5) || !strcmp(a, "-pthread"))
+        return 1;
+    if ((a[1] == 'f' || a[1] == 'm') && a[2]) return 1;
+    if ((a[1] == 'D' || a[1] == 'U' || a[1] == 'I') && a[2]) return 1;
+    return 0;
+}
+
+static int has_arg(char *const *argv, const char *a)
+{
+    for (; *argv; argv++)
+        if (!strcmp(*argv, a)) return 1;
+    return 0;
+}
+
+char *select_reference_flags_of(char **const *argvs, size_t n)
+{
+    struct strbuf sb = STRBUF_INIT;
+    struct strvec seen = STRVEC_INIT;
+    if (n > 0) {
+        for (char *const *a = argvs[0] + 1; *a; a++) {
+            if (!kept_flag(*a) || sv_contains(&seen, *a)) continue;
+            int everywhere = 1;
+            for (size_t i = 1; i < n && everywhere; i++) everywhere = has_arg(argvs[i] + 1, *a);
+            if (!everywhere) continue;
+            sv_push(&seen, *a);
+            sb_adds(&sb, *a);
+            sb_addc(&sb, ' ');
+        }
+    }
+    sb_adds(&sb, SELECT_MARCH_FLAG);
+    sv_free(&seen);
+    return sb_detach(&sb);
+}
+
+char *select_reference_flags(struct store *st, const char *language)
+{
+    size_t n = 0;
+    struct compile_row *rows = store_list_compiles(st, &n);
+    char ***argvs = xcalloc(n + 1, sizeof *argvs);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].argv && rows[i].argv[0] && rows[i].language && !strcmp(rows[i].language, language))
+            argvs[k++] = rows[i].argv;
+    char *flags = select_reference_flags_of((char **const *)argvs, k);
+    free(argvs);
+    compile_rows_free(rows, n);
+    return flags;
+}

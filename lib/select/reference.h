@@ -1,0 +1,33 @@
+/* reference.h - the build `fmvgen select` compares its choice with: the
+ * unpatched project compiled whole-program at -march=x86-64-v3, which is
+ * what glibc-hwcaps packaging would ship beside the baseline (issue 4,
+ * "Report what was measured").
+ *
+ * The build runs the user's build command once more, in a private copy, with
+ * CFLAGS and CXXFLAGS in its environment: the flags every compile of that
+ * language shared in the scan (its optimization level, -g, -f/-m switches,
+ * -std, -D/-U/-I), plus -march=x86-64-v3 last (so it wins over an -march of
+ * the build's own). The scan's flags are repeated because a Makefile's
+ * `CFLAGS ?= -O3` is replaced, not extended, by the environment. A build
+ * that ignores the environment is caught afterwards: its code is then
+ * identical to the baseline's (select/codecost.h). */
+#ifndef FMVGEN_SELECT_REFERENCE_H
+#define FMVGEN_SELECT_REFERENCE_H
+
+#include <stddef.h>
+
+struct store;
+
+#define SELECT_MARCH_FLAG "-march=x86-64-v3"
+
+/* The flags, separated by spaces, that every one of the n compile argvs
+ * holds (in the order of the first), of the kinds listed above and without
+ * whitespace or quotes (they go into a variable the build splits on
+ * spaces), then SELECT_MARCH_FLAG. Caller frees. */
+char *select_reference_flags_of(char **const *argvs, size_t n);
+
+/* The same over the successful compiles of language ("c" or "c++") in the
+ * store (just SELECT_MARCH_FLAG when there are none). Caller frees. */
+char *select_reference_flags(struct store *st, const char *language);
+
+#endif

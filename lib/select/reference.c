@@ -60,3 +60,35 @@ char *select_reference_flags(struct store *st, const char *language)
     compile_rows_free(rows, n);
     return flags;
 }
+
+static void apply_one(const char *name, const char *value, char **old, int *set)
+{
+    if (!value) return;
+    const char *v = getenv(name);
+    *old = v ? xstrdup(v) : NULL;
+    *set = 1;
+    setenv(name, value, 1);
+}
+
+static void restore_one(const char *name, char **old, int *set)
+{
+    if (!*set) return;
+    if (*old) setenv(name, *old, 1);
+    else unsetenv(name);
+    free(*old);
+    *old = NULL;
+    *set = 0;
+}
+
+void select_reference_env_apply(const char *cflags, const char *cxxflags, struct select_reference_env *saved)
+{
+    memset(saved, 0, sizeof *saved);
+    apply_one("CFLAGS", cflags, &saved->cflags, &saved->set_c);
+    apply_one("CXXFLAGS", cxxflags, &saved->cxxflags, &saved->set_cxx);
+}
+
+void select_reference_env_restore(struct select_reference_env *saved)
+{
+    restore_one("CFLAGS", &saved->cflags, &saved->set_c);
+    restore_one("CXXFLAGS", &saved->cxxflags, &saved->set_cxx);
+}

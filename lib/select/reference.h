@@ -30,4 +30,16 @@ char *select_reference_flags_of(char **const *argvs, size_t n);
  * store (just SELECT_MARCH_FLAG when there are none). Caller frees. */
 char *select_reference_flags(struct store *st, const char *language);
 
+/* The reference build gets its flags through the environment of this
+ * process, which every step of a build inherits (a configure step too, so
+ * CMake and autotools projects read them at configure time): apply sets
+ * CFLAGS and CXXFLAGS (NULL: left as they are) and keeps the old values in
+ * saved; restore puts them back. */
+struct select_reference_env {
+    char *cflags, *cxxflags;   /* the old values, NULL when unset */
+    int set_c, set_cxx;        /* which were changed */
+};
+void select_reference_env_apply(const char *cflags, const char *cxxflags, struct select_reference_env *saved);
+void select_reference_env_restore(struct select_reference_env *saved);
+
 #endif

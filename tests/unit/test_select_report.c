@@ -322,12 +322,40 @@ static void test_reference_flags(void **state)
     free(flags);
 }
 
+static void test_reference_env(void **state)
+{
+    (void)state;
+    setenv("CFLAGS", "-O1", 1);
+    unsetenv("CXXFLAGS");
+    struct select_reference_env saved;
+    select_reference_env_apply("-O3 -march=x86-64-v3", "-O2 -march=x86-64-v3", &saved);
+    assert_string_equal(getenv("CFLAGS"), "-O3 -march=x86-64-v3");
+    assert_string_equal(getenv("CXXFLAGS"), "-O2 -march=x86-64-v3");
+    /* a child sees them */
+    char *const argv[] = {"/bin/sh", "-c", "printf '%s|%s' \"$CFLAGS\" \"$CXXFLAGS\"", NULL};
+    struct run_opts o = {.capture_stdout = 1};
+    struct run_result r;
+    assert_int_equal(run_argv(argv, &o, &r), 0);
+    assert_string_equal(r.out, "-O3 -march=x86-64-v3|-O2 -march=x86-64-v3");
+    run_result_free(&r);
+    select_reference_env_restore(&saved);
+    assert_string_equal(getenv("CFLAGS"), "-O1");
+    assert_null(getenv("CXXFLAGS"));
+    /* NULL leaves a variable alone */
+    select_reference_env_apply(NULL, "-march=x86-64-v3", &saved);
+    assert_string_equal(getenv("CFLAGS"), "-O1");
+    select_reference_env_restore(&saved);
+    assert_null(getenv("CXXFLAGS"));
+    unsetenv("CFLAGS");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_measure_code),
         cmocka_unit_test(test_unmeasured),
         cmocka_unit_test(test_reference_flags),
+        cmocka_unit_test(test_reference_env),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -331,6 +331,43 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
+/* ---- used before its definition ----------------------------------------- */
+
+struct early_use {
+    unsigned def_offset;
+    unsigned line;   /* first use before the definition, 0: none */
+};
+
+static enum CXVisitorResult early_use_visit(void *ctx, CXCursor ref, CXSourceRange range)
+{
+    struct early_use *u = ctx;
+    /* Declarations (the prototype, the definition) are not uses. */
+    if (clang_isDeclaration(clang_getCursorKind(ref))) return CXVisit_Continue;
+    unsigned line = 0;
+    unsigned off = loc_offset(clang_getRangeStart(range), NULL, &line, NULL);
+    if (off < u->def_offset && (!u->line || line < u->line)) u->line = line;
+    return CXVisit_Continue;
+}
+
+/* Clang (14 and 19 alike) rejects target_clones on a definition when the
+ * function was already called or had its address taken earlier in the TU:
+ * "function declaration cannot become a multiversioned function after first
+ * usage" (GCC accepts it). A forward-declared static helper, or a public
+ * function called by an earlier one through its header prototype, is common
+ * in real C (lz4frame.c's LZ4F_decompress). The patch must build with both
+ * compilers, so such a function is not patched. Uses are searched in the
+ * function's own file, where the definition stands. */
+static char *rule_used_before_definition(const struct fn_def *def)
+{
+    struct early_use u = {def->offset, 0};
+    CXCursorAndRangeVisitor visitor = {&u, early_use_visit};
+    clang_findReferencesInFile(def->cursor, def->cxfile, visitor);
+    if (!u.line) return NULL;
+    return xasprintf("used at line %u before its definition: clang rejects target_clones on a function used "
+                     "earlier in its file (declare it with the attribute first, or move the definition up)",
+                     u.line);
+}
+
 /* ---- all rules --------------------------------------------------------- */
 
 static void set(struct eligibility *out, const char *reason, char *detail)
@@ -394,5 +431,6 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     if (scan.intrinsic) set(out, "intrinsics", xasprintf("%s: the default clone would not compile", scan.intrinsic));
     else if (scan.asm_line)
         set(out, "inline-asm", xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
+    else if ((d = rule_used_before_definition(def))) set(out, "used-before-definition", d);
     free(scan.intrinsic);
 }

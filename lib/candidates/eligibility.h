@@ -24,6 +24,8 @@
  *               arm_neon.h headers or a __builtin_ia32_* builtin: the
  *               default clone would not compile
  *   inline-asm  asm statements: the same
+ *   used-before-definition  called or address taken earlier in its file:
+ *               clang rejects target_clones then (GCC does not)
  *   not-found   no definition located (compiler-generated, ...), or a
  *               defaulted one (= default: no body in the source) */
 #ifndef FMVGEN_ELIGIBILITY_H

@@ -18,6 +18,7 @@
 #include "select/attribution.h"
 #include "select/decision.h"
 #include "select/static.h"
+#include "select/tree.h"
 #include "select/stats.h"
 #include "store/store.h"
 #include "targets/targets.h"
@@ -95,53 +96,32 @@ static void show_output(const char *text)
 
 /* ---- builds ---- */
 
-/* A copy of root with the plan's new file contents, at dst. */
-static int patched_tree(const char *root, const struct patch_plan *plan, const char *dst)
+/* Builds variant `index` (NAME) in its private tree (tree.h), patched by
+ * plan when not NULL; a failing build's output is shown. */
+static int build_variant(struct select_session *s, size_t index, const char *name, const struct patch_plan *plan)
 {
-    if (measure_copy_tree(root, dst) != 0) return -1;
-    for (size_t i = 0; i < plan->nfiles; i++) {
-        char *path = path_join(dst, plan->files[i].rel);
-        int rc = write_file_atomic(path, plan->files[i].new_data, plan->files[i].new_len);
-        if (rc != 0) fmv_error("%s: cannot write the patched file", path);
-        free(path);
-        if (rc != 0) return -1;
-    }
-    return 0;
-}
-
-/* Builds variant NAME from root, patched by plan when not NULL. */
-static int build_variant(const char *name, const char *root, const struct patch_plan *plan, const char *work,
-                         const struct select_options *o, struct variant_build *out)
-{
-    char *src = NULL;
-    const char *from = root;
-    memset(out, 0, sizeof *out);
-    if (plan) {
-        src = xasprintf("%s/src-%s", work, name);
-        if (patched_tree(root, plan, src) != 0) {
-            out->failure = xstrdup("could not make the patched copy");
-            free(src);
-            return -1;
-        }
-        from = src;
-    }
-    char *const argv[] = {"/bin/sh", "-c", (char *)o->build, NULL};
-    struct variant_spec spec = {.name = name, .source_dir = from, .work_dir = work, .build_argv = argv,
-                                .timeout_s = o->timeout_s};
-    int rc = measure_build_variant(&spec, out);
+    struct variant_build *out = &s->builds[index];
+    int rc = select_tree_build(&s->tree, name, plan, s->work, out, &s->sources[index]);
     if (rc != 0 && out->log && *out->log) show_output(out->log);
-    if (src) {
-        remove_tree(src);
-        free(src);
-    }
     return rc;
 }
 
-static int run_shell(const char *cmd, const char *cwd, double timeout_s, struct run_result *res)
+/* The argv running shell command cmd for variant `index` (tree.h). */
+static void variant_command(const struct select_session *s, size_t index, const char *cmd, struct strvec *argv)
 {
-    char *const argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-    struct run_opts opts = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = timeout_s};
-    return run_argv(argv, &opts, res);
+    select_tree_command(cmd, s->sources[index] ? s->sources[index] : s->builds[index].dir, argv);
+}
+
+/* Runs cmd once in variant `index`'s build dir, its output captured. */
+static int run_shell(const struct select_session *s, size_t index, const char *cmd, struct run_result *res)
+{
+    struct strvec argv = STRVEC_INIT;
+    variant_command(s, index, cmd, &argv);
+    struct run_opts opts = {.cwd = s->builds[index].dir, .capture_stdout = 1, .capture_stderr = 1,
+                            .timeout_s = s->o->timeout_s};
+    int rc = run_argv(sv_argv(&argv), &opts, res);
+    sv_free(&argv);
+    return rc;
 }
 
 /* ---- the state of one selection ---- */
@@ -175,6 +155,7 @@ static void init_report(struct select_session *s)
     r->workloads = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *r->workloads);
     for (size_t w = 0; w < r->n_workloads; w++) r->workloads[w].command = xstrdup(s->o->runs_cmd->v[w]);
     s->builds = xcalloc(r->n_variants + 1, sizeof *s->builds);   /* + the selected build */
+    s->sources = xcalloc(r->n_variants + 1, sizeof *s->sources);
     s->base_outputs = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *s->base_outputs);
 }
 
@@ -209,7 +190,7 @@ static int build_all(struct select_session *s)
             have_plan = 1;
         }
         r->n_builds++;
-        if (build_variant(r->variants[v].name, s->root, have_plan ? &plan : NULL, s->work, s->o, &s->builds[v]) == 0) {
+        if (build_variant(s, v, r->variants[v].name, have_plan ? &plan : NULL) == 0) {
             r->variants[v].built = 1;
         } else if (v == 0) {
             fmv_error("%s: the baseline does not build with '%s'; nothing selected", s->root, s->o->build);
@@ -226,13 +207,13 @@ static int build_all(struct select_session *s)
 /* Runs every workload once on variant v, compares its stdout with the
  * baseline's, and runs --test. Sets the variant's eligibility. On the
  * baseline a failure stops everything (returns -1). */
-static int check_variant(struct select_session *s, size_t v, const struct variant_build *b, struct select_variant *var)
+static int check_variant(struct select_session *s, size_t v, struct select_variant *var)
 {
     const struct select_options *o = s->o;
     enum output_match worst = OUTPUT_IDENTICAL;
     for (size_t w = 0; w < o->runs_cmd->n && !var->failure; w++) {
         struct run_result res;
-        int rc = run_shell(o->runs_cmd->v[w], b->dir, o->timeout_s, &res);
+        int rc = run_shell(s, v, o->runs_cmd->v[w], &res);
         if (rc != 0) {
             char *why = run_describe(&res);
             if (v == 0) {
@@ -266,7 +247,7 @@ static int check_variant(struct select_session *s, size_t v, const struct varian
     var->output_match = xstrdup(var->failure && worst == OUTPUT_IDENTICAL ? "" : output_match_name(worst));
     if (!var->failure && o->test) {
         struct run_result res;
-        if (run_shell(o->test, b->dir, o->timeout_s, &res) != 0) {
+        if (run_shell(s, v, o->test, &res) != 0) {
             char *why = run_describe(&res);
             if (v == 0) {
                 fmv_error("%s: --test '%s' fails on the baseline (%s); nothing selected", s->root, o->test, why);
@@ -293,7 +274,7 @@ static int check_all(struct select_session *s)
         if (check_interrupted()) return -1;
         if (!r->variants[v].built) continue;
         step(v + 1, r->n_variants, "checking outputs%s of %s", s->o->test ? " and tests" : "", r->variants[v].name);
-        if (check_variant(s, v, &s->builds[v], &r->variants[v]) != 0) return -1;
+        if (check_variant(s, v, &r->variants[v]) != 0) return -1;
         if (r->variants[v].failure) say("%s is not eligible: %s", r->variants[v].name, r->variants[v].failure);
     }
     return 0;
@@ -328,10 +309,13 @@ static int profile_all(struct select_session *s)
                     rc = -1;
                     break;
                 }
-                char *const argv[] = {"/bin/sh", "-c", s->o->runs_cmd->v[w], NULL};
+                struct strvec argv = STRVEC_INIT;
+                variant_command(s, v, s->o->runs_cmd->v[w], &argv);
                 struct profile p;
                 char *why = NULL;
-                if (profile_run(argv, s->builds[v].dir, s->work, &p, &why) != 0) {
+                int prc = profile_run(sv_argv(&argv), s->builds[v].dir, s->work, &p, &why);
+                sv_free(&argv);
+                if (prc != 0) {
                     fmv_error("%s: cannot profile '%s' on %s: %s", s->root, s->o->runs_cmd->v[w],
                               r->variants[v].name, why);
                     free(why);
@@ -389,12 +373,12 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
          r->patch_targets);
     struct variant_build *b = &s->builds[r->n_variants];
     r->n_builds++;
-    if (build_variant("selected", s->root, plan, s->work, s->o, b) != 0) {
+    if (build_variant(s, r->n_variants, "selected", plan) != 0) {
         sv_pushf(&r->notes, "the selected variant did not build (%s)", b->failure ? b->failure : "?");
         return 0;
     }
     struct select_variant check = {0};
-    check_variant(s, r->n_variants, b, &check);
+    check_variant(s, r->n_variants, &check);
     if (check.failure) sv_pushf(&r->notes, "the selected variant fails a check: %s", check.failure);
     free(check.failure);
     free(check.output_match);
@@ -403,12 +387,10 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
     size_t nw = r->n_workloads;
     struct timing_spec *specs = xcalloc(2 * nw, sizeof *specs);
     struct timing_result *res = xcalloc(2 * nw, sizeof *res);
-    char *(*argvs)[4] = xcalloc(2 * nw, sizeof *argvs);
+    struct strvec *argvs = xcalloc(2 * nw, sizeof *argvs);
     for (size_t i = 0; i < 2 * nw; i++) {
-        argvs[i][0] = "/bin/sh";
-        argvs[i][1] = "-c";
-        argvs[i][2] = s->o->runs_cmd->v[i / 2];
-        specs[i] = (struct timing_spec){.argv = argvs[i], .cwd = i % 2 ? b->dir : s->builds[0].dir,
+        variant_command(s, i % 2 ? r->n_variants : 0, s->o->runs_cmd->v[i / 2], &argvs[i]);
+        specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = i % 2 ? b->dir : s->builds[0].dir,
                                         .runs = s->o->runs, .timeout_s = s->o->timeout_s};
     }
     step(0, 0, "timing baseline and selected, %d runs each, interleaved", s->o->runs);
@@ -429,7 +411,10 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
             sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)",
                      wr->command);
     }
-    for (size_t i = 0; i < 2 * nw; i++) timing_result_free(&res[i]);
+    for (size_t i = 0; i < 2 * nw; i++) {
+        timing_result_free(&res[i]);
+        sv_free(&argvs[i]);
+    }
     free(specs);
     free(res);
     free(argvs);
@@ -491,14 +476,10 @@ enum select_status select_run(struct select_session *s, const struct select_opti
         fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
         return SELECT_FAILED;
     }
-    char *bd = path_absolute(store_builddir(st), NULL);
-    int same = !strcmp(bd, s->root);
-    free(bd);
-    if (!same) {
-        fmv_error("%s: out-of-tree build directories are not supported by select yet: scan an in-tree build "
-                  "(build directory = project root %s)", store_builddir(st), s->root);
-        return SELECT_FAILED;
-    }
+    s->builddir = path_absolute(store_builddir(st), NULL);
+    s->tree = (struct select_tree){.root = s->root, .builddir = s->builddir, .configure = o->configure,
+                                   .build = o->build, .timeout_s = o->timeout_s};
+    if (select_tree_check(&s->tree) != 0) return SELECT_FAILED;
     if (patch_plan_build(st, &(struct strvec)STRVEC_INIT, 0, &s->candidates) != 0) return SELECT_FAILED;
     if (s->candidates.nfunctions == 0) return SELECT_NO_CANDIDATES;
     init_report(s);
@@ -563,8 +544,13 @@ void select_outputs_free(struct select_outputs *out)
 
 void select_session_free(struct select_session *s)
 {
-    for (size_t v = 0; s->builds && v <= s->rep.n_variants; v++) variant_build_free(&s->builds[v]);
+    for (size_t v = 0; s->builds && v <= s->rep.n_variants; v++) {
+        variant_build_free(&s->builds[v]);
+        free(s->sources[v]);
+    }
     free(s->builds);
+    free(s->sources);
+    free(s->builddir);
     for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) free(s->base_outputs[w]);
     free(s->base_outputs);
     patch_plan_free(&s->candidates);

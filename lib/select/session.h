@@ -3,7 +3,8 @@
  * then writes and prints what it found - like git's builtins over libgit.
  *
  *   1. the candidates of the last scan (lib/patch/plan.h);
- *   2. builds, in private copies under a temp dir (lib/measure/build.h): the
+ *   2. builds, in private copies under a temp dir (lib/select/tree.h: in-tree,
+ *      build dir below the root, or a fresh build dir with --configure): the
  *      baseline, and one variant per target set (select_target_sets) with
  *      *all* candidates cloned - a constant number of builds, whatever the
  *      candidate count;
@@ -36,6 +37,7 @@
 #include "measure/build.h"
 #include "patch/plan.h"
 #include "select/report.h"
+#include "select/tree.h"
 #include "util/util.h"
 
 struct store;
@@ -57,6 +59,7 @@ extern const size_t select_n_target_sets;
 
 struct select_options {
     const char *build, *test;     /* shell commands (run by /bin/sh -c) */
+    const char *configure;        /* NULL, or run before build in each fresh build dir (tree.h) */
     const struct strvec *runs_cmd;   /* the workloads; at least one unless is_static */
     int runs;                     /* profiled (and timed) runs per variant and workload */
     int is_static, keep;
@@ -68,9 +71,11 @@ struct select_options {
 struct select_session {
     const struct select_options *o;
     struct store *st;
-    char *root, *work;
+    char *root, *builddir, *work;   /* builddir: the scan's (absolute) */
+    struct select_tree tree;        /* where variants build and run */
     struct patch_plan candidates;   /* all candidates, default targets */
-    struct variant_build *builds;   /* [variant], then the selected build */
+    struct variant_build *builds;   /* [variant], then the selected build; dir: where commands run */
+    char **sources;                 /* [variant], then the selected: its private source copy */
     char **base_outputs;            /* [workload] stdout of the baseline */
     struct select_report rep;
     struct patch_plan final_plan;   /* the selected patch (valid with have_final) */

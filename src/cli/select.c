@@ -16,9 +16,9 @@
 #include "util/util.h"
 
 static const char USAGE[] =
-    "usage: fmvgen select --build CMD --run CMD [--run CMD...] [--test CMD] [--runs N]\n"
-    "                     [--timeout S] [--tolerance X] [--min-share PCT] [--keep] [--json]\n"
-    "       fmvgen select --static --build CMD\n"
+    "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
+    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--keep] [--json]\n"
+    "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
     "Chooses, by measurement, which candidates of the last scan get clones, and\n"
     "which target set each gets. Builds the baseline and one variant per target\n"
@@ -29,7 +29,12 @@ static const char USAGE[] =
     "selection and times it end to end against the baseline. Writes\n"
     ".fmvgen/selected.patch, report.md, report.json and report.html.\n"
     "\n"
+    "  --configure CMD   run before --build in each variant's fresh private build\n"
+    "                    directory, with FMVGEN_SOURCE_DIR = its private copy of the\n"
+    "                    sources, e.g. 'cmake -S \"$FMVGEN_SOURCE_DIR\" -B .'; needed when\n"
+    "                    the scanned build directory is outside the project root\n"
     "  --build CMD       the build command, run by /bin/sh in a copy of the project\n"
+    "                    (in its copy of the scanned build directory)\n"
     "  --run CMD         a workload (repeatable), run in the copy after the build\n"
     "  --test CMD        the project's tests; a variant failing them is not eligible\n"
     "  --runs N          profiled runs per variant and workload (default 5, at least 2)\n"
@@ -43,9 +48,10 @@ static const char USAGE[] =
 
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json)
 {
-    enum { O_BUILD = 256, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP };
     static const struct option longopts[] = {
-        {"build", required_argument, NULL, O_BUILD}, {"run", required_argument, NULL, O_RUN},
+        {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
+        {"run", required_argument, NULL, O_RUN},
         {"test", required_argument, NULL, O_TEST},   {"runs", required_argument, NULL, O_RUNS},
         {"timeout", required_argument, NULL, O_TIMEOUT}, {"tolerance", required_argument, NULL, O_TOL},
         {"min-share", required_argument, NULL, O_SHARE}, {"static", no_argument, NULL, O_STATIC},
@@ -57,6 +63,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case O_BUILD: o->build = optarg; break;
+        case O_CONFIGURE: o->configure = optarg; break;
         case O_RUN: sv_push(runs_cmd, optarg); break;
         case O_TEST: o->test = optarg; break;
         case O_RUNS:

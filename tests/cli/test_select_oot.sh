@@ -1,0 +1,100 @@
+#!/bin/bash
+# test_select_oot.sh - `fmvgen select` on a CMake project built out of tree
+# (tests/fixtures/select-cmake, scanned from its compile_commands.json):
+#   - build dir outside the root: refused without --configure (saying what
+#     to pass); with --configure each variant gets a private source copy and
+#     a fresh build dir where configure, build, workloads and --test run with
+#     FMVGEN_SOURCE_DIR set; the hot kernel is selected, the cold one not,
+#     4 builds, the patch applies to the user's tree, which is untouched
+#     (sources and build dir); --keep keeps that layout, else the temp dir
+#     is removed;
+#   - a failing --configure is reported as such, nothing selected;
+#   - build dir below the root (ROOT/build) without --configure: the copy's
+#     build dir is moved (CMake caches) and built; the user's build dir is
+#     left as it was.
+# Asserts on the selection, never on times.
+source "$TESTLIB"
+
+if ! command -v cmake >/dev/null; then
+  echo "skipped: cmake is not installed"
+  exit 0
+fi
+export TMPDIR="$TMP/tmpdir"
+mkdir -p "$TMPDIR"
+
+# configure_and_scan SRC BUILD: the user's own configure, build and scan.
+configure_and_scan() {
+  cmake -S "$1" -B "$2" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null 2>&1 &&
+    make -C "$2" >/dev/null 2>&1 &&
+    (cd "$2" && "$FMVGEN" scan --root "$1" --compdb compile_commands.json >/dev/null 2>&1)
+}
+snapshot() { (cd "$1" && find . -path ./tmpdir -prune -o -type f -print0 | sort -z | xargs -0 md5sum); }
+
+# ---- build dir outside the root ----
+P=$(copy_fixture select-cmake)
+B="$TMP/build-elsewhere"
+configure_and_scan "$P" "$B" || fail "outside: configure/build/scan failed"
+before_src=$(snapshot "$P")
+before_build=$(cd "$B" && md5sum prog CMakeCache.txt Makefile)
+
+out=$(cd "$B" && "$FMVGEN" select --build make --run './prog 40000' --runs 3 2>&1); rc=$?
+expect_eq "outside, no --configure: exit" "$rc" 1
+expect_match "outside, no --configure: says what to pass" "$out" \
+  "^fmvgen: $B: the build directory is outside the project root $P: give --configure CMD"
+expect_eq "outside, no --configure: one line" "$(printf '%s\n' "$out" | wc -l)" 1
+[ -e "$B/.fmvgen/report.json" ] && fail "outside, no --configure: report written" || pass
+
+# The test checks it runs in a fresh build dir beside its own source copy.
+test_cmd='[ -f "$FMVGEN_SOURCE_DIR/kernels.c" ] && [ -f CMakeCache.txt ] && [ ! -f kernels.c ] && [ "$FMVGEN_SOURCE_DIR" != '"'$P'"' ]'
+out=$(cd "$B" && "$FMVGEN" select --configure 'cmake -S "$FMVGEN_SOURCE_DIR" -B .' --build make \
+        --run './prog 40000' --test "$test_cmd" --runs 3 --keep --json 2>"$TMP/err"); rc=$?
+expect_eq "outside: exit" "$rc" 0
+[ "$rc" = 0 ] || cat "$TMP/err" >&2
+expect_eq "outside: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
+expect_eq "outside: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
+expect_eq "outside: builds" "$(jq -r .builds <<<"$out")" 4
+expect_eq "outside: variants pass --test (env and layout as documented)" \
+  "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
+patch="$B/.fmvgen/selected.patch"
+expect_match "outside: patch names dot" "$(cat "$patch")" "\+FMVGEN_CLONES\(dot\)"
+(cd "$P" && patch -p1 --dry-run -s <"$patch" >/dev/null) && pass || fail "outside: patch does not apply to the root"
+expect_eq "outside: user's sources untouched" "$(snapshot "$P")" "$before_src"
+expect_eq "outside: user's build untouched" "$(cd "$B" && md5sum prog CMakeCache.txt Makefile)" "$before_build"
+kept=$(sed -n 's/^select: kept the temp directory //p' "$TMP/err")
+expect_match "outside: --keep names the temp dir" "$kept" "^$TMPDIR/"
+for v in baseline fma-levels fma-free selected; do
+  [ -f "$kept/src-$v/kernels.c" ] && [ -f "$kept/$v/CMakeCache.txt" ] && [ -x "$kept/$v/prog" ] && pass ||
+    fail "outside: --keep: no source copy and fresh build dir for $v"
+done
+expect_match "outside: the selected copy is patched" "$(cat "$kept/src-selected/kernels.c")" "^FMVGEN_CLONES\(dot\)"
+expect_match "outside: its build dir is configured for it" \
+  "$(grep CMAKE_HOME_DIRECTORY "$kept/selected/CMakeCache.txt")" "=$kept/src-selected\$"
+rm -rf "$kept"
+
+# A failing configure: reported as such, nothing written, temp dir removed.
+rm -f "$B/.fmvgen/report.json"
+out=$(cd "$B" && "$FMVGEN" select --configure 'echo no-configure-here; exit 4' --build make \
+        --run './prog 40000' --runs 2 2>&1); rc=$?
+expect_eq "failing configure: exit" "$rc" 1
+expect_match "failing configure: error line" "$out" "fmvgen: .*build of variant 'baseline' failed \(configure: exit status 4\)"
+expect_match "failing configure: its output shown" "$out" "no-configure-here"
+[ -e "$B/.fmvgen/report.json" ] && fail "failing configure: report written" || pass
+expect_eq "failing configure: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+# ---- build dir below the root, no --configure ----
+Q="$TMP/q"
+mkdir -p "$Q" && cp -a "$FIXTURES/select-cmake/." "$Q/"
+configure_and_scan "$Q" "$Q/build" || fail "below: configure/build/scan failed"
+before_q=$(cd "$Q" && find . -path ./build/.fmvgen -prune -o -type f -print0 | sort -z | xargs -0 md5sum)
+out=$(cd "$Q/build" && "$FMVGEN" select --build make --run './prog 40000' --runs 3 --json 2>"$TMP/err"); rc=$?
+expect_eq "below: exit" "$rc" 0
+[ "$rc" = 0 ] || cat "$TMP/err" >&2
+expect_eq "below: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
+expect_eq "below: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
+expect_eq "below: builds" "$(jq -r .builds <<<"$out")" 4
+expect_match "below: patch names dot" "$(cat "$Q/build/.fmvgen/selected.patch")" "\+FMVGEN_CLONES\(dot\)"
+expect_eq "below: user's tree and build dir untouched" \
+  "$(cd "$Q" && find . -path ./build/.fmvgen -prune -o -type f -print0 | sort -z | xargs -0 md5sum)" "$before_q"
+expect_eq "below: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+finish

@@ -101,6 +101,44 @@ static void drop_launcher(struct strvec *argv)
         }
 }
 
+static int expand_rec(char *const *argv, const char *dir, struct strvec *out, int depth)
+{
+    int unread = 0;
+    for (size_t i = 0; argv[i]; i++) {
+        const char *a = argv[i];
+        char *text = NULL;
+        if (i > 0 && a[0] == '@' && a[1] && depth < 8) {
+            char *file = path_absolute(a + 1, dir);
+            text = read_file(file, NULL);
+            free(file);
+        }
+        if (!text) {
+            unread += i > 0 && a[0] == '@' && a[1];
+            sv_push(out, a);
+            continue;
+        }
+        struct strvec words = STRVEC_INIT;
+        sv_push(&words, "");   /* argv[0]'s place: the recursion expands from index 1 */
+        if (compdb_split_command(text, &words) == 0) {
+            struct strvec inner = STRVEC_INIT;
+            unread += expand_rec(sv_argv(&words), dir, &inner, depth + 1);
+            for (size_t k = 1; k < inner.n; k++) sv_push(out, inner.v[k]);
+            sv_free(&inner);
+        } else {
+            unread++;
+            sv_push(out, a);
+        }
+        sv_free(&words);
+        free(text);
+    }
+    return unread;
+}
+
+int compdb_expand_response_files(char *const *argv, const char *dir, struct strvec *out)
+{
+    return expand_rec(argv, dir, out, 0);
+}
+
 /* Parses entry i into e. Returns 1 when it is a C/C++ compile, 0 when it is
  * to be skipped, -1 after an error line naming the file. */
 static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t *obj, struct entry *e)
@@ -140,6 +178,12 @@ static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t
     /* The compdb spec allows a relative "directory" in practice (some
      * generators write one); it is relative to the file's folder. */
     e->directory = path_absolute(dir, compdb_dir);
+    struct strvec expanded = STRVEC_INIT;
+    if (compdb_expand_response_files(sv_argv(&e->argv), e->directory, &expanded) > 0)
+        fmv_warn("%s: entry %zu (%s): a response file (@FILE) cannot be read from %s; kept as written", path,
+                 i + 1, file, e->directory);
+    sv_free(&e->argv);
+    e->argv = expanded;
     e->source = path_absolute(file, e->directory);
     struct compile_args args;
     compile_args_parse(sv_argv(&e->argv), &args);

@@ -10,7 +10,9 @@
 struct store;
 struct strvec;
 
-/* Imports every C/C++ compile entry; other entries (assembler, Fortran,
+/* Imports every C/C++ compile entry (its @FILE response files expanded
+ * from the entry's directory; one that cannot be read is warned about and
+ * kept as written); other entries (assembler, Fortran,
  * link-only lines) are skipped. A leading compiler launcher (ccache,
  * sccache, distcc, icecc) is dropped from the stored argv: the compile is the
  * command after it, as a wrapper would have seen it. Relative paths are taken from the entry's
@@ -26,5 +28,16 @@ int compdb_import(struct store *st, const char *path);
  * backslash takes the next character literally). Words are appended to out.
  * Returns 0, or -1 on an unterminated quote or a trailing backslash. */
 int compdb_split_command(const char *command, struct strvec *out);
+
+/* argv with its @FILE arguments (after argv[0]) replaced by the words of
+ * FILE, as GCC and Clang read them: FILE relative to dir (NULL: the cwd),
+ * split by compdb_split_command's rules, nested @FILEs expanded too (up to
+ * 8 deep), appended to out. Used by the wrapper (the build may delete a
+ * temporary response file, and the classification must see every option)
+ * and by compdb_import (CMake, Ninja and MSBuild-style generators write
+ * @file.rsp into commands). An @FILE that cannot be read or split stays as
+ * written - the compiler will say what is wrong with it - and is counted:
+ * returns how many were left so. */
+int compdb_expand_response_files(char *const *argv, const char *dir, struct strvec *out);
 
 #endif

@@ -24,6 +24,7 @@
 /* In a link directory made for an absolute CC/CXX: the compiler it stands for. */
 #define REAL_COMPILER_FILE "real-compiler"
 #define META_UNSUPPORTED "wrapper_unsupported_compilers"
+#define CCACHE_DISABLE_ENV "CCACHE_DISABLE"
 
 /* ---- common ---- */
 
@@ -89,9 +90,22 @@ static char *own_link_dir(const char *argv0)
     return found;
 }
 
+/* 1 when path resolves to ccache: its masquerade links (/usr/lib/ccache/gcc)
+ * stand for the compiler of the same name further down PATH. */
+static int is_ccache(const char *path)
+{
+    char *real = real_or_null(path);
+    int yes = real && !strcmp(path_basename(real), "ccache");
+    free(real);
+    return yes;
+}
+
 /* The compiler the build meant: for a link made for an absolute CC, the
  * path written next to it; else the first `name` in PATH that is neither in
- * the link directory nor fmvgen itself. */
+ * the link directory nor fmvgen itself. ccache's masquerade links are
+ * passed over (for the absolute CC too): the scan needs every compile to
+ * run (see wrapper_run_build), and the stored compiler must be the real one,
+ * which probes later run directly. */
 static char *find_real_compiler(const char *name, const char *link_dir)
 {
     if (link_dir) {
@@ -100,7 +114,7 @@ static char *find_real_compiler(const char *name, const char *link_dir)
         free(f);
         if (text) {
             text[strcspn(text, "\n")] = 0;
-            if (*text && !is_fmvgen(text)) return text;
+            if (*text && !is_fmvgen(text) && !is_ccache(text)) return text;
             free(text);
         }
     }
@@ -114,7 +128,8 @@ static char *find_real_compiler(const char *name, const char *link_dir)
         free(dir_real);
         if (skip) continue;
         char *cand = path_join(*d ? d : ".", name);
-        if (access(cand, X_OK) == 0 && !is_directory(cand) && !is_fmvgen(cand)) found = path_absolute(cand, NULL);
+        if (access(cand, X_OK) == 0 && !is_directory(cand) && !is_fmvgen(cand) && !is_ccache(cand))
+            found = path_absolute(cand, NULL);
         free(cand);
     }
     free(copy);
@@ -130,34 +145,6 @@ static int run_inherited(char *const *argv)
     if (!r.spawned) fmv_error("%s: cannot run: %s", argv[0], strerror(r.errno_spawn));
     run_result_free(&r);
     return code;
-}
-
-/* @FILE arguments expanded (the compiler would read them itself), so that
- * the classification sees every option and the store keeps a command that
- * still works after the build deleted a temporary response file. */
-static void expand_response_files(char *const *argv, struct strvec *out, int depth)
-{
-    for (size_t i = 0; argv[i]; i++) {
-        const char *a = argv[i];
-        char *text = NULL;
-        if (i > 0 && a[0] == '@' && a[1] && depth < 8) text = read_file(a + 1, NULL);
-        if (!text) {
-            sv_push(out, a);
-            continue;
-        }
-        struct strvec words = STRVEC_INIT;
-        sv_push(&words, "");   /* keeps argv[0] semantics for the recursion */
-        if (compdb_split_command(text, &words) == 0) {
-            struct strvec inner = STRVEC_INIT;
-            expand_response_files(sv_argv(&words), &inner, depth + 1);
-            for (size_t k = 1; k < inner.n; k++) sv_push(out, inner.v[k]);
-            sv_free(&inner);
-        } else {
-            sv_push(out, a);   /* let the compiler complain about it */
-        }
-        sv_free(&words);
-        free(text);
-    }
 }
 
 static void note_unsupported(const char *store_dir, const char *compiler)
@@ -231,8 +218,11 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
 
 static int wrap_compile(const char *store_dir, char **real_argv)
 {
+    /* @FILE arguments expanded (the compiler reads them itself), so that
+     * the classification sees every option and the store keeps a command
+     * that still works after the build deleted a temporary response file. */
     struct strvec expanded = STRVEC_INIT;
-    expand_response_files(real_argv, &expanded, 0);
+    compdb_expand_response_files(real_argv, NULL, &expanded);
     struct compile_args args;
     compile_args_parse(sv_argv(&expanded), &args);
     char *cwd = get_cwd();
@@ -527,12 +517,13 @@ int wrapper_run_build(const char *builddir, char *const *build_argv)
         store_close(st);
     }
 
-    struct saved_env saved[5];
+    struct saved_env saved[6];
     save_env(&saved[0], "PATH");
     save_env(&saved[1], "CC");
     save_env(&saved[2], "CXX");
     save_env(&saved[3], WRAPPER_STORE_ENV);
     save_env(&saved[4], WRAPPED_ENV);
+    save_env(&saved[5], CCACHE_DISABLE_ENV);
     int n_abs = 0;
     char *cc = wrapped_compiler_var("CC", saved[1].value, "cc", wrapdir, target, &n_abs);
     char *cxx = wrapped_compiler_var("CXX", saved[2].value, "c++", wrapdir, target, &n_abs);
@@ -542,6 +533,12 @@ int wrapper_run_build(const char *builddir, char *const *build_argv)
     setenv("CXX", cxx, 1);
     setenv(WRAPPER_STORE_ENV, abs_builddir, 1);
     unsetenv(WRAPPED_ENV);
+    /* A ccache hit (CC="ccache gcc") would hand back a cached object
+     * without calling the compiler - our wrapper - so the compile would
+     * have no records. With ccache disabled it runs the compiler every
+     * time and neither reads nor writes its cache (the cache stays valid
+     * for later builds; objects are the same as from a hit). */
+    setenv(CCACHE_DISABLE_ENV, "1", 1);
 
     struct run_result r;
     run_argv(build_argv, NULL, &r);
@@ -549,7 +546,7 @@ int wrapper_run_build(const char *builddir, char *const *build_argv)
     if (!r.spawned) fmv_error("%s: cannot run the build: %s", build_argv[0], strerror(r.errno_spawn));
     run_result_free(&r);
 
-    for (int i = 0; i < 5; i++) restore_env(&saved[i]);
+    for (int i = 0; i < 6; i++) restore_env(&saved[i]);
     free(path);
     free(cc);
     free(cxx);

@@ -8,6 +8,14 @@
  * build's stdio, and records the compile in the store. Everything else
  * (links, -E, -M, --version, assembler files) passes through untouched.
  *
+ * Build caches: ccache would answer a cached compile without calling the
+ * compiler, so the scan's build runs with CCACHE_DISABLE=1 (ccache then
+ * calls the compiler every time, without reading or writing its cache),
+ * and ccache's masquerade links (/usr/lib/ccache first in PATH, or CC
+ * pointing at one) are passed over when the wrapper looks for the real
+ * compiler. Other caches (sccache) are not handled: their hits give no
+ * records.
+ *
  * Promises:
  *   - the build's outputs are byte-identical to a plain build: the record
  *     flags ride along on the build's own compile (GCC 12+ writes its
@@ -47,7 +55,7 @@ int wrapper_main(int argc, char **argv);
  * store of builddir (which must exist): (re)creates the link directory
  * <builddir>/.fmvgen/wrap/, puts it first in PATH, points CC/CXX at it
  * (unset: wrap/cc and wrap/c++; set: the link of the same basename, other
- * words such as a launcher kept) and sets FMVGEN_STORE; the caller's
+ * words such as a launcher kept) and sets FMVGEN_STORE and CCACHE_DISABLE; the caller's
  * environment is restored afterwards. Returns the build's exit code
  * (127: could not start). */
 int wrapper_run_build(const char *builddir, char *const *build_argv);

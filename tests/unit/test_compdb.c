@@ -194,6 +194,53 @@ static void test_import_drops_launcher(void **state)
     free(path);
 }
 
+/* @FILE response files are read from the entry's directory (nested ones
+ * too, quotes honoured), so the stored argv is complete: its -o, -O level
+ * and macros are seen. The same expander serves the wrapper. */
+static void test_import_expands_response_files(void **state)
+{
+    struct env *e = *state;
+    char *rsp = path_join(e->proj, "flags.rsp");
+    char *inner = path_join(e->proj, "more.rsp");
+    const char *rsp_text = "-O3 \"-DLABEL=a b\"\n@more.rsp\n";
+    const char *inner_text = "-o 'obj dir/sum.o'\n";
+    assert_int_equal(write_file_atomic(rsp, rsp_text, strlen(rsp_text)), 0);
+    assert_int_equal(write_file_atomic(inner, inner_text, strlen(inner_text)), 0);
+    char *text = xasprintf("[{\"directory\": \"%s\", \"file\": \"sum.c\","
+                           " \"command\": \"gcc @flags.rsp -c sum.c\"}]", e->proj);
+    char *path = write_compdb(e, "rsp.json", text);
+    assert_int_equal(compdb_import(e->st, path), 1);
+    size_t n;
+    struct compile_row *rows = store_list_compiles(e->st, &n);
+    assert_int_equal(n, 1);
+    const char *want[] = {"gcc", "-O3", "-DLABEL=a b", "-o", "obj dir/sum.o", "-c", "sum.c", NULL};
+    for (size_t i = 0; want[i]; i++) assert_string_equal(rows[0].argv[i], want[i]);
+    assert_null(rows[0].argv[7]);
+    char *out = path_join(e->proj, "obj dir/sum.o");
+    assert_string_equal(rows[0].output, out);
+    compile_rows_free(rows, n);
+    free(out);
+    free(text);
+    free(path);
+
+    /* An unreadable one stays as written (the compiler will complain). */
+    struct strvec got = STRVEC_INIT;
+    char *argv[] = {"gcc", "@missing.rsp", "@flags.rsp", "-c", "a.c", NULL};
+    assert_int_equal(compdb_expand_response_files(argv, e->proj, &got), 1);
+    const char *want2[] = {"gcc", "@missing.rsp", "-O3", "-DLABEL=a b", "-o", "obj dir/sum.o", "-c", "a.c", NULL};
+    assert_int_equal(got.n, 8);
+    for (size_t i = 0; want2[i]; i++) assert_string_equal(got.v[i], want2[i]);
+    sv_free(&got);
+    /* argv[0] is never a response file. */
+    char *argv0[] = {"@flags.rsp", NULL};
+    assert_int_equal(compdb_expand_response_files(argv0, e->proj, &got), 0);
+    assert_int_equal(got.n, 1);
+    assert_string_equal(got.v[0], "@flags.rsp");
+    sv_free(&got);
+    free(rsp);
+    free(inner);
+}
+
 /* The database CMake itself writes for the fixture project. */
 static void test_import_cmake_generated(void **state)
 {
@@ -318,6 +365,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_import_arguments_form, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_command_form_with_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_drops_launcher, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_import_expands_response_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_cmake_generated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_json_and_wrong_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compiler_not_gcc_or_clang, setup, teardown),

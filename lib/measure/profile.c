@@ -75,7 +75,10 @@ int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
     sv_free(&rec);
 
     if (!*why) {
-        char *const report[] = {"perf", "report", "-i", data, "--stdio", "--sort", "sym",
+        /* --no-demangle: symbols as the ELF spells them. Demangled, a C++
+         * clone "_ZN2ns3dotEPKfS1_i.avx2" prints as "ns::dot" - neither the
+         * mangled name fmvgen knows the function by nor the clone. */
+        char *const report[] = {"perf", "report", "-i", data, "--stdio", "--no-demangle", "--sort", "sym",
                                 "-F", "overhead,sample,sym", "-t", "|", "-q", NULL};
         struct run_opts ropts = {.capture_stdout = 1, .capture_stderr = 1};
         if (run_argv(report, &ropts, &res) != 0) {

@@ -11,7 +11,8 @@
 #include <stddef.h>
 
 struct profile_entry {
-    char *symbol;      /* as perf prints it: "foo.arch_x86_64_v4", "main" */
+    char *symbol;      /* as the ELF spells it (C++ names mangled, not demangled):
+                        * "foo.arch_x86_64_v4", "_ZN2ns3dotEPKfS1_i.avx2", "main" */
     int kernel;        /* a kernel symbol ([k]) */
     long samples;
 };

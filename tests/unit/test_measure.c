@@ -403,6 +403,45 @@ static void test_profile_by_symbol(void **state)
     free(tmp);
 }
 
+/* A C++ clone is reported by its mangled symbol, clone suffix included:
+ * demangled, perf would print "ns::heavy" for every clone of it. */
+static void test_profile_cxx_symbols_mangled(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    write_text(tmp, "hot.cc",
+               "namespace ns {\n"
+               "__attribute__((target_clones(\"avx2\", \"default\"), noinline))\n"
+               "double heavy(long n) { double s = 0; for (long i = 0; i < n; i++) s += i * 0.5; return s; }\n"
+               "}\n"
+               "volatile double sink;\n"
+               "int main() { sink = ns::heavy(80000000); return 0; }\n");
+    char *src = path_join(tmp, "hot.cc"), *bin = path_join(tmp, "hot");
+    char *const cxx[] = {"g++", "-O1", "-o", bin, src, NULL};
+    struct run_opts quiet = {.capture_stdout = 1, .capture_stderr = 1};
+    int built = run_argv(cxx, &quiet, NULL) == 0;
+    struct profile p;
+    char *why = NULL;
+    char *const argv[] = {bin, NULL};
+    if (!built || profile_run(argv, tmp, tmp, &p, &why) != 0) {
+        free(why);
+        free(src);
+        free(bin);
+        remove_tree(tmp);
+        free(tmp);
+        skip();   /* no g++, or perf cannot record here */
+    }
+    /* the clone that ran on this x86-64 CPU: avx2 if it has it, else default */
+    long clones = profile_samples(&p, "_ZN2ns5heavyEl.avx2") + profile_samples(&p, "_ZN2ns5heavyEl.default");
+    assert_true(clones > 0);
+    assert_int_equal(profile_samples(&p, "ns::heavy"), 0);
+    profile_free(&p);
+    free(src);
+    free(bin);
+    remove_tree(tmp);
+    free(tmp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_time_set_interleaves),
         cmocka_unit_test(test_profile_by_symbol),
         cmocka_unit_test(test_profile_without_perf),
+        cmocka_unit_test(test_profile_cxx_symbols_mangled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patch/plan.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -59,6 +60,41 @@ char *select_reference_flags(struct store *st, const char *language)
     free(argvs);
     compile_rows_free(rows, n);
     return flags;
+}
+
+int select_reference_plan(struct store *st, const char *root, struct patch_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->root = xstrdup(root);
+    size_t n = 0;
+    struct compile_row *rows = store_list_compiles(st, &n);
+    struct strvec seen = STRVEC_INIT;
+    int rc = 0;
+    out->files = xcalloc(n + 1, sizeof *out->files);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char *rel = rows[i].source ? path_relative_to(rows[i].source, root) : NULL;
+        if (!rel || sv_contains(&seen, rel)) {
+            free(rel);
+            continue;
+        }
+        sv_push(&seen, rel);
+        size_t len = 0;
+        char *data = read_file(rows[i].source, &len);
+        if (!data) {
+            rc = fmv_error("%s: cannot read the source for the -march=x86-64-v3 reference build", rows[i].source);
+            free(rel);
+            break;
+        }
+        struct patch_file *f = &out->files[out->nfiles++];
+        f->path = xstrdup(rows[i].source);
+        f->rel = rel;
+        f->new_data = data;
+        f->new_len = len;
+    }
+    out->text = xstrdup("");
+    sv_free(&seen);
+    compile_rows_free(rows, n);
+    return rc;
 }
 
 static void apply_one(const char *name, const char *value, char **old, int *set)

@@ -8,15 +8,19 @@
  * language shared in the scan (its optimization level, -g, -f/-m switches,
  * -std, -D/-U/-I), plus -march=x86-64-v3 last (so it wins over an -march of
  * the build's own). The scan's flags are repeated because a Makefile's
- * `CFLAGS ?= -O3` is replaced, not extended, by the environment. A build
- * that ignores the environment is caught afterwards: its code is then
- * identical to the baseline's (select/codecost.h). */
+ * `CFLAGS ?= -O3` is replaced, not extended, by the environment. An in-tree
+ * copy also holds the user's objects, up to date for make: the reference is
+ * "patched" with every compiled source rewritten unchanged, so each is newer
+ * than its object and is compiled again. A build that still ignores the
+ * environment is caught afterwards: its code is then identical to the
+ * baseline's (select/codecost.h). */
 #ifndef FMVGEN_SELECT_REFERENCE_H
 #define FMVGEN_SELECT_REFERENCE_H
 
 #include <stddef.h>
 
 struct store;
+struct patch_plan;
 
 #define SELECT_MARCH_FLAG "-march=x86-64-v3"
 
@@ -29,6 +33,13 @@ char *select_reference_flags_of(char **const *argvs, size_t n);
 /* The same over the successful compiles of language ("c" or "c++") in the
  * store (just SELECT_MARCH_FLAG when there are none). Caller frees. */
 char *select_reference_flags(struct store *st, const char *language);
+
+/* A plan whose files are the sources of the scan's successful compiles
+ * under the project root, each with its own content (read from the user's
+ * tree, never written there): written into a copy, they make the build
+ * compile every source again. Returns 0, or -1 after an error line naming
+ * a source that cannot be read. Free with patch_plan_free. */
+int select_reference_plan(struct store *st, const char *root, struct patch_plan *out);
 
 /* The reference build gets its flags through the environment of this
  * process, which every step of a build inherits (a configure step too, so

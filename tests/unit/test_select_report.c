@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "elf/codesize.h"
+#include "patch/plan.h"
+#include "store/store.h"
 #include "run/spawn.h"
 #include "select/codecost.h"
 #include "select/reference.h"
@@ -322,6 +324,69 @@ static void test_reference_flags(void **state)
     free(flags);
 }
 
+static void add_compile(struct store *st, const char *dir, const char *source, const char *lang, char *const *argv)
+{
+    struct compile_info ci = {.directory = dir, .argv = argv, .compiler = "/usr/bin/gcc", .compiler_kind = "gcc",
+                              .compiler_version = "12.2.0", .source = source, .language = lang};
+    char *out = xasprintf("%s.o", source);
+    ci.output = out;
+    assert_true(store_add_compile(st, &ci) > 0);
+    free(out);
+}
+
+/* The reference's flags and its "rewrite every source" plan, from a store
+ * filled the way scan fills it. */
+static void test_reference_store(void **state)
+{
+    (void)state;
+    char *root = make_temp_dir("test-select-report");
+    struct store *st = NULL;
+    assert_int_equal(store_open(root, 1, &st), 0);
+    char *sub = path_join(root, "sub");
+    mkdir_p(sub, 0755);
+    char *a = path_join(root, "a.c"), *b = path_join(root, "sub/b.cc"), *gone = path_join(root, "gone.c");
+    assert_int_equal(write_file_atomic(a, "int a;\n", 7), 0);
+    assert_int_equal(write_file_atomic(b, "int b;\n", 7), 0);
+    char *c1[] = {"gcc", "-O2", "-g", "-c", "a.c", NULL};
+    char *c2[] = {"g++", "-O3", "-std=c++17", "-c", "sub/b.cc", NULL};
+    char *c3[] = {"gcc", "-O2", "-c", "/usr/share/x.c", NULL};
+    add_compile(st, root, a, "c", c1);
+    add_compile(st, root, b, "c++", c2);
+    add_compile(st, "/usr/share", "/usr/share/x.c", "c", c3);   /* outside the root */
+
+    char *cf = select_reference_flags(st, "c"), *cxf = select_reference_flags(st, "c++");
+    assert_string_equal(cf, "-O2 -march=x86-64-v3");
+    assert_string_equal(cxf, "-O3 -std=c++17 -march=x86-64-v3");
+    free(cf);
+    free(cxf);
+
+    struct patch_plan plan;
+    assert_int_equal(select_reference_plan(st, root, &plan), 0);
+    assert_int_equal(plan.nfiles, 2);
+    assert_string_equal(plan.files[0].rel, "a.c");
+    assert_string_equal(plan.files[1].rel, "sub/b.cc");
+    assert_int_equal(plan.files[1].new_len, 7);
+    assert_memory_equal(plan.files[1].new_data, "int b;\n", 7);
+    assert_int_equal(plan.nfunctions, 0);
+    patch_plan_free(&plan);
+
+    /* a source gone since the scan: one error, no plan */
+    char *c4[] = {"gcc", "-O2", "-c", "gone.c", NULL};
+    add_compile(st, root, gone, "c", c4);
+    fmv_set_quiet(1);
+    assert_int_equal(select_reference_plan(st, root, &plan), -1);
+    fmv_set_quiet(0);
+    patch_plan_free(&plan);
+
+    store_close(st);
+    remove_tree(root);
+    free(root);
+    free(sub);
+    free(a);
+    free(b);
+    free(gone);
+}
+
 static void test_reference_env(void **state)
 {
     (void)state;
@@ -356,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_unmeasured),
         cmocka_unit_test(test_reference_flags),
         cmocka_unit_test(test_reference_env),
+        cmocka_unit_test(test_reference_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

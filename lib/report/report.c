@@ -51,9 +51,11 @@ static json_t *notes_from_text(const char *text)
     return j;
 }
 
-/* The loops of one function, matched across the build and the probe by
- * their source position. A record without a function (from a plain log) is
- * matched by the lines of the definition. */
+/* The loops of one function in one compile, matched across the build and
+ * the probe by their source position, merged into f->loops (a position
+ * already there from another compile of the same source keeps the widest
+ * width of each variant). A record without a function (from a plain log)
+ * is matched by the lines of the definition. */
 static int load_loops(struct store *st, const struct report *r, struct report_function *f, int64_t compile_id,
                       int end_line)
 {
@@ -74,61 +76,100 @@ static int load_loops(struct store *st, const struct report *r, struct report_fu
     sqlite3_bind_text(q, 3, f->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(q, 4, f->line);
     sqlite3_bind_int(q, 5, end_line);
-    size_t cap = 0;
-    int in_build = 0;
     while (sqlite3_step(q) == SQLITE_ROW) {
-        if (f->nloops == cap) f->loops = xrealloc(f->loops, (cap = cap ? cap * 2 : 4) * sizeof *f->loops);
-        struct report_loop *l = &f->loops[f->nloops++];
+        struct report_loop l;
         const char *file = (const char *)sqlite3_column_text(q, 0);
-        l->file = file ? display_path(r->root, file) : xstrdup("(no location)");
-        l->line = sqlite3_column_int(q, 1);
-        l->column = sqlite3_column_int(q, 2);
-        l->kind = col_text(q, 3);
-        l->build_bytes = sqlite3_column_int(q, 6) ? sqlite3_column_int(q, 4) : -1;
-        l->target_bytes = sqlite3_column_int(q, 7) ? sqlite3_column_int(q, 5) : -1;
-        l->build_lanes = sqlite3_column_int(q, 6) ? sqlite3_column_int(q, 8) : -1;
-        l->target_lanes = sqlite3_column_int(q, 7) ? sqlite3_column_int(q, 9) : -1;
-        if (l->build_bytes >= 0) in_build = 1;
+        l.file = file ? display_path(r->root, file) : xstrdup("(no location)");
+        l.line = sqlite3_column_int(q, 1);
+        l.column = sqlite3_column_int(q, 2);
+        l.kind = col_text(q, 3);
+        l.build_bytes = sqlite3_column_int(q, 6) ? sqlite3_column_int(q, 4) : -1;
+        l.target_bytes = sqlite3_column_int(q, 7) ? sqlite3_column_int(q, 5) : -1;
+        l.build_lanes = sqlite3_column_int(q, 6) ? sqlite3_column_int(q, 8) : -1;
+        l.target_lanes = sqlite3_column_int(q, 7) ? sqlite3_column_int(q, 9) : -1;
+        struct report_loop *same = NULL;
+        for (size_t i = 0; i < f->nloops && !same; i++)
+            if (f->loops[i].line == l.line && f->loops[i].column == l.column && !strcmp(f->loops[i].file, l.file) &&
+                !strcmp(f->loops[i].kind, l.kind ? l.kind : ""))
+                same = &f->loops[i];
+        if (same) {
+#define WIDEST(field) if (l.field > same->field) same->field = l.field
+            WIDEST(build_bytes);
+            WIDEST(target_bytes);
+            WIDEST(build_lanes);
+            WIDEST(target_lanes);
+#undef WIDEST
+            free(l.file);
+            free(l.kind);
+            continue;
+        }
+        if (!l.kind) l.kind = xstrdup("");
+        f->loops = xrealloc(f->loops, (f->nloops + 1) * sizeof *f->loops);
+        f->loops[f->nloops++] = l;
     }
     sqlite3_finalize(q);
+    int in_build = 0;
+    for (size_t i = 0; i < f->nloops; i++) in_build |= f->loops[i].build_bytes >= 0 || f->loops[i].build_lanes >= 0;
     f->only_at_target = f->nloops > 0 && !in_build;
     return 0;
 }
 
+static int same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
 static int load_functions(struct store *st, struct report *r)
 {
+    /* Ordered so that the rows of one definition (one source compiled
+     * into several objects) follow each other. */
     sqlite3_stmt *q = prepare(st,
         "SELECT f.id, f.name, f.display_name, f.file, f.line, f.status, f.reason, f.detail, f.notes,"
-        "  c.source, f.compile_id, COALESCE(f.end_line, f.line)"
+        "  c.source, f.compile_id, COALESCE(f.end_line, f.line), c.output"
         " FROM functions f JOIN compiles c ON c.id=f.compile_id"
-        " ORDER BY f.status, f.file, f.line, f.name");
+        " ORDER BY f.status, f.file, f.line, f.name, c.output, f.id");
     if (!q) return -1;
     size_t cap = 0;
+    char *last_file = NULL;   /* absolute definition file of the previous row */
     while (sqlite3_step(q) == SQLITE_ROW) {
-        if (r->nfunctions == cap)
-            r->functions = xrealloc(r->functions, (cap = cap ? cap * 2 : 16) * sizeof *r->functions);
-        struct report_function *f = &r->functions[r->nfunctions++];
-        memset(f, 0, sizeof *f);
-        f->id = sqlite3_column_int64(q, 0);
-        f->name = col_text(q, 1);
-        f->display_name = col_text(q, 2);
-        if (!f->display_name) f->display_name = xstrdup(f->name);
+        const char *name = (const char *)sqlite3_column_text(q, 1);
         const char *file = (const char *)sqlite3_column_text(q, 3);
-        f->file = display_path(r->root, file);
-        f->line = sqlite3_column_int(q, 4);
-        f->status = col_text(q, 5);
-        f->reason = col_text(q, 6);
-        f->detail = col_text(q, 7);
-        f->notes = notes_from_text((const char *)sqlite3_column_text(q, 8));
-        f->tu = display_path(r->root, (const char *)sqlite3_column_text(q, 9));
-        if (!strcmp(f->status, "candidate")) r->ncandidates++;
-        else r->nexcluded++;
+        const char *status = (const char *)sqlite3_column_text(q, 5);
+        int line = sqlite3_column_int(q, 4);
+        struct report_function *f = r->nfunctions ? &r->functions[r->nfunctions - 1] : NULL;
+        int same = f && file && same_text(last_file, file) && f->line == line && same_text(f->name, name) &&
+                   same_text(f->status, status);
+        if (!same) {
+            if (r->nfunctions == cap)
+                r->functions = xrealloc(r->functions, (cap = cap ? cap * 2 : 16) * sizeof *r->functions);
+            f = &r->functions[r->nfunctions++];
+            memset(f, 0, sizeof *f);
+            f->id = sqlite3_column_int64(q, 0);
+            f->name = col_text(q, 1);
+            f->display_name = col_text(q, 2);
+            if (!f->display_name) f->display_name = xstrdup(f->name);
+            f->file = display_path(r->root, file);
+            f->line = line;
+            f->status = col_text(q, 5);
+            f->reason = col_text(q, 6);
+            f->detail = col_text(q, 7);
+            f->notes = notes_from_text((const char *)sqlite3_column_text(q, 8));
+            f->tu = display_path(r->root, (const char *)sqlite3_column_text(q, 9));
+            if (!strcmp(f->status, "candidate")) r->ncandidates++;
+            else r->nexcluded++;
+            free(last_file);
+            last_file = file ? xstrdup(file) : NULL;
+        }
+        f->outputs = xrealloc(f->outputs, (f->ncompiles + 1) * sizeof *f->outputs);
+        f->outputs[f->ncompiles++] = display_path(r->root, (const char *)sqlite3_column_text(q, 12));
         if (load_loops(st, r, f, sqlite3_column_int64(q, 10), sqlite3_column_int(q, 11)) != 0) {
             sqlite3_finalize(q);
+            free(last_file);
             return -1;
         }
     }
     sqlite3_finalize(q);
+    free(last_file);
     return 0;
 }
 
@@ -224,9 +265,12 @@ json_t *report_to_json(const struct report *r)
                                                    "build_vector_lanes", width_json(l->build_lanes),
                                                    "target_vector_lanes", width_json(l->target_lanes)));
         }
-        json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:b, s:O, s:o}", "name", f->name, "display_name",
+        json_t *outputs = json_array();
+        for (size_t j = 0; j < f->ncompiles; j++) json_array_append_new(outputs, json_string(f->outputs[j]));
+        json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:b, s:O, s:o}", "name", f->name, "display_name",
                               f->display_name, "file", f->file, "line", f->line, "status", f->status, "tu", f->tu,
-                              "only_at_target", f->only_at_target, "notes", f->notes, "loops", loops);
+                              "outputs", outputs, "only_at_target", f->only_at_target, "notes", f->notes, "loops",
+                              loops);
         if (f->reason) json_object_set_new(o, "reason", json_string(f->reason));
         if (f->detail) json_object_set_new(o, "detail", json_string(f->detail));
         json_array_append_new(fs, o);
@@ -256,6 +300,8 @@ void report_free(struct report *r)
         free(f->reason);
         free(f->detail);
         free(f->tu);
+        for (size_t j = 0; j < f->ncompiles; j++) free(f->outputs[j]);
+        free(f->outputs);
         json_decref(f->notes);
         for (size_t j = 0; j < f->nloops; j++) {
             free(f->loops[j].file);

@@ -1,7 +1,8 @@
 /* report.h - what `fmvgen list` shows, gathered from the store in one place
  * so that the human table and --json say the same thing:
  *   - every function that vectorized (in the build or only in a probe), as a
- *     candidate or as an exclusion with its reason;
+ *     candidate or as an exclusion with its reason - once per definition
+ *     (file, line, name, status), however many compiles built it;
  *   - per loop: the vector width of the user's build vs the target probe;
  *   - per TU: flags that defeat vectorization, failed probes, and how many
  *     more loops vectorize at -O3 than at the build's -O2. */
@@ -33,6 +34,12 @@ struct report_function {
     char *reason, *detail;
     json_t *notes;       /* array of {kind, detail}; never NULL */
     char *tu;            /* the TU's source, relative to the root */
+    /* The compiles it was found in, by their outputs (relative to the root):
+     * one source built twice (a static and a shared library's objects) is
+     * ONE function of the report - as it is one attribute in the patch -
+     * with both compiles here and its loops merged (widest width). */
+    char **outputs;
+    size_t ncompiles;
     int only_at_target;  /* vectorizes only in the target probe */
     struct report_loop *loops;
     size_t nloops;

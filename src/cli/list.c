@@ -43,6 +43,16 @@ static void print_notes(json_t *notes, const char *indent)
     }
 }
 
+/* A source built more than once (static and shared objects): one entry,
+ * one attribute in the patch, every compile named. */
+static void print_compiles(const struct report_function *f)
+{
+    if (f->ncompiles < 2) return;
+    printf("      compiled %zu times, into:", f->ncompiles);
+    for (size_t i = 0; i < f->ncompiles; i++) printf("%s %s", i ? "," : "", f->outputs[i]);
+    putchar('\n');
+}
+
 static void print_candidates(const struct report *r)
 {
     const char *probe = r->probe_variant ? r->probe_variant + strlen("probe:") : "no probe";
@@ -53,6 +63,7 @@ static void print_candidates(const struct report *r)
         if (strcmp(f->status, "candidate")) continue;
         printf("  %s:%d  %s%s\n", f->file, f->line, f->display_name,
                f->only_at_target ? "  [vectorizes only at the target ISA]" : "");
+        print_compiles(f);
         for (size_t j = 0; j < f->nloops; j++) {
             const struct report_loop *l = &f->loops[j];
             char *where = l->line ? xasprintf("%s %s:%d:%d", l->kind, l->file, l->line, l->column)
@@ -75,6 +86,7 @@ static void print_exclusions(const struct report *r)
         if (!strcmp(f->status, "candidate")) continue;
         printf("  %s:%d  %s\n      reason: %s%s%s\n", f->file, f->line, f->display_name, f->reason ? f->reason : "?",
                f->detail ? ": " : "", f->detail ? f->detail : "");
+        print_compiles(f);
         print_notes(f->notes, "      ");
     }
 }

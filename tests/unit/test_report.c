@@ -125,6 +125,48 @@ static void test_exclusions_and_o3_count(void **state)
     report_free(&r);
 }
 
+/* One source compiled twice (static and PIC objects): one function in the
+ * report with both compiles, loops merged at their widest; a function of
+ * another definition stays apart. */
+static void test_source_built_twice_is_one_function(void **state)
+{
+    struct fixture *f = *state;
+    add_loop(f, "build", "saxpy", 3, 16);
+    add_function(f, "saxpy", 1, "candidate", NULL);
+    char *argv[] = {"gcc", "-O2", "-fPIC", "-c", "k.c", "-o", "k.pic.o", NULL};
+    struct compile_info ci = {.directory = "/proj", .argv = argv, .compiler = "/usr/bin/gcc",
+                              .compiler_kind = "gcc", .compiler_version = "12.2.0",
+                              .source = "/proj/src/k.c", .output = "/proj/k.pic.o", .language = "c"};
+    int64_t first = f->tu;
+    f->tu = store_add_compile(f->st, &ci);
+    assert_true(f->tu > 0 && f->tu != first);
+    add_loop(f, "build", "saxpy", 3, 32);
+    add_loop(f, "build", "saxpy", 5, 16);   /* a position only this compile vectorized */
+    add_function(f, "saxpy", 1, "candidate", NULL);
+    add_function(f, "saxpy_other", 30, "candidate", NULL);
+
+    struct report r;
+    assert_int_equal(report_load(f->st, &r), 0);
+    assert_int_equal(r.nfunctions, 2);
+    assert_int_equal(r.ncandidates, 2);
+    struct report_function *saxpy = !strcmp(r.functions[0].name, "saxpy") ? &r.functions[0] : &r.functions[1];
+    assert_string_equal(saxpy->name, "saxpy");
+    assert_int_equal(saxpy->ncompiles, 2);
+    assert_string_equal(saxpy->outputs[0], "k.o");
+    assert_string_equal(saxpy->outputs[1], "k.pic.o");
+    assert_int_equal(saxpy->nloops, 2);
+    assert_int_equal(saxpy->loops[0].line, 3);
+    assert_int_equal(saxpy->loops[0].build_bytes, 32);
+    assert_int_equal(saxpy->loops[1].line, 5);
+    json_t *j = report_to_json(&r);
+    assert_int_equal(json_integer_value(json_object_get(j, "candidates")), 2);
+    json_t *fns = json_object_get(j, "functions");
+    json_t *fn = json_array_get(fns, saxpy == &r.functions[0] ? 0 : 1);
+    assert_int_equal(json_array_size(json_object_get(fn, "outputs")), 2);
+    json_decref(j);
+    report_free(&r);
+}
+
 static void test_empty_store(void **state)
 {
     struct fixture *f = *state;
@@ -141,6 +183,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_widths_build_vs_probe, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exclusions_and_o3_count, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_source_built_twice_is_one_function, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_store, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
  * too few samples; a gain only on an ineligible set is held back; faster in
  * sum but slower on one workload), the report writers, and the path from a
  * decision to the selected patch: each function with the target set it
- * chose, in one patch (select/assign.h). */
+ * chose, in one patch (select/assign.h); where variants build (the three
+ * layouts of select/tree.h, with commands checking what they see). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include "select/report.h"
 #include "select/session.h"
 #include "select/stats.h"
+#include "select/tree.h"
 #include "targets/targets.h"
 #include "util/util.h"
 
@@ -412,6 +414,131 @@ static void test_decision_to_patch(void **state)
     project_close(&p);
 }
 
+/* ---- where variants build (select/tree.h) ---- */
+
+static char *text_at(const char *dir, const char *name)
+{
+    char *p = path_join(dir, name);
+    char *t = read_file(p, NULL);
+    free(p);
+    return t;
+}
+
+static void put_text(const char *dir, const char *name, const char *text)
+{
+    char *p = path_join(dir, name);
+    assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
+    free(p);
+}
+
+/* The three layouts of tree.h on a tiny project (root with a.c, and a
+ * configured-looking build/ below it), built by shell commands that check
+ * where they run and what they see. */
+static void test_tree_layouts(void **state)
+{
+    (void)state;
+    char *root = make_temp_dir("test-tree-root");
+    char *work = make_temp_dir("test-tree-work");
+    char *outside = make_temp_dir("test-tree-outside");
+    put_text(root, "a.c", "original\n");
+    char *user_build = path_join(root, "build");
+    assert_int_equal(mkdir_p(user_build, 0755), 0);
+    put_text(user_build, "junk", "the user's build\n");
+    struct patch_file pf = {.rel = (char *)"a.c", .new_data = (char *)"patched\n", .new_len = 8};
+    struct patch_plan plan = {.files = &pf, .nfiles = 1};
+    struct variant_build b;
+    char *src = NULL, *expect = NULL;
+
+    /* in-tree: one copy, built in place, patched */
+    struct select_tree t = {.root = root, .builddir = root,
+                            .build = "test -f a.c && test -d build && printf %s \"$FMVGEN_SOURCE_DIR\" > where"};
+    assert_int_equal(select_tree_check(&t), 0);
+    assert_int_equal(select_tree_build(&t, "in", &plan, work, &b, &src), 0);
+    expect = path_join(work, "in");
+    assert_string_equal(b.dir, expect);
+    assert_string_equal(src, expect);
+    char *s = text_at(b.dir, "where");
+    assert_string_equal(s, expect);
+    free(s);
+    s = text_at(b.dir, "a.c");
+    assert_string_equal(s, "patched\n");
+    free(s);
+    free(expect);
+    free(src);
+    variant_build_free(&b);
+
+    /* below the root, no configure: built in the copy's build/ */
+    t = (struct select_tree){.root = root, .builddir = user_build, .build = "test -f junk && test -f ../a.c"};
+    assert_int_equal(select_tree_check(&t), 0);
+    assert_int_equal(select_tree_build(&t, "below", NULL, work, &b, &src), 0);
+    expect = xasprintf("%s/below/build", work);
+    assert_string_equal(b.dir, expect);
+    free(expect);
+    expect = path_join(work, "below");
+    assert_string_equal(src, expect);
+    free(expect);
+    free(src);
+    variant_build_free(&b);
+
+    /* below the root with configure: a fresh build dir beside a source copy
+     * without the user's build dir */
+    t.configure = "test -z \"$(ls -A)\" && touch configured";
+    t.build = "test -f configured && test -f \"$FMVGEN_SOURCE_DIR/a.c\" && test ! -e \"$FMVGEN_SOURCE_DIR/build\"";
+    assert_int_equal(select_tree_build(&t, "fresh", &plan, work, &b, &src), 0);
+    expect = path_join(work, "fresh");
+    assert_string_equal(b.dir, expect);
+    free(expect);
+    expect = path_join(work, "src-fresh");
+    assert_string_equal(src, expect);
+    free(expect);
+    s = text_at(src, "a.c");
+    assert_string_equal(s, "patched\n");
+    free(s);
+    free(src);
+    variant_build_free(&b);
+
+    /* elsewhere: refused without configure, built with it */
+    t = (struct select_tree){.root = root, .builddir = outside, .build = "true"};
+    assert_int_equal(select_tree_check(&t), -1);
+    t.configure = "echo configuring; exit 3";
+    assert_int_equal(select_tree_check(&t), 0);
+    assert_int_equal(select_tree_build(&t, "failing", NULL, work, &b, &src), -1);
+    assert_string_equal(b.failure, "configure: exit status 3");
+    assert_non_null(strstr(b.log, "configuring"));
+    free(src);
+    variant_build_free(&b);
+    t.configure = "true";
+    t.build = "exit 5";
+    assert_int_equal(select_tree_build(&t, "failing-build", NULL, work, &b, &src), -1);
+    assert_string_equal(b.failure, "exit status 5");
+    free(src);
+    variant_build_free(&b);
+
+    /* the user's tree is as it was */
+    s = text_at(root, "a.c");
+    assert_string_equal(s, "original\n");
+    free(s);
+    s = text_at(user_build, "junk");
+    assert_string_equal(s, "the user's build\n");
+    free(s);
+
+    struct strvec argv = STRVEC_INIT;
+    select_tree_command("echo hi", "/src", &argv);
+    assert_int_equal(argv.n, 5);
+    assert_string_equal(argv.v[0], "env");
+    assert_string_equal(argv.v[1], "FMVGEN_SOURCE_DIR=/src");
+    assert_string_equal(argv.v[4], "echo hi");
+    sv_free(&argv);
+
+    remove_tree(root);
+    remove_tree(work);
+    remove_tree(outside);
+    free(root);
+    free(work);
+    free(outside);
+    free(user_build);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_decision_workloads),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_decision_to_patch),
+        cmocka_unit_test(test_tree_layouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

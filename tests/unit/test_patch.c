@@ -734,16 +734,16 @@ static void test_plan_mixed_sets_text(void **state)
     assert_non_null(first_diff);
     char *header = xstrndup(plan.text, (size_t)(first_diff - plan.text));
     static const char *const says[] = {
-        "Target sets (2):\n"
-        "  FMVGEN_CLONES_AVX2: avx2, default\n"
-        "  FMVGEN_CLONES_X86_64_V3_X86_64_V4: arch=x86-64-v3, arch=x86-64-v4, default\n"
-        "    spelled avx2, avx512f for clang < 19 and gcc < 11",
+        ("Target sets (2):\n"
+         "  FMVGEN_CLONES_AVX2: avx2, default\n"
+         "  FMVGEN_CLONES_X86_64_V3_X86_64_V4: arch=x86-64-v3, arch=x86-64-v4, default\n"
+         "    spelled avx2, avx512f for clang < 19 and gcc < 11"),
         "  mixed.c:7 add_ints: targets avx2; ",
         "  mixed.c:13 dot_ints: targets arch=x86-64-v3, arch=x86-64-v4; ",
         "  mixed.c:21 triple: targets avx2; ",
         "  other.c:5 square_ints: targets arch=x86-64-v3, arch=x86-64-v4; ",
-        "FMA WARNING: these targets enable FMA: arch=x86-64-v3, arch=x86-64-v4.\n"
-        "They are the targets of dot_ints, square_ints.\nTheir clones may contract a*b+c",
+        ("FMA WARNING: these targets enable FMA: arch=x86-64-v3, arch=x86-64-v4.\n"
+         "They are the targets of dot_ints, square_ints.\nTheir clones may contract a*b+c"),
     };
     for (size_t i = 0; i < sizeof says / sizeof *says; i++)
         if (!strstr(header, says[i])) fail_msg("header lacks:\n%s\nin:\n%s", says[i], header);

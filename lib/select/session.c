@@ -16,7 +16,9 @@
 #include "run/spawn.h"
 #include "select/assign.h"
 #include "select/attribution.h"
+#include "select/codecost.h"
 #include "select/decision.h"
+#include "select/reference.h"
 #include "select/static.h"
 #include "select/tree.h"
 #include "select/stats.h"
@@ -96,6 +98,10 @@ static void show_output(const char *text)
 
 /* ---- builds ---- */
 
+/* builds[]/sources[]: [variant], [n_variants] the selected build,
+ * [n_variants + 1] the -march=x86-64-v3 reference. */
+#define MARCH_INDEX(r) ((r)->n_variants + 1)
+
 /* Builds variant `index` (NAME) in its private tree (tree.h), patched by
  * plan when not NULL; a failing build's output is shown. */
 static int build_variant(struct select_session *s, size_t index, const char *name, const struct patch_plan *plan)
@@ -154,8 +160,9 @@ static void init_report(struct select_session *s)
     r->n_workloads = s->o->runs_cmd->n;
     r->workloads = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *r->workloads);
     for (size_t w = 0; w < r->n_workloads; w++) r->workloads[w].command = xstrdup(s->o->runs_cmd->v[w]);
-    s->builds = xcalloc(r->n_variants + 1, sizeof *s->builds);   /* + the selected build */
-    s->sources = xcalloc(r->n_variants + 1, sizeof *s->sources);
+    /* + the selected build (MARCH_INDEX - 1) + the -march=x86-64-v3 reference */
+    s->builds = xcalloc(r->n_variants + 2, sizeof *s->builds);
+    s->sources = xcalloc(r->n_variants + 2, sizeof *s->sources);
     s->base_outputs = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *s->base_outputs);
 }
 
@@ -171,6 +178,50 @@ static int plan_for_set(struct select_session *s, size_t set, struct patch_plan 
     return rc;
 }
 
+/* The -march=x86-64-v3 reference (select/reference.h): the unpatched
+ * project built once more with the scan's flags + -march=x86-64-v3 in
+ * CFLAGS/CXXFLAGS. Only compared with, never selected; a failure is
+ * reported in the code-size section, not an error of the selection. */
+static void build_reference(struct select_session *s, size_t k, size_t n)
+{
+    struct select_report *r = &s->rep;
+    struct select_march *m = &r->march;
+    m->cflags = select_reference_flags(s->st, "c");
+    m->cxxflags = select_reference_flags(s->st, "c++");
+    step(k, n, "building the -march=x86-64-v3 reference (unpatched, whole program)");
+    m->attempted = 1;
+    r->n_builds++;
+    struct patch_plan plan;   /* every source rewritten unchanged: compiled again */
+    if (select_reference_plan(s->st, s->root, &plan) != 0) {
+        m->failure = xstrdup("a source of the scan cannot be read");
+        patch_plan_free(&plan);
+        return;
+    }
+    struct select_reference_env saved;
+    select_reference_env_apply(m->cflags, m->cxxflags, &saved);
+    const struct variant_build *b = &s->builds[MARCH_INDEX(r)];
+    if (build_variant(s, MARCH_INDEX(r), "march-x86-64-v3", &plan) == 0) m->built = 1;
+    else m->failure = xasprintf("its build failed (%s)", b->failure ? b->failure : "?");
+    select_reference_env_restore(&saved);
+    patch_plan_free(&plan);
+}
+
+/* Measures the code of every build that exists (select/codecost.h). */
+static void measure_code(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    const char **dirs = xcalloc(r->n_variants, sizeof *dirs);
+    for (size_t v = 0; v < r->n_variants; v++) dirs[v] = r->variants[v].built ? s->builds[v].dir : NULL;
+    struct select_build_dirs d = {
+        .variants = dirs,
+        .selected = s->builds[r->n_variants].dir && !s->builds[r->n_variants].failure ? s->builds[r->n_variants].dir : NULL,
+        .march = r->march.built ? s->builds[MARCH_INDEX(r)].dir : NULL,
+    };
+    step(0, 0, "measuring the code of the builds");
+    select_measure_code(r, &d);
+    free(dirs);
+}
+
 /* Builds the baseline and every target set's all-candidates variant. */
 static int build_all(struct select_session *s)
 {
@@ -178,8 +229,8 @@ static int build_all(struct select_session *s)
     for (size_t v = 0; v < r->n_variants; v++) {
         if (check_interrupted()) return -1;
         if (s->o->is_static && v != 1) continue;   /* static: only the default targets' clones */
-        step(v + 1, r->n_variants, "building %s%s%s", r->variants[v].name, v ? " with every candidate cloned for " : "",
-             r->variants[v].targets);
+        step(v + 1, r->n_variants + !s->o->is_static, "building %s%s%s", r->variants[v].name,
+             v ? " with every candidate cloned for " : "", r->variants[v].targets);
         struct patch_plan plan;
         int have_plan = 0;
         if (v > 0) {
@@ -200,6 +251,10 @@ static int build_all(struct select_session *s)
             r->variants[v].failure = xasprintf("build failed (%s)", s->builds[v].failure ? s->builds[v].failure : "?");
         }
         if (have_plan) patch_plan_free(&plan);
+    }
+    if (!s->o->is_static) {
+        if (check_interrupted()) return -1;
+        build_reference(s, r->n_variants + 1, r->n_variants + 1);
     }
     return 0;
 }
@@ -383,22 +438,39 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
     free(check.failure);
     free(check.output_match);
     if (check_interrupted()) return -1;
+    measure_code(s);   /* tells whether the reference really got its flags */
 
-    size_t nw = r->n_workloads;
-    struct timing_spec *specs = xcalloc(2 * nw, sizeof *specs);
-    struct timing_result *res = xcalloc(2 * nw, sizeof *res);
-    struct strvec *argvs = xcalloc(2 * nw, sizeof *argvs);
-    for (size_t i = 0; i < 2 * nw; i++) {
-        variant_command(s, i % 2 ? r->n_variants : 0, s->o->runs_cmd->v[i / 2], &argvs[i]);
-        specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = i % 2 ? b->dir : s->builds[0].dir,
-                                        .runs = s->o->runs, .timeout_s = s->o->timeout_s};
+    /* per workload: baseline, selected and (when comparable) the reference */
+    size_t nw = r->n_workloads, per = r->march.built && !r->march.failure ? 3 : 2;
+    size_t index[3] = {0, r->n_variants, MARCH_INDEX(r)};
+    struct timing_spec *specs = xcalloc(per * nw, sizeof *specs);
+    struct timing_result *res = xcalloc(per * nw, sizeof *res);
+    struct strvec *argvs = xcalloc(per * nw, sizeof *argvs);
+    for (size_t i = 0; i < per * nw; i++) {
+        size_t v = index[i % per];
+        variant_command(s, v, s->o->runs_cmd->v[i / per], &argvs[i]);
+        specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = s->builds[v].dir, .runs = s->o->runs,
+                                        .timeout_s = s->o->timeout_s};
     }
-    step(0, 0, "timing baseline and selected, %d runs each, interleaved", s->o->runs);
-    measure_time_set(specs, 2 * nw, res);
+    step(0, 0, "timing baseline%s and selected, %d runs each, interleaved", per == 3 ? ", -march=x86-64-v3" : "",
+         s->o->runs);
+    measure_time_set(specs, per * nw, res);
     for (size_t w = 0; w < nw; w++) {
         struct select_workload_result *wr = &r->workloads[w];
-        const struct timing_result *base = &res[2 * w], *sel = &res[2 * w + 1];
+        const struct timing_result *base = &res[per * w], *sel = &res[per * w + 1];
         r->n_timed_runs += (size_t)(base->runs + sel->runs);
+        if (per == 3) {
+            const struct timing_result *march = &res[per * w + 2];
+            r->n_timed_runs += (size_t)march->runs;
+            if (march->failure) {
+                wr->march_failure = xstrdup(march->failure);
+            } else if (!base->failure && !sel->failure) {
+                stats_welch_log(base->seconds, (size_t)base->runs, march->seconds, (size_t)march->runs, &wr->march_e2e);
+                stats_welch_log(march->seconds, (size_t)march->runs, sel->seconds, (size_t)sel->runs,
+                                &wr->selected_vs_march);
+                wr->march_timed = 1;
+            }
+        }
         if (sel->failure || base->failure) {
             wr->failure = xstrdup(sel->failure ? sel->failure : base->failure);
             continue;
@@ -411,7 +483,7 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
             sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)",
                      wr->command);
     }
-    for (size_t i = 0; i < 2 * nw; i++) {
+    for (size_t i = 0; i < per * nw; i++) {
         timing_result_free(&res[i]);
         sv_free(&argvs[i]);
     }
@@ -428,8 +500,11 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
 static enum select_status run_steps(struct select_session *s)
 {
     const struct select_options *o = s->o;
-    say("%zu candidates; builds: baseline + %zu target sets + the selected one", s->candidates.nfunctions,
-             o->is_static ? (size_t)0 : select_n_target_sets);
+    if (o->is_static)
+        say("%zu candidates; one build: every candidate cloned", s->candidates.nfunctions);
+    else
+        say("%zu candidates; builds: baseline + %zu target sets + the -march=x86-64-v3 reference + the selected one",
+            s->candidates.nfunctions, select_n_target_sets);
     struct strvec names = STRVEC_INIT;
     struct patch_assignments assigned = {0};
     int ok = build_all(s) == 0;
@@ -460,6 +535,7 @@ static enum select_status run_steps(struct select_session *s)
             }
         }
     }
+    if (ok && !interrupted && !s->rep.variants[0].code.measured && !s->rep.variants[1].code.measured) measure_code(s);
     sv_free(&names);
     patch_assignments_free(&assigned);
     if (interrupted) return SELECT_INTERRUPTED;
@@ -544,7 +620,7 @@ void select_outputs_free(struct select_outputs *out)
 
 void select_session_free(struct select_session *s)
 {
-    for (size_t v = 0; s->builds && v <= s->rep.n_variants; v++) {
+    for (size_t v = 0; s->builds && v <= MARCH_INDEX(&s->rep); v++) {
         variant_build_free(&s->builds[v]);
         free(s->sources[v]);
     }

@@ -27,13 +27,38 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   expect_eq "$cc: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
   expect_eq "$cc: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
   expect_match "$cc: fill is cold" "$(jq -r '.functions[] | select(.name=="fill") | .why' <<<"$out")" "^cold"
-  expect_eq "$cc: builds" "$(jq -r .builds <<<"$out")" 4
+  # baseline + 2 target sets + the -march=x86-64-v3 reference + the selected one
+  expect_eq "$cc: builds" "$(jq -r .builds <<<"$out")" 5
   expect_eq "$cc: profiled runs (3 variants x 3 runs x workloads)" "$(jq -r .profiled_runs <<<"$out")" $((9 * nw))
   expect_eq "$cc: every workload timed end to end" "$(jq -r '[.workloads[] | .end_to_end.valid] | all' <<<"$out")" true
   expect_eq "$cc: workloads" "$(jq -r '.workloads | length' <<<"$out")" "$nw"
   expect_eq "$cc: variants eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
   expect_eq "$cc: end to end measured" "$(jq -r '.workloads[0].end_to_end.valid' <<<"$out")" true
   expect_match "$cc: progress lines" "$(cat "$TMP/err")" "select: building fma-free"
+  # code size: dot's clones add bytes in its set's all-candidates build and in
+  # the selected one; fill's only in the all-candidates builds; the selected
+  # build grows less than the all-candidates build of dot's set
+  local set
+  set=$(jq -r '.functions[] | select(.name=="dot") | .target_set' <<<"$out")
+  expect_eq "$cc: dot's bytes shown for its set" \
+    "$(jq -r '.functions[] | select(.name=="dot") | .bytes_added_all_candidates_set' <<<"$out")" "$set"
+  expect_eq "$cc: dot adds bytes (all candidates, selected)" \
+    "$(jq -r '.functions[] | select(.name=="dot") | [.bytes_added_all_candidates, .bytes_added_selected] | map(. > 0) | all' <<<"$out")" true
+  expect_eq "$cc: fill adds bytes only with every candidate cloned" \
+    "$(jq -r '.functions[] | select(.name=="fill") | [.bytes_added_all_candidates > 0, .bytes_added_selected] | map(tostring) | join(",")' <<<"$out")" "true,null"
+  expect_eq "$cc: selected grows, less than all candidates of its set" \
+    "$(jq -r --arg s "$set" '.code_size | .selected.growth_bytes > 0 and .selected.growth_bytes < .all_candidates[$s].growth_bytes' <<<"$out")" true
+  expect_eq "$cc: growth = code bytes - baseline's" \
+    "$(jq -r '.code_size | .selected.code_bytes - .baseline.code_bytes == .selected.growth_bytes' <<<"$out")" true
+  expect_eq "$cc: -march=x86-64-v3 reference built with the scan's -O3" \
+    "$(jq -r '.code_size.march_x86_64_v3 | [.built, .failure, .cflags] | map(tostring) | join(",")' <<<"$out")" "true,null,-O3 -march=x86-64-v3"
+  expect_eq "$cc: hwcaps ships the whole reference build" \
+    "$(jq -r '.code_size.march_x86_64_v3 | .hwcaps_extra_bytes == .code.code_bytes and .hwcaps_extra_bytes > 0' <<<"$out")" true
+  expect_eq "$cc: reference timed with the others" \
+    "$(jq -r '[.workloads[] | .march_x86_64_v3.valid and .selected_vs_march_x86_64_v3.valid] | all' <<<"$out")" true
+  expect_match "$cc: progress names the reference" "$(cat "$TMP/err")" "select: building the -march=x86-64-v3 reference"
+  expect_match "$cc: report.md has the code size" "$(cat "$P/.fmvgen/report.md")" "## Code size"
+  expect_match "$cc: report.html has the code chart" "$(cat "$P/.fmvgen/report.html")" "<h2>Code growth</h2>"
   local patch="$P/.fmvgen/selected.patch"
   expect_match "$cc: patch names dot" "$(cat "$patch")" "\+FMVGEN_CLONES\(dot\)"
   expect_eq "$cc: one attribute line" "$(grep -c "^+FMVGEN_CLONES(" "$patch")" 1

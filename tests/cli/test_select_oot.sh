@@ -5,7 +5,7 @@
 #     to pass); with --configure each variant gets a private source copy and
 #     a fresh build dir where configure, build, workloads and --test run with
 #     FMVGEN_SOURCE_DIR set; the hot kernel is selected, the cold one not,
-#     4 builds, the patch applies to the user's tree, which is untouched
+#     5 builds, the patch applies to the user's tree, which is untouched
 #     (sources and build dir); --keep keeps that layout, else the temp dir
 #     is removed;
 #   - a failing --configure is reported as such, nothing selected;
@@ -52,7 +52,7 @@ expect_eq "outside: exit" "$rc" 0
 [ "$rc" = 0 ] || cat "$TMP/err" >&2
 expect_eq "outside: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
 expect_eq "outside: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
-expect_eq "outside: builds" "$(jq -r .builds <<<"$out")" 4
+expect_eq "outside: builds (+ the -march=x86-64-v3 reference)" "$(jq -r .builds <<<"$out")" 5
 expect_eq "outside: variants pass --test (env and layout as documented)" \
   "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
 patch="$B/.fmvgen/selected.patch"
@@ -91,7 +91,7 @@ expect_eq "below: exit" "$rc" 0
 [ "$rc" = 0 ] || cat "$TMP/err" >&2
 expect_eq "below: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
 expect_eq "below: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
-expect_eq "below: builds" "$(jq -r .builds <<<"$out")" 4
+expect_eq "below: builds (+ the -march=x86-64-v3 reference)" "$(jq -r .builds <<<"$out")" 5
 expect_match "below: patch names dot" "$(cat "$Q/build/.fmvgen/selected.patch")" "\+FMVGEN_CLONES\(dot\)"
 expect_eq "below: user's tree and build dir untouched" \
   "$(cd "$Q" && find . -path ./build/.fmvgen -prune -o -type f -print0 | sort -z | xargs -0 md5sum)" "$before_q"

@@ -53,6 +53,9 @@ expect_eq "outside: exit" "$rc" 0
 expect_eq "outside: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
 expect_eq "outside: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
 expect_eq "outside: builds (+ the -march=x86-64-v3 reference)" "$(jq -r .builds <<<"$out")" 5
+# a fresh configure reads CFLAGS from the environment: the reference is a real -march=x86-64-v3 build
+expect_eq "outside: -march=x86-64-v3 reference compared" \
+  "$(jq -r '.code_size.march_x86_64_v3 | [.built, .failure, .code.code_bytes > 0] | map(tostring) | join(",")' <<<"$out")" "true,null,true"
 expect_eq "outside: variants pass --test (env and layout as documented)" \
   "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
 patch="$B/.fmvgen/selected.patch"
@@ -92,6 +95,9 @@ expect_eq "below: exit" "$rc" 0
 expect_eq "below: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
 expect_eq "below: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
 expect_eq "below: builds (+ the -march=x86-64-v3 reference)" "$(jq -r .builds <<<"$out")" 5
+# a configured CMake cache keeps its own flags: the reference's code is the baseline's, said, not compared
+expect_match "below: -march=x86-64-v3 reference not compared, and why" \
+  "$(jq -r '.code_size.march_x86_64_v3.failure' <<<"$out")" "identical to the baseline's"
 expect_match "below: patch names dot" "$(cat "$Q/build/.fmvgen/selected.patch")" "\+FMVGEN_CLONES\(dot\)"
 expect_eq "below: user's tree and build dir untouched" \
   "$(cd "$Q" && find . -path ./build/.fmvgen -prune -o -type f -print0 | sort -z | xargs -0 md5sum)" "$before_q"

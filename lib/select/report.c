@@ -127,7 +127,13 @@ static void add_code_section(struct strbuf *sb, const struct select_report *r)
             add_bytes(sb, r->variants[1].code.clone_bytes + r->variants[1].code.resolver_bytes);
             sb_adds(sb, " bytes of clones and resolvers in its ");
             add_bytes(sb, r->variants[1].code.code_bytes);
-            sb_adds(sb, " bytes of code.\n");
+            sb_adds(sb, " bytes of code");
+            uint64_t selected = 0;
+            for (size_t f = 0; f < r->n_functions; f++)
+                if (r->functions[f].in_patch && bytes_in(r, f, 1) > 0) selected += (uint64_t)bytes_in(r, f, 1);
+            sb_adds(sb, "; the selected functions' share of them: ");
+            add_bytes(sb, selected);
+            sb_adds(sb, " bytes.\n");
         }
         return;
     }
@@ -331,7 +337,7 @@ static json_t *code_json(const struct select_report *r, const struct select_code
     json_object_set_new(o, "code_bytes", json_integer((json_int_t)c->code_bytes));
     json_object_set_new(o, "clone_bytes", json_integer((json_int_t)c->clone_bytes));
     json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)c->resolver_bytes));
-    if (growth) {
+    if (growth && r->n_variants && r->variants[0].code.measured) {   /* no baseline (--static): no growth */
         json_object_set_new(o, "growth_bytes", json_integer((json_int_t)select_code_growth(r, c)));
         json_object_set_new(o, "growth_percent", json_real(select_code_growth_percent(r, c)));
     }

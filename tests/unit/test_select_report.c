@@ -271,10 +271,11 @@ static void test_unmeasured(void **state)
     make_report(&r);
     r.workloads[0].march_timed = 0;
     char *md = select_report_markdown(&r);
+    json_t *j;
     assert_non_null(strstr(md, "could not be measured"));
     assert_null(strstr(md, "-march=x86-64-v3 vs baseline"));
     free(md);
-    json_t *j = select_report_json(&r);
+    j = select_report_json(&r);
     json_t *fj = json_array_get(json_object_get(j, "functions"), 0);
     assert_true(json_is_null(json_object_get(fj, "bytes_added_all_candidates")));
     assert_true(json_is_null(json_object_get(json_object_get(j, "code_size"), "selected")));
@@ -298,6 +299,38 @@ static void test_unmeasured(void **state)
     assert_non_null(strstr(r.march.failure, "no linked"));
     assert_int_equal(r.functions[0].bytes_added[0], -1);
     select_report_free(&r);
+
+    /* --static: only the all-candidates build; no growth without a baseline,
+     * the selected functions' bytes summed */
+    struct builds b;
+    make_builds(&b);
+    make_report(&r);
+    r.static_mode = 1;
+    r.variants[0].built = 0;
+    const char *only_all[] = {NULL, b.all, NULL};
+    struct select_build_dirs sd = {.variants = only_all};
+    select_measure_code(&r, &sd);
+    assert_false(r.variants[0].code.measured);
+    assert_true(r.variants[1].code.measured);
+    assert_true(r.functions[0].bytes_added[1] > 0);
+    md = select_report_markdown(&r);
+    long long n = r.functions[0].bytes_added[1];   /* written with a thousands comma */
+    char *expect = n >= 1000 ? xasprintf("share of them: %lld,%03lld bytes", n / 1000, n % 1000)
+                             : xasprintf("share of them: %lld bytes", n);
+    assert_non_null(strstr(md, "Only the all-candidates build was made (--static)"));
+    assert_non_null(strstr(md, expect));
+    free(expect);
+    free(md);
+    j = select_report_json(&r);
+    json_t *all = json_object_get(json_object_get(json_object_get(j, "code_size"), "all_candidates"), "fma-levels");
+    assert_non_null(json_object_get(all, "code_bytes"));
+    assert_null(json_object_get(all, "growth_bytes"));
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(j, "functions"), 0),
+                                                        "bytes_added_all_candidates")),
+                     r.functions[0].bytes_added[1]);
+    json_decref(j);
+    select_report_free(&r);
+    builds_free(&b);
     remove_tree(empty);
     free(empty);
 }

@@ -229,8 +229,9 @@ static int build_all(struct select_session *s)
     for (size_t v = 0; v < r->n_variants; v++) {
         if (check_interrupted()) return -1;
         if (s->o->is_static && v != 1) continue;   /* static: only the default targets' clones */
-        step(v + 1, r->n_variants + !s->o->is_static, "building %s%s%s", r->variants[v].name,
-             v ? " with every candidate cloned for " : "", r->variants[v].targets);
+        /* --static builds one variant: step 1/1 */
+        step(s->o->is_static ? 1 : v + 1, s->o->is_static ? 1 : r->n_variants + 1, "building %s%s%s",
+             r->variants[v].name, v ? " with every candidate cloned for " : "", r->variants[v].targets);
         struct patch_plan plan;
         int have_plan = 0;
         if (v > 0) {

@@ -449,6 +449,8 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "bytes_added_all_candidates", bytes_json(bytes_in(r, f, sv)));
         json_object_set_new(j, "bytes_added_all_candidates_set", sv < r->n_variants ? json_string(r->variants[sv].name) : json_null());
         json_object_set_new(j, "bytes_added_selected", bytes_json(bytes_in(r, f, r->n_variants)));
+        /* the targets its clones get in selected.patch (each function its own set) */
+        json_object_set_new(j, "targets", fn->in_patch ? json_string(r->variants[fn->set].targets) : json_null());
         if (!r->static_mode) {
             const struct decision_function *d = &r->decision.functions[f];
             json_object_set_new(j, "share", json_real(d->share));

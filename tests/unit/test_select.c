@@ -375,6 +375,10 @@ static void test_decision_to_patch(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(fns, MX_TRIPLE), "target_set")), "fma-free");
     assert_string_equal(json_string_value(json_object_get(json_array_get(fns, MX_SQUARE), "target_set")),
                         "fma-levels");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(fns, MX_SQUARE), "targets")),
+                        TARGETS_DEFAULT);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(fns, MX_ADD), "targets")), TARGETS_EXACT);
+    assert_true(json_is_null(json_object_get(json_array_get(fns, MX_TRIPLE_ALL), "targets")));
     json_decref(j);
     patch_assignments_free(&a);
     select_report_free(&r);

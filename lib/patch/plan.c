@@ -101,8 +101,11 @@ static void clones_list(struct strbuf *sb, const struct strvec *spelled)
     sb_adds(sb, "\"default\"");
 }
 
-/* One set's guarded block: NAME_STATIC and NAME(sym), or both empty. */
-static void preamble_block(struct strbuf *sb, const struct patch_target_set *set, int explain, const char *eol)
+/* One set's guarded block: NAME_STATIC and NAME(sym), or both empty. The
+ * comments explaining the spellings and the clang < 18 alias are written
+ * once per preamble (*said_spelling, *said_alias). */
+static void preamble_block(struct strbuf *sb, const struct patch_target_set *set, int *said_spelling, int *said_alias,
+                           const char *eol)
 {
     /* The two spellings: what the modern resolvers dispatch (gcc >= 11,
      * clang >= 19), and feature names for the others. */
@@ -117,8 +120,9 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
     add_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
     add_line(sb, eol, "#  if __has_attribute(target_clones)");
     if (strcmp(sb_str(&m), sb_str(&f)) != 0) {
-        if (explain)
+        if (!*said_spelling)
             add_line(sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
+        *said_spelling = 1;
         add_line(sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
         add_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&f));
         add_line(sb, eol, "#   else");
@@ -128,10 +132,11 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
         add_line(sb, eol, "#   define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
     }
     add_line(sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
-    if (explain) {
+    if (!*said_alias) {
         add_line(sb, eol, "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias");
         add_line(sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
     }
+    *said_alias = 1;
     add_line(sb, eol, "#    define %s(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); %s_STATIC", n, n);
     add_line(sb, eol, "#   else");
     add_line(sb, eol, "#    define %s(sym) %s_STATIC", n, n);
@@ -176,7 +181,8 @@ char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const c
         add_line(&sb, eol, " * Compilers without target_clones, non-x86-64 or non-ELF builds, and");
         add_line(&sb, eol, " * -DFMVGEN_NO_CLONES get plain functions. */");
     }
-    for (size_t i = 0; i < n; i++) preamble_block(&sb, &sets[i], i == 0, eol);
+    int said_spelling = 0, said_alias = 0;
+    for (size_t i = 0; i < n; i++) preamble_block(&sb, &sets[i], &said_spelling, &said_alias, eol);
     add_line(&sb, eol, "%s", "");
     return sb_detach(&sb);
 }

@@ -837,7 +837,7 @@ static int has_symbol(const char *symbols, const char *prefix)
     return 0;
 }
 
-/* The mixed patch, written into the copy, built by gcc, clang 14, clang 19
+/* The mixed patch, applied to the copy by patch(1), built by gcc, clang 14, clang 19
  * (when installed) and tcc, and strictly as C89: each function has the
  * clones of its own set, and the programs print what the unpatched one
  * does, natively and on an emulated Haswell. */
@@ -859,8 +859,22 @@ static void test_plan_mixed_sets_compile(void **state)
         assert_int_equal(run_in(p.dir, run, &expected), 0);
         assert_string_equal(expected, "-243\n");
     }
-    for (size_t i = 0; i < plan.nfiles; i++)
-        assert_int_equal(write_file_atomic(plan.files[i].path, plan.files[i].new_data, plan.files[i].new_len), 0);
+    /* the patch text applies with patch(1) and gives the planned contents */
+    char *patch_file = path_join(p.dir, "mixed.patch");
+    assert_int_equal(write_file_atomic(patch_file, plan.text, strlen(plan.text)), 0);
+    {
+        char *argv[] = {"patch", "-p1", "-s", "-i", patch_file, NULL};
+        assert_int_equal(run_in(p.dir, argv, NULL), 0);
+    }
+    free(patch_file);
+    for (size_t i = 0; i < plan.nfiles; i++) {
+        size_t len;
+        char *now = read_file(plan.files[i].path, &len);
+        assert_non_null(now);
+        assert_int_equal(len, plan.files[i].new_len);
+        assert_memory_equal(now, plan.files[i].new_data, len);
+        free(now);
+    }
 
     const char *compilers[] = {"gcc", "clang", "clang-19", "tcc"};
     for (size_t c = 0; c < sizeof compilers / sizeof *compilers; c++) {

@@ -8,7 +8,8 @@
 #     5 builds, the patch applies to the user's tree, which is untouched
 #     (sources and build dir); --keep keeps that layout, else the temp dir
 #     is removed;
-#   - a failing --configure is reported as such, nothing selected;
+#   - a failing --configure is reported as such, nothing selected; Ctrl-C
+#     while configuring exits 130 and removes everything;
 #   - build dir below the root (ROOT/build) without --configure: the copy's
 #     build dir is moved (CMake caches) and built; the user's build dir is
 #     left as it was.
@@ -83,6 +84,18 @@ expect_match "failing configure: error line" "$out" "fmvgen: .*build of variant 
 expect_match "failing configure: its output shown" "$out" "no-configure-here"
 [ -e "$B/.fmvgen/report.json" ] && fail "failing configure: report written" || pass
 expect_eq "failing configure: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+# Ctrl-C while a fresh build dir is being configured: exit 130, the source
+# copies and build dirs removed.
+(cd "$B" && exec "$FMVGEN" select --configure 'sleep 2; cmake -S "$FMVGEN_SOURCE_DIR" -B .' --build make \
+   --run './prog 100' --runs 2 >/dev/null 2>&1) &
+pid=$!
+for _ in $(seq 1 100); do ls -d "$TMPDIR"/*/src-baseline >/dev/null 2>&1 && break; sleep 0.1; done
+ls -d "$TMPDIR"/*/src-baseline >/dev/null 2>&1 && pass || fail "SIGINT: no source copy seen"
+kill -INT "$pid"
+wait "$pid"; rc=$?
+expect_eq "SIGINT while configuring: exit" "$rc" 130
+expect_eq "SIGINT while configuring: temp dir removed" "$(ls -A "$TMPDIR")" ""
 
 # ---- build dir below the root, no --configure ----
 Q="$TMP/q"

@@ -48,14 +48,18 @@ static void wanted_free(struct wanted_list *w)
     memset(w, 0, sizeof *w);
 }
 
+/* The build's loops and the target probes' - not the -O3 comparison
+ * (probe:O3) of a TU built at -O2: a loop that vectorizes only at -O3 is
+ * not vectorized by any clone either (target_clones keeps the build's -O2),
+ * so it makes no candidate; list reports it as the TU's o2-cheap-model note. */
 static int load_wanted(struct store *st, int64_t compile_id, struct wanted_list *out)
 {
     static const char *const SQL =
         "SELECT function, MIN(file), MIN(line), MIN(id) AS first FROM loops"
-        " WHERE compile_id=?1 AND function IS NOT NULL GROUP BY function"
+        " WHERE compile_id=?1 AND variant<>'probe:O3' AND function IS NOT NULL GROUP BY function"
         " UNION ALL"
         " SELECT NULL, file, line, MIN(id) FROM loops"
-        " WHERE compile_id=?1 AND function IS NULL GROUP BY file, line"
+        " WHERE compile_id=?1 AND variant<>'probe:O3' AND function IS NULL GROUP BY file, line"
         " ORDER BY first";
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(store_db(st), SQL, -1, &q, NULL) != SQLITE_OK)

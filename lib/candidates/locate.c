@@ -598,5 +598,11 @@ void fn_def_free(struct fn_def *d)
 int fn_def_same(const struct fn_def *a, const struct fn_def *b)
 {
     if (!a->cxfile || !b->cxfile) return 0;
-    return clang_File_isEqual(a->cxfile, b->cxfile) && a->offset == b->offset;
+    if (!clang_File_isEqual(a->cxfile, b->cxfile) || a->offset != b->offset) return 0;
+    /* One text, two definitions: a header included twice with another
+     * function name each time (libdeflate's decompress_template.h) gives
+     * two declarations at the same offset. Each is its own row. */
+    if (!clang_Cursor_isNull(a->cursor) && !clang_Cursor_isNull(b->cursor))
+        return clang_equalCursors(a->cursor, b->cursor);
+    return 1;
 }

@@ -506,7 +506,6 @@ static enum select_status run_steps(struct select_session *s)
     else
         say("%zu candidates; builds: baseline + %zu target sets + the -march=x86-64-v3 reference + the selected one",
             s->candidates.nfunctions, select_n_target_sets);
-    struct strvec names = STRVEC_INIT;
     struct patch_assignments assigned = {0};
     int ok = build_all(s) == 0;
     if (ok && o->is_static) {
@@ -514,7 +513,7 @@ static enum select_status run_steps(struct select_session *s)
             fmv_error("%s: the all-candidates build failed; nothing selected", s->root);
             ok = 0;
         } else {
-            select_static(s->builds[1].dir, &s->candidates, 1, &s->rep, &names);
+            select_static(s->builds[1].dir, &s->candidates, 1, &s->rep);
             ok = select_patch_assignments(&s->rep, &assigned) == 0;
             if (ok && assigned.n) {
                 s->have_final = 1;
@@ -537,7 +536,6 @@ static enum select_status run_steps(struct select_session *s)
         }
     }
     if (ok && !interrupted && !s->rep.variants[0].code.measured && !s->rep.variants[1].code.measured) measure_code(s);
-    sv_free(&names);
     patch_assignments_free(&assigned);
     if (interrupted) return SELECT_INTERRUPTED;
     return ok ? SELECT_DONE : SELECT_FAILED;

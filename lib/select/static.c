@@ -34,7 +34,7 @@ static int static_verdict(const struct strvec *elves, const char *name)
 }
 
 void select_static(const char *build_dir, const struct patch_plan *candidates, int set_variant,
-                   struct select_report *r, struct strvec *names)
+                   struct select_report *r)
 {
     struct strvec elves = STRVEC_INIT;
     elf_find_linked(build_dir, &elves);
@@ -56,9 +56,8 @@ void select_static(const char *build_dir, const struct patch_plan *candidates, i
         } else {
             fn->note = xstrdup("dropped: no clones found in the build's programs and no wider vectors at the target");
         }
-        if (fn->in_patch) sv_push(names, pf->name);
+        if (fn->in_patch) r->n_selected++;
     }
     if (!elves.n) sv_push(&r->notes, "the build produced no linked x86-64 program or library to inspect");
-    r->n_selected = names->n;
     sv_free(&elves);
 }

@@ -15,8 +15,9 @@
 /* Judges every candidate (r->functions is parallel to candidates->functions)
  * by the x86-64 executables and shared libraries under build_dir: sets
  * in_patch, set (= set_variant) and note of each, r->n_selected, a note when
- * the build linked nothing, and appends the kept names to names. */
+ * the build linked nothing. select_patch_assignments (assign.h) then makes
+ * the patch's assignments from in_patch and set. */
 void select_static(const char *build_dir, const struct patch_plan *candidates, int set_variant,
-                   struct select_report *r, struct strvec *names);
+                   struct select_report *r);
 
 #endif

@@ -429,6 +429,23 @@ static char *display_name_of(const struct parsed_tu *t, CXCursor c)
     return sb_detach(&sb);
 }
 
+/* The absolute path of a file of the TU. A header's name may hold ".."
+ * after a symbolic link: libclang finds libstdc++ as
+ * "/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/..." where
+ * /lib links to /usr/lib, so removing ".." by text gives /include/c++/12
+ * (wrong); the file system resolves it. The TU's own file keeps its
+ * textual path: it must match the compile's source and the project root. */
+static char *included_file_path(struct parsed_tu *t, CXFile file, const char *name)
+{
+    if (!tu_is_main_file(t, file) && strstr(name, "/..")) {
+        char *joined = name[0] == '/' ? xstrdup(name) : path_join(t->directory, name);
+        char *real = realpath(joined, NULL);
+        free(joined);
+        if (real) return real;
+    }
+    return path_absolute(name, t->directory);
+}
+
 static void fill_from_entry(struct parsed_tu *t, const struct def_entry *d, enum def_match match,
                             const char *symbol, struct fn_def *out)
 {
@@ -438,7 +455,7 @@ static void fill_from_entry(struct parsed_tu *t, const struct def_entry *d, enum
     out->symbol = xstrdup(symbol);
     if (!out->display_name) out->display_name = display_name_of(t, d->cursor);
     char *name = cx_take(clang_getFileName(d->file));
-    out->file = path_absolute(name ? name : "", t->directory);
+    out->file = included_file_path(t, d->file, name ? name : "");
     free(name);
 
     CXSourceRange r = clang_getCursorExtent(d->cursor);

@@ -331,6 +331,22 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
+/* GCC emits a constructor's (destructor's) complete-object symbol as an
+ * alias of the base-object one, and "target_clones cannot be combined with
+ * alias" (an error at any -O); clang 19 crashes on a multiversioned
+ * destructor (measured on snappy's ZLib::ZLib() and small cases). */
+static char *rule_constructor(const struct fn_def *def)
+{
+    enum CXCursorKind k = clang_getCursorKind(def->cursor);
+    if (k == CXCursor_Constructor)
+        return xstrdup("constructor: GCC makes its complete-object symbol an alias, and target_clones cannot be "
+                       "combined with an alias");
+    if (k == CXCursor_Destructor)
+        return xstrdup("destructor: GCC makes its complete-object symbol an alias, and target_clones cannot be "
+                       "combined with an alias (clang 19 crashes on it)");
+    return NULL;
+}
+
 /* ---- used before its definition ----------------------------------------- */
 
 struct early_use {
@@ -422,6 +438,7 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
         set(out, "variadic", xstrdup("variadic function (takes ...)"));
     else if ((d = rule_attribute(&attrs)) || (d = rule_target_pragma(tu, pp, def)))
         set(out, "attribute", d);
+    else if ((d = rule_constructor(def))) set(out, "constructor", d);
     sv_free(&attrs);
     if (out->reason) return;
 

@@ -20,6 +20,8 @@
  *               (also target_version, cpu_dispatch, cpu_specific), in
  *               __attribute__((...)) or [[gnu::...]] syntax; or stands
  *               under a '#pragma GCC target' (GCC then ignores target_clones)
+ *   constructor a C++ constructor or destructor (GCC aliases their
+ *               symbols; target_clones cannot be combined with an alias)
  *   intrinsics  calls a function declared in the compiler's *intrin.h /
  *               arm_neon.h headers or a __builtin_ia32_* builtin: the
  *               default clone would not compile

@@ -1,0 +1,44 @@
+#!/bin/bash
+# test_outside_cxx_ctor.sh - C++ constructors and destructors are never
+# patched (found on snappy: ZLib::ZLib() made the patched build fail with
+# GCC: "clones for 'target_clones' attribute cannot be created ...
+# cannot be combined with 'alias' attribute"; clang 19 crashes on a
+# multiversioned destructor). With g++, clang++-14 and clang++-19 (when
+# installed) on tests/fixtures/outside-cxx-ctor: both are excluded as
+# constructor, the member functions stay candidates, and the patched
+# project builds (-Werror), has clones and prints the unpatched output
+# natively and under qemu -cpu Nehalem.
+source "$TESTLIB"
+
+for cxx in g++ clang++-14 clang++-19; do
+  if ! command -v "$cxx" >/dev/null; then
+    [ "$cxx" = clang++-19 ] && { echo "clang++-19 not installed: skipped"; continue; }
+    fail "$cxx missing"; continue
+  fi
+  P="$TMP/$cxx"; mkdir -p "$P"; cp -a "$FIXTURES/outside-cxx-ctor/." "$P/"
+  cd "$P" || exit 1
+  make -s CXX="$cxx" >/dev/null && BASE=$(./prog) && make -s clean || fail "$cxx: unpatched build"
+  "$FMVGEN" scan --root "$P" -- make -s CXX="$cxx" >"$TMP/scan-$cxx.out" 2>&1
+  expect_eq "$cxx: scan exit" "$?" 0
+  json=$("$FMVGEN" list --json)
+  expect_eq "$cxx: constructor and destructor excluded as constructor" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.reason == "constructor") | .display_name] | unique | join(",")')" \
+    "Table::Table(),Table::~Table()"
+  expect_eq "$cxx: member functions are candidates" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status == "candidate") | .display_name] | unique | join(",")')" \
+    "Table::add(const int *),Table::checksum(const int *)"
+  "$FMVGEN" patch -o "$TMP/fmv-$cxx.patch" 2>/dev/null
+  expect_eq "$cxx: patch exit" "$?" 0
+  make -s clean
+  patch -p1 -s <"$TMP/fmv-$cxx.patch" || fail "$cxx: patch -p1"
+  if make -s CXX="$cxx" CXXFLAGS="-O3 -Wall -Werror" >"$TMP/build-$cxx" 2>&1; then pass; else
+    fail "$cxx: patched build: $(grep -m1 error "$TMP/build-$cxx")"; continue
+  fi
+  syms=$(nm prog)
+  expect_match "$cxx: clones of Table::add" "$syms" "[tT] _ZN5Table3addEPKi\\.(arch_x86|avx)"
+  expect_match "$cxx: clones of Table::checksum" "$syms" "[tT] _ZN5Table8checksumEPKi\\.(arch_x86|avx)"
+  expect_eq "$cxx: patched output" "$(./prog)" "$BASE"
+  expect_eq "$cxx: output under qemu -cpu Nehalem" "$(qemu-x86_64 -cpu Nehalem ./prog)" "$BASE"
+done
+
+finish

@@ -8,7 +8,9 @@
 #   v3        the whole program at -march=x86-64-v3 (what a glibc-hwcaps
 #             package would ship as its second build)
 # - and every workload is timed on all four, interleaved (the order rotates
-# each round), N times; medians and ratios to the baseline are printed, with
+# each round), N times; medians and ratios to the baseline are printed - of
+# the wall time (what select times) and of the CPU time (user+sys of the
+# workload's processes, which waits for a busy CPU do not inflate) -, with
 # each build's stdout compared with the baseline's, --test run on each
 # build, the .text bytes of the built ELF files, and whether select's own
 # end-to-end interval (report.json) contains the independent ratio.
@@ -141,7 +143,7 @@ variant v3 "" "${v3_cmd:-$build_cmd}" v3
 echo "== built baseline, selected, all, v3 here: $(secs "$t0" "$(now)") s"
 
 # ---- interleaved timing ----
-declare -A times same tests
+declare -A times cpu same tests
 for b in "${names[@]}"; do tests[$b]=${tests[$b]:--}; done
 if [ -n "$test_cmd" ]; then
   for b in "${names[@]}"; do
@@ -149,15 +151,17 @@ if [ -n "$test_cmd" ]; then
   done
 fi
 for ((w = 0; w < ${#runs[@]}; w++)); do
-  for b in "${names[@]}"; do times[$w.$b]=""; same[$w.$b]=same; done
+  for b in "${names[@]}"; do times[$w.$b]=""; cpu[$w.$b]=""; same[$w.$b]=same; done
 done
 for ((r = 0; r < n; r++)); do
   for ((w = 0; w < ${#runs[@]}; w++)); do
     for ((k = 0; k < ${#names[@]}; k++)); do
       b=${names[$(((k + r) % ${#names[@]}))]}
       t0=$(now)
-      (cd "$work/$b" && sh -c "${runs[$w]}") >"$work/out.$w.$b" 2>/dev/null || same[$w.$b]=FAILED
+      (cd "$work/$b" && /usr/bin/time -f '%U %S' -o "$work/cpu" sh -c "${runs[$w]}") >"$work/out.$w.$b" 2>/dev/null ||
+        same[$w.$b]=FAILED
       times[$w.$b]+="$(($(now) - t0)) "
+      cpu[$w.$b]+="$(awk '{printf "%d", ($1 + $2) * 1e9}' "$work/cpu") "
       [ "$r" -gt 0 ] || [ "$b" = baseline ] || cmp -s "$work/out.$w.$b" "$work/out.$w.baseline" || same[$w.$b]=DIFFERENT
     done
   done
@@ -187,12 +191,13 @@ for b in "${names[@]}"; do text[$b]=$(text_bytes "$work/$b"); done
 echo "== independent timing: median of $n interleaved runs per build"
 for ((w = 0; w < ${#runs[@]}; w++)); do
   echo "-- workload $((w + 1)): ${runs[$w]}"
-  base=$(median <<<"${times[$w.baseline]}")
-  printf '%-9s %9s %9s %11s %9s %s\n' build seconds speedup text-bytes tests output
+  base=$(median <<<"${times[$w.baseline]}") cbase=$(median <<<"${cpu[$w.baseline]}")
+  printf '%-9s %9s %9s %9s %9s %11s %6s %s\n' build wall-s speedup cpu-s speedup text-bytes tests output
   for b in "${names[@]}"; do
-    m=$(median <<<"${times[$w.$b]}")
-    awk -v b="$b" -v m="$m" -v base="$base" -v t="${text[$b]}" -v tt="${tests[$b]}" -v s="${same[$w.$b]}" \
-      'BEGIN {printf "%-9s %9.4f %8.3fx %11d %9s %s\n", b, m/1e9, base/m, t, tt, s}'
+    m=$(median <<<"${times[$w.$b]}") c=$(median <<<"${cpu[$w.$b]}")
+    awk -v b="$b" -v m="$m" -v base="$base" -v c="$c" -v cb="$cbase" -v t="${text[$b]}" -v tt="${tests[$b]}" \
+      -v s="${same[$w.$b]}" 'BEGIN {printf "%-9s %9.4f %8.3fx %9.3f %8.3fx %11d %6s %s\n", b, m/1e9, base/m, c/1e9,
+      (c > 0) ? cb/c : 0, t, tt, s}'
   done
   sel=$(median <<<"${times[$w.selected]}"); all=$(median <<<"${times[$w.all]}"); v3=$(median <<<"${times[$w.v3]}")
   jq -r --argjson w "$w" --arg ind "$(awk -v a="$base" -v b="$sel" 'BEGIN {print a/b}')" '
@@ -202,7 +207,10 @@ for ((w = 0; w < ${#runs[@]}; w++)); do
       | "select end to end: \($e.speedup * 1000 | round / 1000)x [\($e.speedup_low * 1000 | round / 1000), \(($e.speedup_high // infinite) * 1000 | round / 1000)]; independent \($i * 1000 | round / 1000)x: "
         + (if $i >= $e.speedup_low and ($e.speedup_high == null or $i <= $e.speedup_high) then "inside the interval" else "OUTSIDE the interval" end)
       end' "$work/report.json"
-  awk -v s="$sel" -v a="$all" -v v="$v3" 'BEGIN {printf "selected vs all-candidates: %.3fx (>= 1 wanted); selected vs -march=x86-64-v3: %.3fx\n", a/s, v/s}'
+  csel=$(median <<<"${cpu[$w.selected]}"); call=$(median <<<"${cpu[$w.all]}"); cv3=$(median <<<"${cpu[$w.v3]}")
+  awk -v s="$sel" -v a="$all" -v v="$v3" -v cs="$csel" -v ca="$call" -v cv="$cv3" 'BEGIN {
+    printf "selected vs all-candidates: %.3fx wall, %.3fx cpu (>= 1 wanted); selected vs -march=x86-64-v3: %.3fx wall, %.3fx cpu\n",
+      a/s, (cs > 0) ? ca/cs : 0, v/s, (cs > 0) ? cv/cs : 0}'
 done
 awk -v s="${text[selected]}" -v a="${text[all]}" -v b="${text[baseline]}" -v v="${text[v3]}" \
   'BEGIN {printf "code: selected adds %d bytes of .text to the baseline, all-candidates %d (selected = %.0f%% of that); the -march=x86-64-v3 build is a second copy of %d bytes\n", s-b, a-b, (a>b) ? 100*(s-b)/(a-b) : 0, v}'

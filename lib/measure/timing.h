@@ -21,6 +21,11 @@ struct timing_result {
     int runs;               /* runs that exited with status 0 */
     double *seconds;        /* wall time of each of them */
     double median;          /* median of seconds[]; 0 when runs == 0 */
+    double *cpu_seconds;    /* CPU time (user + system, the command and the
+                             * children it waited for) of each of them: on a
+                             * shared machine the wall time also counts the
+                             * waits for a busy CPU, the CPU time does not */
+    double cpu_median;      /* median of cpu_seconds[] */
     char *output;           /* stdout of the first run ("" if none) */
     char *errors;           /* stderr of the first run ("" if none) */
     int output_varies;      /* a later run printed a different stdout */

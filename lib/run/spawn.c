@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -166,8 +167,10 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
         return -1;
     }
     int wstatus = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
     for (;;) {
-        pid_t p = waitpid(c.pid, &wstatus, c.deadline ? WNOHANG : 0);
+        pid_t p = wait4(c.pid, &wstatus, c.deadline ? WNOHANG : 0, &ru);
         if (p == c.pid) break;
         if (p < 0 && errno != EINTR) break;
         if (p == 0) {
@@ -176,6 +179,8 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
         }
     }
     finish_child(&c, wstatus, res);
+    res->cpu_seconds = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                       ru.ru_stime.tv_usec / 1e6;
     int ok = res->exited && res->status == 0 && !res->timed_out;
     if (res == &local) run_result_free(res);
     return ok ? 0 : -1;

@@ -28,6 +28,9 @@ struct run_result {
     int signal;       /* killed by this signal (0 if exited) */
     int timed_out;
     double seconds;   /* wall time */
+    double cpu_seconds;   /* run_argv only: user + system CPU time of the child and of
+                           * the descendants it waited for (wait4's rusage): unlike
+                           * the wall time, not inflated by waiting for a busy CPU */
     char *out, *err;  /* captured text, NUL-terminated, or NULL */
     size_t out_len, err_len;
 };

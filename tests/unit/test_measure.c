@@ -176,6 +176,30 @@ static void test_time_runs(void **state)
     timing_result_free(&r);
 }
 
+/* The CPU time of a run counts the command's own and its descendants'
+ * work, not its waiting: a sleep has (almost) none, a busy loop in a
+ * grandchild has some. */
+static void test_time_cpu(void **state)
+{
+    (void)state;
+    struct timing_result r;
+    char *const sleeper[] = {"sh", "-c", "sleep 0.3", NULL};
+    struct timing_spec spec = {.argv = sleeper, .runs = 2};
+    assert_int_equal(measure_time(&spec, &r), 0);
+    assert_true(r.median >= 0.3);
+    assert_true(r.cpu_median < 0.15);
+    assert_true(r.cpu_seconds[0] >= 0 && r.cpu_seconds[1] >= 0);
+    timing_result_free(&r);
+
+    char *const busy[] = {"sh", "-c", "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'", NULL};
+    spec.argv = busy;
+    spec.runs = 1;
+    assert_int_equal(measure_time(&spec, &r), 0);
+    assert_true(r.cpu_median > 0);
+    assert_true(r.cpu_median == r.cpu_seconds[0]);
+    timing_result_free(&r);
+}
+
 /* measure_time_set interleaves: round by round, and a command that failed
  * is not run again. */
 static void test_time_set_interleaves(void **state)
@@ -452,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_build_copies_cmake_tree_build_subdir),
         cmocka_unit_test(test_relocate_cmake_failure),
         cmocka_unit_test(test_time_runs),
+        cmocka_unit_test(test_time_cpu),
         cmocka_unit_test(test_time_set_interleaves),
         cmocka_unit_test(test_profile_by_symbol),
         cmocka_unit_test(test_profile_without_perf),

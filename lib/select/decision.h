@@ -10,8 +10,10 @@
  *   - its own time, summed over the workloads, drops significantly (the 95%
  *     interval of baseline minus variant is above 0: stats.h),
  *   - no workload makes it significantly slower,
- *   - it holds at least min_share of the baseline's samples, and enough
- *     samples to judge (min_samples per run, on average).
+ *   - it holds at least min_share of the baseline's samples of some
+ *     workload (judged per workload: a short workload it dominates counts as
+ *     much as a long one beside it), and enough samples to judge
+ *     (min_samples per run, on average, summed over the workloads).
  * Among the sets that qualify it takes the one with the best speedup. */
 #ifndef FMVGEN_SELECT_DECISION_H
 #define FMVGEN_SELECT_DECISION_H
@@ -45,7 +47,7 @@ enum decision_reason {
 struct decision_function {
     int chosen;                 /* variant index (>= 1) or -1 */
     enum decision_reason reason;
-    double share;               /* of the baseline's samples */
+    double share;               /* of the baseline's samples: the largest over the workloads */
     double base_samples;        /* mean per run, summed over workloads */
     struct stats_interval *by_variant;   /* [v]; [0] unused; over all workloads */
     int best_ineligible;        /* variant that would have won if eligible, or -1 */

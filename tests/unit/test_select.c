@@ -205,6 +205,41 @@ static void test_decision_workloads(void **state)
     decision_free(&d);
 }
 
+/* The share is judged per workload: "short" is 30% of a short workload
+ * (1000 samples a run) beside a ten times longer one (10000) where it never
+ * runs - 2.7% of all the samples together, under a 5% minimum, but hot where
+ * it runs; "thin" holds 1% of each workload and stays cold. */
+static void test_decision_share_per_workload(void **state)
+{
+    (void)state;
+    static const char *const names[2] = {"short", "thin"};
+    static const double jitter[NR] = {0, 3, -2, 1};
+    /* [w][v][f] mean samples; variant 1 halves "short" */
+    const double mean[2][2][2] = {{{300, 10}, {150, 10}}, {{0, 100}, {0, 100}}};
+    const double total[2] = {1000, 10000};
+    double samples[2 * 2 * 2 * NR], totals[2 * 2 * NR];
+    for (size_t w = 0; w < 2; w++)
+        for (size_t v = 0; v < 2; v++) {
+            for (size_t f = 0; f < 2; f++)
+                for (size_t r = 0; r < NR; r++)
+                    samples[((w * 2 + v) * 2 + f) * NR + r] = mean[w][v][f] ? mean[w][v][f] + jitter[r] : 0;
+            for (size_t r = 0; r < NR; r++) totals[(w * 2 + v) * NR + r] = total[w];
+        }
+    int eligible[2] = {0, 1};
+    struct decision_input in = {.n_functions = 2, .n_workloads = 2, .n_variants = 2, .n_runs = NR,
+                                .functions = names, .samples = samples, .totals = totals,
+                                .variant_eligible = eligible, .min_share = 0.05, .min_samples = 20};
+    struct decision d;
+    decide(&in, &d);
+    assert_true(fabs(d.functions[0].share - 0.3) < 0.005);   /* not 300 / 11000 */
+    assert_int_equal(d.functions[0].reason, DECISION_SELECTED);
+    assert_int_equal(d.functions[0].chosen, 1);
+    assert_true(fabs(d.functions[1].share - 0.01) < 0.001);
+    assert_int_equal(d.functions[1].reason, DECISION_COLD);
+    assert_int_equal(d.functions[1].chosen, -1);
+    decision_free(&d);
+}
+
 static void test_report(void **state)
 {
     (void)state;
@@ -550,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_attribution),
         cmocka_unit_test(test_decision),
         cmocka_unit_test(test_decision_workloads),
+        cmocka_unit_test(test_decision_share_per_workload),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_decision_to_patch),
         cmocka_unit_test(test_tree_layouts),

@@ -230,6 +230,50 @@ static void collect_attributes(CXTranslationUnit tu, CXCursor fn, struct strvec 
     *out = a.names;
 }
 
+/* Attributes written on the definition itself (not inherited from an
+ * earlier declaration: clang accepts those). */
+struct own_attrs {
+    CXTranslationUnit tu;
+    CXFile file;
+    unsigned start, end;
+    struct strvec names;
+};
+
+static enum CXChildVisitResult own_attr_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct own_attrs *a = data;
+    if (!clang_isAttribute(clang_getCursorKind(c))) return CXChildVisit_Continue;
+    CXFile f = NULL;
+    unsigned off = loc_offset(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL);
+    if (!f || !clang_File_isEqual(f, a->file) || off < a->start || off > a->end) return CXChildVisit_Continue;
+    char *name = attribute_name(a->tu, c);
+    if (name && !sv_contains(&a->names, name)) sv_push(&a->names, name);
+    free(name);
+    return CXChildVisit_Continue;
+}
+
+/* Clang 14 and 19 refuse target_clones next to these attributes on the same
+ * declaration ("attribute 'target_clones' multiversioning cannot be combined
+ * with attribute 'noinline'"; each measured here; GCC accepts them all). */
+static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struct fn_def *def)
+{
+    static const char *const CLANG_REFUSES[] = {
+        "noinline", "cold", "hot", "flatten", "used", "visibility", "pure", "const", "unused", "maybe_unused",
+        "warn_unused_result", "nodiscard", "aligned", "section", "no_sanitize", "no_sanitize_address",
+        "leaf", "deprecated", "no_stack_protector", "no_instrument_function", "minsize", "optnone", NULL};
+    /* From the insert line: leading attributes stand before the extent. */
+    unsigned start = def->insert_offset < def->offset ? def->insert_offset : def->offset;
+    struct own_attrs a = {tu_handle(tu), def->cxfile, start, def->end_offset, STRVEC_INIT};
+    clang_visitChildren(def->cursor, own_attr_visit, &a);
+    char *r = NULL;
+    for (const char *const *b = CLANG_REFUSES; *b && !r; b++)
+        if (sv_contains(&a.names, *b))
+            r = xasprintf("carries __attribute__((%s)), which clang cannot combine with target_clones", *b);
+    sv_free(&a.names);
+    return r;
+}
+
 static char *rule_attribute(const struct strvec *attrs)
 {
     static const char *const BLOCKING[] = {"target", "target_clones", "ifunc", "naked", "weak",
@@ -347,6 +391,49 @@ static char *rule_constructor(const struct fn_def *def)
     return NULL;
 }
 
+/* ---- C++ internal linkage calling template code ------------------------ */
+
+struct template_use {
+    unsigned line;
+    char *name;
+};
+
+static enum CXChildVisitResult template_use_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct template_use *u = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXCursor callee = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(callee) && !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee))) {
+            u->line = cursor_line(c);
+            u->name = cx_take(clang_getCursorDisplayName(callee));
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* clang 19 does not emit the template instances (std::vector's constructor,
+ * std::allocator's, ...) that only a multiversioned function with internal
+ * linkage (static, or in an anonymous namespace) uses: the patched program
+ * fails to link with "undefined reference to std::allocator<int>::allocator()"
+ * (measured on snappy_test_tool.cc's Measure; gcc and clang 14 are fine, and
+ * so is clang 19 for an external function). */
+static char *rule_internal_template_use(struct parsed_tu *tu, const struct fn_def *def, CXCursor body)
+{
+    if (!tu_is_cxx(tu) || clang_Cursor_isNull(body)) return NULL;
+    enum CXLinkageKind link = clang_getCursorLinkage(def->cursor);
+    if (link != CXLinkage_Internal && link != CXLinkage_UniqueExternal) return NULL;
+    struct template_use u = {0, NULL};
+    clang_visitChildren(body, template_use_visit, &u);
+    if (!u.line) return NULL;
+    char *r = xasprintf("internal linkage and calls template code (%s at line %u): clang 19 then leaves the "
+                        "template instances undefined at link time",
+                        u.name ? u.name : "?", u.line);
+    free(u.name);
+    return r;
+}
+
 /* ---- used before its definition ----------------------------------------- */
 
 struct early_use {
@@ -436,7 +523,8 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     if (d) set(out, "inline", d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, "variadic", xstrdup("variadic function (takes ...)"));
-    else if ((d = rule_attribute(&attrs)) || (d = rule_target_pragma(tu, pp, def)))
+    else if ((d = rule_attribute(&attrs)) || (d = rule_target_pragma(tu, pp, def)) ||
+             (d = rule_clang_incompatible_attribute(tu, def)))
         set(out, "attribute", d);
     else if ((d = rule_constructor(def))) set(out, "constructor", d);
     sv_free(&attrs);
@@ -449,5 +537,6 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     else if (scan.asm_line)
         set(out, "inline-asm", xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
     else if ((d = rule_used_before_definition(def))) set(out, "used-before-definition", d);
+    else if ((d = rule_internal_template_use(tu, def, body))) set(out, "internal-template", d);
     free(scan.intrinsic);
 }

@@ -19,7 +19,10 @@
  *   attribute   already carries target, target_clones, ifunc, naked, weak
  *               (also target_version, cpu_dispatch, cpu_specific), in
  *               __attribute__((...)) or [[gnu::...]] syntax; or stands
- *               under a '#pragma GCC target' (GCC then ignores target_clones)
+ *               under a '#pragma GCC target' (GCC then ignores target_clones);
+ *               or, on the definition itself, one clang cannot combine with
+ *               target_clones (noinline, cold, hot, flatten, used,
+ *               visibility, pure, const, section, aligned, ...)
  *   constructor a C++ constructor or destructor (GCC aliases their
  *               symbols; target_clones cannot be combined with an alias)
  *   intrinsics  calls a function declared in the compiler's *intrin.h /
@@ -28,6 +31,8 @@
  *   inline-asm  asm statements: the same
  *   used-before-definition  called or address taken earlier in its file:
  *               clang rejects target_clones then (GCC does not)
+ *   internal-template  C++, static or in an anonymous namespace, and calls
+ *               template code: clang 19 leaves those instances undefined
  *   not-found   no definition located (compiler-generated, ...), or a
  *               defaulted one (= default: no body in the source) */
 #ifndef FMVGEN_ELIGIBILITY_H

@@ -3,11 +3,16 @@
 # patched (found on snappy: ZLib::ZLib() made the patched build fail with
 # GCC: "clones for 'target_clones' attribute cannot be created ...
 # cannot be combined with 'alias' attribute"; clang 19 crashes on a
-# multiversioned destructor). With g++, clang++-14 and clang++-19 (when
-# installed) on tests/fixtures/outside-cxx-ctor: both are excluded as
-# constructor, the member functions stay candidates, and the patched
-# project builds (-Werror), has clones and prints the unpatched output
-# natively and under qemu -cpu Nehalem.
+# multiversioned destructor). Also from snappy: a C++ function with internal
+# linkage calling template code (std::vector) links with clang 19 only
+# unpatched ("undefined reference to std::allocator<int>::allocator()"):
+# excluded as internal-template; and clang refuses target_clones next to
+# noinline (and cold, hot, used, visibility, ...) on the definition: excluded
+# as attribute. With g++, clang++-14 and clang++-19 (when installed) on
+# tests/fixtures/outside-cxx-ctor: those are excluded with their reasons,
+# the other functions stay candidates, and the patched project builds
+# (-Werror), has clones and prints the unpatched output natively and under
+# qemu -cpu Nehalem.
 source "$TESTLIB"
 
 for cxx in g++ clang++-14 clang++-19; do
@@ -24,9 +29,15 @@ for cxx in g++ clang++-14 clang++-19; do
   expect_eq "$cxx: constructor and destructor excluded as constructor" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.reason == "constructor") | .display_name] | unique | join(",")')" \
     "Table::Table(),Table::~Table()"
-  expect_eq "$cxx: member functions are candidates" \
+  expect_eq "$cxx: member functions and a static function without templates are candidates" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status == "candidate") | .display_name] | unique | join(",")')" \
-    "Table::add(const int *),Table::checksum(const int *)"
+    "Table::add(const int *),Table::checksum(const int *),scale_static(int *)"
+  expect_eq "$cxx: internal linkage calling std::vector: internal-template" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.reason == "internal-template") | .display_name] | unique | join(",")')" \
+    "(anonymous namespace)::sum_vector(const int *)"
+  expect_eq "$cxx: noinline on the definition: attribute" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.reason == "attribute") | .display_name + ": " + .detail] | unique | join(",")')" \
+    "scale_noinline(int *): carries __attribute__((noinline)), which clang cannot combine with target_clones"
   "$FMVGEN" patch -o "$TMP/fmv-$cxx.patch" 2>/dev/null
   expect_eq "$cxx: patch exit" "$?" 0
   make -s clean
@@ -37,6 +48,7 @@ for cxx in g++ clang++-14 clang++-19; do
   syms=$(nm prog)
   expect_match "$cxx: clones of Table::add" "$syms" "[tT] _ZN5Table3addEPKi\\.(arch_x86|avx)"
   expect_match "$cxx: clones of Table::checksum" "$syms" "[tT] _ZN5Table8checksumEPKi\\.(arch_x86|avx)"
+  expect_match "$cxx: clones of scale_static" "$syms" "[tT] _ZL12scale_staticPi\\.(arch_x86|avx)"
   expect_eq "$cxx: patched output" "$(./prog)" "$BASE"
   expect_eq "$cxx: output under qemu -cpu Nehalem" "$(qemu-x86_64 -cpu Nehalem ./prog)" "$BASE"
 done

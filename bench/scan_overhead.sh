@@ -112,6 +112,17 @@ row "whole 'fmvgen scan --' (with probes)" "$wq" "$cq"
 row "  probes (whole scan minus whole --no-probe)" "$(echo "$wq - $ws" | bc -l)" "$(echo "$cq - $cs" | bc -l)"
 printf '%-46s %s probe compile(s) per TU; CPU per probe compile = %.2fx a plain compile\n' "" "$NPROBE" \
   "$(echo "($cq - $cs) / $NPROBE / $cp" | bc -l)"
+# Paired ratios: each round's scan build against the plain build of the
+# same round (run next to it), median over rounds. Under a load that drifts
+# during the benchmark this is steadier than the ratio of the medians. The
+# builds inside 'scan --no-probe' and 'scan --' do the same work (the
+# wrapper) and are pooled.
+pr=()
+for ((k = 0; k < RUNS; k++)); do
+  pr+=("$(echo "${CB_SCAN[k]} / ${C_PLAIN[k]}" | bc -l)" "$(echo "${CB_PROBE[k]} / ${C_PLAIN[k]}" | bc -l)")
+done
+printf '%-46s %.2fx CPU (median of %d paired ratios: %s)\n' "build inside the scan, paired by round" "$(median "${pr[@]}")" \
+  "${#pr[@]}" "$(printf '%.2f ' "${pr[@]}")"
 printf 'runs (wall/CPU): plain %s | scan-build %s | probe-build %s\n' \
   "$(paste -d/ <(printf '%s\n' "${W_PLAIN[@]}") <(printf '%s\n' "${C_PLAIN[@]}") | tr '\n' ' ')" \
   "$(paste -d/ <(printf '%s\n' "${WB_SCAN[@]}") <(printf '%s\n' "${CB_SCAN[@]}") | tr '\n' ' ')" \

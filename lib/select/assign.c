@@ -17,9 +17,14 @@ void select_apply_decision(struct select_report *r)
             fn->in_patch = 1;
             fn->set = df->chosen;
         } else if (df->reason == DECISION_INELIGIBLE && df->best_ineligible >= 1) {
-            sv_pushf(&r->notes, "%s was held back: it gained with %s, whose outputs or tests differ from the "
-                                "baseline's (pass --tolerance to accept last-bit floating-point differences)",
-                     fn->display_name, r->variants[df->best_ineligible].name);
+            /* the variant's own failure says what differed, and suggests
+             * --tolerance only when floats alone differed (FMA's last bits) */
+            const struct select_variant *v = &r->variants[df->best_ineligible];
+            free(fn->note);
+            fn->note = xasprintf("gained only with %s, which is not eligible: %s", v->name,
+                                 v->failure ? v->failure : "its outputs or tests differ from the baseline's");
+            sv_pushf(&r->notes, "%s was held back: it gained with %s, which is not eligible: %s", fn->display_name,
+                     v->name, v->failure ? v->failure : "its outputs or tests differ from the baseline's");
         }
     }
 }

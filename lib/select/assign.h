@@ -11,8 +11,9 @@
 #include "select/report.h"
 
 /* Timed mode: marks in_patch and set (= the chosen variant) of every
- * function r->decision selected, and notes in r->notes each function held
- * back because it gained only with an ineligible variant. */
+ * function r->decision selected; a function held back because it gained
+ * only with an ineligible variant gets that variant's failure as its note
+ * (its "why"), and a line in r->notes. */
 void select_apply_decision(struct select_report *r);
 
 /* The patch's per-function targets: each in_patch function with the targets

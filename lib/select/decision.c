@@ -1,6 +1,7 @@
 /* decision.c - see decision.h. */
 #include "select/decision.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "util/util.h"
@@ -107,6 +108,36 @@ void decide(const struct decision_input *in, struct decision *out)
     free(var);
 }
 
+void decision_fixed_time(const struct decision_input *in, size_t w, struct decision_fixed_time *out)
+{
+    *out = (struct decision_fixed_time){.variant = -1};
+    const double *t0 = in->totals + (w * in->n_variants) * in->n_runs;
+    double base_total = stats_mean(t0, in->n_runs);
+    if (base_total <= 0) return;
+    int followed = 0;   /* some variant's total moved with its candidates: fixed work */
+    for (size_t v = 1; v < in->n_variants; v++) {
+        const double *tv = in->totals + (w * in->n_variants + v) * in->n_runs;
+        double total = stats_mean(tv, in->n_runs);
+        if (total <= 0) continue;   /* not profiled */
+        double moved = 0;
+        for (size_t f = 0; f < in->n_functions; f++) {
+            struct stats_interval iv;
+            stats_welch(samples_of(in, w, 0, f), in->n_runs, samples_of(in, w, v, f), in->n_runs, &iv);
+            if (stats_faster(&iv) || stats_slower(&iv)) moved += iv.diff;
+        }
+        moved /= base_total;
+        double total_moved = (base_total - total) / base_total;
+        if (fabs(moved) < DECISION_FIXED_TIME_MOVE) continue;
+        if (fabs(total_moved) >= fabs(moved) / 2) followed = 1;
+        if (out->variant < 0 || fabs(moved) > fabs(out->moved)) {
+            out->variant = (int)v;
+            out->moved = moved;
+            out->total_moved = total_moved;
+        }
+    }
+    out->fixed = out->variant >= 0 && !followed;
+}
+
 void decision_free(struct decision *d)
 {
     for (size_t f = 0; f < d->n_functions; f++) {
@@ -126,7 +157,7 @@ const char *decision_reason_name(enum decision_reason r)
     case DECISION_FEW_SAMPLES: return "too few samples for a verdict (more --runs or a longer workload)";
     case DECISION_NO_GAIN: return "no target set made it significantly faster";
     case DECISION_SLOWER: return "faster overall but significantly slower on some workload";
-    case DECISION_INELIGIBLE: return "gained only with a target set whose outputs or tests failed (FMA: see --tolerance)";
+    case DECISION_INELIGIBLE: return "gained only with a target set whose outputs or tests differ from the baseline's";
     }
     return "?";
 }

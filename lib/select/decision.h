@@ -61,6 +61,26 @@ struct decision {
 };
 
 void decide(const struct decision_input *in, struct decision *out);
+
+/* Does workload w run for a fixed time instead of a fixed amount of work
+ * (a benchmark looping until a deadline: tjbench -benchtime, lz4 -b -i)?
+ * Then a faster clone does more iterations in the same time and no speedup
+ * can show. Told from the samples, which count CPU time: with fixed work, a
+ * candidate's samples that drop take the run's total down with them; with
+ * fixed time, the code around the candidates runs more often and fills the
+ * time they saved, and the total stays put. So w is judged fixed-time when
+ * on some variant the candidates' significant changes (stats.h, summed, net)
+ * move at least DECISION_FIXED_TIME_MOVE of the baseline's samples, and on
+ * every such variant the total moves by less than half of that. Variants
+ * never profiled (totals 0) are left out. */
+#define DECISION_FIXED_TIME_MOVE 0.08
+struct decision_fixed_time {
+    int fixed;
+    int variant;          /* the variant with the largest move, or -1 */
+    double moved;         /* its candidates' net change, share of the baseline's total */
+    double total_moved;   /* the change of its total, the same way */
+};
+void decision_fixed_time(const struct decision_input *in, size_t w, struct decision_fixed_time *out);
 void decision_free(struct decision *d);
 
 /* "selected", "cold", ... (for the reports). */

@@ -260,6 +260,40 @@ static int build_all(struct select_session *s)
     return 0;
 }
 
+/* The baseline's first output of workload w is out: runs it once more and
+ * learns which lines are compared (workload_output.h); a benchmark printing
+ * its own timings is said, with the remedy. -1 when the second run fails. */
+static int learn_output(struct select_session *s, size_t w, const char *out)
+{
+    const char *cmd = s->o->runs_cmd->v[w];
+    struct run_result res;
+    if (run_shell(s, 0, cmd, &res) != 0) {
+        char *why = run_describe(&res);
+        fmv_error("%s: workload '%s' fails on the baseline's second run (%s); nothing selected", s->root, cmd, why);
+        show_output(res.out);
+        show_output(res.err);
+        free(why);
+        run_result_free(&res);
+        return -1;
+    }
+    struct workload_output *wo = &s->base_outputs[w];
+    workload_output_learn(wo, out, res.out ? res.out : "");
+    run_result_free(&res);
+    if (wo->mode == WORKLOAD_OUTPUT_MASKED) {
+        sv_pushf(&s->rep.notes, "'%s': its output differs between two runs of the baseline (timings?) on %zu "
+                                "line%s (the first: line %d): %s not compared, the other lines must match; to "
+                                "compare everything, pipe a checksum of the real output, or use --test",
+                 cmd, wo->n_masked, wo->n_masked == 1 ? "" : "s", wo->first_masked,
+                 wo->n_masked == 1 ? "it is" : "they are");
+    } else if (wo->mode == WORKLOAD_OUTPUT_NOT_COMPARED) {
+        sv_pushf(&s->rep.notes, "'%s': its output differs between two runs of the baseline (timings?), even in its "
+                                "number of lines: its output is not compared; pipe a checksum of the real output, "
+                                "or use --test", cmd);
+    }
+    if (wo->mode != WORKLOAD_OUTPUT_ALL) say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
+    return 0;
+}
+
 /* Runs every workload once on variant v, compares its stdout with the
  * baseline's, and runs --test. Sets the variant's eligibility. On the
  * baseline a failure stops everything (returns -1). */
@@ -286,18 +320,19 @@ static int check_variant(struct select_session *s, size_t v, struct select_varia
             break;
         }
         if (v == 0) {
-            s->base_outputs[w] = xstrdup(res.out ? res.out : "");
-        } else {
-            struct output_diff d;
-            const char *ref = s->base_outputs[w];
-            output_compare(ref, strlen(ref), res.out ? res.out : "", res.out_len, o->tolerance, &d);
-            if (d.match > worst) worst = d.match;
-            if (d.match != OUTPUT_IDENTICAL && d.match != OUTPUT_WITHIN_TOLERANCE)
-                var->failure = xasprintf("output of '%s' differs from the baseline's at line %d (%s)%s",
-                                         o->runs_cmd->v[w], d.line, output_match_name(d.match),
-                                         d.match == OUTPUT_FLOATS_DIFFER ? "; --tolerance accepts that" : "");
-            output_diff_free(&d);
+            rc = learn_output(s, w, res.out ? res.out : "");
+            run_result_free(&res);
+            if (rc != 0) return -1;
+            continue;
         }
+        struct output_diff d;
+        workload_output_compare(&s->base_outputs[w], res.out ? res.out : "", res.out_len, o->tolerance, &d);
+        if (d.match > worst) worst = d.match;
+        if (d.match != OUTPUT_IDENTICAL && d.match != OUTPUT_WITHIN_TOLERANCE)
+            var->failure = xasprintf("output of '%s' differs from the baseline's at line %d (%s)%s",
+                                     o->runs_cmd->v[w], d.line, output_match_name(d.match),
+                                     d.match == OUTPUT_FLOATS_DIFFER ? "; --tolerance accepts that" : "");
+        output_diff_free(&d);
         run_result_free(&res);
     }
     var->output_match = xstrdup(var->failure && worst == OUTPUT_IDENTICAL ? "" : output_match_name(worst));
@@ -343,6 +378,20 @@ static int check_all(struct select_session *s)
 static int profiled(const struct select_variant *v, size_t index)
 {
     return v->built && (index == 0 || !v->failure || !strncmp(v->failure, "output", 6));
+}
+
+/* A workload that runs for a fixed time cannot show a speedup in time
+ * (decision_fixed_time): said, with the remedy. */
+static void note_fixed_time(struct select_session *s, const struct decision_input *in, size_t w)
+{
+    struct decision_fixed_time ft;
+    decision_fixed_time(in, w, &ft);
+    if (!ft.fixed) return;
+    sv_pushf(&s->rep.notes, "'%s' took the same time on every variant: on %s its candidates' own time changed by "
+                            "%.0f%% of the run, its total by %.1f%% - a benchmark that runs for a fixed time cannot "
+                            "show a speedup in time; give it a fixed amount of work",
+             s->o->runs_cmd->v[w], s->rep.variants[ft.variant].name, -100 * ft.moved, -100 * ft.total_moved);
+    say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
 }
 
 static int profile_all(struct select_session *s)
@@ -396,6 +445,7 @@ static int profile_all(struct select_session *s)
             .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
         };
         decide(&in, &r->decision);
+        for (size_t w = 0; w < nw; w++) note_fixed_time(s, &in, w);
     }
     free(samples);
     free(totals);
@@ -626,7 +676,7 @@ void select_session_free(struct select_session *s)
     free(s->builds);
     free(s->sources);
     free(s->builddir);
-    for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) free(s->base_outputs[w]);
+    for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) workload_output_free(&s->base_outputs[w]);
     free(s->base_outputs);
     patch_plan_free(&s->candidates);
     if (s->have_final) patch_plan_free(&s->final_plan);

@@ -10,7 +10,12 @@
  *      candidate count;
  *   3. correctness: every variant runs every workload once (stdout compared
  *      with the baseline's, lib/verify/compare.h) and passes --test; a
- *      variant that fails is reported and never selected;
+ *      variant that fails is reported and never selected. The baseline runs
+ *      each workload twice: lines that differ between its own two runs
+ *      (a benchmark's MB/s) are not compared (lib/select/workload_output.h);
+ *      a workload whose time stays the same on every variant although its
+ *      functions' own times moved (it runs for a fixed time, not a fixed
+ *      amount of work) is reported;
  *   4. runs interleaved (A B C A B C ...) under perf (lib/measure/profile.h),
  *      samples folded onto functions (lib/select/attribution.h), the rule of
  *      lib/select/decision.h;
@@ -38,6 +43,7 @@
 #include "patch/plan.h"
 #include "select/report.h"
 #include "select/tree.h"
+#include "select/workload_output.h"
 #include "util/util.h"
 
 struct store;
@@ -76,7 +82,7 @@ struct select_session {
     struct patch_plan candidates;   /* all candidates, default targets */
     struct variant_build *builds;   /* [variant], then the selected build; dir: where commands run */
     char **sources;                 /* [variant], then the selected: its private source copy */
-    char **base_outputs;            /* [workload] stdout of the baseline */
+    struct workload_output *base_outputs;   /* [workload] what of the baseline's stdout is compared */
     struct select_report rep;
     struct patch_plan final_plan;   /* the selected patch (valid with have_final) */
     int have_final;

@@ -35,6 +35,9 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   expect_eq "$cc: variants eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
   expect_eq "$cc: end to end measured" "$(jq -r '.workloads[0].end_to_end.valid' <<<"$out")" true
   expect_match "$cc: progress lines" "$(cat "$TMP/err")" "select: building fma-free"
+  # a deterministic workload of fixed work: no note on its output or its time
+  expect_no_match "$cc: no output or fixed-time note" "$(jq -r '.notes[]' <<<"$out")" \
+    "differs between two runs|took the same time"
   # code size: dot's clones add bytes in its set's all-candidates build and in
   # the selected one; fill's only in the all-candidates builds; the selected
   # build grows less than the all-candidates build of dot's set

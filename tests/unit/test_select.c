@@ -24,6 +24,7 @@
 #include "select/session.h"
 #include "select/stats.h"
 #include "select/tree.h"
+#include "select/workload_output.h"
 #include "targets/targets.h"
 #include "util/util.h"
 
@@ -240,6 +241,95 @@ static void test_decision_share_per_workload(void **state)
     decision_free(&d);
 }
 
+/* What of a workload's stdout is compared (select/workload_output.h). */
+static void test_workload_output(void **state)
+{
+    (void)state;
+    struct workload_output o;
+    struct output_diff d;
+    /* the same twice: everything compared */
+    workload_output_learn(&o, "sum 42\n", "sum 42\n");
+    assert_int_equal(o.mode, WORKLOAD_OUTPUT_ALL);
+    const char *other = "sum 43\n";
+    workload_output_compare(&o, other, strlen(other), -1, &d);
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    output_diff_free(&d);
+    workload_output_free(&o);
+
+    /* a timing line varies: it is masked, the others still count */
+    workload_output_learn(&o, "sum 42\nspeed 812.5 MB/s\ncrc 7\n", "sum 42\nspeed 799.1 MB/s\ncrc 7\n");
+    assert_int_equal(o.mode, WORKLOAD_OUTPUT_MASKED);
+    assert_int_equal(o.n_masked, 1);
+    assert_int_equal(o.first_masked, 2);
+    const char *faster = "sum 42\nspeed 2400 MB/s\ncrc 7\n";
+    workload_output_compare(&o, faster, strlen(faster), -1, &d);
+    assert_int_equal(d.match, OUTPUT_IDENTICAL);
+    output_diff_free(&d);
+    const char *wrong = "sum 42\nspeed 2400 MB/s\ncrc 8\n";
+    workload_output_compare(&o, wrong, strlen(wrong), -1, &d);
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    assert_int_equal(d.line, 3);
+    output_diff_free(&d);
+    const char *longer = "sum 42\nspeed 2400 MB/s\ncrc 7\nextra\n";
+    workload_output_compare(&o, longer, strlen(longer), -1, &d);
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    output_diff_free(&d);
+    const char *floats = "sum 42.0000001\nspeed 1 MB/s\ncrc 7\n";   /* the tolerance still applies */
+    workload_output_free(&o);
+    workload_output_learn(&o, "sum 42.0\nspeed 812.5 MB/s\ncrc 7\n", "sum 42.0\nspeed 799.1 MB/s\ncrc 7\n");
+    workload_output_compare(&o, floats, strlen(floats), 1e-6, &d);
+    assert_int_equal(d.match, OUTPUT_WITHIN_TOLERANCE);
+    output_diff_free(&d);
+    workload_output_free(&o);
+
+    /* the number of lines varies: not compared */
+    workload_output_learn(&o, "run 1\n", "run 1\nrun 2\n");
+    assert_int_equal(o.mode, WORKLOAD_OUTPUT_NOT_COMPARED);
+    workload_output_compare(&o, "anything", 8, -1, &d);
+    assert_int_equal(d.match, OUTPUT_IDENTICAL);
+    output_diff_free(&d);
+    workload_output_free(&o);
+}
+
+/* A workload that runs for a fixed time (decision_fixed_time): one
+ * candidate and one workload; the candidate's samples drop from 600 to 200
+ * per run on variant 1. With fixed work the total drops with it (1000 ->
+ * 600); with fixed time the total stays (1000 -> 1000, the other code ran
+ * more often). A candidate that does not move says nothing either way. */
+static void test_fixed_time(void **state)
+{
+    (void)state;
+    static const char *const names[1] = {"dot"};
+    static const double jitter[NR] = {0, 3, -2, 1};
+    struct { double f0, f1, t0, t1; int fixed; } cases[] = {
+        {600, 200, 1000, 600, 0},     /* fixed work */
+        {600, 200, 1000, 1000, 1},    /* fixed time */
+        {600, 200, 1000, 1020, 1},    /* fixed time, a little noise */
+        {600, 600, 1000, 1000, 0},    /* nothing moved */
+        {600, 560, 1000, 1000, 0},    /* moved by 4% of the run: too little to tell */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        double samples[3 * NR] = {0}, totals[3 * NR] = {0};   /* variant 2 never profiled */
+        for (size_t r = 0; r < NR; r++) {
+            samples[0 * NR + r] = cases[c].f0 + jitter[r];
+            samples[1 * NR + r] = cases[c].f1 + jitter[r];
+            totals[0 * NR + r] = cases[c].t0 + jitter[r];
+            totals[1 * NR + r] = cases[c].t1 - jitter[r];
+        }
+        int eligible[3] = {0, 1, 0};
+        struct decision_input in = {.n_functions = 1, .n_workloads = 1, .n_variants = 3, .n_runs = NR,
+                                    .functions = names, .samples = samples, .totals = totals,
+                                    .variant_eligible = eligible, .min_share = 0.02, .min_samples = 20};
+        struct decision_fixed_time ft;
+        decision_fixed_time(&in, 0, &ft);
+        assert_int_equal(ft.fixed, cases[c].fixed);
+        if (ft.fixed) {
+            assert_int_equal(ft.variant, 1);
+            assert_true(fabs(ft.moved - 0.4) < 0.01);
+        }
+    }
+}
+
 static void test_report(void **state)
 {
     (void)state;
@@ -423,6 +513,8 @@ static void test_decision_to_patch(void **state)
      * levels, is held back and the report says why. */
     const int only_free[3] = {0, 0, 1};
     mixed_report(per_fn, only_free, &r);
+    r.variants[1].failure = xstrdup("output of './b' differs from the baseline's at line 2 (floats-differ); "
+                                    "--tolerance accepts that");
     select_apply_decision(&r);
     assert_int_equal(select_patch_assignments(&r, &a), 0);
     assert_int_equal(a.n, 3);
@@ -431,12 +523,25 @@ static void test_decision_to_patch(void **state)
     assert_string_equal(r.patch_targets, TARGETS_EXACT);
     assert_int_equal(r.notes.n, 1);
     assert_non_null(strstr(r.notes.v[0], "square_ints was held back: it gained with fma-levels"));
+    assert_non_null(strstr(r.notes.v[0], "(floats-differ); --tolerance accepts that"));
+    assert_non_null(strstr(r.functions[MX_SQUARE].note, "gained only with fma-levels, which is not eligible: output"));
     assert_int_equal(patch_plan_build_assigned(p.st, &a, &plan), 0);
     assert_int_equal(plan.nsets, 1);   /* one set: the plain one-set macros */
     assert_non_null(strstr(plan.text, "+FMVGEN_CLONES(dot_ints)\n"));
     assert_null(strstr(plan.text, "FMVGEN_CLONES_AVX2"));
     patch_plan_free(&plan);
     patch_assignments_free(&a);
+    select_report_free(&r);
+
+    /* the same with text that differs (not floats): --tolerance is not
+     * suggested, neither in the notes nor in the function's "why" */
+    mixed_report(per_fn, only_free, &r);
+    r.variants[1].failure = xstrdup("output of './b' differs from the baseline's at line 2 (different)");
+    select_apply_decision(&r);
+    assert_int_equal(r.notes.n, 1);
+    assert_null(strstr(r.notes.v[0], "tolerance"));
+    assert_null(strstr(r.functions[MX_SQUARE].note, "tolerance"));
+    assert_null(strstr(decision_reason_name(DECISION_INELIGIBLE), "tolerance"));
     select_report_free(&r);
 
     /* nothing selected: no assignment, no targets */
@@ -586,6 +691,8 @@ int main(void)
         cmocka_unit_test(test_decision),
         cmocka_unit_test(test_decision_workloads),
         cmocka_unit_test(test_decision_share_per_workload),
+        cmocka_unit_test(test_workload_output),
+        cmocka_unit_test(test_fixed_time),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_decision_to_patch),
         cmocka_unit_test(test_tree_layouts),

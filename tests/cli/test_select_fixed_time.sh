@@ -1,0 +1,30 @@
+#!/bin/bash
+# test_select_fixed_time.sh - `fmvgen select` on benchmarks that measure
+# nothing in time (tests/fixtures/select-fixed-time, gcc): `./bench time S`
+# loops until a deadline (clock_gettime), so a faster dot clone only makes
+# more iterations; the report says that this workload took the same time on
+# every variant and asks for a fixed amount of work. `./bench work N`, the
+# same code for a fixed amount of work, gets no such note. Asserts on the
+# notes, never on times.
+source "$TESTLIB"
+
+export TMPDIR="$TMP/tmpdir"
+mkdir -p "$TMPDIR"
+P=$(copy_fixture select-fixed-time)
+(cd "$P" && "$FMVGEN" scan -- make CC=gcc >/dev/null 2>&1) || fail "scan failed"
+out=$(cd "$P" && "$FMVGEN" select --build "make CC=gcc" --run './bench time 0.3' --run './bench work 20000' \
+        --runs 5 --json 2>"$TMP/err"); rc=$?
+expect_eq "exit" "$rc" 0
+[ "$rc" = 0 ] || cat "$TMP/err" >&2
+notes=$(jq -r '.notes[]' <<<"$out")
+expect_match "fixed-time workload reported" "$notes" \
+  "^'./bench time 0.3' took the same time on every variant: .* a benchmark that runs for a fixed time cannot show a speedup in time; give it a fixed amount of work"
+expect_no_match "fixed-work workload not reported" "$notes" "^'./bench work 20000' took the same time"
+expect_match "said while it runs" "$(cat "$TMP/err")" "select: './bench time 0.3' took the same time on every variant"
+expect_match "in report.md" "$(cat "$P/.fmvgen/report.md")" "- './bench time 0.3' took the same time on every variant"
+expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+# --help says what a workload must be.
+expect_match "--help: fixed amount of work" "$("$FMVGEN" select --help)" "a workload must do a fixed amount of work"
+
+finish

@@ -83,7 +83,7 @@ now() { date +%s%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", (b - a) / 1e9}'; }
 
 echo "== project $project ($(cd "$project" && git rev-parse --short HEAD 2>/dev/null || echo 'not a git tree'))"
-echo "== $(gcc --version | head -1); $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== build: $build_cmd (cc: $(cc --version | head -1)); $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
 cd "$project"
 if [ -n "$scan_cmd" ]; then
   t0=$(now)

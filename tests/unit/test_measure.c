@@ -421,6 +421,14 @@ static void test_profile_by_symbol(void **state)
     assert_false(file_exists(data));    /* scratch data removed */
     free(data);
     profile_free(&p);
+
+    /* A workload is a shell command: the program runs as a grandchild of
+     * perf (sh -c, then a subshell) and is sampled all the same. */
+    char *const via_shell[] = {"sh", "-c", "(./hot; true)", NULL};
+    assert_int_equal(profile_run(via_shell, tmp, tmp, &p, &why), 0);
+    assert_true(profile_samples(&p, "heavy") > profile_samples(&p, "light"));
+    assert_true(profile_samples(&p, "heavy") > 0);
+    profile_free(&p);
     free(src);
     free(bin);
     remove_tree(tmp);

@@ -13,7 +13,14 @@ void select_apply_decision(struct select_report *r)
     for (size_t f = 0; f < d->n_functions && f < r->n_functions; f++) {
         const struct decision_function *df = &d->functions[f];
         struct select_function *fn = &r->functions[f];
-        if (df->chosen >= 1 && (size_t)df->chosen < r->n_variants) {
+        if (df->chosen >= 1 && (size_t)df->chosen < r->n_variants && select_name_count(r, f) > 1) {
+            /* its samples are its namesakes' too (report.h): not selected on them */
+            free(fn->note);
+            fn->note = xasprintf("not selected, ambiguous name: %zu candidates are named %s, and the profile "
+                                 "credits each with the samples of all", select_name_count(r, f), fn->name);
+            sv_pushf(&r->notes, "%s (%s:%d) was not selected: its name is not unique among the candidates, so its "
+                                "samples cannot be told from its namesakes'", fn->display_name, fn->file, fn->line);
+        } else if (df->chosen >= 1 && (size_t)df->chosen < r->n_variants) {
             fn->in_patch = 1;
             fn->set = df->chosen;
         } else if (df->reason == DECISION_INELIGIBLE && df->best_ineligible >= 1) {

@@ -11,9 +11,12 @@
 #include "select/report.h"
 
 /* Timed mode: marks in_patch and set (= the chosen variant) of every
- * function r->decision selected; a function held back because it gained
- * only with an ineligible variant gets that variant's failure as its note
- * (its "why"), and a line in r->notes. */
+ * function r->decision selected, except one whose name other candidates
+ * share (select_name_count: the profile credited it with their samples
+ * too), which gets the note "not selected, ambiguous name" and a line in
+ * r->notes; a function held back because it gained only with an
+ * ineligible variant gets that variant's failure as its note (its "why"),
+ * and a line in r->notes. */
 void select_apply_decision(struct select_report *r);
 
 /* The patch's per-function targets: each in_patch function with the targets

@@ -13,11 +13,47 @@ static void add_ratio(struct strbuf *sb, double x)
     else sb_addf(sb, "%.2f", x);
 }
 
-/* "1.52x [1.40, 1.66]" */
+const char *select_speedup_unknown(const struct stats_interval *iv)
+{
+    if (iv->mean_a <= 0 && iv->mean_b <= 0) return "not sampled by either build";
+    if (iv->mean_a <= 0) return "not sampled by the baseline";
+    if (iv->mean_b <= 0 || !isfinite(iv->speedup)) return "not sampled by this variant";
+    return NULL;
+}
+
+int select_interval_wide(const struct stats_interval *iv)
+{
+    if (!iv->valid || select_speedup_unknown(iv)) return 0;
+    if (!isfinite(iv->speedup_lo) || !isfinite(iv->speedup_hi)) return 1;
+    return iv->speedup_hi - iv->speedup_lo > SELECT_WIDE_INTERVAL * iv->speedup;
+}
+
+size_t select_name_count(const struct select_report *r, size_t f)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < r->n_functions; g++)
+        if (strcmp(r->functions[g].name, r->functions[f].name) == 0) n++;
+    return n;
+}
+
+/* The baseline never sampled function f: no share, no speedup to show. */
+static int baseline_unsampled(const struct select_report *r, size_t f)
+{
+    const struct decision_function *d = r->decision.functions ? &r->decision.functions[f] : NULL;
+    return !r->static_mode && d && d->base_samples <= 0 && d->share <= 0;
+}
+
+/* "1.52x [1.40, 1.66]"; "-" when the baseline never sampled it (a ratio of
+ * nothing says nothing); "inf (not sampled by this variant)". */
 static void add_speedup(struct strbuf *sb, const struct stats_interval *iv)
 {
-    if (iv->mean_a <= 0 && iv->mean_b <= 0) {
-        sb_adds(sb, "- (never sampled)");
+    const char *unknown = select_speedup_unknown(iv);
+    if (unknown && iv->mean_a <= 0) {
+        sb_adds(sb, "- (not sampled)");
+        return;
+    }
+    if (unknown) {
+        sb_addf(sb, "inf (%s)", unknown);
         return;
     }
     add_ratio(sb, iv->speedup);
@@ -220,6 +256,95 @@ static const char *function_verdict(const struct select_report *r, size_t f)
     return decision_reason_name(r->decision.functions[f].reason);
 }
 
+/* " [name not unique: 3 candidates]" after a function's name. */
+static void add_name_flag(struct strbuf *sb, const struct select_report *r, size_t f)
+{
+    size_t n = select_name_count(r, f);
+    if (n > 1) sb_addf(sb, " [name not unique: %zu candidates]", n);
+}
+
+/* f is the first candidate of its name, and others share it. */
+static int first_of_shared_name(const struct select_report *r, size_t f)
+{
+    for (size_t g = 0; g < f; g++)
+        if (strcmp(r->functions[g].name, r->functions[f].name) == 0) return 0;
+    return select_name_count(r, f) > 1;
+}
+
+/* The paragraph under the functions table on names the profile cannot
+ * tell apart (select_name_count). */
+static void add_shared_names(struct strbuf *sb, const struct select_report *r)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < r->n_functions; f++) n += select_name_count(r, f) > 1;
+    if (!n) return;
+    sb_addf(sb, "\n**Names not unique:** %zu candidates share their name with another candidate (static functions "
+                "in different files):", n);
+    for (size_t f = 0; f < r->n_functions; f++) {
+        if (!first_of_shared_name(r, f)) continue;
+        sb_addf(sb, " `%s` (", r->functions[f].name);
+        int first = 1;
+        for (size_t g = f; g < r->n_functions; g++) {
+            if (strcmp(r->functions[g].name, r->functions[f].name) != 0) continue;
+            sb_addf(sb, "%s%s:%d", first ? "" : ", ", r->functions[g].file, r->functions[g].line);
+            first = 0;
+        }
+        sb_adds(sb, ")");
+    }
+    if (r->static_mode)
+        sb_adds(sb, ". The static selection does not depend on a profile, but the patch names functions the same "
+                    "way.\n");
+    else
+        sb_adds(sb, ". The profile names a sample by its symbol only, so each of them was credited with the samples "
+                    "of all of its namesakes: their shares and speedups above are of the sum, and none of them is "
+                    "selected on them (\"ambiguous name\").\n");
+}
+
+/* Wide intervals (select_interval_wide) of the selected functions and of
+ * the end-to-end times, said in plain words: noise is reported, not
+ * hidden. Nothing when all are narrow. */
+static void add_noise(struct strbuf *sb, const struct select_report *r, const char *prefix, const char *suffix)
+{
+    struct strvec items = STRVEC_INIT;
+    for (size_t f = 0; f < r->n_functions && r->decision.functions; f++) {
+        const struct select_function *fn = &r->functions[f];
+        if (!fn->in_patch) continue;
+        const struct stats_interval *iv = &r->decision.functions[f].by_variant[fn->set];
+        if (!select_interval_wide(iv)) continue;
+        struct strbuf item = STRBUF_INIT;
+        sb_addf(&item, "%s (", fn->display_name);
+        add_speedup(&item, iv);
+        sb_adds(&item, ")");
+        sv_push(&items, sb_str(&item));
+        sb_free(&item);
+    }
+    for (size_t w = 0; w < r->n_workloads; w++) {
+        const struct select_workload_result *wr = &r->workloads[w];
+        if (!wr->timed || !select_interval_wide(&wr->e2e)) continue;
+        struct strbuf item = STRBUF_INIT;
+        sb_addf(&item, "the end-to-end time of '%s' (", wr->command);
+        add_speedup(&item, &wr->e2e);
+        sb_adds(&item, ")");
+        sv_push(&items, sb_str(&item));
+        sb_free(&item);
+    }
+    size_t n = items.n;
+    struct strbuf what = STRBUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        sb_addf(&what, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", items.v[i]);
+    sv_free(&items);
+    if (n) {
+        sb_adds(sb, prefix);
+        sb_addf(sb, "The 95%% interval%s of %s %s wide (wider than %.0f%% of the speedup): the machine was noisy or "
+                    "the workload%s short. A function is selected only when its interval excludes no gain, but how "
+                    "large the gains are is uncertain: rerun with more --runs (now %d) on a quieter machine.",
+                n == 1 ? "" : "s", what.buf, n == 1 ? "is" : "are", SELECT_WIDE_INTERVAL * 100,
+                r->n_workloads == 1 ? " is" : "s are", r->runs);
+        sb_adds(sb, suffix);
+    }
+    sb_free(&what);
+}
+
 char *select_report_markdown(const struct select_report *r)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -232,6 +357,7 @@ char *select_report_markdown(const struct select_report *r)
                      "interleaved. Intervals are 95%% (Welch). A function is selected when its own time drops "
                      "significantly and it holds at least %.1f%% of the baseline's samples.\n\n",
                 r->n_builds, r->n_profiled_runs, r->n_timed_runs, r->runs, r->min_share * 100);
+        add_noise(&sb, r, "**Noisy measurements.** ", "\n\n");
     }
     sb_adds(&sb, "## Variants\n\n| variant | targets | FMA | built | outputs | eligible |\n|---|---|---|---|---|---|\n");
     for (size_t v = 0; v < r->n_variants; v++) {
@@ -245,7 +371,9 @@ char *select_report_markdown(const struct select_report *r)
         sb_adds(&sb, "| function | file | bytes added | selected | why |\n|---|---|---|---|---|\n");
         for (size_t f = 0; f < r->n_functions; f++) {
             const struct select_function *fn = &r->functions[f];
-            sb_addf(&sb, "| %s | %s:%d | ", fn->display_name, fn->file, fn->line);
+            sb_addf(&sb, "| %s", fn->display_name);
+            add_name_flag(&sb, r, f);
+            sb_addf(&sb, " | %s:%d | ", fn->file, fn->line);
             add_function_bytes(&sb, r, f);
             sb_addf(&sb, " | %s | %s |\n", fn->in_patch ? "yes" : "no", function_verdict(r, f));
         }
@@ -258,11 +386,17 @@ char *select_report_markdown(const struct select_report *r)
         for (size_t f = 0; f < r->n_functions; f++) {
             const struct select_function *fn = &r->functions[f];
             const struct decision_function *d = &r->decision.functions[f];
-            sb_addf(&sb, "| %s | %s:%d | %.1f%% | %.0f |", fn->display_name, fn->file, fn->line, d->share * 100,
-                    d->base_samples);
+            sb_addf(&sb, "| %s", fn->display_name);
+            add_name_flag(&sb, r, f);
+            sb_addf(&sb, " | %s:%d | ", fn->file, fn->line);
+            if (baseline_unsampled(r, f)) sb_adds(&sb, "not sampled");
+            else sb_addf(&sb, "%.1f%%", d->share * 100);
+            sb_addf(&sb, " | %.0f |", d->base_samples);
             for (size_t v = 1; v < r->n_variants; v++) {
                 sb_adds(&sb, " ");
-                if (r->variants[v].built) {
+                if (r->variants[v].built && baseline_unsampled(r, f)) {
+                    sb_adds(&sb, "-");
+                } else if (r->variants[v].built) {
                     add_speedup(&sb, &d->by_variant[v]);
                     if (fn->ran && fn->ran[v]) sb_addf(&sb, " (%s)", fn->ran[v]);
                 } else {
@@ -274,6 +408,7 @@ char *select_report_markdown(const struct select_report *r)
             add_function_bytes(&sb, r, f);
             sb_addf(&sb, " | %s | %s |\n", fn->in_patch ? r->variants[fn->set].name : "no", function_verdict(r, f));
         }
+        add_shared_names(&sb, r);
         if (r->n_workloads) {
             int march = 0;
             for (size_t w = 0; w < r->n_workloads; w++) march |= r->workloads[w].march_timed || r->workloads[w].march_failure;
@@ -332,18 +467,51 @@ char *select_report_markdown(const struct select_report *r)
     return sb_detach(&sb);
 }
 
+/* A number, or null when it is not finite: JSON has no inf or nan, and
+ * json_real() refuses them (the field would silently vanish). Every real
+ * the report writes goes through here; where null needs a why, the caller
+ * adds a field saying it. */
+static json_t *real_json(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* "speedup" is null, never 0 (0 reads as "infinitely slower"), when there
+ * is no finite one; "speedup_unknown" then says why. */
 static json_t *interval_json(const struct stats_interval *iv)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "speedup", json_real(isinf(iv->speedup) ? 0 : iv->speedup));
+    const char *unknown = select_speedup_unknown(iv);
+    json_object_set_new(o, "speedup", unknown ? json_null() : real_json(iv->speedup));
+    json_object_set_new(o, "speedup_unknown", unknown ? json_string(unknown) : json_null());
     json_object_set_new(o, "valid", json_boolean(iv->valid));
+    json_object_set_new(o, "wide", json_boolean(select_interval_wide(iv)));
     if (iv->valid) {
-        json_object_set_new(o, "speedup_low", isinf(iv->speedup_lo) ? json_null() : json_real(iv->speedup_lo));
-        json_object_set_new(o, "speedup_high", isinf(iv->speedup_hi) ? json_null() : json_real(iv->speedup_hi));
-        json_object_set_new(o, "mean_baseline", json_real(iv->mean_a));
-        json_object_set_new(o, "mean_variant", json_real(iv->mean_b));
+        json_object_set_new(o, "speedup_low", unknown ? json_null() : real_json(iv->speedup_lo));
+        json_object_set_new(o, "speedup_high", unknown ? json_null() : real_json(iv->speedup_hi));
+        json_object_set_new(o, "mean_baseline", real_json(iv->mean_a));
+        json_object_set_new(o, "mean_variant", real_json(iv->mean_b));
     }
     return o;
+}
+
+/* A short, stable code for why a function is (not) in the patch. */
+static const char *reason_code(const struct select_report *r, size_t f)
+{
+    const struct select_function *fn = &r->functions[f];
+    if (fn->in_patch) return "selected";
+    if (r->static_mode || !r->decision.functions) return "not-selected";
+    const struct decision_function *d = &r->decision.functions[f];
+    if (d->chosen >= 1 && select_name_count(r, f) > 1) return "ambiguous-name";
+    switch (d->reason) {
+    case DECISION_SELECTED: return "held-back";
+    case DECISION_COLD: return "cold";
+    case DECISION_FEW_SAMPLES: return "few-samples";
+    case DECISION_NO_GAIN: return "no-gain";
+    case DECISION_SLOWER: return "slower";
+    case DECISION_INELIGIBLE: return "ineligible";
+    }
+    return "?";
 }
 
 static json_t *code_json(const struct select_report *r, const struct select_code *c, int growth)
@@ -356,7 +524,7 @@ static json_t *code_json(const struct select_report *r, const struct select_code
     json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)c->resolver_bytes));
     if (growth && r->n_variants && r->variants[0].code.measured) {   /* no baseline (--static): no growth */
         json_object_set_new(o, "growth_bytes", json_integer((json_int_t)select_code_growth(r, c)));
-        json_object_set_new(o, "growth_percent", json_real(select_code_growth_percent(r, c)));
+        json_object_set_new(o, "growth_percent", real_json(select_code_growth_percent(r, c)));
     }
     return o;
 }
@@ -383,7 +551,7 @@ static json_t *code_size_json(const struct select_report *r)
         int64_t all_g = select_code_growth(r, &r->variants[v].code);
         if (!r->selected_code.measured || !r->variants[v].code.measured || all_g <= 0) continue;
         json_object_set_new(ratio, r->variants[v].name,
-                            json_real((double)select_code_growth(r, &r->selected_code) / (double)all_g));
+                            real_json((double)select_code_growth(r, &r->selected_code) / (double)all_g));
     }
     json_object_set_new(o, "selected_growth_vs_all_candidates", ratio);
     const struct select_march *m = &r->march;
@@ -410,8 +578,8 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "builds", json_integer((json_int_t)r->n_builds));
     json_object_set_new(o, "profiled_runs", json_integer((json_int_t)r->n_profiled_runs));
     json_object_set_new(o, "timed_runs", json_integer((json_int_t)r->n_timed_runs));
-    json_object_set_new(o, "min_share", json_real(r->min_share));
-    json_object_set_new(o, "tolerance", r->tolerance < 0 ? json_null() : json_real(r->tolerance));
+    json_object_set_new(o, "min_share", real_json(r->min_share));
+    json_object_set_new(o, "tolerance", r->tolerance < 0 ? json_null() : real_json(r->tolerance));
     json_t *vs = json_array();
     for (size_t v = 0; v < r->n_variants; v++) {
         const struct select_variant *x = &r->variants[v];
@@ -437,6 +605,10 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "line", json_integer(fn->line));
         json_object_set_new(j, "selected", json_boolean(fn->in_patch));
         json_object_set_new(j, "why", json_string(function_verdict(r, f)));
+        json_object_set_new(j, "reason", json_string(reason_code(r, f)));
+        /* the profile cannot tell namesakes apart (select_name_count) */
+        json_object_set_new(j, "name_unique", json_boolean(select_name_count(r, f) == 1));
+        json_object_set_new(j, "candidates_with_this_name", json_integer((json_int_t)select_name_count(r, f)));
         /* bytes its clones add: in every measured build, and the two the
          * report shows (its set's or best set's all-candidates build, the
          * selected build) */
@@ -453,8 +625,10 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "targets", fn->in_patch ? json_string(r->variants[fn->set].targets) : json_null());
         if (!r->static_mode) {
             const struct decision_function *d = &r->decision.functions[f];
-            json_object_set_new(j, "share", json_real(d->share));
-            json_object_set_new(j, "baseline_samples_per_run", json_real(d->base_samples));
+            /* no share when the baseline never sampled it: 0% would read as measured */
+            json_object_set_new(j, "share", baseline_unsampled(r, f) ? json_null() : real_json(d->share));
+            json_object_set_new(j, "baseline_sampled", json_boolean(!baseline_unsampled(r, f)));
+            json_object_set_new(j, "baseline_samples_per_run", real_json(d->base_samples));
             json_object_set_new(j, "target_set", fn->in_patch ? json_string(r->variants[fn->set].name) : json_null());
             json_t *by = json_object();
             for (size_t v = 1; v < r->n_variants; v++) {
@@ -560,6 +734,7 @@ char *select_report_html(const struct select_report *r)
         double top = 3;
         for (size_t f = 0; f < r->n_functions; f++) {
             const struct stats_interval *iv = &r->decision.functions[f].by_variant[shown_variant(r, f)];
+            if (select_speedup_unknown(iv)) continue;
             if (isfinite(iv->speedup_hi) && iv->speedup_hi > top) top = iv->speedup_hi;
             if (isfinite(iv->speedup) && iv->speedup > top) top = iv->speedup;
         }
@@ -575,11 +750,20 @@ char *select_report_html(const struct select_report *r)
             const struct select_function *fn = &r->functions[f];
             size_t v = shown_variant(r, f);
             const struct stats_interval *iv = &r->decision.functions[f].by_variant[v];
-            double sp = isfinite(iv->speedup) ? (iv->speedup > top ? top : iv->speedup) : 0;
             int y = (int)f * row + 4;
             sb_adds(&sb, "<text x=\"4\" y=\"");
             sb_addf(&sb, "%d\">", y + 14);
             add_html_text(&sb, fn->display_name);
+            if (select_name_count(r, f) > 1) sb_adds(&sb, " [name not unique]");
+            const char *unknown = select_speedup_unknown(iv);
+            if (unknown) {
+                /* no bar: there is no ratio to draw */
+                sb_addf(&sb, "</text><text x=\"%d\" y=\"%d\" fill=\"#888\">%s", left + 4, y + 13,
+                        baseline_unsampled(r, f) ? "not sampled" : unknown);
+                sb_adds(&sb, "</text>\n");
+                continue;
+            }
+            double sp = iv->speedup > top ? top : iv->speedup;
             sb_addf(&sb, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>", left, y,
                     sp * scale, fn->in_patch ? "#2a7" : "#bbb");
             sb_addf(&sb, "%.2fx with %s, %.1f%% of the baseline", iv->speedup, r->variants[v].name,
@@ -604,7 +788,9 @@ char *select_report_html(const struct select_report *r)
         }
         sb_adds(&sb, "</svg>\n<p>Bars: speedup of each function's own time with the target set it got (green) or "
                      "its best set (grey, not selected); whiskers: 95% interval; +B: the bytes its clones and "
-                     "resolver add (in the selected build when selected).</p>\n");
+                     "resolver add (in the selected build when selected); no bar: the baseline (or the variant) "
+                     "never sampled it. [name not unique]: other candidates have its name, and the profile "
+                     "credits each with the samples of all; never selected.</p>\n");
     }
     add_code_chart(&sb, r);
     /* the facts, as in report.md */
@@ -616,16 +802,33 @@ char *select_report_html(const struct select_report *r)
     return sb_detach(&sb);
 }
 
+/* The summary folds the cold and the too-few-samples functions into one
+ * line (a real project has dozens; report.md keeps them all). Functions
+ * with a note (held back, ambiguous name) are always shown. */
+static int summary_folded(const struct select_report *r, size_t f)
+{
+    if (r->static_mode || !r->decision.functions || r->functions[f].in_patch || r->functions[f].note) return 0;
+    enum decision_reason why = r->decision.functions[f].reason;
+    return why == DECISION_COLD || why == DECISION_FEW_SAMPLES;
+}
+
 char *select_report_summary(const struct select_report *r)
 {
     struct strbuf sb = STRBUF_INIT;
     if (r->static_mode) sb_adds(&sb, "static selection: nothing was timed\n");
+    size_t n_cold = 0, n_few = 0;
     for (size_t f = 0; f < r->n_functions; f++) {
         const struct select_function *fn = &r->functions[f];
+        if (summary_folded(r, f)) {
+            if (r->decision.functions[f].reason == DECISION_COLD) n_cold++;
+            else n_few++;
+            continue;
+        }
         sb_addf(&sb, "  %-3s %-24s ", fn->in_patch ? "yes" : "no", fn->display_name);
         if (!r->static_mode) {
             const struct decision_function *d = &r->decision.functions[f];
-            sb_addf(&sb, "%5.1f%%  ", d->share * 100);
+            if (baseline_unsampled(r, f)) sb_adds(&sb, "not sampled  ");
+            else sb_addf(&sb, "%5.1f%%  ", d->share * 100);
             if (fn->in_patch) {
                 add_speedup(&sb, &d->by_variant[fn->set]);
                 sb_addf(&sb, " with %s", r->variants[fn->set].name);
@@ -639,8 +842,25 @@ char *select_report_summary(const struct select_report *r)
             sb_adds(&sb, "; bytes added: ");
             add_function_bytes(&sb, r, f);
         }
+        if (select_name_count(r, f) > 1) sb_addf(&sb, " [name not unique: %zu candidates]", select_name_count(r, f));
         sb_adds(&sb, "\n");
     }
+    if (n_cold || n_few) {
+        sb_addf(&sb, "  and %zu more:", n_cold + n_few);
+        if (n_cold) sb_addf(&sb, " %zu cold (below %.1f%% of the run)", n_cold, r->min_share * 100);
+        if (n_few) sb_addf(&sb, "%s %zu too few samples", n_cold ? "," : "", n_few);
+        sb_adds(&sb, " - report.md lists every candidate\n");
+    }
+    size_t n_shared = 0;
+    for (size_t f = 0; f < r->n_functions; f++) n_shared += select_name_count(r, f) > 1;
+    if (n_shared) {
+        sb_addf(&sb, "names not unique (%zu candidates; the profile credits each with the samples of all, so none is "
+                     "selected on them):", n_shared);
+        for (size_t f = 0; f < r->n_functions; f++)
+            if (first_of_shared_name(r, f)) sb_addf(&sb, " %s (%zu)", r->functions[f].name, select_name_count(r, f));
+        sb_adds(&sb, "\n");
+    }
+    add_noise(&sb, r, "noise: ", "\n");
     for (size_t w = 0; w < r->n_workloads; w++) {
         const struct select_workload_result *wr = &r->workloads[w];
         if (!wr->timed) continue;

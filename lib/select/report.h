@@ -97,6 +97,25 @@ struct select_report {
 int64_t select_code_growth(const struct select_report *r, const struct select_code *c);
 double select_code_growth_percent(const struct select_report *r, const struct select_code *c);
 
+/* How many candidates (f included) have f's name. Above 1, the profile
+ * cannot tell them apart: perf names a sample by its symbol only, so static
+ * functions of one name in different files are one function to it, each
+ * credited with the samples of all. Such a function is never selected on
+ * its samples (assign.h), and every writer flags it. */
+size_t select_name_count(const struct select_report *r, size_t f);
+
+/* A 95% interval wider than SELECT_WIDE_INTERVAL of its speedup (about
+ * +-10%), or unbounded: the machine was noisy or the workload short. The
+ * writers say so in plain words for the end-to-end intervals and the
+ * selected functions' intervals. */
+#define SELECT_WIDE_INTERVAL 0.2
+int select_interval_wide(const struct stats_interval *iv);
+
+/* Why iv has no finite speedup to show, or NULL when it has one: the
+ * baseline never sampled the function (with or without the variant), or
+ * the variant never did (stats.h gives +inf then). */
+const char *select_speedup_unknown(const struct stats_interval *iv);
+
 char *select_report_markdown(const struct select_report *r);
 json_t *select_report_json(const struct select_report *r);
 /* A self-contained HTML page: the markdown's facts as a table, and an inline

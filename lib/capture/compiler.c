@@ -9,6 +9,7 @@
 #include "run/spawn.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -301,6 +302,32 @@ void compiler_record_flags(const struct compiler_id *id, const char *records_dir
         *format = "gcc-json";
     }
     free(stem);
+}
+
+char *compiler_record_file_found(const char *record_path, const char *format)
+{
+    if (!record_path) return NULL;
+    if (file_exists(record_path)) return xstrdup(record_path);
+    if (!format || strcmp(format, "gcc-json") != 0) return NULL;
+    static const char suffix[] = ".opt-record.json.gz";
+    char *dir = path_dirname(record_path);
+    DIR *d = opendir(dir);
+    char *found = NULL;
+    int several = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n <= sizeof suffix - 1 || strcmp(de->d_name + n - (sizeof suffix - 1), suffix) != 0) continue;
+        if (found) several = 1;
+        else found = path_join(dir, de->d_name);
+    }
+    if (d) closedir(d);
+    free(dir);
+    if (several) {   /* not one compile's records dir: nothing to trust */
+        free(found);
+        found = NULL;
+    }
+    return found;
 }
 
 /* ---- argv classification ---- */

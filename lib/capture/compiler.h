@@ -56,6 +56,16 @@ const char *compiler_kind_name(enum compiler_kind k);   /* "gcc" / "clang" */
  * will be found at (for "gcc-dump", the vect dump). */
 void compiler_record_flags(const struct compiler_id *id, const char *records_dir, const char *output,
                            struct strvec *flags, char **record_path, const char **format);
+/* Where the records of a finished compile are: record_path from
+ * compiler_record_flags when it exists, else (format "gcc-json") the one
+ * *.opt-record.json.gz file in its directory. GCC names the JSON file after
+ * more than the -dumpbase given when a command has other inputs besides its
+ * source: `cc x.o prog.c -o prog` writes "prog-prog.c.opt-record.json.gz"
+ * (measured with GCC 12, also with -dumpbase-ext or a -dumpbase holding a
+ * directory), and other GCC versions name it their own way; the records
+ * dir is private to one compile, so the one file in it is this compile's.
+ * Returns a path (caller frees) or NULL when the compiler wrote none. */
+char *compiler_record_file_found(const char *record_path, const char *format);
 /* 1 when compiler_record_flags gives this compiler GCC's dump flags. */
 int compiler_records_use_dumps(const struct compiler_id *id);
 

@@ -267,7 +267,17 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
     struct compile_row *rows = store_list_compiles(st, &n);
     struct probe_job *pjs = xcalloc(n ? n : 1, sizeof *pjs);
     size_t m = 0;
+    size_t vanished = 0;
+    const char *first_vanished = NULL;
     for (size_t i = 0; i < n; i++) {
+        /* A build may compile a source it wrote and deletes again (lz4's
+         * `$(CC) -o have_pthread have_pthread.c` inside $(shell), then
+         * `rm have_pthread.c`): nothing is left to probe, and its failing
+         * compile says nothing about vectorization. */
+        if (req->skip_vanished && !file_exists(rows[i].source)) {
+            if (!vanished++) first_vanished = rows[i].source;
+            continue;
+        }
         if (req->only_O2) {
             struct compile_args args;
             compile_args_parse(rows[i].argv, &args);
@@ -278,6 +288,10 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         pjs[m++].row = &rows[i];
     }
 
+    if (vanished && req->skip_vanished == 2)
+        fmv_note("%zu compile%s not probed: %s no longer exist%s (%s%s)", vanished, vanished == 1 ? "" : "s",
+                 vanished == 1 ? "its source" : "their sources", vanished == 1 ? "s" : "", first_vanished,
+                 vanished > 1 ? ", ..." : "");
     char *tmp = m ? make_temp_dir("probe") : NULL;
     char *safe = probe_variant_dirname(req->variant);
     char *variant_root = path_join(store_records_dir(st), safe);
@@ -320,8 +334,12 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         struct run_result *r = &res[j];
         if (!(r->spawned && r->exited && r->status == 0))
             why[k] = failure_line(r);
-        else if (!file_exists(pjs[k].record_path))
-            why[k] = xasprintf("the compiler wrote no record file %s", pjs[k].record_path);
+        else {
+            char *found = compiler_record_file_found(pjs[k].record_path, pjs[k].format);
+            if (!found) why[k] = xasprintf("the compiler wrote no record file %s", pjs[k].record_path);
+            free(pjs[k].record_path);
+            pjs[k].record_path = found;
+        }
         run_result_free(r);
     }
 

@@ -21,6 +21,10 @@ struct probe_request {
     const char *variant;          /* "build", "probe:arch=x86-64-v4", "probe:O3" */
     char *const *extra_flags;     /* appended after the user's flags; may be NULL */
     int only_O2;                  /* 1: only TUs whose last -O level is -O2 */
+    int skip_vanished;            /* compiles whose source no longer exists (a build may
+                                   * delete a source it generated): 0 run (and fail, noted
+                                   * as below), 1 skipped silently, 2 skipped with one
+                                   * "fmvgen: note:" line counting them */
 };
 
 /* Runs the request for every stored successful compile, at most jobs at a

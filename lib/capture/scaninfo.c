@@ -103,9 +103,10 @@ int scaninfo_write_tu_notes(struct store *st)
 
 int scaninfo_summarize(struct store *st, struct scan_summary *out)
 {
-    struct strvec *corrupt = out->corrupt;
+    struct strvec *corrupt = out->corrupt, *no_records = out->no_records_sources;
     memset(out, 0, sizeof *out);
     out->corrupt = corrupt;
+    out->no_records_sources = no_records;
     struct {
         const char *sql;
         int *dst;
@@ -124,6 +125,7 @@ int scaninfo_summarize(struct store *st, struct scan_summary *out)
         {"SELECT count(*) FROM functions WHERE status='candidate'", &out->candidates},
         {"SELECT count(*) FROM functions WHERE status='excluded'", &out->exclusions},
         {"SELECT count(*) FROM tu_notes", &out->tu_notes},
+        {"SELECT count(*) FROM tu_notes WHERE kind='no-records'", &out->no_records},
     };
     for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
         if (count_query(st, counts[i].sql, -1, counts[i].dst) != 0) return -1;
@@ -134,6 +136,17 @@ int scaninfo_summarize(struct store *st, struct scan_summary *out)
             return fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
         while (sqlite3_step(q) == SQLITE_ROW)
             if (sqlite3_column_text(q, 0)) sv_push(corrupt, (const char *)sqlite3_column_text(q, 0));
+        sqlite3_finalize(q);
+    }
+    if (no_records) {
+        sqlite3_stmt *q;
+        if (sqlite3_prepare_v2(store_db(st),
+                               "SELECT DISTINCT c.source FROM tu_notes n JOIN compiles c ON c.id=n.compile_id "
+                               "WHERE n.kind='no-records' ORDER BY c.source",
+                               -1, &q, NULL) != SQLITE_OK)
+            return fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+        while (sqlite3_step(q) == SQLITE_ROW)
+            if (sqlite3_column_text(q, 0)) sv_push(no_records, (const char *)sqlite3_column_text(q, 0));
         sqlite3_finalize(q);
     }
     return 0;

@@ -30,6 +30,8 @@ struct scan_summary {
     int candidates;
     int exclusions;
     int tu_notes;            /* notes on what defeats vectorization */
+    int no_records;          /* successful wrapped compiles that gave no records (tu_notes 'no-records') */
+    struct strvec *no_records_sources;  /* their sources (caller-owned vector, may be NULL) */
 };
 
 /* Counts what the store holds now. Returns 0, or -1 on a store error. */

@@ -208,9 +208,19 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
             .source_hash = hash,
         };
         int64_t cid = store_add_compile(st, &ci);
-        if (cid < 0) fmv_warn("%s: compile not recorded in %s", ws[i].source, store_path(st));
-        else if (exit_status == 0 && ws[i].records_ok && file_exists(ws[i].record_path))
-            store_add_record_file(st, cid, "build", ws[i].format, ws[i].record_path);
+        if (cid < 0) {
+            fmv_warn("%s: compile not recorded in %s", ws[i].source, store_path(st));
+        } else if (exit_status == 0) {
+            /* A compile that gives no records would silently drop its
+             * functions: the note makes the scan say so (scan.c). */
+            char *found = ws[i].records_ok ? compiler_record_file_found(ws[i].record_path, ws[i].format) : NULL;
+            if (found) store_add_record_file(st, cid, "build", ws[i].format, found);
+            else
+                store_add_tu_note(st, cid, WRAPPER_NOTE_NO_RECORDS,
+                                  ws[i].records_ok ? "the compiler wrote no optimization record file"
+                                                   : "the records-only compile beside the build's failed");
+            free(found);
+        }
         free(hash);
     }
     store_close(st);

@@ -45,6 +45,9 @@
 #define WRAPPER_STORE_ENV "FMVGEN_STORE"
 /* Name of the small wrapper executable, next to fmvgen. */
 #define WRAPPER_EXE_NAME "fmvgen-cc"
+/* tu_notes kind of a wrapped compile that succeeded but gave no
+ * optimization records (its functions cannot be found): the scan warns. */
+#define WRAPPER_NOTE_NO_RECORDS "no-records"
 
 /* Entry point when the running program was called through a compiler-named
  * link (argv[0]'s basename is a compiler driver name): returns the exit code

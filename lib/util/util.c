@@ -230,6 +230,19 @@ void fmv_warn(const char *fmt, ...)
     if (message_hook) message_hook(message_hook_arg, 0);
 }
 
+void fmv_note(const char *fmt, ...)
+{
+    if (quiet) return;
+    va_list ap;
+    if (message_hook) message_hook(message_hook_arg, 1);
+    va_start(ap, fmt);
+    fputs("fmvgen: note: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    if (message_hook) message_hook(message_hook_arg, 0);
+}
+
 /* ---- files ---- */
 
 char *read_file(const char *path, size_t *len)

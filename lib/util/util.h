@@ -50,6 +50,8 @@ void sv_free(struct strvec *sv);
  *   return fmv_error("%s: not a JSON file", path); */
 int fmv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fmv_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "fmvgen: note: ...": information, nothing wrong (e.g. what was skipped). */
+void fmv_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Quiet mode for unit tests that exercise error paths on purpose. */
 void fmv_set_quiet(int quiet);
 /* While sb is set, fmv_error appends its message (without "fmvgen: ",

@@ -100,8 +100,8 @@ static void print_tus(const struct report *r)
         if (!header++) printf("What defeats vectorization\n");
         printf("  %s\n", t->source);
         if (t->o3_extra_loops > 0)
-            printf("      built at -O2: %d more loop%s vectorize at -O3 (GCC 12's -O2 uses the very-cheap cost model)\n",
-                   t->o3_extra_loops, t->o3_extra_loops == 1 ? "" : "s");
+            printf("      built at -O2: %d more loop%s at -O3 (GCC 12's -O2 uses the very-cheap cost model)\n",
+                   t->o3_extra_loops, t->o3_extra_loops == 1 ? " vectorizes" : "s vectorize");
         size_t j;
         json_t *n;
         json_array_foreach(t->notes, j, n) {

@@ -52,8 +52,10 @@ static const char USAGE[] =
     "  --help            this text\n"
     "\n"
     "Exit status: the build's status when it failed (what compiled is still\n"
-    "scanned); 1 when a record file was corrupt or a compiler is neither GCC\n"
-    "nor Clang; 0 otherwise, also when there is nothing to do.\n";
+    "scanned); 1 when a record file was corrupt, a compiler is neither GCC\n"
+    "nor Clang, or the build succeeded without one compile through the wrapper\n"
+    "(e.g. a CMake tree configured before the scan); 0 otherwise, also when\n"
+    "there is nothing to do.\n";
 
 int wrapper_main_if_wrapped(int argc, char **argv)
 {
@@ -122,20 +124,89 @@ static int parse_options(int argc, char **argv, struct scan_opts *o)
 /* The records-only compiles at the widest target and at -O3. */
 static void run_probes(struct store *st, const struct strvec *targets, int jobs)
 {
+    /* Sources a build deleted again are skipped (probe.h). */
+    int skip_vanished = 2;   /* the first probe says so, the next is silent */
     scaninfo_clear_tu_notes(st, "probe-failed");
     const char *widest = targets_widest(targets);
     if (widest) {
         struct strvec flags = STRVEC_INIT;
         target_compile_flags(widest, &flags);
         char *variant = xasprintf("probe:%s", widest);
-        struct probe_request req = {.variant = variant, .extra_flags = sv_argv(&flags), .only_O2 = 0};
+        struct probe_request req = {.variant = variant, .extra_flags = sv_argv(&flags), .skip_vanished = skip_vanished};
+        skip_vanished = 1;
         probe_run(st, &req, jobs);
         free(variant);
         sv_free(&flags);
     }
     char *o3[] = {"-O3", NULL};
-    struct probe_request req = {.variant = "probe:O3", .extra_flags = o3, .only_O2 = 1};
+    struct probe_request req = {.variant = "probe:O3", .extra_flags = o3, .only_O2 = 1, .skip_vanished = skip_vanished};
     probe_run(st, &req, jobs);
+}
+
+/* The value of NAME:TYPE=VALUE in a CMakeCache.txt, or NULL. */
+static char *cmake_cache_value(const char *cache_file, const char *name)
+{
+    char *text = read_file(cache_file, NULL);
+    if (!text) return NULL;
+    char *value = NULL;
+    size_t n = strlen(name);
+    for (char *line = text; *line && !value;) {
+        size_t len = strcspn(line, "\n");
+        char *colon = line + n;
+        if (len > n && !strncmp(line, name, n) && *colon == ':') {
+            char *eq = memchr(colon, '=', len - n);
+            if (eq) value = xstrndup(eq + 1, len - (size_t)(eq + 1 - line));
+        }
+        line += len + (line[len] == '\n');
+    }
+    free(text);
+    return value;
+}
+
+/* The CMake build tree the build command works in: `cmake --build DIR`'s
+ * DIR, else the scan's directory, when it holds a CMakeCache.txt. */
+static char *cmake_cache_of(const char *builddir, char **build)
+{
+    const char *dir = builddir;
+    for (size_t i = 0; build[i]; i++)
+        if (!strcmp(path_basename(build[i]), "cmake") && build[i + 1] && !strcmp(build[i + 1], "--build") &&
+            build[i + 2])
+            dir = build[i + 2];
+    char *abs = path_absolute(dir, builddir);
+    char *cache = path_join(abs, "CMakeCache.txt");
+    free(abs);
+    if (file_exists(cache)) return cache;
+    free(cache);
+    return NULL;
+}
+
+/* Why a successful build may have run no compile through the wrapper, and
+ * what to do: CMake (and configure) cache the compiler's absolute path when
+ * the tree is configured, and an absolute path bypasses PATH and the
+ * CC/CXX the scan sets. */
+static void explain_no_compiles(const char *builddir, char **build)
+{
+    char *cache = cmake_cache_of(builddir, build);
+    if (cache) {
+        char *cc = cmake_cache_value(cache, "CMAKE_C_COMPILER");
+        char *cxx = cc && *cc ? NULL : cmake_cache_value(cache, "CMAKE_CXX_COMPILER");
+        const char *compiler = cc && *cc ? cc : cxx && *cxx ? cxx : "its compiler";
+        fmv_error("%s: the build succeeded, but no compile went through fmvgen's wrapper: this CMake tree was "
+                  "configured before the scan and runs %s directly; run 'cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON . "
+                  "&& fmvgen scan --compdb compile_commands.json' here, or configure a fresh build dir under the "
+                  "scan: 'fmvgen scan -- sh -c \"cmake -S SRCDIR -B . && cmake --build .\"'",
+                  cache, compiler);
+        free(cc);
+        free(cxx);
+        free(cache);
+        return;
+    }
+    fmv_error("%s: the build succeeded, but no C/C++ compile went through fmvgen's wrapper, so nothing was scanned: "
+              "either nothing needed compiling ('make -B' rebuilds everything), or the build runs its compiler by "
+              "an absolute path (a configured CMake or autotools tree, CC=/usr/bin/cc in a Makefile), which "
+              "bypasses the wrapper; reconfigure under the scan ('fmvgen scan -- sh -c \"./configure && make\"'), "
+              "pass 'CC=cc' on the make command line, or scan a compile_commands.json with --compdb",
+              build[0]);
 }
 
 static void print_summary(const struct scan_summary *s, const struct scan_opts *o, const char *store_dir,
@@ -151,6 +222,7 @@ static void print_summary(const struct scan_summary *s, const struct scan_opts *
         for (size_t i = 0; s->corrupt && i < s->corrupt->n; i++) json_array_append_new(corrupt, json_string(s->corrupt->v[i]));
         json_object_set_new(j, "corrupt_files", corrupt);
         json_object_set_new(j, "build_status", json_integer(build_status));
+        json_object_set_new(j, "no_record_compiles", json_integer(s->no_records));
         json_object_set_new(j, "probe_target", widest && !o->no_probe && !o->log ? json_string(widest) : json_null());
         char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         puts(text);
@@ -269,17 +341,26 @@ int cmd_scan(int argc, char **argv)
         goto out;
     }
 
-    struct strvec corrupt = STRVEC_INIT;
-    struct scan_summary sum = {.corrupt = &corrupt};
+    struct strvec corrupt = STRVEC_INIT, no_records = STRVEC_INIT;
+    struct scan_summary sum = {.corrupt = &corrupt, .no_records_sources = &no_records};
     if (scaninfo_summarize(st, &sum) != 0) {
         sv_free(&corrupt);
+        sv_free(&no_records);
         rc = 1;
         goto out;
     }
-    if (sum.compiles == 0 && o.build && !n_unsupported && !o.json)
-        fmv_warn("%s: the build compiled no C/C++ source through the wrapper (did it use $CC/$CXX or cc/gcc/clang "
-                 "from PATH? was everything up to date? 'make -B' rebuilds)", o.build[0]);
+    /* A build that succeeded without one compile through the wrapper found
+     * nothing it could have found: an error, not "nothing to do". */
+    int nothing_captured = sum.compiles == 0 && o.build && !n_unsupported && build_status == 0;
+    if (nothing_captured) explain_no_compiles(builddir, o.build);
     print_summary(&sum, &o, store_path(st), targets_widest(&targets), build_status);
+    if (nothing_captured) rc = 1;
+    /* Never a silent loss: these compiles' functions are not in the scan. */
+    if (no_records.n)
+        fmv_warn("%zu compile%s gave no optimization records, so %s functions are not scanned: %s%s", no_records.n,
+                 no_records.n == 1 ? "" : "s", no_records.n == 1 ? "its" : "their", no_records.v[0],
+                 no_records.n > 1 ? ", ..." : "");
+    sv_free(&no_records);
     sv_free(&corrupt);
 
 out:

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "capture/compiler.h"
+#include "records/records.h"
+#include "run/spawn.h"
 #include "util/util.h"
 
 #define ARGV(...) ((char *[]){__VA_ARGS__, NULL})
@@ -397,6 +399,89 @@ static void test_identify_rejects_others_and_caches(void **state)
     free(dir);
 }
 
+static int note_function(const struct loop_record *rec, void *ctx)
+{
+    struct strvec *names = ctx;
+    if (rec->function && !sv_contains(names, rec->function)) sv_push(names, rec->function);
+    return 0;
+}
+
+/* lz4's tests/Makefile: `cc -O3 helper.o prog.c -o prog`, one source and an
+ * object input. GCC names the JSON record after output and source then, not
+ * after the -dumpbase given ("prog-prog.c.opt-record.json.gz" from GCC 12):
+ * compiler_record_file_found finds it in the compile's records dir. Run
+ * with the real gcc on the JSON path that GCC < 12 gets (simulated by the
+ * compiler_id's version; GCC 12 takes the same flags). */
+static void test_json_record_of_link_with_object_inputs(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-compiler-link");
+    char *helper = path_join(dir, "helper.c"), *prog = path_join(dir, "prog.c");
+    const char *helper_text = "int helper_offset(int x) { return x + 1; }\n";
+    const char *prog_text = "int helper_offset(int);\n"
+                            "void add_scaled(float *restrict d, const float *restrict s, int n)\n"
+                            "{ for (int i = 0; i < n; i++) d[i] += 2.0f * s[i]; }\n"
+                            "int main(void) { float a[64] = {0}, b[64] = {1}; add_scaled(a, b, 64);"
+                            " return helper_offset((int)a[0]) != 3; }\n";
+    assert_int_equal(write_file_atomic(helper, helper_text, strlen(helper_text)), 0);
+    assert_int_equal(write_file_atomic(prog, prog_text, strlen(prog_text)), 0);
+    struct run_opts o = {.cwd = dir, .null_stdout = 1};
+    char *obj_argv[] = {"gcc", "-O3", "-c", "helper.c", "-o", "helper.o", NULL};
+    assert_int_equal(run_argv(obj_argv, &o, NULL), 0);
+
+    struct compiler_id gcc11 = {.kind = COMPILER_GCC, .path = "/usr/bin/gcc", .version = "11.4.0", .major = 11};
+    char *records = path_join(dir, "records");
+    assert_int_equal(mkdir_p(records, 0755), 0);
+    char *output = path_join(dir, "prog");
+    struct strvec flags = STRVEC_INIT, argv = STRVEC_INIT;
+    char *path = NULL;
+    const char *format = NULL;
+    compiler_record_flags(&gcc11, records, output, &flags, &path, &format);
+    assert_string_equal(format, "gcc-json");
+    char *base[] = {"gcc", "-O3", "helper.o", "prog.c", "-o", "prog", NULL};
+    sv_push_all(&argv, base);
+    sv_push_all(&argv, sv_argv(&flags));
+    assert_int_equal(run_argv(sv_argv(&argv), &o, NULL), 0);
+
+    assert_false(file_exists(path));   /* GCC did not use the name it was given */
+    char *found = compiler_record_file_found(path, format);
+    assert_non_null(found);
+    char *rel = path_relative_to(found, records);
+    assert_non_null(rel);
+    assert_null(strchr(rel, '/'));
+    struct strvec names = STRVEC_INIT;
+    assert_int_equal(records_read_file(format, found, note_function, &names), 0);
+    assert_true(sv_contains(&names, "add_scaled"));
+    /* Nothing else was written next to the sources or the output. */
+    char *stray = path_join(dir, "prog-prog.c.opt-record.json.gz");
+    assert_false(file_exists(stray));
+
+    /* Two JSON files: not one compile's dir, nothing is trusted. */
+    char *other = path_join(records, "other.opt-record.json.gz");
+    assert_int_equal(write_file_atomic(other, "", 0), 0);
+    char *none = compiler_record_file_found(path, format);
+    assert_null(none);
+    /* A missing Clang or dump record is missing: no search. */
+    char *yaml = path_join(records, "prog.opt.yaml");
+    assert_null(compiler_record_file_found(yaml, "clang-yaml"));
+
+    free(yaml);
+    free(other);
+    free(stray);
+    sv_free(&names);
+    free(rel);
+    free(found);
+    free(path);
+    sv_free(&flags);
+    sv_free(&argv);
+    free(output);
+    free(records);
+    free(helper);
+    free(prog);
+    remove_tree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -409,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_opt_levels),
         cmocka_unit_test(test_driver_names),
         cmocka_unit_test(test_record_flags),
+        cmocka_unit_test(test_json_record_of_link_with_object_inputs),
         cmocka_unit_test(test_records_change_outputs),
         cmocka_unit_test(test_vectorization_notes),
         cmocka_unit_test(test_identify_gcc_and_clang),

@@ -60,11 +60,14 @@ static char *wrap_dir_of(const char *builddir)
     return dir;
 }
 
-int wrapper_is_configure_probe(const char *source)
+int wrapper_is_configure_probe(const char *path)
 {
-    const char *base = path_basename(source);
-    return !strncmp(base, "conftest.", 9) || strstr(source, "/CMakeFiles/CMakeTmp/") ||
-           strstr(source, "/CMakeFiles/CMakeScratch/") || strstr(source, "/meson-private/");
+    const char *base = path_basename(path);
+    const char *cmake_files = strstr(path, "/CMakeFiles/");
+    return !strncmp(base, "conftest.", 9) || strstr(path, "/CMakeFiles/CMakeTmp/") ||
+           strstr(path, "/CMakeFiles/CMakeScratch/") || strstr(path, "/meson-private/") ||
+           /* CMake's compiler identification: CMakeFiles/3.25.1/CompilerIdC/ */
+           (cmake_files && strstr(cmake_files, "/CompilerId"));
 }
 
 /* ---- the compiler side ---- */
@@ -240,7 +243,13 @@ static int wrap_compile(const char *store_dir, char **real_argv)
     size_t n = 0;
     for (size_t i = 0; args.is_compile && i < args.sources.n; i++) {
         char *src = path_absolute(args.sources.v[i], cwd);
-        if (wrapper_is_configure_probe(src)) {
+        /* CMake compiles its own Modules/CMakeCCompilerABI.c inside a
+         * CMakeScratch dir: the directory counts as much as the source. */
+        char *out = compile_args_output_of(&args, i, cwd);
+        int probe = wrapper_is_configure_probe(src) || wrapper_is_configure_probe(out) ||
+                    wrapper_is_configure_probe(cwd);
+        free(out);
+        if (probe) {
             free(src);
             continue;
         }

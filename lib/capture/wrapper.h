@@ -70,9 +70,11 @@ struct store;
 struct strvec;
 void wrapper_unsupported_compilers(struct store *st, struct strvec *out);
 
-/* 1 when a compile looks like a build system's configuration probe
- * (autoconf's conftest.*, CMake's CMakeFiles/CMakeTmp or CMakeScratch,
- * meson-private/): the wrapper runs it but does not record it. */
-int wrapper_is_configure_probe(const char *source_abs);
+/* 1 when a path (a compile's source, output or working directory,
+ * absolute) belongs to a build system's configuration probe: autoconf's
+ * conftest.*, CMake's CMakeFiles/CMakeTmp, CMakeScratch and compiler
+ * identification (CMakeFiles/<version>/CompilerIdC), meson-private/. The
+ * wrapper runs such compiles but does not record them. */
+int wrapper_is_configure_probe(const char *path_abs);
 
 #endif

@@ -1,0 +1,60 @@
+#!/bin/bash
+# test_scan_cmake.sh - `fmvgen scan` in CMake trees (tests/fixtures/scan-cmake):
+#   - a tree configured before the scan runs the compiler by the absolute
+#     path CMake cached: no compile goes through the wrapper, and the scan
+#     says so in one error line naming CMakeCache.txt, the compiler and the
+#     remedies, exit 1 (it used to print "nothing to do", exit 0); the
+#     build itself still ran;
+#   - the first remedy works: compile_commands.json + --compdb;
+#   - configuring inside the scan works: the project's compiles are
+#     recorded, CMake's try-compiles (CMakeFiles/CMakeScratch) are not;
+#   - a Makefile with an absolute compiler path gets the generic error.
+# With gcc and clang (and clang-19 when installed).
+source "$TESTLIB"
+command -v cmake >/dev/null || { echo "cmake not installed: skipped"; exit 0; }
+SRC=$(copy_fixture scan-cmake)
+
+check_with() {
+  local cc=$1
+  # Configured before the scan.
+  local B="$TMP/pre-$cc"
+  CC=$cc cmake -S "$SRC" -B "$B" >/dev/null || { fail "$cc: configure"; return; }
+  local out rc
+  out=$(cd "$B" && "$FMVGEN" scan -- make 2>&1); rc=$?
+  expect_eq "$cc: configured tree: exit" "$rc" 1
+  local err; err=$(printf '%s\n' "$out" | grep '^fmvgen: ')
+  expect_eq "$cc: one error line" "$(printf '%s\n' "$err" | wc -l)" 1
+  expect_match "$cc: names the cache and the compiler" "$err" \
+    "^fmvgen: $B/CMakeCache.txt: the build succeeded, but no compile went through fmvgen's wrapper: .* runs $(command -v "$cc")"
+  expect_match "$cc: says the remedies" "$err" "CMAKE_EXPORT_COMPILE_COMMANDS=ON .*--compdb compile_commands.json.*configure a fresh build dir"
+  expect_eq "$cc: the build ran" "$([ -x "$B/prog" ] && echo yes)" yes
+  # Remedy 1: a compilation database.
+  cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$B" >/dev/null
+  out=$(cd "$B" && "$FMVGEN" scan --compdb compile_commands.json 2>&1); rc=$?
+  expect_eq "$cc: --compdb exit" "$rc" 0
+  expect_eq "$cc: --compdb candidates" "$(sqlite3 "$B/.fmvgen/store.sqlite" "SELECT name FROM functions WHERE status='candidate'")" mix
+
+  # Configured inside the scan (cmake --build also names the tree).
+  local F="$TMP/fresh-$cc"; mkdir -p "$F"
+  out=$(cd "$F" && CC=$cc "$FMVGEN" scan -- sh -c "cmake -S '$SRC' -B . >/dev/null && cmake --build ." 2>&1); rc=$?
+  expect_eq "$cc: fresh configure: exit" "$rc" 0
+  local DB="$F/.fmvgen/store.sqlite"
+  expect_eq "$cc: only the project's compiles" \
+    "$(sqlite3 "$DB" "SELECT group_concat(replace(source, '$SRC/', ''), ' ') FROM (SELECT source FROM compiles ORDER BY source)")" \
+    "kernel.c main.c"
+  expect_eq "$cc: fresh candidates" "$(sqlite3 "$DB" "SELECT name FROM functions WHERE status='candidate'")" mix
+  expect_no_match "$cc: fresh: no error" "$out" "^fmvgen: .*(error|no compile went)"
+  # A rebuild of that tree after the scan needs no fmvgen environment.
+  (cd "$F" && touch "$SRC/kernel.c" && cmake --build . >/dev/null 2>&1); expect_eq "$cc: plain rebuild" "$?" 0
+}
+
+check_with gcc
+check_with clang
+if have_clang19; then check_with clang-19; else echo "clang-19 not installed: skipped"; fi
+
+# A Makefile with an absolute compiler path: the generic explanation.
+M="$TMP/abs"; cp -a "$SRC" "$M"
+out=$(cd "$M" && "$FMVGEN" scan -- make -f Makefile.abs CC="$(command -v gcc)" 2>&1); rc=$?
+expect_eq "absolute CC: exit" "$rc" 1
+expect_match "absolute CC: says why" "$out" "^fmvgen: make: the build succeeded, but no C/C\+\+ compile went through fmvgen's wrapper.*absolute path"
+finish

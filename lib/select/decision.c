@@ -1,7 +1,6 @@
 /* decision.c - see decision.h. */
 #include "select/decision.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 #include "util/util.h"
@@ -108,34 +107,19 @@ void decide(const struct decision_input *in, struct decision *out)
     free(var);
 }
 
-void decision_fixed_time(const struct decision_input *in, size_t w, struct decision_fixed_time *out)
+double decision_saved_share(const struct decision_input *in, size_t w, size_t f, size_t v)
 {
-    *out = (struct decision_fixed_time){.variant = -1};
     const double *t0 = in->totals + (w * in->n_variants) * in->n_runs;
     double base_total = stats_mean(t0, in->n_runs);
-    if (base_total <= 0) return;
-    int followed = 0;   /* some variant's total moved with its candidates: fixed work */
-    for (size_t v = 1; v < in->n_variants; v++) {
-        const double *tv = in->totals + (w * in->n_variants + v) * in->n_runs;
-        double total = stats_mean(tv, in->n_runs);
-        if (total <= 0) continue;   /* not profiled */
-        double moved = 0;
-        for (size_t f = 0; f < in->n_functions; f++) {
-            struct stats_interval iv;
-            stats_welch(samples_of(in, w, 0, f), in->n_runs, samples_of(in, w, v, f), in->n_runs, &iv);
-            if (stats_faster(&iv) || stats_slower(&iv)) moved += iv.diff;
-        }
-        moved /= base_total;
-        double total_moved = (base_total - total) / base_total;
-        if (fabs(moved) < DECISION_FIXED_TIME_MOVE) continue;
-        if (fabs(total_moved) >= fabs(moved) / 2) followed = 1;
-        if (out->variant < 0 || fabs(moved) > fabs(out->moved)) {
-            out->variant = (int)v;
-            out->moved = moved;
-            out->total_moved = total_moved;
-        }
-    }
-    out->fixed = out->variant >= 0 && !followed;
+    if (base_total <= 0) return 0;
+    return (stats_mean(samples_of(in, w, 0, f), in->n_runs) - stats_mean(samples_of(in, w, v, f), in->n_runs)) /
+           base_total;
+}
+
+int decision_fixed_time(double saved, const struct stats_interval *e2e)
+{
+    if (saved < DECISION_FIXED_TIME_SAVED || !e2e->valid || stats_faster(e2e)) return 0;
+    return e2e->speedup_hi < 1 / (1 - saved / 2);
 }
 
 void decision_free(struct decision *d)

@@ -62,25 +62,24 @@ struct decision {
 
 void decide(const struct decision_input *in, struct decision *out);
 
-/* Does workload w run for a fixed time instead of a fixed amount of work
- * (a benchmark looping until a deadline: tjbench -benchtime, lz4 -b -i)?
- * Then a faster clone does more iterations in the same time and no speedup
- * can show. Told from the samples, which count CPU time: with fixed work, a
- * candidate's samples that drop take the run's total down with them; with
- * fixed time, the code around the candidates runs more often and fills the
- * time they saved, and the total stays put. So w is judged fixed-time when
- * on some variant the candidates' significant changes (stats.h, summed, net)
- * move at least DECISION_FIXED_TIME_MOVE of the baseline's samples, and on
- * every such variant the total moves by less than half of that. Variants
- * never profiled (totals 0) are left out. */
-#define DECISION_FIXED_TIME_MOVE 0.08
-struct decision_fixed_time {
-    int fixed;
-    int variant;          /* the variant with the largest move, or -1 */
-    double moved;         /* its candidates' net change, share of the baseline's total */
-    double total_moved;   /* the change of its total, the same way */
-};
-void decision_fixed_time(const struct decision_input *in, size_t w, struct decision_fixed_time *out);
+/* The share of workload w's baseline samples that function f's clones of
+ * variant v saved in the profiled runs (mean baseline minus mean variant,
+ * over the baseline's mean total; negative when it got slower). */
+double decision_saved_share(const struct decision_input *in, size_t w, size_t f, size_t v);
+
+/* Does a workload run for a fixed time instead of a fixed amount of work (a
+ * benchmark looping until a deadline: tjbench -benchtime, lz4 -b -i)? Then
+ * a faster clone does more iterations in the same time and no speedup can
+ * show in time. Told from two measurements that disagree: the profiles say
+ * the selected functions saved `saved` of the workload's time (their samples
+ * fell; samples count CPU time, which a busy machine shares out unevenly,
+ * so they cannot tell fixed time alone), while the end-to-end wall times
+ * of the baseline and the selected build (e2e, stats_welch_log) show no
+ * significant gain and exclude even half of the predicted one
+ * (1 / (1 - saved/2)). At least DECISION_FIXED_TIME_SAVED must have been
+ * saved for a verdict. */
+#define DECISION_FIXED_TIME_SAVED 0.08
+int decision_fixed_time(double saved, const struct stats_interval *e2e);
 void decision_free(struct decision *d);
 
 /* "selected", "cold", ... (for the reports). */

@@ -380,20 +380,6 @@ static int profiled(const struct select_variant *v, size_t index)
     return v->built && (index == 0 || !v->failure || !strncmp(v->failure, "output", 6));
 }
 
-/* A workload that runs for a fixed time cannot show a speedup in time
- * (decision_fixed_time): said, with the remedy. */
-static void note_fixed_time(struct select_session *s, const struct decision_input *in, size_t w)
-{
-    struct decision_fixed_time ft;
-    decision_fixed_time(in, w, &ft);
-    if (!ft.fixed) return;
-    sv_pushf(&s->rep.notes, "'%s' took the same time on every variant: on %s its candidates' own time changed by "
-                            "%.0f%% of the run, its total by %.1f%% - a benchmark that runs for a fixed time cannot "
-                            "show a speedup in time; give it a fixed amount of work",
-             s->o->runs_cmd->v[w], s->rep.variants[ft.variant].name, -100 * ft.moved, -100 * ft.total_moved);
-    say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
-}
-
 static int profile_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
@@ -445,7 +431,13 @@ static int profile_all(struct select_session *s)
             .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
         };
         decide(&in, &r->decision);
-        for (size_t w = 0; w < nw; w++) note_fixed_time(s, &in, w);
+        /* what each function's chosen clones saved, per workload: for
+         * telling a fixed-time workload once the end-to-end times are in */
+        s->saved = xcalloc(nw * nf + 1, sizeof *s->saved);
+        for (size_t w = 0; w < nw; w++)
+            for (size_t f = 0; f < nf; f++)
+                if (r->decision.functions[f].chosen >= 1)
+                    s->saved[w * nf + f] = decision_saved_share(&in, w, f, (size_t)r->decision.functions[f].chosen);
     }
     free(samples);
     free(totals);
@@ -466,6 +458,23 @@ static void note_noise(struct select_session *s)
                             "workload longer", few, few == 1 ? "" : "s", s->o->runs);
     if (s->o->runs < 3)
         sv_pushf(&r->notes, "only %d runs per variant: intervals are wide; --runs 5 or more is advised", s->o->runs);
+}
+
+/* A workload that runs for a fixed time cannot show a speedup in time
+ * (decision_fixed_time): said, with the remedy. */
+static void note_fixed_time(struct select_session *s, size_t w)
+{
+    struct select_report *r = &s->rep;
+    const struct select_workload_result *wr = &r->workloads[w];
+    double saved = 0;
+    for (size_t f = 0; s->saved && f < r->n_functions; f++)
+        if (r->functions[f].in_patch) saved += s->saved[w * r->n_functions + f];
+    if (!decision_fixed_time(saved, &wr->e2e)) return;
+    sv_pushf(&r->notes, "'%s' took the same time with the selected clones as without (%.2fx [%.2f, %.2f]), though "
+                        "their profiles say they save %.0f%% of its time: a benchmark that runs for a fixed time "
+                        "cannot show a speedup in time; give it a fixed amount of work",
+             wr->command, wr->e2e.speedup, wr->e2e.speedup_lo, wr->e2e.speedup_hi, 100 * saved);
+    say("%s", r->notes.v[r->notes.n - 1]);
 }
 
 /* Builds the selected patch - each function with the targets of the set it
@@ -528,6 +537,7 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
         }
         stats_welch_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
         wr->timed = 1;
+        note_fixed_time(s, w);
         if (stats_slower(&wr->e2e))
             sv_pushf(&r->notes, "the selected build is significantly slower than the baseline on '%s'", wr->command);
         if (wr->e2e.valid && wr->e2e.speedup_hi - wr->e2e.speedup_lo > 0.2 * wr->e2e.speedup)
@@ -678,6 +688,7 @@ void select_session_free(struct select_session *s)
     free(s->builddir);
     for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) workload_output_free(&s->base_outputs[w]);
     free(s->base_outputs);
+    free(s->saved);
     patch_plan_free(&s->candidates);
     if (s->have_final) patch_plan_free(&s->final_plan);
     select_report_free(&s->rep);

@@ -13,9 +13,9 @@
  *      variant that fails is reported and never selected. The baseline runs
  *      each workload twice: lines that differ between its own two runs
  *      (a benchmark's MB/s) are not compared (lib/select/workload_output.h);
- *      a workload whose time stays the same on every variant although its
- *      functions' own times moved (it runs for a fixed time, not a fixed
- *      amount of work) is reported;
+ *      a workload whose end-to-end time stays the same although the
+ *      selected functions' profiles say they saved time (it runs for a
+ *      fixed time, not a fixed amount of work) is reported (step 5);
  *   4. runs interleaved (A B C A B C ...) under perf (lib/measure/profile.h),
  *      samples folded onto functions (lib/select/attribution.h), the rule of
  *      lib/select/decision.h;
@@ -83,6 +83,8 @@ struct select_session {
     struct variant_build *builds;   /* [variant], then the selected build; dir: where commands run */
     char **sources;                 /* [variant], then the selected: its private source copy */
     struct workload_output *base_outputs;   /* [workload] what of the baseline's stdout is compared */
+    double *saved;                  /* [w * n_functions + f]: share of workload w's baseline
+                                     * samples f's chosen clones saved (decision_saved_share) */
     struct select_report rep;
     struct patch_plan final_plan;   /* the selected patch (valid with have_final) */
     int have_final;

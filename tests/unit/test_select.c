@@ -291,43 +291,44 @@ static void test_workload_output(void **state)
     workload_output_free(&o);
 }
 
-/* A workload that runs for a fixed time (decision_fixed_time): one
- * candidate and one workload; the candidate's samples drop from 600 to 200
- * per run on variant 1. With fixed work the total drops with it (1000 ->
- * 600); with fixed time the total stays (1000 -> 1000, the other code ran
- * more often). A candidate that does not move says nothing either way. */
+/* A workload that runs for a fixed time (decision_fixed_time): the
+ * selected function's samples fell by 40% of the run (600 -> 200 of 1000 a
+ * run, decision_saved_share), so a fixed amount of work would take ~1.67x
+ * less time; the end-to-end interval decides. */
 static void test_fixed_time(void **state)
 {
     (void)state;
     static const char *const names[1] = {"dot"};
     static const double jitter[NR] = {0, 3, -2, 1};
-    struct { double f0, f1, t0, t1; int fixed; } cases[] = {
-        {600, 200, 1000, 600, 0},     /* fixed work */
-        {600, 200, 1000, 1000, 1},    /* fixed time */
-        {600, 200, 1000, 1020, 1},    /* fixed time, a little noise */
-        {600, 600, 1000, 1000, 0},    /* nothing moved */
-        {600, 560, 1000, 1000, 0},    /* moved by 4% of the run: too little to tell */
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        double samples[3 * NR] = {0}, totals[3 * NR] = {0};   /* variant 2 never profiled */
-        for (size_t r = 0; r < NR; r++) {
-            samples[0 * NR + r] = cases[c].f0 + jitter[r];
-            samples[1 * NR + r] = cases[c].f1 + jitter[r];
-            totals[0 * NR + r] = cases[c].t0 + jitter[r];
-            totals[1 * NR + r] = cases[c].t1 - jitter[r];
-        }
-        int eligible[3] = {0, 1, 0};
-        struct decision_input in = {.n_functions = 1, .n_workloads = 1, .n_variants = 3, .n_runs = NR,
-                                    .functions = names, .samples = samples, .totals = totals,
-                                    .variant_eligible = eligible, .min_share = 0.02, .min_samples = 20};
-        struct decision_fixed_time ft;
-        decision_fixed_time(&in, 0, &ft);
-        assert_int_equal(ft.fixed, cases[c].fixed);
-        if (ft.fixed) {
-            assert_int_equal(ft.variant, 1);
-            assert_true(fabs(ft.moved - 0.4) < 0.01);
-        }
+    double samples[2 * NR], totals[2 * NR];
+    for (size_t r = 0; r < NR; r++) {
+        samples[r] = 600 + jitter[r];
+        samples[NR + r] = 200 - jitter[r];
+        totals[r] = 1000 + jitter[r];
+        totals[NR + r] = 1000 - jitter[r];   /* fixed time: the total did not follow */
     }
+    int eligible[2] = {0, 1};
+    struct decision_input in = {.n_functions = 1, .n_workloads = 1, .n_variants = 2, .n_runs = NR,
+                                .functions = names, .samples = samples, .totals = totals,
+                                .variant_eligible = eligible, .min_share = 0.02, .min_samples = 20};
+    double saved = decision_saved_share(&in, 0, 0, 1);
+    assert_true(fabs(saved - 0.4) < 0.005);
+
+    /* wall times of baseline and selected: [run] */
+    double base[] = {0.301, 0.302, 0.300, 0.301}, same[] = {0.302, 0.300, 0.301, 0.302};
+    double faster[] = {0.181, 0.18, 0.182, 0.18}, noisy_base[] = {0.3, 0.6, 0.35, 0.5},
+           noisy_sel[] = {0.2, 0.45, 0.25, 0.5};
+    struct stats_interval e2e;
+    stats_welch_log(base, NR, same, NR, &e2e);
+    assert_true(decision_fixed_time(saved, &e2e));      /* the same time: fixed time */
+    assert_false(decision_fixed_time(0.05, &e2e));      /* too little saved to tell */
+    stats_welch_log(base, NR, faster, NR, &e2e);
+    assert_false(decision_fixed_time(saved, &e2e));     /* fixed work: the time followed */
+    stats_welch_log(noisy_base, NR, noisy_sel, NR, &e2e);
+    assert_false(stats_faster(&e2e));
+    assert_false(decision_fixed_time(saved, &e2e));     /* too noisy to exclude the gain */
+    stats_welch_log(base, 1, same, 1, &e2e);
+    assert_false(decision_fixed_time(saved, &e2e));     /* no interval */
 }
 
 static void test_report(void **state)

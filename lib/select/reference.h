@@ -37,8 +37,10 @@ char *select_reference_flags(struct store *st, const char *language);
 /* A plan whose files are the sources of the scan's successful compiles
  * under the project root, each with its own content (read from the user's
  * tree, never written there): written into a copy, they make the build
- * compile every source again. Returns 0, or -1 after an error line naming
- * a source that cannot be read. Free with patch_plan_free. */
+ * compile every source again. A source that no longer exists (one the build
+ * made and deleted again) is left out and named in out->skipped. Returns 0,
+ * or -1 after an error line naming a source that exists but cannot be read.
+ * Free with patch_plan_free. */
 int select_reference_plan(struct store *st, const char *root, struct patch_plan *out);
 
 /* The reference build gets its flags through the environment of this

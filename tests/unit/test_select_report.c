@@ -407,9 +407,17 @@ static void test_reference_store(void **state)
     assert_int_equal(plan.nfunctions, 0);
     patch_plan_free(&plan);
 
-    /* a source gone since the scan: one error, no plan */
+    /* a source gone since the scan (the build deleted it): left out, named */
     char *c4[] = {"gcc", "-O2", "-c", "gone.c", NULL};
     add_compile(st, root, gone, "c", c4);
+    assert_int_equal(select_reference_plan(st, root, &plan), 0);
+    assert_int_equal(plan.nfiles, 2);
+    assert_int_equal(plan.skipped.n, 1);
+    assert_string_equal(plan.skipped.v[0], "gone.c: gone since the scan, not rewritten");
+    patch_plan_free(&plan);
+
+    /* a source that exists but cannot be read (a directory now): one error */
+    mkdir_p(gone, 0755);
     fmv_set_quiet(1);
     assert_int_equal(select_reference_plan(st, root, &plan), -1);
     fmv_set_quiet(0);

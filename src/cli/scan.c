@@ -164,15 +164,20 @@ static char *cmake_cache_value(const char *cache_file, const char *name)
 }
 
 /* The CMake build tree the build command works in: `cmake --build DIR`'s
- * DIR, else the scan's directory, when it holds a CMakeCache.txt. */
+ * or `make|ninja -C DIR`'s DIR, else the scan's directory, when it holds a
+ * CMakeCache.txt. */
 static char *cmake_cache_of(const char *builddir, char **build)
 {
     const char *dir = builddir;
-    for (size_t i = 0; build[i]; i++)
-        if (!strcmp(path_basename(build[i]), "cmake") && build[i + 1] && !strcmp(build[i + 1], "--build") &&
-            build[i + 2])
+    for (size_t i = 0; build[i]; i++) {
+        const char *tool = path_basename(build[i]);
+        if (!strcmp(tool, "cmake") && build[i + 1] && !strcmp(build[i + 1], "--build") && build[i + 2])
             dir = build[i + 2];
-    char *abs = path_absolute(dir, builddir);
+        if ((!strcmp(tool, "make") || !strcmp(tool, "gmake") || !strcmp(tool, "ninja")) && build[i + 1] &&
+            !strcmp(build[i + 1], "-C") && build[i + 2])
+            dir = build[i + 2];
+    }
+    char *abs = path_absolute(dir, NULL);   /* the build runs in the current directory */
     char *cache = path_join(abs, "CMakeCache.txt");
     free(abs);
     if (file_exists(cache)) return cache;

@@ -28,6 +28,13 @@ check_with() {
     "^fmvgen: $B/CMakeCache.txt: the build succeeded, but no compile went through fmvgen's wrapper: .* runs $(command -v "$cc")"
   expect_match "$cc: says the remedies" "$err" "CMAKE_EXPORT_COMPILE_COMMANDS=ON .*--compdb compile_commands.json.*configure a fresh build dir"
   expect_eq "$cc: the build ran" "$([ -x "$B/prog" ] && echo yes)" yes
+  # The same, the tree named by make -C and cmake --build from elsewhere.
+  for cmd in "make -C pre-$cc" "cmake --build pre-$cc"; do
+    mkdir -p "$TMP/elsewhere-$cc"
+    out=$(cd "$TMP" && "$FMVGEN" -C "$TMP/elsewhere-$cc" scan -- $cmd 2>&1); rc=$?
+    expect_eq "$cc: $cmd: exit" "$rc" 1
+    expect_match "$cc: $cmd: names the cache" "$out" "^fmvgen: $B/CMakeCache.txt: the build succeeded, but no compile"
+  done
   # Remedy 1: a compilation database.
   cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$B" >/dev/null
   out=$(cd "$B" && "$FMVGEN" scan --compdb compile_commands.json 2>&1); rc=$?

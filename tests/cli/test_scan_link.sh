@@ -8,7 +8,8 @@
 #   - a source the build compiles inside $(shell) and deletes again
 #     (have_pthread.c) is skipped by the probes with one note line, and is
 #     neither warned about nor listed under "What defeats vectorization";
-#   - list's count sentence: "1 more loop vectorizes at -O3" (GCC).
+#   - list's count sentence: "1 more loop vectorizes at -O3" (GCC);
+#   - compiles that give no records at all are warned about, not dropped.
 # With gcc, clang, and clang-19 when installed.
 source "$TESTLIB"
 
@@ -44,6 +45,29 @@ check_with() {
   expect_eq "$cc: rescan exit" "$rc" 0
   expect_eq "$cc: rescan note once" "$(printf '%s\n' "$out" | grep -c '^fmvgen: note:')" 1
 }
+
+# A compiler front that drops the record flags (as a flag-filtering
+# launcher might): its compiles give no records, and the scan says so in
+# one warning instead of silently scanning less.
+mkdir -p "$TMP/bin"
+cat > "$TMP/bin/clang" <<'SH'
+#!/bin/bash
+args=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = -Xclang ]; then shift 2; continue; fi
+  args+=("$1"); shift
+done
+exec "$REAL_CLANG" "${args[@]}"
+SH
+chmod +x "$TMP/bin/clang"
+P=$(copy_fixture scan-link-objects); mv "$P" "$TMP/filtered"; P="$TMP/filtered"
+out=$(cd "$P" && REAL_CLANG=$(command -v clang) PATH="$TMP/bin:$PATH" "$FMVGEN" scan --no-probe -- make CC=clang 2>&1); rc=$?
+expect_eq "no records: exit" "$rc" 0
+expect_eq "no records: one warning" "$(printf '%s\n' "$out" | grep -c '^fmvgen: warning: ')" 1
+expect_match "no records: the warning counts and names them" "$out" \
+  "^fmvgen: warning: 4 compiles gave no optimization records, so their functions are not scanned: $P/have_pthread.c, \.\.\."
+expect_eq "no records: noted per compile" \
+  "$(sqlite3 "$P/.fmvgen/store.sqlite" "SELECT count(*) FROM tu_notes WHERE kind='no-records'")" 4
 
 check_with gcc
 check_with clang

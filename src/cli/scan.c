@@ -192,20 +192,22 @@ static char *cmake_cache_of(const char *builddir, char **build)
 static void explain_no_compiles(const char *builddir, char **build)
 {
     char *cache = cmake_cache_of(builddir, build);
-    if (cache) {
-        char *cc = cmake_cache_value(cache, "CMAKE_C_COMPILER");
-        char *cxx = cc && *cc ? NULL : cmake_cache_value(cache, "CMAKE_CXX_COMPILER");
-        const char *compiler = cc && *cc ? cc : cxx && *cxx ? cxx : "its compiler";
+    char *cc = cache ? cmake_cache_value(cache, "CMAKE_C_COMPILER") : NULL;
+    char *cxx = cache && !(cc && *cc) ? cmake_cache_value(cache, "CMAKE_CXX_COMPILER") : NULL;
+    const char *compiler = cc && *cc ? cc : cxx && *cxx ? cxx : "its compiler";
+    /* A tree configured under an earlier scan caches the wrapper itself:
+     * then nothing needed compiling, which the generic line says. */
+    int bypassed = cache && !strstr(compiler, "/" STORE_DIRNAME "/wrap/");
+    if (bypassed)
         fmv_error("%s: the build succeeded, but no compile went through fmvgen's wrapper: this CMake tree was "
                   "configured before the scan and runs %s directly; run 'cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON . "
                   "&& fmvgen scan --compdb compile_commands.json' here, or configure a fresh build dir under the "
                   "scan: 'fmvgen scan -- sh -c \"cmake -S SRCDIR -B . && cmake --build .\"'",
                   cache, compiler);
-        free(cc);
-        free(cxx);
-        free(cache);
-        return;
-    }
+    free(cc);
+    free(cxx);
+    free(cache);
+    if (bypassed) return;
     fmv_error("%s: the build succeeded, but no C/C++ compile went through fmvgen's wrapper, so nothing was scanned: "
               "either nothing needed compiling ('make -B' rebuilds everything), or the build runs its compiler by "
               "an absolute path (a configured CMake or autotools tree, CC=/usr/bin/cc in a Makefile), which "

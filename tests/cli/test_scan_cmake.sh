@@ -51,6 +51,12 @@ check_with() {
     "kernel.c main.c"
   expect_eq "$cc: fresh candidates" "$(sqlite3 "$DB" "SELECT name FROM functions WHERE status='candidate'")" mix
   expect_no_match "$cc: fresh: no error" "$out" "^fmvgen: .*(error|no compile went)"
+  # Scanned again with the store gone and nothing to rebuild: the cached
+  # compiler is the wrapper, so the line says nothing needed compiling.
+  rm -rf "$F/.fmvgen/store.sqlite"*
+  out=$(cd "$F" && "$FMVGEN" scan -- cmake --build . 2>&1); rc=$?
+  expect_eq "$cc: up-to-date tree: exit" "$rc" 1
+  expect_match "$cc: up-to-date tree: generic line" "$out" "^fmvgen: cmake: the build succeeded, but no C/C\+\+ compile .*nothing needed compiling"
   # A rebuild of that tree after the scan needs no fmvgen environment.
   (cd "$F" && touch "$SRC/kernel.c" && cmake --build . >/dev/null 2>&1); expect_eq "$cc: plain rebuild" "$?" 0
 }

@@ -147,3 +147,117 @@ void output_diff_free(struct output_diff *d)
     free(d->actual);
     d->expected = d->actual = NULL;
 }
+
+/* ---- ignored lines and binary data (output_compare_filtered) ---- */
+
+int line_ignore_add(struct line_ignore *ig, const char *pattern)
+{
+    regex_t re;
+    int err = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+    if (err) {
+        char why[256];
+        regerror(err, &re, why, sizeof why);
+        return fmv_error("--ignore-lines: '%s' is not a valid extended regular expression: %s", pattern, why);
+    }
+    ig->res = xrealloc(ig->res, (ig->n + 1) * sizeof *ig->res);
+    ig->patterns = xrealloc(ig->patterns, (ig->n + 1) * sizeof *ig->patterns);
+    ig->res[ig->n] = re;
+    ig->patterns[ig->n] = xstrdup(pattern);
+    ig->n++;
+    return 0;
+}
+
+void line_ignore_free(struct line_ignore *ig)
+{
+    for (size_t i = 0; i < ig->n; i++) {
+        regfree(&ig->res[i]);
+        free(ig->patterns[i]);
+    }
+    free(ig->res);
+    free(ig->patterns);
+    memset(ig, 0, sizeof *ig);
+}
+
+int output_is_binary(const char *s, size_t len)
+{
+    return s && memchr(s, '\0', len) != NULL;
+}
+
+/* The text without the lines ig matches. map[k] is the original (1-based)
+ * number of kept line k+1; map[kept] is the line after the last, so that a
+ * difference found at the very end maps too. */
+struct filtered {
+    struct strbuf text;
+    int *map;
+    int kept, ignored;
+};
+
+static void filter_lines(const struct line_ignore *ig, const char *s, size_t len, struct filtered *f)
+{
+    struct strbuf line = STRBUF_INIT;
+    memset(f, 0, sizeof *f);
+    int line_no = 0;
+    size_t start = 0;
+    while (start < len) {
+        const char *nl = memchr(s + start, '\n', len - start);
+        size_t end = nl ? (size_t)(nl - s) : len;
+        line_no++;
+        sb_reset(&line);
+        sb_add(&line, s + start, end - start);
+        int drop = 0;
+        for (size_t i = 0; i < ig->n && !drop; i++) drop = regexec(&ig->res[i], sb_str(&line), 0, NULL, 0) == 0;
+        if (drop) {
+            f->ignored++;
+        } else {
+            sb_add(&f->text, s + start, (nl ? end + 1 : end) - start);
+            f->map = xrealloc(f->map, (size_t)(f->kept + 2) * sizeof *f->map);
+            f->map[f->kept++] = line_no;
+        }
+        start = nl ? end + 1 : len;
+    }
+    f->map = xrealloc(f->map, (size_t)(f->kept + 1) * sizeof *f->map);
+    f->map[f->kept] = line_no + 1;
+    sb_add(&f->text, "", 0);   /* NUL-terminated even when empty */
+    sb_free(&line);
+}
+
+int line_ignore_count(const struct line_ignore *ig, const char *buf, size_t len)
+{
+    if (!ig || !ig->n || !buf || output_is_binary(buf, len)) return 0;
+    struct filtered f;
+    filter_lines(ig, buf, len, &f);
+    int n = f.ignored;
+    sb_free(&f.text);
+    free(f.map);
+    return n;
+}
+
+void output_compare_filtered(const char *ref, size_t ref_len, const char *got, size_t got_len, double tolerance,
+                             const struct line_ignore *ig, struct output_diff *d)
+{
+    if (output_is_binary(ref, ref_len) || output_is_binary(got, got_len)) {
+        /* Numbers and lines mean nothing in binary data: equal or not. */
+        memset(d, 0, sizeof *d);
+        d->binary = 1;
+        size_t n = ref_len < got_len ? ref_len : got_len, k = 0;
+        while (k < n && ref[k] == got[k]) k++;
+        d->match = k == n && ref_len == got_len ? OUTPUT_IDENTICAL : OUTPUT_DIFFERENT;
+        if (d->match == OUTPUT_DIFFERENT) d->byte = k;
+        return;
+    }
+    if (!ig || !ig->n) {
+        output_compare(ref, ref_len, got, got_len, tolerance, d);
+        return;
+    }
+    struct filtered fr, fg;
+    filter_lines(ig, ref, ref_len, &fr);
+    filter_lines(ig, got, got_len, &fg);
+    output_compare(sb_str(&fr.text), fr.text.len, sb_str(&fg.text), fg.text.len, tolerance, d);
+    d->ignored = fg.ignored;
+    /* Line numbers of the output as the program wrote it. */
+    if (d->line > 0) d->line = d->line <= fr.kept + 1 ? fr.map[d->line - 1] : fr.map[fr.kept] + (d->line - fr.kept - 1);
+    sb_free(&fr.text);
+    sb_free(&fg.text);
+    free(fr.map);
+    free(fg.map);
+}

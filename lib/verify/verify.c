@@ -103,7 +103,7 @@ static void captured_free(struct captured *c, size_t n_compare)
 /* ---- comparing with the native run ---- */
 
 static void compare_file(const char *ref, size_t ref_len, const char *got, size_t got_len, double tol,
-                         struct output_diff *d)
+                         const struct line_ignore *ig, struct output_diff *d)
 {
     if (!ref && !got) {
         memset(d, 0, sizeof *d);
@@ -115,7 +115,7 @@ static void compare_file(const char *ref, size_t ref_len, const char *got, size_
         memset(d, 0, sizeof *d);
         d->match = OUTPUT_DIFFERENT;   /* written here, not natively */
     } else {
-        output_compare(ref, ref_len, got, got_len, tol, d);
+        output_compare_filtered(ref, ref_len, got, got_len, tol, ig, d);
     }
 }
 
@@ -287,6 +287,9 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
 {
     memset(r, 0, sizeof *r);
     if (!o->argv || !o->argv[0]) return fmv_error("verify: no program given (fmvgen verify -- PROG ARGS...)");
+    /* Bad patterns are refused before anything runs. */
+    for (size_t i = 0; o->ignore_lines && o->ignore_lines[i]; i++)
+        if (line_ignore_add(&r->ignore, o->ignore_lines[i]) != 0) return -1;
     r->program = find_in_path(o->argv[0]);
     /* An existing file that is not executable: still read it first, so a
      * text file is called "not an ELF file" rather than "not executable". */
@@ -399,8 +402,12 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     native->ok = native_exited && native->exit_status == 0;
     native->compared = native_exited;
     native->files = xcalloc(r->n_compare + 1, sizeof *native->files);
+    native->out.ignored = line_ignore_count(&r->ignore, caps[0].out, caps[0].out_len);
+    native->out.binary = output_is_binary(caps[0].out, caps[0].out_len);
     for (size_t k = 0; k < r->n_compare; k++) {
         native->files[k].match = caps[0].files[k] ? OUTPUT_IDENTICAL : OUTPUT_MISSING;
+        native->files[k].ignored = line_ignore_count(&r->ignore, caps[0].files[k], caps[0].file_lens[k]);
+        native->files[k].binary = output_is_binary(caps[0].files[k], caps[0].file_lens[k]);
         if (!caps[0].files[k] && native_exited) {
             native->ok = 0;
             sv_pushf(&r->notes, "%s: the native run did not write this file (--compare names files the program writes)",
@@ -413,11 +420,12 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
         run->ok = run->outcome == VERIFY_EXITED && run->exit_status == 0;
         if (!native_exited || run->outcome != VERIFY_EXITED) continue;
         run->compared = 1;
-        compare_file(caps[0].out, caps[0].out_len, caps[i].out, caps[i].out_len, o->float_tolerance, &run->out);
+        compare_file(caps[0].out, caps[0].out_len, caps[i].out, caps[i].out_len, o->float_tolerance, &r->ignore,
+                     &run->out);
         if (!output_ok(&run->out, o->float_tolerance)) run->ok = 0;
         for (size_t k = 0; k < r->n_compare; k++) {
             compare_file(caps[0].files[k], caps[0].file_lens[k], caps[i].files[k], caps[i].file_lens[k],
-                         o->float_tolerance, &run->files[k]);
+                         o->float_tolerance, &r->ignore, &run->files[k]);
             if (!output_ok(&run->files[k], o->float_tolerance)) run->ok = 0;
         }
     }
@@ -462,6 +470,7 @@ void verify_report_free(struct verify_report *r)
     free(r->argv);
     for (size_t i = 0; r->compare && r->compare[i]; i++) free(r->compare[i]);
     free(r->compare);
+    line_ignore_free(&r->ignore);
     free(r->qemu);
     free(r->helper);
     for (size_t i = 0; i < r->n_runs; i++) {
@@ -512,6 +521,9 @@ static json_t *diff_json(const struct output_diff *d)
     json_t *j = json_pack("{s:s}", "match", output_match_name(d->match));
     if (d->match == OUTPUT_FLOATS_DIFFER || d->match == OUTPUT_WITHIN_TOLERANCE)
         json_object_set_new(j, "max_relative_difference", json_real(d->max_diff));
+    if (d->binary) json_object_set_new(j, "binary", json_true());
+    if (d->binary && d->match == OUTPUT_DIFFERENT) json_object_set_new(j, "byte", json_integer((json_int_t)d->byte));
+    json_object_set_new(j, "ignored_lines", json_integer(d->ignored));
     if (d->line) {
         json_object_set_new(j, "line", json_integer(d->line));
         json_object_set_new(j, "expected", json_string(d->expected ? d->expected : ""));
@@ -541,6 +553,9 @@ json_t *verify_report_to_json(const struct verify_report *r)
     json_object_set_new(root, "argv", argv);
     json_object_set_new(root, "qemu", r->qemu ? json_string(r->qemu) : json_null());
     json_object_set_new(root, "float_tolerance", r->float_tolerance >= 0 ? json_real(r->float_tolerance) : json_null());
+    json_t *ignore = json_array();
+    for (size_t i = 0; i < r->ignore.n; i++) json_array_append_new(ignore, json_string(r->ignore.patterns[i]));
+    json_object_set_new(root, "ignore_lines", ignore);
     json_object_set_new(root, "ok", json_boolean(r->ok));
 
     json_t *cpus = json_array();
@@ -558,7 +573,9 @@ json_t *verify_report_to_json(const struct verify_report *r)
         json_object_set_new(c, "seconds", run->emulated ? json_null() : json_real(run->seconds));
         json_object_set_new(c, "message", run->message ? json_string(run->message) : json_null());
         if (i == 0) {
-            json_object_set_new(c, "stdout", run->compared ? json_pack("{s:s}", "match", "reference") : json_null());
+            json_object_set_new(c, "stdout", run->compared ? json_pack("{s:s, s:i}", "match", "reference", "ignored_lines",
+                                                                 run->out.ignored)
+                                                     : json_null());
         } else if (run->compared) {
             json_object_set_new(c, "stdout", diff_json(&run->out));
         } else {
@@ -567,7 +584,10 @@ json_t *verify_report_to_json(const struct verify_report *r)
         json_t *files = json_array();
         for (size_t k = 0; k < r->n_compare; k++) {
             json_t *f;
-            if (i == 0) f = json_pack("{s:s}", "match", run->files[k].match == OUTPUT_MISSING ? "missing" : "reference");
+            if (i == 0)
+                f = json_pack("{s:s, s:i}", "match", run->files[k].match == OUTPUT_MISSING ? "missing" : "reference",
+                              "ignored_lines", run->files[k].ignored);
+            if (i == 0 && run->files[k].binary) json_object_set_new(f, "binary", json_true());
             else if (run->compared) f = diff_json(&run->files[k]);
             else f = json_pack("{s:n}", "match");
             json_object_set_new(f, "file", json_string(r->compare[k]));

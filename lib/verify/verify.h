@@ -34,6 +34,7 @@ struct verify_options {
     double timeout_s;            /* per run; <= 0: none */
     char *const *compare;        /* files the program writes; NULL-terminated, may be NULL */
     double float_tolerance;      /* < 0: outputs must be identical */
+    char *const *ignore_lines;   /* --ignore-lines regexes (compare.h); NULL-terminated, may be NULL */
 };
 
 enum verify_outcome {
@@ -67,6 +68,7 @@ struct verify_report {
     char **compare;             /* as given */
     size_t n_compare;
     double float_tolerance;
+    struct line_ignore ignore;  /* compiled ignore_lines */
     struct verify_run *runs;    /* [0] is the native run */
     size_t n_runs;
     struct dispatch_plan plan;
@@ -76,7 +78,8 @@ struct verify_report {
 
 /* Runs everything. Returns 0 when the report was made (r->ok says whether
  * every CPU passed), -1 after one error line when it could not be (not an
- * x86-64 ELF program, qemu missing, no helper, bad model). */
+ * x86-64 ELF program, qemu missing, no helper, bad model, a regex that
+ * does not compile). */
 int verify_program(const struct verify_options *o, struct verify_report *r);
 void verify_report_free(struct verify_report *r);
 

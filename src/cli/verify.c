@@ -15,8 +15,8 @@
 #include "verify/verify.h"
 
 static const char USAGE[] =
-    "usage: fmvgen verify [--cpu LIST] [--timeout S] [--compare FILE...] [--float-tolerance X] [--json]\n"
-    "                     -- PROG [ARGS...]\n"
+    "usage: fmvgen verify [--cpu LIST] [--timeout S] [--compare FILE...] [--float-tolerance X]\n"
+    "                     [--ignore-lines REGEX]... [--json] -- PROG [ARGS...]\n"
     "\n"
     "Runs PROG natively (the reference) and under qemu-x86_64 for one CPU model\n"
     "per x86-64 level, and reports for each CPU: exit status or the signal that\n"
@@ -38,6 +38,14 @@ static const char USAGE[] =
     "                        every run, and the native run goes last\n"
     "  --float-tolerance X   numbers in text match when |a-b| <= X*max(1,|a|,|b|)\n"
     "                        (default: outputs must be identical)\n"
+    "  --ignore-lines REGEX  leave out of the comparison the lines of stdout and of the\n"
+    "                        --compare files that match REGEX (POSIX extended, anywhere\n"
+    "                        in the line) on both sides, e.g. a test program's own\n"
+    "                        timings: --ignore-lines 'took [0-9]+ ms'; repeatable.\n"
+    "                        Each output cell says how many lines were left out\n"
+    "\n"
+    "Output containing a NUL byte is binary: it must be identical, and a difference\n"
+    "is reported as the first differing byte (0-based offset), not as a line.\n"
     "  --json                machine-readable report\n"
     "\n"
     "Environment: FMVGEN_QEMU (the qemu-x86_64 to use), FMVGEN_DISPATCH_LIB (the\n"
@@ -84,10 +92,11 @@ static void table_print(struct table *t, FILE *f)
     free(w);
 }
 
-static char *match_cell(const struct verify_run *run, const struct output_diff *d, int is_native, int missing_native)
+static char *match_text(const struct verify_run *run, const struct output_diff *d, int is_native, int missing_native)
 {
     if (is_native) return xstrdup(!run->compared ? "-" : missing_native ? "not written" : "reference");
     if (!run->compared) return xstrdup("-");
+    if (d->binary && d->match == OUTPUT_DIFFERENT) return xasprintf("DIFFERS (byte %zu)", d->byte);
     switch (d->match) {
     case OUTPUT_IDENTICAL: return xstrdup("identical");
     case OUTPUT_WITHIN_TOLERANCE: return xasprintf("within tolerance (%.2g)", d->max_diff);
@@ -96,6 +105,19 @@ static char *match_cell(const struct verify_run *run, const struct output_diff *
     case OUTPUT_MISSING: return xstrdup("not written");
     }
     return xstrdup("?");
+}
+
+/* The cell, with the number of --ignore-lines lines left out, so that a
+ * pattern that hides too much (or nothing) shows. */
+static char *match_cell(const struct verify_report *r, const struct verify_run *run, const struct output_diff *d,
+                        int is_native, int missing_native)
+{
+    char *text = match_text(run, d, is_native, missing_native);
+    /* Binary data is never filtered: no count to show. */
+    if (!r->ignore.n || !run->compared || d->match == OUTPUT_MISSING || d->binary) return text;
+    char *cell = xasprintf("%s (%d ignored)", text, d->ignored);
+    free(text);
+    return cell;
 }
 
 /* "x86-64-v2+AVX" for SandyBridge-like CPUs: the level alone hides the AVX
@@ -137,9 +159,9 @@ static void print_table(const struct verify_report *r)
         cells[2] = verify_run_result(run);
         /* Emulated times are not shown as numbers: they are qemu's. */
         cells[3] = run->emulated ? xstrdup("(emulated)") : xasprintf("%.3f s", run->seconds);
-        cells[4] = match_cell(run, &run->out, i == 0, 0);
+        cells[4] = match_cell(r, run, &run->out, i == 0, 0);
         for (size_t k = 0; k < r->n_compare; k++)
-            cells[5 + k] = match_cell(run, &run->files[k], i == 0, run->files[k].match == OUTPUT_MISSING);
+            cells[5 + k] = match_cell(r, run, &run->files[k], i == 0, run->files[k].match == OUTPUT_MISSING);
         table_row(&t, cells);
     }
     table_print(&t, stdout);
@@ -169,6 +191,8 @@ static void print_table(const struct verify_report *r)
             const struct output_diff *d = diffs[k];
             if (d->match == OUTPUT_MISSING)
                 printf("  %s: %s was not written\n", run->cpu, names[k]);
+            else if (d->binary && d->match == OUTPUT_DIFFERENT)
+                printf("  %s: %s: binary content differs at byte %zu\n", run->cpu, names[k], d->byte);
             else if (d->match != OUTPUT_IDENTICAL && d->line && d->match != OUTPUT_WITHIN_TOLERANCE)
                 printf("  %s: %s line %d: native \"%s\", here \"%s\"\n", run->cpu, names[k], d->line,
                        d->expected ? d->expected : "", d->actual ? d->actual : "");
@@ -247,11 +271,12 @@ int cmd_verify(int argc, char **argv)
         {"timeout", required_argument, NULL, 't'},
         {"compare", required_argument, NULL, 'f'},
         {"float-tolerance", required_argument, NULL, 'x'},
+        {"ignore-lines", required_argument, NULL, 'i'},
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct strvec cpus = STRVEC_INIT, compare = STRVEC_INIT;
+    struct strvec cpus = STRVEC_INIT, compare = STRVEC_INIT, ignore = STRVEC_INIT;
     struct verify_options o = {.timeout_s = 60, .float_tolerance = -1};
     int json = 0, rc = 2, cpus_given = 0;
     int c;
@@ -274,6 +299,9 @@ int cmd_verify(int argc, char **argv)
         case 'x':
             if (parse_seconds("--float-tolerance", optarg, &o.float_tolerance, 1) != 0) goto done;
             break;
+        case 'i':
+            sv_push(&ignore, optarg);
+            break;
         case 'j':
             json = 1;
             break;
@@ -292,6 +320,7 @@ int cmd_verify(int argc, char **argv)
     o.argv = argv + optind;
     o.cpus = cpus_given ? &cpus : NULL;
     o.compare = compare.n ? sv_argv(&compare) : NULL;
+    o.ignore_lines = ignore.n ? sv_argv(&ignore) : NULL;
 
     struct verify_report r;
     if (verify_program(&o, &r) != 0) {
@@ -312,5 +341,6 @@ int cmd_verify(int argc, char **argv)
 done:
     sv_free(&cpus);
     sv_free(&compare);
+    sv_free(&ignore);
     return rc;
 }

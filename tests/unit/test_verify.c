@@ -1,5 +1,6 @@
 /* Unit tests of lib/verify: output comparison (exact, float-only
- * differences, tolerance, integers and words that are not noise), --cpu
+ * differences, tolerance, integers and words that are not noise, ignored
+ * lines, binary data), --cpu
  * parsing, qemu's own stderr lines, the ldd-like library search (LD_LIBRARY_PATH,
  * $ORIGIN rpath, system, missing; libraries compiled here with gcc), and the
  * dispatch plan's request file for a target_clones program. */
@@ -64,6 +65,82 @@ static void test_compare_floats_only(void **state)
     d = cmp("v=-1.0000001e+05", "v=-1.0000002e+05", 1e-6);
     assert_int_equal(d.match, OUTPUT_WITHIN_TOLERANCE);
     output_diff_free(&d);
+}
+
+/* --ignore-lines: matching lines are left out on both sides (even when the
+ * two sides ignore different numbers of lines), the count is this run's,
+ * and a difference elsewhere keeps its line number in the unfiltered text. */
+static void test_compare_ignore_lines(void **state)
+{
+    (void)state;
+    struct line_ignore ig = {0};
+    assert_int_equal(line_ignore_add(&ig, "took [0-9]+ ms"), 0);
+    assert_int_equal(line_ignore_add(&ig, "^# "), 0);
+    const char *ref = "tests 3\ntook 4110 ms\nresult 42\n";
+    const char *same = "tests 3\ntook 97 ms\n# extra note\nresult 42\n";
+    struct output_diff d;
+    output_compare_filtered(ref, strlen(ref), same, strlen(same), -1, &ig, &d);
+    assert_int_equal(d.match, OUTPUT_IDENTICAL);
+    assert_int_equal(d.ignored, 2);
+    output_diff_free(&d);
+    assert_int_equal(line_ignore_count(&ig, ref, strlen(ref)), 1);
+    /* Without the patterns the timing line differs. */
+    output_compare_filtered(ref, strlen(ref), same, strlen(same), -1, NULL, &d);
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    assert_int_equal(d.line, 2);
+    output_diff_free(&d);
+    /* A real difference after an ignored line: line 3 of the reference. */
+    const char *wrong = "tests 3\ntook 12 ms\nresult 43\n";
+    output_compare_filtered(ref, strlen(ref), wrong, strlen(wrong), -1, &ig, &d);
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    assert_int_equal(d.line, 3);
+    assert_string_equal(d.expected, "result 42");
+    assert_string_equal(d.actual, "result 43");
+    output_diff_free(&d);
+    /* A missing last line is reported after the last reference line. */
+    const char *shorter = "tests 3\ntook 12 ms\n";
+    output_compare_filtered(ref, strlen(ref), shorter, strlen(shorter), -1, &ig, &d);
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    assert_int_equal(d.line, 3);
+    output_diff_free(&d);
+    /* A pattern that does not compile is refused. */
+    assert_int_equal(line_ignore_add(&ig, "a("), -1);
+    assert_int_equal(ig.n, 2);
+    line_ignore_free(&ig);
+}
+
+/* Data with a NUL byte is binary: compared byte for byte, the first
+ * differing offset reported, never filtered. */
+static void test_compare_binary(void **state)
+{
+    (void)state;
+    struct line_ignore ig = {0};
+    assert_int_equal(line_ignore_add(&ig, "."), 0);
+    const char a[] = {'B', 'I', 'N', 0, 7, 1, 9, '\n', 0}, b[] = {'B', 'I', 'N', 0, 7, 0, 9, '\n', 0};
+    struct output_diff d;
+    output_compare_filtered(a, 8, b, 8, 1.0, &ig, &d);
+    assert_true(d.binary);
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    assert_int_equal(d.byte, 5);
+    assert_int_equal(d.line, 0);
+    assert_int_equal(d.ignored, 0);
+    output_diff_free(&d);
+    output_compare_filtered(a, 8, a, 8, -1, &ig, &d);
+    assert_int_equal(d.match, OUTPUT_IDENTICAL);
+    output_diff_free(&d);
+    /* One a prefix of the other: differs where the shorter ends. */
+    output_compare_filtered(a, 8, a, 6, -1, NULL, &d);
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    assert_int_equal(d.byte, 6);
+    output_diff_free(&d);
+    /* Text on one side, binary on the other: binary. */
+    output_compare_filtered("BIN", 3, a, 8, -1, NULL, &d);
+    assert_true(d.binary);
+    assert_int_equal(d.byte, 3);
+    output_diff_free(&d);
+    assert_false(output_is_binary("text\n", 5));
+    assert_int_equal(line_ignore_count(&ig, a, 8), 0);
+    line_ignore_free(&ig);
 }
 
 static void test_compare_not_noise(void **state)
@@ -297,6 +374,8 @@ int main(void)
         cmocka_unit_test(test_compare_identical),
         cmocka_unit_test(test_compare_floats_only),
         cmocka_unit_test(test_compare_not_noise),
+        cmocka_unit_test(test_compare_ignore_lines),
+        cmocka_unit_test(test_compare_binary),
         cmocka_unit_test(test_cpus_parse),
         cmocka_unit_test(test_cpus_stderr_tail),
     };

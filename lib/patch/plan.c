@@ -664,17 +664,41 @@ static char *render_header(const struct patch_plan *p)
         for (size_t i = 0; mixed && i < p->nfunctions; i++)
             if (p->sets[p->functions[i].set].fma && !sv_contains(&fns, p->functions[i].display_name))
                 sv_push(&fns, p->functions[i].display_name);
-        sb_adds(&sb, "\nFMA WARNING: these targets enable FMA: ");
+        /* The clang < 19 / gcc < 11 spelling of the same targets is another
+         * set of features, which may not enable FMA (avx2 does not, avx512f
+         * does): the warning says which compilers it applies to. */
+        struct strvec spelled = STRVEC_INIT, spelled_fma = STRVEC_INIT;
+        targets_spell(&fma, "clang", 14, &spelled);
+        int differ = spelled.n != fma.n;
+        for (size_t i = 0; !differ && i < fma.n; i++) differ = strcmp(spelled.v[i], fma.v[i]) != 0;
+        for (size_t i = 0; i < spelled.n; i++)
+            if (target_enables_fma(spelled.v[i])) sv_push(&spelled_fma, spelled.v[i]);
+        sb_adds(&sb, differ ? "\nFMA WARNING: with GCC and clang >= 19 these targets enable FMA: "
+                            : "\nFMA WARNING: these targets enable FMA: ");
         join(&sb, &fma, ", ");
         if (mixed) {
             sb_adds(&sb, ".\nThey are the targets of ");
             join(&sb, &fns, ", ");
         }
+        if (differ) {
+            sb_adds(&sb, ".\nThe clang < 19 and gcc < 11 spelling (");
+            join(&sb, &spelled, ", ");
+            if (spelled_fma.n) {
+                sb_adds(&sb, ") enables FMA only in ");
+                join(&sb, &spelled_fma, ", ");
+            } else {
+                sb_adds(&sb, ") does not enable FMA");
+            }
+        }
         sb_addf(&sb, ".\nTheir clones may contract a*b+c into one fused multiply-add, which changes\n"
                      "floating-point results in the last bits and breaks bit-exact tests (e.g. tests\n"
-                     "comparing output checksums). 'fmvgen patch --exact' uses FMA-free targets\n"
-                     "(%s) whose clones compute bit-identical results.\n",
+                     "comparing output checksums). Only functions doing floating-point arithmetic\n"
+                     "are affected: integer-only code computes the same results in every clone.\n"
+                     "'fmvgen patch --exact' uses FMA-free targets (%s) whose clones compute\n"
+                     "bit-identical results.\n",
                 TARGETS_EXACT);
+        sv_free(&spelled);
+        sv_free(&spelled_fma);
         sv_free(&fma);
         sv_free(&fns);
     }

@@ -384,7 +384,11 @@ static void test_plan_places_attributes_and_preamble(void **state)
     assert_non_null(strstr(header, "kernels.c:22 mul_add: 1 loop vectorized in the build (16-byte vectors); "
                                    "2 at arch=x86-64-v4 (64-byte vectors)"));
     assert_non_null(strstr(header, "tail.c:2 add_tail"));
-    assert_non_null(strstr(header, "FMA WARNING"));
+    assert_non_null(strstr(header, "FMA WARNING: with GCC and clang >= 19 these targets enable FMA: "
+                                   "arch=x86-64-v3, arch=x86-64-v4.\n"
+                                   "The clang < 19 and gcc < 11 spelling (avx2, avx512f) enables FMA only in "
+                                   "avx512f.\n"));
+    assert_non_null(strstr(header, "Only functions doing floating-point arithmetic\nare affected"));
     assert_non_null(strstr(header, "--exact"));
     for (const char *l = header; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         /* no header line may look like a diff line to patch(1) or git */
@@ -401,6 +405,38 @@ static void test_plan_places_attributes_and_preamble(void **state)
     patch_plan_free(&plan);
     sv_free(&t);
     project_close(&p);
+}
+
+/* The FMA warning names the compilers it applies to: the clang < 19 / gcc < 11
+ * spelling of arch=x86-64-v3 is avx2, which does not enable FMA; a feature
+ * name is spelled alike everywhere. */
+static void test_plan_fma_warning_per_spelling(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *targets, *says, *not_says;
+    } cases[] = {
+        {"arch=x86-64-v3",
+         "FMA WARNING: with GCC and clang >= 19 these targets enable FMA: arch=x86-64-v3.\n"
+         "The clang < 19 and gcc < 11 spelling (avx2) does not enable FMA.\n",
+         "enables FMA only"},
+        {"avx2,avx512f", "FMA WARNING: these targets enable FMA: avx512f.\nTheir clones", "clang < 19 and gcc"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct project p;
+        project_open(&p);
+        add_candidate(&p, "kernels.c", "saxpy", "void saxpy(");
+        struct strvec t = STRVEC_INIT;
+        assert_int_equal(targets_parse(cases[c].targets, &t), 0);
+        struct patch_plan plan;
+        assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+        assert_true(plan.fma);
+        if (!strstr(plan.text, cases[c].says)) fail_msg("%s: lacks\n%s\nin:\n%s", cases[c].targets, cases[c].says, plan.text);
+        assert_null(strstr(plan.text, cases[c].not_says));
+        patch_plan_free(&plan);
+        sv_free(&t);
+        project_close(&p);
+    }
 }
 
 static void test_plan_exact_has_no_fma_warning(void **state)
@@ -748,8 +784,10 @@ static void test_plan_mixed_sets_text(void **state)
         "  mixed.c:13 dot_ints: targets arch=x86-64-v3, arch=x86-64-v4; ",
         "  mixed.c:21 triple: targets avx2; ",
         "  other.c:5 square_ints: targets arch=x86-64-v3, arch=x86-64-v4; ",
-        ("FMA WARNING: these targets enable FMA: arch=x86-64-v3, arch=x86-64-v4.\n"
-         "They are the targets of dot_ints, square_ints.\nTheir clones may contract a*b+c"),
+        ("FMA WARNING: with GCC and clang >= 19 these targets enable FMA: arch=x86-64-v3, arch=x86-64-v4.\n"
+         "They are the targets of dot_ints, square_ints.\n"
+         "The clang < 19 and gcc < 11 spelling (avx2, avx512f) enables FMA only in avx512f.\n"
+         "Their clones may contract a*b+c"),
     };
     for (size_t i = 0; i < sizeof says / sizeof *says; i++)
         if (!strstr(header, says[i])) fail_msg("header lacks:\n%s\nin:\n%s", says[i], header);
@@ -1028,6 +1066,7 @@ int main(void)
         cmocka_unit_test(test_apply_restores_after_failed_rename),
         cmocka_unit_test(test_preamble_golden),
         cmocka_unit_test(test_plan_places_attributes_and_preamble),
+        cmocka_unit_test(test_plan_fma_warning_per_spelling),
         cmocka_unit_test(test_plan_exact_has_no_fma_warning),
         cmocka_unit_test(test_plan_refuses_stale_sources),
         cmocka_unit_test(test_plan_skips_shared_line),

@@ -587,9 +587,9 @@ json_t *verify_report_to_json(const struct verify_report *r)
             if (i == 0)
                 f = json_pack("{s:s, s:i}", "match", run->files[k].match == OUTPUT_MISSING ? "missing" : "reference",
                               "ignored_lines", run->files[k].ignored);
-            if (i == 0 && run->files[k].binary) json_object_set_new(f, "binary", json_true());
             else if (run->compared) f = diff_json(&run->files[k]);
             else f = json_pack("{s:n}", "match");
+            if (i == 0 && run->files[k].binary) json_object_set_new(f, "binary", json_true());
             json_object_set_new(f, "file", json_string(r->compare[k]));
             json_array_append_new(files, f);
         }

@@ -101,7 +101,8 @@ static char *match_text(const struct verify_run *run, const struct output_diff *
     case OUTPUT_IDENTICAL: return xstrdup("identical");
     case OUTPUT_WITHIN_TOLERANCE: return xasprintf("within tolerance (%.2g)", d->max_diff);
     case OUTPUT_FLOATS_DIFFER: return xasprintf("floats differ (%.2g)", d->max_diff);
-    case OUTPUT_DIFFERENT: return xasprintf("DIFFERS (line %d)", d->line);
+    /* line 0: written here but not by the native run (that has its note). */
+    case OUTPUT_DIFFERENT: return d->line ? xasprintf("DIFFERS (line %d)", d->line) : xstrdup("DIFFERS");
     case OUTPUT_MISSING: return xstrdup("not written");
     }
     return xstrdup("?");

@@ -43,6 +43,8 @@ expect_eq "the second pattern ignores the line" "$?" 0
 expect_eq "a wrong line still fails" "$?" 1
 expect_eq "the wrong line" "$(jq -r '.cpus[1].stdout | "\(.match) \(.line) \(.expected)|\(.actual)"' wrong.json)" \
   "different 4 avx2 yes|avx2 no"
+expect_eq "native binary file is the reference" "$(jq -r '.cpus[0].files[0] | "\(.match) \(.binary) \(.ignored_lines)"' wrong.json)" \
+  "reference true 0"
 expect_eq "binary file" "$(jq -r '.cpus[1].files[0] | "\(.match) \(.binary) \(.byte) \(.line)"' wrong.json)" \
   "different true 5 null"
 table=$("$FMVGEN" verify --cpu Nehalem --ignore-lines 'took [0-9]+ ms' --compare out.bin -- ./timing --show-cpu --binary out.bin)

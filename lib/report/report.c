@@ -194,7 +194,8 @@ static int load_tus(struct store *st, struct report *r)
     sqlite3_stmt *q = prepare(st,
         "SELECT c.id, c.source,"
         "  (SELECT COUNT(*) FROM record_files rf WHERE rf.compile_id=c.id AND rf.variant='probe:O3'"
-        "     AND rf.status='read')"
+        "     AND rf.status='read'),"
+        "  c.compiler_kind, c.compiler_version"
         " FROM compiles c WHERE c.exit_status=0"
         "  AND (EXISTS(SELECT 1 FROM tu_notes n WHERE n.compile_id=c.id)"
         "       OR EXISTS(SELECT 1 FROM record_files rf WHERE rf.compile_id=c.id AND rf.variant='probe:O3'))"
@@ -207,6 +208,9 @@ static int load_tus(struct store *st, struct report *r)
         int64_t id = sqlite3_column_int64(q, 0);
         t->source = display_path(r->root, (const char *)sqlite3_column_text(q, 1));
         t->o3_extra_loops = -1;
+        const char *kind = (const char *)sqlite3_column_text(q, 3), *version = (const char *)sqlite3_column_text(q, 4);
+        t->compiler_kind = xstrdup(kind ? kind : "");
+        t->compiler_major = version ? atoi(version) : 0;
         if (sqlite3_column_int(q, 2) > 0) {
             int extra = loops_in_variant(st, id, "probe:O3") - loops_in_variant(st, id, "build");
             t->o3_extra_loops = extra > 0 ? extra : 0;
@@ -280,6 +284,7 @@ json_t *report_to_json(const struct report *r)
         const struct report_tu *t = &r->tus[i];
         json_t *o = json_pack("{s:s, s:O}", "source", t->source, "notes", t->notes);
         json_object_set_new(o, "o3_extra_loops", t->o3_extra_loops < 0 ? json_null() : json_integer(t->o3_extra_loops));
+        json_object_set_new(o, "compiler", json_string(t->compiler_kind));
         json_array_append_new(tus, o);
     }
     json_t *root = json_pack("{s:s?, s:s?, s:s?, s:i, s:i, s:i, s:i, s:i, s:o, s:o}", "root", r->root, "targets",
@@ -312,6 +317,7 @@ void report_free(struct report *r)
     free(r->functions);
     for (size_t i = 0; i < r->ntus; i++) {
         free(r->tus[i].source);
+        free(r->tus[i].compiler_kind);
         json_decref(r->tus[i].notes);
     }
     free(r->tus);
@@ -319,4 +325,12 @@ void report_free(struct report *r)
     free(r->targets);
     free(r->probe_variant);
     memset(r, 0, sizeof *r);
+}
+
+const char *report_o3_reason(const struct report_tu *t)
+{
+    if (!strcmp(t->compiler_kind, "clang"))
+        return "clang vectorizes at -O2 too; its -O3 inlines and unrolls more, which exposes more loops";
+    if (t->compiler_major > 0 && t->compiler_major < 12) return "GCC before 12 does not vectorize at -O2";
+    return "GCC 12's -O2 uses the very-cheap cost model";
 }

@@ -49,6 +49,8 @@ struct report_tu {
     char *source;
     json_t *notes;       /* array of {kind, detail} from tu_notes */
     int o3_extra_loops;  /* -1: no -O3 probe for this TU */
+    char *compiler_kind; /* "gcc" / "clang": why -O3 does more depends on it */
+    int compiler_major;
 };
 
 struct report {
@@ -63,6 +65,9 @@ struct report {
 };
 
 int report_load(struct store *st, struct report *out);
+/* Why more loops of t vectorize at -O3 than at -O2, for its compiler (a
+ * clause for `list`: GCC's -O2 cost model is GCC's, not clang's). */
+const char *report_o3_reason(const struct report_tu *t);
 json_t *report_to_json(const struct report *r);
 void report_free(struct report *r);
 

@@ -100,8 +100,8 @@ static void print_tus(const struct report *r)
         if (!header++) printf("What defeats vectorization\n");
         printf("  %s\n", t->source);
         if (t->o3_extra_loops > 0)
-            printf("      built at -O2: %d more loop%s at -O3 (GCC 12's -O2 uses the very-cheap cost model)\n",
-                   t->o3_extra_loops, t->o3_extra_loops == 1 ? " vectorizes" : "s vectorize");
+            printf("      built at -O2: %d more loop%s at -O3 (%s)\n", t->o3_extra_loops,
+                   t->o3_extra_loops == 1 ? " vectorizes" : "s vectorize", report_o3_reason(t));
         size_t j;
         json_t *n;
         json_array_foreach(t->notes, j, n) {

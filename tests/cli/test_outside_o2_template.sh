@@ -28,10 +28,16 @@ for cc in gcc clang-14 clang-19; do
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.reason == "header") | .name] | unique | join(",")')" \
     "step_add,step_xor"
   if [ "$cc" = gcc ]; then
-    expect_match "$cc: the -O3-only loop is the TU's note" "$("$FMVGEN" list)" 'built at -O2: 1 more loop'
+    expect_match "$cc: the -O3-only loop is the TU's note" "$("$FMVGEN" list)" \
+      "built at -O2: 1 more loop vectorizes at -O3 \\(GCC 12's -O2 uses the very-cheap cost model\\)"
+    expect_eq "$cc: the TU's compiler in --json" \
+      "$(printf '%s' "$json" | jq -r '[.tus[] | select(.o3_extra_loops != null) | .compiler] | unique | join(",")')" gcc
     expect_no_match "$cc: no functions row for the -O3-only function" "$json" '"maybe_alias"'
     "$FMVGEN" patch -o "$TMP/p-$cc.patch" 2>/dev/null
     expect_no_match "$cc: patch leaves maybe_alias alone" "$(cat "$TMP/p-$cc.patch")" 'FMVGEN_CLONES\(maybe_alias\)'
+  else
+    # GCC's cost model is no explanation for a clang TU
+    expect_no_match "$cc: no GCC reason for clang" "$("$FMVGEN" list)" 'very-cheap'
   fi
 done
 

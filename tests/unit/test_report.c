@@ -116,11 +116,21 @@ static void test_exclusions_and_o3_count(void **state)
     assert_int_equal(r.ntus, 1);
     assert_int_equal(r.tus[0].o3_extra_loops, 2);
     assert_int_equal(json_array_size(r.tus[0].notes), 1);
+    /* the -O3 clause names the TU's own compiler's reason */
+    assert_string_equal(r.tus[0].compiler_kind, "gcc");
+    assert_int_equal(r.tus[0].compiler_major, 12);
+    assert_string_equal(report_o3_reason(&r.tus[0]), "GCC 12's -O2 uses the very-cheap cost model");
+    struct report_tu other = {.compiler_kind = "clang", .compiler_major = 19};
+    assert_non_null(strstr(report_o3_reason(&other), "clang vectorizes at -O2 too"));
+    other = (struct report_tu){.compiler_kind = "gcc", .compiler_major = 10};
+    assert_string_equal(report_o3_reason(&other), "GCC before 12 does not vectorize at -O2");
 
     json_t *j = report_to_json(&r);
     assert_int_equal(json_integer_value(json_object_get(j, "excluded")), 1);
     json_t *fn = json_array_get(json_object_get(j, "functions"), 0);
     assert_string_equal(json_string_value(json_object_get(fn, "reason")), "main");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "tus"), 0), "compiler")),
+                        "gcc");
     json_decref(j);
     report_free(&r);
 }

@@ -122,8 +122,11 @@ int scaninfo_summarize(struct store *st, struct scan_summary *out)
          "WHERE b.compile_id=p.compile_id AND b.variant='build' AND b.function IS p.function "
          "AND b.file IS p.file AND b.line IS p.line AND b.kind=p.kind))",
          &out->probe_only_loops},
-        {"SELECT count(*) FROM functions WHERE status='candidate'", &out->candidates},
-        {"SELECT count(*) FROM functions WHERE status='excluded'", &out->exclusions},
+        /* per definition: a source compiled twice (static + PIC) is one function */
+        {"SELECT count(*) FROM (SELECT DISTINCT file, line, name FROM functions WHERE status='candidate')",
+         &out->candidates},
+        {"SELECT count(*) FROM (SELECT DISTINCT file, line, name FROM functions WHERE status='excluded')",
+         &out->exclusions},
         {"SELECT count(*) FROM tu_notes", &out->tu_notes},
         {"SELECT count(*) FROM tu_notes WHERE kind='no-records'", &out->no_records},
     };

@@ -10,6 +10,8 @@ for cc in gcc clang; do
   P=$(copy_fixture scan-twice); mv "$P" "$TMP/$cc"; P="$TMP/$cc"
   out=$(cd "$P" && CC=$cc "$FMVGEN" scan --no-probe -- make -s 2>&1); rc=$?
   expect_eq "$cc: scan exit" "$rc" 0
+  # the scan's summary counts definitions, as list does (lz4: 181 vs 78)
+  expect_match "$cc: scan summary: two candidates" "$out" "candidates: +2$"
   DB="$P/.fmvgen/store.sqlite"
   expect_eq "$cc: two compiles of k.c" "$(sqlite3 "$DB" "SELECT count(*) FROM compiles WHERE source='$P/k.c'")" 2
   expect_eq "$cc: a function row per compile" \

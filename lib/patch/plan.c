@@ -315,6 +315,7 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
         f->display_name = col_dup(q, 2);
         if (!f->display_name) f->display_name = xstrdup(name);
         f->offset = offset;
+        f->start = offset;
         f->insert_line = sqlite3_column_int(q, 6);
         f->line = f->insert_line;
         if (sqlite3_column_int(q, 4) > 0) f->line = sqlite3_column_int(q, 4);
@@ -513,7 +514,7 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     for (size_t s = 0; s < p->nsets; s++) {
         size_t first = SIZE_MAX;
         for (size_t i = 0; i < n && first == SIZE_MAX; i++)
-            if (fs[i].set == s) first = fs[i].offset;
+            if (fs[i].set == s) first = fs[i].start;
         if (first == SIZE_MAX || preamble_defined(pf->old, first, p->sets[s].macro)) continue;
         if (!nmissing || first < first_missing) first_missing = first;
         missing[nmissing++] = p->sets[s];
@@ -727,6 +728,98 @@ static int already_patched(const char *text, size_t len, size_t offset)
     return end - start >= 13 && !strncmp(text + start, "FMVGEN_CLONES", 13);
 }
 
+/* pos moved past spaces and tabs. */
+static size_t skip_blanks(const char *text, size_t len, size_t pos)
+{
+    while (pos < len && (text[pos] == ' ' || text[pos] == '\t')) pos++;
+    return pos;
+}
+
+/* The end of the C++11 attribute list "[[...]]" starting at pos (just after
+ * its "]]"), or 0 when text at pos is not a complete list. Brackets nest;
+ * string literals are skipped. */
+static size_t cxx_attribute_list_end(const char *text, size_t len, size_t pos)
+{
+    if (len - pos < 4 || text[pos] != '[' || text[pos + 1] != '[') return 0;
+    int depth = 0;
+    for (size_t i = pos; i < len; i++) {
+        char c = text[i];
+        if (c == '"') {
+            for (i++; i < len && text[i] != '"'; i++)
+                if (text[i] == '\\') i++;
+        } else if (c == '[') {
+            depth++;
+        } else if (c == ']' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+/* clang refuses a GNU __attribute__ before a C++11 attribute list ("an
+ * attribute list cannot appear here"), so the attribute line may not go
+ * above a definition led by "[[...]]" lists. A static function whose lists
+ * fill their own lines gets its line below them, just above the
+ * decl-specifiers (where g++, clang++ 14 and 19 all clone it). Left out,
+ * said why: a list sharing the declaration's line (the line would need
+ * splitting), and an external function (its line starts, for clang < 18,
+ * with the alias's asm declaration, which may not follow a list either).
+ * Runs before drop_already_patched, so a patched file's line below the
+ * lists counts as patched. */
+static void place_after_cxx_attribute_lists(struct patch_plan *p)
+{
+    size_t out = 0;
+    char *text = NULL;
+    const char *path = NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        struct patch_function *f = &p->functions[i];
+        if (!path || strcmp(path, f->file) != 0) {
+            free(text);
+            path = f->file;
+            text = read_file(path, &len);   /* unreadable: build_file says so */
+        }
+        size_t at = f->offset, moved = f->offset;
+        int same_line = 0;
+        while (text && at < len && !same_line) {
+            at = skip_blanks(text, len, at);
+            size_t end = cxx_attribute_list_end(text, len, at);
+            if (!end) break;
+            while (end < len && (text[end] == ' ' || text[end] == '\t' || text[end] == '\r')) end++;
+            if (end < len && text[end] == '\n') {
+                at = moved = end + 1;   /* the lists fill the line: the next line may hold more */
+            } else if (end + 1 < len && text[end] == '[' && text[end + 1] == '[') {
+                at = end;   /* another list on the same line */
+            } else {
+                same_line = 1;
+            }
+        }
+        /* An external function's line starts, for clang < 18, with the
+         * alias's asm declaration, which may not follow a list either. */
+        const char *why = NULL;
+        if (same_line)
+            why = "a C++11 attribute list [[...]] precedes the declaration on its line, and "
+                  "clang refuses the attribute before it: move the list to its own line";
+        else if (moved != f->offset && !strstr(f->name, "_GLOBAL__N_") && !is_static_at(text, len, skip_blanks(text, len, moved)))
+            why = "it starts with a C++11 attribute list [[...]]: clang refuses the attribute before it, and "
+                  "the alias clang < 18 needs cannot follow it (static functions are patched below the list)";
+        if (why) {
+            sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, why);
+            fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, why);
+            function_free(f);
+            path = NULL;   /* f->file is gone; re-read for the next one */
+            continue;
+        }
+        if (moved != f->offset) {
+            if (f->insert_line > 0) f->insert_line += (int)(line_of_offset(text, moved) - line_of_offset(text, f->offset));
+            f->offset = moved;
+        }
+        p->functions[out++] = *f;
+    }
+    free(text);
+    p->nfunctions = out;
+}
+
 /* Drops the candidates that already carry the attribute line. */
 static void drop_already_patched(struct patch_plan *p)
 {
@@ -873,6 +966,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
+    place_after_cxx_attribute_lists(p);
     drop_already_patched(p);
     if (only) keep_only(p, only);
     for (size_t i = 0; assigned && i < p->nfunctions; i++) {

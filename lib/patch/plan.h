@@ -38,7 +38,8 @@ struct patch_function {
     char *name, *display_name;
     int line;                  /* the definition's line (shown in the header) */
     int insert_line;           /* where the attribute goes (1-based) */
-    size_t offset;             /* insert_offset */
+    size_t offset;             /* insert_offset; below the leading [[...]] lines of a C++ definition */
+    size_t start;              /* insert_offset as scanned: the preamble goes above it */
     char *source_hash;
     int build_loops, build_bytes;   /* vectorized loops in the user's build, widest vector */
     int probe_loops, probe_bytes;   /* same at the probe target (0: none) */

@@ -875,6 +875,74 @@ static int has_symbol(const char *symbols, const char *prefix)
     return 0;
 }
 
+/* A definition led by C++11 attribute lists: a static function's line goes
+ * below lists that fill their lines (clang refuses __attribute__ before
+ * "[[...]]"); a list sharing the declaration's line, or an external function
+ * (clang < 18's alias asm cannot follow a list), is left out; the patched file
+ * builds and clones with g++, clang++ 14 and 19; patched once, it is not
+ * patched again. */
+static void test_plan_cxx_attribute_lists(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"attr.cpp"};
+    struct project p;
+    project_open_fixture(&p, "patch-cxx-attr", files, 1);
+    add_candidate(&p, "attr.cpp", "_Z11sum_nonnullPKii", "[[gnu::nonnull]]\nint sum_nonnull(");
+    add_candidate(&p, "attr.cpp", "_ZL10sum_staticPKii", "[[gnu::nonnull]] [[gnu::nothrow]]\n");
+    add_candidate(&p, "attr.cpp", "_Z13sum_same_linePKii", "[[gnu::nonnull]] int sum_same_line(");
+    struct strvec t = STRVEC_INIT;
+    assert_int_equal(targets_parse(TARGETS_DEFAULT, &t), 0);
+    struct patch_plan plan;
+    fmv_set_quiet(1);
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(plan.nfunctions, 1);
+    const char *text = file_of(&plan, "attr.cpp");
+    if (getenv("TEST_PATCH_SHOW")) fputs(text, stderr);
+    assert_non_null(strstr(text, "\n\n[[gnu::nonnull]]\nint sum_nonnull("));
+    assert_non_null(strstr(text, "\n[[gnu::nonnull]] [[gnu::nothrow]]\n  [[gnu::nonnull(1)]]\n"
+                                 "FMVGEN_CLONES_STATIC\nstatic int sum_static("));
+    assert_non_null(strstr(text, "\n\n[[gnu::nonnull]] int sum_same_line("));
+    assert_int_equal(plan.skipped.n, 2);
+    assert_non_null(strstr(plan.skipped.v[0], "attr.cpp:7 _Z11sum_nonnullPKii: it starts with a C++11 attribute list"));
+    assert_non_null(strstr(plan.skipped.v[1], "attr.cpp:24 _Z13sum_same_linePKii: a C++11 attribute list"));
+    assert_non_null(strstr(plan.text, "+FMVGEN_CLONES_STATIC\n static int sum_static("));
+
+    char *path = path_join(p.dir, "attr.cpp");
+    assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+    const char *compilers[] = {"g++", "clang++-14", "clang++-19"};
+    for (size_t c = 0; c < sizeof compilers / sizeof *compilers; c++) {
+        if (!have_command(compilers[c])) continue;
+        char *argv[] = {(char *)compilers[c], "-O2", "-o", "attr", "attr.cpp", NULL};
+        if (run_in(p.dir, argv, NULL) != 0) fail_msg("%s does not build the patched attr.cpp", compilers[c]);
+        char *run[] = {"./attr", NULL};
+        assert_int_equal(run_in(p.dir, run, NULL), 0);
+        char *syms = symbols_of(p.dir, "attr");
+        /* clang < 19: feature names; gcc: arch_x86_64_v4; clang 19: arch_x86-64-v4 */
+        if (!has_symbol(syms, "_ZL10sum_staticPKii.avx512f") && !has_symbol(syms, "_ZL10sum_staticPKii.arch_x86_64_v4") &&
+            !has_symbol(syms, "_ZL10sum_staticPKii.arch_x86-64-v4"))
+            fail_msg("%s: no clone of sum_static in:\n%s", compilers[c], syms);
+        free(syms);
+    }
+    free(path);
+    project_close(&p);
+
+    /* Patched and rescanned (the definition's extent still starts at the
+     * lists): already patched, nothing to do. */
+    project_open_fixture(&p, "patch-cxx-attr", files, 1);
+    path = path_join(p.dir, "attr.cpp");
+    assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+    free(path);
+    patch_plan_free(&plan);
+    add_candidate(&p, "attr.cpp", "_ZL10sum_staticPKii", "[[gnu::nonnull]] [[gnu::nothrow]]\n");
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    assert_int_equal(plan.nfunctions, 0);
+    assert_int_equal(plan.already, 1);
+    patch_plan_free(&plan);
+    sv_free(&t);
+    project_close(&p);
+}
+
 /* The mixed patch, applied to the copy by patch(1), built by gcc, clang 14, clang 19
  * (when installed) and tcc, and strictly as C89: each function has the
  * clones of its own set, and the programs print what the unpatched one
@@ -1067,6 +1135,7 @@ int main(void)
         cmocka_unit_test(test_preamble_golden),
         cmocka_unit_test(test_plan_places_attributes_and_preamble),
         cmocka_unit_test(test_plan_fma_warning_per_spelling),
+        cmocka_unit_test(test_plan_cxx_attribute_lists),
         cmocka_unit_test(test_plan_exact_has_no_fma_warning),
         cmocka_unit_test(test_plan_refuses_stale_sources),
         cmocka_unit_test(test_plan_skips_shared_line),

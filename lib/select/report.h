@@ -53,6 +53,11 @@ struct select_function {
 struct select_workload_result {
     char *command;
     struct stats_interval e2e;   /* baseline vs selected build, wall seconds */
+    /* The same runs' CPU time (user + system of the workload and its
+     * children): on a shared, loaded machine the wall time also counts the
+     * waits for a CPU and moves by 30% between identical builds (lz4), the
+     * CPU time by about 3%. Not valid when the runs gave none. */
+    struct stats_interval e2e_cpu;
     int timed;
     char *failure;               /* the selected build failed it, or NULL */
     /* With the -march=x86-64-v3 reference timed in the same interleaved runs:

@@ -536,10 +536,15 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
             continue;
         }
         stats_welch_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
+        if (base->cpu_seconds && sel->cpu_seconds)
+            stats_welch_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, &wr->e2e_cpu);
         wr->timed = 1;
         note_fixed_time(s, w);
         if (stats_slower(&wr->e2e))
             sv_pushf(&r->notes, "the selected build is significantly slower than the baseline on '%s'", wr->command);
+        else if (wr->e2e_cpu.valid && stats_slower(&wr->e2e_cpu))
+            sv_pushf(&r->notes, "the selected build takes significantly more CPU time than the baseline on '%s'",
+                     wr->command);
         if (wr->e2e.valid && wr->e2e.speedup_hi - wr->e2e.speedup_lo > 0.2 * wr->e2e.speedup)
             sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)",
                      wr->command);

@@ -266,6 +266,43 @@ static void test_measure_code(void **state)
     builds_free(&b);
 }
 
+/* The end-to-end CPU-time interval is written next to the wall-time one
+ * (md column, json end_to_end_cpu, summary), and left out when the runs gave
+ * no CPU time (too short to count: invalid). */
+static void test_cpu_time_interval(void **state)
+{
+    (void)state;
+    struct select_report r;
+    make_report(&r);
+    double cb[] = {0.80, 0.81, 0.79}, cs[] = {0.40, 0.41, 0.39};
+    stats_welch_log(cb, 3, cs, 3, &r.workloads[0].e2e_cpu);
+    assert_true(r.workloads[0].e2e_cpu.valid);
+    char *md = select_report_markdown(&r);
+    assert_non_null(strstr(md, "| workload | speedup [95%] | CPU time speedup [95%] |"));
+    assert_non_null(strstr(md, "| `./prog 100000` | 1.67x"));
+    assert_non_null(strstr(md, " | 2.00x ["));
+    free(md);
+    json_t *j = select_report_json(&r);
+    json_t *w = json_array_get(json_object_get(j, "workloads"), 0);
+    assert_true(json_is_object(json_object_get(w, "end_to_end_cpu")));
+    json_decref(j);
+    char *sum = select_report_summary(&r);
+    assert_non_null(strstr(sum, "(CPU time 2.00x ["));
+    free(sum);
+
+    double zero[] = {0, 0, 0};
+    stats_welch_log(zero, 3, cs, 3, &r.workloads[0].e2e_cpu);
+    assert_false(r.workloads[0].e2e_cpu.valid);
+    j = select_report_json(&r);
+    w = json_array_get(json_object_get(j, "workloads"), 0);
+    assert_true(json_is_null(json_object_get(w, "end_to_end_cpu")));
+    json_decref(j);
+    sum = select_report_summary(&r);
+    assert_null(strstr(sum, "CPU time"));
+    free(sum);
+    select_report_free(&r);
+}
+
 static void test_unmeasured(void **state)
 {
     (void)state;
@@ -727,6 +764,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_measure_code),
         cmocka_unit_test(test_unmeasured),
+        cmocka_unit_test(test_cpu_time_interval),
         cmocka_unit_test(test_reference_flags),
         cmocka_unit_test(test_reference_env),
         cmocka_unit_test(test_reference_store),

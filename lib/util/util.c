@@ -194,6 +194,16 @@ void fmv_set_message_hook(void (*hook)(void *arg, int before), void *arg)
     message_hook_arg = arg;
 }
 
+/* One line on stderr; a progress bar (the hook) steps aside around it. */
+__attribute__((format(printf, 2, 0))) static void emit_message(const char *prefix, const char *fmt, va_list ap)
+{
+    if (message_hook) message_hook(message_hook_arg, 1);
+    fputs(prefix, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    if (message_hook) message_hook(message_hook_arg, 0);
+}
+
 int fmv_error(const char *fmt, ...)
 {
     va_list ap;
@@ -207,13 +217,9 @@ int fmv_error(const char *fmt, ...)
         return -1;
     }
     if (quiet) return -1;
-    if (message_hook) message_hook(message_hook_arg, 1);
     va_start(ap, fmt);
-    fputs("fmvgen: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    emit_message("fmvgen: ", fmt, ap);
     va_end(ap);
-    if (message_hook) message_hook(message_hook_arg, 0);
     return -1;
 }
 
@@ -221,26 +227,18 @@ void fmv_warn(const char *fmt, ...)
 {
     if (quiet) return;
     va_list ap;
-    if (message_hook) message_hook(message_hook_arg, 1);
     va_start(ap, fmt);
-    fputs("fmvgen: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    emit_message("fmvgen: warning: ", fmt, ap);
     va_end(ap);
-    if (message_hook) message_hook(message_hook_arg, 0);
 }
 
 void fmv_note(const char *fmt, ...)
 {
     if (quiet) return;
     va_list ap;
-    if (message_hook) message_hook(message_hook_arg, 1);
     va_start(ap, fmt);
-    fputs("fmvgen: note: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    emit_message("fmvgen: note: ", fmt, ap);
     va_end(ap);
-    if (message_hook) message_hook(message_hook_arg, 0);
 }
 
 /* ---- files ---- */

@@ -136,8 +136,17 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
         add_line(sb, eol, "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias");
         add_line(sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
     }
+    /* clang < 18 is also < 19: the feature spelling, written out because
+     * NAME_STATIC is emptied below. */
+    add_line(sb, eol, "#    define %s(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); "
+                      "__attribute__((target_clones(%s)))", n, sb_str(&f));
+    if (!*said_alias) {
+        add_line(sb, eol, "     /* It also makes the resolver of a static function a global symbol: two");
+        add_line(sb, eol, "      * files' static functions of one name would not link. No clones. */");
+    }
     *said_alias = 1;
-    add_line(sb, eol, "#    define %s(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); %s_STATIC", n, n);
+    add_line(sb, eol, "#    undef %s_STATIC", n);
+    add_line(sb, eol, "#    define %s_STATIC", n);
     add_line(sb, eol, "#   else");
     add_line(sb, eol, "#    define %s(sym) %s_STATIC", n, n);
     add_line(sb, eol, "#   endif");
@@ -610,7 +619,10 @@ static char *render_header(const struct patch_plan *p)
         sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
                      "FMVGEN_CLONES_STATIC (empty for compilers without target_clones; build with\n"
                      "-DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by clang < 18\n"
-                     "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n\n");
+                     "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n"
+                     "clang < 18 also makes a static function's resolver a global symbol (two files'\n"
+                     "static functions of one name would not link): FMVGEN_CLONES_STATIC is empty\n"
+                     "there, static functions get no clones.\n\n");
         sb_adds(&sb, "Targets: ");
         join(&sb, &p->targets, ", ");
         sb_adds(&sb, ", default\n");
@@ -621,7 +633,9 @@ static char *render_header(const struct patch_plan *p)
                      "FMVGEN_CLONES_<SET>_STATIC (empty for compilers without target_clones; build\n"
                      "with -DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by\n"
                      "clang < 18 only, which names the dispatcher symbol.ifunc: the preamble defines\n"
-                     "symbol too.\n\n");
+                     "symbol too. clang < 18 also makes a static function's resolver a global symbol\n"
+                     "(two files' static functions of one name would not link): the _STATIC macros\n"
+                     "are empty there, static functions get no clones.\n\n");
         sb_addf(&sb, "Target sets (%zu):\n", p->nsets);
         for (size_t s = 0; s < p->nsets; s++) {
             sb_addf(&sb, "  %s: ", p->sets[s].macro);

@@ -280,7 +280,12 @@ static const char PREAMBLE_DEFAULT[] =
     "#   if defined(__clang__) && __clang_major__ < 18\n"
     "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias\n"
     "      * SYMBOL is added, or calls from other files would not link. */\n"
-    "#    define FMVGEN_CLONES(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); FMVGEN_CLONES_STATIC\n"
+    "#    define FMVGEN_CLONES(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); "
+    "__attribute__((target_clones(\"avx2\", \"avx512f\", \"default\")))\n"
+    "     /* It also makes the resolver of a static function a global symbol: two\n"
+    "      * files' static functions of one name would not link. No clones. */\n"
+    "#    undef FMVGEN_CLONES_STATIC\n"
+    "#    define FMVGEN_CLONES_STATIC\n"
     "#   else\n"
     "#    define FMVGEN_CLONES(sym) FMVGEN_CLONES_STATIC\n"
     "#   endif\n"
@@ -356,7 +361,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
 
     /* tail.c, whole diff (golden): no newline at the end. */
     struct strbuf expect = STRBUF_INIT;
-    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,33 @@\n"
+    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,37 @@\n"
                      " /* tail.c - fixture: this file ends without a newline. */\n");
     for (const char *s = PREAMBLE_DEFAULT; *s;) {
         const char *nl = strchr(s, '\n');
@@ -724,7 +729,11 @@ static void test_plan_mixed_sets_text(void **state)
         "#   define FMVGEN_CLONES_AVX2_STATIC __attribute__((target_clones(\"avx2\", \"default\")))\n"
         "#   if defined(__clang__) && __clang_major__ < 18\n",
         "#    define FMVGEN_CLONES_AVX2(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym "
-        "\".ifunc\"); FMVGEN_CLONES_AVX2_STATIC\n"
+        "\".ifunc\"); __attribute__((target_clones(\"avx2\", \"default\")))\n"
+        "     /* It also makes the resolver of a static function a global symbol: two\n"
+        "      * files' static functions of one name would not link. No clones. */\n"
+        "#    undef FMVGEN_CLONES_AVX2_STATIC\n"
+        "#    define FMVGEN_CLONES_AVX2_STATIC\n"
         "#   else\n"
         "#    define FMVGEN_CLONES_AVX2(sym) FMVGEN_CLONES_AVX2_STATIC\n",
         "# ifndef FMVGEN_CLONES_AVX2_STATIC\n#  define FMVGEN_CLONES_AVX2_STATIC\n#  define FMVGEN_CLONES_AVX2(sym)\n"
@@ -918,8 +927,11 @@ static void test_plan_cxx_attribute_lists(void **state)
         char *run[] = {"./attr", NULL};
         assert_int_equal(run_in(p.dir, run, NULL), 0);
         char *syms = symbols_of(p.dir, "attr");
-        /* clang < 19: feature names; gcc: arch_x86_64_v4; clang 19: arch_x86-64-v4 */
-        if (!has_symbol(syms, "_ZL10sum_staticPKii.avx512f") && !has_symbol(syms, "_ZL10sum_staticPKii.arch_x86_64_v4") &&
+        /* clang < 18 clones no static function (its resolver would be a
+         * global symbol); gcc: arch_x86_64_v4; clang 19: arch_x86-64-v4 */
+        if (!strcmp(compilers[c], "clang++-14")) {
+            assert_false(has_symbol(syms, "_ZL10sum_staticPKii."));
+        } else if (!has_symbol(syms, "_ZL10sum_staticPKii.avx512f") && !has_symbol(syms, "_ZL10sum_staticPKii.arch_x86_64_v4") &&
             !has_symbol(syms, "_ZL10sum_staticPKii.arch_x86-64-v4"))
             fail_msg("%s: no clone of sum_static in:\n%s", compilers[c], syms);
         free(syms);
@@ -938,6 +950,50 @@ static void test_plan_cxx_attribute_lists(void **state)
     assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
     assert_int_equal(plan.nfunctions, 0);
     assert_int_equal(plan.already, 1);
+    patch_plan_free(&plan);
+    sv_free(&t);
+    project_close(&p);
+}
+
+/* Two files' static functions of one name (F6): clang < 18 makes a cloned
+ * static function's resolver a global symbol ("multiple definition of
+ * helper.resolver"), so the preamble clones no static function there: the
+ * patched program links with clang 14, and gcc and clang 19 still clone
+ * both helpers. */
+static void test_plan_static_twice_links(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"st_a.c", "st_b.c", "st_main.c"};
+    struct project p;
+    project_open_fixture(&p, "patch-static-twice", files, 3);
+    add_candidate(&p, "st_a.c", "helper", "static int helper(");
+    add_candidate(&p, "st_b.c", "helper", "static int helper(");
+    struct strvec t = STRVEC_INIT;
+    assert_int_equal(targets_parse(TARGETS_DEFAULT, &t), 0);
+    struct patch_plan plan;
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    assert_int_equal(plan.nfunctions, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const char *text = file_of(&plan, files[i]);
+        assert_non_null(strstr(text, "\nFMVGEN_CLONES_STATIC\nstatic int helper("));
+        assert_non_null(strstr(plan.text, "FMVGEN_CLONES_STATIC is empty\nthere, static functions get no clones."));
+        char *path = path_join(p.dir, files[i]);
+        assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+        free(path);
+    }
+    const char *compilers[] = {"gcc", "clang-14", "clang-19"};
+    for (size_t c = 0; c < sizeof compilers / sizeof *compilers; c++) {
+        if (!have_command(compilers[c])) continue;
+        char *argv[] = {(char *)compilers[c], "-O2", "-o", "st", "st_a.c", "st_b.c", "st_main.c", NULL};
+        if (run_in(p.dir, argv, NULL) != 0) fail_msg("%s does not build the patched files", compilers[c]);
+        char *run[] = {"./st", NULL};
+        assert_int_equal(run_in(p.dir, run, NULL), 0);
+        char *syms = symbols_of(p.dir, "st");
+        int cloned = has_symbol(syms, "helper.resolver");
+        if (cloned != (strcmp(compilers[c], "clang-14") != 0))
+            fail_msg("%s: helper %s:\n%s", compilers[c], cloned ? "cloned" : "not cloned", syms);
+        free(syms);
+    }
     patch_plan_free(&plan);
     sv_free(&t);
     project_close(&p);
@@ -1136,6 +1192,7 @@ int main(void)
         cmocka_unit_test(test_plan_places_attributes_and_preamble),
         cmocka_unit_test(test_plan_fma_warning_per_spelling),
         cmocka_unit_test(test_plan_cxx_attribute_lists),
+        cmocka_unit_test(test_plan_static_twice_links),
         cmocka_unit_test(test_plan_exact_has_no_fma_warning),
         cmocka_unit_test(test_plan_refuses_stale_sources),
         cmocka_unit_test(test_plan_skips_shared_line),

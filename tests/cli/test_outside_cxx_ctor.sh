@@ -48,7 +48,14 @@ for cxx in g++ clang++-14 clang++-19; do
   syms=$(nm prog)
   expect_match "$cxx: clones of Table::add" "$syms" "[tT] _ZN5Table3addEPKi\\.(arch_x86|avx)"
   expect_match "$cxx: clones of Table::checksum" "$syms" "[tT] _ZN5Table8checksumEPKi\\.(arch_x86|avx)"
-  expect_match "$cxx: clones of scale_static" "$syms" "[tT] _ZL12scale_staticPi\\.(arch_x86|avx)"
+  if [ "$cxx" = clang++-14 ]; then
+    # clang < 18 makes a static function's resolver global: the preamble
+    # leaves static functions uncloned with it (two files' static helpers of
+    # one name would not link)
+    expect_no_match "$cxx: no clones of scale_static" "$syms" "_ZL12scale_staticPi\\.(arch_x86|avx)"
+  else
+    expect_match "$cxx: clones of scale_static" "$syms" "[tT] _ZL12scale_staticPi\\.(arch_x86|avx)"
+  fi
   expect_eq "$cxx: patched output" "$(./prog)" "$BASE"
   expect_eq "$cxx: output under qemu -cpu Nehalem" "$(qemu-x86_64 -cpu Nehalem ./prog)" "$BASE"
 done

@@ -160,8 +160,9 @@ int cmd_patch(int argc, char **argv)
         json_decref(o);
     } else if (plan.fma && (apply || output)) {
         /* The header says it; a user who never reads the patch sees it too. */
-        fprintf(stderr, "fmvgen: note: these targets enable FMA (float results may differ in the last bits); "
-                        "--exact gives bit-identical clones\n");
+        fmv_note("some targets enable FMA (the patch header says with which compilers): functions doing "
+                 "floating-point arithmetic may give results that differ in the last bits; --exact gives "
+                 "bit-identical clones");
     }
 out:
     patch_plan_free(&plan);

@@ -216,6 +216,29 @@ static void explain_no_compiles(const char *builddir, char **build)
               build[0]);
 }
 
+/* A tree configured during the scan caches fmvgen's wrapper as its
+ * compiler: every later build of it goes through the wrapper (and fails once
+ * .fmvgen/ is gone). The user's build directory must not change behind
+ * their back unsaid. */
+static void warn_cached_wrapper(const char *builddir, char **build)
+{
+    char *cache = cmake_cache_of(builddir, build);
+    if (!cache) return;
+    const char *vars[] = {"CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        char *value = cmake_cache_value(cache, vars[i]);
+        int wrapped = value && strstr(value, "/" STORE_DIRNAME "/wrap/");
+        if (wrapped)
+            fmv_warn("%s: CMake cached fmvgen's wrapper %s as %s, because the tree was configured during the scan: "
+                     "later builds of this tree go through the wrapper, and fail once %s/ is removed; for builds "
+                     "without fmvgen configure a fresh directory, or scan a compile_commands.json with --compdb",
+                     cache, value, vars[i], STORE_DIRNAME);
+        free(value);
+        if (wrapped) break;
+    }
+    free(cache);
+}
+
 static void print_summary(const struct scan_summary *s, const struct scan_opts *o, const char *store_dir,
                           const char *widest, int build_status)
 {
@@ -360,6 +383,7 @@ int cmd_scan(int argc, char **argv)
      * nothing it could have found: an error, not "nothing to do". */
     int nothing_captured = sum.compiles == 0 && o.build && !n_unsupported && build_status == 0;
     if (nothing_captured) explain_no_compiles(builddir, o.build);
+    else if (o.build && sum.compiles > 0) warn_cached_wrapper(builddir, o.build);
     print_summary(&sum, &o, store_path(st), targets_widest(&targets), build_status);
     if (nothing_captured) rc = 1;
     /* Never a silent loss: these compiles' functions are not in the scan. */

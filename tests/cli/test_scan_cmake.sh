@@ -51,6 +51,8 @@ check_with() {
     "kernel.c main.c"
   expect_eq "$cc: fresh candidates" "$(sqlite3 "$DB" "SELECT name FROM functions WHERE status='candidate'")" mix
   expect_no_match "$cc: fresh: no error" "$out" "^fmvgen: .*(error|no compile went)"
+  expect_match "$cc: fresh: the cached wrapper is said" "$out" \
+    "^fmvgen: warning: $F/CMakeCache.txt: CMake cached fmvgen's wrapper .*/\\.fmvgen/wrap/[^ ]* as CMAKE_C_COMPILER"
   # Scanned again with the store gone and nothing to rebuild: the cached
   # compiler is the wrapper, so the line says nothing needed compiling.
   rm -rf "$F/.fmvgen/store.sqlite"*

@@ -15,6 +15,7 @@
  * build command runs. */
 #include "measure/build.h"
 #include "run/spawn.h"
+#include "util/cmake_cache.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -45,22 +46,6 @@ int measure_copy_tree(const char *src, const char *dst)
     run_result_free(&res);
     free(from);
     return rc;
-}
-
-/* The value of "KEY:TYPE=value" in a CMakeCache.txt text, or NULL. */
-static char *cmake_cache_value(const char *text, const char *key)
-{
-    size_t klen = strlen(key);
-    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        if (strncmp(line, key, klen) != 0 || line[klen] != ':') continue;
-        const char *eq = strchr(line, '=');
-        size_t n = strcspn(line, "\n");
-        if (!eq || eq > line + n) continue;
-        size_t vlen = (size_t)(line + n - eq - 1);
-        if (vlen && eq[vlen] == '\r') vlen--;
-        return xstrndup(eq + 1, vlen);
-    }
-    return NULL;
 }
 
 /* text with every occurrence of the path `from` (as a whole path or a prefix

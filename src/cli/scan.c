@@ -26,6 +26,7 @@
 #include "run/spawn.h"
 #include "store/store.h"
 #include "targets/targets.h"
+#include "util/cmake_cache.h"
 #include "util/util.h"
 
 static const char USAGE[] =
@@ -143,26 +144,6 @@ static void run_probes(struct store *st, const struct strvec *targets, int jobs)
     probe_run(st, &req, jobs);
 }
 
-/* The value of NAME:TYPE=VALUE in a CMakeCache.txt, or NULL. */
-static char *cmake_cache_value(const char *cache_file, const char *name)
-{
-    char *text = read_file(cache_file, NULL);
-    if (!text) return NULL;
-    char *value = NULL;
-    size_t n = strlen(name);
-    for (char *line = text; *line && !value;) {
-        size_t len = strcspn(line, "\n");
-        char *colon = line + n;
-        if (len > n && !strncmp(line, name, n) && *colon == ':') {
-            char *eq = memchr(colon, '=', len - n);
-            if (eq) value = xstrndup(eq + 1, len - (size_t)(eq + 1 - line));
-        }
-        line += len + (line[len] == '\n');
-    }
-    free(text);
-    return value;
-}
-
 /* The CMake build tree the build command works in: `cmake --build DIR`'s
  * or `make|ninja -C DIR`'s DIR, else the scan's directory, when it holds a
  * CMakeCache.txt. */
@@ -192,8 +173,10 @@ static char *cmake_cache_of(const char *builddir, char **build)
 static void explain_no_compiles(const char *builddir, char **build)
 {
     char *cache = cmake_cache_of(builddir, build);
-    char *cc = cache ? cmake_cache_value(cache, "CMAKE_C_COMPILER") : NULL;
-    char *cxx = cache && !(cc && *cc) ? cmake_cache_value(cache, "CMAKE_CXX_COMPILER") : NULL;
+    char *text = cache ? read_file(cache, NULL) : NULL;
+    char *cc = text ? cmake_cache_value(text, "CMAKE_C_COMPILER") : NULL;
+    char *cxx = text && !(cc && *cc) ? cmake_cache_value(text, "CMAKE_CXX_COMPILER") : NULL;
+    free(text);
     const char *compiler = cc && *cc ? cc : cxx && *cxx ? cxx : "its compiler";
     /* A tree configured under an earlier scan caches the wrapper itself:
      * then nothing needed compiling, which the generic line says. */
@@ -223,10 +206,10 @@ static void explain_no_compiles(const char *builddir, char **build)
 static void warn_cached_wrapper(const char *builddir, char **build)
 {
     char *cache = cmake_cache_of(builddir, build);
-    if (!cache) return;
+    char *text = cache ? read_file(cache, NULL) : NULL;
     const char *vars[] = {"CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        char *value = cmake_cache_value(cache, vars[i]);
+    for (size_t i = 0; text && i < sizeof vars / sizeof *vars; i++) {
+        char *value = cmake_cache_value(text, vars[i]);
         int wrapped = value && strstr(value, "/" STORE_DIRNAME "/wrap/");
         if (wrapped)
             fmv_warn("%s: CMake cached fmvgen's wrapper %s as %s, because the tree was configured during the scan: "
@@ -236,6 +219,7 @@ static void warn_cached_wrapper(const char *builddir, char **build)
         free(value);
         if (wrapped) break;
     }
+    free(text);
     free(cache);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "run/spawn.h"
+#include "util/cmake_cache.h"
 #include "util/util.h"
 
 static void test_path_absolute_normalizes(void **state)
@@ -103,6 +104,24 @@ static void test_run_pool_runs_all(void **state)
     for (int i = 0; i < 5; i++) run_result_free(&res[i]);
 }
 
+static void test_cmake_cache_value(void **state)
+{
+    (void)state;
+    const char *text = "# comment\r\nCMAKE_C_COMPILER_AR:FILEPATH=/usr/bin/gcc-ar-12\r\n"
+                       "CMAKE_C_COMPILER:FILEPATH=/usr/bin/cc\r\nCMAKE_CACHEFILE_DIR:INTERNAL=/b\nEMPTY:STRING=\n";
+    char *v = cmake_cache_value(text, "CMAKE_C_COMPILER");   /* not the longer key before it; no \r */
+    assert_string_equal(v, "/usr/bin/cc");
+    free(v);
+    v = cmake_cache_value(text, "CMAKE_CACHEFILE_DIR");
+    assert_string_equal(v, "/b");
+    free(v);
+    v = cmake_cache_value(text, "EMPTY");
+    assert_string_equal(v, "");
+    free(v);
+    assert_null(cmake_cache_value(text, "CMAKE_CXX_COMPILER"));
+    assert_null(cmake_cache_value("", "X"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -113,6 +132,7 @@ int main(void)
         cmocka_unit_test(test_run_captures_and_reports_status),
         cmocka_unit_test(test_run_timeout_kills),
         cmocka_unit_test(test_run_pool_runs_all),
+        cmocka_unit_test(test_cmake_cache_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

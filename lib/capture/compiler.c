@@ -15,11 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static int starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+#include "util/util.h"
 
 const char *compiler_kind_name(enum compiler_kind k)
 {
@@ -407,7 +403,7 @@ void compile_args_parse(char *const *argv, struct compile_args *out)
             x_lang = x_set ? language_of_x(v) : NULL;
             continue;
         }
-        if (starts_with(a, "-x") && a[2]) {
+        if (str_starts_with(a, "-x") && a[2]) {
             x_set = strcmp(a + 2, "none") != 0;
             x_lang = x_set ? language_of_x(a + 2) : NULL;
             continue;
@@ -421,12 +417,12 @@ void compile_args_parse(char *const *argv, struct compile_args *out)
             if (argv[i + 1]) i++;
             continue;
         }
-        if (starts_with(a, "-o") && a[2]) {
+        if (str_starts_with(a, "-o") && a[2]) {
             free(out->output);
             out->output = xstrdup(a + 2);
             continue;
         }
-        if (starts_with(a, "-O")) {
+        if (str_starts_with(a, "-O")) {
             char l = opt_level_of(a);
             if (l) out->opt_level = l;
             continue;
@@ -434,8 +430,8 @@ void compile_args_parse(char *const *argv, struct compile_args *out)
         if (!strcmp(a, "-c")) mode_c = 1;
         else if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
                  !strcmp(a, "-fsyntax-only") || !strcmp(a, "-###") || !strcmp(a, "--help") ||
-                 !strcmp(a, "--version") || starts_with(a, "-print-") || starts_with(a, "--print-") ||
-                 starts_with(a, "-dump") /* -dumpversion, -dumpmachine, ... (-dumpdir/-dumpbase skipped above) */)
+                 !strcmp(a, "--version") || str_starts_with(a, "-print-") || str_starts_with(a, "--print-") ||
+                 str_starts_with(a, "-dump") /* -dumpversion, -dumpmachine, ... (-dumpdir/-dumpbase skipped above) */)
             other_mode = 1;
     }
     out->is_compile = out->sources.n > 0 && !other_mode;
@@ -481,9 +477,9 @@ static int gcc_debug_records_switches(char *const *argv)
         if (!strcmp(a, "-grecord-gcc-switches")) record = 1;
         else if (!strcmp(a, "-gno-record-gcc-switches")) record = 0;
         else if (!strcmp(a, "-g0") || !strcmp(a, "-ggdb0") || !strcmp(a, "-gdwarf0")) debug = 0;
-        else if (!strcmp(a, "-g") || (a[2] >= '1' && a[2] <= '3' && !a[3]) || starts_with(a, "-ggdb") ||
-                 starts_with(a, "-gdwarf") || starts_with(a, "-gstabs") || starts_with(a, "-gxcoff") ||
-                 starts_with(a, "-gvms") || starts_with(a, "-gbtf") || starts_with(a, "-gctf"))
+        else if (!strcmp(a, "-g") || (a[2] >= '1' && a[2] <= '3' && !a[3]) || str_starts_with(a, "-ggdb") ||
+                 str_starts_with(a, "-gdwarf") || str_starts_with(a, "-gstabs") || str_starts_with(a, "-gxcoff") ||
+                 str_starts_with(a, "-gvms") || str_starts_with(a, "-gbtf") || str_starts_with(a, "-gctf"))
             debug = 1;
     }
     return debug && record;
@@ -512,7 +508,7 @@ static int lto_on(char *const *argv)
             if (argv[i + 1]) i++;
             continue;
         }
-        if (!strcmp(argv[i], "-flto") || starts_with(argv[i], "-flto=")) v = 1;
+        if (!strcmp(argv[i], "-flto") || str_starts_with(argv[i], "-flto=")) v = 1;
         else if (!strcmp(argv[i], "-fno-lto")) v = 0;
     }
     return v;
@@ -597,7 +593,7 @@ void compile_args_vectorization_notes(char *const *argv, struct strvec *notes)
             if (argv[i + 1]) i++;
             continue;
         }
-        if (starts_with(argv[i], "-O") && opt_level_of(argv[i])) has_o = 1;
+        if (str_starts_with(argv[i], "-O") && opt_level_of(argv[i])) has_o = 1;
     }
     compile_args_free(&args);
 

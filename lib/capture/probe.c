@@ -18,15 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* Dependency-file options whose value is the next argument or glued on. */
 static int is_dep_option_with_value(const char *a)
 {
-    return starts_with(a, "-MF") || starts_with(a, "-MT") || starts_with(a, "-MQ") || starts_with(a, "-MJ");
+    return str_starts_with(a, "-MF") || str_starts_with(a, "-MT") || str_starts_with(a, "-MQ") || str_starts_with(a, "-MJ");
 }
 
 static int is_dep_option_alone(const char *a)
@@ -79,11 +74,11 @@ static char *strip_wp_deps(const char *arg)
  * move/redirect the record file away from where we look for it. */
 static int is_side_file_option(const char *a)
 {
-    return !strcmp(a, "-save-temps") || !strcmp(a, "--save-temps") || starts_with(a, "-save-temps=") ||
-           starts_with(a, "--save-temps=") || starts_with(a, "-fsave-optimization-record") ||
-           starts_with(a, "-foptimization-record-") || (starts_with(a, "-fopt-info") && strchr(a, '=')) ||
-           starts_with(a, "-fdump-") /* the build's own dumps: a pass's file would clash with ours */ ||
-           starts_with(a, "-ftime-trace=");
+    return !strcmp(a, "-save-temps") || !strcmp(a, "--save-temps") || str_starts_with(a, "-save-temps=") ||
+           str_starts_with(a, "--save-temps=") || str_starts_with(a, "-fsave-optimization-record") ||
+           str_starts_with(a, "-foptimization-record-") || (str_starts_with(a, "-fopt-info") && strchr(a, '=')) ||
+           str_starts_with(a, "-fdump-") /* the build's own dumps: a pass's file would clash with ours */ ||
+           str_starts_with(a, "-ftime-trace=");
 }
 
 static int takes_separate_value_we_drop(const char *a)
@@ -114,11 +109,11 @@ void probe_build_argv(const struct compile_row *c, char *const *extra_flags, cha
             if (c->argv[i + 1]) i++;
             continue;
         }
-        if ((starts_with(a, "-o") && !starts_with(a, "-obj")) || starts_with(a, "--output=") ||
+        if ((str_starts_with(a, "-o") && !str_starts_with(a, "-obj")) || str_starts_with(a, "--output=") ||
             is_dep_option_with_value(a) ||
             is_dep_option_alone(a) || is_side_file_option(a) || sv_contains(&others, a))
             continue;
-        if (starts_with(a, "-Wp,")) {
+        if (str_starts_with(a, "-Wp,")) {
             char *kept = strip_wp_deps(a);
             if (kept) sv_push(out, kept);
             free(kept);

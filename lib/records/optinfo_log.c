@@ -50,7 +50,6 @@ static const char *parse_position(const char *p, int *line, int *col)
     return end + 2;
 }
 
-static int starts_with(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
 
 /* Clang's message, without its " [-Rpass=PASS]" tail (pass gets PASS, or
  * "" when the build turned option names off). */
@@ -64,14 +63,14 @@ static int classify_clang(char *msg, enum loop_kind *kind, int *lanes)
         *tail = '\0';
     }
     *lanes = 0;
-    if ((!*pass || !strcmp(pass, "loop-vectorize")) && starts_with(msg, "vectorized loop")) {
+    if ((!*pass || !strcmp(pass, "loop-vectorize")) && str_starts_with(msg, "vectorized loop")) {
         const char *w = strstr(msg, "vectorization width: ");
         if (w) *lanes = atoi(w + strlen("vectorization width: "));
         *kind = LOOP_VECTORIZED;
         return 1;
     }
     if ((!*pass || !strcmp(pass, "slp-vectorizer")) &&
-        (strstr(msg, "SLP vectorized with cost") || starts_with(msg, "Vectorized horizontal reduction"))) {
+        (strstr(msg, "SLP vectorized with cost") || str_starts_with(msg, "Vectorized horizontal reduction"))) {
         *kind = LOOP_SLP;
         return 1;
     }
@@ -118,10 +117,10 @@ static void read_line(char *line, struct strvec *dirs, struct record_list *found
         if (!rest || p == line) continue;
         int ok = 0;
         char *msg = NULL;
-        if (starts_with(rest, "optimized: ") || starts_with(rest, "note: ")) {
+        if (str_starts_with(rest, "optimized: ") || str_starts_with(rest, "note: ")) {
             msg = xstrdup(strchr(rest, ' ') + 1);
             ok = rec_classify_gcc(msg, &rec.kind, &rec.vector_bytes);
-        } else if (starts_with(rest, "remark: ")) {
+        } else if (str_starts_with(rest, "remark: ")) {
             msg = xstrdup(rest + strlen("remark: "));
             ok = classify_clang(msg, &rec.kind, &rec.vector_lanes);
         }

@@ -43,6 +43,11 @@ char *xstrdup(const char *s)
     return xstrndup(s, strlen(s));
 }
 
+int str_starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 char *xstrndup(const char *s, size_t n)
 {
     char *p = xmalloc(n + 1);

@@ -16,6 +16,8 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* 1 when s begins with prefix. */
+int str_starts_with(const char *s, const char *prefix);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Growable, always NUL-terminated byte string. */

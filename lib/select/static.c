@@ -10,27 +10,31 @@
 #include "elf/inspect.h"
 #include "select/attribution.h"
 
-/* Per candidate: useful (1) when some non-default clone needs more than the
- * default clone, useless (0) when its clones need nothing more, unknown (-1)
- * when no linked file of the build holds its clones. */
-static int static_verdict(const struct strvec *elves, const char *name)
+/* Per candidate (verdicts[f], parallel to candidates->functions): useful
+ * (1) when some non-default clone needs more than the default clone,
+ * useless (0) when its clones need nothing more, unknown (-1) when no linked
+ * file of the build holds its clones. Each file is inspected (disassembled)
+ * once, whatever the number of candidates. */
+static void static_verdicts(const struct strvec *elves, const struct patch_plan *candidates, int *verdicts)
 {
-    int verdict = -1;
+    for (size_t f = 0; f < candidates->nfunctions; f++) verdicts[f] = -1;
     for (size_t i = 0; i < elves->n; i++) {
         struct inspect_report ir;
         if (inspect_file(elves->v[i], &ir) != 0) continue;
         for (size_t k = 0; k < ir.list.n_functions; k++) {
-            char *base = attribution_base_name(ir.list.functions[k].name);
-            int match = !strcmp(base, name);
-            free(base);
-            if (!match) continue;
-            if (verdict < 0) verdict = 0;
+            int useful = 0;
             for (size_t c = 0; c < ir.list.functions[k].n_clones; c++)
-                if (ir.functions[k].clones[c].verdict == VERDICT_USEFUL) verdict = 1;
+                if (ir.functions[k].clones[c].verdict == VERDICT_USEFUL) useful = 1;
+            char *base = attribution_base_name(ir.list.functions[k].name);
+            for (size_t f = 0; f < candidates->nfunctions; f++) {
+                if (strcmp(base, candidates->functions[f].name) != 0) continue;
+                if (verdicts[f] < 0) verdicts[f] = 0;
+                if (useful) verdicts[f] = 1;
+            }
+            free(base);
         }
         inspect_free(&ir);
     }
-    return verdict;
 }
 
 void select_static(const char *build_dir, const struct patch_plan *candidates, int set_variant,
@@ -38,10 +42,12 @@ void select_static(const char *build_dir, const struct patch_plan *candidates, i
 {
     struct strvec elves = STRVEC_INIT;
     elf_find_linked(build_dir, &elves);
+    int *verdicts = xcalloc(candidates->nfunctions + 1, sizeof *verdicts);
+    static_verdicts(&elves, candidates, verdicts);
     for (size_t f = 0; f < r->n_functions; f++) {
         const struct patch_function *pf = &candidates->functions[f];
         struct select_function *fn = &r->functions[f];
-        int v = static_verdict(&elves, pf->name);
+        int v = verdicts[f];
         if (v == 1) {
             fn->in_patch = 1;
             fn->set = set_variant;
@@ -59,5 +65,6 @@ void select_static(const char *build_dir, const struct patch_plan *candidates, i
         if (fn->in_patch) r->n_selected++;
     }
     if (!elves.n) sv_push(&r->notes, "the build produced no linked x86-64 program or library to inspect");
+    free(verdicts);
     sv_free(&elves);
 }

@@ -21,6 +21,10 @@
 #   --test CMD        the project's tests: select's --test, and run on each build here
 #   --scan CMD        scan PROJECT first (`fmvgen scan -- sh -c CMD`, in PROJECT);
 #                     without it PROJECT must hold a scan (.fmvgen/)
+#   --build-dir SUB   the scanned build directory is PROJECT/SUB (e.g. build for
+#                     `cd build && cmake .. && make`): the scan, select, the
+#                     builds, the workloads and the tests run there (as select
+#                     runs them in its copy of it); the patches apply to PROJECT
 #   --runs N          select's --runs (default 5)
 #   -n N              independent runs per build and workload (default 7)
 #   --v3-build CMD    how to build the -march=x86-64-v3 copy (default: --build
@@ -29,7 +33,7 @@
 #                     'cmake -DCMAKE_C_FLAGS=-march=x86-64-v3 . && make' for CMake)
 #   --select-arg ARG  one more argument for select (repeatable), e.g. --tolerance
 #   --reuse           do not run select: check its last results in PROJECT/.fmvgen
-#   --elf PATH        an ELF file (relative to the build dir) whose .text to
+#   --elf PATH        an ELF file (relative to the build dir, PROJECT/SUB) whose .text to
 #                     report (repeatable; default: the sum over every ELF
 #                     executable and shared object in the build)
 #   --out FILE        also write everything printed to FILE
@@ -45,7 +49,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 FMVGEN=${FMVGEN:-$here/build/src/fmvgen}
-build_cmd= test_cmd= scan_cmd= v3_cmd= out= reuse=0 keep=0 sruns=5 n=7 project=
+build_cmd= test_cmd= scan_cmd= v3_cmd= out= reuse=0 keep=0 sruns=5 n=7 project= sub=.
 runs=() select_args=() elfs=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -53,6 +57,7 @@ while [ $# -gt 0 ]; do
     --run) runs+=("$2"); shift 2 ;;
     --test) test_cmd=$2; shift 2 ;;
     --scan) scan_cmd=$2; shift 2 ;;
+    --build-dir) sub=$2; shift 2 ;;
     --runs) sruns=$2; shift 2 ;;
     -n) n=$2; shift 2 ;;
     --v3-build) v3_cmd=$2; shift 2 ;;
@@ -84,14 +89,15 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", (b - a) / 1e9}'; }
 
 echo "== project $project ($(cd "$project" && git rev-parse --short HEAD 2>/dev/null || echo 'not a git tree'))"
 echo "== build: $build_cmd (cc: $(cc --version | head -1)); $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
-cd "$project"
+[ -d "$project/$sub" ] || die "$project/$sub: no such build directory"
+cd "$project/$sub"
 if [ -n "$scan_cmd" ]; then
   t0=$(now)
   "$FMVGEN" scan -- sh -c "$scan_cmd" >"$work/scan.log" 2>&1 || { tail -20 "$work/scan.log"; die "scan failed"; }
   echo "== fmvgen scan: $(secs "$t0" "$(now)") s"
   grep -E '^(compiles|candidates):' "$work/scan.log" || true
 fi
-[ -d .fmvgen ] || die "$project: no .fmvgen/ here; scan it first (or pass --scan CMD)"
+[ -d .fmvgen ] || die "$project/$sub: no .fmvgen/ here; scan it first (or pass --scan CMD)"
 
 if [ "$reuse" = 0 ]; then
   args=(--build "$build_cmd" --runs "$sruns")
@@ -125,19 +131,19 @@ relocate_cmake() {   # DIR
 variant() {   # NAME PATCH BUILD-CMD [v3]
   local dir="$work/$1"
   cp -a "$project/." "$dir"
-  relocate_cmake "$dir"
+  relocate_cmake "$dir/$sub"
   [ -z "$2" ] || (cd "$dir" && patch -s -p1 <"$2") || die "$1: the patch does not apply"
   if [ "${4:-}" = v3 ] && [ -z "$v3_cmd" ]; then
     find "$dir" -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' \) -exec touch {} +
-    (cd "$dir" && CFLAGS="-O3 -march=x86-64-v3" CXXFLAGS="-O3 -march=x86-64-v3" sh -c "$3") >"$work/$1.build.log" 2>&1
+    (cd "$dir/$sub" && CFLAGS="-O3 -march=x86-64-v3" CXXFLAGS="-O3 -march=x86-64-v3" sh -c "$3") >"$work/$1.build.log" 2>&1
   else
-    (cd "$dir" && sh -c "$3") >"$work/$1.build.log" 2>&1
+    (cd "$dir/$sub" && sh -c "$3") >"$work/$1.build.log" 2>&1
   fi || { tail -20 "$work/$1.build.log"; die "$1: the build failed"; }
 }
 names=(baseline selected all v3)
 t0=$(now)
 variant baseline "" "$build_cmd"
-variant selected "$project/.fmvgen/selected.patch" "$build_cmd"
+variant selected "$project/$sub/.fmvgen/selected.patch" "$build_cmd"
 variant all "$work/all.patch" "$build_cmd"
 variant v3 "" "${v3_cmd:-$build_cmd}" v3
 echo "== built baseline, selected, all, v3 here: $(secs "$t0" "$(now)") s"
@@ -147,7 +153,7 @@ declare -A times cpu same tests
 for b in "${names[@]}"; do tests[$b]=${tests[$b]:--}; done
 if [ -n "$test_cmd" ]; then
   for b in "${names[@]}"; do
-    if (cd "$work/$b" && sh -c "$test_cmd") >"$work/$b.test.log" 2>&1; then tests[$b]=pass; else tests[$b]=FAIL; fi
+    if (cd "$work/$b/$sub" && sh -c "$test_cmd") >"$work/$b.test.log" 2>&1; then tests[$b]=pass; else tests[$b]=FAIL; fi
   done
 fi
 for ((w = 0; w < ${#runs[@]}; w++)); do
@@ -158,7 +164,7 @@ for ((r = 0; r < n; r++)); do
     for ((k = 0; k < ${#names[@]}; k++)); do
       b=${names[$(((k + r) % ${#names[@]}))]}
       t0=$(now)
-      (cd "$work/$b" && /usr/bin/time -f '%U %S' -o "$work/cpu" sh -c "${runs[$w]}") >"$work/out.$w.$b" 2>/dev/null ||
+      (cd "$work/$b/$sub" && /usr/bin/time -f '%U %S' -o "$work/cpu" sh -c "${runs[$w]}") >"$work/out.$w.$b" 2>/dev/null ||
         same[$w.$b]=FAILED
       times[$w.$b]+="$(($(now) - t0)) "
       cpu[$w.$b]+="$(awk '{printf "%d", ($1 + $2) * 1e9}' "$work/cpu") "
@@ -172,7 +178,7 @@ text_bytes() {   # DIR: .text bytes of the ELF files asked for, or of all
   local dir=$1 f total=0 t
   if [ ${#elfs[@]} -gt 0 ]; then
     for f in "${elfs[@]}"; do
-      t=$(size -A "$dir/$f" 2>/dev/null | awk '$1==".text"{print $2}')
+      t=$(size -A "$dir/$sub/$f" 2>/dev/null | awk '$1==".text"{print $2}')
       total=$((total + ${t:-0}))
     done
   else

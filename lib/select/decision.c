@@ -2,6 +2,7 @@
 #include "select/decision.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 
@@ -43,6 +44,94 @@ static double largest_share(const struct decision_input *in, size_t f)
         if (t > 0 && mine / t > largest) largest = mine / t;
     }
     return largest;
+}
+
+/* Per run, the samples of the pool's functions in variant v, summed over
+ * the workloads (w < 0) or of workload w. */
+static void pool_summed(const struct decision_input *in, const int *pool, long w, size_t v, double *out)
+{
+    for (size_t r = 0; r < in->n_runs; r++) out[r] = 0;
+    for (size_t ww = 0; ww < in->n_workloads; ww++) {
+        if (w >= 0 && (size_t)w != ww) continue;
+        for (size_t f = 0; f < in->n_functions; f++) {
+            if (!pool[f]) continue;
+            const double *s = samples_of(in, ww, v, f);
+            for (size_t r = 0; r < in->n_runs; r++) out[r] += s[r];
+        }
+    }
+}
+
+/* The pool's largest share of a workload's baseline samples. */
+static double pool_share(const struct decision_input *in, const int *pool, double *scratch)
+{
+    double largest = 0;
+    for (size_t w = 0; w < in->n_workloads; w++) {
+        const double *total = in->totals + (w * in->n_variants) * in->n_runs;
+        pool_summed(in, pool, (long)w, 0, scratch);
+        double t = stats_mean(total, in->n_runs), mine = stats_mean(scratch, in->n_runs);
+        if (t > 0 && mine / t > largest) largest = mine / t;
+    }
+    return largest;
+}
+
+static int pool_slower_on_some_workload(const struct decision_input *in, const int *pool, size_t v, double *a,
+                                        double *b)
+{
+    if (in->n_workloads < 2) return 0;
+    for (size_t w = 0; w < in->n_workloads; w++) {
+        pool_summed(in, pool, (long)w, 0, a);
+        pool_summed(in, pool, (long)w, v, b);
+        struct stats_interval iv;
+        stats_welch(a, in->n_runs, b, in->n_runs, &iv);
+        if (stats_slower(&iv)) return 1;
+    }
+    return 0;
+}
+
+/* The group of small gains (decision.h): the pool is every function left
+ * without a verdict against it, fixed before the variants are compared. */
+static void decide_group(const struct decision_input *in, struct decision *out)
+{
+    struct decision_group *g = &out->group;
+    memset(g, 0, sizeof *g);
+    g->chosen = -1;
+    if (in->n_runs < 2 || in->n_functions == 0) return;
+    int *pool = xcalloc(in->n_functions, sizeof *pool);
+    for (size_t f = 0; f < in->n_functions; f++) {
+        enum decision_reason why = out->functions[f].reason;
+        pool[f] = why == DECISION_COLD || why == DECISION_FEW_SAMPLES || why == DECISION_NO_GAIN;
+        g->n_pool += (size_t)pool[f];
+    }
+    double *a = xcalloc(in->n_runs, sizeof *a), *b = xcalloc(in->n_runs, sizeof *b);
+    g->share = pool_share(in, pool, a);
+    pool_summed(in, pool, -1, 0, a);
+    if (g->n_pool >= 2 && g->share >= in->min_share && stats_mean(a, in->n_runs) >= in->min_samples) {
+        double best = 0;
+        for (size_t v = 1; v < in->n_variants; v++) {
+            if (!in->variant_eligible[v]) continue;
+            struct stats_interval iv;
+            pool_summed(in, pool, -1, 0, a);
+            pool_summed(in, pool, -1, v, b);
+            stats_welch(a, in->n_runs, b, in->n_runs, &iv);
+            if (!stats_faster(&iv) || iv.speedup <= best) continue;
+            if (pool_slower_on_some_workload(in, pool, v, a, b)) continue;
+            best = iv.speedup;
+            g->chosen = (int)v;
+            g->by_variant_chosen = iv;
+        }
+    }
+    for (size_t f = 0; g->chosen >= 1 && f < in->n_functions; f++) {
+        struct decision_function *d = &out->functions[f];
+        size_t v = (size_t)g->chosen;
+        if (!pool[f] || d->share < in->min_share * DECISION_GROUP_MEMBER_SHARE) continue;
+        if (d->by_variant[v].mean_b >= d->by_variant[v].mean_a || slower_on_some_workload(in, v, f)) continue;
+        d->chosen = g->chosen;
+        d->reason = DECISION_SELECTED_TOGETHER;
+        g->n_members++;
+    }
+    free(pool);
+    free(a);
+    free(b);
 }
 
 void decide(const struct decision_input *in, struct decision *out)
@@ -105,6 +194,7 @@ void decide(const struct decision_input *in, struct decision *out)
     }
     free(base);
     free(var);
+    decide_group(in, out);
 }
 
 double decision_saved_share(const struct decision_input *in, size_t w, size_t f, size_t v)
@@ -142,6 +232,9 @@ const char *decision_reason_name(enum decision_reason r)
     case DECISION_NO_GAIN: return "no target set made it significantly faster";
     case DECISION_SLOWER: return "faster overall but significantly slower on some workload";
     case DECISION_INELIGIBLE: return "gained only with a target set whose outputs or tests differ from the baseline's";
+    case DECISION_SELECTED_TOGETHER:
+        return "selected with the small gains: not significantly faster alone, but the functions without a verdict "
+               "are, together";
     }
     return "?";
 }

@@ -14,7 +14,22 @@
  *     workload (judged per workload: a short workload it dominates counts as
  *     much as a long one beside it), and enough samples to judge
  *     (min_samples per run, on average, summed over the workloads).
- * Among the sets that qualify it takes the one with the best speedup. */
+ * Among the sets that qualify it takes the one with the best speedup.
+ *
+ * Many small gains: a project can have several functions that each gain a
+ * few percent, none significantly on its own with a handful of runs, while
+ * cloning them all does pay (the all-candidates build beats a selection of
+ * the significant ones). So the functions left without a verdict against
+ * them (cold, too few samples, no significant gain) are also judged as one
+ * group: per eligible set, their samples summed per run. The group is fixed
+ * before any speedup is looked at - picking the functions that happened to
+ * gain and then testing their sum would find "gains" in pure noise. When
+ * the group is significantly faster with a set (and slower on no workload),
+ * holds min_share of some workload and enough samples, its members that
+ * gained (fewer mean samples with the set, significantly slower on no
+ * workload) and hold at least DECISION_GROUP_MEMBER_SHARE of some workload
+ * are selected together with that set (DECISION_SELECTED_TOGETHER). The
+ * end-to-end confirmation then checks the whole selection. */
 #ifndef FMVGEN_SELECT_DECISION_H
 #define FMVGEN_SELECT_DECISION_H
 
@@ -42,7 +57,13 @@ enum decision_reason {
     DECISION_SLOWER,          /* every set that gained somewhere was slower elsewhere,
                                * or every eligible set was significantly slower */
     DECISION_INELIGIBLE,      /* it gained only with a set whose variant was not eligible */
+    DECISION_SELECTED_TOGETHER, /* not significant alone; selected with the group of
+                                 * small gains, which is (struct decision_group) */
 };
+
+/* A group member must hold this fraction of min_share of some workload: a
+ * function below it adds clones for a gain no run can show. */
+#define DECISION_GROUP_MEMBER_SHARE 0.1
 
 struct decision_function {
     int chosen;                 /* variant index (>= 1) or -1 */
@@ -55,9 +76,19 @@ struct decision_function {
                                  * workload (the share and sample rules aside) */
 };
 
+/* The group of small gains (see the top). */
+struct decision_group {
+    int chosen;                  /* variant index (>= 1) the members got, or -1 */
+    size_t n_pool;               /* functions judged together */
+    size_t n_members;            /* of them, selected (DECISION_SELECTED_TOGETHER) */
+    double share;                /* the pool's largest share of a workload's baseline */
+    struct stats_interval by_variant_chosen;   /* the pool's interval with chosen */
+};
+
 struct decision {
     size_t n_functions, n_variants;
     struct decision_function *functions;
+    struct decision_group group;
 };
 
 void decide(const struct decision_input *in, struct decision *out);

@@ -36,6 +36,11 @@ size_t select_name_count(const struct select_report *r, size_t f)
     return n;
 }
 
+int select_name_ambiguous(const struct select_report *r, size_t f)
+{
+    return !r->functions[f].by_file && select_name_count(r, f) > 1;
+}
+
 /* The baseline never sampled function f: no share, no speedup to show. */
 static int baseline_unsampled(const struct select_report *r, size_t f)
 {
@@ -256,41 +261,67 @@ static const char *function_verdict(const struct select_report *r, size_t f)
     return decision_reason_name(r->decision.functions[f].reason);
 }
 
-/* " [name not unique: 3 candidates]" after a function's name. */
+/* " [name not unique: 3 candidates]" after an ambiguous function's name. */
 static void add_name_flag(struct strbuf *sb, const struct select_report *r, size_t f)
 {
-    size_t n = select_name_count(r, f);
-    if (n > 1) sb_addf(sb, " [name not unique: %zu candidates]", n);
+    if (select_name_ambiguous(r, f)) sb_addf(sb, " [name not unique: %zu candidates]", select_name_count(r, f));
 }
 
-/* f is the first candidate of its name, and others share it. */
-static int first_of_shared_name(const struct select_report *r, size_t f)
+/* f shares its name and is counted by file (by_file) or ambiguous (!by_file). */
+static int shared_listed(const struct select_report *r, size_t f, int by_file)
+{
+    return by_file ? r->functions[f].by_file && select_name_count(r, f) > 1 : select_name_ambiguous(r, f);
+}
+
+/* f is the first candidate of its name in that list. */
+static int first_of_shared_name(const struct select_report *r, size_t f, int by_file)
 {
     for (size_t g = 0; g < f; g++)
-        if (strcmp(r->functions[g].name, r->functions[f].name) == 0) return 0;
-    return select_name_count(r, f) > 1;
+        if (strcmp(r->functions[g].name, r->functions[f].name) == 0 && shared_listed(r, g, by_file)) return 0;
+    return shared_listed(r, f, by_file);
 }
 
-/* The paragraph under the functions table on names the profile cannot
- * tell apart (select_name_count). */
-static void add_shared_names(struct strbuf *sb, const struct select_report *r)
+/* " `work` (a.c:3, b.c:9)" for each name of the list; how many candidates. */
+static size_t add_shared_list(struct strbuf *sb, const struct select_report *r, int by_file)
 {
     size_t n = 0;
-    for (size_t f = 0; f < r->n_functions; f++) n += select_name_count(r, f) > 1;
-    if (!n) return;
-    sb_addf(sb, "\n**Names not unique:** %zu candidates share their name with another candidate (static functions "
-                "in different files):", n);
     for (size_t f = 0; f < r->n_functions; f++) {
-        if (!first_of_shared_name(r, f)) continue;
+        if (!first_of_shared_name(r, f, by_file)) continue;
         sb_addf(sb, " `%s` (", r->functions[f].name);
         int first = 1;
         for (size_t g = f; g < r->n_functions; g++) {
-            if (strcmp(r->functions[g].name, r->functions[f].name) != 0) continue;
+            if (strcmp(r->functions[g].name, r->functions[f].name) != 0 || !shared_listed(r, g, by_file)) continue;
             sb_addf(sb, "%s%s:%d", first ? "" : ", ", r->functions[g].file, r->functions[g].line);
             first = 0;
+            n++;
         }
         sb_adds(sb, ")");
     }
+    return n;
+}
+
+/* The paragraphs under the functions table on names candidates share: those
+ * the profile could not tell apart (select_name_ambiguous), and those it
+ * told apart by file. */
+static void add_shared_names(struct strbuf *sb, const struct select_report *r)
+{
+    size_t n = 0, n_by_file = 0;
+    for (size_t f = 0; f < r->n_functions; f++) {
+        n += select_name_ambiguous(r, f);
+        n_by_file += shared_listed(r, f, 1);
+    }
+    if (n_by_file) {
+        sb_addf(sb, "\n**Names shared, told apart by file:** %zu candidates share their name with another candidate "
+                    "(static functions in different files):", n_by_file);
+        add_shared_list(sb, r, 1);
+        sb_adds(sb, ". perf names a sample by its symbol only; each sample of these was given to its own file's "
+                    "function through the symbol table of the file it ran in (the STT_FILE of its symbol), so each "
+                    "is judged on its own samples.\n");
+    }
+    if (!n) return;
+    sb_addf(sb, "\n**Names not unique:** %zu candidates share their name with another candidate (static functions "
+                "in different files):", n);
+    add_shared_list(sb, r, 0);
     if (r->static_mode)
         sb_adds(sb, ". The static selection does not depend on a profile, but the patch names functions the same "
                     "way.\n");
@@ -355,7 +386,9 @@ char *select_report_markdown(const struct select_report *r)
     } else {
         sb_addf(&sb, "%zu builds, %zu profiled runs and %zu timed runs; %d runs per variant and workload, "
                      "interleaved. Intervals are 95%% (Welch). A function is selected when its own time drops "
-                     "significantly and it holds at least %.1f%% of the baseline's samples.\n\n",
+                     "significantly and it holds at least %.1f%% of the baseline's samples; functions with no "
+                     "significant gain alone are selected together when, as one group, they are significantly "
+                     "faster.\n\n",
                 r->n_builds, r->n_profiled_runs, r->n_timed_runs, r->runs, r->min_share * 100);
         add_noise(&sb, r, "**Noisy measurements.** ", "\n\n");
     }
@@ -511,9 +544,10 @@ static const char *reason_code(const struct select_report *r, size_t f)
     if (fn->in_patch) return "selected";
     if (r->static_mode || !r->decision.functions) return "not-selected";
     const struct decision_function *d = &r->decision.functions[f];
-    if (d->chosen >= 1 && select_name_count(r, f) > 1) return "ambiguous-name";
+    if (d->chosen >= 1 && select_name_ambiguous(r, f)) return "ambiguous-name";
     switch (d->reason) {
-    case DECISION_SELECTED: return "held-back";
+    case DECISION_SELECTED:
+    case DECISION_SELECTED_TOGETHER: return "held-back";
     case DECISION_COLD: return "cold";
     case DECISION_FEW_SAMPLES: return "few-samples";
     case DECISION_NO_GAIN: return "no-gain";
@@ -578,6 +612,21 @@ static json_t *code_size_json(const struct select_report *r)
     return o;
 }
 
+/* The group of small gains (decision.h): null when nothing was timed. */
+static json_t *small_gains_json(const struct select_report *r)
+{
+    if (r->static_mode || !r->decision.functions) return json_null();
+    const struct decision_group *g = &r->decision.group;
+    json_t *o = json_object();
+    json_object_set_new(o, "pool", json_integer((json_int_t)g->n_pool));
+    json_object_set_new(o, "pool_share", real_json(g->share));
+    json_object_set_new(o, "selected", json_integer((json_int_t)g->n_members));
+    int chosen = g->chosen >= 1 && (size_t)g->chosen < r->n_variants;
+    json_object_set_new(o, "variant", chosen ? json_string(r->variants[g->chosen].name) : json_null());
+    json_object_set_new(o, "speedup", chosen ? interval_json(&g->by_variant_chosen) : json_null());
+    return o;
+}
+
 json_t *select_report_json(const struct select_report *r)
 {
     json_t *o = json_object();
@@ -615,9 +664,12 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "selected", json_boolean(fn->in_patch));
         json_object_set_new(j, "why", json_string(function_verdict(r, f)));
         json_object_set_new(j, "reason", json_string(reason_code(r, f)));
-        /* the profile cannot tell namesakes apart (select_name_count) */
+        /* other candidates have its name (select_name_count); samples_by_file:
+         * the profile still told it from them */
         json_object_set_new(j, "name_unique", json_boolean(select_name_count(r, f) == 1));
         json_object_set_new(j, "candidates_with_this_name", json_integer((json_int_t)select_name_count(r, f)));
+        /* a shared name told apart by source file (attribution.h) */
+        json_object_set_new(j, "samples_by_file", json_boolean(fn->by_file));
         /* bytes its clones add: in every measured build, and the two the
          * report shows (its set's or best set's all-candidates build, the
          * selected build) */
@@ -670,6 +722,7 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "patch_targets", r->patch_targets ? json_string(r->patch_targets) : json_null());
     json_object_set_new(o, "selected", json_integer((json_int_t)r->n_selected));
     json_object_set_new(o, "code_size", code_size_json(r));
+    json_object_set_new(o, "small_gains", small_gains_json(r));
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
     json_object_set_new(o, "notes", notes);
@@ -765,7 +818,7 @@ char *select_report_html(const struct select_report *r)
             sb_adds(&sb, "<text x=\"4\" y=\"");
             sb_addf(&sb, "%d\">", y + 14);
             add_html_text(&sb, fn->display_name);
-            if (select_name_count(r, f) > 1) sb_adds(&sb, " [name not unique]");
+            if (select_name_ambiguous(r, f)) sb_adds(&sb, " [name not unique]");
             const char *unknown = select_speedup_unknown(iv);
             if (unknown) {
                 /* no bar: there is no ratio to draw */
@@ -853,7 +906,7 @@ char *select_report_summary(const struct select_report *r)
             sb_adds(&sb, "; bytes added: ");
             add_function_bytes(&sb, r, f);
         }
-        if (select_name_count(r, f) > 1) sb_addf(&sb, " [name not unique: %zu candidates]", select_name_count(r, f));
+        add_name_flag(&sb, r, f);
         sb_adds(&sb, "\n");
     }
     if (n_cold || n_few) {
@@ -863,12 +916,12 @@ char *select_report_summary(const struct select_report *r)
         sb_adds(&sb, " - report.md lists every candidate\n");
     }
     size_t n_shared = 0;
-    for (size_t f = 0; f < r->n_functions; f++) n_shared += select_name_count(r, f) > 1;
+    for (size_t f = 0; f < r->n_functions; f++) n_shared += select_name_ambiguous(r, f);
     if (n_shared) {
         sb_addf(&sb, "names not unique (%zu candidates; the profile credits each with the samples of all, so none is "
                      "selected on them):", n_shared);
         for (size_t f = 0; f < r->n_functions; f++)
-            if (first_of_shared_name(r, f)) sb_addf(&sb, " %s (%zu)", r->functions[f].name, select_name_count(r, f));
+            if (first_of_shared_name(r, f, 0)) sb_addf(&sb, " %s (%zu)", r->functions[f].name, select_name_count(r, f));
         sb_adds(&sb, "\n");
     }
     add_noise(&sb, r, "noise: ", "\n");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/symsource.h"
 #include "measure/profile.h"
 #include "measure/timing.h"
 #include "run/spawn.h"
@@ -380,11 +381,37 @@ static int profiled(const struct select_variant *v, size_t index)
     return v->built && (index == 0 || !v->failure || !strncmp(v->failure, "output", 6));
 }
 
+/* How each candidate is found in a profile (attribution.h): a name other
+ * candidates share is counted by source file, unless even files cannot tell
+ * them apart (same basename, or two external functions); a name of its own
+ * by file only when the profile shows namesakes from other files. */
+static void attribution_plan(const struct select_session *s, struct attribution_function *fns,
+                             enum attribution_need *need)
+{
+    const struct select_report *r = &s->rep;
+    for (size_t f = 0; f < r->n_functions; f++) {
+        const struct patch_function *pf = &s->candidates.functions[f];
+        fns[f] = (struct attribution_function){pf->name, pf->rel, pf->is_static};
+    }
+    for (size_t f = 0; f < r->n_functions; f++) {
+        if (select_name_count(r, f) == 1) need[f] = ATTRIBUTION_BY_FILE_IF_NAMESAKES;
+        else need[f] = attribution_files_clash(fns, r->n_functions, f) ? ATTRIBUTION_BY_NAME : ATTRIBUTION_BY_FILE;
+    }
+}
+
 static int profile_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
     size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = (size_t)s->o->runs;
     double *samples = xcalloc(nw * nv * nf * nr + 1, sizeof *samples);
+    /* by name too: a shared name that one profile could not tell by file
+     * is counted by name in every run, so its runs stay comparable */
+    double *name_samples = xcalloc(nw * nv * nf * nr + 1, sizeof *name_samples);
+    struct attribution_function *fns = xcalloc(nf + 1, sizeof *fns);
+    enum attribution_need *need = xcalloc(nf + 1, sizeof *need);
+    int *undecided = xcalloc(nf + 1, sizeof *undecided);
+    struct elf_symsource_cache *symbols = elf_symsource_cache_new();
+    attribution_plan(s, fns, need);
     double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
     int *eligible = xcalloc(nv, sizeof *eligible);
     const char **names = xcalloc(nf + 1, sizeof *names);
@@ -415,14 +442,25 @@ static int profile_all(struct select_session *s)
                 }
                 r->n_profiled_runs++;
                 totals[(w * nv + v) * nr + round] = (double)p.total_samples;
+                struct attribution_origin *origins = attribution_locate(&p, symbols);
                 for (size_t f = 0; f < nf; f++) {
-                    samples[((w * nv + v) * nf + f) * nr + round] = (double)attribution_samples(&p, names[f]);
-                    const char *hot = attribution_hottest_symbol(&p, names[f]);
-                    if (hot && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(hot);
+                    struct attribution_count c;
+                    attribution_count(&p, origins, &fns[f], need[f], &c);
+                    samples[((w * nv + v) * nf + f) * nr + round] = (double)c.samples;
+                    name_samples[((w * nv + v) * nf + f) * nr + round] = (double)c.name_samples;
+                    undecided[f] |= c.undecided;
+                    if (c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
                 }
+                free(origins);
                 profile_free(&p);
             }
         }
+    }
+    for (size_t f = 0; f < nf; f++) {
+        if (need[f] != ATTRIBUTION_BY_FILE) continue;
+        r->functions[f].by_file = !undecided[f];
+        for (size_t i = 0; undecided[f] && i < nw * nv; i++)
+            memcpy(&samples[(i * nf + f) * nr], &name_samples[(i * nf + f) * nr], nr * sizeof *samples);
     }
     if (rc == 0) {
         struct decision_input in = {
@@ -440,10 +478,32 @@ static int profile_all(struct select_session *s)
                     s->saved[w * nf + f] = decision_saved_share(&in, w, f, (size_t)r->decision.functions[f].chosen);
     }
     free(samples);
+    free(name_samples);
+    free(fns);
+    free(need);
+    free(undecided);
+    elf_symsource_cache_free(symbols);
     free(totals);
     free(eligible);
     free(names);
     return rc;
+}
+
+/* Functions selected as a group of small gains (decision.h) are said, with
+ * the group's own interval: none of them would be selected alone. */
+static void note_small_gains(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    const struct decision_group *g = &r->decision.group;
+    size_t n = 0;
+    for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++)
+        n += r->functions[f].in_patch && r->decision.functions[f].reason == DECISION_SELECTED_TOGETHER;
+    if (g->chosen < 1 || !n) return;
+    const struct stats_interval *iv = &g->by_variant_chosen;
+    sv_pushf(&r->notes, "%zu function%s selected together as small gains with %s: none is significantly faster "
+                        "alone, but the %zu functions without a verdict (%.1f%% of a workload) are %.2fx [%.2f, %.2f] "
+                        "faster together", n, n == 1 ? "" : "s", r->variants[g->chosen].name,
+             g->n_pool, g->share * 100, iv->speedup, iv->speedup_lo, iv->speedup_hi);
 }
 
 /* Too few samples, or wide intervals, are said, not hidden. */
@@ -591,6 +651,7 @@ static enum select_status run_steps(struct select_session *s)
         if (ok) {
             note_noise(s);
             select_apply_decision(&s->rep);
+            note_small_gains(s);
             ok = select_patch_assignments(&s->rep, &assigned) == 0;
             if (ok && assigned.n) {
                 s->have_final = 1;

@@ -101,8 +101,8 @@ static void test_attribution(void **state)
     free(s);
 
     struct profile_entry e[] = {
-        {"foo.avx2", 0, 10}, {"foo.default", 0, 3}, {"foo.avx2.cold", 0, 1}, {"foobar", 0, 50},
-        {"foo.resolver", 0, 0}, {"foo", 1, 7}, {"main", 0, 5},
+        {"foo.avx2", 0, 10, NULL, 0}, {"foo.default", 0, 3, NULL, 0}, {"foo.avx2.cold", 0, 1, NULL, 0},
+        {"foobar", 0, 50, NULL, 0}, {"foo.resolver", 0, 0, NULL, 0}, {"foo", 1, 7, NULL, 0}, {"main", 0, 5, NULL, 0},
     };
     struct profile p = {.entries = e, .n = sizeof e / sizeof *e, .total_samples = 76};
     assert_int_equal(attribution_samples(&p, "foo"), 14);   /* not foobar, not the kernel's foo */
@@ -238,6 +238,69 @@ static void test_decision_share_per_workload(void **state)
     assert_true(fabs(d.functions[1].share - 0.01) < 0.001);
     assert_int_equal(d.functions[1].reason, DECISION_COLD);
     assert_int_equal(d.functions[1].chosen, -1);
+    decision_free(&d);
+}
+
+/* Many small gains (decision.h, the group): six functions of 5% each lose
+ * 5 of 100 samples a run with the variant, none significantly alone (each
+ * run's noise is +-8), while their noise cancels in the sum (each function's
+ * is the same pattern, shifted by one run), so together they are
+ * significantly faster. "worse" gets slower and "tiny" is too small to be
+ * worth its clones: both stay out. Without the gain, no group is chosen. */
+#define SG_NF 8
+#define SG_NR 6
+static void small_gains_input(double gain, double *samples, double *totals, struct decision_input *in)
+{
+    static const char *const names[SG_NF] = {"a", "b", "c", "d", "e", "f", "worse", "tiny"};
+    static const double noise[SG_NR] = {-8, 8, -4, 4, 0, 0};
+    static const double extra[SG_NR] = {0, 1, 0, -1, 1, -1};   /* so that the sum is not exact */
+    static const int eligible[2] = {0, 1};
+    for (size_t v = 0; v < 2; v++) {
+        for (size_t f = 0; f < SG_NF; f++)
+            for (size_t r = 0; r < SG_NR; r++) {
+                double x;
+                if (f < 6) x = (v ? 100 - gain : 100) + noise[(r + f + 3 * v) % SG_NR] + (f == 0 ? extra[r] : 0);
+                else if (f == 6) x = v ? 104 : 100;
+                else x = v ? 0.5 : 1;
+                samples[(v * SG_NF + f) * SG_NR + r] = x;
+            }
+        for (size_t r = 0; r < SG_NR; r++) totals[v * SG_NR + r] = 2000;
+    }
+    *in = (struct decision_input){.n_functions = SG_NF, .n_workloads = 1, .n_variants = 2, .n_runs = SG_NR,
+                                  .functions = names, .samples = samples, .totals = totals,
+                                  .variant_eligible = eligible, .min_share = 0.02, .min_samples = 20};
+}
+
+static void test_decision_small_gains(void **state)
+{
+    (void)state;
+    double samples[2 * SG_NF * SG_NR], totals[2 * SG_NR];
+    struct decision_input in;
+    struct decision d;
+    small_gains_input(5, samples, totals, &in);
+    decide(&in, &d);
+    for (size_t f = 0; f < 6; f++) {
+        assert_false(stats_faster(&d.functions[f].by_variant[1]));   /* not significant alone */
+        assert_int_equal(d.functions[f].reason, DECISION_SELECTED_TOGETHER);
+        assert_int_equal(d.functions[f].chosen, 1);
+    }
+    assert_int_equal(d.functions[6].reason, DECISION_NO_GAIN);
+    assert_int_equal(d.functions[6].chosen, -1);
+    assert_int_equal(d.functions[7].reason, DECISION_COLD);
+    assert_int_equal(d.functions[7].chosen, -1);
+    assert_int_equal(d.group.chosen, 1);
+    assert_int_equal(d.group.n_pool, 8);
+    assert_int_equal(d.group.n_members, 6);
+    assert_true(stats_faster(&d.group.by_variant_chosen));
+    decision_free(&d);
+
+    /* the same noise, no gain: the functions that happen to look faster
+     * are not picked */
+    small_gains_input(0, samples, totals, &in);
+    decide(&in, &d);
+    assert_int_equal(d.group.chosen, -1);
+    assert_int_equal(d.group.n_members, 0);
+    for (size_t f = 0; f < SG_NF; f++) assert_int_equal(d.functions[f].chosen, -1);
     decision_free(&d);
 }
 
@@ -692,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_decision),
         cmocka_unit_test(test_decision_workloads),
         cmocka_unit_test(test_decision_share_per_workload),
+        cmocka_unit_test(test_decision_small_gains),
         cmocka_unit_test(test_workload_output),
         cmocka_unit_test(test_fixed_time),
         cmocka_unit_test(test_report),

@@ -657,6 +657,30 @@ static void test_summary_folds_cold(void **state)
     select_report_free(&r);
 }
 
+/* The group of small gains (decision.h) in report.json: what was judged
+ * together, what was selected with it, and its own interval. */
+static void test_small_gains_json(void **state)
+{
+    (void)state;
+    struct select_report r;
+    make_report(&r);
+    json_t *j = select_report_json(&r);
+    json_t *g = json_object_get(j, "small_gains");
+    assert_true(json_is_null(json_object_get(g, "variant")));   /* make_report chose no group */
+    json_decref(j);
+    r.decision.group = (struct decision_group){.chosen = 1, .n_pool = 9, .n_members = 4, .share = 0.12,
+                                               .by_variant_chosen = {.valid = 1, .mean_a = 120, .mean_b = 100, .speedup = 1.2,
+                                                                     .speedup_lo = 1.1, .speedup_hi = 1.3}};
+    j = select_report_json(&r);
+    g = json_object_get(j, "small_gains");
+    assert_int_equal(json_integer_value(json_object_get(g, "pool")), 9);
+    assert_int_equal(json_integer_value(json_object_get(g, "selected")), 4);
+    assert_string_equal(json_string_value(json_object_get(g, "variant")), r.variants[1].name);
+    assert_true(fabs(json_real_value(json_object_get(json_object_get(g, "speedup"), "speedup")) - 1.2) < 1e-9);
+    json_decref(j);
+    select_report_free(&r);
+}
+
 static void test_ambiguous_name(void **state)
 {
     (void)state;
@@ -771,6 +795,7 @@ int main(void)
         cmocka_unit_test(test_unknown_speedup_json),
         cmocka_unit_test(test_unsampled_text),
         cmocka_unit_test(test_summary_folds_cold),
+        cmocka_unit_test(test_small_gains_json),
         cmocka_unit_test(test_ambiguous_name),
         cmocka_unit_test(test_noise_said),
     };

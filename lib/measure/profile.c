@@ -1,6 +1,11 @@
 /* profile.c - see profile.h. perf report is asked for a fixed, separated
- * layout (-F overhead,sample,sym -t '|') so that the parse does not depend on
- * column widths: "  42.80%  |  1234  |[.] accumulate_rows". */
+ * layout (-F overhead,sample,dso,sym -t '|') so that the parse does not
+ * depend on column widths, and for verbose symbols (-v), which put an
+ * address inside the symbol and the symbol table's origin before it:
+ *   " 26.14% | 40         |/tmp/pv/p      |0x11d0             B [.] work"
+ * (not -q: it sets the verbosity back to -1; the '#' header lines it would
+ * drop are skipped here). One line per distinct symbol: two static `work`
+ * of one program are two lines with the same name. */
 #include "measure/profile.h"
 #include "run/spawn.h"
 #include "util/util.h"
@@ -27,15 +32,33 @@ static char *trim(char *s)
     return s;
 }
 
-/* One "percent|samples|[.] symbol" line; returns 0 when it is one. */
+/* The verbose symbol column "0x11d0             B [.] work": the address
+ * into *addr (0 without one), and the "[.] work" part returned. */
+static char *parse_verbose_symbol(char *sym, uint64_t *addr)
+{
+    *addr = 0;
+    if (strncmp(sym, "0x", 2) != 0) return sym;
+    char *end;
+    *addr = strtoull(sym, &end, 16);
+    sym = trim(end);
+    if (*sym && *sym != '[') sym = trim(sym + 1);   /* the origin letter: B, D, k, ! ... */
+    return sym;
+}
+
+/* One "percent|samples|dso|0xADDR O [.] symbol" line; returns 0 when it is
+ * one. */
 static int parse_report_line(char *line, struct profile *p)
 {
+    if (line[0] == '#') return -1;
     char *f1 = strchr(line, '|');
     if (!f1) return -1;
     char *f2 = strchr(f1 + 1, '|');
     if (!f2) return -1;
-    *f2 = 0;
-    char *samples_text = trim(f1 + 1), *sym = trim(f2 + 1), *end;
+    char *f3 = strchr(f2 + 1, '|');
+    if (!f3) return -1;
+    *f2 = *f3 = 0;
+    uint64_t addr;
+    char *samples_text = trim(f1 + 1), *dso = trim(f2 + 1), *sym = parse_verbose_symbol(trim(f3 + 1), &addr), *end;
     long samples = strtol(samples_text, &end, 10);
     if (end == samples_text || sym[0] != '[' || strlen(sym) < 4 || sym[2] != ']') return -1;
     p->entries = xrealloc(p->entries, (p->n + 1) * sizeof *p->entries);
@@ -43,6 +66,8 @@ static int parse_report_line(char *line, struct profile *p)
         .symbol = xstrdup(trim(sym + 3)),
         .kernel = sym[1] == 'k',
         .samples = samples,
+        .dso = xstrdup(dso),
+        .addr = addr,
     };
     p->total_samples += samples;
     return 0;
@@ -78,8 +103,8 @@ int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
         /* --no-demangle: symbols as the ELF spells them. Demangled, a C++
          * clone "_ZN2ns3dotEPKfS1_i.avx2" prints as "ns::dot" - neither the
          * mangled name fmvgen knows the function by nor the clone. */
-        char *const report[] = {"perf", "report", "-i", data, "--stdio", "--no-demangle", "--sort", "sym",
-                                "-F", "overhead,sample,sym", "-t", "|", "-q", NULL};
+        char *const report[] = {"perf", "report", "-i", data, "--stdio", "--no-demangle", "--sort", "dso,sym",
+                                "-F", "overhead,sample,dso,sym", "-t", "|", "-v", NULL};
         struct run_opts ropts = {.capture_stdout = 1, .capture_stderr = 1};
         if (run_argv(report, &ropts, &res) != 0) {
             char *status = run_describe(&res), *detail = first_line(res.err);
@@ -113,7 +138,10 @@ long profile_samples(const struct profile *p, const char *symbol)
 
 void profile_free(struct profile *p)
 {
-    for (size_t i = 0; i < p->n; i++) free(p->entries[i].symbol);
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->entries[i].symbol);
+        free(p->entries[i].dso);
+    }
     free(p->entries);
     free(p->output);
     memset(p, 0, sizeof *p);

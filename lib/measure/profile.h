@@ -1,6 +1,10 @@
 /* profile.h - where a program spends its time, by symbol, measured with
  * `perf record -e cpu-clock` (a software event: it works in VMs and
- * containers without hardware counters) and `perf report --sort sym`.
+ * containers without hardware counters) and `perf report --sort dso,sym`.
+ * Each entry also says which file the symbol is in and an address inside
+ * it, so that symbols of one name (static functions of different files,
+ * or one name in two programs) stay apart: lib/elf/symsource.h tells which
+ * source file such an entry came from.
  *
  * `fmvgen demo` uses it to show which clone of each multiversioned function
  * actually ran on this machine: the clone symbols (foo.arch_x86_64_v4, ...)
@@ -9,12 +13,18 @@
 #define FMVGEN_MEASURE_PROFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct profile_entry {
     char *symbol;      /* as the ELF spells it (C++ names mangled, not demangled):
                         * "foo.arch_x86_64_v4", "_ZN2ns3dotEPKfS1_i.avx2", "main" */
     int kernel;        /* a kernel symbol ([k]) */
     long samples;
+    char *dso;         /* the file holding it, as perf names it: an absolute
+                        * path, or "[kernel.kallsyms]", "[vdso]", "[unknown]" */
+    uint64_t addr;     /* an address inside the symbol (a sample's), as a
+                        * FILE OFFSET in dso (perf's map_ip; not st_value in
+                        * a non-PIE executable); 0 when perf gave none */
 };
 
 struct profile {
@@ -32,7 +42,7 @@ struct profile {
 int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
                 struct profile *out, char **why);
 
-/* Samples of one symbol (0 when it never showed up). */
+/* Samples of one symbol (0 when it never showed up), in every dso. */
 long profile_samples(const struct profile *p, const char *symbol);
 
 void profile_free(struct profile *p);

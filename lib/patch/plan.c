@@ -137,9 +137,17 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
         add_line(sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
     }
     /* clang < 18 is also < 19: the feature spelling, written out because
-     * NAME_STATIC is emptied below. */
-    add_line(sb, eol, "#    define %s(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); "
-                      "__attribute__((target_clones(%s)))", n, sb_str(&f));
+     * NAME_STATIC is emptied below. sym goes through a second macro, so it
+     * is macro-expanded before it is made a string: a function renamed by
+     * macro per TU (a source file several TUs #include) gets each TU's
+     * symbol. */
+    {   /* in each block: an earlier file's preamble may have run only some */
+        add_line(sb, eol, "#    ifndef FMVGEN_IFUNC_ALIAS_");
+        add_line(sb, eol, "#     define FMVGEN_IFUNC_ALIAS_(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" "
+                          "#sym \".ifunc\");");
+        add_line(sb, eol, "#    endif");
+    }
+    add_line(sb, eol, "#    define %s(sym) FMVGEN_IFUNC_ALIAS_(sym) __attribute__((target_clones(%s)))", n, sb_str(&f));
     if (!*said_alias) {
         add_line(sb, eol, "     /* It also makes the resolver of a static function a global symbol: two");
         add_line(sb, eol, "      * files' static functions of one name would not link. No clones. */");
@@ -271,7 +279,34 @@ static void function_free(struct patch_function *f)
     free(f->display_name);
     free(f->source_hash);
     free(f->probe_target);
+    free(f->clones_arg);
+    sv_free(&f->symbols);
     json_decref(f->notes);
+}
+
+/* What the "included-source" note (candidates/included.h) says: the
+ * symbols of every including TU, the spelling FMVGEN_CLONES gets, the
+ * linkage. */
+static void read_included_note(struct patch_function *f)
+{
+    size_t j;
+    json_t *note;
+    json_array_foreach(f->notes, j, note)
+    {
+        const char *kind = json_string_value(json_object_get(note, "kind"));
+        if (!kind || strcmp(kind, "included-source") != 0) continue;
+        size_t k;
+        json_t *sym;
+        json_array_foreach(json_object_get(note, "symbols"), k, sym)
+        {
+            const char *v = json_string_value(sym);
+            if (v && !sv_contains(&f->symbols, v)) sv_push(&f->symbols, v);
+        }
+        const char *spelling = json_string_value(json_object_get(note, "spelling"));
+        if (spelling) f->clones_arg = xstrdup(spelling);
+        json_t *st = json_object_get(note, "static");
+        if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
+    }
 }
 
 /* A C identifier or a mangled C++ name: what FMVGEN_CLONES(sym) can
@@ -336,6 +371,7 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
             json_decref(f->notes);
             f->notes = json_array();
         }
+        read_included_note(f);
         load_loops(st, sqlite3_column_int64(q, 0), f);
         /* Other code before the definition on its first line: a line above
          * it would give that code the attribute too. Left out, said why. */
@@ -347,7 +383,8 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
             const char *kind = json_string_value(json_object_get(note, "kind"));
             if (kind && !strcmp(kind, "shared-line")) shared = json_string_value(json_object_get(note, "detail"));
         }
-        if (!shared && !is_symbol(f->name)) shared = "its symbol is not a plain identifier the preamble can name";
+        if (!shared && !is_symbol(f->clones_arg ? f->clones_arg : f->name))
+            shared = "its symbol is not a plain identifier the preamble can name";
         if (shared) {
             sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, shared);
             fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, shared);
@@ -540,7 +577,9 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
         char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
         /* Internal linkage: "static", or a C++ anonymous namespace (its
          * mangled names hold _GLOBAL__N_): no global alias may be made. */
-        if (is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)) || strstr(fs[i].name, "_GLOBAL__N_"))
+        fs[i].is_static = is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)) ||
+                          strstr(fs[i].name, "_GLOBAL__N_");
+        if (fs[i].is_static)
             texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i].set].macro,
                                  eol_at(pf->old, pf->old_len, fs[i].offset));
         else
@@ -891,9 +930,19 @@ static void copy_targets(struct strvec *dst, const struct strvec *src)
 
 void patch_assign(struct patch_assignments *a, const char *name, const struct strvec *targets)
 {
+    patch_assign_in(a, name, NULL, targets);
+}
+
+static int same_rel(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+void patch_assign_in(struct patch_assignments *a, const char *name, const char *rel, const struct strvec *targets)
+{
     struct patch_assignment *x = NULL;
     for (size_t i = 0; i < a->n && !x; i++)
-        if (!strcmp(a->v[i].name, name)) x = &a->v[i];
+        if (!strcmp(a->v[i].name, name) && same_rel(a->v[i].rel, rel)) x = &a->v[i];
     if (x) {
         sv_free(&x->targets);
     } else {
@@ -903,6 +952,7 @@ void patch_assign(struct patch_assignments *a, const char *name, const struct st
         }
         x = &a->v[a->n++];
         x->name = xstrdup(name);
+        x->rel = rel ? xstrdup(rel) : NULL;
     }
     x->targets = (struct strvec)STRVEC_INIT;
     copy_targets(&x->targets, targets);
@@ -912,6 +962,7 @@ void patch_assignments_free(struct patch_assignments *a)
 {
     for (size_t i = 0; i < a->n; i++) {
         free(a->v[i].name);
+        free(a->v[i].rel);
         sv_free(&a->v[i].targets);
     }
     free(a->v);
@@ -968,9 +1019,30 @@ static void name_sets(struct patch_plan *p)
     }
 }
 
+/* Keeps the functions an assignment names (by name, and by file when it
+ * gives one), each with its assignment's set. */
+static void keep_assigned(struct patch_plan *p, const struct patch_assignments *a)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        struct patch_function *f = &p->functions[i];
+        const struct patch_assignment *x = NULL;
+        for (size_t k = 0; k < a->n && !x; k++)
+            if (!strcmp(a->v[k].name, f->name) && (!a->v[k].rel || !strcmp(a->v[k].rel, f->rel))) x = &a->v[k];
+        if (!x) {
+            function_free(f);
+            continue;
+        }
+        f->set = plan_set(p, &x->targets);
+        p->functions[out++] = *f;
+    }
+    p->nfunctions = out;
+}
+
 /* The common part of the builders: functions loaded, already patched ones
  * and those not in only (when given) dropped, each function's set given by
- * assigned (by name) or else set 0; then the files and the text. */
+ * assigned (by name, and file when it gives one) or else set 0; then the
+ * files and the text. */
 static int build_plan(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
                       const struct patch_assignments *assigned, struct patch_plan *p)
 {
@@ -983,13 +1055,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     place_after_cxx_attribute_lists(p);
     drop_already_patched(p);
     if (only) keep_only(p, only);
-    for (size_t i = 0; assigned && i < p->nfunctions; i++) {
-        for (size_t k = 0; k < assigned->n; k++)
-            if (!strcmp(assigned->v[k].name, p->functions[i].name)) {
-                p->functions[i].set = plan_set(p, &assigned->v[k].targets);
-                break;
-            }
-    }
+    if (assigned) keep_assigned(p, assigned);
     name_sets(p);
     if (assigned) p->exact = !p->fma;
     if (p->nfunctions == 0) {
@@ -1033,18 +1099,13 @@ int patch_plan_build_only(struct store *st, const struct strvec *targets, int ex
 
 int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *p)
 {
-    struct strvec names = STRVEC_INIT;
     for (size_t i = 0; i < a->n; i++) {
         if (!a->v[i].targets.n) {
-            sv_free(&names);
             memset(p, 0, sizeof *p);
             return fmv_error("%s: no targets given for it", a->v[i].name);
         }
-        sv_push(&names, a->v[i].name);
     }
-    int rc = build_plan(st, NULL, 0, &names, a, p);
-    sv_free(&names);
-    return rc;
+    return build_plan(st, NULL, 0, NULL, a, p);
 }
 
 /* ["avx2", "default"] */

@@ -46,6 +46,16 @@ struct patch_function {
     char *probe_target;             /* e.g. "arch=x86-64-v4", or NULL */
     json_t *notes;                  /* array of {kind, detail}; never NULL */
     size_t set;                     /* its targets: the plan's sets[set] */
+    /* A definition in a source file TUs #include (candidates/included.h):
+     * every TU's compiled symbol (name among them; a macro may rename it
+     * per TU), what FMVGEN_CLONES(...) gets (the name as spelled when the
+     * symbols differ, else name), and its linkage from libclang (0: not
+     * known, the text decides). Empty / NULL / 0 for other functions. */
+    struct strvec symbols;
+    char *clones_arg;
+    enum { PATCH_LINKAGE_UNKNOWN = 0, PATCH_LINKAGE_STATIC, PATCH_LINKAGE_EXTERNAL } linkage;
+    int is_static;                  /* internal linkage (static, C++ anonymous
+                                     * namespace): FMVGEN_CLONES_STATIC */
 };
 
 /* One target set of a plan, and the macros that spell it. */
@@ -58,6 +68,10 @@ struct patch_target_set {
 /* Which targets each function gets (patch_plan_build_assigned). */
 struct patch_assignment {
     char *name;                     /* struct patch_function's name */
+    char *rel;                      /* NULL: every candidate of that name; else
+                                     * only the one defined in this file (its rel):
+                                     * static functions of one name in different
+                                     * files are different functions */
     struct strvec targets;          /* without "default"; not empty */
 };
 struct patch_assignments {
@@ -120,6 +134,8 @@ char *patch_macro_name(const struct strvec *targets);
 /* Gives function name the targets (copied); a name given twice keeps the
  * last targets. */
 void patch_assign(struct patch_assignments *a, const char *name, const struct strvec *targets);
+/* The same for the candidate of that name defined in file rel only. */
+void patch_assign_in(struct patch_assignments *a, const char *name, const char *rel, const struct strvec *targets);
 void patch_assignments_free(struct patch_assignments *a);
 
 /* patch_validate_targets (every compiler of the candidates) for each

@@ -13,7 +13,7 @@ void select_apply_decision(struct select_report *r)
     for (size_t f = 0; f < d->n_functions && f < r->n_functions; f++) {
         const struct decision_function *df = &d->functions[f];
         struct select_function *fn = &r->functions[f];
-        if (df->chosen >= 1 && (size_t)df->chosen < r->n_variants && select_name_count(r, f) > 1) {
+        if (df->chosen >= 1 && (size_t)df->chosen < r->n_variants && select_name_ambiguous(r, f)) {
             /* its samples are its namesakes' too (report.h): not selected on them */
             free(fn->note);
             fn->note = xasprintf("not selected, ambiguous name: %zu candidates are named %s, and the profile "
@@ -48,7 +48,9 @@ int select_patch_assignments(struct select_report *r, struct patch_assignments *
         if (fn->set < 1 || (size_t)fn->set >= r->n_variants) {
             rc = fmv_error("%s: no target set chosen", fn->display_name);
         } else if (targets_parse(r->variants[fn->set].targets, &targets) == 0) {
-            patch_assign(out, fn->name, &targets);
+            /* a shared name by file too: a static namesake in another
+             * file is another function, not selected with it */
+            patch_assign_in(out, fn->name, select_name_count(r, f) > 1 ? fn->file : NULL, &targets);
             used[fn->set] = 1;
             r->n_selected++;
         } else {

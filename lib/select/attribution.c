@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/symsource.h"
 #include "util/util.h"
 
 char *attribution_base_name(const char *symbol)
@@ -64,4 +65,82 @@ const char *attribution_hottest_symbol(const struct profile *p, const char *func
         if (!best || e->samples > best->samples) best = e;
     }
     return best ? best->symbol : NULL;
+}
+
+/* ---- by source file ---- */
+
+struct attribution_origin *attribution_locate(const struct profile *p, struct elf_symsource_cache *cache)
+{
+    struct attribution_origin *o = xcalloc(p->n ? p->n : 1, sizeof *o);
+    for (size_t i = 0; i < p->n; i++) {
+        const struct profile_entry *e = &p->entries[i];
+        /* "[vdso]", "[kernel.kallsyms]", "[unknown]": no file to read */
+        if (e->kernel || !e->dso || e->dso[0] != '/' || !e->addr) continue;
+        struct elf_symsource src;
+        if (elf_symsource_lookup(cache, e->dso, e->addr, e->symbol, &src) != 0) continue;
+        o[i] = (struct attribution_origin){1, src.local, src.file ? path_basename(src.file) : NULL};
+    }
+    return o;
+}
+
+int attribution_files_clash(const struct attribution_function *fs, size_t n, size_t f)
+{
+    for (size_t g = 0; g < n; g++) {
+        if (g == f || strcmp(fs[g].name, fs[f].name) != 0) continue;
+        if (!fs[f].file || !fs[g].file || !strcmp(path_basename(fs[f].file), path_basename(fs[g].file))) return 1;
+        if (!fs[f].is_static && !fs[g].is_static) return 1;
+    }
+    return 0;
+}
+
+/* Entry i of f's name is f's by file: 1 yes, 0 no, -1 its origin is unknown. */
+static int is_own(const struct attribution_origin *o, const struct attribution_function *f)
+{
+    if (!o->known) return -1;
+    if (!o->local) return !f->is_static;
+    return o->file && !strcmp(o->file, path_basename(f->file));
+}
+
+/* The profile holds local symbols of the function's name from two source
+ * files or more (namesakes the candidates do not know of). */
+static int has_namesakes(const struct profile *p, const struct attribution_origin *origins, const char *function)
+{
+    const char *seen = NULL;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct attribution_origin *o = &origins[i];
+        if (p->entries[i].kernel || !o->known || !o->local || !o->file || !belongs_to(p->entries[i].symbol, function))
+            continue;
+        if (seen && strcmp(seen, o->file) != 0) return 1;
+        seen = o->file;
+    }
+    return 0;
+}
+
+void attribution_count(const struct profile *p, const struct attribution_origin *origins,
+                       const struct attribution_function *f, enum attribution_need need,
+                       struct attribution_count *out)
+{
+    memset(out, 0, sizeof *out);
+    out->name_samples = out->samples = attribution_samples(p, f->name);
+    out->hottest = attribution_hottest_symbol(p, f->name);
+    if (need == ATTRIBUTION_BY_NAME || !origins || !f->file) return;
+    if (need == ATTRIBUTION_BY_FILE_IF_NAMESAKES && !has_namesakes(p, origins, f->name)) return;
+    long samples = 0;
+    const struct profile_entry *best = NULL;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct profile_entry *e = &p->entries[i];
+        if (e->kernel || !belongs_to(e->symbol, f->name)) continue;
+        int own = is_own(&origins[i], f);
+        if (own < 0) {
+            /* one entry that may be anybody's: by file says nothing sure */
+            out->undecided = need == ATTRIBUTION_BY_FILE;
+            return;
+        }
+        if (!own) continue;
+        samples += e->samples;
+        if (!is_dispatcher(e->symbol) && (!best || e->samples > best->samples)) best = e;
+    }
+    out->samples = samples;
+    out->hottest = best ? best->symbol : NULL;
+    out->by_file = 1;
 }

@@ -8,11 +8,23 @@
  *
  * The profile comes from lib/measure/profile.h, which runs `perf record -e
  * cpu-clock` with its default inheritance: child processes of the workload
- * (a shell, a test driver) are sampled too. */
+ * (a shell, a test driver) are sampled too.
+ *
+ * Names are not always enough: static functions of one name in different
+ * files (libjpeg-turbo's three `start_pass`) are different symbols with the
+ * same name. Each profile entry names its file and an address, and
+ * lib/elf/symsource.h maps those to the symbol's source file (the STT_FILE
+ * of its TU), so such a function is counted BY FILE: only the entries of
+ * its name from its own TU. Where that cannot be told (a stripped file, a
+ * file gone), the entry's origin is unknown and the caller keeps counting
+ * by name. Clones and compiler pieces (work.avx2, work.resolver,
+ * work.constprop.0) are local symbols of the same TU and follow it. */
 #ifndef FMVGEN_SELECT_ATTRIBUTION_H
 #define FMVGEN_SELECT_ATTRIBUTION_H
 
 #include "measure/profile.h"
+
+struct elf_symsource_cache;
 
 /* The function a symbol belongs to: "foo" for "foo.avx2.0". Caller frees. */
 char *attribution_base_name(const char *symbol);
@@ -28,5 +40,61 @@ long attribution_samples(const struct profile *p, const char *function);
  * ran here), or NULL when none did; the dispatcher (foo.resolver, Clang's
  * foo.ifunc) is not a clone and never the answer. Points into p. */
 const char *attribution_hottest_symbol(const struct profile *p, const char *function);
+
+/* ---- by source file ---- */
+
+/* Where one entry of a profile came from. */
+struct attribution_origin {
+    int known;          /* its ELF symbol was found at its address */
+    int local;          /* STB_LOCAL */
+    const char *file;   /* a local symbol's source file, basename ("a.c"); NULL
+                         * for a global one. Points into the cache. */
+};
+
+/* The origin of each entry of p (p->n of them; kernel entries and files
+ * that cannot be read stay unknown), files read through cache. Caller
+ * frees the array; it lives no longer than the cache. */
+struct attribution_origin *attribution_locate(const struct profile *p, struct elf_symsource_cache *cache);
+
+/* A candidate as the profile must find it. */
+struct attribution_function {
+    const char *name;
+    const char *file;   /* its source file (any path: basenames are compared) */
+    int is_static;      /* internal linkage: none of its symbols is global */
+};
+
+/* 1 when the profile cannot tell f from a namesake by file whatever it
+ * holds: another of the n candidates fs has f's name and the same source
+ * basename (a/util.c and b/util.c: STT_FILE often holds the basename only),
+ * or both have external linkage (one name in two programs: global symbols
+ * have no STT_FILE). */
+int attribution_files_clash(const struct attribution_function *fs, size_t n, size_t f);
+
+enum attribution_need {
+    ATTRIBUTION_BY_NAME,        /* as before: every symbol of the name */
+    ATTRIBUTION_BY_FILE,        /* other candidates share the name */
+    ATTRIBUTION_BY_FILE_IF_NAMESAKES,   /* the name is the candidate's alone:
+                                 * by file only when the profile shows local
+                                 * symbols of the name from several files
+                                 * (non-candidate namesakes); else by name,
+                                 * exactly as before */
+};
+
+struct attribution_count {
+    long samples;           /* the function's (by file when by_file) */
+    long name_samples;      /* every symbol of its name (attribution_samples) */
+    const char *hottest;    /* its clone that collected the most, or NULL */
+    int by_file;            /* counted by file */
+    int undecided;          /* by file was needed but an entry of its name has no
+                             * known origin: counted by name */
+};
+
+/* Counts function f in p with the origins from attribution_locate (NULL:
+ * by name). By file, an entry of f's name is f's when its origin is known
+ * and it is a local symbol of f's source basename, or a global symbol and
+ * f is not static. */
+void attribution_count(const struct profile *p, const struct attribution_origin *origins,
+                       const struct attribution_function *f, enum attribution_need need,
+                       struct attribution_count *out);
 
 #endif

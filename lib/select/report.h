@@ -43,6 +43,9 @@ struct select_function {
     int in_patch;       /* in selected.patch */
     int set;            /* with in_patch: the variant whose targets it gets */
     char *note;         /* why chosen-but-not-patched, or NULL */
+    int by_file;        /* other candidates share its name, and its samples were
+                         * told from theirs by source file (attribution.h):
+                         * not ambiguous */
     /* Bytes its clones add (non-default clones + resolver) in each build:
      * [variant], and [n_variants] = the selected build; -1 when that build
      * holds no clones of it (not cloned there, or not measured). NULL: no
@@ -102,12 +105,18 @@ struct select_report {
 int64_t select_code_growth(const struct select_report *r, const struct select_code *c);
 double select_code_growth_percent(const struct select_report *r, const struct select_code *c);
 
-/* How many candidates (f included) have f's name. Above 1, the profile
- * cannot tell them apart: perf names a sample by its symbol only, so static
- * functions of one name in different files are one function to it, each
- * credited with the samples of all. Such a function is never selected on
- * its samples (assign.h), and every writer flags it. */
+/* How many candidates (f included) have f's name. Above 1, perf's symbol
+ * names alone cannot tell them apart: static functions of one name in
+ * different files are one name to it. The session then counts each by its
+ * source file (attribution.h: the ELF symbol table's STT_FILE) when it
+ * can (by_file); when it cannot, each is credited with the samples of all
+ * (select_name_ambiguous). */
 size_t select_name_count(const struct select_report *r, size_t f);
+
+/* Other candidates share f's name and its samples could not be told from
+ * theirs by source file (select_name_count > 1 and not by_file): never
+ * selected, flagged by every writer. */
+int select_name_ambiguous(const struct select_report *r, size_t f);
 
 /* A 95% interval wider than SELECT_WIDE_INTERVAL of its speedup (about
  * +-10%), or unbounded: the machine was noisy or the workload short. The

@@ -5,8 +5,10 @@
  * transaction - so a failure halfway leaves the previous rows intact. */
 #include "candidates/analyze.h"
 #include "candidates/eligibility.h"
+#include "candidates/included.h"
 #include "candidates/locate.h"
 #include "candidates/simdifdef.h"
+#include "capture/compiler.h"
 #include "run/spawn.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -144,7 +146,7 @@ static void add_note(json_t *notes, const char *kind, const char *detail)
 static char *notes_for(const struct pp_directives *pp, struct parsed_tu *tu, const struct fn_def *def)
 {
     json_t *notes = json_array();
-    if (tu_is_main_file(tu, def->cxfile)) {
+    if (tu_is_main_file(tu, def->cxfile) || (compile_language_of(def->file) && !path_is_header(def->file))) {
         struct strvec details = STRVEC_INIT;
         simd_ifdef_details(pp, def, &details);
         for (size_t i = 0; i < details.n; i++) add_note(notes, "simd-ifdef", details.v[i]);
@@ -231,10 +233,9 @@ static void add_unlocated(struct row_list *rows, const struct wanted *w, const c
     else *row_new(rows) = tmp;
 }
 
-static void analyze_tu(struct parsed_tu *tu, const struct compile_row *c, const struct wanted_list *wanted,
-                       struct row_list *rows)
+static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
+                       const struct wanted_list *wanted, struct row_list *rows)
 {
-    struct pp_directives *pp = pp_directives_scan(tu);
     struct fn_def *seen = xcalloc(wanted->n ? wanted->n : 1, sizeof *seen);
     size_t nseen = 0;
     for (size_t i = 0; i < wanted->n; i++) {
@@ -262,7 +263,6 @@ static void analyze_tu(struct parsed_tu *tu, const struct compile_row *c, const 
     }
     for (size_t k = 0; k < nseen; k++) fn_def_free(&seen[k]);
     free(seen);
-    pp_directives_free(pp);
 }
 
 static int store_rows(struct store *st, int64_t compile_id, const struct row_list *rows)
@@ -332,16 +332,63 @@ static int drop_rows_of_failed_compiles(struct store *st)
  * written to the store after they end (one SQLite connection, one writer). */
 struct tu_job {
     const struct compile_row *compile;
+    size_t index;                  /* in the compiles list */
     struct wanted_list wanted;
     const char *gcc_include;
     struct row_list rows;
     int unparsable;
+    int done;                      /* the first pass ran */
+    int parsed;                    /* parsed for its rows (the first pass) */
+    struct strvec included;        /* source files the TU includes (included.h) */
+    struct sightings sightings;    /* their definitions as this TU compiles them */
+    /* The second pass (included.h): only sightings of the definitions in
+     * these files, in a TU the first pass did not parse or whose own source
+     * is one of them. */
+    const struct strvec *sight_files;
 };
+
+static int job_busy(const struct tu_job *j)
+{
+    return j->sight_files || (j->wanted.n > 0 && !j->done);
+}
+
+/* The second pass over one TU: which of the files it compiles, and how. */
+static void sight_job(CXIndex index, struct tu_job *j)
+{
+    const struct compile_row *c = j->compile;
+    char *error = NULL;
+    int from_log = !c->compiler_kind || !strcmp(c->compiler_kind, "unknown");
+    struct parsed_tu *tu = tu_parse(index, c, j->gcc_include, from_log, &error);
+    /* Said already in the first pass, or a TU without vectorized code whose
+     * includes cannot be known: nothing to add. */
+    free(error);
+    if (!tu) return;
+    struct strvec files = STRVEC_INIT;
+    char *source = path_absolute(c->source, c->directory);
+    if (sv_contains(j->sight_files, source)) sv_push(&files, source);
+    free(source);
+    if (!j->parsed) tu_included_sources(tu, &j->included);
+    for (size_t i = 0; !j->parsed && i < j->included.n; i++)
+        if (sv_contains(j->sight_files, j->included.v[i]) && !sv_contains(&files, j->included.v[i]))
+            sv_push(&files, j->included.v[i]);
+    if (files.n) {
+        struct pp_directives *pp = pp_directives_scan(tu);
+        sightings_collect(tu, pp, j->index, &files, &j->sightings);
+        pp_directives_free(pp);
+    }
+    sv_free(&files);
+    tu_free(tu);
+}
 
 static void run_job(CXIndex index, struct tu_job *j)
 {
     const struct compile_row *c = j->compile;
-    if (j->wanted.n == 0) return;
+    if (!job_busy(j)) return;
+    if (j->sight_files) {
+        sight_job(index, j);
+        return;
+    }
+    j->done = 1;
     char *source = path_absolute(c->source, c->directory);
     if (!file_exists(source)) {
         /* Deleted or moved since the scan (or named by a build log that is
@@ -360,7 +407,14 @@ static void run_job(CXIndex index, struct tu_job *j)
     struct parsed_tu *tu = tu_parse(index, c, j->gcc_include, from_log, &error);
     if (tu) {
         if (error) fmv_warn("%s", error);
-        analyze_tu(tu, c, &j->wanted, &j->rows);
+        struct pp_directives *pp = pp_directives_scan(tu);
+        analyze_tu(tu, pp, c, &j->wanted, &j->rows);
+        j->parsed = 1;
+        /* Source files it includes: their definitions as this TU sees
+         * them, for the verdict over every TU that compiles them. */
+        tu_included_sources(tu, &j->included);
+        if (j->included.n) sightings_collect(tu, pp, j->index, &j->included, &j->sightings);
+        pp_directives_free(pp);
         tu_free(tu);
     } else {
         /* One line for the TU; its functions are kept as exclusions so that
@@ -371,6 +425,121 @@ static void run_job(CXIndex index, struct tu_job *j)
             add_unlocated(&j->rows, &j->wanted.v[k], c->directory, "parse-error", xstrdup(error), NULL);
     }
     free(error);
+}
+
+/* ---- definitions in source files that TUs include (included.h) ---- */
+
+/* The included source files holding a candidate. */
+static void included_with_candidates(const struct tu_job *jobs, size_t n, struct strvec *out)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < jobs[i].included.n; k++) {
+            const char *path = jobs[i].included.v[k];
+            if (sv_contains(out, path)) continue;
+            int has = 0;
+            for (size_t a = 0; a < n && !has; a++)
+                for (size_t r = 0; r < jobs[a].rows.n && !has; r++)
+                    has = !jobs[a].rows.v[r].reason && jobs[a].rows.v[r].located && jobs[a].rows.v[r].file &&
+                          !strcmp(jobs[a].rows.v[r].file, path);
+            if (has) sv_push(out, path);
+        }
+}
+
+static void row_add_note(struct fn_row *r, json_t *note)
+{
+    json_error_t e;
+    json_t *notes = r->notes ? json_loads(r->notes, 0, &e) : NULL;
+    if (!json_is_array(notes)) {
+        json_decref(notes);
+        notes = json_array();
+    }
+    json_array_append(notes, note);
+    char *text = json_dumps(notes, JSON_COMPACT);
+    json_decref(notes);
+    free(r->notes);
+    r->notes = xstrdup(text ? text : "[]");
+    free(text);
+}
+
+/* Judges each definition of the files once over every TU that compiles it,
+ * and gives its rows the verdict. */
+static void apply_verdicts(struct tu_job *jobs, size_t n, const struct strvec *files, const struct included_tu *tus)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) total += jobs[i].sightings.n;
+    const struct sighting **group = xcalloc(total ? total : 1, sizeof *group);
+    for (size_t f = 0; f < files->n; f++) {
+        const char *path = files->v[f];
+        /* Each distinct definition (insert offset) of the file once. */
+        for (size_t i = 0; i < n; i++)
+            for (size_t s = 0; s < jobs[i].sightings.n; s++) {
+                const struct sighting *lead = &jobs[i].sightings.v[s];
+                if (strcmp(lead->file, path) != 0) continue;
+                size_t ng = 0;
+                int first = 1;
+                for (size_t a = 0; a < n; a++)
+                    for (size_t b = 0; b < jobs[a].sightings.n; b++) {
+                        const struct sighting *g = &jobs[a].sightings.v[b];
+                        if (strcmp(g->file, path) != 0 || g->insert_offset != lead->insert_offset) continue;
+                        if (ng == 0 && g != lead) first = 0;   /* judged with an earlier sighting */
+                        group[ng++] = g;
+                    }
+                if (!first) continue;
+                struct included_verdict v;
+                included_verdict(group, ng, tus, &v);
+                for (size_t a = 0; a < n; a++)
+                    for (size_t r = 0; r < jobs[a].rows.n; r++) {
+                        struct fn_row *row = &jobs[a].rows.v[r];
+                        if (row->reason || !row->located || strcmp(row->file, path) != 0 ||
+                            row->insert_offset != lead->insert_offset)
+                            continue;
+                        if (v.reason) {
+                            row->reason = v.reason;
+                            free(row->detail);
+                            row->detail = xstrdup(v.detail);
+                        } else if (v.note) {
+                            row_add_note(row, v.note);
+                        }
+                    }
+                free(v.detail);
+                json_decref(v.note);
+            }
+    }
+    free(group);
+}
+
+/* The second pass and the verdicts: only when a candidate lives in a
+ * source file some TU includes (rare: no extra work otherwise). */
+static void run_jobs(struct tu_job *jobs, size_t n);
+static void judge_included_sources(struct tu_job *jobs, size_t n, struct gcc_includes *includes)
+{
+    struct strvec files = STRVEC_INIT;
+    included_with_candidates(jobs, n, &files);
+    if (files.n == 0) return;
+    struct included_tu *tus = xcalloc(n, sizeof *tus);
+    struct strvec sources = STRVEC_INIT;
+    for (size_t i = 0; i < n; i++) sv_push(&sources, "");
+    for (size_t i = 0; i < n; i++) {
+        struct tu_job *j = &jobs[i];
+        char *source = path_absolute(j->compile->source, j->compile->directory);
+        free(sources.v[i]);
+        sources.v[i] = source;
+        tus[i].source = source;
+        tus[i].output = j->compile->output;
+        /* A TU the first pass did not parse may include one of the files;
+         * one that compiles one as its own source saw only its functions
+         * that vectorized there. */
+        if ((!j->parsed && !j->unparsable && file_exists(source)) || sv_contains(&files, source)) {
+            j->sight_files = &files;
+            if (!j->gcc_include) j->gcc_include = gcc_include_dir(includes, j->compile);
+        }
+    }
+    run_jobs(jobs, n);
+    for (size_t i = 0; i < n; i++) jobs[i].sight_files = NULL;
+    apply_verdicts(jobs, n, &files, tus);
+    sv_free(&sources);
+    free(tus);
+    sv_free(&files);
 }
 
 #define MAX_PARSERS 8
@@ -406,7 +575,7 @@ static void run_jobs(struct tu_job *jobs, size_t n)
 {
     struct job_queue q = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
     size_t busy = 0;
-    for (size_t i = 0; i < n; i++) busy += jobs[i].wanted.n > 0;
+    for (size_t i = 0; i < n; i++) busy += job_busy(&jobs[i]);
     size_t nthreads = (size_t)(cpu_count() > 0 ? cpu_count() : 1);
     /* A parsed C++ TU can hold hundreds of MB: a few at a time is enough. */
     if (nthreads > MAX_PARSERS) nthreads = MAX_PARSERS;
@@ -448,10 +617,12 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
     int rc = 0;
     for (size_t i = 0; i < ncompiles && rc == 0; i++) {
         jobs[i].compile = &compiles[i];
+        jobs[i].index = i;
         rc = load_wanted(st, compiles[i].id, &jobs[i].wanted);
         if (jobs[i].wanted.n > 0) jobs[i].gcc_include = gcc_include_dir(&includes, &compiles[i]);
     }
     if (rc == 0) run_jobs(jobs, ncompiles);
+    if (rc == 0) judge_included_sources(jobs, ncompiles, &includes);
     for (size_t i = 0; i < ncompiles; i++) {
         struct tu_job *j = &jobs[i];
         if (rc == 0) {
@@ -464,6 +635,8 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
         }
         rows_free(&j->rows);
         wanted_free(&j->wanted);
+        sv_free(&j->included);
+        sightings_free(&j->sightings);
     }
     free(jobs);
     sv_free(&includes.compilers);

@@ -4,6 +4,7 @@
  * keywords) the rule reads the definition's own tokens. */
 #include "candidates/eligibility.h"
 #include "candidates/simdifdef.h"
+#include "capture/compiler.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -77,14 +78,21 @@ static char *rule_main(const struct fn_def *def)
                    : NULL;
 }
 
+/* A source file (.c, .cc, .cpp, ...) another TU includes is patched like
+ * a TU's own file (libjpeg-turbo compiles jcdctmgr.c through 8-, 12- and
+ * 16-bit wrapper TUs that #include it): the attribute line goes into it
+ * once, and every TU that includes it compiles the clones. analyze.c then
+ * checks the rules in each of those TUs. A header, or a file of another
+ * kind (.inc, .def), is never patched. */
 static char *rule_header(struct parsed_tu *tu, const struct fn_def *def)
 {
     /* A header is never patched, even when it is the "TU" itself (a build
      * log names headers like sources, and they are analyzed alone). */
-    if (tu_is_main_file(tu, def->cxfile) && !path_is_header(def->file)) return NULL;
     if (path_is_header(def->file))
         return xasprintf("defined in header %s: patching it would change every file that includes it", def->file);
-    return xasprintf("defined in %s, which the TU includes: only a TU's own file is patched", def->file);
+    if (tu_is_main_file(tu, def->cxfile) || compile_language_of(def->file)) return NULL;
+    return xasprintf("defined in %s, which the TU includes and which is neither a header nor a C/C++ source: only "
+                     "source files are patched", def->file);
 }
 
 /* A definition written by a macro has its body's '{' inside the macro: the
@@ -437,19 +445,54 @@ static char *rule_internal_template_use(struct parsed_tu *tu, const struct fn_de
 /* ---- used before its definition ----------------------------------------- */
 
 struct early_use {
-    unsigned def_offset;
-    unsigned line;   /* first use before the definition, 0: none */
+    CXCursor target;          /* the function's canonical declaration */
+    CXFile file;              /* where a use counts ... */
+    unsigned limit;           /* ... when it starts before this offset */
+    unsigned line;            /* first such use, 0: none */
 };
 
-static enum CXVisitorResult early_use_visit(void *ctx, CXCursor ref, CXSourceRange range)
+static enum CXChildVisitResult early_use_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
-    struct early_use *u = ctx;
-    /* Declarations (the prototype, the definition) are not uses. */
-    if (clang_isDeclaration(clang_getCursorKind(ref))) return CXVisit_Continue;
-    unsigned line = 0;
-    unsigned off = loc_offset(clang_getRangeStart(range), NULL, &line, NULL);
-    if (off < u->def_offset && (!u->line || line < u->line)) u->line = line;
-    return CXVisit_Continue;
+    (void)parent;
+    struct early_use *u = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    /* Declarations (the prototype, the definition) are not uses; calls,
+     * address-taking and initializers are references. */
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_OverloadedDeclRef) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(ref) && clang_equalCursors(clang_getCanonicalCursor(ref), u->target)) {
+            CXFile f = NULL;
+            unsigned line = 0;
+            unsigned off = loc_offset(clang_getCursorLocation(c), &f, &line, NULL);
+            if (f && clang_File_isEqual(f, u->file) && off < u->limit && (!u->line || line < u->line)) u->line = line;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The top-level declarations of u->file that start before u->limit: only
+ * they can hold an earlier use there. */
+static enum CXChildVisitResult early_top_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct early_use *u = data;
+    CXFile f = NULL;
+    unsigned off = loc_offset(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL);
+    if (!f || !clang_File_isEqual(f, u->file) || off >= u->limit) return CXChildVisit_Continue;
+    early_use_visit(c, parent, data);
+    clang_visitChildren(c, early_use_visit, u);
+    return CXChildVisit_Continue;
+}
+
+/* The first line of file before limit that uses target, or 0. A walk of
+ * the AST, not clang_findReferencesInFile, which misses a use written
+ * through a renaming macro (libjpeg-turbo calls jpeg12_fdct_islow as
+ * _jpeg_fdct_islow). */
+static unsigned first_use_before(struct parsed_tu *tu, CXCursor target, CXFile file, unsigned limit)
+{
+    struct early_use u = {clang_getCanonicalCursor(target), file, limit, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu_handle(tu)), early_top_visit, &u);
+    return u.line;
 }
 
 /* Clang (14 and 19 alike) rejects target_clones on a definition when the
@@ -459,16 +502,23 @@ static enum CXVisitorResult early_use_visit(void *ctx, CXCursor ref, CXSourceRan
  * function called by an earlier one through its header prototype, is common
  * in real C (lz4frame.c's LZ4F_decompress). The patch must build with both
  * compilers, so such a function is not patched. Uses are searched in the
- * function's own file, where the definition stands. */
-static char *rule_used_before_definition(const struct fn_def *def)
+ * function's own file, where the definition stands, and for a source file
+ * the TU includes, also in the TU's file before the #include. */
+static char *rule_used_before_definition(struct parsed_tu *tu, const struct fn_def *def)
 {
-    struct early_use u = {def->offset, 0};
-    CXCursorAndRangeVisitor visitor = {&u, early_use_visit};
-    clang_findReferencesInFile(def->cursor, def->cxfile, visitor);
-    if (!u.line) return NULL;
-    return xasprintf("used at line %u before its definition: clang rejects target_clones on a function used "
-                     "earlier in its file (declare it with the attribute first, or move the definition up)",
-                     u.line);
+    unsigned line = first_use_before(tu, def->cursor, def->cxfile, def->offset);
+    char *where = NULL;
+    unsigned include_at = 0;
+    if (!line && !tu_is_main_file(tu, def->cxfile) && tu_include_offset(tu, def->cxfile, &include_at)) {
+        line = first_use_before(tu, def->cursor, tu_main_file(tu), include_at);
+        if (line) where = cx_take(clang_getFileName(tu_main_file(tu)));
+    }
+    if (!line) return NULL;
+    char *r = xasprintf("used at line %u%s%s before its definition: clang rejects target_clones on a function used "
+                        "earlier in its %s (declare it with the attribute first, or move the definition up)",
+                        line, where ? " of " : "", where ? path_basename(where) : "", where ? "TU" : "file");
+    free(where);
+    return r;
 }
 
 /* ---- all rules --------------------------------------------------------- */
@@ -479,14 +529,20 @@ static void set(struct eligibility *out, const char *reason, char *detail)
     out->detail = detail;
 }
 
-static char *rule_target_pragma(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def)
+static char *rule_target_pragma(const struct pp_directives *pp, const struct fn_def *def)
 {
-    if (!pp || !tu_is_main_file(tu, def->cxfile)) return NULL;
+    if (!pp) return NULL;
     unsigned line = 0;
-    const char *pragma = pp_target_pragma_at(pp, def->offset, &line);
+    const char *file = NULL;
+    const char *pragma = pp_target_pragma_at(pp, def->cxfile, def->offset, &line, &file);
     if (!pragma) return NULL;
-    return xasprintf("stands under '%s' (line %u): GCC ignores target_clones where a target pragma is in force",
-                     pragma, line);
+    char *cxname = cx_take(clang_getFileName(def->cxfile));
+    char *where = file && cxname && strcmp(file, cxname) != 0 ? xasprintf(" of %s", path_basename(file)) : xstrdup("");
+    char *r = xasprintf("stands under '%s' (line %u%s): GCC ignores target_clones where a target pragma is in force",
+                        pragma, line, where);
+    free(where);
+    free(cxname);
+    return r;
 }
 
 void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
@@ -523,7 +579,7 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     if (d) set(out, "inline", d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, "variadic", xstrdup("variadic function (takes ...)"));
-    else if ((d = rule_attribute(&attrs)) || (d = rule_target_pragma(tu, pp, def)) ||
+    else if ((d = rule_attribute(&attrs)) || (d = rule_target_pragma(pp, def)) ||
              (d = rule_clang_incompatible_attribute(tu, def)))
         set(out, "attribute", d);
     else if ((d = rule_constructor(def))) set(out, "constructor", d);
@@ -536,7 +592,7 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     if (scan.intrinsic) set(out, "intrinsics", xasprintf("%s: the default clone would not compile", scan.intrinsic));
     else if (scan.asm_line)
         set(out, "inline-asm", xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
-    else if ((d = rule_used_before_definition(def))) set(out, "used-before-definition", d);
+    else if ((d = rule_used_before_definition(tu, def))) set(out, "used-before-definition", d);
     else if ((d = rule_internal_template_use(tu, def, body))) set(out, "internal-template", d);
     free(scan.intrinsic);
 }

@@ -6,7 +6,10 @@
  *   parse-error libclang reports an error inside the definition (the
  *               compiler built it: a GCC extension libclang lacks)
  *   main        the program's entry point
- *   header      defined in a file the TU includes, not in the TU itself
+ *   header      defined in a header (or a file the TU includes that is no
+ *               C/C++ source: .inc, .def); a source file the TU includes
+ *               (a wrapper TU's #include "kernel.c") is judged like the
+ *               TU's own, and analyze.c checks it in every including TU
  *   macro       the definition comes out of a macro expansion
  *   template    function template, member of a class template, explicit
  *               specialization, or an instance of one

@@ -6,6 +6,7 @@
  * definitions in included files (a C++ TU includes thousands of them). */
 #include "candidates/locate.h"
 #include "candidates/tuargs.h"
+#include "capture/compiler.h"
 #include "util/demangle.h"
 #include "util/util.h"
 
@@ -29,6 +30,13 @@ struct code_error {
     char *message;
 };
 
+/* A file the TU includes, and where the main file includes it (the main
+ * file's #include that leads to it, directly or through headers). */
+struct inclusion {
+    CXFile file;
+    unsigned main_offset;
+};
+
 struct parsed_tu {
     struct code_error *errors;
     size_t nerrors;
@@ -40,6 +48,9 @@ struct parsed_tu {
     size_t ndefs, cap;
     int indexed_main;       /* first pass done */
     int indexed_includes;   /* second pass done */
+    struct inclusion *inclusions;   /* files the TU includes (read once, on demand) */
+    size_t ninclusions;
+    int read_inclusions;
 };
 
 char *cx_take(CXString s)
@@ -215,10 +226,60 @@ void tu_free(struct parsed_tu *t)
         free(t->defs[i].qualified);
     }
     free(t->defs);
+    free(t->inclusions);
     clang_disposeTranslationUnit(t->tu);
     free(t->source);
     free(t->directory);
     free(t);
+}
+
+/* ---- included files ---------------------------------------------------- */
+
+static void inclusion_visit(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    struct parsed_tu *t = data;
+    if (depth == 0 || tu_is_main_file(t, file)) return;
+    for (size_t i = 0; i < t->ninclusions; i++)
+        if (clang_File_isEqual(t->inclusions[i].file, file)) return;   /* the first #include counts */
+    t->inclusions = xrealloc(t->inclusions, (t->ninclusions + 1) * sizeof *t->inclusions);
+    t->inclusions[t->ninclusions].file = file;
+    t->inclusions[t->ninclusions++].main_offset = loc_offset(stack[depth - 1], NULL, NULL, NULL);
+}
+
+static void read_inclusions(struct parsed_tu *t)
+{
+    if (t->read_inclusions) return;
+    t->read_inclusions = 1;
+    clang_getInclusions(t->tu, inclusion_visit, t);
+}
+
+int tu_include_offset(struct parsed_tu *t, CXFile file, unsigned *offset)
+{
+    read_inclusions(t);
+    for (size_t i = 0; i < t->ninclusions; i++)
+        if (clang_File_isEqual(t->inclusions[i].file, file)) {
+            *offset = t->inclusions[i].main_offset;
+            return 1;
+        }
+    return 0;
+}
+
+static char *included_file_path(struct parsed_tu *t, CXFile file, const char *name);
+
+void tu_included_sources(struct parsed_tu *t, struct strvec *out)
+{
+    read_inclusions(t);
+    for (size_t i = 0; i < t->ninclusions; i++) {
+        CXFile f = t->inclusions[i].file;
+        if (clang_Location_isInSystemHeader(clang_getLocationForOffset(t->tu, f, 0))) continue;
+        char *name = cx_take(clang_getFileName(f));
+        if (name && compile_language_of(name) && !path_is_header(name)) {
+            char *abs = included_file_path(t, f, name);
+            if (!sv_contains(out, abs)) sv_push(out, abs);
+            free(abs);
+        }
+        free(name);
+    }
 }
 
 /* ---- the index of definitions ----------------------------------------- */
@@ -622,4 +683,50 @@ int fn_def_same(const struct fn_def *a, const struct fn_def *b)
     if (!clang_Cursor_isNull(a->cursor) && !clang_Cursor_isNull(b->cursor))
         return clang_equalCursors(a->cursor, b->cursor);
     return 1;
+}
+
+size_t locate_defs_in_file(struct parsed_tu *t, const char *path, struct fn_def **out)
+{
+    *out = NULL;
+    CXFile f = clang_getFile(t->tu, path);
+    if (!f) return 0;
+    ensure_include_index(t);
+    size_t n = 0;
+    for (size_t i = 0; i < t->ndefs; i++) {
+        const struct def_entry *d = &t->defs[i];
+        if (!clang_File_isEqual(d->file, f)) continue;
+        *out = xrealloc(*out, (n + 1) * sizeof **out);
+        memset(&(*out)[n], 0, sizeof **out);
+        const char *symbol = d->names.n ? d->names.v[0] : d->qualified;
+        fill_from_entry(t, d, d->is_template ? DEF_TEMPLATE : DEF_FOUND, symbol ? symbol : "", &(*out)[n]);
+        n++;
+    }
+    return n;
+}
+
+/* The identifier starting at off of text, or NULL. */
+static char *identifier_at(const char *text, size_t len, unsigned off)
+{
+    if (!text || off >= len) return NULL;
+    size_t n = 0;
+    while (off + n < len && (text[off + n] == '_' || (text[off + n] >= 'a' && text[off + n] <= 'z') ||
+                             (text[off + n] >= 'A' && text[off + n] <= 'Z') ||
+                             (n > 0 && text[off + n] >= '0' && text[off + n] <= '9')))
+        n++;
+    return n ? xstrndup(text + off, n) : NULL;
+}
+
+int locate_name_spelling(struct parsed_tu *t, const struct fn_def *def, char **spelled)
+{
+    *spelled = NULL;
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(def->cursor), &f, NULL, NULL, &off);
+    size_t len = 0;
+    const char *text = tu_file_text(t, f, &len);
+    *spelled = identifier_at(text, len, off);
+    char *name = cx_take(clang_getCursorSpelling(def->cursor));
+    int same = *spelled && name && !strcmp(*spelled, name);
+    free(name);
+    return same;
 }

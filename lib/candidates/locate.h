@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
+#include "util/util.h"
 
 struct parsed_tu;
 
@@ -90,6 +91,30 @@ void fn_def_free(struct fn_def *def);
 /* 1 when both results are the same definition (several record names -
  * a constructor's C1 and C2 symbols, a log's loops - may lead to one). */
 int fn_def_same(const struct fn_def *a, const struct fn_def *b);
+
+/* ---- source files the TU includes (a wrapper TU's #include "kernel.c") ---- */
+
+/* Appends the absolute paths of the C/C++ source files (by extension, not
+ * headers, not system files) the TU includes, each once. */
+void tu_included_sources(struct parsed_tu *tu, struct strvec *out);
+/* The offset in the main file of the #include that brings file in
+ * (directly or through headers): 1, or 0 when the TU does not include it. */
+int tu_include_offset(struct parsed_tu *tu, CXFile file, unsigned *offset);
+
+/* Every function definition located in path (absolute) in this TU, filled
+ * as locate_by_name fills a result: symbol = the compiled name in this TU
+ * (C: the name after macro expansion; C++: the mangled symbol), match
+ * DEF_TEMPLATE for templates. Returns how many (*out: caller frees each
+ * with fn_def_free, then the array). */
+size_t locate_defs_in_file(struct parsed_tu *tu, const char *path, struct fn_def **out);
+
+/* How def's name is written in its file: *spelled gets the identifier at
+ * the name's position (caller frees; NULL when none), e.g. the macro
+ * _jpeg_fdct_islow where libjpeg-turbo's 12-bit TU compiles
+ * jpeg12_fdct_islow. Returns 1 when it is the name itself. (libclang 14's
+ * clang_getSpellingLocation gives the expansion's place, not the macro
+ * definition's: simdifdef.h's pp_renames says what a macro expands to.) */
+int locate_name_spelling(struct parsed_tu *tu, const struct fn_def *def, char **spelled);
 
 /* Helpers the eligibility rules share with the locator. */
 /* Start offset in file of a location, after macro expansion (where the

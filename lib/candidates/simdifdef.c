@@ -28,6 +28,12 @@ struct directive {
 
 struct file_directives {
     char *name;              /* file name as libclang knows it */
+    CXFile file;
+    /* A file the main file includes (directly or through headers): offset
+     * in the main file of the #include that brought it in. What the main
+     * file's directives before it open (#if blocks, target pragmas) holds
+     * for the file's definitions too. */
+    unsigned include_offset;
     struct directive *v;
     size_t n, cap;
 };
@@ -134,6 +140,7 @@ static void scan_file(struct parsed_tu *tu, CXFile file, struct file_directives 
 {
     CXTranslationUnit ctu = tu_handle(tu);
     out->name = cx_take(clang_getFileName(file));
+    out->file = file;
     size_t len = 0;
     const char *text = tu_file_text(tu, file, &len);
     if (!text || !len) return;
@@ -233,15 +240,18 @@ struct inclusion_scan {
 
 static void inclusion_visit(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
 {
-    (void)stack;
     struct inclusion_scan *s = data;
     CXTranslationUnit ctu = tu_handle(s->tu);
     if (depth == 0 || tu_is_main_file(s->tu, file)) return;   /* the main file is scanned apart */
     if (clang_Location_isInSystemHeader(clang_getLocationForOffset(ctu, file, 0))) return;
+    for (size_t i = 0; i < s->pp->nothers; i++)
+        if (clang_File_isEqual(s->pp->others[i].file, file)) return;   /* included again: read once */
     s->pp->others = xrealloc(s->pp->others, (s->pp->nothers + 1) * sizeof *s->pp->others);
     struct file_directives *f = &s->pp->others[s->pp->nothers++];
     memset(f, 0, sizeof *f);
     scan_file(s->tu, file, f);
+    /* The stack's last entry is the #include in the main file. */
+    f->include_offset = loc_offset(stack[depth - 1], NULL, NULL, NULL);
 }
 
 struct pp_directives *pp_directives_scan(struct parsed_tu *tu)
@@ -271,6 +281,29 @@ void pp_directives_free(struct pp_directives *pp)
     free(pp);
 }
 
+/* The directives the preprocessor reads before offset of file, as at most
+ * two spans: the main file's (up to offset, or for an included file up to
+ * its #include), then the included file's own up to offset. */
+struct dir_span {
+    const struct file_directives *f;
+    unsigned limit;
+};
+
+static size_t spans_before(const struct pp_directives *pp, CXFile file, unsigned offset, struct dir_span out[2])
+{
+    if (!file || (pp->main.file && clang_File_isEqual(file, pp->main.file))) {
+        out[0] = (struct dir_span){&pp->main, offset};
+        return 1;
+    }
+    for (size_t i = 0; i < pp->nothers; i++) {
+        if (!clang_File_isEqual(pp->others[i].file, file)) continue;
+        out[0] = (struct dir_span){&pp->main, pp->others[i].include_offset};
+        out[1] = (struct dir_span){&pp->others[i], offset};
+        return 2;
+    }
+    return 0;   /* a system header: nothing of the project's */
+}
+
 /* What a #pragma does to the target of the functions after it. */
 enum pragma_effect { PRAGMA_NONE, PRAGMA_TARGET, PRAGMA_PUSH, PRAGMA_POP, PRAGMA_RESET, PRAGMA_PUSH_TARGET };
 
@@ -290,31 +323,39 @@ static enum pragma_effect pragma_effect(const struct directive *d)
     return PRAGMA_NONE;
 }
 
-const char *pp_target_pragma_at(const struct pp_directives *pp, unsigned offset, unsigned *line)
+const char *pp_target_pragma_at(const struct pp_directives *pp, CXFile file, unsigned offset, unsigned *line,
+                                const char **in_file)
 {
     const struct directive *stack[64];
     const struct directive *current = NULL;
+    const char *current_file = NULL;
     int depth = 0;
-    const struct file_directives *f = &pp->main;
-    for (size_t i = 0; i < f->n && f->v[i].offset < offset; i++) {
-        const struct directive *d = &f->v[i];
+    struct dir_span spans[2];
+    size_t nspans = spans_before(pp, file, offset, spans);
+    for (size_t sp = 0; sp < nspans; sp++)
+    for (size_t i = 0; i < spans[sp].f->n && spans[sp].f->v[i].offset < spans[sp].limit; i++) {
+        const struct directive *d = &spans[sp].f->v[i];
+        const char *name = spans[sp].f->name;
         if (d->kind != PP_PRAGMA) continue;
         switch (pragma_effect(d)) {
-        case PRAGMA_TARGET: current = d; break;
+        case PRAGMA_TARGET: current = d, current_file = name; break;
         case PRAGMA_RESET: current = NULL; break;
         case PRAGMA_PUSH:
         case PRAGMA_PUSH_TARGET:
             if (depth < 64) stack[depth] = current;
             depth++;
-            if (pragma_effect(d) == PRAGMA_PUSH_TARGET) current = d;
+            if (pragma_effect(d) == PRAGMA_PUSH_TARGET) current = d, current_file = name;
             break;
         case PRAGMA_POP:
-            if (depth > 0 && --depth < 64) current = stack[depth];
+            /* Where a popped-to pragma stands is not kept: the main file's
+             * name is close enough for the message. */
+            if (depth > 0 && --depth < 64) current = stack[depth], current_file = pp->main.name;
             break;
         case PRAGMA_NONE: break;
         }
     }
     if (current && line) *line = current->line;
+    if (in_file) *in_file = current ? current_file : NULL;
     return current ? current->text : NULL;
 }
 
@@ -329,33 +370,45 @@ static char *describe_macro(const struct pp_directives *pp, const char *id)
 void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details)
 {
     /* The conditional blocks open where the definition starts: for each,
-     * the SIMD test of its #if or of any #elif seen so far. */
+     * the SIMD test of its #if or of any #elif seen so far. For a file the
+     * main file includes, blocks the main file opens around the #include
+     * count too. */
     const struct directive *simd[64];
+    const char *opened_in[64];
     int depth = 0;
+    struct dir_span spans[2];
+    size_t nspans = spans_before(pp, def->cxfile, def->offset, spans);
+    if (nspans == 0) return;
     size_t i = 0;
-    const struct file_directives *f = &pp->main;
-    for (; i < f->n && f->v[i].offset < def->offset; i++) {
-        const struct directive *d = &f->v[i];
-        if (d->kind == PP_IF) {
-            if (depth < 64) simd[depth] = simd_ident(pp, d) ? d : NULL;
-            depth++;
-        } else if (d->kind == PP_ELIF && depth > 0 && depth <= 64) {
-            if (!simd[depth - 1] && simd_ident(pp, d)) simd[depth - 1] = d;
-        } else if (d->kind == PP_ENDIF && depth > 0) {
-            depth--;
+    for (size_t sp = 0; sp < nspans; sp++) {
+        const struct file_directives *f = spans[sp].f;
+        for (i = 0; i < f->n && f->v[i].offset < spans[sp].limit; i++) {
+            const struct directive *d = &f->v[i];
+            if (d->kind == PP_IF) {
+                if (depth < 64) simd[depth] = simd_ident(pp, d) ? d : NULL, opened_in[depth] = f->name;
+                depth++;
+            } else if (d->kind == PP_ELIF && depth > 0 && depth <= 64) {
+                if (!simd[depth - 1] && simd_ident(pp, d)) simd[depth - 1] = d, opened_in[depth - 1] = f->name;
+            } else if (d->kind == PP_ENDIF && depth > 0) {
+                depth--;
+            }
         }
     }
+    const struct file_directives *own = spans[nspans - 1].f;
     for (int k = 0; k < depth && k < 64; k++) {
         if (!simd[k]) continue;
         char *m = describe_macro(pp, simd_ident(pp, simd[k]));
+        char *where = opened_in[k] == own->name ? xstrdup("")
+                                                : xasprintf(" of %s", path_basename(opened_in[k] ? opened_in[k] : "?"));
         sv_pushf(details,
-                 "the definition is inside '%s' (line %u): %s is fixed when the TU is compiled, so every clone "
+                 "the definition is inside '%s' (line %u%s): %s is fixed when the TU is compiled, so every clone "
                  "gets the same code",
-                 simd[k]->text, simd[k]->line, m);
+                 simd[k]->text, simd[k]->line, where, m);
+        free(where);
         free(m);
     }
-    for (; i < f->n && f->v[i].offset < def->end_offset; i++) {
-        const struct directive *d = &f->v[i];
+    for (; i < own->n && own->v[i].offset < def->end_offset; i++) {
+        const struct directive *d = &own->v[i];
         if (d->kind != PP_IF && d->kind != PP_ELIF) continue;
         const char *id = simd_ident(pp, d);
         if (!id) continue;
@@ -366,4 +419,27 @@ void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def
                  d->text, d->line, m);
         free(m);
     }
+}
+
+/* "#define MACRO NAME", whitespace collapsed, "# define" too. */
+static int is_plain_rename(const struct directive *d, const char *macro, const char *name)
+{
+    if (d->kind != PP_DEFINE || !d->defined || strcmp(d->defined, macro) != 0) return 0;
+    const char *p = d->text + 1;
+    if (*p == ' ') p++;
+    if (strncmp(p, "define ", 7) != 0) return 0;
+    p += 7;
+    size_t m = strlen(macro);
+    if (strncmp(p, macro, m) != 0 || p[m] != ' ') return 0;   /* '(' : a function-like macro */
+    return !strcmp(p + m + 1, name);
+}
+
+int pp_renames(const struct pp_directives *pp, const char *macro, const char *name)
+{
+    for (size_t i = 0; i < pp->main.n; i++)
+        if (is_plain_rename(&pp->main.v[i], macro, name)) return 1;
+    for (size_t f = 0; f < pp->nothers; f++)
+        for (size_t i = 0; i < pp->others[f].n; i++)
+            if (is_plain_rename(&pp->others[f].v[i], macro, name)) return 1;
+    return 0;
 }

@@ -29,14 +29,26 @@ struct pp_directives *pp_directives_scan(struct parsed_tu *tu);
 void pp_directives_free(struct pp_directives *pp);
 
 /* Appends one sentence per SIMD switch that governs def (a definition in
- * the main file): "#ifdef __AVX2__ at line 12 ..." to details. */
+ * the main file, or in a project file the TU includes, where the main
+ * file's blocks open around its #include count too): "#ifdef __AVX2__ at
+ * line 12 ..." to details. */
 void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details);
 
 /* The '#pragma GCC target(...)' (or '#pragma clang attribute push' of a
- * target) in force at offset of the main file, push_options/pop_options
- * followed; NULL when none. *line gets its line. GCC ignores target_clones
- * on a function under such a pragma (its target wins). */
-const char *pp_target_pragma_at(const struct pp_directives *pp, unsigned offset, unsigned *line);
+ * target) in force at offset of file (the main file, or a project file it
+ * includes: then the main file's pragmas before the #include count first),
+ * push_options/pop_options followed; NULL when none. *line gets its line,
+ * *in_file (may be NULL) the name of the file holding it. GCC ignores
+ * target_clones on a function under such a pragma (its target wins). */
+const char *pp_target_pragma_at(const struct pp_directives *pp, CXFile file, unsigned offset, unsigned *line,
+                                const char **in_file);
+
+/* 1 when the TU's main file or one of its project headers holds
+ * "#define MACRO NAME": an object-like macro that renames to exactly NAME
+ * (one of several #defines of MACRO under #if may be it: the compiled name
+ * tells which one was in force). included.h uses it for functions renamed
+ * per TU. */
+int pp_renames(const struct pp_directives *pp, const char *macro, const char *name);
 
 /* 1 when name is a compiler macro that says which SIMD instructions the
  * compile enables (__AVX2__, __SSE4_1__, __AVX512F__, __FMA__, __ARM_NEON). */

@@ -280,7 +280,10 @@ static const char PREAMBLE_DEFAULT[] =
     "#   if defined(__clang__) && __clang_major__ < 18\n"
     "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias\n"
     "      * SYMBOL is added, or calls from other files would not link. */\n"
-    "#    define FMVGEN_CLONES(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\"); "
+    "#    ifndef FMVGEN_IFUNC_ALIAS_\n"
+    "#     define FMVGEN_IFUNC_ALIAS_(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym \".ifunc\");\n"
+    "#    endif\n"
+    "#    define FMVGEN_CLONES(sym) FMVGEN_IFUNC_ALIAS_(sym) "
     "__attribute__((target_clones(\"avx2\", \"avx512f\", \"default\")))\n"
     "     /* It also makes the resolver of a static function a global symbol: two\n"
     "      * files' static functions of one name would not link. No clones. */\n"
@@ -361,7 +364,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
 
     /* tail.c, whole diff (golden): no newline at the end. */
     struct strbuf expect = STRBUF_INIT;
-    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,37 @@\n"
+    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,40 @@\n"
                      " /* tail.c - fixture: this file ends without a newline. */\n");
     for (const char *s = PREAMBLE_DEFAULT; *s;) {
         const char *nl = strchr(s, '\n');
@@ -728,8 +731,8 @@ static void test_plan_mixed_sets_text(void **state)
         "#  if __has_attribute(target_clones)\n"
         "#   define FMVGEN_CLONES_AVX2_STATIC __attribute__((target_clones(\"avx2\", \"default\")))\n"
         "#   if defined(__clang__) && __clang_major__ < 18\n",
-        "#    define FMVGEN_CLONES_AVX2(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" #sym "
-        "\".ifunc\"); __attribute__((target_clones(\"avx2\", \"default\")))\n"
+        "#    define FMVGEN_CLONES_AVX2(sym) FMVGEN_IFUNC_ALIAS_(sym) __attribute__((target_clones(\"avx2\", "
+        "\"default\")))\n"
         "     /* It also makes the resolver of a static function a global symbol: two\n"
         "      * files' static functions of one name would not link. No clones. */\n"
         "#    undef FMVGEN_CLONES_AVX2_STATIC\n"

@@ -223,44 +223,6 @@ static void measure_code(struct select_session *s)
     free(dirs);
 }
 
-/* Builds the baseline and every target set's all-candidates variant. */
-static int build_all(struct select_session *s)
-{
-    struct select_report *r = &s->rep;
-    for (size_t v = 0; v < r->n_variants; v++) {
-        if (check_interrupted()) return -1;
-        if (s->o->is_static && v != 1) continue;   /* static: only the default targets' clones */
-        /* --static builds one variant: step 1/1 */
-        step(s->o->is_static ? 1 : v + 1, s->o->is_static ? 1 : r->n_variants + 1, "building %s%s%s",
-             r->variants[v].name, v ? " with every candidate cloned for " : "", r->variants[v].targets);
-        struct patch_plan plan;
-        int have_plan = 0;
-        if (v > 0) {
-            if (plan_for_set(s, v - 1, &plan) != 0) {
-                patch_plan_free(&plan);
-                return -1;
-            }
-            have_plan = 1;
-        }
-        r->n_builds++;
-        if (build_variant(s, v, r->variants[v].name, have_plan ? &plan : NULL) == 0) {
-            r->variants[v].built = 1;
-        } else if (v == 0) {
-            fmv_error("%s: the baseline does not build with '%s'; nothing selected", s->root, s->o->build);
-            if (have_plan) patch_plan_free(&plan);
-            return -1;
-        } else {
-            r->variants[v].failure = xasprintf("build failed (%s)", s->builds[v].failure ? s->builds[v].failure : "?");
-        }
-        if (have_plan) patch_plan_free(&plan);
-    }
-    if (!s->o->is_static) {
-        if (check_interrupted()) return -1;
-        build_reference(s, r->n_variants + 1, r->n_variants + 1);
-    }
-    return 0;
-}
-
 /* The baseline's first output of workload w is out: runs it once more and
  * learns which lines are compared (workload_output.h); a benchmark printing
  * its own timings is said, with the remedy. -1 when the second run fails. */
@@ -359,15 +321,62 @@ static int check_variant(struct select_session *s, size_t v, struct select_varia
     return 0;
 }
 
+static int check_one(struct select_session *s, size_t v)
+{
+    struct select_report *r = &s->rep;
+    if (check_interrupted()) return -1;
+    step(v + 1, r->n_variants, "checking outputs%s of %s", s->o->test ? " and tests" : "", r->variants[v].name);
+    if (check_variant(s, v, &r->variants[v]) != 0) return -1;
+    if (r->variants[v].failure) say("%s is not eligible: %s", r->variants[v].name, r->variants[v].failure);
+    return 0;
+}
+
+/* The variants; the baseline was checked right after its build. */
 static int check_all(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    for (size_t v = 1; v < r->n_variants; v++)
+        if (r->variants[v].built && check_one(s, v) != 0) return -1;
+    return 0;
+}
+
+/* Builds the baseline and every target set's all-candidates variant. */
+static int build_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
     for (size_t v = 0; v < r->n_variants; v++) {
         if (check_interrupted()) return -1;
-        if (!r->variants[v].built) continue;
-        step(v + 1, r->n_variants, "checking outputs%s of %s", s->o->test ? " and tests" : "", r->variants[v].name);
-        if (check_variant(s, v, &r->variants[v]) != 0) return -1;
-        if (r->variants[v].failure) say("%s is not eligible: %s", r->variants[v].name, r->variants[v].failure);
+        if (s->o->is_static && v != 1) continue;   /* static: only the default targets' clones */
+        /* --static builds one variant: step 1/1 */
+        step(s->o->is_static ? 1 : v + 1, s->o->is_static ? 1 : r->n_variants + 1, "building %s%s%s",
+             r->variants[v].name, v ? " with every candidate cloned for " : "", r->variants[v].targets);
+        struct patch_plan plan;
+        int have_plan = 0;
+        if (v > 0) {
+            if (plan_for_set(s, v - 1, &plan) != 0) {
+                patch_plan_free(&plan);
+                return -1;
+            }
+            have_plan = 1;
+        }
+        r->n_builds++;
+        if (build_variant(s, v, r->variants[v].name, have_plan ? &plan : NULL) == 0) {
+            r->variants[v].built = 1;
+            /* a workload or --test failing on the baseline stops everything:
+             * found now, not after every other build */
+            if (v == 0 && !s->o->is_static && check_one(s, 0) != 0) return -1;
+        } else if (v == 0) {
+            fmv_error("%s: the baseline does not build with '%s'; nothing selected", s->root, s->o->build);
+            if (have_plan) patch_plan_free(&plan);
+            return -1;
+        } else {
+            r->variants[v].failure = xasprintf("build failed (%s)", s->builds[v].failure ? s->builds[v].failure : "?");
+        }
+        if (have_plan) patch_plan_free(&plan);
+    }
+    if (!s->o->is_static) {
+        if (check_interrupted()) return -1;
+        build_reference(s, r->n_variants + 1, r->n_variants + 1);
     }
     return 0;
 }

@@ -20,8 +20,17 @@ expect_eq "failing workload: exit" "$rc" 1
 expect_match "failing workload: error line" "$out" "fmvgen: .*workload 'echo boom.*' fails on the baseline \(exit status 3\)"
 expect_match "failing workload: its stdout shown" "$out" "boom-on-stdout"
 expect_match "failing workload: its stderr shown" "$out" "boom-on-stderr"
+expect_no_match "failing workload: found before the variants are built" "$out" "building fma|with every candidate cloned"
 [ -e "$P/.fmvgen/report.json" ] && fail "failing workload: report written" || pass
 expect_eq "failing workload: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+# A --test failing on the baseline: found right after the baseline's build.
+out=$(sel --run './prog 2000' --test 'echo test-log-line; exit 8' --runs 2 2>&1); rc=$?
+expect_eq "failing --test: exit" "$rc" 1
+expect_match "failing --test: error line" "$out" "fmvgen: .*--test 'echo test-log-line; exit 8' fails on the baseline \(exit status 8\)"
+expect_match "failing --test: its output shown" "$out" "test-log-line"
+expect_no_match "failing --test: found before the variants are built" "$out" "building fma|with every candidate cloned"
+expect_eq "failing --test: temp dir removed" "$(ls -A "$TMPDIR")" ""
 
 # A hanging workload is killed after --timeout.
 start=$(date +%s)

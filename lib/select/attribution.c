@@ -69,6 +69,17 @@ const char *attribution_hottest_symbol(const struct profile *p, const char *func
 
 /* ---- by source file ---- */
 
+/* A local symbol's STT_FILE names its source only when it is one: after
+ * LTO, GCC leaves the merged TU's STT_FILE empty and LLVM's linkers name it
+ * "ld-temp.o" (measured) - every static function of the program, whatever
+ * its file, then sits under that one name. */
+static int names_source(const char *file)
+{
+    if (!file || !*file) return 0;
+    size_t n = strlen(file);
+    return !(n >= 2 && !strcmp(file + n - 2, ".o"));
+}
+
 struct attribution_origin *attribution_locate(const struct profile *p, struct elf_symsource_cache *cache)
 {
     struct attribution_origin *o = xcalloc(p->n ? p->n : 1, sizeof *o);
@@ -78,7 +89,8 @@ struct attribution_origin *attribution_locate(const struct profile *p, struct el
         if (e->kernel || !e->dso || e->dso[0] != '/' || !e->addr) continue;
         struct elf_symsource src;
         if (elf_symsource_lookup(cache, e->dso, e->addr, e->symbol, &src) != 0) continue;
-        o[i] = (struct attribution_origin){1, src.local, src.file ? path_basename(src.file) : NULL};
+        if (src.local && !names_source(src.file)) continue;
+        o[i] = (struct attribution_origin){1, src.local, src.local ? path_basename(src.file) : NULL};
     }
     return o;
 }

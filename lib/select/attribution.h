@@ -47,12 +47,15 @@ const char *attribution_hottest_symbol(const struct profile *p, const char *func
 struct attribution_origin {
     int known;          /* its ELF symbol was found at its address */
     int local;          /* STB_LOCAL */
-    const char *file;   /* a local symbol's source file, basename ("a.c"); NULL
-                         * for a global one. Points into the cache. */
+    const char *file;   /* a local symbol's source file, basename ("a.c": GCC and
+                         * Clang write the basename even for sub/a.c); NULL for
+                         * a global one. Points into the cache. */
 };
 
-/* The origin of each entry of p (p->n of them; kernel entries and files
- * that cannot be read stay unknown), files read through cache. Caller
+/* The origin of each entry of p (p->n of them; kernel entries, files
+ * that cannot be read or have no .symtab, and local symbols whose STT_FILE
+ * names no source - after LTO: "" or "ld-temp.o" - stay unknown), files
+ * read through cache. Caller
  * frees the array; it lives no longer than the cache. */
 struct attribution_origin *attribution_locate(const struct profile *p, struct elf_symsource_cache *cache);
 

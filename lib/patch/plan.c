@@ -576,14 +576,18 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     for (size_t i = 0; i < n; i++) {
         char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
         /* Internal linkage: "static", or a C++ anonymous namespace (its
-         * mangled names hold _GLOBAL__N_): no global alias may be made. */
-        fs[i].is_static = is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)) ||
-                          strstr(fs[i].name, "_GLOBAL__N_");
+         * mangled names hold _GLOBAL__N_): no global alias may be made. Or
+         * libclang's linkage, when the scan stored it (a source file TUs
+         * include: libjpeg-turbo's "METHODDEF(void)" hides its "static"). */
+        fs[i].is_static = fs[i].linkage ? fs[i].linkage == PATCH_LINKAGE_STATIC
+                                        : is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)) ||
+                                              strstr(fs[i].name, "_GLOBAL__N_");
         if (fs[i].is_static)
             texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i].set].macro,
                                  eol_at(pf->old, pf->old_len, fs[i].offset));
-        else
-            texts[k] = xasprintf("%s%s(%s)%s", indent, p->sets[fs[i].set].macro, fs[i].name,
+        else   /* the preamble macro-expands the argument: each TU's own symbol */
+            texts[k] = xasprintf("%s%s(%s)%s", indent, p->sets[fs[i].set].macro,
+                                 fs[i].clones_arg ? fs[i].clones_arg : fs[i].name,
                                  eol_at(pf->old, pf->old_len, fs[i].offset));
         free(indent);
         ins[k].offset = fs[i].offset;

@@ -405,6 +405,35 @@ static void attribution_plan(const struct select_session *s, struct attribution_
     for (size_t f = 0; f < r->n_functions; f++) {
         if (select_name_count(r, f) == 1) need[f] = ATTRIBUTION_BY_FILE_IF_NAMESAKES;
         else need[f] = attribution_files_clash(fns, r->n_functions, f) ? ATTRIBUTION_BY_NAME : ATTRIBUTION_BY_FILE;
+        /* Defined in a source file TUs #include (plan.h's symbols): its
+         * symbols' STT_FILE names the including TUs, not its file, so it is
+         * counted by name, every TU's symbol (count_function). */
+        if (s->candidates.functions[f].symbols.n) need[f] = ATTRIBUTION_BY_NAME;
+    }
+}
+
+/* attribution_count, folding the copies of a function that several TUs
+ * compile from one included source file, each under its own symbol when a
+ * macro renames it (jpeg_fdct_islow, jpeg12_fdct_islow): all are its time. */
+static void count_function(const struct profile *p, const struct attribution_origin *origins,
+                           const struct attribution_function *fn, const struct patch_function *pf,
+                           enum attribution_need need, struct attribution_count *out)
+{
+    if (!pf->symbols.n) {
+        attribution_count(p, origins, fn, need, out);
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    long best = -1;
+    for (size_t i = 0; i < pf->symbols.n; i++) {
+        struct attribution_function one = *fn;
+        one.name = pf->symbols.v[i];
+        struct attribution_count c;
+        attribution_count(p, origins, &one, need, &c);
+        out->samples += c.samples;
+        out->name_samples += c.name_samples;
+        out->undecided |= c.undecided;
+        if (c.hottest && c.samples > best) best = c.samples, out->hottest = c.hottest;
     }
 }
 
@@ -454,7 +483,7 @@ static int profile_all(struct select_session *s)
                 struct attribution_origin *origins = attribution_locate(&p, symbols);
                 for (size_t f = 0; f < nf; f++) {
                     struct attribution_count c;
-                    attribution_count(&p, origins, &fns[f], need[f], &c);
+                    count_function(&p, origins, &fns[f], &s->candidates.functions[f], need[f], &c);
                     samples[((w * nv + v) * nf + f) * nr + round] = (double)c.samples;
                     name_samples[((w * nv + v) * nf + f) * nr + round] = (double)c.name_samples;
                     undecided[f] |= c.undecided;

@@ -1,6 +1,6 @@
 /* symsource.c - see symsource.h. Each file is opened with elf_file_open
  * (elffile.h: its checks) only after the quiet header test of codesize.h,
- * its .symtab read once in table order - the order carries the STT_FILE
+ * its symbol table read once in table order - the order carries the STT_FILE
  * of each local symbol - and kept as a small table sorted by address. */
 #include "elf/symsource.h"
 
@@ -31,7 +31,7 @@ struct segment {
 
 struct symfile {
     char *path;
-    int readable;          /* read, with a .symtab */
+    int readable;          /* read, with a .symtab or a .dynsym */
     struct sym *syms;      /* by address, then table order */
     size_t n_syms;
     struct segment *segs;  /* PT_LOAD */
@@ -73,42 +73,45 @@ static int cmp_sym(const void *a, const void *b)
     return x < y ? -1 : x > y;   /* stable enough: the table order came first */
 }
 
-/* The function symbols of the .symtab, each local one with the STT_FILE
- * before it. */
+/* The function symbols of the .symtab (else of the .dynsym: a stripped
+ * file), each local one with the STT_FILE before it. */
 static void read_symtab(Elf *elf, struct symfile *f)
 {
-    Elf_Scn *scn = NULL;
+    Elf_Scn *scn = NULL, *dynsym = NULL;
+    GElf_Shdr sh, dynsym_sh;
     while ((scn = elf_nextscn(elf, scn))) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
-        Elf_Data *data = elf_getdata(scn, NULL);
-        if (!data) return;
-        size_t n = sh.sh_size / sh.sh_entsize, cap = 0;
-        const char *file = NULL;
-        for (size_t i = 0; i < n; i++) {
-            GElf_Sym s;
-            if (!gelf_getsym(data, (int)i, &s)) break;
-            int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
-            const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
-            if (type == STT_FILE) {
-                /* an empty name closes the last TU's locals (the linker's own) */
-                file = NULL;
-                if (name && *name) {
-                    /* symbols keep pointing at it: a strvec's strings do
-                     * not move when it grows, only its array does */
-                    sv_push(&f->files, name);
-                    file = f->files.v[f->files.n - 1];
-                }
-                continue;
-            }
-            if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || !name || !*name) continue;
-            if (f->n_syms == cap) f->syms = xrealloc(f->syms, (cap = cap ? 2 * cap : 256) * sizeof *f->syms);
-            f->syms[f->n_syms++] = (struct sym){s.st_value, s.st_size, xstrdup(name),
-                                                bind == STB_LOCAL ? file : NULL, bind == STB_LOCAL};
-        }
-        f->readable = 1;
-        return;
+        if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize) continue;
+        if (sh.sh_type == SHT_SYMTAB) break;
+        if (sh.sh_type == SHT_DYNSYM) dynsym = scn, dynsym_sh = sh;
     }
+    if (!scn) scn = dynsym, sh = dynsym_sh;
+    if (!scn) return;
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (!data) return;
+    size_t n = sh.sh_size / sh.sh_entsize, cap = 0;
+    const char *file = NULL;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(data, (int)i, &s)) break;
+        int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
+        const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+        if (type == STT_FILE) {
+            /* an empty name closes the last TU's locals (the linker's own) */
+            file = NULL;
+            if (name && *name) {
+                /* symbols keep pointing at it: a strvec's strings do
+                 * not move when it grows, only its array does */
+                sv_push(&f->files, name);
+                file = f->files.v[f->files.n - 1];
+            }
+            continue;
+        }
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || !name || !*name) continue;
+        if (f->n_syms == cap) f->syms = xrealloc(f->syms, (cap = cap ? 2 * cap : 256) * sizeof *f->syms);
+        f->syms[f->n_syms++] = (struct sym){s.st_value, s.st_size, xstrdup(name),
+                                            bind == STB_LOCAL ? file : NULL, bind == STB_LOCAL};
+    }
+    f->readable = 1;
 }
 
 static void read_segments(Elf *elf, struct symfile *f)

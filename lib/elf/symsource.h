@@ -8,9 +8,11 @@
  * Source files come from the .symtab's STT_FILE symbols: GCC and Clang emit
  * one per translation unit, and the linker keeps each TU's STB_LOCAL symbols
  * right after it, so the nearest STT_FILE before a local symbol names its
- * TU (as the compiler was given it: "a.c", "../src/a.c"). Global symbols
- * come after all locals and have no such file. A stripped file (no .symtab)
- * tells nothing: every lookup in it fails.
+ * TU (GCC and Clang write its basename: "a.c" for ../src/a.c). Global
+ * symbols come after all locals and have no such file. A stripped file (no
+ * .symtab) still has its .dynsym: its exported (global) symbols are found,
+ * and a lookup of any other name there fails (a local symbol perf named
+ * from separate debug info: its file cannot be told).
  *
  * Addresses are FILE OFFSETS, as perf reports them (measured, perf 6.1:
  * `perf report --sort dso,sym -v` prints map_ip(ip), the offset in the
@@ -45,8 +47,7 @@ void elf_symsource_cache_free(struct elf_symsource_cache *c);
  * offset. With name, only a symbol of that name (aliases share an address:
  * GCC's foo IFUNC and foo.resolver) - a different name at that address means
  * the address was not understood, and the lookup fails. Returns 0 with out
- * filled, -1 when the file cannot be read, has no .symtab, or holds no such
- * symbol there. */
+ * filled, -1 when the file cannot be read or holds no such symbol there. */
 int elf_symsource_lookup(struct elf_symsource_cache *c, const char *path, uint64_t offset, const char *name,
                          struct elf_symsource *out);
 

@@ -5,8 +5,9 @@
  * its file offset and must name its own file. The truth comes from the
  * DWARF line table (addr2line on a -g build), not from the symbol table
  * the module reads. Also: target_clones clones and their resolver (local
- * symbols of their TU), a stripped file, a missing file, a file that is
- * not ELF, offsets outside the file, and a wrong name at an address. */
+ * symbols of their TU), stripped files (only the .dynsym's exported
+ * functions are found), a missing file, a file that is not ELF, offsets
+ * outside the file, and a wrong name at an address. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -191,9 +192,10 @@ static void check_compiler(const char *cc)
         /* a name that is not the symbol's there: the address was not understood */
         struct elf_file ef;
         assert_int_equal(elf_file_open(file, &ef), 0);
-        const struct elf_sym *a_run = elf_file_sym_named(&ef, "a_run");
+        const struct elf_sym *a_run = elf_file_sym_named(&ef, "a_run"), *work = elf_file_sym_named(&ef, "work");
         assert_non_null(a_run);
-        uint64_t off = file_offset(&ef, a_run->value);
+        assert_non_null(work);
+        uint64_t off = file_offset(&ef, a_run->value), work_off = file_offset(&ef, work->value);
         elf_file_close(&ef);
         struct elf_symsource src;
         assert_int_equal(elf_symsource_lookup(c, file, off, "b_run", &src), -1);
@@ -202,11 +204,19 @@ static void check_compiler(const char *cc)
         /* past the end of the file */
         assert_int_equal(elf_symsource_lookup(c, file, 1u << 30, NULL, &src), -1);
 
-        /* stripped: no .symtab, nothing can be told */
+        /* stripped: the static functions are gone; what the .dynsym
+         * exports (a library's functions) is still found, global */
         char *stripped = xasprintf("%s.stripped", file);
         char *const strip[] = {"strip", "-o", stripped, file, NULL};
         assert_int_equal(run_in_dir(strip, NULL), 0);
-        assert_int_equal(elf_symsource_lookup(c, stripped, off, NULL, &src), -1);
+        assert_int_equal(elf_symsource_lookup(c, stripped, work_off, "work", &src), -1);
+        if (links[l].has_main) {
+            assert_int_equal(elf_symsource_lookup(c, stripped, off, "a_run", &src), -1);
+        } else {
+            assert_int_equal(elf_symsource_lookup(c, stripped, off, "a_run", &src), 0);
+            assert_false(src.local);
+            assert_null(src.file);
+        }
         free(stripped);
         free(file);
         sv_free(&argv);

@@ -95,11 +95,21 @@ struct attribution_origin *attribution_locate(const struct profile *p, struct el
     return o;
 }
 
+/* basename is one of f's sources' basenames. */
+static int from_sources(const struct attribution_function *f, const char *basename)
+{
+    for (size_t i = 0; f->files && f->files[i]; i++)
+        if (!strcmp(path_basename(f->files[i]), basename)) return 1;
+    return 0;
+}
+
 int attribution_files_clash(const struct attribution_function *fs, size_t n, size_t f)
 {
     for (size_t g = 0; g < n; g++) {
         if (g == f || strcmp(fs[g].name, fs[f].name) != 0) continue;
-        if (!fs[f].file || !fs[g].file || !strcmp(path_basename(fs[f].file), path_basename(fs[g].file))) return 1;
+        if (!fs[f].files || !fs[f].files[0] || !fs[g].files || !fs[g].files[0]) return 1;
+        for (size_t i = 0; fs[g].files[i]; i++)
+            if (from_sources(&fs[f], path_basename(fs[g].files[i]))) return 1;
         if (!fs[f].is_static && !fs[g].is_static) return 1;
     }
     return 0;
@@ -110,22 +120,38 @@ static int is_own(const struct attribution_origin *o, const struct attribution_f
 {
     if (!o->known) return -1;
     if (!o->local) return !f->is_static;
-    return o->file && !strcmp(o->file, path_basename(f->file));
+    return o->file && from_sources(f, o->file);
 }
 
-/* The profile holds local symbols of the function's name from two source
- * files or more (namesakes the candidates do not know of). */
-static int has_namesakes(const struct profile *p, const struct attribution_origin *origins, const char *function)
+/* The profile holds local symbols of f's name from a file that is none of
+ * f's sources (namesakes the candidates do not know of). */
+static int has_namesakes(const struct profile *p, const struct attribution_origin *origins,
+                         const struct attribution_function *f)
 {
-    const char *seen = NULL;
     for (size_t i = 0; i < p->n; i++) {
         const struct attribution_origin *o = &origins[i];
-        if (p->entries[i].kernel || !o->known || !o->local || !o->file || !belongs_to(p->entries[i].symbol, function))
-            continue;
-        if (seen && strcmp(seen, o->file) != 0) return 1;
-        seen = o->file;
+        if (!p->entries[i].kernel && o->known && o->local && o->file && belongs_to(p->entries[i].symbol, f->name) &&
+            !from_sources(f, o->file))
+            return 1;
     }
     return 0;
+}
+
+void attribution_sources(const char *file, const json_t *notes, struct strvec *out)
+{
+    sv_push(out, file);
+    size_t i, k;
+    json_t *note, *tu;
+    json_array_foreach(notes, i, note)
+    {
+        const char *kind = json_string_value(json_object_get(note, "kind"));
+        if (!kind || strcmp(kind, "included-source") != 0) continue;
+        json_array_foreach(json_object_get(note, "tus"), k, tu)
+        {
+            const char *source = json_string_value(json_object_get(tu, "source"));
+            if (source && !sv_contains(out, source)) sv_push(out, source);
+        }
+    }
 }
 
 void attribution_count(const struct profile *p, const struct attribution_origin *origins,
@@ -135,8 +161,8 @@ void attribution_count(const struct profile *p, const struct attribution_origin 
     memset(out, 0, sizeof *out);
     out->name_samples = out->samples = attribution_samples(p, f->name);
     out->hottest = attribution_hottest_symbol(p, f->name);
-    if (need == ATTRIBUTION_BY_NAME || !origins || !f->file) return;
-    if (need == ATTRIBUTION_BY_FILE_IF_NAMESAKES && !has_namesakes(p, origins, f->name)) return;
+    if (need == ATTRIBUTION_BY_NAME || !origins || !f->files || !f->files[0]) return;
+    if (need == ATTRIBUTION_BY_FILE_IF_NAMESAKES && !has_namesakes(p, origins, f)) return;
     long samples = 0;
     const struct profile_entry *best = NULL;
     for (size_t i = 0; i < p->n; i++) {

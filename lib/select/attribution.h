@@ -22,7 +22,10 @@
 #ifndef FMVGEN_SELECT_ATTRIBUTION_H
 #define FMVGEN_SELECT_ATTRIBUTION_H
 
+#include <jansson.h>
+
 #include "measure/profile.h"
+#include "util/util.h"
 
 struct elf_symsource_cache;
 
@@ -62,15 +65,24 @@ struct attribution_origin *attribution_locate(const struct profile *p, struct el
 /* A candidate as the profile must find it. */
 struct attribution_function {
     const char *name;
-    const char *file;   /* its source file (any path: basenames are compared) */
+    char *const *files; /* NULL-terminated: the sources of the TUs that compile
+                         * it (any path: basenames are compared) - its own file,
+                         * and the TUs that #include it (attribution_sources) */
     int is_static;      /* internal linkage: none of its symbols is global */
 };
 
+/* The sources whose STT_FILE a function's symbols carry, into out: file
+ * (where it is defined), then the TU sources of an "included-source" note
+ * (candidates/included.h: libjpeg-turbo 3's jclossls.c is compiled as
+ * jclossls-8.c, -12.c and -16.c, and the STT_FILE of its static functions
+ * names those - measured). notes: the function's notes array, or NULL. */
+void attribution_sources(const char *file, const json_t *notes, struct strvec *out);
+
 /* 1 when the profile cannot tell f from a namesake by file whatever it
- * holds: another of the n candidates fs has f's name and the same source
- * basename (a/util.c and b/util.c: STT_FILE often holds the basename only),
- * or both have external linkage (one name in two programs: global symbols
- * have no STT_FILE). */
+ * holds: another of the n candidates fs has f's name and a source basename
+ * of f's (a/util.c and b/util.c: STT_FILE holds the basename only), or both
+ * have external linkage (one name in two programs: global symbols have no
+ * STT_FILE). */
 int attribution_files_clash(const struct attribution_function *fs, size_t n, size_t f);
 
 enum attribution_need {
@@ -78,9 +90,9 @@ enum attribution_need {
     ATTRIBUTION_BY_FILE,        /* other candidates share the name */
     ATTRIBUTION_BY_FILE_IF_NAMESAKES,   /* the name is the candidate's alone:
                                  * by file only when the profile shows local
-                                 * symbols of the name from several files
-                                 * (non-candidate namesakes); else by name,
-                                 * exactly as before */
+                                 * symbols of the name from other files than
+                                 * its sources (non-candidate namesakes); else
+                                 * by name, exactly as before */
 };
 
 struct attribution_count {
@@ -94,8 +106,8 @@ struct attribution_count {
 
 /* Counts function f in p with the origins from attribution_locate (NULL:
  * by name). By file, an entry of f's name is f's when its origin is known
- * and it is a local symbol of f's source basename, or a global symbol and
- * f is not static. */
+ * and it is a local symbol of one of f's source basenames, or a global
+ * symbol and f is not static. */
 void attribution_count(const struct profile *p, const struct attribution_origin *origins,
                        const struct attribution_function *f, enum attribution_need need,
                        struct attribution_count *out);

@@ -395,12 +395,13 @@ static int profiled(const struct select_variant *v, size_t index)
  * them apart (same basename, or two external functions); a name of its own
  * by file only when the profile shows namesakes from other files. */
 static void attribution_plan(const struct select_session *s, struct attribution_function *fns,
-                             enum attribution_need *need)
+                             struct strvec *sources, enum attribution_need *need)
 {
     const struct select_report *r = &s->rep;
     for (size_t f = 0; f < r->n_functions; f++) {
         const struct patch_function *pf = &s->candidates.functions[f];
-        fns[f] = (struct attribution_function){pf->name, pf->rel, pf->is_static};
+        attribution_sources(pf->rel, pf->notes, &sources[f]);
+        fns[f] = (struct attribution_function){pf->name, sv_argv(&sources[f]), pf->is_static};
     }
     for (size_t f = 0; f < r->n_functions; f++) {
         if (select_name_count(r, f) == 1) need[f] = ATTRIBUTION_BY_FILE_IF_NAMESAKES;
@@ -446,10 +447,11 @@ static int profile_all(struct select_session *s)
      * is counted by name in every run, so its runs stay comparable */
     double *name_samples = xcalloc(nw * nv * nf * nr + 1, sizeof *name_samples);
     struct attribution_function *fns = xcalloc(nf + 1, sizeof *fns);
+    struct strvec *sources = xcalloc(nf + 1, sizeof *sources);
     enum attribution_need *need = xcalloc(nf + 1, sizeof *need);
     int *undecided = xcalloc(nf + 1, sizeof *undecided);
     struct elf_symsource_cache *symbols = elf_symsource_cache_new();
-    attribution_plan(s, fns, need);
+    attribution_plan(s, fns, sources, need);
     double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
     int *eligible = xcalloc(nv, sizeof *eligible);
     const char **names = xcalloc(nf + 1, sizeof *names);
@@ -518,6 +520,8 @@ static int profile_all(struct select_session *s)
     free(samples);
     free(name_samples);
     free(fns);
+    for (size_t f = 0; f < nf; f++) sv_free(&sources[f]);
+    free(sources);
     free(need);
     free(undecided);
     elf_symsource_cache_free(symbols);

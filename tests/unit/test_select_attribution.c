@@ -37,6 +37,8 @@ static void add_entry(struct profile *p, struct attribution_origin **o, const ch
     p->total_samples += samples;
 }
 
+/* an attribution_function's sources: one file */
+#define SRC(file) ((char *const[]){file, NULL})
 #define LOCAL(file) ((struct attribution_origin){1, 1, file})
 #define GLOBAL ((struct attribution_origin){1, 0, NULL})
 #define UNKNOWN ((struct attribution_origin){0, 0, NULL})
@@ -55,8 +57,8 @@ static void test_shared_name_by_file(void **state)
     add_entry(&p, &o, "start_pass", 4, LOCAL("jdhuff.c"));   /* a non-candidate namesake */
     add_entry(&p, &o, "main", 11, GLOBAL);
     struct attribution_function fs[] = {
-        {"start_pass", "src/jcmaster.c", 1},
-        {"start_pass", "src/jdmaster.c", 1},
+        {"start_pass", SRC("src/jcmaster.c"), 1},
+        {"start_pass", SRC("src/jdmaster.c"), 1},
     };
     assert_int_equal(attribution_files_clash(fs, 2, 0), 0);
     struct attribution_count c;
@@ -100,7 +102,7 @@ static void test_own_name(void **state)
     add_entry(&p, &o, "scale.arch_x86_64_v3", 40, LOCAL("k.c"));
     add_entry(&p, &o, "scale", 2, UNKNOWN);
     add_entry(&p, &o, "scalex", 50, GLOBAL);
-    struct attribution_function f = {"scale", "k.c", 0};
+    struct attribution_function f = {"scale", SRC("k.c"), 0};
     struct attribution_count c;
     attribution_count(&p, o, &f, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
     assert_false(c.by_file);
@@ -112,7 +114,7 @@ static void test_own_name(void **state)
     /* a static `process` of another file the candidates do not know */
     add_entry(&p, &o, "process", 30, LOCAL("k.c"));
     add_entry(&p, &o, "process", 500, LOCAL("parser.c"));
-    struct attribution_function g = {"process", "sub/k.c", 1};
+    struct attribution_function g = {"process", SRC("sub/k.c"), 1};
     attribution_count(&p, o, &g, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
     assert_true(c.by_file);
     assert_int_equal(c.samples, 30);
@@ -132,7 +134,7 @@ static void test_external_and_static(void **state)
     add_entry(&p, &o, "init", 20, GLOBAL);
     add_entry(&p, &o, "init.avx2", 30, LOCAL("a.c"));
     add_entry(&p, &o, "init", 7, LOCAL("b.c"));
-    struct attribution_function fs[] = {{"init", "a.c", 0}, {"init", "b.c", 1}};
+    struct attribution_function fs[] = {{"init", SRC("a.c"), 0}, {"init", SRC("b.c"), 1}};
     assert_int_equal(attribution_files_clash(fs, 2, 0), 0);
     assert_int_equal(attribution_files_clash(fs, 2, 1), 0);
     struct attribution_count c;
@@ -150,16 +152,66 @@ static void test_files_clash(void **state)
 {
     (void)state;
     /* one basename in two directories: STT_FILE often holds the basename only */
-    struct attribution_function same_base[] = {{"work", "a/util.c", 1}, {"work", "b/util.c", 1}, {"work", "c.c", 1}};
+    struct attribution_function same_base[] = {
+        {"work", SRC("a/util.c"), 1}, {"work", SRC("b/util.c"), 1}, {"work", SRC("c.c"), 1}};
     assert_int_equal(attribution_files_clash(same_base, 3, 0), 1);
     assert_int_equal(attribution_files_clash(same_base, 3, 1), 1);
     assert_int_equal(attribution_files_clash(same_base, 3, 2), 0);   /* c.c's is told from both */
     /* two external functions of one name (two programs): global symbols carry no file */
-    struct attribution_function two_external[] = {{"run", "x.c", 0}, {"run", "y.c", 0}};
+    struct attribution_function two_external[] = {{"run", SRC("x.c"), 0}, {"run", SRC("y.c"), 0}};
     assert_int_equal(attribution_files_clash(two_external, 2, 0), 1);
     /* other names never clash */
-    struct attribution_function other[] = {{"run", "x.c", 0}, {"walk", "x.c", 0}};
+    struct attribution_function other[] = {{"run", SRC("x.c"), 0}, {"walk", SRC("x.c"), 0}};
     assert_int_equal(attribution_files_clash(other, 2, 0), 0);
+}
+
+/* libjpeg-turbo 3: jclossls.c is compiled only through the wrapper TUs
+ * jclossls-8.c, -12.c and -16.c, and the STT_FILE of its static functions
+ * names those (measured); the "included-source" note lists them. */
+static void test_included_source(void **state)
+{
+    (void)state;
+    json_error_t e;
+    json_t *notes = json_loads("[{\"kind\": \"simd-ifdef\"}, {\"kind\": \"included-source\", \"tus\": ["
+                               "{\"source\": \"/p/src/wrapper/jclossls-8.c\", \"symbol\": \"start_pass_lossless\"},"
+                               "{\"source\": \"/p/src/wrapper/jclossls-12.c\"},"
+                               "{\"source\": \"/p/src/wrapper/jclossls-16.c\"}]}]", 0, &e);
+    assert_non_null(notes);
+    struct strvec src = STRVEC_INIT;
+    attribution_sources("src/jclossls.c", notes, &src);
+    assert_int_equal(src.n, 4);
+    assert_string_equal(src.v[0], "src/jclossls.c");
+    assert_string_equal(src.v[3], "/p/src/wrapper/jclossls-16.c");
+    json_decref(notes);
+    struct strvec plain = STRVEC_INIT;
+    attribution_sources("src/jdmaster.c", NULL, &plain);
+    assert_int_equal(plain.n, 1);
+
+    struct profile p = {0};
+    struct attribution_origin *o = NULL;
+    add_entry(&p, &o, "start_pass_lossless", 10, LOCAL("jclossls-8.c"));
+    add_entry(&p, &o, "start_pass_lossless", 20, LOCAL("jclossls-12.c"));
+    add_entry(&p, &o, "start_pass_lossless", 30, LOCAL("jclossls-16.c"));
+    struct attribution_function f = {"start_pass_lossless", sv_argv(&src), 1};
+    struct attribution_count c;
+    /* its own TUs only: no namesake, by name as before */
+    attribution_count(&p, o, &f, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
+    assert_false(c.by_file);
+    assert_int_equal(c.samples, 60);
+    /* a namesake in jdlossls.c (another candidate): each gets its own */
+    add_entry(&p, &o, "start_pass_lossless", 5, LOCAL("jdlossls-8.c"));
+    attribution_count(&p, o, &f, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
+    assert_true(c.by_file);
+    assert_int_equal(c.samples, 60);
+    struct attribution_function fs[] = {f, {"start_pass_lossless", SRC("src/jdlossls-8.c"), 1}};
+    assert_int_equal(attribution_files_clash(fs, 2, 0), 0);
+    attribution_count(&p, o, &fs[1], ATTRIBUTION_BY_FILE, &c);
+    assert_true(c.by_file);
+    assert_int_equal(c.samples, 5);
+    sv_free(&src);
+    sv_free(&plain);
+    free(o);
+    profile_free(&p);
 }
 
 /* ---- from counts to the selection ---- */
@@ -356,7 +408,7 @@ static void test_profile_two_static_work(void **state)
     assert_int_equal(n_work, 2);   /* one line per symbol, not per name */
     struct elf_symsource_cache *cache = elf_symsource_cache_new();
     struct attribution_origin *origins = attribution_locate(&p, cache);
-    struct attribution_function fs[] = {{"work", "a.c", 1}, {"work", "b.c", 1}};
+    struct attribution_function fs[] = {{"work", SRC("a.c"), 1}, {"work", SRC("b.c"), 1}};
     struct attribution_count ca, cb;
     attribution_count(&p, origins, &fs[0], ATTRIBUTION_BY_FILE, &ca);
     attribution_count(&p, origins, &fs[1], ATTRIBUTION_BY_FILE, &cb);
@@ -393,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_own_name),
         cmocka_unit_test(test_external_and_static),
         cmocka_unit_test(test_files_clash),
+        cmocka_unit_test(test_included_source),
         cmocka_unit_test(test_told_apart_selected),
         cmocka_unit_test(test_not_told_apart_stays_ambiguous),
         cmocka_unit_test(test_profile_two_static_work),

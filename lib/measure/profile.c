@@ -33,13 +33,15 @@ static char *trim(char *s)
 }
 
 /* The verbose symbol column "0x11d0             B [.] work": the address
- * into *addr (0 without one), and the "[.] work" part returned. */
+ * into *addr (0 without one), and the "[.] work" part returned. perf
+ * prints the address with "%#llx": an address of 0 is a bare "0". */
 static char *parse_verbose_symbol(char *sym, uint64_t *addr)
 {
     *addr = 0;
-    if (strncmp(sym, "0x", 2) != 0) return sym;
+    if (*sym == '[') return sym;   /* not verbose */
     char *end;
     *addr = strtoull(sym, &end, 16);
+    if (end == sym) return sym;
     sym = trim(end);
     if (*sym && *sym != '[') sym = trim(sym + 1);   /* the origin letter: B, D, k, ! ... */
     return sym;
@@ -71,6 +73,14 @@ static int parse_report_line(char *line, struct profile *p)
     };
     p->total_samples += samples;
     return 0;
+}
+
+void profile_parse_report(const char *text, struct profile *p)
+{
+    char *copy = xstrdup(text), *save = NULL;
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        parse_report_line(line, p);
+    free(copy);
 }
 
 int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
@@ -112,9 +122,7 @@ int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
             free(status);
             free(detail);
         } else {
-            char *save = NULL;
-            for (char *line = strtok_r(res.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-                parse_report_line(line, out);
+            profile_parse_report(res.out ? res.out : "", out);
             if (out->total_samples == 0) *why = xstrdup("perf recorded no samples");
         }
         run_result_free(&res);

@@ -42,6 +42,11 @@ struct profile {
 int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
                 struct profile *out, char **why);
 
+/* Adds the entries of perf report's output text (the layout profile_run
+ * asks for: "percent|samples|dso|0xADDR O [.] symbol", '#' lines skipped;
+ * without -v's address, addr stays 0) to p and its total. */
+void profile_parse_report(const char *text, struct profile *p);
+
 /* Samples of one symbol (0 when it never showed up), in every dso. */
 long profile_samples(const struct profile *p, const char *symbol);
 

@@ -212,6 +212,11 @@ int decision_fixed_time(double saved, const struct stats_interval *e2e)
     return e2e->speedup_hi < 1 / (1 - saved / 2);
 }
 
+int decision_waits_dominate(double wall_median, double cpu_median)
+{
+    return cpu_median > 0 && wall_median >= DECISION_WAITS_RATIO * cpu_median;
+}
+
 void decision_free(struct decision *d)
 {
     for (size_t f = 0; f < d->n_functions; f++) {

@@ -111,6 +111,14 @@ double decision_saved_share(const struct decision_input *in, size_t w, size_t f,
  * saved for a verdict. */
 #define DECISION_FIXED_TIME_SAVED 0.08
 int decision_fixed_time(double saved, const struct stats_interval *e2e);
+/* Did the wall times of a workload measure waits rather than work? 1 when
+ * the baseline's median wall time is at least DECISION_WAITS_RATIO times its
+ * median CPU time: its runs waited - for a busy machine's CPUs, or for I/O -
+ * and clones change the work, not the waits, so the CPU-time interval is the
+ * steadier figure. */
+#define DECISION_WAITS_RATIO 1.3
+int decision_waits_dominate(double wall_median, double cpu_median);
+
 void decision_free(struct decision *d);
 
 /* "selected", "cold", ... (for the reports). */

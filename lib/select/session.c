@@ -581,6 +581,23 @@ static void note_fixed_time(struct select_session *s, size_t w)
 
 /* Builds the selected patch - each function with the targets of the set it
  * chose (assign.h) - checks it, and times it against the baseline. */
+/* A wide end-to-end interval is said; when the wall times measured waits
+ * (decision_waits_dominate), the CPU-time interval is pointed to. */
+static void note_wide_e2e(struct select_session *s, const struct select_workload_result *wr,
+                          const struct timing_result *base)
+{
+    struct select_report *r = &s->rep;
+    if (decision_waits_dominate(base->median, base->cpu_median) && wr->e2e_cpu.valid &&
+        !select_interval_wide(&wr->e2e_cpu))
+        sv_pushf(&r->notes, "'%s': the end-to-end interval is wide: the baseline's wall times were %.1fx its CPU "
+                            "times (a busy machine, or a workload that waits), so they measure the waits; the "
+                            "CPU-time interval, %.2fx [%.2f, %.2f], is the steadier figure here",
+                 wr->command, base->median / base->cpu_median, wr->e2e_cpu.speedup, wr->e2e_cpu.speedup_lo,
+                 wr->e2e_cpu.speedup_hi);
+    else
+        sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)", wr->command);
+}
+
 static int confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
 {
     struct select_report *r = &s->rep;
@@ -647,9 +664,8 @@ static int confirm(struct select_session *s, const struct patch_assignments *a, 
         else if (wr->e2e_cpu.valid && stats_slower(&wr->e2e_cpu))
             sv_pushf(&r->notes, "the selected build takes significantly more CPU time than the baseline on '%s'",
                      wr->command);
-        if (wr->e2e.valid && wr->e2e.speedup_hi - wr->e2e.speedup_lo > 0.2 * wr->e2e.speedup)
-            sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)",
-                     wr->command);
+        if (wr->e2e.valid && select_interval_wide(&wr->e2e))
+            note_wide_e2e(s, wr, base);
     }
     for (size_t i = 0; i < per * nw; i++) {
         timing_result_free(&res[i]);

@@ -304,6 +304,19 @@ static void test_decision_small_gains(void **state)
     decision_free(&d);
 }
 
+/* Wall times that measure waits (a busy machine: 3x the CPU time) point to
+ * the CPU-time interval; a workload that got its CPU does not, nor one whose
+ * CPU time was not measured. */
+static void test_waits_dominate(void **state)
+{
+    (void)state;
+    assert_true(decision_waits_dominate(3.7, 1.2));
+    assert_true(decision_waits_dominate(1.3, 1.0));
+    assert_false(decision_waits_dominate(1.05, 1.0));
+    assert_false(decision_waits_dominate(0.6, 1.2));   /* threads: more CPU than wall */
+    assert_false(decision_waits_dominate(1.0, 0));
+}
+
 /* What of a workload's stdout is compared (select/workload_output.h). */
 static void test_workload_output(void **state)
 {
@@ -756,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_decision_workloads),
         cmocka_unit_test(test_decision_share_per_workload),
         cmocka_unit_test(test_decision_small_gains),
+        cmocka_unit_test(test_waits_dominate),
         cmocka_unit_test(test_workload_output),
         cmocka_unit_test(test_fixed_time),
         cmocka_unit_test(test_report),

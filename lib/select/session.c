@@ -406,10 +406,6 @@ static void attribution_plan(const struct select_session *s, struct attribution_
     for (size_t f = 0; f < r->n_functions; f++) {
         if (select_name_count(r, f) == 1) need[f] = ATTRIBUTION_BY_FILE_IF_NAMESAKES;
         else need[f] = attribution_files_clash(fns, r->n_functions, f) ? ATTRIBUTION_BY_NAME : ATTRIBUTION_BY_FILE;
-        /* Defined in a source file TUs #include (plan.h's symbols): its
-         * symbols' STT_FILE names the including TUs, not its file, so it is
-         * counted by name, every TU's symbol (count_function). */
-        if (s->candidates.functions[f].symbols.n) need[f] = ATTRIBUTION_BY_NAME;
     }
 }
 

@@ -48,23 +48,54 @@ int measure_copy_tree(const char *src, const char *dst)
     return rc;
 }
 
-/* text with every occurrence of the path `from` (as a whole path or a prefix
- * ending at '/') replaced by `to`. Caller frees. */
-static char *replace_path(const char *text, const char *from, const char *to)
+/* line with every occurrence of the path `from` (as a whole path or a
+ * prefix ending at '/') replaced by `to`, appended to sb. */
+static void replace_path_in_line(struct strbuf *sb, const char *line, size_t len, const char *from, const char *to)
 {
-    struct strbuf sb = STRBUF_INIT;
     size_t n = strlen(from);
-    const char *s = text;
-    for (const char *hit; (hit = strstr(s, from)); s = hit + n) {
-        char after = hit[n];
+    const char *s = line, *end = line + len;
+    for (const char *hit; (hit = memmem(s, (size_t)(end - s), from, n)); s = hit + n) {
+        char after = hit + n < end ? hit[n] : 0;
         int whole = after == 0 || after == '/' || after == '\n' || after == '\r' || after == ';' ||
                     after == '"' || after == ' ';
-        sb_add(&sb, s, (size_t)(hit - s));
-        sb_adds(&sb, whole ? to : from);
+        sb_add(sb, s, (size_t)(hit - s));
+        sb_adds(sb, whole ? to : from);
     }
-    sb_adds(&sb, s);
+    sb_add(sb, s, (size_t)(end - s));
+}
+
+/* A CMAKE_<LANG>_COMPILER entry: CMake deletes the whole cache when it sees
+ * one change ("You have changed variables that require your cache to be
+ * deleted"), and re-configures with the defaults - no build type, no -D
+ * options: -O3 lost. A cache configured under `fmvgen scan` names scan's
+ * wrapper inside the old tree (BUILD/.fmvgen/wrap/cc); the original stays
+ * where it is, and outside a scan the wrapper only runs the compiler it
+ * wraps, so the entry is kept as it is. */
+static int is_compiler_entry(const char *line, size_t len)
+{
+    const char *colon = memchr(line, ':', len);
+    if (!colon || !str_starts_with(line, "CMAKE_")) return 0;
+    size_t key = (size_t)(colon - line);
+    return key > 9 && !memcmp(colon - 9, "_COMPILER", 9);
+}
+
+/* The cache text with the path `from` replaced by `to` on every line but
+ * the compiler entries. Caller frees. */
+static char *relocate_cache_text(const char *text, const char *from, const char *to)
+{
+    struct strbuf sb = STRBUF_INIT;
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (line[len] == '\n') len++;
+        if (is_compiler_entry(line, len)) sb_add(&sb, line, len);
+        else replace_path_in_line(&sb, line, len, from, to);
+        line += len;
+    }
     return sb_detach(&sb);
 }
+
+/* CMake's words when it has thrown the copied cache away. */
+#define CMAKE_CACHE_DELETED "require your cache to be deleted"
 
 int measure_relocate_cmake(const char *copy_root, const char *sub, char **log)
 {
@@ -86,7 +117,7 @@ int measure_relocate_cmake(const char *copy_root, const char *sub, char **log)
     if (!*old_root || !*new_root) {
         rc = fmv_error("%s: CMakeCache.txt was written for %s and cannot be moved here", cache, old_dir);
     } else {
-        char *moved = replace_path(text, old_root, new_root);
+        char *moved = relocate_cache_text(text, old_root, new_root);
         if (write_file_atomic(cache, moved, strlen(moved)) != 0)
             rc = fmv_error("%s: cannot rewrite the moved CMake cache", cache);
         free(moved);
@@ -100,6 +131,10 @@ int measure_relocate_cmake(const char *copy_root, const char *sub, char **log)
             char *why = run_describe(&res);
             rc = fmv_error("%s: regenerating the copied CMake build with '%s .' failed (%s)", dir, argv[0], why);
             free(why);
+        } else if ((res.out && strstr(res.out, CMAKE_CACHE_DELETED)) || (res.err && strstr(res.err, CMAKE_CACHE_DELETED))) {
+            rc = fmv_error("%s: '%s .' deleted the copied CMake cache (a changed variable it requires to stay): the "
+                           "copy would build without the project's configuration (build type, -D options)",
+                           dir, argv[0]);
         }
         if (log) {
             struct strbuf sb = STRBUF_INIT;

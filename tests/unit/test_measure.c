@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "measure/build.h"
 #include "measure/profile.h"
@@ -332,6 +333,63 @@ static void test_build_copies_cmake_tree_build_subdir(void **state)
     free(tmp);
 }
 
+/* A tree configured under `fmvgen scan`: its cache names scan's wrapper in
+ * the build directory (BUILD/.fmvgen/wrap/cc) as the compiler, and a build
+ * type. The copy keeps both: a rewritten compiler path made CMake delete the
+ * cache and build without the build type (kissfft lost -O3). */
+static void test_build_copies_cmake_tree_wrapper_compiler(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    char *fixture = path_join(FIXTURES_DIR, "select-cmake-intree");
+    char *proj = path_join(tmp, "scanned");
+    assert_int_equal(measure_copy_tree(fixture, proj), 0);
+    char *wrap = path_join(proj, "build/.fmvgen/wrap");
+    assert_int_equal(mkdir_p(wrap, 0755), 0);
+    char *cc = path_join(wrap, "cc");
+    assert_int_equal(symlink("/usr/bin/cc", cc), 0);
+    char *bdir = path_join(proj, "build");
+    char *compiler = xasprintf("-DCMAKE_C_COMPILER=%s", cc);
+    char *const configure[] = {"cmake", "-S", proj, "-B", bdir, "-DCMAKE_BUILD_TYPE=Release", compiler, NULL};
+    struct run_opts quiet = {.capture_stdout = 1, .capture_stderr = 1};
+    struct run_result res;
+    int configured = run_argv(configure, &quiet, &res) == 0;
+    run_result_free(&res);
+    if (configured) {
+        char *const build[] = {"make", "-C", "build", NULL};
+        struct variant_spec spec = {.name = "variant", .source_dir = proj, .work_dir = tmp, .build_argv = build};
+        struct variant_build b;
+        assert_int_equal(measure_build_variant(&spec, &b), 0);
+        char *vdir = path_join(b.dir, "build");
+        char *cache = read_text(vdir, "CMakeCache.txt");
+        assert_non_null(strstr(cache, "CMAKE_BUILD_TYPE:STRING=Release\n"));
+        /* the original wrapper (its type is STRING or FILEPATH, as given) */
+        const char *entry = strstr(cache, "\nCMAKE_C_COMPILER:");
+        assert_non_null(entry);
+        char *value = xstrndup(strchr(entry, '=') + 1, strcspn(strchr(entry, '=') + 1, "\n"));
+        assert_string_equal(value, cc);
+        char *flags = read_text(vdir, "CMakeFiles/kernel_tag.dir/flags.make");
+        assert_non_null(strstr(flags, "-O3"));   /* Release's flags */
+        char *moved = xasprintf("CMAKE_CACHEFILE_DIR:INTERNAL=%s\n", vdir);
+        assert_non_null(strstr(cache, moved));
+        free(moved);
+        free(flags);
+        free(value);
+        free(cache);
+        free(vdir);
+        variant_build_free(&b);
+    }
+    free(compiler);
+    free(bdir);
+    free(cc);
+    free(wrap);
+    free(proj);
+    free(fixture);
+    remove_tree(tmp);
+    free(tmp);
+    if (!configured) skip();   /* no cmake here */
+}
+
 /* A cache whose cmake cannot run: one error line, the build not attempted. */
 static void test_relocate_cmake_failure(void **state)
 {
@@ -482,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_copy_tree_errors),
         cmocka_unit_test(test_build_copies_cmake_tree_in_tree),
         cmocka_unit_test(test_build_copies_cmake_tree_build_subdir),
+        cmocka_unit_test(test_build_copies_cmake_tree_wrapper_compiler),
         cmocka_unit_test(test_relocate_cmake_failure),
         cmocka_unit_test(test_time_runs),
         cmocka_unit_test(test_time_cpu),

@@ -79,17 +79,32 @@ static int is_compiler_entry(const char *line, size_t len)
     return key > 9 && !memcmp(colon - 9, "_COMPILER", 9);
 }
 
+/* A CMAKE_C_FLAGS or CMAKE_CXX_FLAGS entry ("CMAKE_C_FLAGS:STRING=-O2"). */
+static int is_flags_entry(const char *line)
+{
+    return str_starts_with(line, "CMAKE_C_FLAGS:") || str_starts_with(line, "CMAKE_CXX_FLAGS:");
+}
+
 /* The cache text with the path `from` replaced by `to` on every line but
- * the compiler entries. Caller frees. */
-static char *relocate_cache_text(const char *text, const char *from, const char *to)
+ * the compiler entries, and append_flags (may be NULL) appended to the
+ * flags entries. Caller frees. */
+static char *relocate_cache_text(const char *text, const char *from, const char *to, const char *append_flags)
 {
     struct strbuf sb = STRBUF_INIT;
     for (const char *line = text; *line;) {
         size_t len = strcspn(line, "\n");
-        if (line[len] == '\n') len++;
-        if (is_compiler_entry(line, len)) sb_add(&sb, line, len);
-        else replace_path_in_line(&sb, line, len, from, to);
-        line += len;
+        int newline = line[len] == '\n';
+        if (is_compiler_entry(line, len)) {
+            sb_add(&sb, line, len);
+        } else {
+            replace_path_in_line(&sb, line, len, from, to);
+            if (append_flags && is_flags_entry(line)) {
+                if (line[len - 1] != '=') sb_adds(&sb, " ");
+                sb_adds(&sb, append_flags);
+            }
+        }
+        if (newline) sb_adds(&sb, "\n");
+        line += len + (size_t)newline;
     }
     return sb_detach(&sb);
 }
@@ -98,6 +113,11 @@ static char *relocate_cache_text(const char *text, const char *from, const char 
 #define CMAKE_CACHE_DELETED "require your cache to be deleted"
 
 int measure_relocate_cmake(const char *copy_root, const char *sub, char **log)
+{
+    return measure_relocate_cmake_with_flags(copy_root, sub, NULL, log);
+}
+
+int measure_relocate_cmake_with_flags(const char *copy_root, const char *sub, const char *append_flags, char **log)
 {
     char *dir = *sub ? path_join(copy_root, sub) : xstrdup(copy_root);
     char *cache = path_join(dir, "CMakeCache.txt");
@@ -117,7 +137,7 @@ int measure_relocate_cmake(const char *copy_root, const char *sub, char **log)
     if (!*old_root || !*new_root) {
         rc = fmv_error("%s: CMakeCache.txt was written for %s and cannot be moved here", cache, old_dir);
     } else {
-        char *moved = relocate_cache_text(text, old_root, new_root);
+        char *moved = relocate_cache_text(text, old_root, new_root, append_flags);
         if (write_file_atomic(cache, moved, strlen(moved)) != 0)
             rc = fmv_error("%s: cannot rewrite the moved CMake cache", cache);
         free(moved);

@@ -43,6 +43,12 @@ int measure_copy_tree(const char *src, const char *dst);
  * or -1 after one error line. */
 int measure_relocate_cmake(const char *copy_root, const char *sub, char **log);
 
+/* The same, and when append_flags is not NULL it is appended to the cache's
+ * CMAKE_C_FLAGS and CMAKE_CXX_FLAGS: the environment's CFLAGS reach CMake
+ * only when a cache is first made, so this is how a moved build directory
+ * gets extra flags (select's -march=x86-64-v3 reference). */
+int measure_relocate_cmake_with_flags(const char *copy_root, const char *sub, const char *append_flags, char **log);
+
 /* Copies spec->source_dir to WORK_DIR/NAME (moving copied CMake build
  * directories there with measure_relocate_cmake) and runs the build there with CC
  * and CFLAGS set (in the environment, and as make variables when asked).

@@ -200,9 +200,11 @@ static void build_reference(struct select_session *s, size_t k, size_t n)
     }
     struct select_reference_env saved;
     select_reference_env_apply(m->cflags, m->cxxflags, &saved);
+    s->tree.cmake_append_flags = SELECT_MARCH_FLAG;   /* a moved CMake cache ignores CFLAGS */
     const struct variant_build *b = &s->builds[MARCH_INDEX(r)];
     if (build_variant(s, MARCH_INDEX(r), "march-x86-64-v3", &plan) == 0) m->built = 1;
     else m->failure = xasprintf("its build failed (%s)", b->failure ? b->failure : "?");
+    s->tree.cmake_append_flags = NULL;
     select_reference_env_restore(&saved);
     patch_plan_free(&plan);
 }

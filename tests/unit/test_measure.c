@@ -378,6 +378,22 @@ static void test_build_copies_cmake_tree_wrapper_compiler(void **state)
         free(cache);
         free(vdir);
         variant_build_free(&b);
+
+        /* select's -march reference: the flags go into the moved cache */
+        char *ref = path_join(tmp, "reference");
+        assert_int_equal(measure_copy_tree(proj, ref), 0);
+        assert_int_equal(measure_relocate_cmake_with_flags(ref, "build", "-march=x86-64-v3", NULL), 0);
+        char *rdir = path_join(ref, "build");
+        cache = read_text(rdir, "CMakeCache.txt");
+        assert_non_null(strstr(cache, "CMAKE_BUILD_TYPE:STRING=Release\n"));
+        assert_non_null(strstr(cache, "CMAKE_C_FLAGS:STRING=-march=x86-64-v3\n"));   /* it was empty */
+        flags = read_text(rdir, "CMakeFiles/kernel_tag.dir/flags.make");
+        assert_non_null(strstr(flags, "-O3"));
+        assert_non_null(strstr(flags, "-march=x86-64-v3"));
+        free(flags);
+        free(cache);
+        free(rdir);
+        free(ref);
     }
     free(compiler);
     free(bdir);

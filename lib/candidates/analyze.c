@@ -152,6 +152,21 @@ static char *notes_for(const struct pp_directives *pp, struct parsed_tu *tu, con
         for (size_t i = 0; i < details.n; i++) add_note(notes, "simd-ifdef", details.v[i]);
         sv_free(&details);
     }
+    char *macro = locate_static_macro(tu, def);
+    if (macro) {
+        /* The patch reads "static" from the text; here a macro hides it,
+         * and an external FMVGEN_CLONES(sym) on a static function makes
+         * clang < 18 emit a global alias and resolver (two files' static
+         * emit_restart then do not link: libjpeg-turbo). */
+        json_t *n = json_object();
+        char *d = xasprintf("internal linkage through the macro %s: the patch marks it FMVGEN_CLONES_STATIC", macro);
+        json_object_set_new(n, "kind", json_string("static-macro"));
+        json_object_set_new(n, "detail", json_string(d));
+        json_object_set_new(n, "static", json_true());
+        json_array_append_new(notes, n);
+        free(d);
+        free(macro);
+    }
     if (def->shared_line_prefix) {
         char *d = xasprintf("line %u also holds '%s' before the definition: an attribute line inserted above "
                             "it would precede that code too",

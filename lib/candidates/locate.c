@@ -730,3 +730,33 @@ int locate_name_spelling(struct parsed_tu *t, const struct fn_def *def, char **s
     free(name);
     return same;
 }
+
+char *locate_static_macro(struct parsed_tu *t, const struct fn_def *def)
+{
+    if (def->match != DEF_FOUND || clang_getCursorLinkage(def->cursor) != CXLinkage_Internal) return NULL;
+    if (def->symbol && strstr(def->symbol, "_GLOBAL__N_")) return NULL;   /* C++ anonymous namespace */
+    /* The head as it stands in the file (a range of macro locations gives
+     * libclang no tokens). */
+    CXFile f = NULL;
+    unsigned name_at = loc_offset(clang_getCursorLocation(def->cursor), &f, NULL, NULL);
+    if (!f || !clang_File_isEqual(f, def->cxfile) || name_at <= def->offset) return NULL;
+    CXSourceRange head = clang_getRange(clang_getLocationForOffset(t->tu, f, def->offset),
+                                        clang_getLocationForOffset(t->tu, f, name_at));
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(t->tu, head, &toks, &n);
+    char *macro = NULL;
+    int has_static = 0;
+    for (unsigned i = 0; i < n && !has_static; i++) {
+        char *sp = cx_take(clang_getTokenSpelling(t->tu, toks[i]));
+        if (sp && !strcmp(sp, "static")) has_static = 1;
+        else if (!macro && sp && clang_getTokenKind(toks[i]) == CXToken_Identifier) macro = xstrdup(sp);
+        free(sp);
+    }
+    if (toks) clang_disposeTokens(t->tu, toks, n);
+    if (has_static || !macro) {   /* written out, or an anonymous namespace (no word for it) */
+        free(macro);
+        return NULL;
+    }
+    return macro;
+}

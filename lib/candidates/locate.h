@@ -116,6 +116,12 @@ size_t locate_defs_in_file(struct parsed_tu *tu, const char *path, struct fn_def
  * definition's: simdifdef.h's pp_renames says what a macro expands to.) */
 int locate_name_spelling(struct parsed_tu *tu, const struct fn_def *def, char **spelled);
 
+/* For a definition with internal linkage whose head has no 'static' word
+ * (libjpeg-turbo's "METHODDEF(void) f(...)", "LOCAL(int)"): the first
+ * identifier of the head, the macro that says static (caller frees).
+ * NULL otherwise. The patch cannot see such a static in the text. */
+char *locate_static_macro(struct parsed_tu *tu, const struct fn_def *def);
+
 /* Helpers the eligibility rules share with the locator. */
 /* Start offset in file of a location, after macro expansion (where the
  * text stands in the file); sets *file. */

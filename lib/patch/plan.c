@@ -285,8 +285,9 @@ static void function_free(struct patch_function *f)
 }
 
 /* What the "included-source" note (candidates/included.h) says: the
- * symbols of every including TU, the spelling FMVGEN_CLONES gets, the
- * linkage. */
+ * symbols of every including TU, the spelling FMVGEN_CLONES gets; and the
+ * linkage libclang saw, from it or from a "static-macro" note (a static
+ * hidden behind METHODDEF(void)). */
 static void read_included_note(struct patch_function *f)
 {
     size_t j;
@@ -294,6 +295,8 @@ static void read_included_note(struct patch_function *f)
     json_array_foreach(f->notes, j, note)
     {
         const char *kind = json_string_value(json_object_get(note, "kind"));
+        json_t *st = json_object_get(note, "static");
+        if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
         if (!kind || strcmp(kind, "included-source") != 0) continue;
         size_t k;
         json_t *sym;
@@ -304,8 +307,6 @@ static void read_included_note(struct patch_function *f)
         }
         const char *spelling = json_string_value(json_object_get(note, "spelling"));
         if (spelling) f->clones_arg = xstrdup(spelling);
-        json_t *st = json_object_get(note, "static");
-        if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
     }
 }
 

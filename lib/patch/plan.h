@@ -49,8 +49,10 @@ struct patch_function {
     /* A definition in a source file TUs #include (candidates/included.h):
      * every TU's compiled symbol (name among them; a macro may rename it
      * per TU), what FMVGEN_CLONES(...) gets (the name as spelled when the
-     * symbols differ, else name), and its linkage from libclang (0: not
-     * known, the text decides). Empty / NULL / 0 for other functions. */
+     * symbols differ, else name). Empty / NULL for other functions.
+     * linkage: libclang's, from that note or a "static-macro" note (a
+     * static hidden behind METHODDEF(void)); 0: not known, the text
+     * decides. */
     struct strvec symbols;
     char *clones_arg;
     enum { PATCH_LINKAGE_UNKNOWN = 0, PATCH_LINKAGE_STATIC, PATCH_LINKAGE_EXTERNAL } linkage;

@@ -10,6 +10,8 @@
 #   - kernel_dot is excluded everywhere (used before its definition in
 #     wrap_b.c, named in the reason); kernel_add_a/_b (named by a
 #     function-like macro) excluded as 'macro', "renamed by macro in TU";
+#   - other.c's other_scale, static through a macro (LOCAL(void), as
+#     libjpeg-turbo writes it), gets FMVGEN_CLONES_STATIC (note static-macro);
 #   - the patch puts one attribute line per definition into kernel.c, the
 #     renamed function's spelled as written (FMVGEN_CLONES(kernel_sum));
 #     `patch -p1 --dry-run` is clean;
@@ -32,7 +34,7 @@ for cc in gcc clang-14 clang-19; do
   json=$("$FMVGEN" list --json)
   expect_eq "$cc: candidates" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status == "candidate") | .name] | unique | join(",")')" \
-    "kernel_dot_twice,kernel_mix,kernel_sum,kernel_sum_b"
+    "kernel_dot_twice,kernel_mix,kernel_sum,kernel_sum_b,other_scale"
   expect_eq "$cc: kernel_sum knows both TUs' symbols" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "kernel_sum") | .notes[]
         | select(.kind == "included-source") | .symbols[]] | join(",")')" "kernel_sum,kernel_sum_b"
@@ -59,7 +61,10 @@ for cc in gcc clang-14 clang-19; do
   expect_eq "$cc: patch exit" "$?" 0
   added=$(grep '^+FMVGEN_CLONES' "$TMP/fmv-$cc.patch" | sort | tr '\n' ' ')
   expect_eq "$cc: one attribute line per definition" "$added" \
-    "+FMVGEN_CLONES(kernel_dot_twice) +FMVGEN_CLONES(kernel_sum) +FMVGEN_CLONES_STATIC "
+    "+FMVGEN_CLONES(kernel_dot_twice) +FMVGEN_CLONES(kernel_sum) +FMVGEN_CLONES_STATIC +FMVGEN_CLONES_STATIC "
+  expect_match "$cc: a static hidden by a macro is marked static" "$(cat "$TMP/fmv-$cc.patch")" \
+    $'\\+FMVGEN_CLONES_STATIC\n LOCAL\\(void\\)\n other_scale\\('
+  expect_match "$cc: list says why" "$("$FMVGEN" list)" 'static-macro: internal linkage through the macro LOCAL' 
   expect_eq "$cc: kernel.c's attribute lines" \
     "$(awk '/^--- a\/kernel.c/{f=1;next} /^--- /{f=0} f && /^\+FMVGEN_CLONES/' "$TMP/fmv-$cc.patch" | tr '\n' ' ')" \
     "+FMVGEN_CLONES(kernel_sum) +FMVGEN_CLONES_STATIC "
@@ -77,7 +82,7 @@ for cc in gcc clang-14 clang-19; do
     expect_match "$cc: $fn is a dispatched (ifunc) symbol" "$syms" "[iI] $fn\$"
   done
   if [ "$cc" = clang-14 ]; then
-    expect_no_match "clang-14: static functions get no clones" "$syms" "kernel_mix\\.(arch_x86|avx)"
+    expect_no_match "clang-14: static functions get no clones" "$syms" "(kernel_mix|other_scale)\\.(arch_x86|avx)"
   else
     expect_eq "$cc: both TUs' kernel_mix are cloned" \
       "$(printf '%s\n' "$syms" | grep -cE '[tT] kernel_mix\.(arch_x86-64-v3|arch_x86_64_v3)')" 2

@@ -120,18 +120,26 @@ jq -r '"select: \(.builds) builds, \([.functions[] | select(.selected)] | length
 # ---- the four builds ----
 # A copied CMake build directory still names PROJECT: move it (as
 # lib/measure/build.c does for select's copies).
-relocate_cmake() {   # DIR
-  local old
-  [ -f "$1/CMakeCache.txt" ] || return 0
-  old=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$1/CMakeCache.txt")
-  [ -n "$old" ] && [ "$old" != "$1" ] || return 0
-  sed -i "s#$old\([/;\" ]\|\$\)#$1\1#g" "$1/CMakeCache.txt"
-  (cd "$1" && cmake . >/dev/null)
+relocate_cmake() {   # COPY-ROOT: its build dir (SUB) moved from PROJECT
+  local dir="$1/$sub" old from to
+  [ -f "$dir/CMakeCache.txt" ] || return 0
+  old=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$dir/CMakeCache.txt")
+  [ -n "$old" ] && [ "$old" != "$(cd "$dir" && pwd)" ] || return 0
+  # A build dir below the root moves with the root (the cache names the sources too).
+  from=$old to=$(cd "$dir" && pwd)
+  if [ "$sub" != . ] && [ "${old%/"$sub"}" != "$old" ]; then from=${old%/"$sub"} to=$1; fi
+  # The compiler entries stay: a tree configured inside the scan caches fmvgen's
+  # wrapper below the build dir, and a changed compiler makes `cmake .` wipe
+  # the cache (CMAKE_BUILD_TYPE and every -D lost: an -O0 build).
+  sed -i "/^CMAKE_[A-Za-z_]*COMPILER[A-Z_]*:/!s#$from\([/;\" ]\|\$\)#$to\1#g" "$dir/CMakeCache.txt"
+  if ! (cd "$dir" && cmake . >"$1.relocate.log" 2>&1) || grep -q 'cache to be deleted' "$1.relocate.log"; then
+    cat "$1.relocate.log"; die "$dir: the moved CMake cache did not survive 'cmake .'"
+  fi
 }
 variant() {   # NAME PATCH BUILD-CMD [v3]
   local dir="$work/$1"
   cp -a "$project/." "$dir"
-  relocate_cmake "$dir/$sub"
+  relocate_cmake "$dir"
   [ -z "$2" ] || (cd "$dir" && patch -s -p1 <"$2") || die "$1: the patch does not apply"
   if [ "${4:-}" = v3 ] && [ -z "$v3_cmd" ]; then
     find "$dir" -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' \) -exec touch {} +

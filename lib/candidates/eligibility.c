@@ -107,13 +107,11 @@ static char *rule_macro(struct parsed_tu *tu, const struct fn_def *def)
     size_t len = 0;
     const char *text = tu_file_text(tu, f, &len);
     if (!text || off >= len || text[off] == '{' || !strncmp(text + off, "try", 3)) return NULL;
-    size_t n = 0;
-    while (off + n < len && (text[off + n] == '_' || (text[off + n] >= 'a' && text[off + n] <= 'z') ||
-                             (text[off + n] >= 'A' && text[off + n] <= 'Z') ||
-                             (text[off + n] >= '0' && text[off + n] <= '9')))
-        n++;
-    if (n == 0) return xasprintf("defined by a macro expansion at line %u", line);
-    return xasprintf("defined by the expansion of macro %.*s at line %u", (int)n, text + off, line);
+    char *macro = text_identifier_at(text, len, off);
+    if (!macro) return xasprintf("defined by a macro expansion at line %u", line);
+    char *r = xasprintf("defined by the expansion of macro %s at line %u", macro, line);
+    free(macro);
+    return r;
 }
 
 static char *rule_template(const struct fn_def *def)

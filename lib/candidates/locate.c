@@ -704,8 +704,7 @@ size_t locate_defs_in_file(struct parsed_tu *t, const char *path, struct fn_def 
     return n;
 }
 
-/* The identifier starting at off of text, or NULL. */
-static char *identifier_at(const char *text, size_t len, unsigned off)
+char *text_identifier_at(const char *text, size_t len, unsigned off)
 {
     if (!text || off >= len) return NULL;
     size_t n = 0;
@@ -724,7 +723,7 @@ int locate_name_spelling(struct parsed_tu *t, const struct fn_def *def, char **s
     clang_getExpansionLocation(clang_getCursorLocation(def->cursor), &f, NULL, NULL, &off);
     size_t len = 0;
     const char *text = tu_file_text(t, f, &len);
-    *spelled = identifier_at(text, len, off);
+    *spelled = text_identifier_at(text, len, off);
     char *name = cx_take(clang_getCursorSpelling(def->cursor));
     int same = *spelled && name && !strcmp(*spelled, name);
     free(name);

@@ -126,6 +126,9 @@ char *locate_static_macro(struct parsed_tu *tu, const struct fn_def *def);
 /* Start offset in file of a location, after macro expansion (where the
  * text stands in the file); sets *file. */
 unsigned loc_offset(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *col);
+/* The identifier starting at off of text (a file's text as libclang read
+ * it), or NULL when none starts there. Caller frees. */
+char *text_identifier_at(const char *text, size_t len, unsigned off);
 /* Owned copy of a CXString (NULL stays NULL). */
 char *cx_take(CXString s);
 

@@ -12,6 +12,8 @@
 #     function-like macro) excluded as 'macro', "renamed by macro in TU";
 #   - other.c's other_scale, static through a macro (LOCAL(void), as
 #     libjpeg-turbo writes it), gets FMVGEN_CLONES_STATIC (note static-macro);
+#   - extra.def (included by wrap_a.c, neither header nor source) stays
+#     excluded as 'header';
 #   - the patch puts one attribute line per definition into kernel.c, the
 #     renamed function's spelled as written (FMVGEN_CLONES(kernel_sum));
 #     `patch -p1 --dry-run` is clean;
@@ -55,7 +57,10 @@ for cc in gcc clang-14 clang-19; do
   expect_match "$cc: function-like rename excluded" \
     "$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "kernel_add_a") | .reason + ": " + .detail')" \
     "^macro: renamed by macro in TU wrap_a.c \\(to kernel_add_a\\): its name is written KERNEL_NAME"
-  expect_no_match "$cc: no header exclusion of kernel.c" "$("$FMVGEN" list --excluded)" 'which the TU includes'
+  expect_no_match "$cc: no header exclusion of kernel.c" "$("$FMVGEN" list --excluded)" 'kernel.c, which the TU includes'
+  expect_match "$cc: a .def file the TU includes stays excluded" \
+    "$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "extra_fill") | .reason + ": " + .detail')" \
+    '^header: defined in .*/extra.def, which the TU includes and which is neither a header nor a C/C\+\+ source'
 
   "$FMVGEN" patch -o "$TMP/fmv-$cc.patch" 2>/dev/null
   expect_eq "$cc: patch exit" "$?" 0

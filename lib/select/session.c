@@ -1,9 +1,13 @@
-/* session.c - see session.h. The steps of one selection, in the order
- * select_run calls them: init_report, build_all, check_all, profile_all (and
- * the decision), select_apply_decision and select_patch_assignments
- * (assign.h), confirm; select_static (static.h) instead
- * of the timed steps with --static. */
+/* session.c - see session.h. The run of one selection (select_run,
+ * run_steps) and what its phases share (session_phases.h): progress and
+ * Ctrl-C, building a variant in its private tree, running a command there.
+ * The phases, in the order run_steps calls them: init_report and build_all
+ * (here), session_check_all (checks.c), session_profile_all and the decision
+ * (profiling.c), select_apply_decision and select_patch_assignments
+ * (assign.h), session_confirm (confirm.c); select_static (static.h) instead
+ * of the timed phases with --static. */
 #include "select/session.h"
+#include "select/session_phases.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -11,22 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf/symsource.h"
-#include "measure/profile.h"
-#include "measure/timing.h"
-#include "run/spawn.h"
 #include "select/assign.h"
-#include "select/attribution.h"
 #include "select/codecost.h"
-#include "select/decision.h"
 #include "select/reference.h"
 #include "select/static.h"
-#include "select/tree.h"
-#include "select/stats.h"
 #include "store/store.h"
 #include "targets/targets.h"
 #include "util/progress.h"
-#include "verify/compare.h"
 
 const struct select_target_set select_target_sets[] = {
     {"fma-levels", TARGETS_DEFAULT, 0},
@@ -44,7 +39,7 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
-static int check_interrupted(void)
+int session_interrupted(void)
 {
     if (interrupted) fmv_error("interrupted; removing the temp directory");
     return interrupted;
@@ -52,12 +47,11 @@ static int check_interrupted(void)
 
 /* The run's progress (util/progress.h): one updating line on a terminal,
  * plain "select: ..." lines otherwise; set for the duration of select_run.
- * step() starts a step of a phase (k of n; n == 0: uncounted), say() is a
+ * session_step() starts a step of a phase (k of n; n == 0: uncounted), session_say() is a
  * message that stays. */
 static struct progress *bar;
 
-static void step(size_t k, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void step(size_t k, size_t n, const char *fmt, ...)
+void session_step(size_t k, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -69,8 +63,7 @@ static void step(size_t k, size_t n, const char *fmt, ...)
     else fprintf(stderr, "select: %s\n", msg);
 }
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
+void session_say(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -82,7 +75,7 @@ static void say(const char *fmt, ...)
 }
 
 /* A failing build's or workload's output, indented under the error line. */
-static void show_output(const char *text)
+void session_show_output(const char *text)
 {
     struct strbuf sb = STRBUF_INIT;
     const char *s = text ? text : "";
@@ -101,29 +94,28 @@ static void show_output(const char *text)
 
 /* builds[]/sources[]: [variant], [n_variants] the selected build,
  * [n_variants + 1] the -march=x86-64-v3 reference. */
-#define MARCH_INDEX(r) ((r)->n_variants + 1)
 
 /* Builds variant `index` (NAME) in its private tree (tree.h), patched by
  * plan when not NULL; a failing build's output is shown. */
-static int build_variant(struct select_session *s, size_t index, const char *name, const struct patch_plan *plan)
+int session_build_variant(struct select_session *s, size_t index, const char *name, const struct patch_plan *plan)
 {
     struct variant_build *out = &s->builds[index];
     int rc = select_tree_build(&s->tree, name, plan, s->work, out, &s->sources[index]);
-    if (rc != 0 && out->log && *out->log) show_output(out->log);
+    if (rc != 0 && out->log && *out->log) session_show_output(out->log);
     return rc;
 }
 
 /* The argv running shell command cmd for variant `index` (tree.h). */
-static void variant_command(const struct select_session *s, size_t index, const char *cmd, struct strvec *argv)
+void session_variant_command(const struct select_session *s, size_t index, const char *cmd, struct strvec *argv)
 {
     select_tree_command(cmd, s->sources[index] ? s->sources[index] : s->builds[index].dir, argv);
 }
 
 /* Runs cmd once in variant `index`'s build dir, its output captured. */
-static int run_shell(const struct select_session *s, size_t index, const char *cmd, struct run_result *res)
+int session_run_shell(const struct select_session *s, size_t index, const char *cmd, struct run_result *res)
 {
     struct strvec argv = STRVEC_INIT;
-    variant_command(s, index, cmd, &argv);
+    session_variant_command(s, index, cmd, &argv);
     struct run_opts opts = {.cwd = s->builds[index].dir, .capture_stdout = 1, .capture_stderr = 1,
                             .timeout_s = s->o->timeout_s};
     int rc = run_argv(sv_argv(&argv), &opts, res);
@@ -161,7 +153,7 @@ static void init_report(struct select_session *s)
     r->n_workloads = s->o->runs_cmd->n;
     r->workloads = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *r->workloads);
     for (size_t w = 0; w < r->n_workloads; w++) r->workloads[w].command = xstrdup(s->o->runs_cmd->v[w]);
-    /* + the selected build (MARCH_INDEX - 1) + the -march=x86-64-v3 reference */
+    /* + the selected build (SESSION_MARCH_INDEX - 1) + the -march=x86-64-v3 reference */
     s->builds = xcalloc(r->n_variants + 2, sizeof *s->builds);
     s->sources = xcalloc(r->n_variants + 2, sizeof *s->sources);
     s->base_outputs = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *s->base_outputs);
@@ -189,7 +181,7 @@ static void build_reference(struct select_session *s, size_t k, size_t n)
     struct select_march *m = &r->march;
     m->cflags = select_reference_flags(s->st, "c");
     m->cxxflags = select_reference_flags(s->st, "c++");
-    step(k, n, "building the -march=x86-64-v3 reference (unpatched, whole program)");
+    session_step(k, n, "building the -march=x86-64-v3 reference (unpatched, whole program)");
     m->attempted = 1;
     r->n_builds++;
     struct patch_plan plan;   /* every source rewritten unchanged: compiled again */
@@ -201,8 +193,8 @@ static void build_reference(struct select_session *s, size_t k, size_t n)
     struct select_reference_env saved;
     select_reference_env_apply(m->cflags, m->cxxflags, &saved);
     s->tree.cmake_append_flags = SELECT_MARCH_FLAG;   /* a moved CMake cache ignores CFLAGS */
-    const struct variant_build *b = &s->builds[MARCH_INDEX(r)];
-    if (build_variant(s, MARCH_INDEX(r), "march-x86-64-v3", &plan) == 0) m->built = 1;
+    const struct variant_build *b = &s->builds[SESSION_MARCH_INDEX(r)];
+    if (session_build_variant(s, SESSION_MARCH_INDEX(r), "march-x86-64-v3", &plan) == 0) m->built = 1;
     else m->failure = xasprintf("its build failed (%s)", b->failure ? b->failure : "?");
     s->tree.cmake_append_flags = NULL;
     select_reference_env_restore(&saved);
@@ -210,7 +202,7 @@ static void build_reference(struct select_session *s, size_t k, size_t n)
 }
 
 /* Measures the code of every build that exists (select/codecost.h). */
-static void measure_code(struct select_session *s)
+void session_measure_code(struct select_session *s)
 {
     struct select_report *r = &s->rep;
     const char **dirs = xcalloc(r->n_variants, sizeof *dirs);
@@ -218,128 +210,11 @@ static void measure_code(struct select_session *s)
     struct select_build_dirs d = {
         .variants = dirs,
         .selected = s->builds[r->n_variants].dir && !s->builds[r->n_variants].failure ? s->builds[r->n_variants].dir : NULL,
-        .march = r->march.built ? s->builds[MARCH_INDEX(r)].dir : NULL,
+        .march = r->march.built ? s->builds[SESSION_MARCH_INDEX(r)].dir : NULL,
     };
-    step(0, 0, "measuring the code of the builds");
+    session_step(0, 0, "measuring the code of the builds");
     select_measure_code(r, &d);
     free(dirs);
-}
-
-/* The baseline's first output of workload w is out: runs it once more and
- * learns which lines are compared (workload_output.h); a benchmark printing
- * its own timings is said, with the remedy. -1 when the second run fails. */
-static int learn_output(struct select_session *s, size_t w, const char *out)
-{
-    const char *cmd = s->o->runs_cmd->v[w];
-    struct run_result res;
-    if (run_shell(s, 0, cmd, &res) != 0) {
-        char *why = run_describe(&res);
-        fmv_error("%s: workload '%s' fails on the baseline's second run (%s); nothing selected", s->root, cmd, why);
-        show_output(res.out);
-        show_output(res.err);
-        free(why);
-        run_result_free(&res);
-        return -1;
-    }
-    struct workload_output *wo = &s->base_outputs[w];
-    workload_output_learn(wo, out, res.out ? res.out : "");
-    run_result_free(&res);
-    if (wo->mode == WORKLOAD_OUTPUT_MASKED) {
-        sv_pushf(&s->rep.notes, "'%s': its output differs between two runs of the baseline (timings?) on %zu "
-                                "line%s (the first: line %d): %s not compared, the other lines must match; to "
-                                "compare everything, pipe a checksum of the real output, or use --test",
-                 cmd, wo->n_masked, wo->n_masked == 1 ? "" : "s", wo->first_masked,
-                 wo->n_masked == 1 ? "it is" : "they are");
-    } else if (wo->mode == WORKLOAD_OUTPUT_NOT_COMPARED) {
-        sv_pushf(&s->rep.notes, "'%s': its output differs between two runs of the baseline (timings?), even in its "
-                                "number of lines: its output is not compared; pipe a checksum of the real output, "
-                                "or use --test", cmd);
-    }
-    if (wo->mode != WORKLOAD_OUTPUT_ALL) say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
-    return 0;
-}
-
-/* Runs every workload once on variant v, compares its stdout with the
- * baseline's, and runs --test. Sets the variant's eligibility. On the
- * baseline a failure stops everything (returns -1). */
-static int check_variant(struct select_session *s, size_t v, struct select_variant *var)
-{
-    const struct select_options *o = s->o;
-    enum output_match worst = OUTPUT_IDENTICAL;
-    for (size_t w = 0; w < o->runs_cmd->n && !var->failure; w++) {
-        struct run_result res;
-        int rc = run_shell(s, v, o->runs_cmd->v[w], &res);
-        if (rc != 0) {
-            char *why = run_describe(&res);
-            if (v == 0) {
-                fmv_error("%s: workload '%s' fails on the baseline (%s); nothing selected", s->root,
-                          o->runs_cmd->v[w], why);
-                show_output(res.out);
-                show_output(res.err);
-            } else {
-                var->failure = xasprintf("workload '%s' failed (%s)", o->runs_cmd->v[w], why);
-            }
-            free(why);
-            run_result_free(&res);
-            if (v == 0) return -1;
-            break;
-        }
-        if (v == 0) {
-            rc = learn_output(s, w, res.out ? res.out : "");
-            run_result_free(&res);
-            if (rc != 0) return -1;
-            continue;
-        }
-        struct output_diff d;
-        workload_output_compare(&s->base_outputs[w], res.out ? res.out : "", res.out_len, o->tolerance, &d);
-        if (d.match > worst) worst = d.match;
-        if (d.match != OUTPUT_IDENTICAL && d.match != OUTPUT_WITHIN_TOLERANCE)
-            var->failure = xasprintf("output of '%s' differs from the baseline's at line %d (%s)%s",
-                                     o->runs_cmd->v[w], d.line, output_match_name(d.match),
-                                     d.match == OUTPUT_FLOATS_DIFFER ? "; --tolerance accepts that" : "");
-        output_diff_free(&d);
-        run_result_free(&res);
-    }
-    var->output_match = xstrdup(var->failure && worst == OUTPUT_IDENTICAL ? "" : output_match_name(worst));
-    if (!var->failure && o->test) {
-        struct run_result res;
-        if (run_shell(s, v, o->test, &res) != 0) {
-            char *why = run_describe(&res);
-            if (v == 0) {
-                fmv_error("%s: --test '%s' fails on the baseline (%s); nothing selected", s->root, o->test, why);
-                show_output(res.out);
-                show_output(res.err);
-            } else {
-                var->failure = xasprintf("--test failed (%s)", why);
-            }
-            free(why);
-            run_result_free(&res);
-            if (v == 0) return -1;
-        } else {
-            run_result_free(&res);
-        }
-    }
-    var->eligible = v == 0 ? 0 : !var->failure;
-    return 0;
-}
-
-static int check_one(struct select_session *s, size_t v)
-{
-    struct select_report *r = &s->rep;
-    if (check_interrupted()) return -1;
-    step(v + 1, r->n_variants, "checking outputs%s of %s", s->o->test ? " and tests" : "", r->variants[v].name);
-    if (check_variant(s, v, &r->variants[v]) != 0) return -1;
-    if (r->variants[v].failure) say("%s is not eligible: %s", r->variants[v].name, r->variants[v].failure);
-    return 0;
-}
-
-/* The variants; the baseline was checked right after its build. */
-static int check_all(struct select_session *s)
-{
-    struct select_report *r = &s->rep;
-    for (size_t v = 1; v < r->n_variants; v++)
-        if (r->variants[v].built && check_one(s, v) != 0) return -1;
-    return 0;
 }
 
 /* Builds the baseline and every target set's all-candidates variant. */
@@ -347,10 +222,10 @@ static int build_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
     for (size_t v = 0; v < r->n_variants; v++) {
-        if (check_interrupted()) return -1;
+        if (session_interrupted()) return -1;
         if (s->o->is_static && v != 1) continue;   /* static: only the default targets' clones */
         /* --static builds one variant: step 1/1 */
-        step(s->o->is_static ? 1 : v + 1, s->o->is_static ? 1 : r->n_variants + 1, "building %s%s%s",
+        session_step(s->o->is_static ? 1 : v + 1, s->o->is_static ? 1 : r->n_variants + 1, "building %s%s%s",
              r->variants[v].name, v ? " with every candidate cloned for " : "", r->variants[v].targets);
         struct patch_plan plan;
         int have_plan = 0;
@@ -362,11 +237,11 @@ static int build_all(struct select_session *s)
             have_plan = 1;
         }
         r->n_builds++;
-        if (build_variant(s, v, r->variants[v].name, have_plan ? &plan : NULL) == 0) {
+        if (session_build_variant(s, v, r->variants[v].name, have_plan ? &plan : NULL) == 0) {
             r->variants[v].built = 1;
             /* a workload or --test failing on the baseline stops everything:
              * found now, not after every other build */
-            if (v == 0 && !s->o->is_static && check_one(s, 0) != 0) return -1;
+            if (v == 0 && !s->o->is_static && session_check_one(s, 0) != 0) return -1;
         } else if (v == 0) {
             fmv_error("%s: the baseline does not build with '%s'; nothing selected", s->root, s->o->build);
             if (have_plan) patch_plan_free(&plan);
@@ -377,304 +252,11 @@ static int build_all(struct select_session *s)
         if (have_plan) patch_plan_free(&plan);
     }
     if (!s->o->is_static) {
-        if (check_interrupted()) return -1;
+        if (session_interrupted()) return -1;
         build_reference(s, r->n_variants + 1, r->n_variants + 1);
     }
     return 0;
 }
-
-/* ---- profiled runs and the decision ---- */
-
-/* A variant is profiled when it built and its workloads ran (even if its
- * outputs differ: the report then says what FMA would have bought). */
-static int profiled(const struct select_variant *v, size_t index)
-{
-    return v->built && (index == 0 || !v->failure || !strncmp(v->failure, "output", 6));
-}
-
-/* How each candidate is found in a profile (attribution.h): a name other
- * candidates share is counted by source file, unless even files cannot tell
- * them apart (same basename, or two external functions); a name of its own
- * by file only when the profile shows namesakes from other files. */
-static void attribution_plan(const struct select_session *s, struct attribution_function *fns,
-                             struct strvec *sources, enum attribution_need *need)
-{
-    const struct select_report *r = &s->rep;
-    for (size_t f = 0; f < r->n_functions; f++) {
-        const struct patch_function *pf = &s->candidates.functions[f];
-        attribution_sources(pf->rel, pf->notes, &sources[f]);
-        fns[f] = (struct attribution_function){pf->name, sv_argv(&sources[f]), pf->is_static};
-    }
-    for (size_t f = 0; f < r->n_functions; f++) {
-        if (select_name_count(r, f) == 1) need[f] = ATTRIBUTION_BY_FILE_IF_NAMESAKES;
-        else need[f] = attribution_files_clash(fns, r->n_functions, f) ? ATTRIBUTION_BY_NAME : ATTRIBUTION_BY_FILE;
-    }
-}
-
-/* attribution_count, folding the copies of a function that several TUs
- * compile from one included source file, each under its own symbol when a
- * macro renames it (jpeg_fdct_islow, jpeg12_fdct_islow): all are its time. */
-static void count_function(const struct profile *p, const struct attribution_origin *origins,
-                           const struct attribution_function *fn, const struct patch_function *pf,
-                           enum attribution_need need, struct attribution_count *out)
-{
-    if (!pf->symbols.n) {
-        attribution_count(p, origins, fn, need, out);
-        return;
-    }
-    memset(out, 0, sizeof *out);
-    long best = -1;
-    for (size_t i = 0; i < pf->symbols.n; i++) {
-        struct attribution_function one = *fn;
-        one.name = pf->symbols.v[i];
-        struct attribution_count c;
-        attribution_count(p, origins, &one, need, &c);
-        out->samples += c.samples;
-        out->name_samples += c.name_samples;
-        out->undecided |= c.undecided;
-        if (c.hottest && c.samples > best) best = c.samples, out->hottest = c.hottest;
-    }
-}
-
-static int profile_all(struct select_session *s)
-{
-    struct select_report *r = &s->rep;
-    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = (size_t)s->o->runs;
-    double *samples = xcalloc(nw * nv * nf * nr + 1, sizeof *samples);
-    /* by name too: a shared name that one profile could not tell by file
-     * is counted by name in every run, so its runs stay comparable */
-    double *name_samples = xcalloc(nw * nv * nf * nr + 1, sizeof *name_samples);
-    struct attribution_function *fns = xcalloc(nf + 1, sizeof *fns);
-    struct strvec *sources = xcalloc(nf + 1, sizeof *sources);
-    enum attribution_need *need = xcalloc(nf + 1, sizeof *need);
-    int *undecided = xcalloc(nf + 1, sizeof *undecided);
-    struct elf_symsource_cache *symbols = elf_symsource_cache_new();
-    attribution_plan(s, fns, sources, need);
-    double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
-    int *eligible = xcalloc(nv, sizeof *eligible);
-    const char **names = xcalloc(nf + 1, sizeof *names);
-    for (size_t f = 0; f < nf; f++) names[f] = r->functions[f].name;
-    for (size_t v = 0; v < nv; v++) eligible[v] = r->variants[v].eligible;
-    int rc = 0;
-    for (size_t round = 0; round < nr && rc == 0; round++) {
-        step(round + 1, nr, "profiled runs, interleaved");
-        for (size_t v = 0; v < nv && rc == 0; v++) {
-            if (!profiled(&r->variants[v], v)) continue;
-            for (size_t w = 0; w < nw && rc == 0; w++) {
-                if (check_interrupted()) {
-                    rc = -1;
-                    break;
-                }
-                struct strvec argv = STRVEC_INIT;
-                variant_command(s, v, s->o->runs_cmd->v[w], &argv);
-                struct profile p;
-                char *why = NULL;
-                int prc = profile_run(sv_argv(&argv), s->builds[v].dir, s->work, &p, &why);
-                sv_free(&argv);
-                if (prc != 0) {
-                    fmv_error("%s: cannot profile '%s' on %s: %s", s->root, s->o->runs_cmd->v[w],
-                              r->variants[v].name, why);
-                    free(why);
-                    rc = -1;
-                    break;
-                }
-                r->n_profiled_runs++;
-                totals[(w * nv + v) * nr + round] = (double)p.total_samples;
-                struct attribution_origin *origins = attribution_locate(&p, symbols);
-                for (size_t f = 0; f < nf; f++) {
-                    struct attribution_count c;
-                    count_function(&p, origins, &fns[f], &s->candidates.functions[f], need[f], &c);
-                    samples[((w * nv + v) * nf + f) * nr + round] = (double)c.samples;
-                    name_samples[((w * nv + v) * nf + f) * nr + round] = (double)c.name_samples;
-                    undecided[f] |= c.undecided;
-                    if (c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
-                }
-                free(origins);
-                profile_free(&p);
-            }
-        }
-    }
-    for (size_t f = 0; f < nf; f++) {
-        if (need[f] != ATTRIBUTION_BY_FILE) continue;
-        r->functions[f].by_file = !undecided[f];
-        for (size_t i = 0; undecided[f] && i < nw * nv; i++)
-            memcpy(&samples[(i * nf + f) * nr], &name_samples[(i * nf + f) * nr], nr * sizeof *samples);
-    }
-    if (rc == 0) {
-        struct decision_input in = {
-            .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
-            .functions = names, .samples = samples, .totals = totals, .variant_eligible = eligible,
-            .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
-        };
-        decide(&in, &r->decision);
-        /* what each function's chosen clones saved, per workload: for
-         * telling a fixed-time workload once the end-to-end times are in */
-        s->saved = xcalloc(nw * nf + 1, sizeof *s->saved);
-        for (size_t w = 0; w < nw; w++)
-            for (size_t f = 0; f < nf; f++)
-                if (r->decision.functions[f].chosen >= 1)
-                    s->saved[w * nf + f] = decision_saved_share(&in, w, f, (size_t)r->decision.functions[f].chosen);
-    }
-    free(samples);
-    free(name_samples);
-    free(fns);
-    for (size_t f = 0; f < nf; f++) sv_free(&sources[f]);
-    free(sources);
-    free(need);
-    free(undecided);
-    elf_symsource_cache_free(symbols);
-    free(totals);
-    free(eligible);
-    free(names);
-    return rc;
-}
-
-/* Functions selected as a group of small gains (decision.h) are said, with
- * the group's own interval: none of them would be selected alone. */
-static void note_small_gains(struct select_session *s)
-{
-    struct select_report *r = &s->rep;
-    const struct decision_group *g = &r->decision.group;
-    size_t n = 0;
-    for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++)
-        n += r->functions[f].in_patch && r->decision.functions[f].reason == DECISION_SELECTED_TOGETHER;
-    if (g->chosen < 1 || !n) return;
-    const struct stats_interval *iv = &g->by_variant_chosen;
-    sv_pushf(&r->notes, "%zu function%s selected together as small gains with %s: none is significantly faster "
-                        "alone, but the %zu functions without a verdict (%.1f%% of a workload) are %.2fx [%.2f, %.2f] "
-                        "faster together", n, n == 1 ? "" : "s", r->variants[g->chosen].name,
-             g->n_pool, g->share * 100, iv->speedup, iv->speedup_lo, iv->speedup_hi);
-}
-
-/* Too few samples, or wide intervals, are said, not hidden. */
-static void note_noise(struct select_session *s)
-{
-    struct select_report *r = &s->rep;
-    size_t few = 0;
-    for (size_t f = 0; f < r->decision.n_functions; f++)
-        if (r->decision.functions[f].reason == DECISION_FEW_SAMPLES) few++;
-    if (few)
-        sv_pushf(&r->notes, "%zu function%s had too few samples for a verdict: raise --runs (now %d) or make the "
-                            "workload longer", few, few == 1 ? "" : "s", s->o->runs);
-    if (s->o->runs < 3)
-        sv_pushf(&r->notes, "only %d runs per variant: intervals are wide; --runs 5 or more is advised", s->o->runs);
-}
-
-/* A workload that runs for a fixed time cannot show a speedup in time
- * (decision_fixed_time): said, with the remedy. */
-static void note_fixed_time(struct select_session *s, size_t w)
-{
-    struct select_report *r = &s->rep;
-    const struct select_workload_result *wr = &r->workloads[w];
-    double saved = 0;
-    for (size_t f = 0; s->saved && f < r->n_functions; f++)
-        if (r->functions[f].in_patch) saved += s->saved[w * r->n_functions + f];
-    if (!decision_fixed_time(saved, &wr->e2e)) return;
-    sv_pushf(&r->notes, "'%s' took the same time with the selected clones as without (%.2fx [%.2f, %.2f]), though "
-                        "their profiles say they save %.0f%% of its time: a benchmark that runs for a fixed time "
-                        "cannot show a speedup in time; give it a fixed amount of work",
-             wr->command, wr->e2e.speedup, wr->e2e.speedup_lo, wr->e2e.speedup_hi, 100 * saved);
-    say("%s", r->notes.v[r->notes.n - 1]);
-}
-
-/* Builds the selected patch - each function with the targets of the set it
- * chose (assign.h) - checks it, and times it against the baseline. */
-/* A wide end-to-end interval is said; when the wall times measured waits
- * (decision_waits_dominate), the CPU-time interval is pointed to. */
-static void note_wide_e2e(struct select_session *s, const struct select_workload_result *wr,
-                          const struct timing_result *base)
-{
-    struct select_report *r = &s->rep;
-    if (decision_waits_dominate(base->median, base->cpu_median) && wr->e2e_cpu.valid &&
-        !select_interval_wide(&wr->e2e_cpu))
-        sv_pushf(&r->notes, "'%s': the end-to-end interval is wide: the baseline's wall times were %.1fx its CPU "
-                            "times (a busy machine, or a workload that waits), so they measure the waits; the "
-                            "CPU-time interval, %.2fx [%.2f, %.2f], is the steadier figure here",
-                 wr->command, base->median / base->cpu_median, wr->e2e_cpu.speedup, wr->e2e_cpu.speedup_lo,
-                 wr->e2e_cpu.speedup_hi);
-    else
-        sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)", wr->command);
-}
-
-static int confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
-{
-    struct select_report *r = &s->rep;
-    if (patch_validate_assignments(s->st, a) != 0 || patch_plan_build_assigned(s->st, a, plan) != 0) return -1;
-    if (check_interrupted()) return -1;
-    step(0, 0, "building the selected variant (%zu function%s, targets %s)", a->n, a->n == 1 ? "" : "s",
-         r->patch_targets);
-    struct variant_build *b = &s->builds[r->n_variants];
-    r->n_builds++;
-    if (build_variant(s, r->n_variants, "selected", plan) != 0) {
-        sv_pushf(&r->notes, "the selected variant did not build (%s)", b->failure ? b->failure : "?");
-        return 0;
-    }
-    struct select_variant check = {0};
-    check_variant(s, r->n_variants, &check);
-    if (check.failure) sv_pushf(&r->notes, "the selected variant fails a check: %s", check.failure);
-    free(check.failure);
-    free(check.output_match);
-    if (check_interrupted()) return -1;
-    measure_code(s);   /* tells whether the reference really got its flags */
-
-    /* per workload: baseline, selected and (when comparable) the reference */
-    size_t nw = r->n_workloads, per = r->march.built && !r->march.failure ? 3 : 2;
-    size_t index[3] = {0, r->n_variants, MARCH_INDEX(r)};
-    struct timing_spec *specs = xcalloc(per * nw, sizeof *specs);
-    struct timing_result *res = xcalloc(per * nw, sizeof *res);
-    struct strvec *argvs = xcalloc(per * nw, sizeof *argvs);
-    for (size_t i = 0; i < per * nw; i++) {
-        size_t v = index[i % per];
-        variant_command(s, v, s->o->runs_cmd->v[i / per], &argvs[i]);
-        specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = s->builds[v].dir, .runs = s->o->runs,
-                                        .timeout_s = s->o->timeout_s};
-    }
-    step(0, 0, "timing baseline%s and selected, %d runs each, interleaved", per == 3 ? ", -march=x86-64-v3" : "",
-         s->o->runs);
-    measure_time_set(specs, per * nw, res);
-    for (size_t w = 0; w < nw; w++) {
-        struct select_workload_result *wr = &r->workloads[w];
-        const struct timing_result *base = &res[per * w], *sel = &res[per * w + 1];
-        r->n_timed_runs += (size_t)(base->runs + sel->runs);
-        if (per == 3) {
-            const struct timing_result *march = &res[per * w + 2];
-            r->n_timed_runs += (size_t)march->runs;
-            if (march->failure) {
-                wr->march_failure = xstrdup(march->failure);
-            } else if (!base->failure && !sel->failure) {
-                stats_welch_log(base->seconds, (size_t)base->runs, march->seconds, (size_t)march->runs, &wr->march_e2e);
-                stats_welch_log(march->seconds, (size_t)march->runs, sel->seconds, (size_t)sel->runs,
-                                &wr->selected_vs_march);
-                wr->march_timed = 1;
-            }
-        }
-        if (sel->failure || base->failure) {
-            wr->failure = xstrdup(sel->failure ? sel->failure : base->failure);
-            continue;
-        }
-        stats_welch_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
-        if (base->cpu_seconds && sel->cpu_seconds)
-            stats_welch_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, &wr->e2e_cpu);
-        wr->timed = 1;
-        note_fixed_time(s, w);
-        if (stats_slower(&wr->e2e))
-            sv_pushf(&r->notes, "the selected build is significantly slower than the baseline on '%s'", wr->command);
-        else if (wr->e2e_cpu.valid && stats_slower(&wr->e2e_cpu))
-            sv_pushf(&r->notes, "the selected build takes significantly more CPU time than the baseline on '%s'",
-                     wr->command);
-        if (wr->e2e.valid && select_interval_wide(&wr->e2e))
-            note_wide_e2e(s, wr, base);
-    }
-    for (size_t i = 0; i < per * nw; i++) {
-        timing_result_free(&res[i]);
-        sv_free(&argvs[i]);
-    }
-    free(specs);
-    free(res);
-    free(argvs);
-    return 0;
-}
-
 
 /* ---- the whole run ---- */
 
@@ -683,9 +265,9 @@ static enum select_status run_steps(struct select_session *s)
 {
     const struct select_options *o = s->o;
     if (o->is_static)
-        say("%zu candidates; one build: every candidate cloned", s->candidates.nfunctions);
+        session_say("%zu candidates; one build: every candidate cloned", s->candidates.nfunctions);
     else
-        say("%zu candidates; builds: baseline + %zu target sets + the -march=x86-64-v3 reference + the selected one",
+        session_say("%zu candidates; builds: baseline + %zu target sets + the -march=x86-64-v3 reference + the selected one",
             s->candidates.nfunctions, select_n_target_sets);
     struct patch_assignments assigned = {0};
     int ok = build_all(s) == 0;
@@ -703,21 +285,21 @@ static enum select_status run_steps(struct select_session *s)
             }
         }
     } else if (ok) {
-        ok = check_all(s) == 0 && profile_all(s) == 0;
+        ok = session_check_all(s) == 0 && session_profile_all(s) == 0;
         if (ok) {
-            note_noise(s);
+            session_note_noise(s);
             select_apply_decision(&s->rep);
-            note_small_gains(s);
+            session_note_small_gains(s);
             ok = select_patch_assignments(&s->rep, &assigned) == 0;
             if (ok && assigned.n) {
                 s->have_final = 1;
-                ok = confirm(s, &assigned, &s->final_plan) == 0;
+                ok = session_confirm(s, &assigned, &s->final_plan) == 0;
             } else if (ok) {
                 sv_push(&s->rep.notes, "no function gained significantly: selected.patch is empty");
             }
         }
     }
-    if (ok && !interrupted && !s->rep.variants[0].code.measured && !s->rep.variants[1].code.measured) measure_code(s);
+    if (ok && !interrupted && !s->rep.variants[0].code.measured && !s->rep.variants[1].code.measured) session_measure_code(s);
     patch_assignments_free(&assigned);
     if (interrupted) return SELECT_INTERRUPTED;
     return ok ? SELECT_DONE : SELECT_FAILED;
@@ -753,7 +335,7 @@ enum select_status select_run(struct select_session *s, const struct select_opti
     sigaction(SIGTERM, &sa, &old_term);
     bar = progress_start(stderr, "select", PROGRESS_AUTO);
     enum select_status status = run_steps(s);
-    if (o->keep && status != SELECT_INTERRUPTED) say("kept the temp directory %s", s->work);
+    if (o->keep && status != SELECT_INTERRUPTED) session_say("kept the temp directory %s", s->work);
     else remove_tree(s->work);
     progress_finish(bar);
     bar = NULL;
@@ -801,7 +383,7 @@ void select_outputs_free(struct select_outputs *out)
 
 void select_session_free(struct select_session *s)
 {
-    for (size_t v = 0; s->builds && v <= MARCH_INDEX(&s->rep); v++) {
+    for (size_t v = 0; s->builds && v <= SESSION_MARCH_INDEX(&s->rep); v++) {
         variant_build_free(&s->builds[v]);
         free(s->sources[v]);
     }

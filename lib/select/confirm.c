@@ -1,0 +1,127 @@
+/* confirm.c - the selected build, confirmed (session_phases.h): built
+ * once, checked like every variant, then timed end to end against the
+ * baseline (and the -march=x86-64-v3 reference) on every workload,
+ * interleaved (timing.h), with intervals on wall and CPU time (stats.h). */
+#include "select/session_phases.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/timing.h"
+#include "select/decision.h"
+#include "select/stats.h"
+
+/* A workload that runs for a fixed time cannot show a speedup in time
+ * (decision_fixed_time): said, with the remedy. */
+static void note_fixed_time(struct select_session *s, size_t w)
+{
+    struct select_report *r = &s->rep;
+    const struct select_workload_result *wr = &r->workloads[w];
+    double saved = 0;
+    for (size_t f = 0; s->saved && f < r->n_functions; f++)
+        if (r->functions[f].in_patch) saved += s->saved[w * r->n_functions + f];
+    if (!decision_fixed_time(saved, &wr->e2e)) return;
+    sv_pushf(&r->notes, "'%s' took the same time with the selected clones as without (%.2fx [%.2f, %.2f]), though "
+                        "their profiles say they save %.0f%% of its time: a benchmark that runs for a fixed time "
+                        "cannot show a speedup in time; give it a fixed amount of work",
+             wr->command, wr->e2e.speedup, wr->e2e.speedup_lo, wr->e2e.speedup_hi, 100 * saved);
+    session_say("%s", r->notes.v[r->notes.n - 1]);
+}
+
+/* Builds the selected patch - each function with the targets of the set it
+ * chose (assign.h) - checks it, and times it against the baseline. */
+/* A wide end-to-end interval is said; when the wall times measured waits
+ * (decision_waits_dominate), the CPU-time interval is pointed to. */
+static void note_wide_e2e(struct select_session *s, const struct select_workload_result *wr,
+                          const struct timing_result *base)
+{
+    struct select_report *r = &s->rep;
+    if (decision_waits_dominate(base->median, base->cpu_median) && wr->e2e_cpu.valid &&
+        !select_interval_wide(&wr->e2e_cpu))
+        sv_pushf(&r->notes, "'%s': the end-to-end interval is wide: the baseline's wall times were %.1fx its CPU "
+                            "times (a busy machine, or a workload that waits), so they measure the waits; the "
+                            "CPU-time interval, %.2fx [%.2f, %.2f], is the steadier figure here",
+                 wr->command, base->median / base->cpu_median, wr->e2e_cpu.speedup, wr->e2e_cpu.speedup_lo,
+                 wr->e2e_cpu.speedup_hi);
+    else
+        sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)", wr->command);
+}
+
+int session_confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
+{
+    struct select_report *r = &s->rep;
+    if (patch_validate_assignments(s->st, a) != 0 || patch_plan_build_assigned(s->st, a, plan) != 0) return -1;
+    if (session_interrupted()) return -1;
+    session_step(0, 0, "building the selected variant (%zu function%s, targets %s)", a->n, a->n == 1 ? "" : "s",
+         r->patch_targets);
+    struct variant_build *b = &s->builds[r->n_variants];
+    r->n_builds++;
+    if (session_build_variant(s, r->n_variants, "selected", plan) != 0) {
+        sv_pushf(&r->notes, "the selected variant did not build (%s)", b->failure ? b->failure : "?");
+        return 0;
+    }
+    struct select_variant check = {0};
+    session_check_variant(s, r->n_variants, &check);
+    if (check.failure) sv_pushf(&r->notes, "the selected variant fails a check: %s", check.failure);
+    free(check.failure);
+    free(check.output_match);
+    if (session_interrupted()) return -1;
+    session_measure_code(s);   /* tells whether the reference really got its flags */
+
+    /* per workload: baseline, selected and (when comparable) the reference */
+    size_t nw = r->n_workloads, per = r->march.built && !r->march.failure ? 3 : 2;
+    size_t index[3] = {0, r->n_variants, SESSION_MARCH_INDEX(r)};
+    struct timing_spec *specs = xcalloc(per * nw, sizeof *specs);
+    struct timing_result *res = xcalloc(per * nw, sizeof *res);
+    struct strvec *argvs = xcalloc(per * nw, sizeof *argvs);
+    for (size_t i = 0; i < per * nw; i++) {
+        size_t v = index[i % per];
+        session_variant_command(s, v, s->o->runs_cmd->v[i / per], &argvs[i]);
+        specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = s->builds[v].dir, .runs = s->o->runs,
+                                        .timeout_s = s->o->timeout_s};
+    }
+    session_step(0, 0, "timing baseline%s and selected, %d runs each, interleaved", per == 3 ? ", -march=x86-64-v3" : "",
+         s->o->runs);
+    measure_time_set(specs, per * nw, res);
+    for (size_t w = 0; w < nw; w++) {
+        struct select_workload_result *wr = &r->workloads[w];
+        const struct timing_result *base = &res[per * w], *sel = &res[per * w + 1];
+        r->n_timed_runs += (size_t)(base->runs + sel->runs);
+        if (per == 3) {
+            const struct timing_result *march = &res[per * w + 2];
+            r->n_timed_runs += (size_t)march->runs;
+            if (march->failure) {
+                wr->march_failure = xstrdup(march->failure);
+            } else if (!base->failure && !sel->failure) {
+                stats_welch_log(base->seconds, (size_t)base->runs, march->seconds, (size_t)march->runs, &wr->march_e2e);
+                stats_welch_log(march->seconds, (size_t)march->runs, sel->seconds, (size_t)sel->runs,
+                                &wr->selected_vs_march);
+                wr->march_timed = 1;
+            }
+        }
+        if (sel->failure || base->failure) {
+            wr->failure = xstrdup(sel->failure ? sel->failure : base->failure);
+            continue;
+        }
+        stats_welch_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
+        if (base->cpu_seconds && sel->cpu_seconds)
+            stats_welch_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, &wr->e2e_cpu);
+        wr->timed = 1;
+        note_fixed_time(s, w);
+        if (stats_slower(&wr->e2e))
+            sv_pushf(&r->notes, "the selected build is significantly slower than the baseline on '%s'", wr->command);
+        else if (wr->e2e_cpu.valid && stats_slower(&wr->e2e_cpu))
+            sv_pushf(&r->notes, "the selected build takes significantly more CPU time than the baseline on '%s'",
+                     wr->command);
+        if (wr->e2e.valid && select_interval_wide(&wr->e2e))
+            note_wide_e2e(s, wr, base);
+    }
+    for (size_t i = 0; i < per * nw; i++) {
+        timing_result_free(&res[i]);
+        sv_free(&argvs[i]);
+    }
+    free(specs);
+    free(res);
+    free(argvs);
+    return 0;
+}

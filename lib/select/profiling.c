@@ -1,0 +1,189 @@
+/* profiling.c - the profiled runs of `fmvgen select` (session_phases.h):
+ * every eligible-or-comparable variant runs every workload under perf,
+ * interleaved (A B C A B C ...), --runs times; the samples are folded onto
+ * the candidates (attribution.h, by file where names are shared) and the
+ * rule of decision.h decides. */
+#include "select/session_phases.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf/symsource.h"
+#include "measure/profile.h"
+#include "select/attribution.h"
+#include "select/decision.h"
+
+/* A variant is profiled when it built and its workloads ran (even if its
+ * outputs differ: the report then says what FMA would have bought). */
+static int profiled(const struct select_variant *v, size_t index)
+{
+    return v->built && (index == 0 || !v->failure || !strncmp(v->failure, "output", 6));
+}
+
+/* How each candidate is found in a profile (attribution.h): a name other
+ * candidates share is counted by source file, unless even files cannot tell
+ * them apart (same basename, or two external functions); a name of its own
+ * by file only when the profile shows namesakes from other files. */
+static void attribution_plan(const struct select_session *s, struct attribution_function *fns,
+                             struct strvec *sources, enum attribution_need *need)
+{
+    const struct select_report *r = &s->rep;
+    for (size_t f = 0; f < r->n_functions; f++) {
+        const struct patch_function *pf = &s->candidates.functions[f];
+        attribution_sources(pf->rel, pf->notes, &sources[f]);
+        fns[f] = (struct attribution_function){pf->name, sv_argv(&sources[f]), pf->is_static};
+    }
+    for (size_t f = 0; f < r->n_functions; f++) {
+        if (select_name_count(r, f) == 1) need[f] = ATTRIBUTION_BY_FILE_IF_NAMESAKES;
+        else need[f] = attribution_files_clash(fns, r->n_functions, f) ? ATTRIBUTION_BY_NAME : ATTRIBUTION_BY_FILE;
+    }
+}
+
+/* attribution_count, folding the copies of a function that several TUs
+ * compile from one included source file, each under its own symbol when a
+ * macro renames it (jpeg_fdct_islow, jpeg12_fdct_islow): all are its time. */
+static void count_function(const struct profile *p, const struct attribution_origin *origins,
+                           const struct attribution_function *fn, const struct patch_function *pf,
+                           enum attribution_need need, struct attribution_count *out)
+{
+    if (!pf->symbols.n) {
+        attribution_count(p, origins, fn, need, out);
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    long best = -1;
+    for (size_t i = 0; i < pf->symbols.n; i++) {
+        struct attribution_function one = *fn;
+        one.name = pf->symbols.v[i];
+        struct attribution_count c;
+        attribution_count(p, origins, &one, need, &c);
+        out->samples += c.samples;
+        out->name_samples += c.name_samples;
+        out->undecided |= c.undecided;
+        if (c.hottest && c.samples > best) best = c.samples, out->hottest = c.hottest;
+    }
+}
+
+int session_profile_all(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = (size_t)s->o->runs;
+    double *samples = xcalloc(nw * nv * nf * nr + 1, sizeof *samples);
+    /* by name too: a shared name that one profile could not tell by file
+     * is counted by name in every run, so its runs stay comparable */
+    double *name_samples = xcalloc(nw * nv * nf * nr + 1, sizeof *name_samples);
+    struct attribution_function *fns = xcalloc(nf + 1, sizeof *fns);
+    struct strvec *sources = xcalloc(nf + 1, sizeof *sources);
+    enum attribution_need *need = xcalloc(nf + 1, sizeof *need);
+    int *undecided = xcalloc(nf + 1, sizeof *undecided);
+    struct elf_symsource_cache *symbols = elf_symsource_cache_new();
+    attribution_plan(s, fns, sources, need);
+    double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
+    int *eligible = xcalloc(nv, sizeof *eligible);
+    const char **names = xcalloc(nf + 1, sizeof *names);
+    for (size_t f = 0; f < nf; f++) names[f] = r->functions[f].name;
+    for (size_t v = 0; v < nv; v++) eligible[v] = r->variants[v].eligible;
+    int rc = 0;
+    for (size_t round = 0; round < nr && rc == 0; round++) {
+        session_step(round + 1, nr, "profiled runs, interleaved");
+        for (size_t v = 0; v < nv && rc == 0; v++) {
+            if (!profiled(&r->variants[v], v)) continue;
+            for (size_t w = 0; w < nw && rc == 0; w++) {
+                if (session_interrupted()) {
+                    rc = -1;
+                    break;
+                }
+                struct strvec argv = STRVEC_INIT;
+                session_variant_command(s, v, s->o->runs_cmd->v[w], &argv);
+                struct profile p;
+                char *why = NULL;
+                int prc = profile_run(sv_argv(&argv), s->builds[v].dir, s->work, &p, &why);
+                sv_free(&argv);
+                if (prc != 0) {
+                    fmv_error("%s: cannot profile '%s' on %s: %s", s->root, s->o->runs_cmd->v[w],
+                              r->variants[v].name, why);
+                    free(why);
+                    rc = -1;
+                    break;
+                }
+                r->n_profiled_runs++;
+                totals[(w * nv + v) * nr + round] = (double)p.total_samples;
+                struct attribution_origin *origins = attribution_locate(&p, symbols);
+                for (size_t f = 0; f < nf; f++) {
+                    struct attribution_count c;
+                    count_function(&p, origins, &fns[f], &s->candidates.functions[f], need[f], &c);
+                    samples[((w * nv + v) * nf + f) * nr + round] = (double)c.samples;
+                    name_samples[((w * nv + v) * nf + f) * nr + round] = (double)c.name_samples;
+                    undecided[f] |= c.undecided;
+                    if (c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
+                }
+                free(origins);
+                profile_free(&p);
+            }
+        }
+    }
+    for (size_t f = 0; f < nf; f++) {
+        if (need[f] != ATTRIBUTION_BY_FILE) continue;
+        r->functions[f].by_file = !undecided[f];
+        for (size_t i = 0; undecided[f] && i < nw * nv; i++)
+            memcpy(&samples[(i * nf + f) * nr], &name_samples[(i * nf + f) * nr], nr * sizeof *samples);
+    }
+    if (rc == 0) {
+        struct decision_input in = {
+            .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
+            .functions = names, .samples = samples, .totals = totals, .variant_eligible = eligible,
+            .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
+        };
+        decide(&in, &r->decision);
+        /* what each function's chosen clones saved, per workload: for
+         * telling a fixed-time workload once the end-to-end times are in */
+        s->saved = xcalloc(nw * nf + 1, sizeof *s->saved);
+        for (size_t w = 0; w < nw; w++)
+            for (size_t f = 0; f < nf; f++)
+                if (r->decision.functions[f].chosen >= 1)
+                    s->saved[w * nf + f] = decision_saved_share(&in, w, f, (size_t)r->decision.functions[f].chosen);
+    }
+    free(samples);
+    free(name_samples);
+    free(fns);
+    for (size_t f = 0; f < nf; f++) sv_free(&sources[f]);
+    free(sources);
+    free(need);
+    free(undecided);
+    elf_symsource_cache_free(symbols);
+    free(totals);
+    free(eligible);
+    free(names);
+    return rc;
+}
+
+/* Functions selected as a group of small gains (decision.h) are said, with
+ * the group's own interval: none of them would be selected alone. */
+void session_note_small_gains(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    const struct decision_group *g = &r->decision.group;
+    size_t n = 0;
+    for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++)
+        n += r->functions[f].in_patch && r->decision.functions[f].reason == DECISION_SELECTED_TOGETHER;
+    if (g->chosen < 1 || !n) return;
+    const struct stats_interval *iv = &g->by_variant_chosen;
+    sv_pushf(&r->notes, "%zu function%s selected together as small gains with %s: none is significantly faster "
+                        "alone, but the %zu functions without a verdict (%.1f%% of a workload) are %.2fx [%.2f, %.2f] "
+                        "faster together", n, n == 1 ? "" : "s", r->variants[g->chosen].name,
+             g->n_pool, g->share * 100, iv->speedup, iv->speedup_lo, iv->speedup_hi);
+}
+
+/* Too few samples, or wide intervals, are said, not hidden. */
+void session_note_noise(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    size_t few = 0;
+    for (size_t f = 0; f < r->decision.n_functions; f++)
+        if (r->decision.functions[f].reason == DECISION_FEW_SAMPLES) few++;
+    if (few)
+        sv_pushf(&r->notes, "%zu function%s had too few samples for a verdict: raise --runs (now %d) or make the "
+                            "workload longer", few, few == 1 ? "" : "s", s->o->runs);
+    if (s->o->runs < 3)
+        sv_pushf(&r->notes, "only %d runs per variant: intervals are wide; --runs 5 or more is advised", s->o->runs);
+}

@@ -107,12 +107,19 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
         if (base->cpu_seconds && sel->cpu_seconds)
             stats_welch_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, &wr->e2e_cpu);
         wr->timed = 1;
+        wr->cpu_decides = wr->e2e_cpu.valid && decision_waits_dominate(base->median, base->cpu_median);
         note_fixed_time(s, w);
-        if (stats_slower(&wr->e2e))
+        if (stats_slower(&wr->e2e) && !wr->cpu_decides)
             sv_pushf(&r->notes, "the selected build is significantly slower than the baseline on '%s'", wr->command);
         else if (wr->e2e_cpu.valid && stats_slower(&wr->e2e_cpu))
             sv_pushf(&r->notes, "the selected build takes significantly more CPU time than the baseline on '%s'",
                      wr->command);
+        else if (stats_slower(&wr->e2e))
+            sv_pushf(&r->notes, "'%s': the selected build took significantly more wall time (%.2fx [%.2f, %.2f]) but "
+                                "not more CPU time (%.2fx [%.2f, %.2f]), while the baseline's wall times were %.1fx its "
+                                "CPU times: the runs waited for a busy machine, and the CPU time decides",
+                     wr->command, wr->e2e.speedup, wr->e2e.speedup_lo, wr->e2e.speedup_hi, wr->e2e_cpu.speedup,
+                     wr->e2e_cpu.speedup_lo, wr->e2e_cpu.speedup_hi, base->median / base->cpu_median);
         if (wr->e2e.valid && select_interval_wide(&wr->e2e))
             note_wide_e2e(s, wr, base);
     }

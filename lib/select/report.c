@@ -447,7 +447,9 @@ char *select_report_markdown(const struct select_report *r)
             for (size_t w = 0; w < r->n_workloads; w++) march |= r->workloads[w].march_timed || r->workloads[w].march_failure;
             sb_adds(&sb, "\n## End to end: selected build vs baseline\n\n"
                          "Wall time decides; CPU time (user + system) of the same runs is shown beside it, because "
-                         "on a loaded machine it moves much less between identical runs.\n\n"
+                         "on a loaded machine it moves much less between identical runs. Where the baseline's wall "
+                         "times were 1.3x its CPU times or more, the runs waited for a busy machine and the CPU time "
+                         "decides (marked *decides*).\n\n"
                          "| workload | speedup [95%] | CPU time speedup [95%] |");
             if (march) sb_adds(&sb, " -march=x86-64-v3 vs baseline | selected vs -march=x86-64-v3 |");
             sb_adds(&sb, march ? "\n|---|---|---|---|---|\n" : "\n|---|---|---|\n");
@@ -460,6 +462,7 @@ char *select_report_markdown(const struct select_report *r)
                     sb_adds(&sb, " | ");
                     if (wr->e2e_cpu.valid) add_speedup(&sb, &wr->e2e_cpu);
                     else sb_adds(&sb, "-");
+                    if (wr->cpu_decides) sb_adds(&sb, " *decides*");
                 } else {
                     sb_adds(&sb, "not timed (nothing selected) | -");
                 }
@@ -709,6 +712,7 @@ json_t *select_report_json(const struct select_report *r)
         json_t *j = json_object();
         json_object_set_new(j, "command", json_string(wr->command));
         json_object_set_new(j, "end_to_end", wr->timed ? interval_json(&wr->e2e) : json_null());
+        json_object_set_new(j, "decided_on", !wr->timed ? json_null() : json_string(wr->cpu_decides ? "cpu" : "wall"));
         json_object_set_new(j, "end_to_end_cpu",
                             wr->timed && wr->e2e_cpu.valid ? interval_json(&wr->e2e_cpu) : json_null());
         json_object_set_new(j, "failure", wr->failure ? json_string(wr->failure) : json_null());
@@ -934,7 +938,7 @@ char *select_report_summary(const struct select_report *r)
         if (wr->e2e_cpu.valid) {
             sb_adds(&sb, " (CPU time ");
             add_speedup(&sb, &wr->e2e_cpu);
-            sb_adds(&sb, ")");
+            sb_adds(&sb, wr->cpu_decides ? ", which decides: a busy machine)" : ")");
         }
         if (wr->march_timed) {
             sb_adds(&sb, "; -march=x86-64-v3 build ");

@@ -61,6 +61,10 @@ struct select_workload_result {
      * waits for a CPU and moves by 30% between identical builds (lz4), the
      * CPU time by about 3%. Not valid when the runs gave none. */
     struct stats_interval e2e_cpu;
+    /* The baseline's wall times were DECISION_WAITS_RATIO times its CPU
+     * times or more (decision_waits_dominate): the runs waited for a busy
+     * machine, so the CPU-time interval decides for this workload. */
+    int cpu_decides;
     int timed;
     char *failure;               /* the selected build failed it, or NULL */
     /* With the -march=x86-64-v3 reference timed in the same interleaved runs:

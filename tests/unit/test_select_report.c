@@ -285,10 +285,26 @@ static void test_cpu_time_interval(void **state)
     json_t *j = select_report_json(&r);
     json_t *w = json_array_get(json_object_get(j, "workloads"), 0);
     assert_true(json_is_object(json_object_get(w, "end_to_end_cpu")));
+    assert_string_equal(json_string_value(json_object_get(w, "decided_on")), "wall");
     json_decref(j);
     char *sum = select_report_summary(&r);
     assert_non_null(strstr(sum, "(CPU time 2.00x ["));
+    assert_null(strstr(sum, "which decides"));
     free(sum);
+
+    /* a busy machine: the CPU time decides, said in every output */
+    r.workloads[0].cpu_decides = 1;
+    md = select_report_markdown(&r);
+    assert_non_null(strstr(md, "] *decides* |"));
+    free(md);
+    j = select_report_json(&r);
+    w = json_array_get(json_object_get(j, "workloads"), 0);
+    assert_string_equal(json_string_value(json_object_get(w, "decided_on")), "cpu");
+    json_decref(j);
+    sum = select_report_summary(&r);
+    assert_non_null(strstr(sum, ", which decides: a busy machine)"));
+    free(sum);
+    r.workloads[0].cpu_decides = 0;
 
     double zero[] = {0, 0, 0};
     stats_welch_log(zero, 3, cs, 3, &r.workloads[0].e2e_cpu);

@@ -176,8 +176,35 @@ for ((r = 0; r < n; r++)); do
         same[$w.$b]=FAILED
       times[$w.$b]+="$(($(now) - t0)) "
       cpu[$w.$b]+="$(awk '{printf "%d", ($1 + $2) * 1e9}' "$work/cpu") "
-      [ "$r" -gt 0 ] || [ "$b" = baseline ] || cmp -s "$work/out.$w.$b" "$work/out.$w.baseline" || same[$w.$b]=DIFFERENT
+      [ "$r" -gt 0 ] || cp "$work/out.$w.$b" "$work/first.$w.$b"
+      [ "$r" != 1 ] || [ "$b" != baseline ] || cp "$work/out.$w.$b" "$work/second.$w.baseline"
     done
+  done
+done
+# Outputs: each build's first run against the baseline's, except the lines
+# that differ between the baseline's first two runs (a benchmark's timings),
+# as select compares them; a differing line count compares everything.
+same_output() {   # W B
+  local base="$work/first.$1.baseline" got="$work/first.$1.$2" again="$work/second.$1.baseline"
+  cmp -s "$got" "$base" && { echo same; return; }
+  [ -f "$again" ] || { echo DIFFERENT; return; }
+  awk -v A="$again" -v G="$got" '
+    { b[FNR] = $0; nb = FNR }
+    END {
+      na = 0; while ((getline l < A) > 0) a[++na] = l
+      ng = 0; while ((getline l < G) > 0) g[++ng] = l
+      if (na != nb || ng != nb) { print "DIFFERENT"; exit }
+      masked = 0
+      for (i = 1; i <= nb; i++) {
+        if (a[i] != b[i]) { masked++; continue }
+        if (g[i] != b[i]) { print "DIFFERENT (line " i ")"; exit }
+      }
+      print "same (" masked " varying lines masked)"
+    }' "$base"
+}
+for ((w = 0; w < ${#runs[@]}; w++)); do
+  for b in "${names[@]}"; do
+    [ "$b" = baseline ] || [ "${same[$w.$b]}" = FAILED ] || same[$w.$b]=$(same_output "$w" "$b")
   done
 done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }

@@ -47,6 +47,27 @@ static void note_wide_e2e(struct select_session *s, const struct select_workload
         sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)", wr->command);
 }
 
+/* The selected build failed its own check (outputs or --test): nothing is
+ * selected, selected.patch stays empty, and the report says why. */
+static void withdraw(struct select_session *s, struct patch_plan *plan, const char *failure)
+{
+    struct select_report *r = &s->rep;
+    sv_pushf(&r->notes, "the selected build fails a check (%s): nothing is selected and selected.patch is empty",
+             failure);
+    for (size_t f = 0; f < r->n_functions; f++) {
+        struct select_function *fn = &r->functions[f];
+        if (!fn->in_patch) continue;
+        fn->in_patch = 0;
+        free(fn->note);
+        fn->note = xasprintf("withdrawn: the selected build fails a check (%s)", failure);
+    }
+    r->n_selected = 0;
+    free(r->patch_targets);
+    r->patch_targets = NULL;
+    patch_plan_free(plan);
+    s->have_final = 0;
+}
+
 int session_confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
 {
     struct select_report *r = &s->rep;
@@ -62,8 +83,13 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
     }
     struct select_variant check = {0};
     session_check_variant(s, r->n_variants, &check);
-    if (check.failure) sv_pushf(&r->notes, "the selected variant fails a check: %s", check.failure);
-    free(check.failure);
+    if (check.failure) {
+        /* a build that fails is never selected, the selected one neither */
+        withdraw(s, plan, check.failure);
+        free(check.failure);
+        free(check.output_match);
+        return 0;
+    }
     free(check.output_match);
     if (session_interrupted()) return -1;
     session_measure_code(s);   /* tells whether the reference really got its flags */

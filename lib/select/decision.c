@@ -21,6 +21,11 @@ static void summed(const struct decision_input *in, size_t v, size_t f, double *
     }
 }
 
+static int eligible(const struct decision_input *in, size_t f, size_t v)
+{
+    return in->function_eligible ? in->function_eligible[f * in->n_variants + v] : in->variant_eligible[v];
+}
+
 static int slower_on_some_workload(const struct decision_input *in, size_t v, size_t f)
 {
     if (in->n_workloads < 2) return 0;   /* the summed verdict already says it */
@@ -123,7 +128,7 @@ static void decide_group(const struct decision_input *in, struct decision *out)
     for (size_t f = 0; g->chosen >= 1 && f < in->n_functions; f++) {
         struct decision_function *d = &out->functions[f];
         size_t v = (size_t)g->chosen;
-        if (!pool[f] || d->share < in->min_share * DECISION_GROUP_MEMBER_SHARE) continue;
+        if (!pool[f] || !eligible(in, f, v) || d->share < in->min_share * DECISION_GROUP_MEMBER_SHARE) continue;
         if (d->by_variant[v].mean_b >= d->by_variant[v].mean_a || slower_on_some_workload(in, v, f)) continue;
         d->chosen = g->chosen;
         d->reason = DECISION_SELECTED_TOGETHER;
@@ -160,7 +165,7 @@ void decide(const struct decision_input *in, struct decision *out)
             if (!stats_faster(iv)) continue;
             any_faster = 1;
             if (slower_on_some_workload(in, v, f)) continue;
-            if (!in->variant_eligible[v]) {
+            if (!eligible(in, f, v)) {
                 if (iv->speedup > best_inel) {
                     best_inel = iv->speedup;
                     d->best_ineligible = (int)v;

@@ -45,6 +45,11 @@ struct decision_input {
     /* totals[(w * n_variants + v) * n_runs + r]: every sample of that run */
     const double *totals;
     const int *variant_eligible;   /* [v]; variant 0 (baseline) is ignored */
+    /* [f * n_variants + v], or NULL: variant_eligible for every function.
+     * A function can be eligible for a variant that is not: its clones
+     * there hold no FMA instruction, so they compute what the baseline
+     * does, while other functions' FMA made the outputs differ. */
+    const int *function_eligible;
     double min_share;              /* e.g. 0.02 */
     double min_samples;            /* e.g. 20 */
 };

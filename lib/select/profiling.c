@@ -11,6 +11,7 @@
 #include "elf/symsource.h"
 #include "measure/profile.h"
 #include "select/attribution.h"
+#include "select/cloneisa.h"
 #include "select/decision.h"
 
 /* A variant is profiled when it built and its workloads ran (even if its
@@ -62,6 +63,43 @@ static void count_function(const struct profile *p, const struct attribution_ori
         out->undecided |= c.undecided;
         if (c.hottest && c.samples > best) best = c.samples, out->hottest = c.hottest;
     }
+}
+
+/* Per function and variant (decision.h's function_eligible): a variant's
+ * own eligibility, and for an FMA variant whose only failure is a differing
+ * output, its functions whose clones there hold no FMA instruction
+ * (cloneisa.h) - provided an FMA-free variant is eligible, which shows that
+ * wider vectors alone change no result here (no reassociation), so what
+ * differs is FMA contraction in other functions. NULL when no variant is
+ * such. Caller frees. */
+static int *function_eligibility(struct select_session *s, const char *const *names)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants;
+    int exact_eligible = 0, any = 0;
+    for (size_t v = 1; v < nv; v++) exact_eligible |= select_target_sets[v - 1].exact && r->variants[v].eligible;
+    int *out = xcalloc(nf * nv + 1, sizeof *out);
+    for (size_t v = 0; v < nv; v++) {
+        const struct select_variant *x = &r->variants[v];
+        for (size_t f = 0; f < nf; f++) out[f * nv + v] = x->eligible;
+        if (v == 0 || x->eligible || !x->fma || !exact_eligible || !x->built || !x->failure ||
+            strncmp(x->failure, "output", 6) != 0)
+            continue;
+        struct clone_isa *isa = xcalloc(nf + 1, sizeof *isa);
+        clone_isa_of_dir(s->builds[v].dir, names, nf, isa);
+        for (size_t f = 0; f < nf; f++) {
+            int fma_free = isa[f].found && !clone_isa_uses_fma(&isa[f]);
+            out[f * nv + v] = fma_free;
+            r->functions[f].fma_free_code |= fma_free;
+            any |= fma_free;
+        }
+        free(isa);
+    }
+    if (!any) {
+        free(out);
+        return NULL;
+    }
+    return out;
 }
 
 int session_profile_all(struct select_session *s)
@@ -128,10 +166,13 @@ int session_profile_all(struct select_session *s)
         for (size_t i = 0; undecided[f] && i < nw * nv; i++)
             memcpy(&samples[(i * nf + f) * nr], &name_samples[(i * nf + f) * nr], nr * sizeof *samples);
     }
+    int *function_eligible = NULL;
     if (rc == 0) {
+        function_eligible = function_eligibility(s, names);
         struct decision_input in = {
             .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
             .functions = names, .samples = samples, .totals = totals, .variant_eligible = eligible,
+            .function_eligible = function_eligible,
             .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
         };
         decide(&in, &r->decision);
@@ -143,6 +184,7 @@ int session_profile_all(struct select_session *s)
                 if (r->decision.functions[f].chosen >= 1)
                     s->saved[w * nf + f] = decision_saved_share(&in, w, f, (size_t)r->decision.functions[f].chosen);
     }
+    free(function_eligible);
     free(samples);
     free(name_samples);
     free(fns);
@@ -175,6 +217,30 @@ void session_note_small_gains(struct select_session *s)
 }
 
 /* Too few samples, or wide intervals, are said, not hidden. */
+void session_note_fma_free(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    struct strbuf names = STRBUF_INIT;
+    size_t n = 0, set = 0;
+    for (size_t f = 0; f < r->n_functions; f++) {
+        struct select_function *fn = &r->functions[f];
+        if (!fn->in_patch || fn->set < 1 || (size_t)fn->set >= r->n_variants || r->variants[fn->set].eligible) continue;
+        free(fn->note);
+        fn->note = xasprintf("selected with %s, whose outputs differ: its clones there hold no FMA instruction "
+                             "(inspect), so they compute what the baseline computes",
+                             r->variants[fn->set].name);
+        sb_addf(&names, "%s%s", n ? ", " : "", fn->display_name);
+        set = (size_t)fn->set;
+        n++;
+    }
+    if (n)
+        sv_pushf(&r->notes, "%s got %s clones although that variant's outputs differ from the baseline's: %s no FMA "
+                            "instruction (inspect), so %s what the baseline computes; the differences come from "
+                            "other functions' FMA, which stay held back", sb_str(&names), r->variants[set].name,
+                 n == 1 ? "its clones hold" : "their clones hold", n == 1 ? "it computes" : "they compute");
+    sb_free(&names);
+}
+
 void session_note_noise(struct select_session *s)
 {
     struct select_report *r = &s->rep;

@@ -665,6 +665,7 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "file", json_string(fn->file));
         json_object_set_new(j, "line", json_integer(fn->line));
         json_object_set_new(j, "selected", json_boolean(fn->in_patch));
+        json_object_set_new(j, "fma_free_code", json_boolean(fn->fma_free_code));
         json_object_set_new(j, "why", json_string(function_verdict(r, f)));
         json_object_set_new(j, "reason", json_string(reason_code(r, f)));
         /* other candidates have its name (select_name_count); samples_by_file:

@@ -43,6 +43,9 @@ struct select_function {
     int in_patch;       /* in selected.patch */
     int set;            /* with in_patch: the variant whose targets it gets */
     char *note;         /* why chosen-but-not-patched, or NULL */
+    int fma_free_code;  /* its clones in an FMA variant whose outputs differed hold
+                         * no FMA instruction: eligible for that variant anyway
+                         * (decision.h, function_eligible) */
     int by_file;        /* other candidates share its name, and its samples were
                          * told from theirs by source file (attribution.h):
                          * not ambiguous */

@@ -290,6 +290,7 @@ static enum select_status run_steps(struct select_session *s)
             session_note_noise(s);
             select_apply_decision(&s->rep);
             session_note_small_gains(s);
+            session_note_fma_free(s);
             ok = select_patch_assignments(&s->rep, &assigned) == 0;
             if (ok && assigned.n) {
                 s->have_final = 1;

@@ -53,6 +53,9 @@ int session_check_all(struct select_session *s);
 int session_profile_all(struct select_session *s);
 void session_note_noise(struct select_session *s);
 void session_note_small_gains(struct select_session *s);
+/* Functions in the patch with a variant that is not eligible (they got it
+ * through function_eligible: FMA-free code) get a note saying why. */
+void session_note_fma_free(struct select_session *s);
 
 /* confirm.c: builds the selected patch a (its plan into *plan), checks it,
  * and times it end to end against the baseline on every workload. */

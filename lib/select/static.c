@@ -1,53 +1,25 @@
-/* static.c - see static.h. Walks the build's copy for linked x86-64 ELF
- * files and asks inspect which clones use more than the default. */
+/* static.c - see static.h. What each candidate's clones need comes from
+ * cloneisa.h (the linked files of the build's copy, inspected). */
 #include "select/static.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf/codesize.h"
-#include "elf/inspect.h"
-#include "select/attribution.h"
-
-/* Per candidate (verdicts[f], parallel to candidates->functions): useful
- * (1) when some non-default clone needs more than the default clone,
- * useless (0) when its clones need nothing more, unknown (-1) when no linked
- * file of the build holds its clones. Each file is inspected (disassembled)
- * once, whatever the number of candidates. */
-static void static_verdicts(const struct strvec *elves, const struct patch_plan *candidates, int *verdicts)
-{
-    for (size_t f = 0; f < candidates->nfunctions; f++) verdicts[f] = -1;
-    for (size_t i = 0; i < elves->n; i++) {
-        struct inspect_report ir;
-        if (inspect_file(elves->v[i], &ir) != 0) continue;
-        for (size_t k = 0; k < ir.list.n_functions; k++) {
-            int useful = 0;
-            for (size_t c = 0; c < ir.list.functions[k].n_clones; c++)
-                if (ir.functions[k].clones[c].verdict == VERDICT_USEFUL) useful = 1;
-            char *base = attribution_base_name(ir.list.functions[k].name);
-            for (size_t f = 0; f < candidates->nfunctions; f++) {
-                if (strcmp(base, candidates->functions[f].name) != 0) continue;
-                if (verdicts[f] < 0) verdicts[f] = 0;
-                if (useful) verdicts[f] = 1;
-            }
-            free(base);
-        }
-        inspect_free(&ir);
-    }
-}
+#include "select/cloneisa.h"
 
 void select_static(const char *build_dir, const struct patch_plan *candidates, int set_variant,
                    struct select_report *r)
 {
-    struct strvec elves = STRVEC_INIT;
-    elf_find_linked(build_dir, &elves);
-    int *verdicts = xcalloc(candidates->nfunctions + 1, sizeof *verdicts);
-    static_verdicts(&elves, candidates, verdicts);
-    for (size_t f = 0; f < r->n_functions; f++) {
+    size_t n = candidates->nfunctions;
+    const char **names = xcalloc(n + 1, sizeof *names);
+    for (size_t f = 0; f < n; f++) names[f] = candidates->functions[f].name;
+    struct clone_isa *isa = xcalloc(n + 1, sizeof *isa);
+    size_t n_linked = clone_isa_of_dir(build_dir, names, n, isa);
+    for (size_t f = 0; f < r->n_functions && f < n; f++) {
         const struct patch_function *pf = &candidates->functions[f];
         struct select_function *fn = &r->functions[f];
-        int v = verdicts[f];
+        int v = isa[f].found ? isa[f].useful : -1;
         if (v == 1) {
             fn->in_patch = 1;
             fn->set = set_variant;
@@ -64,7 +36,7 @@ void select_static(const char *build_dir, const struct patch_plan *candidates, i
         }
         if (fn->in_patch) r->n_selected++;
     }
-    if (!elves.n) sv_push(&r->notes, "the build produced no linked x86-64 program or library to inspect");
-    free(verdicts);
-    sv_free(&elves);
+    if (!n_linked) sv_push(&r->notes, "the build produced no linked x86-64 program or library to inspect");
+    free(isa);
+    free(names);
 }

@@ -166,6 +166,26 @@ static void test_decision(void **state)
     assert_int_equal(d.functions[0].best_ineligible, 1);
     decision_free(&d);
 
+    /* the gaining set not eligible as a variant, but eligible for this
+     * function (its clones there hold no FMA instruction): chosen */
+    {
+        static const char *const names[NF] = {"hot", "cold"};
+        double samples[NV * NF * NR], totals[NV * NR];
+        for (size_t v = 0; v < NV; v++) {
+            for (size_t f = 0; f < NF; f++) fill_runs(samples, v, f, gain1[v][f]);
+            for (size_t r = 0; r < NR; r++) totals[v * NR + r] = 2000;
+        }
+        int per_fn[NF * NV] = {0, 1, 1, /* cold: */ 0, 0, 1};
+        struct decision_input in = {.n_functions = NF, .n_workloads = 1, .n_variants = NV, .n_runs = NR,
+                                    .functions = names, .samples = samples, .totals = totals,
+                                    .variant_eligible = only2, .function_eligible = per_fn, .min_share = 0.02,
+                                    .min_samples = 20};
+        decide(&in, &d);
+        assert_int_equal(d.functions[0].reason, DECISION_SELECTED);
+        assert_int_equal(d.functions[0].chosen, 1);
+        decision_free(&d);
+    }
+
     /* slower with both sets: not selected */
     const double slower[NV][NF] = {{1000, 10}, {1300, 10}, {1100, 10}};
     run_decision(slower, both, 20, &d);

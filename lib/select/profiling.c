@@ -12,6 +12,7 @@
 #include "measure/profile.h"
 #include "select/attribution.h"
 #include "select/cloneisa.h"
+#include "select/outlined.h"
 #include "select/decision.h"
 
 /* A variant is profiled when it built and its workloads ran (even if its
@@ -102,6 +103,51 @@ static int *function_eligibility(struct select_session *s, const char *const *na
     return out;
 }
 
+/* The sampled local symbols of run p (workload w, variant v) that belong to
+ * no candidate, into log (outlined.h). */
+static void log_helpers(const struct profile *p, const struct attribution_origin *origins, const char *const *names,
+                        size_t nf, size_t w, size_t v, size_t round, struct outlined_log *log)
+{
+    for (size_t i = 0; origins && i < p->n; i++) {
+        const struct profile_entry *e = &p->entries[i];
+        if (e->kernel || !origins[i].known || !origins[i].local || !origins[i].file || !*origins[i].file) continue;
+        char *base = attribution_base_name(e->symbol);
+        int candidate = 0;
+        for (size_t f = 0; f < nf && !candidate; f++) candidate = !strcmp(base, names[f]);
+        if (!candidate) outlined_add(log, w, v, round, origins[i].file, base, (double)e->samples);
+        free(base);
+    }
+}
+
+/* Time the clones moved out of the candidates into helpers they no longer
+ * inline is counted as the candidates' (outlined.h), and said. */
+static void count_outlined(struct select_session *s, const struct outlined_log *log, const struct strvec *sources,
+                           double *samples)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = (size_t)s->o->runs;
+    double *moved = xcalloc(nf * nv + 1, sizeof *moved);
+    struct strvec *helpers = xcalloc(nf + 1, sizeof *helpers);
+    outlined_apply(log, sources, nw, nv, nf, nr, samples, moved, helpers);
+    for (size_t f = 0; f < nf; f++) {
+        if (!helpers[f].n) continue;
+        struct strbuf names = STRBUF_INIT;
+        for (size_t i = 0; i < helpers[f].n; i++) sb_addf(&names, "%s%s", i ? ", " : "", helpers[f].v[i]);
+        double most = 0;
+        for (size_t v = 1; v < nv; v++)
+            if (moved[f * nv + v] > most) most = moved[f * nv + v];
+        sv_pushf(&r->notes, "%s: with its clones, %s ran out of line (inlined into it in the baseline), %.0f samples "
+                            "per run at most: counted as its time, since the clones moved that time, they did not "
+                            "save it", r->functions[f].display_name, sb_str(&names), most);
+        free(r->functions[f].outlined);
+        r->functions[f].outlined = sb_detach(&names);
+        sb_free(&names);
+        sv_free(&helpers[f]);
+    }
+    free(helpers);
+    free(moved);
+}
+
 int session_profile_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
@@ -115,6 +161,7 @@ int session_profile_all(struct select_session *s)
     enum attribution_need *need = xcalloc(nf + 1, sizeof *need);
     int *undecided = xcalloc(nf + 1, sizeof *undecided);
     struct elf_symsource_cache *symbols = elf_symsource_cache_new();
+    struct outlined_log helpers_log = {0};
     attribution_plan(s, fns, sources, need);
     double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
     int *eligible = xcalloc(nv, sizeof *eligible);
@@ -147,6 +194,7 @@ int session_profile_all(struct select_session *s)
                 r->n_profiled_runs++;
                 totals[(w * nv + v) * nr + round] = (double)p.total_samples;
                 struct attribution_origin *origins = attribution_locate(&p, symbols);
+                log_helpers(&p, origins, names, nf, w, v, round, &helpers_log);
                 for (size_t f = 0; f < nf; f++) {
                     struct attribution_count c;
                     count_function(&p, origins, &fns[f], &s->candidates.functions[f], need[f], &c);
@@ -168,6 +216,7 @@ int session_profile_all(struct select_session *s)
     }
     int *function_eligible = NULL;
     if (rc == 0) {
+        count_outlined(s, &helpers_log, sources, samples);
         function_eligible = function_eligibility(s, names);
         struct decision_input in = {
             .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
@@ -193,6 +242,7 @@ int session_profile_all(struct select_session *s)
     free(need);
     free(undecided);
     elf_symsource_cache_free(symbols);
+    outlined_log_free(&helpers_log);
     free(totals);
     free(eligible);
     free(names);

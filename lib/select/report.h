@@ -43,6 +43,9 @@ struct select_function {
     int in_patch;       /* in selected.patch */
     int set;            /* with in_patch: the variant whose targets it gets */
     char *note;         /* why chosen-but-not-patched, or NULL */
+    char *outlined;     /* static helpers of its file that ran out of line only in
+                         * the variants (their inlining into it was lost to the
+                         * clones; outlined.h), counted as its time: "a, b"; NULL */
     int fma_free_code;  /* its clones in an FMA variant whose outputs differed hold
                          * no FMA instruction: eligible for that variant anyway
                          * (decision.h, function_eligible) */

@@ -20,6 +20,7 @@
 #include "select/assign.h"
 #include "select/attribution.h"
 #include "select/decision.h"
+#include "select/outlined.h"
 #include "select/report.h"
 #include "select/session.h"
 #include "select/stats.h"
@@ -335,6 +336,45 @@ static void test_waits_dominate(void **state)
     assert_false(decision_waits_dominate(1.05, 1.0));
     assert_false(decision_waits_dominate(0.6, 1.2));   /* threads: more CPU than wall */
     assert_false(decision_waits_dominate(1.0, 0));
+}
+
+/* Time moved into helpers the clones no longer inline (outlined.h): a
+ * helper of a.c that no baseline run sampled counts as a.c's candidates'
+ * (split by their baseline samples); one the baseline sampled too, and one
+ * of a file without candidates, do not. */
+static void test_outlined(void **state)
+{
+    (void)state;
+    enum { W = 1, V = 2, F = 3, R = 2 };
+    /* f0, f1 in a.c (baseline 300 and 100 a run), f2 in b.c */
+    double samples[W * V * F * R] = {300, 300, 100, 100, 50, 50, /* variant: */ 30, 30, 10, 10, 50, 50};
+    struct strvec sources[F] = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT};
+    sv_push(&sources[0], "src/a.c");
+    sv_push(&sources[1], "a.c");
+    sv_push(&sources[2], "b.c");
+    struct outlined_log log = {0};
+    outlined_add(&log, 0, 0, 0, "a.c", "always", 5);
+    outlined_add(&log, 0, 1, 0, "a.c", "always", 9);
+    for (size_t r = 0; r < R; r++) {
+        outlined_add(&log, 0, 1, r, "a.c", "helper", 360);
+        outlined_add(&log, 0, 1, r, "c.c", "other", 50);
+    }
+    double moved[F * V] = {0};
+    struct strvec helpers[F] = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT};
+    outlined_apply(&log, sources, W, V, F, R, samples, moved, helpers);
+    assert_true(fabs(samples[6] - (30 + 270)) < 1e-9);   /* 3/4 of 360 to f0 */
+    assert_true(fabs(samples[8] - (10 + 90)) < 1e-9);    /* 1/4 to f1 */
+    assert_true(fabs(samples[10] - 50) < 1e-9);          /* b.c: nothing */
+    assert_true(fabs(samples[0] - 300) < 1e-9);          /* the baseline: nothing */
+    assert_true(fabs(moved[0 * V + 1] - 270) < 1e-9);
+    assert_int_equal(helpers[0].n, 1);
+    assert_string_equal(helpers[0].v[0], "helper");
+    assert_int_equal(helpers[2].n, 0);
+    for (size_t f = 0; f < F; f++) {
+        sv_free(&sources[f]);
+        sv_free(&helpers[f]);
+    }
+    outlined_log_free(&log);
 }
 
 /* What of a workload's stdout is compared (select/workload_output.h). */
@@ -790,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_decision_share_per_workload),
         cmocka_unit_test(test_decision_small_gains),
         cmocka_unit_test(test_waits_dominate),
+        cmocka_unit_test(test_outlined),
         cmocka_unit_test(test_workload_output),
         cmocka_unit_test(test_fixed_time),
         cmocka_unit_test(test_report),

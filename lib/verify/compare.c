@@ -35,6 +35,23 @@ static int number_starts(const char *s, size_t i, size_t len)
     return k < len && isdigit((unsigned char)s[k]);
 }
 
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* The length of the run of blanks at s[i] (0: none). */
+static size_t blank_run(const char *s, size_t i, size_t len)
+{
+    size_t k = i;
+    while (k < len && is_blank(s[k])) k++;
+    return k - i;
+}
+
+/* Blanks at s[i] (n of them) that pad a number to a column: a number right
+ * after them, or right before them ("%12g", od -f, "%-12g"). */
+static int padding_run(const char *s, size_t i, size_t n, size_t len)
+{
+    return number_starts(s, i + n, len) || (i > 0 && isdigit((unsigned char)s[i - 1]));
+}
+
 /* Parses the number at s[i]; returns its length, sets *is_float. Hex
  * ("0x1f") is left to strtod like everything else, so both sides agree. */
 static size_t parse_number(const char *s, size_t i, double *value, int *is_float)
@@ -88,8 +105,23 @@ void output_compare(const char *ref, size_t ref_len, const char *got, size_t got
     size_t i = 0, j = 0;
     int floats_differ = 0, beyond = 0;
     size_t first_i = 0, first_j = 0;
-    int have_first = 0, text_differs = 0;
+    int have_first = 0, text_differs = 0, padding_differs = 0;
     while (i < ref_len || j < got_len) {
+        /* Column padding: a float printed one digit shorter is padded one
+         * blank wider ("  -18.284811" vs "   -18.28481"); the blanks are
+         * not the difference, the float is. */
+        size_t bi = i < ref_len ? blank_run(ref, i, ref_len) : 0, bj = j < got_len ? blank_run(got, j, got_len) : 0;
+        if (bi && bj && bi != bj && padding_run(ref, i, bi, ref_len) && padding_run(got, j, bj, got_len)) {
+            padding_differs = 1;
+            if (!have_first) {
+                have_first = 1;
+                first_i = i;
+                first_j = j;
+            }
+            i += bi;
+            j += bj;
+            continue;
+        }
         if (i < ref_len && j < got_len && number_starts(ref, i, ref_len) && number_starts(got, j, got_len)) {
             double a, b;
             int fa, fb;
@@ -132,7 +164,8 @@ void output_compare(const char *ref, size_t ref_len, const char *got, size_t got
         }
         break;
     }
-    if (text_differs) d->match = OUTPUT_DIFFERENT;
+    /* padding that moved with no float beside it changing is a change of layout */
+    if (text_differs || (padding_differs && !floats_differ)) d->match = OUTPUT_DIFFERENT;
     else if (floats_differ && beyond) d->match = OUTPUT_FLOATS_DIFFER;
     else d->match = OUTPUT_WITHIN_TOLERANCE;
     if (have_first) {

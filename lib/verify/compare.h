@@ -10,7 +10,10 @@
  * '.', an exponent, or "inf"/"nan" is floating-point; integers must always be
  * equal. Two floats are within tolerance X when
  *     |a - b| <= X * max(1, |a|, |b|)
- * (relative for large values, absolute below 1).
+ * (relative for large values, absolute below 1). Blanks that pad a number
+ * to a column (right before or after it) may differ in number where a float
+ * printed shorter or longer moved them ("%12g", od -f); when no float
+ * differs, such a change is a text difference.
  *
  * fmvgen verify compares through output_compare_filtered, which adds two
  * rules on top:

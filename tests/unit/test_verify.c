@@ -67,6 +67,34 @@ static void test_compare_floats_only(void **state)
     output_diff_free(&d);
 }
 
+/* Column-aligned floats (od -f, printf "%12g"): a float printed one digit
+ * shorter is padded one blank wider; the padding is not a text difference,
+ * the float is. Padding that changes with no float changing is. */
+static void test_compare_padded_columns(void **state)
+{
+    (void)state;
+    const char *a = "      -18.284811        11.90576\n", *b = "       -18.28481       11.905761\n";
+    struct output_diff d = cmp(a, b, -1);
+    assert_int_equal(d.match, OUTPUT_FLOATS_DIFFER);
+    assert_int_equal(d.line, 1);
+    output_diff_free(&d);
+    d = cmp(a, b, 1e-5);
+    assert_int_equal(d.match, OUTPUT_WITHIN_TOLERANCE);
+    output_diff_free(&d);
+    d = cmp("1.25    x\n", "1.5     x\n", 1);   /* left-aligned */
+    assert_int_equal(d.match, OUTPUT_WITHIN_TOLERANCE);
+    output_diff_free(&d);
+    d = cmp("  1.5\n", "   1.5\n", 1);         /* only the layout moved */
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    output_diff_free(&d);
+    d = cmp("a  b\n", "a b\n", 1);             /* blanks between words are text */
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    output_diff_free(&d);
+    d = cmp("  7 x\n", "   8 x\n", 1);         /* integers never differ quietly */
+    assert_int_equal(d.match, OUTPUT_DIFFERENT);
+    output_diff_free(&d);
+}
+
 /* --ignore-lines: matching lines are left out on both sides (even when the
  * two sides ignore different numbers of lines), the count is this run's,
  * and a difference elsewhere keeps its line number in the unfiltered text. */
@@ -373,6 +401,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_identical),
         cmocka_unit_test(test_compare_floats_only),
+        cmocka_unit_test(test_compare_padded_columns),
         cmocka_unit_test(test_compare_not_noise),
         cmocka_unit_test(test_compare_ignore_lines),
         cmocka_unit_test(test_compare_binary),

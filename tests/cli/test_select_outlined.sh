@@ -4,7 +4,8 @@
 # in the baseline mix() is inlined into process(), in the clones' build it
 # runs out of line. Its samples are counted as process's (outlined.h), so
 # the time that moved is not read as a speedup (without that, process read
-# as many times faster, as kissfft's kf_work did), and the report says so.
+# as many times faster and was selected, as kissfft's kf_work was), and the
+# report says so.
 source "$TESTLIB"
 
 export TMPDIR="$TMP/tmpdir"
@@ -22,8 +23,10 @@ expect_eq "exit" "$rc" 0
 expect_eq "mix counted as process's" "$(jq -r '.functions[0].outlined_helpers' <<<"$out")" "mix"
 expect_match "said" "$(jq -r '.notes[]' <<<"$out")" \
   "^process: with its clones, mix ran out of line \(inlined into it in the baseline\)"
-expect_eq "process not selected" "$(jq -r '.functions[0].selected' <<<"$out")" false
 # mix is most of the run and no faster: no several-fold "speedup" is read
+# (without outlined.h: 98% "saved", dozens of times faster). Whether the
+# small real gain of process's own loop is significant depends on the run's
+# noise, so its selection is not asserted.
 expect_eq "no moved-time speedup" \
   "$(jq -r '[.functions[0].variants[] | .speedup | select(. != null and . < 2)] | length' <<<"$out")" 2
 expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""

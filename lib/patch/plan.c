@@ -822,84 +822,71 @@ static size_t cxx_attribute_list_end(const char *text, size_t len, size_t pos)
  * said why: a list sharing the declaration's line (the line would need
  * splitting), and an external function (its line starts, for clang < 18,
  * with the alias's asm declaration, which may not follow a list either).
- * Runs before drop_already_patched, so a patched file's line below the
- * lists counts as patched. */
-static void place_after_cxx_attribute_lists(struct patch_plan *p)
+ * Moves f's line, or returns why f is left out (NULL: kept). */
+static const char *place_after_cxx_attribute_lists(struct patch_function *f, const char *text, size_t len)
 {
-    size_t out = 0;
-    char *text = NULL;
-    const char *path = NULL;
-    size_t len = 0;
+    size_t at = f->offset, moved = f->offset;
+    int same_line = 0;
+    while (text && at < len && !same_line) {
+        at = skip_blanks(text, len, at);
+        size_t end = cxx_attribute_list_end(text, len, at);
+        if (!end) break;
+        while (end < len && (text[end] == ' ' || text[end] == '\t' || text[end] == '\r')) end++;
+        if (end < len && text[end] == '\n') {
+            at = moved = end + 1;   /* the lists fill the line: the next line may hold more */
+        } else if (end + 1 < len && text[end] == '[' && text[end + 1] == '[') {
+            at = end;   /* another list on the same line */
+        } else {
+            same_line = 1;
+        }
+    }
+    /* An external function's line starts, for clang < 18, with the
+     * alias's asm declaration, which may not follow a list either. */
+    if (same_line)
+        return "a C++11 attribute list [[...]] precedes the declaration on its line, and "
+               "clang refuses the attribute before it: move the list to its own line";
+    if (moved != f->offset && !strstr(f->name, "_GLOBAL__N_") && !is_static_at(text, len, skip_blanks(text, len, moved)))
+        return "it starts with a C++11 attribute list [[...]]: clang refuses the attribute before it, and "
+               "the alias clang < 18 needs cannot follow it (static functions are patched below the list)";
+    if (moved != f->offset) {
+        if (f->insert_line > 0) f->insert_line += (int)(line_of_offset(text, moved) - line_of_offset(text, f->offset));
+        f->offset = moved;
+    }
+    return NULL;
+}
+
+/* Settles every candidate against its file's text, each file read once:
+ * its line placed after [[...]] lists (or skipped, said why), then dropped
+ * when it already carries the attribute line - after the placement, so a
+ * patched file's line below the lists counts as patched. */
+static void settle_in_files(struct patch_plan *p)
+{
+    size_t out = 0, len = 0;
+    char *path = NULL, *text = NULL;
     for (size_t i = 0; i < p->nfunctions; i++) {
         struct patch_function *f = &p->functions[i];
         if (!path || strcmp(path, f->file) != 0) {
             free(text);
-            path = f->file;
+            free(path);
+            path = xstrdup(f->file);
             text = read_file(path, &len);   /* unreadable: build_file says so */
         }
-        size_t at = f->offset, moved = f->offset;
-        int same_line = 0;
-        while (text && at < len && !same_line) {
-            at = skip_blanks(text, len, at);
-            size_t end = cxx_attribute_list_end(text, len, at);
-            if (!end) break;
-            while (end < len && (text[end] == ' ' || text[end] == '\t' || text[end] == '\r')) end++;
-            if (end < len && text[end] == '\n') {
-                at = moved = end + 1;   /* the lists fill the line: the next line may hold more */
-            } else if (end + 1 < len && text[end] == '[' && text[end + 1] == '[') {
-                at = end;   /* another list on the same line */
-            } else {
-                same_line = 1;
-            }
-        }
-        /* An external function's line starts, for clang < 18, with the
-         * alias's asm declaration, which may not follow a list either. */
-        const char *why = NULL;
-        if (same_line)
-            why = "a C++11 attribute list [[...]] precedes the declaration on its line, and "
-                  "clang refuses the attribute before it: move the list to its own line";
-        else if (moved != f->offset && !strstr(f->name, "_GLOBAL__N_") && !is_static_at(text, len, skip_blanks(text, len, moved)))
-            why = "it starts with a C++11 attribute list [[...]]: clang refuses the attribute before it, and "
-                  "the alias clang < 18 needs cannot follow it (static functions are patched below the list)";
+        const char *why = place_after_cxx_attribute_lists(f, text, len);
         if (why) {
             sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, why);
             fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, why);
             function_free(f);
-            path = NULL;   /* f->file is gone; re-read for the next one */
             continue;
-        }
-        if (moved != f->offset) {
-            if (f->insert_line > 0) f->insert_line += (int)(line_of_offset(text, moved) - line_of_offset(text, f->offset));
-            f->offset = moved;
-        }
-        p->functions[out++] = *f;
-    }
-    free(text);
-    p->nfunctions = out;
-}
-
-/* Drops the candidates that already carry the attribute line. */
-static void drop_already_patched(struct patch_plan *p)
-{
-    size_t out = 0;
-    char *path = NULL, *text = NULL;
-    size_t len = 0;
-    for (size_t i = 0; i < p->nfunctions; i++) {
-        struct patch_function *f = &p->functions[i];
-        if (!path || strcmp(path, f->file) != 0) {
-            free(text);
-            path = f->file;
-            text = read_file(path, &len);   /* unreadable: build_file says so */
         }
         if (text && f->offset <= len && already_patched(text, len, f->offset)) {
             p->already++;
             function_free(f);
-            path = NULL;   /* f->file is gone; re-read for the next one */
             continue;
         }
         p->functions[out++] = *f;
     }
     free(text);
+    free(path);
     p->nfunctions = out;
 }
 
@@ -1057,8 +1044,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
-    place_after_cxx_attribute_lists(p);
-    drop_already_patched(p);
+    settle_in_files(p);
     if (only) keep_only(p, only);
     if (assigned) keep_assigned(p, assigned);
     name_sets(p);

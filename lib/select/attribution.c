@@ -95,12 +95,17 @@ struct attribution_origin *attribution_locate(const struct profile *p, struct el
     return o;
 }
 
+int attribution_file_among(char *const *files, const char *basename)
+{
+    for (size_t i = 0; files && files[i]; i++)
+        if (!strcmp(path_basename(files[i]), basename)) return 1;
+    return 0;
+}
+
 /* basename is one of f's sources' basenames. */
 static int from_sources(const struct attribution_function *f, const char *basename)
 {
-    for (size_t i = 0; f->files && f->files[i]; i++)
-        if (!strcmp(path_basename(f->files[i]), basename)) return 1;
-    return 0;
+    return attribution_file_among(f->files, basename);
 }
 
 int attribution_files_clash(const struct attribution_function *fs, size_t n, size_t f)

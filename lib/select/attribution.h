@@ -62,6 +62,10 @@ struct attribution_origin {
  * frees the array; it lives no longer than the cache. */
 struct attribution_origin *attribution_locate(const struct profile *p, struct elf_symsource_cache *cache);
 
+/* Is basename (an STT_FILE name) the basename of one of files (NULL-
+ * terminated, any paths)? */
+int attribution_file_among(char *const *files, const char *basename);
+
 /* A candidate as the profile must find it. */
 struct attribution_function {
     const char *name;

@@ -36,8 +36,7 @@ static void note_wide_e2e(struct select_session *s, const struct select_workload
                           const struct timing_result *base)
 {
     struct select_report *r = &s->rep;
-    if (decision_waits_dominate(base->median, base->cpu_median) && wr->e2e_cpu.valid &&
-        !select_interval_wide(&wr->e2e_cpu))
+    if (wr->cpu_decides && !select_interval_wide(&wr->e2e_cpu))
         sv_pushf(&r->notes, "'%s': the end-to-end interval is wide: the baseline's wall times were %.1fx its CPU "
                             "times (a busy machine, or a workload that waits), so they measure the waits; the "
                             "CPU-time interval, %.2fx [%.2f, %.2f], is the steadier figure here",

@@ -1,5 +1,6 @@
 /* outlined.c - see outlined.h. */
 #include "select/outlined.h"
+#include "select/attribution.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,15 +42,6 @@ static int in_baseline(const struct strvec *keys, const struct outlined_entry *e
     return found;
 }
 
-static int from_sources(const struct strvec *sources, const char *file)
-{
-    for (size_t i = 0; i < sources->n; i++) {
-        const char *slash = strrchr(sources->v[i], '/');
-        if (!strcmp(slash ? slash + 1 : sources->v[i], file)) return 1;
-    }
-    return 0;
-}
-
 static double baseline_mean(const double *samples, size_t w, size_t nv, size_t nf, size_t nr, size_t f)
 {
     const double *s = samples + ((w * nv + 0) * nf + f) * nr;
@@ -72,10 +64,10 @@ void outlined_apply(const struct outlined_log *log, const struct strvec *sources
         if (e->v == 0 || e->w >= nw || e->v >= nv || e->r >= nr || in_baseline(&keys, e)) continue;
         double total = 0;
         for (size_t f = 0; f < nf; f++)
-            if (from_sources(&sources[f], e->file)) total += weight[e->w * nf + f];
+            if (attribution_file_among(sources[f].v, e->file)) total += weight[e->w * nf + f];
         if (total <= 0) continue;   /* no candidate of that file ran in the baseline */
         for (size_t f = 0; f < nf; f++) {
-            if (!from_sources(&sources[f], e->file) || weight[e->w * nf + f] <= 0) continue;
+            if (!attribution_file_among(sources[f].v, e->file) || weight[e->w * nf + f] <= 0) continue;
             double share = e->samples * weight[e->w * nf + f] / total;
             samples[((e->w * nv + e->v) * nf + f) * nr + e->r] += share;
             if (moved) moved[f * nv + e->v] += share / (double)nr;

@@ -51,6 +51,19 @@ expect_eq "failing tests: nothing selected" "$(jq -r .selected <<<"$out")" 0
 expect_eq "failing tests: empty patch" "$(wc -c <"$P/.fmvgen/selected.patch")" 0
 expect_eq "failing tests: 4 builds (+ the -march reference, no selected one)" "$(jq -r .builds <<<"$out")" 4
 
+# The selected build alone prints something else (its copy is named
+# "selected"): a build that fails its check is never selected, the selected
+# one neither - the selection is withdrawn, the patch left empty.
+run='case "$FMVGEN_SOURCE_DIR" in */selected) echo wrong;; esac; ./prog 40000'
+out=$(sel --run "$run" --runs 3 --json 2>/dev/null); rc=$?
+expect_eq "selected build fails its check: exit" "$rc" 0
+expect_eq "selected build fails its check: nothing selected" "$(jq -r .selected <<<"$out")" 0
+expect_eq "selected build fails its check: empty patch" "$(wc -c <"$P/.fmvgen/selected.patch")" 0
+expect_match "selected build fails its check: said" "$(jq -r '.notes[]' <<<"$out")" \
+  "^the selected build fails a check \(output of .* differs from the baseline's at line 1 \(different\)\): nothing is selected and selected.patch is empty"
+expect_match "selected build fails its check: dot withdrawn" \
+  "$(jq -r '.functions[] | select(.name=="dot") | .why' <<<"$out")" "^withdrawn: the selected build fails a check"
+
 # Outputs that differ on the patched variants: not eligible, reported.
 out=$(sel --run 'grep -q "FMVGEN_CLONES(dot)" kernels.c && echo patched; ./prog 20000' --runs 2 --json 2>/dev/null); rc=$?
 expect_eq "differing output: exit" "$rc" 0

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "measure/build.h"
@@ -406,6 +407,36 @@ static void test_build_copies_cmake_tree_wrapper_compiler(void **state)
     if (!configured) skip();   /* no cmake here */
 }
 
+/* A cmake that throws the copied cache away (it says so, and exits 0): an
+ * error, since the copy would build without the project's configuration. */
+static void test_relocate_cmake_cache_deleted(void **state)
+{
+    (void)state;
+    char *tmp = make_temp_dir("test-measure");
+    char *proj = path_join(tmp, "proj");
+    assert_int_equal(mkdir_p(proj, 0755), 0);
+    write_text(tmp, "fake-cmake",
+               "#!/bin/sh\necho 'You have changed variables that require your cache to be deleted.'\nexit 0\n");
+    char *fake = path_join(tmp, "fake-cmake");
+    assert_int_equal(chmod(fake, 0755), 0);
+    char *cache = xasprintf("CMAKE_CACHEFILE_DIR:INTERNAL=/nonexistent/old\nCMAKE_COMMAND:INTERNAL=%s\n", fake);
+    write_text(proj, "CMakeCache.txt", cache);
+    char *copy = path_join(tmp, "copy");
+    assert_int_equal(measure_copy_tree(proj, copy), 0);
+    struct strbuf err = STRBUF_INIT;
+    fmv_error_capture(&err);
+    assert_int_equal(measure_relocate_cmake(copy, "", NULL), -1);
+    fmv_error_capture(NULL);
+    assert_non_null(strstr(sb_str(&err), "deleted the copied CMake cache"));
+    sb_free(&err);
+    free(copy);
+    free(cache);
+    free(fake);
+    free(proj);
+    remove_tree(tmp);
+    free(tmp);
+}
+
 /* A cache whose cmake cannot run: one error line, the build not attempted. */
 static void test_relocate_cmake_failure(void **state)
 {
@@ -557,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_build_copies_cmake_tree_in_tree),
         cmocka_unit_test(test_build_copies_cmake_tree_build_subdir),
         cmocka_unit_test(test_build_copies_cmake_tree_wrapper_compiler),
+        cmocka_unit_test(test_relocate_cmake_cache_deleted),
         cmocka_unit_test(test_relocate_cmake_failure),
         cmocka_unit_test(test_time_runs),
         cmocka_unit_test(test_time_cpu),

@@ -31,7 +31,7 @@ static int slower_on_some_workload(const struct decision_input *in, size_t v, si
     if (in->n_workloads < 2) return 0;   /* the summed verdict already says it */
     for (size_t w = 0; w < in->n_workloads; w++) {
         struct stats_interval iv;
-        stats_welch(samples_of(in, w, 0, f), in->n_runs, samples_of(in, w, v, f), in->n_runs, &iv);
+        stats_welch_samples(samples_of(in, w, 0, f), in->n_runs, samples_of(in, w, v, f), in->n_runs, &iv);
         if (stats_slower(&iv)) return 1;
     }
     return 0;
@@ -87,7 +87,7 @@ static int pool_slower_on_some_workload(const struct decision_input *in, const i
         pool_summed(in, pool, (long)w, 0, a);
         pool_summed(in, pool, (long)w, v, b);
         struct stats_interval iv;
-        stats_welch(a, in->n_runs, b, in->n_runs, &iv);
+        stats_welch_samples(a, in->n_runs, b, in->n_runs, &iv);
         if (stats_slower(&iv)) return 1;
     }
     return 0;
@@ -117,7 +117,7 @@ static void decide_group(const struct decision_input *in, struct decision *out)
             struct stats_interval iv;
             pool_summed(in, pool, -1, 0, a);
             pool_summed(in, pool, -1, v, b);
-            stats_welch(a, in->n_runs, b, in->n_runs, &iv);
+            stats_welch_samples(a, in->n_runs, b, in->n_runs, &iv);
             if (!stats_faster(&iv) || iv.speedup <= best) continue;
             if (pool_slower_on_some_workload(in, pool, v, a, b)) continue;
             best = iv.speedup;
@@ -160,7 +160,7 @@ void decide(const struct decision_input *in, struct decision *out)
         double best = 0, best_inel = 0;
         for (size_t v = 1; v < in->n_variants; v++) {
             summed(in, v, f, var);
-            stats_welch(base, in->n_runs, var, in->n_runs, &d->by_variant[v]);
+            stats_welch_samples(base, in->n_runs, var, in->n_runs, &d->by_variant[v]);
             const struct stats_interval *iv = &d->by_variant[v];
             if (!stats_faster(iv)) continue;
             any_faster = 1;

@@ -385,7 +385,8 @@ char *select_report_markdown(const struct select_report *r)
                      "code needs (the ISA verdicts of `fmvgen inspect`) and from the loop records.\n\n");
     } else {
         sb_addf(&sb, "%zu builds, %zu profiled runs and %zu timed runs; %d runs per variant and workload, "
-                     "interleaved. Intervals are 95%% (Welch). A function is selected when its own time drops "
+                     "interleaved. Intervals are 95%% (Welch; a function's samples on the log scale where every run "
+                     "sampled it). A function is selected when its own time drops "
                      "significantly and it holds at least %.1f%% of the baseline's samples; functions with no "
                      "significant gain alone are selected together when, as one group, they are significantly "
                      "faster.\n\n",

@@ -115,3 +115,12 @@ void stats_welch_log(const double *a, size_t na, const double *b, size_t nb, str
     free(la);
     free(lb);
 }
+
+void stats_welch_samples(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out)
+{
+    int positive = 1;
+    for (size_t i = 0; positive && i < na; i++) positive = a[i] > 0;
+    for (size_t i = 0; positive && i < nb; i++) positive = b[i] > 0;
+    if (positive && na >= 2 && nb >= 2) stats_welch_log(a, na, b, nb, out);
+    else stats_welch(a, na, b, nb, out);
+}

@@ -40,6 +40,14 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct 
  * make the interval invalid. */
 void stats_welch_log(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out);
 
+/* For a function's profile samples per run: stats_welch_log when every run
+ * on both sides sampled it, since machine noise is multiplicative (a run
+ * slowed by a busy neighbour is slowed in every function by one factor, and
+ * one such run out of three hides even a 5x gain on the linear scale);
+ * stats_welch where some run has none (a function the clones made vanish, or
+ * one never sampled), where a log has no meaning. */
+void stats_welch_samples(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out);
+
 /* 1 when the interval excludes no change in B's favour (lo > 0). */
 int stats_faster(const struct stats_interval *iv);
 /* 1 when B is significantly slower (hi < 0). */

@@ -5,6 +5,7 @@
  * transaction - so a failure halfway leaves the previous rows intact. */
 #include "candidates/analyze.h"
 #include "candidates/eligibility.h"
+#include "candidates/helpers.h"
 #include "candidates/included.h"
 #include "candidates/locate.h"
 #include "candidates/simdifdef.h"
@@ -14,6 +15,7 @@
 #include "util/util.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,11 @@ struct wanted {
     char *function;
     char *file;   /* loop position, for the row of an unlocated function */
     int line;
+    /* Every loop position of the function (helpers.h): files owned by
+     * files, NULL for a position without function. */
+    struct loop_position *positions;
+    size_t npositions;
+    struct strvec files;
 };
 
 struct wanted_list {
@@ -37,7 +44,24 @@ static void wanted_push(struct wanted_list *w, const char *function, const char 
     w->v[w->n].function = function ? xstrdup(function) : NULL;
     w->v[w->n].file = file ? xstrdup(file) : NULL;
     w->v[w->n].line = line;
+    w->v[w->n].positions = NULL;
+    w->v[w->n].npositions = 0;
+    w->v[w->n].files = (struct strvec)STRVEC_INIT;
     w->n++;
+}
+
+static void wanted_add_position(struct wanted *w, const char *file, int line)
+{
+    if (!file) return;
+    sv_push(&w->files, file);
+    w->positions = xrealloc(w->positions, (w->npositions + 1) * sizeof *w->positions);
+    w->positions[w->npositions++] = (struct loop_position){NULL, line};
+}
+
+/* The positions' file pointers, once no more strings are pushed. */
+static void wanted_settle_positions(struct wanted *w)
+{
+    for (size_t i = 0; i < w->npositions; i++) w->positions[i].file = w->files.v[i];
 }
 
 static void wanted_free(struct wanted_list *w)
@@ -45,6 +69,8 @@ static void wanted_free(struct wanted_list *w)
     for (size_t i = 0; i < w->n; i++) {
         free(w->v[i].function);
         free(w->v[i].file);
+        free(w->v[i].positions);
+        sv_free(&w->v[i].files);
     }
     free(w->v);
     memset(w, 0, sizeof *w);
@@ -70,6 +96,24 @@ static int load_wanted(struct store *st, int64_t compile_id, struct wanted_list 
     while (sqlite3_step(q) == SQLITE_ROW)
         wanted_push(out, (const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
                     sqlite3_column_int(q, 2));
+    sqlite3_finalize(q);
+    /* Each function's loop positions: those in other definitions lead to
+     * the helpers it inlined (helpers.h). */
+    static const char *const POSITIONS =
+        "SELECT DISTINCT file, line FROM loops"
+        " WHERE compile_id=?1 AND variant<>'probe:O3' AND function=?2 AND file IS NOT NULL ORDER BY file, line";
+    if (sqlite3_prepare_v2(store_db(st), POSITIONS, -1, &q, NULL) != SQLITE_OK)
+        return fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+    for (size_t i = 0; i < out->n; i++) {
+        struct wanted *w = &out->v[i];
+        if (!w->function) continue;
+        sqlite3_reset(q);
+        sqlite3_bind_int64(q, 1, compile_id);
+        sqlite3_bind_text(q, 2, w->function, -1, SQLITE_TRANSIENT);
+        while (sqlite3_step(q) == SQLITE_ROW)
+            wanted_add_position(w, (const char *)sqlite3_column_text(q, 0), sqlite3_column_int(q, 1));
+        wanted_settle_positions(w);
+    }
     sqlite3_finalize(q);
     return 0;
 }
@@ -248,36 +292,76 @@ static void add_unlocated(struct row_list *rows, const struct wanted *w, const c
     else *row_new(rows) = tmp;
 }
 
+static void row_add_note(struct fn_row *r, json_t *note);
+
+/* The helpers.h notes of the candidate rows: each definition's loop
+ * positions from every record that led to it ("foo" and "foo.part.0"). */
+static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted,
+                         const size_t *seen_of, const struct fn_def *seen, const size_t *row_of, size_t nseen,
+                         struct row_list *rows)
+{
+    for (size_t k = 0; k < nseen; k++) {
+        if (row_of[k] == SIZE_MAX || rows->v[row_of[k]].reason) continue;
+        size_t n = 0;
+        for (size_t i = 0; i < wanted->n; i++)
+            if (seen_of[i] == k) n += wanted->v[i].npositions;
+        if (!n) continue;
+        struct loop_position *positions = xcalloc(n, sizeof *positions);
+        n = 0;
+        for (size_t i = 0; i < wanted->n; i++)
+            for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++)
+                positions[n++] = wanted->v[i].positions[p];
+        json_t *notes = json_array();
+        helpers_note(tu, pp, &seen[k], positions, n, seen, nseen, notes);
+        size_t j;
+        json_t *note;
+        json_array_foreach(notes, j, note) row_add_note(&rows->v[row_of[k]], note);
+        json_decref(notes);
+        free(positions);
+    }
+}
+
 static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
                        const struct wanted_list *wanted, struct row_list *rows)
 {
     struct fn_def *seen = xcalloc(wanted->n ? wanted->n : 1, sizeof *seen);
+    size_t *row_of = xcalloc(wanted->n ? wanted->n : 1, sizeof *row_of);    /* per seen: its located row */
+    size_t *seen_of = xcalloc(wanted->n ? wanted->n : 1, sizeof *seen_of);  /* per wanted: its seen */
     size_t nseen = 0;
     for (size_t i = 0; i < wanted->n; i++) {
         const struct wanted *w = &wanted->v[i];
         struct fn_def def;
         if (w->function) locate_by_name(tu, w->function, &def);
         else locate_by_line(tu, w->file, w->line, &def);
-        int duplicate = 0;
+        size_t duplicate = SIZE_MAX;
         /* Constructor variants (C1/C2) and a log's loops of one function
          * are one row; each instance of a template keeps its own. */
-        for (size_t k = 0; k < nseen && !duplicate; k++)
-            duplicate = fn_def_same(&seen[k], &def) &&
-                        (def.match != DEF_TEMPLATE || !w->function || !strcmp(seen[k].symbol, def.symbol));
-        if (duplicate) {
+        for (size_t k = 0; k < nseen && duplicate == SIZE_MAX; k++)
+            if (fn_def_same(&seen[k], &def) &&
+                (def.match != DEF_TEMPLATE || !w->function || !strcmp(seen[k].symbol, def.symbol)))
+                duplicate = k;
+        if (duplicate != SIZE_MAX) {
+            seen_of[i] = duplicate;
             fn_def_free(&def);
             continue;
         }
         struct eligibility el;
         eligibility_check(tu, pp, &def, &el);
-        if (def.match == DEF_FOUND || def.match == DEF_TEMPLATE)
+        row_of[nseen] = SIZE_MAX;
+        if (def.match == DEF_FOUND || def.match == DEF_TEMPLATE) {
             row_located(row_new(rows), &def, &el, notes_for(pp, tu, &def));
-        else
+            row_of[nseen] = rows->n - 1;
+        } else {
             add_unlocated(rows, w, c->directory, el.reason, el.detail, &def);
+        }
+        seen_of[i] = nseen;
         seen[nseen++] = def;
     }
+    note_helpers(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
     for (size_t k = 0; k < nseen; k++) fn_def_free(&seen[k]);
     free(seen);
+    free(row_of);
+    free(seen_of);
 }
 
 static int store_rows(struct store *st, int64_t compile_id, const struct row_list *rows)

@@ -5,6 +5,7 @@
 #include "candidates/eligibility.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
+#include "patch/marker.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -289,6 +290,16 @@ static char *rule_attribute(const struct strvec *attrs)
     return NULL;
 }
 
+/* A definition fmvgen patched: its marker line stands above it (marker.h;
+ * libclang 14 may see no attribute where the line makes one). */
+static char *rule_patched(struct parsed_tu *tu, const struct fn_def *def)
+{
+    size_t len = 0, at = 0;
+    const char *text = tu_file_text(tu, def->cxfile, &len);
+    size_t n = patch_marker_at(text, len, def->insert_offset, &at);
+    return n ? xasprintf("already carries %.*s (patched by fmvgen)", (int)n, text + at) : NULL;
+}
+
 /* ---- inline ------------------------------------------------------------ */
 
 struct head_words {
@@ -442,55 +453,16 @@ static char *rule_internal_template_use(struct parsed_tu *tu, const struct fn_de
 
 /* ---- used before its definition ----------------------------------------- */
 
-struct early_use {
-    CXCursor target;          /* the function's canonical declaration */
-    CXFile file;              /* where a use counts ... */
-    unsigned limit;           /* ... when it starts before this offset */
-    unsigned line;            /* first such use, 0: none */
-};
-
-static enum CXChildVisitResult early_use_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    struct early_use *u = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    /* Declarations (the prototype, the definition) are not uses; calls,
-     * address-taking and initializers are references. */
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_OverloadedDeclRef) {
-        CXCursor ref = clang_getCursorReferenced(c);
-        if (!clang_Cursor_isNull(ref) && clang_equalCursors(clang_getCanonicalCursor(ref), u->target)) {
-            CXFile f = NULL;
-            unsigned line = 0;
-            unsigned off = loc_offset(clang_getCursorLocation(c), &f, &line, NULL);
-            if (f && clang_File_isEqual(f, u->file) && off < u->limit && (!u->line || line < u->line)) u->line = line;
-        }
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* The top-level declarations of u->file that start before u->limit: only
- * they can hold an earlier use there. */
-static enum CXChildVisitResult early_top_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    struct early_use *u = data;
-    CXFile f = NULL;
-    unsigned off = loc_offset(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL);
-    if (!f || !clang_File_isEqual(f, u->file) || off >= u->limit) return CXChildVisit_Continue;
-    early_use_visit(c, parent, data);
-    clang_visitChildren(c, early_use_visit, u);
-    return CXChildVisit_Continue;
-}
-
-/* The first line of file before limit that uses target, or 0. A walk of
- * the AST, not clang_findReferencesInFile, which misses a use written
- * through a renaming macro (libjpeg-turbo calls jpeg12_fdct_islow as
- * _jpeg_fdct_islow). */
+/* The first line of file before limit that uses target, or 0. */
 static unsigned first_use_before(struct parsed_tu *tu, CXCursor target, CXFile file, unsigned limit)
 {
-    struct early_use u = {clang_getCanonicalCursor(target), file, limit, 0};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu_handle(tu)), early_top_visit, &u);
-    return u.line;
+    struct use_site *uses = NULL;
+    size_t n = locate_uses(tu, target, file, limit, &uses);
+    unsigned line = 0;
+    for (size_t i = 0; i < n; i++)
+        if (uses[i].offset < limit && (!line || uses[i].line < line)) line = uses[i].line;
+    free(uses);
+    return line;
 }
 
 /* Clang (14 and 19 alike) rejects target_clones on a definition when the
@@ -577,7 +549,7 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     if (d) set(out, "inline", d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, "variadic", xstrdup("variadic function (takes ...)"));
-    else if ((d = rule_attribute(&attrs)) || (d = rule_target_pragma(pp, def)) ||
+    else if ((d = rule_attribute(&attrs)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)) ||
              (d = rule_clang_incompatible_attribute(tu, def)))
         set(out, "attribute", d);
     else if ((d = rule_constructor(def))) set(out, "constructor", d);

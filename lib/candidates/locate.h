@@ -122,6 +122,19 @@ int locate_name_spelling(struct parsed_tu *tu, const struct fn_def *def, char **
  * NULL otherwise. The patch cannot see such a static in the text. */
 char *locate_static_macro(struct parsed_tu *tu, const struct fn_def *def);
 
+/* A use of a function: a call, its address taken, an initializer - not a
+ * declaration (the prototype, the definition). */
+struct use_site {
+    unsigned offset, line;     /* where it stands in the file (after macro expansion) */
+};
+/* The uses of the function target in file, within the top-level
+ * declarations of file that start before limit (UINT_MAX: all of them), in
+ * AST order. A walk of the AST, not clang_findReferencesInFile, which
+ * misses a use written through a renaming macro (libjpeg-turbo calls
+ * jpeg12_fdct_islow as _jpeg_fdct_islow). Returns how many (*out: caller
+ * frees; NULL when none). */
+size_t locate_uses(struct parsed_tu *tu, CXCursor target, CXFile file, unsigned limit, struct use_site **out);
+
 /* Helpers the eligibility rules share with the locator. */
 /* Start offset in file of a location, after macro expansion (where the
  * text stands in the file); sets *file. */

@@ -3,6 +3,7 @@
  * renders the header comment and the diff (diff.c). Nothing is written
  * here: the CLI prints the text or hands the new contents to apply.c. */
 #include "patch/plan.h"
+#include "patch/marker.h"
 #include "patch/diff.h"
 #include "store/store.h"
 #include "targets/targets.h"
@@ -280,6 +281,7 @@ static void function_free(struct patch_function *f)
     free(f->source_hash);
     free(f->probe_target);
     free(f->clones_arg);
+    free(f->helper_of);
     sv_free(&f->symbols);
     json_decref(f->notes);
 }
@@ -530,24 +532,24 @@ static int preamble_defined(const char *text, size_t offset, const char *macro)
 
 /* Reads one file, checks it is the scanned version, and computes its new
  * content and diff for functions fs[0..n). */
-static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n, const struct patch_plan *p,
+static int build_file(struct patch_file *pf, struct patch_function **fs, size_t n, const struct patch_plan *p,
                       struct strbuf *diff)
 {
-    pf->path = xstrdup(fs[0].file);
-    pf->rel = xstrdup(fs[0].rel);
+    pf->path = xstrdup(fs[0]->file);
+    pf->rel = xstrdup(fs[0]->rel);
     pf->nfunctions = n;
     pf->old = read_file(pf->path, &pf->old_len);
     if (!pf->old) return fmv_error("%s: cannot read: %s", pf->path, strerror(errno));
     pf->hash = hash_bytes_hex(pf->old, pf->old_len);
     for (size_t i = 0; i < n; i++) {
-        if (fs[i].source_hash && strcmp(fs[i].source_hash, pf->hash) != 0)
+        if (fs[i]->source_hash && strcmp(fs[i]->source_hash, pf->hash) != 0)
             return fmv_error("%s: changed since the scan; run 'fmvgen scan' again (nothing was written)", pf->path);
         /* Offsets come from the scan: a line start, on the line it says. */
-        if (fs[i].offset >= pf->old_len || !diff_is_line_start(pf->old, pf->old_len, fs[i].offset) ||
-            (fs[i].insert_line > 0 && line_of_offset(pf->old, fs[i].offset) != (size_t)fs[i].insert_line))
+        if (fs[i]->offset >= pf->old_len || !diff_is_line_start(pf->old, pf->old_len, fs[i]->offset) ||
+            (fs[i]->insert_line > 0 && line_of_offset(pf->old, fs[i]->offset) != (size_t)fs[i]->insert_line))
             return fmv_error("%s: the stored position of %s (offset %zu, line %d) is not the start of its line; "
-                             "run 'fmvgen scan' again", pf->path, fs[i].display_name, fs[i].offset,
-                             fs[i].insert_line);
+                             "run 'fmvgen scan' again", pf->path, fs[i]->display_name, fs[i]->offset,
+                             fs[i]->insert_line);
     }
     struct insertion *ins = xcalloc(n + 1, sizeof *ins);
     char **texts = xcalloc(n + 1, sizeof *texts);
@@ -561,7 +563,7 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     for (size_t s = 0; s < p->nsets; s++) {
         size_t first = SIZE_MAX;
         for (size_t i = 0; i < n && first == SIZE_MAX; i++)
-            if (fs[i].set == s) first = fs[i].start;
+            if (fs[i]->set == s) first = fs[i]->start;
         if (first == SIZE_MAX || preamble_defined(pf->old, first, p->sets[s].macro)) continue;
         if (!nmissing || first < first_missing) first_missing = first;
         missing[nmissing++] = p->sets[s];
@@ -575,23 +577,23 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
     }
     free(missing);
     for (size_t i = 0; i < n; i++) {
-        char *indent = indent_at(pf->old, pf->old_len, fs[i].offset);
+        char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
         /* Internal linkage: "static", or a C++ anonymous namespace (its
          * mangled names hold _GLOBAL__N_): no global alias may be made. Or
          * libclang's linkage, when the scan stored it (a source file TUs
          * include: libjpeg-turbo's "METHODDEF(void)" hides its "static"). */
-        fs[i].is_static = fs[i].linkage ? fs[i].linkage == PATCH_LINKAGE_STATIC
-                                        : is_static_at(pf->old, pf->old_len, fs[i].offset + strlen(indent)) ||
-                                              strstr(fs[i].name, "_GLOBAL__N_");
-        if (fs[i].is_static)
-            texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i].set].macro,
-                                 eol_at(pf->old, pf->old_len, fs[i].offset));
+        fs[i]->is_static = fs[i]->linkage ? fs[i]->linkage == PATCH_LINKAGE_STATIC
+                                        : is_static_at(pf->old, pf->old_len, fs[i]->offset + strlen(indent)) ||
+                                              strstr(fs[i]->name, "_GLOBAL__N_");
+        if (fs[i]->is_static)
+            texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i]->set].macro,
+                                 eol_at(pf->old, pf->old_len, fs[i]->offset));
         else   /* the preamble macro-expands the argument: each TU's own symbol */
-            texts[k] = xasprintf("%s%s(%s)%s", indent, p->sets[fs[i].set].macro,
-                                 fs[i].clones_arg ? fs[i].clones_arg : fs[i].name,
-                                 eol_at(pf->old, pf->old_len, fs[i].offset));
+            texts[k] = xasprintf("%s%s(%s)%s", indent, p->sets[fs[i]->set].macro,
+                                 fs[i]->clones_arg ? fs[i]->clones_arg : fs[i]->name,
+                                 eol_at(pf->old, pf->old_len, fs[i]->offset));
         free(indent);
-        ins[k].offset = fs[i].offset;
+        ins[k].offset = fs[i]->offset;
         ins[k].text = texts[k];
         k++;
     }
@@ -604,14 +606,6 @@ static int build_file(struct patch_file *pf, struct patch_function *fs, size_t n
 }
 
 /* ---- the header comment ---- */
-
-static void join(struct strbuf *sb, const struct strvec *v, const char *sep)
-{
-    for (size_t i = 0; i < v->n; i++) {
-        if (i) sb_adds(sb, sep);
-        sb_adds(sb, v->v[i]);
-    }
-}
 
 static void describe_why(struct strbuf *sb, const struct patch_function *f)
 {
@@ -642,7 +636,7 @@ static void describe_targets(struct strbuf *sb, const struct strvec *targets, co
     for (size_t i = 0; !differ && i < modern.n; i++) differ = strcmp(modern.v[i], features.v[i]) != 0;
     if (differ) {
         sb_addf(sb, "%sspelled ", indent);
-        join(sb, &features, ", ");
+        sb_add_joined(sb, &features, ", ");
         sb_addf(sb, " for clang < 19 and gcc < 11 (clang 14 accepts arch=x86-64-vN but its\n"
                     "%sresolver always runs the default clone; feature names dispatch correctly)\n", indent);
     }
@@ -668,7 +662,7 @@ static char *render_header(const struct patch_plan *p)
                      "static functions of one name would not link): FMVGEN_CLONES_STATIC is empty\n"
                      "there, static functions get no clones.\n\n");
         sb_adds(&sb, "Targets: ");
-        join(&sb, &p->targets, ", ");
+        sb_add_joined(&sb, &p->targets, ", ");
         sb_adds(&sb, ", default\n");
         describe_targets(&sb, &p->targets, "  ");
     } else {
@@ -683,7 +677,7 @@ static char *render_header(const struct patch_plan *p)
         sb_addf(&sb, "Target sets (%zu):\n", p->nsets);
         for (size_t s = 0; s < p->nsets; s++) {
             sb_addf(&sb, "  %s: ", p->sets[s].macro);
-            join(&sb, &p->sets[s].targets, ", ");
+            sb_add_joined(&sb, &p->sets[s].targets, ", ");
             sb_adds(&sb, ", default\n");
             describe_targets(&sb, &p->sets[s].targets, "    ");
         }
@@ -696,7 +690,7 @@ static char *render_header(const struct patch_plan *p)
         sb_addf(&sb, "  %s:%d %s: ", f->rel, f->line, f->display_name);
         if (mixed) {
             sb_adds(&sb, "targets ");
-            join(&sb, &p->sets[f->set].targets, ", ");
+            sb_add_joined(&sb, &p->sets[f->set].targets, ", ");
             sb_adds(&sb, "; ");
         }
         describe_why(&sb, f);
@@ -709,6 +703,15 @@ static char *render_header(const struct patch_plan *p)
             const char *detail = json_string_value(json_object_get(note, "detail"));
             sb_addf(&sb, "      note (%s): %s\n", kind ? kind : "note", detail ? detail : "");
         }
+    }
+    if (p->nhelpers) {
+        sb_addf(&sb, "\nHelpers (%zu): static functions holding the vectorized loops of a function\n"
+                     "that inlined them, used by no other; cloned with it, so that its clones run\n"
+                     "their loops with the clones' ISA:\n",
+                p->nhelpers);
+        for (size_t i = 0; i < p->nhelpers; i++)
+            sb_addf(&sb, "  %s:%d %s: with %s\n", p->helpers[i].rel, p->helpers[i].line, p->helpers[i].display_name,
+                    p->helpers[i].helper_of);
     }
     if (p->already)
         sb_addf(&sb, "\nAlready patched, left alone: %zu function%s.\n", p->already, p->already == 1 ? "" : "s");
@@ -734,17 +737,17 @@ static char *render_header(const struct patch_plan *p)
             if (target_enables_fma(spelled.v[i])) sv_push(&spelled_fma, spelled.v[i]);
         sb_adds(&sb, differ ? "\nFMA WARNING: with GCC and clang >= 19 these targets enable FMA: "
                             : "\nFMA WARNING: these targets enable FMA: ");
-        join(&sb, &fma, ", ");
+        sb_add_joined(&sb, &fma, ", ");
         if (mixed) {
             sb_adds(&sb, ".\nThey are the targets of ");
-            join(&sb, &fns, ", ");
+            sb_add_joined(&sb, &fns, ", ");
         }
         if (differ) {
             sb_adds(&sb, ".\nThe clang < 19 and gcc < 11 spelling (");
-            join(&sb, &spelled, ", ");
+            sb_add_joined(&sb, &spelled, ", ");
             if (spelled_fma.n) {
                 sb_adds(&sb, ") enables FMA only in ");
-                join(&sb, &spelled_fma, ", ");
+                sb_add_joined(&sb, &spelled_fma, ", ");
             } else {
                 sb_adds(&sb, ") does not enable FMA");
             }
@@ -763,27 +766,6 @@ static char *render_header(const struct patch_plan *p)
     }
     sb_addc(&sb, '\n');
     return sb_detach(&sb);
-}
-
-/* 1 when the definition already carries an FMVGEN_CLONES line (the project
- * was patched and rescanned): patching twice would stack them. The scan may
- * place the definition's start on that line (libclang's extent covers the
- * attribute the macro expands to) or just below it. */
-static int starts_with_marker(const char *text, size_t len, size_t pos)
-{
-    while (pos < len && (text[pos] == ' ' || text[pos] == '\t')) pos++;
-    return len - pos >= 13 && !strncmp(text + pos, "FMVGEN_CLONES", 13);
-}
-
-static int already_patched(const char *text, size_t len, size_t offset)
-{
-    if (starts_with_marker(text, len, offset)) return 1;
-    if (offset == 0) return 0;
-    size_t end = offset - 1;   /* the '\n' ending the previous line */
-    size_t start = end;
-    while (start > 0 && text[start - 1] != '\n') start--;
-    while (start < end && (text[start] == ' ' || text[start] == '\t')) start++;
-    return end - start >= 13 && !strncmp(text + start, "FMVGEN_CLONES", 13);
 }
 
 /* pos moved past spaces and tabs. */
@@ -859,12 +841,12 @@ static const char *place_after_cxx_attribute_lists(struct patch_function *f, con
  * its line placed after [[...]] lists (or skipped, said why), then dropped
  * when it already carries the attribute line - after the placement, so a
  * patched file's line below the lists counts as patched. */
-static void settle_in_files(struct patch_plan *p)
+static void settle_in_files(struct patch_plan *p, struct patch_function *fs, size_t *n)
 {
     size_t out = 0, len = 0;
     char *path = NULL, *text = NULL;
-    for (size_t i = 0; i < p->nfunctions; i++) {
-        struct patch_function *f = &p->functions[i];
+    for (size_t i = 0; i < *n; i++) {
+        struct patch_function *f = &fs[i];
         if (!path || strcmp(path, f->file) != 0) {
             free(text);
             free(path);
@@ -878,16 +860,16 @@ static void settle_in_files(struct patch_plan *p)
             function_free(f);
             continue;
         }
-        if (text && f->offset <= len && already_patched(text, len, f->offset)) {
+        if (text && f->offset <= len && patch_marker_at(text, len, f->offset, NULL)) {
             p->already++;
             function_free(f);
             continue;
         }
-        p->functions[out++] = *f;
+        fs[out++] = *f;
     }
     free(text);
     free(path);
-    p->nfunctions = out;
+    *n = out;
 }
 
 /* Keeps only the candidates named in only (patch_plan_build_only). */
@@ -1031,6 +1013,111 @@ static void keep_assigned(struct patch_plan *p, const struct patch_assignments *
     p->nfunctions = out;
 }
 
+/* ---- the functions' inlined helpers (candidates/helpers.h) ---- */
+
+static int same_place(const struct patch_function *a, const char *file, size_t offset)
+{
+    return a->offset == offset && !strcmp(a->file, file);
+}
+
+/* One helper from a function's "inlined-helper" note: its file is the
+ * function's (helpers.h), so is the scanned hash. NULL when the note is
+ * not complete. */
+static struct patch_function helper_from_note(const struct patch_function *f, json_t *h, int *ok)
+{
+    struct patch_function x;
+    memset(&x, 0, sizeof x);
+    json_t *off = json_object_get(h, "insert_offset");
+    const char *name = json_string_value(json_object_get(h, "name"));
+    *ok = name && json_is_integer(off) && json_integer_value(off) >= 0;
+    if (!*ok) return x;
+    const char *display = json_string_value(json_object_get(h, "display_name"));
+    x.file = xstrdup(f->file);
+    x.rel = xstrdup(f->rel);
+    x.name = xstrdup(name);
+    x.display_name = xstrdup(display ? display : name);
+    x.offset = x.start = (size_t)json_integer_value(off);
+    x.insert_line = (int)json_integer_value(json_object_get(h, "insert_line"));
+    x.line = (int)json_integer_value(json_object_get(h, "line"));
+    if (x.line <= 0) x.line = x.insert_line;
+    x.source_hash = f->source_hash ? xstrdup(f->source_hash) : NULL;
+    x.notes = json_array();
+    x.set = f->set;
+    x.linkage = PATCH_LINKAGE_STATIC;
+    x.helper_of = xstrdup(f->display_name);
+    return x;
+}
+
+/* The "inlined-helper" notes of f, each with its "helper" object (NULL
+ * when the notes end): for (i = 0; (h = next_helper(f, &i));). */
+static json_t *next_helper(const struct patch_function *f, size_t *i)
+{
+    for (; *i < json_array_size(f->notes); (*i)++) {
+        json_t *note = json_array_get(f->notes, *i);
+        const char *kind = json_string_value(json_object_get(note, "kind"));
+        json_t *h = json_object_get(note, "helper");
+        if (kind && !strcmp(kind, "inlined-helper") && json_is_object(h)) {
+            (*i)++;
+            return h;
+        }
+    }
+    return NULL;
+}
+
+void patch_function_helpers(const struct patch_function *f, struct strvec *names)
+{
+    json_t *h;
+    for (size_t i = 0; (h = next_helper(f, &i));) {
+        const char *name = json_string_value(json_object_get(h, "name"));
+        if (name && !sv_contains(names, name)) sv_push(names, name);
+    }
+}
+
+/* p->helpers: the helpers of the plan's functions, each once; one that is
+ * a candidate of its own (compiled out of line by another TU) is patched as
+ * that, and one already patched is left alone like a function. */
+static void add_helpers(struct patch_plan *p)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        const struct patch_function *f = &p->functions[i];
+        json_t *h;
+        for (size_t j = 0; (h = next_helper(f, &j));) {
+            int ok;
+            struct patch_function x = helper_from_note(f, h, &ok);
+            if (!ok) continue;
+            int known = 0;
+            for (size_t k = 0; k < p->nfunctions && !known; k++) known = same_place(&p->functions[k], x.file, x.offset);
+            for (size_t k = 0; k < p->nhelpers && !known; k++) known = same_place(&p->helpers[k], x.file, x.offset);
+            if (known) {
+                function_free(&x);
+                continue;
+            }
+            if (p->nhelpers == cap) p->helpers = xrealloc(p->helpers, (cap = cap ? 2 * cap : 8) * sizeof *p->helpers);
+            p->helpers[p->nhelpers++] = x;
+        }
+    }
+    size_t already = p->already;
+    settle_in_files(p, p->helpers, &p->nhelpers);
+    p->already = already;   /* a helper is no function of the plan: not counted */
+    if (p->nhelpers) qsort(p->helpers, p->nhelpers, sizeof *p->helpers, by_file_then_offset);
+}
+
+/* Functions and helpers together, by file then offset: what build_file
+ * edits. Caller frees the array (not the functions). */
+static struct patch_function **edits_in_order(struct patch_plan *p, size_t *n)
+{
+    *n = p->nfunctions + p->nhelpers;
+    struct patch_function **v = xcalloc(*n ? *n : 1, sizeof *v);
+    size_t a = 0, b = 0, k = 0;
+    while (a < p->nfunctions || b < p->nhelpers) {
+        int take_function = b == p->nhelpers ||
+                            (a < p->nfunctions && by_file_then_offset(&p->functions[a], &p->helpers[b]) <= 0);
+        v[k++] = take_function ? &p->functions[a++] : &p->helpers[b++];
+    }
+    return v;
+}
+
 /* The common part of the builders: functions loaded, already patched ones
  * and those not in only (when given) dropped, each function's set given by
  * assigned (by name, and file when it gives one) or else set 0; then the
@@ -1044,7 +1131,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
-    settle_in_files(p);
+    settle_in_files(p, p->functions, &p->nfunctions);
     if (only) keep_only(p, only);
     if (assigned) keep_assigned(p, assigned);
     name_sets(p);
@@ -1053,20 +1140,25 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
         p->text = xstrdup("");
         return 0;
     }
-    p->files = xcalloc(p->nfunctions, sizeof *p->files);
+    add_helpers(p);
+    size_t n;
+    struct patch_function **edits = edits_in_order(p, &n);
+    p->files = xcalloc(n, sizeof *p->files);
     struct strbuf diff = STRBUF_INIT;
-    for (size_t i = 0; i < p->nfunctions;) {
+    for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < p->nfunctions && !strcmp(p->functions[j].file, p->functions[i].file)) j++;
+        while (j < n && !strcmp(edits[j]->file, edits[i]->file)) j++;
         struct patch_file *pf = &p->files[p->nfiles++];
-        if (build_file(pf, &p->functions[i], j - i, p, &diff) != 0) {
+        if (build_file(pf, &edits[i], j - i, p, &diff) != 0) {
             sb_free(&diff);
+            free(edits);
             return -1;
         }
         for (size_t k = i; k < j; k++)
-            if (p->functions[k].line <= 0) p->functions[k].line = (int)line_of_offset(pf->old, p->functions[k].offset);
+            if (edits[k]->line <= 0) edits[k]->line = (int)line_of_offset(pf->old, edits[k]->offset);
         i = j;
     }
+    free(edits);
     char *header = render_header(p);
     struct strbuf text = STRBUF_INIT;
     sb_adds(&text, header);
@@ -1145,6 +1237,15 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_array_append_new(fns, j);
     }
     json_object_set_new(o, "functions", fns);
+    json_t *helpers = json_array();
+    for (size_t i = 0; i < p->nhelpers; i++) {
+        const struct patch_function *h = &p->helpers[i];
+        json_array_append_new(helpers, json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:s}", "file", h->rel, "line", h->line,
+                                                 "name", h->name, "display_name", h->display_name, "helper_of",
+                                                 h->helper_of, "targets", targets_json(&p->sets[h->set].targets),
+                                                 "macro", p->sets[h->set].macro));
+    }
+    json_object_set_new(o, "helpers", helpers);
     json_t *skipped = json_array();
     for (size_t i = 0; i < p->skipped.n; i++) json_array_append_new(skipped, json_string(p->skipped.v[i]));
     json_object_set_new(o, "skipped", skipped);
@@ -1157,6 +1258,8 @@ void patch_plan_free(struct patch_plan *p)
     if (!p) return;
     for (size_t i = 0; i < p->nfunctions; i++) function_free(&p->functions[i]);
     free(p->functions);
+    for (size_t i = 0; i < p->nhelpers; i++) function_free(&p->helpers[i]);
+    free(p->helpers);
     for (size_t i = 0; i < p->nfiles; i++) {
         free(p->files[i].path);
         free(p->files[i].rel);

@@ -18,6 +18,8 @@
  * macros are FMVGEN_CLONES / FMVGEN_CLONES_STATIC, whatever the set, so a
  * one-set patch reads as it always has. A candidate already preceded by any
  * FMVGEN_CLONES* line is left alone (counted in already).
+ * A function's inlined helpers (candidates/helpers.h) get its set too:
+ * FMVGEN_CLONES_<SET>_STATIC before each, listed in the header.
  * Each file's content must still hash to the source_hash of the scan (a
  * file edited since then is refused: its offsets are stale). The text is a
  * header comment (functions and why, targets, the FMA warning, version)
@@ -58,7 +60,15 @@ struct patch_function {
     enum { PATCH_LINKAGE_UNKNOWN = 0, PATCH_LINKAGE_STATIC, PATCH_LINKAGE_EXTERNAL } linkage;
     int is_static;                  /* internal linkage (static, C++ anonymous
                                      * namespace): FMVGEN_CLONES_STATIC */
+    /* NULL for a candidate. For a helper (candidates/helpers.h: a static
+     * function whose loops the candidate inlined, used by no one else):
+     * the candidate's display name; the helper gets its set. */
+    char *helper_of;
 };
+
+/* The names of f's inlined helpers (its "inlined-helper" notes), appended
+ * to names: what gets f's clones with it, and whose time and code are f's. */
+void patch_function_helpers(const struct patch_function *f, struct strvec *names);
 
 /* One target set of a plan, and the macros that spell it. */
 struct patch_target_set {
@@ -97,6 +107,11 @@ struct patch_plan {
     int exact;
     struct patch_function *functions;   /* sorted by rel, then offset */
     size_t nfunctions;
+    /* The functions' inlined helpers (their "inlined-helper" notes), each
+     * with the set of the function it serves; sorted like functions. Not
+     * among the functions: nothing is decided about a helper on its own. */
+    struct patch_function *helpers;
+    size_t nhelpers;
     struct patch_file *files;
     size_t nfiles;
     struct strvec skipped;          /* "REL:LINE NAME: why" of candidates left out */

@@ -668,6 +668,9 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "selected", json_boolean(fn->in_patch));
         json_object_set_new(j, "fma_free_code", json_boolean(fn->fma_free_code));
         json_object_set_new(j, "outlined_helpers", fn->outlined ? json_string(fn->outlined) : json_null());
+        json_t *helpers = json_array();
+        for (size_t i = 0; i < fn->helpers.n; i++) json_array_append_new(helpers, json_string(fn->helpers.v[i]));
+        json_object_set_new(j, "inlined_helpers", helpers);
         json_object_set_new(j, "why", json_string(function_verdict(r, f)));
         json_object_set_new(j, "reason", json_string(reason_code(r, f)));
         /* other candidates have its name (select_name_count); samples_by_file:
@@ -992,6 +995,7 @@ void select_report_free(struct select_report *r)
         free(fn->file);
         free(fn->note);
         free(fn->outlined);
+        sv_free(&fn->helpers);
         if (fn->ran)
             for (size_t v = 0; v < r->n_variants; v++) free(fn->ran[v]);
         free(fn->ran);

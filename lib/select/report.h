@@ -49,6 +49,9 @@ struct select_function {
     int fma_free_code;  /* its clones in an FMA variant whose outputs differed hold
                          * no FMA instruction: eligible for that variant anyway
                          * (decision.h, function_eligible) */
+    /* Its inlined helpers (candidates/helpers.h), cloned with it: their
+     * samples and their clones' bytes count as its own. */
+    struct strvec helpers;
     int by_file;        /* other candidates share its name, and its samples were
                          * told from theirs by source file (attribution.h):
                          * not ambiguous */

@@ -148,6 +148,7 @@ static void init_report(struct select_session *s)
         r->functions[f].display_name = xstrdup(pf->display_name ? pf->display_name : pf->name);
         r->functions[f].file = xstrdup(pf->rel);
         r->functions[f].line = pf->line;
+        patch_function_helpers(pf, &r->functions[f].helpers);
         r->functions[f].ran = xcalloc(r->n_variants + 1, sizeof *r->functions[f].ran);
     }
     r->n_workloads = s->o->runs_cmd->n;

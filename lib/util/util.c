@@ -154,6 +154,14 @@ void sv_pushf(struct strvec *sv, const char *fmt, ...)
     free(p);
 }
 
+void sb_add_joined(struct strbuf *sb, const struct strvec *v, const char *sep)
+{
+    for (size_t i = 0; i < v->n; i++) {
+        if (i) sb_adds(sb, sep);
+        sb_adds(sb, v->v[i]);
+    }
+}
+
 void sv_push_all(struct strvec *sv, char *const *argv)
 {
     for (; argv && *argv; argv++) sv_push(sv, *argv);

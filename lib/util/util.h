@@ -47,6 +47,8 @@ void sv_push_all(struct strvec *sv, char *const *argv);   /* copies a NULL-termi
 char **sv_argv(struct strvec *sv);                        /* never NULL */
 int sv_contains(const struct strvec *sv, const char *s);
 void sv_free(struct strvec *sv);
+/* Appends v's strings to sb, sep between them. */
+void sb_add_joined(struct strbuf *sb, const struct strvec *v, const char *sep);
 
 /* Errors: one line on stderr, "fmvgen: " prefixed. Return -1 for chaining:
  *   return fmv_error("%s: not a JSON file", path); */

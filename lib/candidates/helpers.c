@@ -1,0 +1,162 @@
+/* helpers.c - see helpers.h. The positions of a candidate's loop records
+ * lead to the definitions holding them (locate_by_line); those that may be
+ * helpers are narrowed until every use of each lies inside the candidate or
+ * inside another one left: dropping one may orphan a helper that only it
+ * called, hence the loop until nothing changes. */
+#include "candidates/helpers.h"
+#include "candidates/eligibility.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+struct maybe_helper {
+    struct fn_def def;
+    struct strvec lines;   /* loop lines it holds, as text ("45") */
+    char *left_out;        /* why not, or NULL while it may be one */
+    struct use_site *uses;
+    size_t nuses;
+};
+
+static int inside(const struct fn_def *d, unsigned offset)
+{
+    return offset >= d->offset && offset <= d->end_offset;
+}
+
+static void note(json_t *notes, const char *kind, const char *detail, json_t *helper)
+{
+    json_t *n = json_object();
+    json_object_set_new(n, "kind", json_string(kind));
+    json_object_set_new(n, "detail", json_string(detail));
+    if (helper) json_object_set_new(n, "helper", helper);
+    json_array_append_new(notes, n);
+}
+
+static json_t *helper_json(const struct fn_def *d)
+{
+    json_t *h = json_object();
+    json_object_set_new(h, "name", json_string(d->symbol));
+    json_object_set_new(h, "display_name", json_string(d->display_name ? d->display_name : d->symbol));
+    json_object_set_new(h, "line", json_integer(d->line));
+    json_object_set_new(h, "end_line", json_integer(d->end_line));
+    json_object_set_new(h, "insert_offset", json_integer(d->insert_offset));
+    json_object_set_new(h, "insert_line", json_integer(d->insert_line));
+    return h;
+}
+
+/* The definitions holding f's loop positions, other than f, each once;
+ * those that can never be helpers get left_out at once (or are not
+ * mentioned at all: code in headers, a definition with loops of its own). */
+static size_t collect(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
+                      const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
+                      struct maybe_helper **out)
+{
+    struct maybe_helper *v = xcalloc(n ? n : 1, sizeof *v);
+    size_t nv = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct fn_def d;
+        if (locate_by_line(tu, positions[i].file, positions[i].line, &d) != DEF_FOUND || fn_def_same(&d, f) ||
+            !clang_File_isEqual(d.cxfile, f->cxfile)) {
+            fn_def_free(&d);
+            continue;
+        }
+        int is_own = 0;
+        for (size_t k = 0; k < nown && !is_own; k++) is_own = fn_def_same(&d, &own[k]);
+        struct maybe_helper *m = NULL;
+        for (size_t k = 0; k < nv && !m; k++)
+            if (fn_def_same(&v[k].def, &d)) m = &v[k];
+        if (is_own || m) {
+            char line[16];
+            snprintf(line, sizeof line, "%d", positions[i].line);
+            if (m && !sv_contains(&m->lines, line)) sv_push(&m->lines, line);
+            fn_def_free(&d);
+            continue;
+        }
+        m = &v[nv++];
+        m->def = d;
+        sv_pushf(&m->lines, "%d", positions[i].line);
+        enum CXLinkageKind link = clang_getCursorLinkage(d.cursor);
+        struct eligibility el;
+        if (link != CXLinkage_Internal) {
+            m->left_out = xstrdup("it has external linkage: other files may call it");
+        } else if (!tu_is_main_file(tu, d.cxfile)) {
+            m->left_out = xstrdup("it is not in the TU's own file");
+        } else {
+            eligibility_check(tu, pp, &d, &el);
+            if (el.reason) m->left_out = xasprintf("%s (%s)", el.detail, el.reason);
+            free(el.detail);
+        }
+    }
+    *out = v;
+    return nv;
+}
+
+/* 1 when a use lies outside f and outside every helper still in v (a
+ * recursive helper's uses inside itself are fine); *line gets its line. */
+static int used_elsewhere(const struct maybe_helper *m, const struct fn_def *f, const struct maybe_helper *v,
+                          size_t nv, unsigned *line)
+{
+    for (size_t u = 0; u < m->nuses; u++) {
+        unsigned off = m->uses[u].offset;
+        int ok = inside(f, off);
+        for (size_t k = 0; k < nv && !ok; k++) ok = !v[k].left_out && inside(&v[k].def, off);
+        if (!ok) {
+            *line = m->uses[u].line;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
+                  const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
+                  json_t *notes)
+{
+    if (f->match != DEF_FOUND || !f->cxfile) return;
+    struct maybe_helper *v = NULL;
+    size_t nv = collect(tu, pp, f, positions, n, own, nown, &v);
+    for (size_t i = 0; i < nv; i++)
+        if (!v[i].left_out) v[i].nuses = locate_uses(tu, v[i].def.cursor, v[i].def.cxfile, UINT_MAX, &v[i].uses);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < nv; i++) {
+            unsigned line = 0;
+            if (v[i].left_out || !used_elsewhere(&v[i], f, v, nv, &line)) continue;
+            v[i].left_out = xasprintf("it is also used at line %u, outside %s: clones would take its inlining "
+                                      "from that caller",
+                                      line, f->display_name ? f->display_name : f->symbol);
+            changed = 1;
+        }
+    }
+    const char *fname = f->display_name ? f->display_name : f->symbol;
+    for (size_t i = 0; i < nv; i++) {
+        struct maybe_helper *m = &v[i];
+        struct strbuf sb = STRBUF_INIT;
+        sb_add_joined(&sb, &m->lines, ", ");
+        char *lines = sb_detach(&sb);
+        char *d;
+        if (m->left_out) {
+            d = xasprintf("%s (line %u) holds %s's vectorized loops at line %s but gets no clones: %s",
+                          m->def.display_name, m->def.line, fname, lines, m->left_out);
+            note(notes, "helper-left-out", d, NULL);
+        } else {
+            d = xasprintf("%s (line %u) holds %s's vectorized loops at line %s and only %s uses it: it gets %s's "
+                          "clones too, so that they run its loops with their ISA (cloned alone, %s would call it "
+                          "out of line, built for the baseline)",
+                          m->def.display_name, m->def.line, fname, lines, fname, fname, fname);
+            note(notes, "inlined-helper", d, helper_json(&m->def));
+        }
+        free(d);
+        free(lines);
+    }
+    for (size_t i = 0; i < nv; i++) {
+        fn_def_free(&v[i].def);
+        sv_free(&v[i].lines);
+        free(v[i].left_out);
+        free(v[i].uses);
+    }
+    free(v);
+}

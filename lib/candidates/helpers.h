@@ -1,0 +1,55 @@
+/* helpers.h - the private helpers a candidate inlined, which must get the
+ * candidate's clones too.
+ *
+ * Cloning a function gives each static helper it inlined a second caller
+ * (f.avx2 beside f.default). GCC's -finline-functions-called-once, and both
+ * compilers' size limits, then keep a big helper out of line, compiled for
+ * the default ISA only - and the vector loops, which were the helper's, no
+ * longer run with the clone's ISA. kissfft's kf_work is 98% of a run, but
+ * all its loops are in kf_bfly2..5: kf_work's clones alone gained nothing
+ * where -march=x86-64-v3 gains 1.15x. The loop records show such helpers:
+ * a record names the function compiled (kf_work) and where the loop stands
+ * (inside kf_bfly4).
+ *
+ * A helper of candidate F is a function that
+ *   - is the innermost definition holding some of F's loop records,
+ *   - is defined in F's file, the TU's main file, with internal linkage
+ *     (no other TU can call it),
+ *   - is used (called, address taken) only inside F and inside F's other
+ *     helpers (or itself): cloning it then takes inlining from no one else,
+ *   - has no loop records of its own (else it is a candidate itself),
+ *   - passes the eligibility rules (eligibility.h).
+ * It gets F's target set wherever F is patched (patch/plan.h): F's clone
+ * for a target then calls, or inlines (GCC resolves a call between two
+ * clones of one target directly), the helper's clone for that target.
+ *
+ * What is found goes into F's notes: {"kind": "inlined-helper", "detail",
+ * "helper": {name, display_name, line, end_line, insert_offset,
+ * insert_line}} for each helper, and {"kind": "helper-left-out", "detail"}
+ * for a static function of F's file holding its loops that is not one (used
+ * elsewhere, or not eligible), so that the user sees why. */
+#ifndef FMVGEN_HELPERS_H
+#define FMVGEN_HELPERS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "candidates/locate.h"
+
+struct pp_directives;
+
+/* Where one of F's loop records stands: file as the record gives it
+ * (relative to the compile's directory or absolute), line. */
+struct loop_position {
+    const char *file;
+    int line;
+};
+
+/* Appends to notes what is said above, for candidate f (located in tu;
+ * DEF_FOUND) whose loop records stand at positions[0..n). own[0..nown)
+ * are the definitions that have loop records of their own in this TU. */
+void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
+                  const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
+                  json_t *notes);
+
+#endif

@@ -47,6 +47,27 @@ static json_t *helper_json(const struct fn_def *d)
     return h;
 }
 
+/* Why always_inline may not be given to d, or NULL. The compiler inlined
+ * it into the candidate in the build (its loops are the candidate's), so
+ * it can be inlined; what is left out: a function already declared inline
+ * (a second 'inline' is an error in C++), one with attributes of its own
+ * (noinline, target, ...), a function that is no plain C function
+ * (template, member, lambda). The rules that only target_clones needs
+ * (used before its definition, intrinsics, asm) do not apply. Caller
+ * frees. */
+static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *d)
+{
+    static const char *const CLONES_ONLY[] = {"used-before-definition", "intrinsics", "inline-asm",
+                                              "internal-template", NULL};
+    struct eligibility el;
+    eligibility_check(tu, pp, d, &el);
+    int fine = !el.reason;
+    for (const char *const *r = CLONES_ONLY; !fine && *r; r++) fine = !strcmp(el.reason, *r);
+    char *why = fine ? NULL : xasprintf("%s (%s)", el.detail, el.reason);
+    free(el.detail);
+    return why;
+}
+
 /* The definitions holding f's loop positions, other than f, each once;
  * those that can never be helpers get left_out at once (or are not
  * mentioned at all: code in headers, a definition with loops of its own). */
@@ -79,30 +100,26 @@ static size_t collect(struct parsed_tu *tu, const struct pp_directives *pp, cons
         m->def = d;
         sv_pushf(&m->lines, "%d", positions[i].line);
         enum CXLinkageKind link = clang_getCursorLinkage(d.cursor);
-        struct eligibility el;
-        if (link != CXLinkage_Internal) {
-            m->left_out = xstrdup("it has external linkage: other files may call it");
-        } else if (!tu_is_main_file(tu, d.cxfile)) {
-            m->left_out = xstrdup("it is not in the TU's own file");
-        } else {
-            eligibility_check(tu, pp, &d, &el);
-            if (el.reason) m->left_out = xasprintf("%s (%s)", el.detail, el.reason);
-            free(el.detail);
-        }
+        if (link != CXLinkage_Internal) m->left_out = xstrdup("it has external linkage: other files may call it");
+        else if (!tu_is_main_file(tu, d.cxfile)) m->left_out = xstrdup("it is not in the TU's own file");
+        else m->left_out = not_inlinable(tu, pp, &d);
     }
     *out = v;
     return nv;
 }
 
-/* 1 when a use lies outside f and outside every helper still in v (a
- * recursive helper's uses inside itself are fine); *line gets its line. */
+/* 1 when a use lies outside f and outside every other helper still in v;
+ * *line gets its line, *recursive is set when the use is inside m itself
+ * (always_inline cannot inline a function into itself). */
 static int used_elsewhere(const struct maybe_helper *m, const struct fn_def *f, const struct maybe_helper *v,
-                          size_t nv, unsigned *line)
+                          size_t nv, unsigned *line, int *recursive)
 {
     for (size_t u = 0; u < m->nuses; u++) {
         unsigned off = m->uses[u].offset;
-        int ok = inside(f, off);
-        for (size_t k = 0; k < nv && !ok; k++) ok = !v[k].left_out && inside(&v[k].def, off);
+        *recursive = inside(&m->def, off);
+        int ok = !*recursive && inside(f, off);
+        for (size_t k = 0; k < nv && !ok && !*recursive; k++)
+            ok = !v[k].left_out && &v[k] != m && inside(&v[k].def, off);
         if (!ok) {
             *line = m->uses[u].line;
             return 1;
@@ -124,10 +141,14 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
         changed = 0;
         for (size_t i = 0; i < nv; i++) {
             unsigned line = 0;
-            if (v[i].left_out || !used_elsewhere(&v[i], f, v, nv, &line)) continue;
-            v[i].left_out = xasprintf("it is also used at line %u, outside %s: clones would take its inlining "
-                                      "from that caller",
-                                      line, f->display_name ? f->display_name : f->symbol);
+            int recursive = 0;
+            if (v[i].left_out || !used_elsewhere(&v[i], f, v, nv, &line, &recursive)) continue;
+            if (recursive)
+                v[i].left_out = xasprintf("it calls itself (line %u): it cannot be inlined whole", line);
+            else
+                v[i].left_out = xasprintf("it is also used at line %u, outside %s: forced inlining would grow that "
+                                          "caller too",
+                                          line, f->display_name ? f->display_name : f->symbol);
             changed = 1;
         }
     }
@@ -143,10 +164,11 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
                           m->def.display_name, m->def.line, fname, lines, m->left_out);
             note(notes, "helper-left-out", d, NULL);
         } else {
-            d = xasprintf("%s (line %u) holds %s's vectorized loops at line %s and only %s uses it: it gets %s's "
-                          "clones too, so that they run its loops with their ISA (cloned alone, %s would call it "
-                          "out of line, built for the baseline)",
-                          m->def.display_name, m->def.line, fname, lines, fname, fname, fname);
+            d = xasprintf("%s (line %u) holds %s's vectorized loops at line %s and only %s uses it: it is inlined "
+                          "into each of %s's clones (always_inline), as the build inlined it into %s, so that its "
+                          "loops are compiled for each clone's target (cloned alone, %s would call it out of line, "
+                          "built for the baseline)",
+                          m->def.display_name, m->def.line, fname, lines, fname, fname, fname, fname);
             note(notes, "inlined-helper", d, helper_json(&m->def));
         }
         free(d);

@@ -20,6 +20,8 @@
 
 #define DIFF_CONTEXT 3
 #define DEFAULT_MACRO "FMVGEN_CLONES"
+/* what a candidate's inlined helpers get (candidates/helpers.h) */
+#define INLINE_MACRO "FMVGEN_CLONES_INLINE"
 
 /* Clang before 18 emits the dispatcher of a target_clones function under
  * "f.ifunc" and no symbol "f" (measured with clang 14: callers in other
@@ -201,6 +203,27 @@ char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const c
     }
     int said_spelling = 0, said_alias = 0;
     for (size_t i = 0; i < n; i++) preamble_block(&sb, &sets[i], &said_spelling, &said_alias, eol);
+    add_line(&sb, eol, "%s", "");
+    return sb_detach(&sb);
+}
+
+char *patch_preamble_inline(const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    add_line(&sb, eol, "/* fmvgen: %s marks a static helper whose loops a multi-versioned", INLINE_MACRO);
+    add_line(&sb, eol, " * function inlined: always_inline inlines it into each of that function's");
+    add_line(&sb, eol, " * clones, as the unpatched build inlined it, so its loops are compiled for each");
+    add_line(&sb, eol, " * clone's target. Empty where there are no clones. */");
+    add_line(&sb, eol, "#ifndef %s", INLINE_MACRO);
+    add_line(&sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    add_line(&sb, eol, "#  if __has_attribute(target_clones) && __has_attribute(always_inline)");
+    add_line(&sb, eol, "#   define %s __attribute__((always_inline)) __inline__", INLINE_MACRO);
+    add_line(&sb, eol, "#  endif");
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "# ifndef %s", INLINE_MACRO);
+    add_line(&sb, eol, "#  define %s", INLINE_MACRO);
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "#endif");
     add_line(&sb, eol, "%s", "");
     return sb_detach(&sb);
 }
@@ -559,18 +582,31 @@ static int build_file(struct patch_file *pf, struct patch_function **fs, size_t 
      * enough). Their blocks go together above the first function needing
      * one. */
     struct patch_target_set *missing = xcalloc(p->nsets, sizeof *missing);
-    size_t nmissing = 0, first_missing = 0;
+    size_t nmissing = 0, first_missing = SIZE_MAX;
     for (size_t s = 0; s < p->nsets; s++) {
         size_t first = SIZE_MAX;
         for (size_t i = 0; i < n && first == SIZE_MAX; i++)
-            if (fs[i]->set == s) first = fs[i]->start;
+            if (fs[i]->set == s && !fs[i]->helper_of) first = fs[i]->start;
         if (first == SIZE_MAX || preamble_defined(pf->old, first, p->sets[s].macro)) continue;
-        if (!nmissing || first < first_missing) first_missing = first;
+        if (first < first_missing) first_missing = first;
         missing[nmissing++] = p->sets[s];
     }
-    if (nmissing) {
-        size_t pre = preamble_offset(pf->old, first_missing);
-        texts[k] = patch_preamble_sets(missing, nmissing, eol_at(pf->old, pf->old_len, pre));
+    /* the helpers' macro, the same way */
+    size_t first_helper = SIZE_MAX;
+    for (size_t i = 0; i < n && first_helper == SIZE_MAX; i++)
+        if (fs[i]->helper_of) first_helper = fs[i]->start;
+    int inline_missing = first_helper != SIZE_MAX && !preamble_defined(pf->old, first_helper, INLINE_MACRO);
+    if (nmissing || inline_missing) {
+        size_t pre = preamble_offset(pf->old, inline_missing && first_helper < first_missing ? first_helper : first_missing);
+        const char *eol = eol_at(pf->old, pf->old_len, pre);
+        struct strbuf text = STRBUF_INIT;
+        char *part = nmissing ? patch_preamble_sets(missing, nmissing, eol) : NULL;
+        if (part) sb_adds(&text, part);
+        free(part);
+        part = inline_missing ? patch_preamble_inline(eol) : NULL;
+        if (part) sb_adds(&text, part);
+        free(part);
+        texts[k] = sb_detach(&text);
         ins[k].offset = pre;
         ins[k].text = texts[k];
         k++;
@@ -578,6 +614,14 @@ static int build_file(struct patch_file *pf, struct patch_function **fs, size_t 
     free(missing);
     for (size_t i = 0; i < n; i++) {
         char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
+        if (fs[i]->helper_of) {
+            texts[k] = xasprintf("%s%s%s", indent, INLINE_MACRO, eol_at(pf->old, pf->old_len, fs[i]->offset));
+            free(indent);
+            ins[k].offset = fs[i]->offset;
+            ins[k].text = texts[k];
+            k++;
+            continue;
+        }
         /* Internal linkage: "static", or a C++ anonymous namespace (its
          * mangled names hold _GLOBAL__N_): no global alias may be made. Or
          * libclang's linkage, when the scan stored it (a source file TUs
@@ -706,11 +750,13 @@ static char *render_header(const struct patch_plan *p)
     }
     if (p->nhelpers) {
         sb_addf(&sb, "\nHelpers (%zu): static functions holding the vectorized loops of a function\n"
-                     "that inlined them, used by no other; cloned with it, so that its clones run\n"
-                     "their loops with the clones' ISA:\n",
-                p->nhelpers);
+                     "that inlined them, used by no other. %s (always_inline) keeps them\n"
+                     "inlined into each of its clones, so their loops are compiled for each clone's\n"
+                     "target (cloning the function alone would leave them out of line, built for\n"
+                     "the baseline):\n",
+                p->nhelpers, INLINE_MACRO);
         for (size_t i = 0; i < p->nhelpers; i++)
-            sb_addf(&sb, "  %s:%d %s: with %s\n", p->helpers[i].rel, p->helpers[i].line, p->helpers[i].display_name,
+            sb_addf(&sb, "  %s:%d %s: inlined into %s\n", p->helpers[i].rel, p->helpers[i].line, p->helpers[i].display_name,
                     p->helpers[i].helper_of);
     }
     if (p->already)
@@ -1243,7 +1289,7 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_array_append_new(helpers, json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:s}", "file", h->rel, "line", h->line,
                                                  "name", h->name, "display_name", h->display_name, "helper_of",
                                                  h->helper_of, "targets", targets_json(&p->sets[h->set].targets),
-                                                 "macro", p->sets[h->set].macro));
+                                                 "macro", INLINE_MACRO));
     }
     json_object_set_new(o, "helpers", helpers);
     json_t *skipped = json_array();

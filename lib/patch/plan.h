@@ -18,8 +18,10 @@
  * macros are FMVGEN_CLONES / FMVGEN_CLONES_STATIC, whatever the set, so a
  * one-set patch reads as it always has. A candidate already preceded by any
  * FMVGEN_CLONES* line is left alone (counted in already).
- * A function's inlined helpers (candidates/helpers.h) get its set too:
- * FMVGEN_CLONES_<SET>_STATIC before each, listed in the header.
+ * A function's inlined helpers (candidates/helpers.h) get the line
+ * "FMVGEN_CLONES_INLINE" (always_inline: inlined into each of its clones,
+ * compiled for each clone's target), its macro defined by
+ * patch_preamble_inline, and are listed in the header.
  * Each file's content must still hash to the source_hash of the scan (a
  * file edited since then is refused: its offsets are stale). The text is a
  * header comment (functions and why, targets, the FMA warning, version)
@@ -62,12 +64,13 @@ struct patch_function {
                                      * namespace): FMVGEN_CLONES_STATIC */
     /* NULL for a candidate. For a helper (candidates/helpers.h: a static
      * function whose loops the candidate inlined, used by no one else):
-     * the candidate's display name; the helper gets its set. */
+     * the candidate's display name; set is the candidate's, the targets
+     * its code is compiled for inside the candidate's clones. */
     char *helper_of;
 };
 
 /* The names of f's inlined helpers (its "inlined-helper" notes), appended
- * to names: what gets f's clones with it, and whose time and code are f's. */
+ * to names: inlined into f's clones wherever f is patched. */
 void patch_function_helpers(const struct patch_function *f, struct strvec *names);
 
 /* One target set of a plan, and the macros that spell it. */
@@ -141,6 +144,11 @@ char *patch_preamble(const struct strvec *targets, const char *eol);
  * explanatory comment above them). patch_preamble is this with the single
  * set {targets, "FMVGEN_CLONES"}. */
 char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const char *eol);
+
+/* The guarded block defining FMVGEN_CLONES_INLINE, what helpers get:
+ * __attribute__((always_inline)) __inline__ where target_clones is there,
+ * else empty; each line ending in eol. */
+char *patch_preamble_inline(const char *eol);
 
 /* The macro name for a set in a plan with several: FMVGEN_CLONES_ then each
  * target upper-cased, "arch=" dropped, other characters than letters and

@@ -47,13 +47,7 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
             fn->bytes_added = xcalloc(r->n_variants + 1, sizeof *fn->bytes_added);
             for (size_t v = 0; v <= r->n_variants; v++) fn->bytes_added[v] = -1;
         }
-        /* its helpers' clones come with its own (candidates/helpers.h) */
-        int64_t total = added_bytes(cs, fn->name);
-        for (size_t i = 0; i < fn->helpers.n; i++) {
-            int64_t h = added_bytes(cs, fn->helpers.v[i]);
-            if (h >= 0) total = (total < 0 ? 0 : total) + h;
-        }
-        fn->bytes_added[index] = total;
+        fn->bytes_added[index] = added_bytes(cs, fn->name);
     }
 }
 

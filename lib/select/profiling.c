@@ -43,31 +43,26 @@ static void attribution_plan(const struct select_session *s, struct attribution_
 
 /* attribution_count, folding the copies of a function that several TUs
  * compile from one included source file, each under its own symbol when a
- * macro renames it (jpeg_fdct_islow, jpeg12_fdct_islow): all are its time.
- * So are its inlined helpers' samples (candidates/helpers.h): static
- * functions of its file that its clones call, inlined in the baseline. */
+ * macro renames it (jpeg_fdct_islow, jpeg12_fdct_islow): all are its time. */
 static void count_function(const struct profile *p, const struct attribution_origin *origins,
                            const struct attribution_function *fn, const struct patch_function *pf,
-                           const struct strvec *helpers, enum attribution_need need, struct attribution_count *out)
+                           enum attribution_need need, struct attribution_count *out)
 {
+    if (!pf->symbols.n) {
+        attribution_count(p, origins, fn, need, out);
+        return;
+    }
     memset(out, 0, sizeof *out);
     long best = -1;
-    size_t nsym = pf->symbols.n ? pf->symbols.n : 1;
-    for (size_t i = 0; i < nsym + helpers->n; i++) {
+    for (size_t i = 0; i < pf->symbols.n; i++) {
         struct attribution_function one = *fn;
-        if (i >= nsym) {
-            one.name = helpers->v[i - nsym];
-            one.is_static = 1;
-        } else if (pf->symbols.n) {
-            one.name = pf->symbols.v[i];
-        }
+        one.name = pf->symbols.v[i];
         struct attribution_count c;
-        attribution_count(p, origins, &one, i >= nsym ? ATTRIBUTION_BY_FILE : need, &c);
+        attribution_count(p, origins, &one, need, &c);
         out->samples += c.samples;
         out->name_samples += c.name_samples;
-        if (i < nsym) out->undecided |= c.undecided, out->by_file |= c.by_file;
-        /* the clone that ran is its own; a helper's only when none of its own was sampled */
-        if (c.hottest && (i < nsym || !out->hottest) && c.samples > best) best = c.samples, out->hottest = c.hottest;
+        out->undecided |= c.undecided;
+        if (c.hottest && c.samples > best) best = c.samples, out->hottest = c.hottest;
     }
 }
 
@@ -91,23 +86,8 @@ static int *function_eligibility(struct select_session *s, const char *const *na
         if (v == 0 || x->eligible || !x->fma || !exact_eligible || !x->built || !x->failure ||
             strncmp(x->failure, "output", 6) != 0)
             continue;
-        /* the candidates, then their inlined helpers: a helper's clones
-         * are its candidate's code too */
-        struct strvec all = STRVEC_INIT;
-        size_t *owner = xcalloc(nf + 1, sizeof *owner);
-        for (size_t f = 0; f < nf; f++) sv_push(&all, names[f]);
-        for (size_t f = 0; f < nf; f++)
-            for (size_t h = 0; h < r->functions[f].helpers.n; h++) {
-                owner = xrealloc(owner, (all.n + 1) * sizeof *owner);
-                owner[all.n] = f;
-                sv_push(&all, r->functions[f].helpers.v[h]);
-            }
-        struct clone_isa *isa = xcalloc(all.n + 1, sizeof *isa);
-        clone_isa_of_dir(s->builds[v].dir, (const char *const *)all.v, all.n, isa);
-        for (size_t i = nf; i < all.n; i++)
-            if (isa[i].found && clone_isa_uses_fma(&isa[i])) isa[owner[i]] = isa[i];   /* FMA in a helper: FMA code */
-        sv_free(&all);
-        free(owner);
+        struct clone_isa *isa = xcalloc(nf + 1, sizeof *isa);
+        clone_isa_of_dir(s->builds[v].dir, names, nf, isa);
         for (size_t f = 0; f < nf; f++) {
             int fma_free = isa[f].found && !clone_isa_uses_fma(&isa[f]);
             out[f * nv + v] = fma_free;
@@ -124,18 +104,17 @@ static int *function_eligibility(struct select_session *s, const char *const *na
 }
 
 /* The sampled local symbols of run p (workload w, variant v) that belong to
- * no candidate and are no candidate's inlined helper, into log (outlined.h). */
-static void log_helpers(const struct profile *p, const struct attribution_origin *origins,
-                        const struct select_report *r, size_t w, size_t v, size_t round, struct outlined_log *log)
+ * no candidate, into log (outlined.h). */
+static void log_helpers(const struct profile *p, const struct attribution_origin *origins, const char *const *names,
+                        size_t nf, size_t w, size_t v, size_t round, struct outlined_log *log)
 {
     for (size_t i = 0; origins && i < p->n; i++) {
         const struct profile_entry *e = &p->entries[i];
         if (e->kernel || !origins[i].known || !origins[i].local || !origins[i].file || !*origins[i].file) continue;
         char *base = attribution_base_name(e->symbol);
-        int known = 0;
-        for (size_t f = 0; f < r->n_functions && !known; f++)
-            known = !strcmp(base, r->functions[f].name) || sv_contains(&r->functions[f].helpers, base);
-        if (!known) outlined_add(log, w, v, round, origins[i].file, base, (double)e->samples);
+        int candidate = 0;
+        for (size_t f = 0; f < nf && !candidate; f++) candidate = !strcmp(base, names[f]);
+        if (!candidate) outlined_add(log, w, v, round, origins[i].file, base, (double)e->samples);
         free(base);
     }
 }
@@ -215,10 +194,10 @@ int session_profile_all(struct select_session *s)
                 r->n_profiled_runs++;
                 totals[(w * nv + v) * nr + round] = (double)p.total_samples;
                 struct attribution_origin *origins = attribution_locate(&p, symbols);
-                log_helpers(&p, origins, r, w, v, round, &helpers_log);
+                log_helpers(&p, origins, names, nf, w, v, round, &helpers_log);
                 for (size_t f = 0; f < nf; f++) {
                     struct attribution_count c;
-                    count_function(&p, origins, &fns[f], &s->candidates.functions[f], &r->functions[f].helpers, need[f], &c);
+                    count_function(&p, origins, &fns[f], &s->candidates.functions[f], need[f], &c);
                     samples[((w * nv + v) * nf + f) * nr + round] = (double)c.samples;
                     name_samples[((w * nv + v) * nf + f) * nr + round] = (double)c.name_samples;
                     undecided[f] |= c.undecided;

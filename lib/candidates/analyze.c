@@ -10,6 +10,7 @@
 #include "candidates/locate.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
+#include "elf/elffile.h"
 #include "run/spawn.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -296,10 +297,15 @@ static void row_add_note(struct fn_row *r, json_t *note);
 
 /* The helpers.h notes of the candidate rows: each definition's loop
  * positions from every record that led to it ("foo" and "foo.part.0"). */
-static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted,
-                         const size_t *seen_of, const struct fn_def *seen, const size_t *row_of, size_t nseen,
-                         struct row_list *rows)
+static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
+                         const struct wanted_list *wanted, const size_t *seen_of, const struct fn_def *seen,
+                         const size_t *row_of, size_t nseen, struct row_list *rows)
 {
+    /* what the compile kept as functions of their own: the rest was inlined */
+    struct strvec object_functions = STRVEC_INIT;
+    char *object = c->output ? path_absolute(c->output, c->directory) : NULL;
+    int have_object = object && elf_object_functions(object, &object_functions) == 0;
+    free(object);
     for (size_t k = 0; k < nseen; k++) {
         if (row_of[k] == SIZE_MAX || rows->v[row_of[k]].reason) continue;
         size_t n = 0;
@@ -312,13 +318,14 @@ static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const s
             for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++)
                 positions[n++] = wanted->v[i].positions[p];
         json_t *notes = json_array();
-        helpers_note(tu, pp, &seen[k], positions, n, seen, nseen, notes);
+        helpers_note(tu, pp, &seen[k], positions, n, seen, nseen, have_object ? &object_functions : NULL, notes);
         size_t j;
         json_t *note;
         json_array_foreach(notes, j, note) row_add_note(&rows->v[row_of[k]], note);
         json_decref(notes);
         free(positions);
     }
+    sv_free(&object_functions);
 }
 
 static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
@@ -357,7 +364,7 @@ static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const str
         seen_of[i] = nseen;
         seen[nseen++] = def;
     }
-    note_helpers(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
+    note_helpers(tu, pp, c, wanted, seen_of, seen, row_of, nseen, rows);
     for (size_t k = 0; k < nseen; k++) fn_def_free(&seen[k]);
     free(seen);
     free(row_of);

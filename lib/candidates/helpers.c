@@ -5,6 +5,7 @@
  * called, hence the loop until nothing changes. */
 #include "candidates/helpers.h"
 #include "candidates/eligibility.h"
+#include "util/util.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -15,7 +16,8 @@
 
 struct maybe_helper {
     struct fn_def def;
-    struct strvec lines;   /* loop lines it holds, as text ("45") */
+    struct strvec lines;   /* loop lines of the candidate's records it holds, as text
+                            * ("45"); none: found as a callee the build inlined */
     char *left_out;        /* why not, or NULL while it may be one */
     struct use_site *uses;
     size_t nuses;
@@ -108,6 +110,97 @@ static size_t collect(struct parsed_tu *tu, const struct pp_directives *pp, cons
     return nv;
 }
 
+/* ---- callees the build inlined ---- */
+
+static enum CXChildVisitResult loop_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int holds_loop(CXCursor def)
+{
+    int found = 0;
+    clang_visitChildren(def, loop_visit, &found);
+    return found;
+}
+
+struct callee_walk {
+    CXFile file;
+    struct strvec seen;      /* "line" of each callee definition found, once */
+    unsigned *lines;
+    size_t n;
+};
+
+static enum CXChildVisitResult callee_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct callee_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
+    CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl) return CXChildVisit_Recurse;
+    CXFile file = NULL;
+    unsigned line = 0;
+    loc_offset(clang_getCursorLocation(def), &file, &line, NULL);
+    char key[16];
+    snprintf(key, sizeof key, "%u", line);
+    if (!file || !clang_File_isEqual(file, w->file) || sv_contains(&w->seen, key)) return CXChildVisit_Recurse;
+    sv_push(&w->seen, key);
+    w->lines = xrealloc(w->lines, (w->n + 1) * sizeof *w->lines);
+    w->lines[w->n++] = line;
+    return CXChildVisit_Recurse;
+}
+
+/* Adds to v the static functions of f's file that f calls (and they call,
+ * and so on) and that the build inlined everywhere - no symbol of their own
+ * in the compile's object (object_functions, which must hold f's) - when
+ * they hold a loop: big helpers the clones would call out of line, like
+ * kissfft's kf_bfly4 and kf_bfly5, whose loops do not vectorize but whose
+ * code gains from the clones' ISA (FMA, AVX) all the same. Small loop-free
+ * callees are inlined into the clones anyway. */
+static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
+                                  const struct strvec *object_functions, struct maybe_helper **vp, size_t nv)
+{
+    if (!object_functions || !sv_contains(object_functions, f->symbol)) return nv;
+    struct callee_walk w = {f->cxfile, STRVEC_INIT, NULL, 0};
+    char *path = cx_take(clang_getFileName(f->cxfile));
+    size_t next = 0;   /* the helper whose callees are walked after f's */
+    CXCursor walking = f->cursor;
+    for (;;) {
+        size_t before = w.n;
+        clang_visitChildren(walking, callee_visit, &w);
+        for (size_t i = before; i < w.n; i++) {
+            struct fn_def d;
+            int keep = locate_by_line(tu, path, (int)w.lines[i], &d) == DEF_FOUND && !fn_def_same(&d, f) &&
+                       clang_getCursorLinkage(d.cursor) == CXLinkage_Internal && tu_is_main_file(tu, d.cxfile) &&
+                       !sv_contains(object_functions, d.symbol) && holds_loop(d.cursor);
+            for (size_t k = 0; k < nv && keep; k++) keep = !fn_def_same(&(*vp)[k].def, &d);
+            char *why = keep ? not_inlinable(tu, pp, &d) : NULL;
+            if (!keep || why) {
+                free(why);
+                fn_def_free(&d);
+                continue;
+            }
+            *vp = xrealloc(*vp, (nv + 1) * sizeof **vp);
+            memset(&(*vp)[nv], 0, sizeof **vp);
+            (*vp)[nv++].def = d;
+        }
+        /* then the callees of every helper */
+        while (next < nv && (*vp)[next].left_out) next++;
+        if (next == nv) break;
+        walking = (*vp)[next++].def.cursor;
+    }
+    free(path);
+    sv_free(&w.seen);
+    free(w.lines);
+    return nv;
+}
+
 /* 1 when a use lies outside f and outside every other helper still in v;
  * *line gets its line, *recursive is set when the use is inside m itself
  * (always_inline cannot inline a function into itself). */
@@ -130,11 +223,12 @@ static int used_elsewhere(const struct maybe_helper *m, const struct fn_def *f, 
 
 void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
                   const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
-                  json_t *notes)
+                  const struct strvec *object_functions, json_t *notes)
 {
     if (f->match != DEF_FOUND || !f->cxfile) return;
     struct maybe_helper *v = NULL;
     size_t nv = collect(tu, pp, f, positions, n, own, nown, &v);
+    nv = add_inlined_callees(tu, pp, f, object_functions, &v, nv);
     for (size_t i = 0; i < nv; i++)
         if (!v[i].left_out) v[i].nuses = locate_uses(tu, v[i].def.cursor, v[i].def.cxfile, UINT_MAX, &v[i].uses);
     for (int changed = 1; changed;) {
@@ -155,24 +249,31 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
     const char *fname = f->display_name ? f->display_name : f->symbol;
     for (size_t i = 0; i < nv; i++) {
         struct maybe_helper *m = &v[i];
+        /* a callee that is no helper is not worth a note: it holds none of
+         * f's vectorized loops */
+        if (m->left_out && !m->lines.n) continue;
         struct strbuf sb = STRBUF_INIT;
-        sb_add_joined(&sb, &m->lines, ", ");
-        char *lines = sb_detach(&sb);
+        if (m->lines.n) {
+            sb_addf(&sb, "holds %s's vectorized loops at line ", fname);
+            sb_add_joined(&sb, &m->lines, ", ");
+        } else {
+            sb_addf(&sb, "holds a loop, and the build inlined it into %s (no symbol of its own)", fname);
+        }
+        char *holds = sb_detach(&sb);
         char *d;
         if (m->left_out) {
-            d = xasprintf("%s (line %u) holds %s's vectorized loops at line %s but gets no clones: %s",
-                          m->def.display_name, m->def.line, fname, lines, m->left_out);
+            d = xasprintf("%s (line %u) %s but is not forced inline into its clones: %s", m->def.display_name,
+                          m->def.line, holds, m->left_out);
             note(notes, "helper-left-out", d, NULL);
         } else {
-            d = xasprintf("%s (line %u) holds %s's vectorized loops at line %s and only %s uses it: it is inlined "
-                          "into each of %s's clones (always_inline), as the build inlined it into %s, so that its "
-                          "loops are compiled for each clone's target (cloned alone, %s would call it out of line, "
-                          "built for the baseline)",
-                          m->def.display_name, m->def.line, fname, lines, fname, fname, fname, fname);
+            d = xasprintf("%s (line %u) %s and only %s uses it: it is inlined into each of %s's clones "
+                          "(always_inline), as the build inlined it, so that its code is compiled for each clone's "
+                          "target (cloned alone, %s would call it out of line, built for the baseline)",
+                          m->def.display_name, m->def.line, holds, fname, fname, fname);
             note(notes, "inlined-helper", d, helper_json(&m->def));
         }
         free(d);
-        free(lines);
+        free(holds);
     }
     for (size_t i = 0; i < nv; i++) {
         fn_def_free(&v[i].def);

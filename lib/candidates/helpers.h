@@ -17,7 +17,11 @@
  *
  * A helper of candidate F is a function that
  *   - is the innermost definition holding some of F's loop records (so the
- *     compiler could and did inline it into F),
+ *     compiler could and did inline it into F), or is called by F (or by
+ *     another helper), holds a loop and has no symbol in the compile's
+ *     object (the build inlined it everywhere: kissfft's kf_bfly4 and
+ *     kf_bfly5, whose loops do not vectorize but whose scalar code gains
+ *     from the clones' ISA all the same),
  *   - is defined in F's file, the TU's main file, with internal linkage
  *     (no other TU can call it),
  *   - is used (called, address taken) only inside F and inside F's other
@@ -54,9 +58,11 @@ struct loop_position {
 
 /* Appends to notes what is said above, for candidate f (located in tu;
  * DEF_FOUND) whose loop records stand at positions[0..n). own[0..nown)
- * are the definitions that have loop records of their own in this TU. */
+ * are the definitions that have loop records of their own in this TU.
+ * object_functions: the functions the compile's object defines
+ * (elf_object_functions), or NULL when it cannot be read. */
 void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
                   const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
-                  json_t *notes);
+                  const struct strvec *object_functions, json_t *notes);
 
 #endif

@@ -326,3 +326,30 @@ const struct elf_sym *elf_file_ifunc_at(const struct elf_file *ef, uint64_t addr
     }
     return name ? NULL : any;
 }
+
+int elf_object_functions(const char *path, struct strvec *names)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE) return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    GElf_Ehdr eh;
+    int rc = -1;
+    if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) && eh.e_type == ET_REL &&
+        eh.e_machine == EM_X86_64) {
+        Elf_Scn *scn = NULL;
+        while ((scn = elf_nextscn(elf, scn))) {
+            GElf_Shdr sh;
+            if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB) continue;
+            struct elf_file tmp = {0};
+            size_t cap = 0;
+            load_symbols(elf, scn, &sh, &tmp, &cap);
+            for (size_t i = 0; i < tmp.n_syms; i++) sv_push(names, tmp.syms[i].name);
+            free(tmp.syms);
+            rc = 0;
+        }
+    }
+    if (elf) elf_end(elf);
+    close(fd);
+    return rc;
+}

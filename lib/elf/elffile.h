@@ -39,6 +39,14 @@ struct elf_file {
 int elf_file_open(const char *path, struct elf_file *ef);
 void elf_file_close(struct elf_file *ef);
 
+/* The names of the functions a relocatable object file (a compiler's .o)
+ * defines, into names: what the compile kept as code of its own - a static
+ * function missing there was inlined everywhere (candidates/helpers.h).
+ * Returns 0, or -1 when path is no readable x86-64 object file (nothing
+ * printed: the caller then does without). */
+struct strvec;
+int elf_object_functions(const char *path, struct strvec *names);
+
 /* The size bytes of file contents mapped at addr, when they all lie in one
  * allocated section with contents; NULL otherwise. Valid until close. */
 const uint8_t *elf_file_bytes(const struct elf_file *ef, uint64_t addr, uint64_t size);

@@ -1,11 +1,12 @@
 #!/bin/bash
 # test_patch_helpers.sh - a candidate whose vectorized loops stand in static
 # helpers it inlined (tests/fixtures/patch-helpers, candidates/helpers.h):
-# blend's loop records point into scale, accumulate and clamp. scale and
-# accumulate serve blend alone and get FMVGEN_CLONES_INLINE (always_inline:
-# inlined into each of blend's clones; the header's "Helpers" list, patch
-# --json); clamp is also called by clamp_all and gets nothing, with the line
-# of that use in a note. The patched project builds with gcc, clang 14 and
+# blend's loop records point into scale, accumulate and clamp; blend also
+# calls running_sum, whose loop does not vectorize, and the build inlined it
+# (no symbol in kernels.o). scale, accumulate and running_sum serve blend
+# alone and get FMVGEN_CLONES_INLINE (always_inline: inlined into each of
+# blend's clones; the header's "Helpers" list, patch --json); clamp is also
+# called by clamp_all and gets nothing, with the line of that use in a note. The patched project builds with gcc, clang 14 and
 # clang 19 (when installed) and computes what it computed; the helpers are
 # no symbols of their own, and blend's AVX2-level clone holds their loops
 # in ymm registers. Scanned again, the patched helpers are excluded.
@@ -23,23 +24,26 @@ for cc in gcc clang; do
     "blend,clamp_all"
   blend='.functions[] | select(.name=="blend") | .notes[]'
   expect_eq "$cc: blend's helpers" \
-    "$(names "$blend | select(.kind==\"inlined-helper\") | .helper.name" <<<"$list")" "scale,accumulate"
+    "$(names "$blend | select(.kind==\"inlined-helper\") | .helper.name" <<<"$list")" "scale,accumulate,running_sum"
+  expect_match "$cc: running_sum found as a callee the build inlined" \
+    "$(jq -r "$blend | select(.helper.name==\"running_sum\") | .detail" <<<"$list")" \
+    "^running_sum \(line 20\) holds a loop, and the build inlined it into blend \(no symbol of its own\)"
   expect_match "$cc: clamp left out, with the other use's line" \
     "$(jq -r "$blend | select(.kind==\"helper-left-out\") | .detail" <<<"$list")" \
-    "^clamp \(line 17\) holds blend's vectorized loops at line 19 but gets no clones: it is also used at line 31, outside blend"
+    "^clamp \(line 25\) holds blend's vectorized loops at line 27 but is not forced inline into its clones: it is also used at line 40, outside blend"
   expect_eq "$cc: clamp_all has no helper (clamp is blend's too)" \
     "$(names '.functions[] | select(.name=="clamp_all") | .notes[] | select(.kind=="inlined-helper") | .helper.name' <<<"$list")" ""
 
   js=$(cd "$P" && "$FMVGEN" patch --json 2>/dev/null)
   expect_eq "$cc: --json helpers" "$(names '.helpers[] | "\(.name)@\(.line)<-\(.helper_of)"' <<<"$js")" \
-    "scale@7<-blend,accumulate@12<-blend"
+    "scale@10<-blend,accumulate@15<-blend,running_sum@20<-blend"
   text=$(cd "$P" && "$FMVGEN" patch 2>/dev/null)
-  expect_match "$cc: header lists the helpers" "$text" $'Helpers \\(2\\)'
-  expect_match "$cc: header: scale with blend" "$text" "kernels.c:7 scale: inlined into blend"
+  expect_match "$cc: header lists the helpers" "$text" $'Helpers \\(3\\)'
+  expect_match "$cc: header: scale with blend" "$text" "kernels.c:10 scale: inlined into blend"
   marked=$(grep -A1 '^+FMVGEN_CLONES_INLINE$' <<<"$text" | sed -n 's/^ *static void \([a-z_]*\)(.*/\1/p' | paste -sd,)
-  expect_eq "$cc: the helpers marked FMVGEN_CLONES_INLINE (not clamp)" "$marked" "scale,accumulate"
+  expect_eq "$cc: the helpers marked FMVGEN_CLONES_INLINE (not clamp)" "$marked" "scale,accumulate,running_sum"
   expect_match "$cc: the preamble defines it" "$text" "define FMVGEN_CLONES_INLINE __attribute__\(\(always_inline\)\) __inline__"
-  expect_eq "$cc: four marker lines" "$(grep -cE '^\+FMVGEN_CLONES(\((blend|clamp_all)\)|_INLINE)$' <<<"$text")" 4
+  expect_eq "$cc: five marker lines" "$(grep -cE '^\+FMVGEN_CLONES(\((blend|clamp_all)\)|_INLINE)$' <<<"$text")" 5
 
   (cd "$P" && "$FMVGEN" patch --apply >/dev/null 2>&1) || fail "$cc: patch --apply"
   for build in gcc clang-14 clang-19; do
@@ -53,7 +57,7 @@ for cc in gcc clang; do
     expect_eq "$cc, built by $build: same output under qemu -cpu Nehalem" \
       "$(cd "$P" && qemu-x86_64 -cpu Nehalem ./prog 300)" "$(cat "$TMP/base-$cc")"
     syms=$(nm "$P/prog")
-    expect_no_match "$cc, built by $build: the helpers are inlined (no symbols)" "$syms" " (scale|accumulate)"
+    expect_no_match "$cc, built by $build: the helpers are inlined (no symbols)" "$syms" " (scale|accumulate|running_sum)"
     expect_match "$cc, built by $build: clamp_all is cloned" "$syms" " clamp_all\.(arch_x86|avx)"
     # blend's AVX2-level clone (gcc: .arch_x86_64_v3, clang 19:
     # .arch_x86-64-v3.0, clang 14: .avx2.0) runs the helpers' loops on ymm

@@ -1,11 +1,11 @@
 /* helpers.c - see helpers.h. The positions of a candidate's loop records
- * lead to the definitions holding them (locate_by_line); those that may be
- * helpers are narrowed until every use of each lies inside the candidate or
- * inside another one left: dropping one may orphan a helper that only it
- * called, hence the loop until nothing changes. */
+ * lead to the definitions holding them (locate_by_line), the candidate's
+ * body to the callees the build inlined; those that may be helpers are
+ * narrowed until every use of each lies inside the candidate or inside
+ * another one left: dropping one may orphan a helper that only it called,
+ * hence the loop until nothing changes. */
 #include "candidates/helpers.h"
 #include "candidates/eligibility.h"
-#include "util/util.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -201,18 +201,17 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
     return nv;
 }
 
-/* 1 when a use lies outside f and outside every other helper still in v;
+/* 1 when a use of m lies outside f and outside every accepted helper;
  * *line gets its line, *recursive is set when the use is inside m itself
  * (always_inline cannot inline a function into itself). */
 static int used_elsewhere(const struct maybe_helper *m, const struct fn_def *f, const struct maybe_helper *v,
-                          size_t nv, unsigned *line, int *recursive)
+                          const int *accepted, size_t nv, unsigned *line, int *recursive)
 {
     for (size_t u = 0; u < m->nuses; u++) {
         unsigned off = m->uses[u].offset;
         *recursive = inside(&m->def, off);
         int ok = !*recursive && inside(f, off);
-        for (size_t k = 0; k < nv && !ok && !*recursive; k++)
-            ok = !v[k].left_out && &v[k] != m && inside(&v[k].def, off);
+        for (size_t k = 0; k < nv && !ok && !*recursive; k++) ok = accepted[k] && inside(&v[k].def, off);
         if (!ok) {
             *line = m->uses[u].line;
             return 1;
@@ -231,21 +230,31 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
     nv = add_inlined_callees(tu, pp, f, object_functions, &v, nv);
     for (size_t i = 0; i < nv; i++)
         if (!v[i].left_out) v[i].nuses = locate_uses(tu, v[i].def.cursor, v[i].def.cxfile, UINT_MAX, &v[i].uses);
+    /* Accepted one by one: a helper whose every use lies in f or in a
+     * helper accepted before. Helpers that call each other in a cycle are
+     * never accepted - always_inline cannot inline a cycle away. */
+    int *accepted = xcalloc(nv ? nv : 1, sizeof *accepted);
     for (int changed = 1; changed;) {
         changed = 0;
         for (size_t i = 0; i < nv; i++) {
             unsigned line = 0;
             int recursive = 0;
-            if (v[i].left_out || !used_elsewhere(&v[i], f, v, nv, &line, &recursive)) continue;
-            if (recursive)
-                v[i].left_out = xasprintf("it calls itself (line %u): it cannot be inlined whole", line);
-            else
-                v[i].left_out = xasprintf("it is also used at line %u, outside %s: forced inlining would grow that "
-                                          "caller too",
-                                          line, f->display_name ? f->display_name : f->symbol);
-            changed = 1;
+            if (v[i].left_out || accepted[i] || used_elsewhere(&v[i], f, v, accepted, nv, &line, &recursive)) continue;
+            accepted[i] = changed = 1;
         }
     }
+    for (size_t i = 0; i < nv; i++) {
+        unsigned line = 0;
+        int recursive = 0;
+        if (v[i].left_out || accepted[i] || !used_elsewhere(&v[i], f, v, accepted, nv, &line, &recursive)) continue;
+        if (recursive)
+            v[i].left_out = xasprintf("it calls itself (line %u): it cannot be inlined whole", line);
+        else
+            v[i].left_out = xasprintf("it is also used at line %u, neither in %s nor in a helper inlined into it: "
+                                      "forced inlining would grow that caller too",
+                                      line, f->display_name ? f->display_name : f->symbol);
+    }
+    free(accepted);
     const char *fname = f->display_name ? f->display_name : f->symbol;
     for (size_t i = 0; i < nv; i++) {
         struct maybe_helper *m = &v[i];

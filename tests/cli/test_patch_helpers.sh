@@ -30,7 +30,7 @@ for cc in gcc clang; do
     "^running_sum \(line 20\) holds a loop, and the build inlined it into blend \(no symbol of its own\)"
   expect_match "$cc: clamp left out, with the other use's line" \
     "$(jq -r "$blend | select(.kind==\"helper-left-out\") | .detail" <<<"$list")" \
-    "^clamp \(line 25\) holds blend's vectorized loops at line 27 but is not forced inline into its clones: it is also used at line 40, outside blend"
+    "^clamp \(line 25\) holds blend's vectorized loops at line 27 but is not forced inline into its clones: it is also used at line 40, neither in blend nor in a helper inlined into it"
   expect_eq "$cc: clamp_all has no helper (clamp is blend's too)" \
     "$(names '.functions[] | select(.name=="clamp_all") | .notes[] | select(.kind=="inlined-helper") | .helper.name' <<<"$list")" ""
 

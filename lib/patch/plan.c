@@ -749,11 +749,11 @@ static char *render_header(const struct patch_plan *p)
         }
     }
     if (p->nhelpers) {
-        sb_addf(&sb, "\nHelpers (%zu): static functions holding the vectorized loops of a function\n"
-                     "that inlined them, used by no other. %s (always_inline) keeps them\n"
-                     "inlined into each of its clones, so their loops are compiled for each clone's\n"
-                     "target (cloning the function alone would leave them out of line, built for\n"
-                     "the baseline):\n",
+        sb_addf(&sb, "\nHelpers (%zu): static functions that a function above inlined, used by no\n"
+                     "other, holding its loops. %s (always_inline) keeps them inlined\n"
+                     "into each of its clones, so their loops are compiled for each clone's target\n"
+                     "(cloning the function alone would leave them out of line, built for the\n"
+                     "baseline):\n",
                 p->nhelpers, INLINE_MACRO);
         for (size_t i = 0; i < p->nhelpers; i++)
             sb_addf(&sb, "  %s:%d %s: inlined into %s\n", p->helpers[i].rel, p->helpers[i].line, p->helpers[i].display_name,

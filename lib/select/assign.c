@@ -23,6 +23,14 @@ void select_apply_decision(struct select_report *r)
         } else if (df->chosen >= 1 && (size_t)df->chosen < r->n_variants) {
             fn->in_patch = 1;
             fn->set = df->chosen;
+            if (fn->helpers.n) {
+                struct strbuf names = STRBUF_INIT;
+                sb_add_joined(&names, &fn->helpers, ", ");
+                sv_pushf(&r->notes, "%s: its helpers %s are inlined into its clones (FMVGEN_CLONES_INLINE), as the "
+                                    "build inlined them into it; their time was its time in every variant",
+                         fn->display_name, sb_str(&names));
+                sb_free(&names);
+            }
         } else if (df->reason == DECISION_INELIGIBLE && df->best_ineligible >= 1) {
             /* the variant's own failure says what differed, and suggests
              * --tolerance only when floats alone differed (FMA's last bits) */

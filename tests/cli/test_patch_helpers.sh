@@ -75,4 +75,28 @@ for cc in gcc clang; do
   expect_match "$cc: patching again: nothing to do" "$out" "nothing to do"
 done
 
+# select: blend's helpers go with it into every variant and into
+# selected.patch; whether blend is selected depends on timings, what comes
+# with it does not.
+export TMPDIR="$TMP/tmpdir"
+mkdir -p "$TMPDIR"
+rm -rf "$TMP/patch-helpers"
+P=$(copy_fixture patch-helpers)
+(cd "$P" && "$FMVGEN" scan -- make CC=gcc >/dev/null 2>&1) || fail "select: scan failed"
+out=$(cd "$P" && "$FMVGEN" select --build "make CC=gcc" --run './prog 20000' --runs 3 --json 2>"$TMP/err"); rc=$?
+expect_eq "select: exit" "$rc" 0
+[ "$rc" = 0 ] || cat "$TMP/err" >&2
+expect_eq "select: blend's helpers in report.json" \
+  "$(jq -r '.functions[] | select(.name=="blend") | .inlined_helpers | join(",")' <<<"$out")" "scale,accumulate,running_sum"
+if [ "$(jq -r '.functions[] | select(.name=="blend") | .selected' <<<"$out")" = true ]; then
+  sel=$(cat "$P/.fmvgen/selected.patch")
+  marked=$(grep -A1 '^+FMVGEN_CLONES_INLINE$' <<<"$sel" | sed -n 's/^ *static void \([a-z_]*\)(.*/\1/p' | paste -sd,)
+  expect_eq "select: selected.patch inlines blend's helpers" "$marked" "scale,accumulate,running_sum"
+  expect_match "select: said" "$(jq -r '.notes[]' <<<"$out")" \
+    "^blend: its helpers scale, accumulate, running_sum are inlined into its clones"
+else
+  expect_no_match "select: blend not selected, no helper in the patch" "$(cat "$P/.fmvgen/selected.patch")" "FMVGEN_CLONES_INLINE"
+fi
+expect_eq "select: temp dir removed" "$(ls -A "$TMPDIR")" ""
+
 finish

@@ -19,6 +19,7 @@ struct maybe_helper {
     struct strvec lines;   /* loop lines of the candidate's records it holds, as text
                             * ("45"); none: found as a callee the build inlined */
     char *left_out;        /* why not, or NULL while it may be one */
+    int declared_inline;   /* left out because the source declares it inline */
     struct use_site *uses;
     size_t nuses;
 };
@@ -57,7 +58,8 @@ static json_t *helper_json(const struct fn_def *d)
  * (template, member, lambda). The rules that only target_clones needs
  * (used before its definition, intrinsics, asm) do not apply. Caller
  * frees. */
-static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *d)
+static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *d,
+                           int *declared_inline)
 {
     static const char *const CLONES_ONLY[] = {"used-before-definition", "intrinsics", "inline-asm",
                                               "internal-template", NULL};
@@ -65,6 +67,7 @@ static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp,
     eligibility_check(tu, pp, d, &el);
     int fine = !el.reason;
     for (const char *const *r = CLONES_ONLY; !fine && *r; r++) fine = !strcmp(el.reason, *r);
+    if (declared_inline) *declared_inline = el.reason && !strcmp(el.reason, "inline");
     char *why = fine ? NULL : xasprintf("%s (%s)", el.detail, el.reason);
     free(el.detail);
     return why;
@@ -104,7 +107,7 @@ static size_t collect(struct parsed_tu *tu, const struct pp_directives *pp, cons
         enum CXLinkageKind link = clang_getCursorLinkage(d.cursor);
         if (link != CXLinkage_Internal) m->left_out = xstrdup("it has external linkage: other files may call it");
         else if (!tu_is_main_file(tu, d.cxfile)) m->left_out = xstrdup("it is not in the TU's own file");
-        else m->left_out = not_inlinable(tu, pp, &d);
+        else m->left_out = not_inlinable(tu, pp, &d, &m->declared_inline);
     }
     *out = v;
     return nv;
@@ -180,7 +183,7 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
                        clang_getCursorLinkage(d.cursor) == CXLinkage_Internal && tu_is_main_file(tu, d.cxfile) &&
                        !sv_contains(object_functions, d.symbol) && holds_loop(d.cursor);
             for (size_t k = 0; k < nv && keep; k++) keep = !fn_def_same(&(*vp)[k].def, &d);
-            char *why = keep ? not_inlinable(tu, pp, &d) : NULL;
+            char *why = keep ? not_inlinable(tu, pp, &d, NULL) : NULL;
             if (!keep || why) {
                 free(why);
                 fn_def_free(&d);
@@ -270,7 +273,13 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
         }
         char *holds = sb_detach(&sb);
         char *d;
-        if (m->left_out) {
+        if (m->declared_inline) {
+            /* the project's own inlining: fmvgen adds nothing to it */
+            d = xasprintf("%s (line %u) %s; it is declared inline, so whether each clone inlines it is the "
+                          "compiler's choice, as in the build (always_inline: always)",
+                          m->def.display_name, m->def.line, holds);
+            note(notes, "helper-declared-inline", d, NULL);
+        } else if (m->left_out) {
             d = xasprintf("%s (line %u) %s but is not forced inline into its clones: %s", m->def.display_name,
                           m->def.line, holds, m->left_out);
             note(notes, "helper-left-out", d, NULL);

@@ -36,9 +36,11 @@
  *
  * What is found goes into F's notes: {"kind": "inlined-helper", "detail",
  * "helper": {name, display_name, line, end_line, insert_offset,
- * insert_line}} for each helper, and {"kind": "helper-left-out", "detail"}
- * for a function of F's file holding its loops that is not one, so that
- * the user sees why. */
+ * insert_line}} for each helper, {"kind": "helper-declared-inline"} for one
+ * the source declares inline already (its inlining stays the compiler's
+ * choice, or the project's always_inline), and {"kind": "helper-left-out",
+ * "detail"} for another function of F's file holding its loops that is not
+ * one, so that the user sees why. */
 #ifndef FMVGEN_HELPERS_H
 #define FMVGEN_HELPERS_H
 

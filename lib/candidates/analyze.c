@@ -27,8 +27,8 @@ struct wanted {
     char *function;
     char *file;   /* loop position, for the row of an unlocated function */
     int line;
-    /* Every loop position of the function (helpers.h): files owned by
-     * files, NULL for a position without function. */
+    /* Every loop position of a named function (helpers.h); the file
+     * strings are owned by files. None for a position without function. */
     struct loop_position *positions;
     size_t npositions;
     struct strvec files;

@@ -136,9 +136,13 @@ static void count_outlined(struct select_session *s, const struct outlined_log *
         double most = 0;
         for (size_t v = 1; v < nv; v++)
             if (moved[f * nv + v] > most) most = moved[f * nv + v];
-        sv_pushf(&r->notes, "%s: with its clones, %s ran out of line (inlined into it in the baseline), %.0f samples "
-                            "per run at most: counted as its time, since the clones moved that time, they did not "
-                            "save it", r->functions[f].display_name, sb_str(&names), most);
+        /* a few samples moved are counted all the same (report.json's
+         * outlined_helpers), but not worth a line each (opus: 18 of them, most
+         * with 0-6 samples per run) */
+        if (most >= SELECT_MIN_SAMPLES)
+            sv_pushf(&r->notes, "%s: with its clones, %s ran out of line (inlined into it in the baseline), %.0f "
+                                "samples per run at most: counted as its time, since the clones moved that time, "
+                                "they did not save it", r->functions[f].display_name, sb_str(&names), most);
         free(r->functions[f].outlined);
         r->functions[f].outlined = sb_detach(&names);
         sb_free(&names);

@@ -37,6 +37,11 @@ struct wanted {
 struct wanted_list {
     struct wanted *v;
     size_t n, cap;
+    /* What the compile emitted as functions of their own (helpers.h): as
+     * the scan's own compile of it did (--compdb), or else the build's
+     * object; known = 0 when neither can be read. */
+    struct strvec object_functions;
+    int object_known;
 };
 
 static void wanted_push(struct wanted_list *w, const char *function, const char *file, int line)
@@ -74,6 +79,7 @@ static void wanted_free(struct wanted_list *w)
         sv_free(&w->v[i].files);
     }
     free(w->v);
+    sv_free(&w->object_functions);
     memset(w, 0, sizeof *w);
 }
 
@@ -81,8 +87,9 @@ static void wanted_free(struct wanted_list *w)
  * (probe:O3) of a TU built at -O2: a loop that vectorizes only at -O3 is
  * not vectorized by any clone either (target_clones keeps the build's -O2),
  * so it makes no candidate; list reports it as the TU's o2-cheap-model note. */
-static int load_wanted(struct store *st, int64_t compile_id, struct wanted_list *out)
+static int load_wanted(struct store *st, const struct compile_row *c, struct wanted_list *out)
 {
+    int64_t compile_id = c->id;
     static const char *const SQL =
         "SELECT function, MIN(file), MIN(line), MIN(id) AS first FROM loops"
         " WHERE compile_id=?1 AND variant<>'probe:O3' AND function IS NOT NULL GROUP BY function"
@@ -116,6 +123,14 @@ static int load_wanted(struct store *st, int64_t compile_id, struct wanted_list 
         wanted_settle_positions(w);
     }
     sqlite3_finalize(q);
+    if (out->n) {
+        out->object_known = store_object_functions(st, compile_id, &out->object_functions);
+        if (!out->object_known && c->output) {
+            char *object = path_absolute(c->output, c->directory);
+            out->object_known = elf_object_functions(object, &out->object_functions) == 0;
+            free(object);
+        }
+    }
     return 0;
 }
 
@@ -297,15 +312,10 @@ static void row_add_note(struct fn_row *r, json_t *note);
 
 /* The helpers.h notes of the candidate rows: each definition's loop
  * positions from every record that led to it ("foo" and "foo.part.0"). */
-static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
-                         const struct wanted_list *wanted, const size_t *seen_of, const struct fn_def *seen,
+static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted, const size_t *seen_of, const struct fn_def *seen,
                          const size_t *row_of, size_t nseen, struct row_list *rows)
 {
-    /* what the compile kept as functions of their own: the rest was inlined */
-    struct strvec object_functions = STRVEC_INIT;
-    char *object = c->output ? path_absolute(c->output, c->directory) : NULL;
-    int have_object = object && elf_object_functions(object, &object_functions) == 0;
-    free(object);
+
     for (size_t k = 0; k < nseen; k++) {
         if (row_of[k] == SIZE_MAX || rows->v[row_of[k]].reason) continue;
         size_t n = 0;
@@ -318,14 +328,14 @@ static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const s
             for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++)
                 positions[n++] = wanted->v[i].positions[p];
         json_t *notes = json_array();
-        helpers_note(tu, pp, &seen[k], positions, n, seen, nseen, have_object ? &object_functions : NULL, notes);
+        helpers_note(tu, pp, &seen[k], positions, n, seen, nseen,
+                     wanted->object_known ? &wanted->object_functions : NULL, notes);
         size_t j;
         json_t *note;
         json_array_foreach(notes, j, note) row_add_note(&rows->v[row_of[k]], note);
         json_decref(notes);
         free(positions);
     }
-    sv_free(&object_functions);
 }
 
 static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
@@ -364,7 +374,7 @@ static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const str
         seen_of[i] = nseen;
         seen[nseen++] = def;
     }
-    note_helpers(tu, pp, c, wanted, seen_of, seen, row_of, nseen, rows);
+    note_helpers(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
     for (size_t k = 0; k < nseen; k++) fn_def_free(&seen[k]);
     free(seen);
     free(row_of);
@@ -724,7 +734,7 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
     for (size_t i = 0; i < ncompiles && rc == 0; i++) {
         jobs[i].compile = &compiles[i];
         jobs[i].index = i;
-        rc = load_wanted(st, compiles[i].id, &jobs[i].wanted);
+        rc = load_wanted(st, &compiles[i], &jobs[i].wanted);
         if (jobs[i].wanted.n > 0) jobs[i].gcc_include = gcc_include_dir(&includes, &compiles[i]);
     }
     if (rc == 0) run_jobs(jobs, ncompiles);

@@ -209,10 +209,42 @@ static void remove_orphan_record_dirs(struct store *st, const char *variant_root
     sv_free(&orphans);
 }
 
+/* The functions an assembly file defines: the names its ".type NAME,
+ * @function" directives give (GCC and Clang write one per function on ELF,
+ * "@function" or "%function"). Appended to out; 0, or -1 when the file
+ * cannot be read. */
+static int asm_functions(const char *path, struct strvec *out)
+{
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) return -1;
+    for (char *line = text; line && *line;) {
+        char *next = strchr(line, '\n');
+        if (next) *next++ = '\0';
+        line += strspn(line, " \t");
+        if (!strncmp(line, ".type", 5) && (line[5] == ' ' || line[5] == '\t')) {
+            char *name = line + 5 + strspn(line + 5, " \t");
+            char *comma = strchr(name, ',');
+            if (comma && (strstr(comma, "@function") || strstr(comma, "%function"))) {
+                char *end = comma;
+                while (end > name && (end[-1] == ' ' || end[-1] == '\t')) end--;
+                if (end > name) {
+                    *end = '\0';
+                    sv_push(out, name);
+                }
+            }
+        }
+        line = next;
+    }
+    free(text);
+    return 0;
+}
+
 /* One selected compile and everything its job needs. */
 struct probe_job {
     struct compile_row *row;
     struct strvec argv;
+    char *asm_path;      /* the assembly it writes (in the temp dir) */
     char *record_path;
     const char *format;
     char *setup_error;   /* set when the job could not even be prepared */
@@ -248,7 +280,7 @@ static void prepare(struct probe_job *pj, const struct probe_request *req, const
         compiler_record_flags(&cid, records_dir, output, &rflags, &pj->record_path, &pj->format);
         probe_build_argv(row, req->extra_flags, sv_argv(&rflags), output, &pj->argv);
         sv_free(&rflags);
-        free(output);
+        pj->asm_path = output;
         free(name);
     }
     free(outdir);
@@ -344,6 +376,13 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         if (!why[k]) {
             if (store_add_record_file(st, row->id, req->variant, pjs[k].format, pjs[k].record_path) < 0)
                 store_err = 1;
+            /* The build's own compile (--compdb): what it emitted as
+             * functions of their own, since its output is removed below. */
+            struct strvec names = STRVEC_INIT;
+            if (!store_err && !strcmp(req->variant, "build") && asm_functions(pjs[k].asm_path, &names) == 0 &&
+                store_set_object_functions(st, row->id, &names) != 0)
+                store_err = 1;
+            sv_free(&names);
             continue;
         }
         failed++;
@@ -358,6 +397,7 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
     for (size_t k = 0; k < m; k++) {
         free(why[k]);
         sv_free(&pjs[k].argv);
+        free(pjs[k].asm_path);
         free(pjs[k].record_path);
         free(pjs[k].setup_error);
     }

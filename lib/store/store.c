@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2   /* 2: object_functions */
 
 static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS meta("
@@ -48,6 +48,14 @@ static const char SCHEMA[] =
      * not bytes: 0 when the compiler did not say (GCC, SLP). */
     "  vector_lanes INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX IF NOT EXISTS loops_by_compile ON loops(compile_id, variant);"
+    /* The functions a compile emitted as code of their own (its object's or
+     * assembly's function symbols): the static functions missing there were
+     * inlined everywhere (candidates/helpers.h). Kept for the compiles the
+     * scan ran itself (--compdb), whose output went to a temp dir. */
+    "CREATE TABLE IF NOT EXISTS object_functions("
+    "  compile_id INTEGER NOT NULL REFERENCES compiles(id) ON DELETE CASCADE,"
+    "  name TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS object_functions_by_compile ON object_functions(compile_id);"
     "CREATE TABLE IF NOT EXISTS tu_notes("
     "  id INTEGER PRIMARY KEY,"
     "  compile_id INTEGER NOT NULL REFERENCES compiles(id) ON DELETE CASCADE,"
@@ -325,6 +333,32 @@ int store_add_tu_note(struct store *st, int64_t compile_id, const char *kind, co
 {
     return run_stmt(st, "INSERT INTO tu_notes(compile_id,kind,detail) VALUES(?,?,?)", "itt", compile_id, kind,
                     detail) == SQLITE_DONE ? 0 : -1;
+}
+
+int store_set_object_functions(struct store *st, int64_t compile_id, const struct strvec *names)
+{
+    if (run_stmt(st, "DELETE FROM object_functions WHERE compile_id=?", "i", compile_id) != SQLITE_DONE) return -1;
+    for (size_t i = 0; i < names->n; i++)
+        if (run_stmt(st, "INSERT INTO object_functions(compile_id,name) VALUES(?,?)", "it", compile_id,
+                     names->v[i]) != SQLITE_DONE)
+            return -1;
+    return 0;
+}
+
+int store_object_functions(struct store *st, int64_t compile_id, struct strvec *out)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db, "SELECT name FROM object_functions WHERE compile_id=?", -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_int64(q, 1, compile_id);
+    int found = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(q, 0);
+        if (name) sv_push(out, name);
+        found = 1;
+    }
+    sqlite3_finalize(q);
+    return found;
 }
 
 static char *col_dup(sqlite3_stmt *q, int i)

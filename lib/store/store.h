@@ -14,6 +14,7 @@
  *   loops(id, compile_id, variant, function, file, line, col, kind,
  *         vector_bytes, message, vector_lanes)
  *   tu_notes(id, compile_id, kind, detail)
+ *   object_functions(compile_id, name)    functions a compile emitted (scan's own compiles)
  *   functions(id, compile_id, name, display_name, file, line, col,
  *             end_line, end_col, insert_offset, insert_line, status, reason,
  *             detail, notes, source_hash)
@@ -76,6 +77,12 @@ int store_add_loop(struct store *st, int64_t compile_id, const char *variant,
 /* Drops the loops of one compile and variant (before re-reading its file). */
 int store_clear_loops(struct store *st, int64_t compile_id, const char *variant);
 int store_add_tu_note(struct store *st, int64_t compile_id, const char *kind, const char *detail);
+/* The functions a compile emitted as code of their own (see the schema):
+ * replaces the compile's list; 0 or -1. */
+struct strvec;
+int store_set_object_functions(struct store *st, int64_t compile_id, const struct strvec *names);
+/* Appends the compile's list to out; 1 when one was stored, else 0. */
+int store_object_functions(struct store *st, int64_t compile_id, struct strvec *out);
 
 /* Reads one compile back; argv is rebuilt from the stored JSON. */
 struct compile_row {

@@ -9,7 +9,8 @@
 # called by clamp_all and gets nothing, with the line of that use in a note. The patched project builds with gcc, clang 14 and
 # clang 19 (when installed) and computes what it computed; the helpers are
 # no symbols of their own, and blend's AVX2-level clone holds their loops
-# in ymm registers. Scanned again, the patched helpers are excluded.
+# in ymm registers. Scanned again, the patched helpers are excluded. A
+# --compdb scan of an unbuilt tree finds the same helpers.
 source "$TESTLIB"
 
 names() { jq -r "[$1] | join(\",\")"; }
@@ -74,6 +75,19 @@ for cc in gcc clang; do
   out=$(cd "$P" && "$FMVGEN" patch 2>&1)
   expect_match "$cc: patching again: nothing to do" "$out" "nothing to do"
 done
+
+# --compdb on a tree that was never built: no kernels.o to read, so what
+# the build inlined comes from the scan's own compile of kernels.c (its
+# assembly's functions, kept in the store) - running_sum is found all the same.
+rm -rf "$TMP/patch-helpers"
+P=$(copy_fixture patch-helpers)
+printf '[{"directory": "%s", "arguments": ["gcc", "-O3", "-c", "kernels.c", "-o", "kernels.o"], "file": "kernels.c"},\n {"directory": "%s", "arguments": ["gcc", "-O3", "-c", "main.c", "-o", "main.o"], "file": "main.c"}]\n' \
+  "$P" "$P" >"$P/compile_commands.json"
+(cd "$P" && "$FMVGEN" scan --compdb compile_commands.json >/dev/null 2>&1) || fail "compdb: scan failed"
+expect_eq "compdb: blend's helpers, running_sum too" \
+  "$(cd "$P" && "$FMVGEN" list --json | names '.functions[] | select(.name=="blend") | .notes[] | select(.kind=="inlined-helper") | .helper.name')" \
+  "scale,accumulate,running_sum"
+expect_eq "compdb: no object written into the tree" "$(cd "$P" && ls ./*.o 2>/dev/null)" ""
 
 # select: blend's helpers go with it into every variant and into
 # selected.patch; whether blend is selected depends on timings, what comes

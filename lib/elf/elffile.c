@@ -335,10 +335,23 @@ int elf_object_functions(const char *path, struct strvec *names)
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     GElf_Ehdr eh;
     int rc = -1;
+    size_t shstrndx = 0;
     if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) && eh.e_type == ET_REL &&
-        eh.e_machine == EM_X86_64) {
+        eh.e_machine == EM_X86_64 && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+        /* A slim LTO object (GCC -flto) holds GIMPLE, no code: its symbols
+         * say nothing of what was inlined. */
+        int lto = 0;
+        uint64_t code = 0;
         Elf_Scn *scn = NULL;
         while ((scn = elf_nextscn(elf, scn))) {
+            GElf_Shdr sh;
+            if (!gelf_getshdr(scn, &sh)) continue;
+            const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+            if (name && !strncmp(name, ".gnu.lto_", 9)) lto = 1;
+            if (sh.sh_flags & SHF_EXECINSTR) code += sh.sh_size;
+        }
+        scn = lto && !code ? NULL : elf_nextscn(elf, NULL);
+        for (; scn; scn = elf_nextscn(elf, scn)) {
             GElf_Shdr sh;
             if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB) continue;
             struct elf_file tmp = {0};

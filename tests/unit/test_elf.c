@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "elf/clones.h"
+#include "elf/elffile.h"
 #include "elf/inspect.h"
 #include "elf/isa.h"
 #include "run/spawn.h"
@@ -368,9 +369,55 @@ static void test_rejects_non_x86_64(void **state)
     free(dir);
 }
 
+/* elf_object_functions: the functions a compile emitted. The static
+ * helper inlined into its only caller is not among them; a slim LTO object
+ * (GIMPLE, no code) tells nothing; a fat one does; a file that is no
+ * object is unknown too. */
+static void test_object_functions(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-elf");
+    char *src = path_join(dir, "f.c");
+    const char *text = "static int h(int *d, int n) { int s = 0; for (int i = 0; i < n; i++) s += d[i] * d[i];"
+                       " return s; }\nint f(int *d, int n) { return h(d, n) + 1; }\n";
+    write_file_atomic(src, text, strlen(text));
+    const char *ccs[] = {"gcc", "clang"};
+    for (size_t c = 0; c < 2; c++) {
+        char *obj = path_join(dir, "f.o");
+        char *const plain[] = {"-c", NULL};
+        assert_int_equal(compile(ccs[c], plain, src, obj), 0);
+        struct strvec names = STRVEC_INIT;
+        assert_int_equal(elf_object_functions(obj, &names), 0);
+        assert_true(sv_contains(&names, "f"));
+        assert_false(sv_contains(&names, "h"));   /* inlined everywhere */
+        sv_free(&names);
+        char *const lto[] = {"-c", "-flto", NULL};
+        assert_int_equal(compile(ccs[c], lto, src, obj), 0);
+        assert_int_equal(elf_object_functions(obj, &names), -1);   /* GCC's GIMPLE, clang's bitcode */
+        assert_int_equal(names.n, 0);
+        free(obj);
+    }
+    char *fat = path_join(dir, "fat.o");
+    char *const fat_lto[] = {"-c", "-flto", "-ffat-lto-objects", NULL};
+    assert_int_equal(compile("gcc", fat_lto, src, fat), 0);
+    struct strvec names = STRVEC_INIT;
+    assert_int_equal(elf_object_functions(fat, &names), 0);
+    assert_true(sv_contains(&names, "f"));
+    sv_free(&names);
+    assert_int_equal(elf_object_functions(src, &names), -1);   /* not ELF */
+    char *missing = path_join(dir, "missing.o");
+    assert_int_equal(elf_object_functions(missing, &names), -1);
+    remove_tree(dir);
+    free(missing);
+    free(fat);
+    free(src);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_object_functions),
         cmocka_unit_test(test_isa_vex_avx2_ymm),
         cmocka_unit_test(test_isa_evex_zmm_and_vl),
         cmocka_unit_test(test_isa_scalar_extensions),

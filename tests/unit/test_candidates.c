@@ -443,6 +443,54 @@ static void test_same_basename_in_two_dirs(void **state)
     free(build);
 }
 
+/* candidates/helpers.h on helpers.c: top's loop records point into each
+ * helper; the object (written by hand) lacks callee_loop but has
+ * callee_kept. Each case gets its note, or none. */
+static void test_inlined_helpers(void **state)
+{
+    struct cand_fixture *f = *state;
+    static const char *const argv[] = {"gcc", "-O3", "-c", "helpers.c", "-o", "helpers.o", NULL};
+    int64_t id = cand_add_compile(f->st, C_DIR, "helpers.c", "c", "gcc", argv);
+    static const int lines[] = {9, 15, 25, 31, 37, 43};   /* good walk pong ping shared_public small_inline */
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) cand_add_loop(f->st, id, "build", "top", "helpers.c", lines[i]);
+    struct strvec emitted = STRVEC_INIT;
+    sv_push(&emitted, "top");
+    sv_push(&emitted, "shared_public");
+    sv_push(&emitted, "callee_kept");
+    assert_int_equal(store_set_object_functions(f->st, id, &emitted), 0);
+    sv_free(&emitted);
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    cand_expect(f->st, id, "top", NULL);
+    struct cand_row r;
+    cand_get(f->st, id, "top", &r);
+    json_error_t e;
+    json_t *notes = json_loads(r.notes, 0, &e);
+    assert_true(json_is_array(notes));
+    struct strbuf got = STRBUF_INIT;
+    size_t i;
+    json_t *n;
+    json_array_foreach(notes, i, n)
+    {
+        const char *kind = json_string_value(json_object_get(n, "kind"));
+        const char *detail = json_string_value(json_object_get(n, "detail"));
+        if (strncmp(kind, "helper", 6) && strcmp(kind, "inlined-helper")) continue;
+        /* kind, the detail's first word (the helper), and why it is left out */
+        const char *why = strcmp(kind, "helper-left-out") ? NULL : strstr(detail, ": ");
+        sb_addf(&got, "%s %.*s|%.30s\n", kind, (int)strcspn(detail, " "), detail, why ? why + 2 : "");
+    }
+    assert_string_equal(sb_str(&got),
+                        "inlined-helper good|\n"
+                        "helper-left-out walk|it calls itself (line 16): it \n"
+                        "helper-left-out pong|it is also used at line 31, ne\n"
+                        "helper-left-out ping|it is also used at line 25, ne\n"
+                        "helper-left-out shared_public|it has external linkage: other\n"
+                        "helper-declared-inline small_inline|\n"
+                        "inlined-helper callee_loop|\n");
+    json_decref(notes);
+    sb_free(&got);
+    cand_row_free(&r);
+}
+
 static void test_paths_with_spaces_and_non_ascii(void **state)
 {
     struct cand_fixture *f = *state;
@@ -520,6 +568,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_paths_with_spaces_and_non_ascii, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_inlined_helpers, cand_setup, cand_teardown),
         cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),
         cmocka_unit_test(test_tuargs_spells_new_standards_for_libclang),
     };

@@ -883,11 +883,12 @@ static const char *place_after_cxx_attribute_lists(struct patch_function *f, con
     return NULL;
 }
 
-/* Settles every candidate against its file's text, each file read once:
- * its line placed after [[...]] lists (or skipped, said why), then dropped
- * when it already carries the attribute line - after the placement, so a
- * patched file's line below the lists counts as patched. */
-static void settle_in_files(struct patch_plan *p, struct patch_function *fs, size_t *n)
+/* Settles fs[0..*n) against their files' text, each file read once: each
+ * line placed after [[...]] lists (or skipped, said why), then dropped when
+ * it already carries the attribute line - after the placement, so a patched
+ * file's line below the lists counts as patched - and counted in *already
+ * (NULL: not counted). */
+static void settle_in_files(struct patch_plan *p, struct patch_function *fs, size_t *n, size_t *already)
 {
     size_t out = 0, len = 0;
     char *path = NULL, *text = NULL;
@@ -907,7 +908,7 @@ static void settle_in_files(struct patch_plan *p, struct patch_function *fs, siz
             continue;
         }
         if (text && f->offset <= len && patch_marker_at(text, len, f->offset, NULL)) {
-            p->already++;
+            if (already) (*already)++;
             function_free(f);
             continue;
         }
@@ -1143,9 +1144,8 @@ static void add_helpers(struct patch_plan *p)
             p->helpers[p->nhelpers++] = x;
         }
     }
-    size_t already = p->already;
-    settle_in_files(p, p->helpers, &p->nhelpers);
-    p->already = already;   /* a helper is no function of the plan: not counted */
+    /* a helper already patched is no function of the plan: not counted */
+    settle_in_files(p, p->helpers, &p->nhelpers, NULL);
     if (p->nhelpers) qsort(p->helpers, p->nhelpers, sizeof *p->helpers, by_file_then_offset);
 }
 
@@ -1177,7 +1177,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
-    settle_in_files(p, p->functions, &p->nfunctions);
+    settle_in_files(p, p->functions, &p->nfunctions, &p->already);
     if (only) keep_only(p, only);
     if (assigned) keep_assigned(p, assigned);
     name_sets(p);

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "patch/preamble.h"
 #include "util/util.h"
 
 struct store;
@@ -72,13 +73,6 @@ struct patch_function {
 /* The names of f's inlined helpers (its "inlined-helper" notes), appended
  * to names: inlined into f's clones wherever f is patched. */
 void patch_function_helpers(const struct patch_function *f, struct strvec *names);
-
-/* One target set of a plan, and the macros that spell it. */
-struct patch_target_set {
-    struct strvec targets;          /* without "default" */
-    char *macro;                    /* "FMVGEN_CLONES" (one set) or "FMVGEN_CLONES_AVX2"; + "_STATIC" */
-    int fma;                        /* some target may contract a*b+c */
-};
 
 /* Which targets each function gets (patch_plan_build_assigned). */
 struct patch_assignment {
@@ -133,28 +127,6 @@ int patch_resolve_targets(struct store *st, const char *spec, int exact, struct 
  * compiler that compiled a candidate's TU. 0, or -1 after the error. */
 int patch_validate_targets(struct store *st, const struct strvec *targets, const char *compiler,
                            const char *compiler_kind, int major);
-
-/* The preamble defining FMVGEN_CLONES and FMVGEN_CLONES_STATIC, each line
- * ending in eol: plain C89 preprocessor, guarded by #ifndef so two patched
- * files in one TU do not redefine them. */
-char *patch_preamble(const struct strvec *targets, const char *eol);
-
-/* The same for several sets: one guarded block per set defining
- * sets[i].macro(sym) and sets[i].macro_STATIC with sets[i].targets (one
- * explanatory comment above them). patch_preamble is this with the single
- * set {targets, "FMVGEN_CLONES"}. */
-char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const char *eol);
-
-/* The guarded block defining FMVGEN_CLONES_INLINE, what helpers get:
- * __attribute__((always_inline)) __inline__ where target_clones is there,
- * else empty; each line ending in eol. */
-char *patch_preamble_inline(const char *eol);
-
-/* The macro name for a set in a plan with several: FMVGEN_CLONES_ then each
- * target upper-cased, "arch=" dropped, other characters than letters and
- * digits as '_', joined by '_' ("arch=x86-64-v3,arch=x86-64-v4" ->
- * FMVGEN_CLONES_X86_64_V3_X86_64_V4). A valid C identifier. */
-char *patch_macro_name(const struct strvec *targets);
 
 /* Gives function name the targets (copied); a name given twice keeps the
  * last targets. */

@@ -1,0 +1,195 @@
+/* preamble.c - see preamble.h. The text of the preamble each patched file
+ * gets: the guarded macro blocks that turn FMVGEN_CLONES* into
+ * target_clones attributes, or into nothing. */
+#include "patch/preamble.h"
+#include "targets/targets.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MACRO PATCH_DEFAULT_MACRO
+#define INLINE_MACRO PATCH_INLINE_MACRO
+
+/* Clang before 18 emits the dispatcher of a target_clones function under
+ * "f.ifunc" and no symbol "f" (measured with clang 14: callers in other
+ * files fail to link; LLVM pull request 71706 renamed it for clang 18).
+ * The preamble then defines f as an alias of f.ifunc with a top-level
+ * ".set" (measured: clang 14 makes f a global IFUNC symbol; C and C++,
+ * executables and shared libraries link and dispatch). That needs the
+ * symbol, so external functions get FMVGEN_CLONES(symbol). */
+#define EXTERN_DISPATCHER_MISNAMED "defined(__clang__) && __clang_major__ < 18"
+
+/* ---- the preamble ---- */
+
+static void add_line(struct strbuf *sb, const char *eol, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_line(struct strbuf *sb, const char *eol, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = NULL;
+    if (vasprintf(&p, fmt, ap) < 0) p = NULL;
+    va_end(ap);
+    if (!p) {
+        fputs("fmvgen: out of memory\n", stderr);
+        abort();
+    }
+    sb_adds(sb, p);
+    sb_adds(sb, eol);
+    free(p);
+}
+
+static void clones_list(struct strbuf *sb, const struct strvec *spelled)
+{
+    for (size_t i = 0; i < spelled->n; i++) sb_addf(sb, "\"%s\", ", spelled->v[i]);
+    sb_adds(sb, "\"default\"");
+}
+
+/* One set's guarded block: NAME_STATIC and NAME(sym), or both empty. The
+ * comments explaining the spellings and the clang < 18 alias are written
+ * once per preamble (*said_spelling, *said_alias). */
+static void preamble_block(struct strbuf *sb, const struct patch_target_set *set, int *said_spelling, int *said_alias,
+                           const char *eol)
+{
+    /* The two spellings: what the modern resolvers dispatch (gcc >= 11,
+     * clang >= 19), and feature names for the others. */
+    struct strvec modern = STRVEC_INIT, features = STRVEC_INIT;
+    targets_spell(&set->targets, "gcc", 12, &modern);
+    targets_spell(&set->targets, "clang", 14, &features);
+    struct strbuf m = STRBUF_INIT, f = STRBUF_INIT;
+    clones_list(&m, &modern);
+    clones_list(&f, &features);
+    const char *n = set->macro;
+    add_line(sb, eol, "#ifndef %s_STATIC", n);
+    add_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    add_line(sb, eol, "#  if __has_attribute(target_clones)");
+    if (strcmp(sb_str(&m), sb_str(&f)) != 0) {
+        if (!*said_spelling)
+            add_line(sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
+        *said_spelling = 1;
+        add_line(sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
+        add_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&f));
+        add_line(sb, eol, "#   else");
+        add_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
+        add_line(sb, eol, "#   endif");
+    } else {
+        add_line(sb, eol, "#   define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
+    }
+    add_line(sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
+    if (!*said_alias) {
+        add_line(sb, eol, "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias");
+        add_line(sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
+    }
+    /* clang < 18 is also < 19: the feature spelling, written out because
+     * NAME_STATIC is emptied below. sym goes through a second macro, so it
+     * is macro-expanded before it is made a string: a function renamed by
+     * macro per TU (a source file several TUs #include) gets each TU's
+     * symbol. */
+    {   /* in each block: an earlier file's preamble may have run only some */
+        add_line(sb, eol, "#    ifndef FMVGEN_IFUNC_ALIAS_");
+        add_line(sb, eol, "#     define FMVGEN_IFUNC_ALIAS_(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" "
+                          "#sym \".ifunc\");");
+        add_line(sb, eol, "#    endif");
+    }
+    add_line(sb, eol, "#    define %s(sym) FMVGEN_IFUNC_ALIAS_(sym) __attribute__((target_clones(%s)))", n, sb_str(&f));
+    if (!*said_alias) {
+        add_line(sb, eol, "     /* It also makes the resolver of a static function a global symbol: two");
+        add_line(sb, eol, "      * files' static functions of one name would not link. No clones. */");
+    }
+    *said_alias = 1;
+    add_line(sb, eol, "#    undef %s_STATIC", n);
+    add_line(sb, eol, "#    define %s_STATIC", n);
+    add_line(sb, eol, "#   else");
+    add_line(sb, eol, "#    define %s(sym) %s_STATIC", n, n);
+    add_line(sb, eol, "#   endif");
+    add_line(sb, eol, "#  endif");
+    add_line(sb, eol, "# endif");
+    add_line(sb, eol, "# ifndef %s_STATIC", n);
+    add_line(sb, eol, "#  define %s_STATIC", n);
+    add_line(sb, eol, "#  define %s(sym)", n);
+    add_line(sb, eol, "# endif");
+    add_line(sb, eol, "#endif");
+    sv_free(&modern);
+    sv_free(&features);
+    sb_free(&m);
+    sb_free(&f);
+}
+
+char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    /* Plain C89 preprocessor only: nested #if so a compiler without
+     * __has_attribute never parses __has_attribute(...); object-like
+     * _STATIC macros (no variadic macros); #ifndef so that two patched
+     * files in one TU, or -DFMVGEN_CLONES_STATIC= on the command line, win. */
+    if (n == 1) {
+        add_line(&sb, eol, "/* fmvgen: %s(symbol) - %s_STATIC for static functions -", sets[0].macro, sets[0].macro);
+        add_line(&sb, eol, " * makes the function after it multi-versioned: one clone per target");
+        add_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Compilers without");
+        add_line(&sb, eol, " * target_clones, non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain");
+        add_line(&sb, eol, " * functions. */");
+    } else {
+        add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES_<SET>(symbol) - FMVGEN_CLONES_<SET>_STATIC for static");
+        add_line(&sb, eol, " * functions - makes the function after it multi-versioned for the target set");
+        add_line(&sb, eol, " * <SET>: one clone per target (target_clones), the best for the CPU chosen at");
+        add_line(&sb, eol, " * load time. Sets:");
+        for (size_t i = 0; i < n; i++) {
+            struct strbuf t = STRBUF_INIT;
+            for (size_t k = 0; k < sets[i].targets.n; k++) sb_addf(&t, "%s, ", sets[i].targets.v[k]);
+            add_line(&sb, eol, " *   %s: %sdefault", sets[i].macro, sb_str(&t));
+            sb_free(&t);
+        }
+        add_line(&sb, eol, " * Compilers without target_clones, non-x86-64 or non-ELF builds, and");
+        add_line(&sb, eol, " * -DFMVGEN_NO_CLONES get plain functions. */");
+    }
+    int said_spelling = 0, said_alias = 0;
+    for (size_t i = 0; i < n; i++) preamble_block(&sb, &sets[i], &said_spelling, &said_alias, eol);
+    add_line(&sb, eol, "%s", "");
+    return sb_detach(&sb);
+}
+
+char *patch_preamble_inline(const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    add_line(&sb, eol, "/* fmvgen: %s marks a static helper whose loops a multi-versioned", INLINE_MACRO);
+    add_line(&sb, eol, " * function inlined: always_inline inlines it into each of that function's");
+    add_line(&sb, eol, " * clones, as the unpatched build inlined it, so its loops are compiled for each");
+    add_line(&sb, eol, " * clone's target. Empty where there are no clones. */");
+    add_line(&sb, eol, "#ifndef %s", INLINE_MACRO);
+    add_line(&sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    add_line(&sb, eol, "#  if __has_attribute(target_clones) && __has_attribute(always_inline)");
+    add_line(&sb, eol, "#   define %s __attribute__((always_inline)) __inline__", INLINE_MACRO);
+    add_line(&sb, eol, "#  endif");
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "# ifndef %s", INLINE_MACRO);
+    add_line(&sb, eol, "#  define %s", INLINE_MACRO);
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "#endif");
+    add_line(&sb, eol, "%s", "");
+    return sb_detach(&sb);
+}
+
+char *patch_preamble(const struct strvec *targets, const char *eol)
+{
+    struct patch_target_set one = {.targets = *targets, .macro = (char *)DEFAULT_MACRO};
+    return patch_preamble_sets(&one, 1, eol);
+}
+
+char *patch_macro_name(const struct strvec *targets)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_adds(&sb, DEFAULT_MACRO);
+    for (size_t i = 0; i < targets->n; i++) {
+        const char *t = targets->v[i];
+        if (!strncmp(t, "arch=", 5)) t += 5;
+        sb_addc(&sb, '_');
+        for (; *t; t++) {
+            char c = *t;
+            if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+            else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
+            sb_addc(&sb, c);
+        }
+    }
+    return sb_detach(&sb);
+}

@@ -1,0 +1,48 @@
+/* preamble.h - the preamble fmvgen inserts once per patched file: the
+ * macros FMVGEN_CLONES(symbol) / FMVGEN_CLONES_STATIC (or one pair per
+ * target set, FMVGEN_CLONES_<SET>) and FMVGEN_CLONES_INLINE, defined as
+ * target_clones / always_inline attributes where the clones work and as
+ * nothing elsewhere. Pure text: nothing here reads files or the store.
+ * Where the preamble goes and which blocks a file needs: plan.h. */
+#ifndef FMVGEN_PATCH_PREAMBLE_H
+#define FMVGEN_PATCH_PREAMBLE_H
+
+#include <stddef.h>
+
+#include "util/util.h"
+
+/* the macro of a one-set plan; what a candidate's inlined helpers get
+ * (candidates/helpers.h) */
+#define PATCH_DEFAULT_MACRO "FMVGEN_CLONES"
+#define PATCH_INLINE_MACRO "FMVGEN_CLONES_INLINE"
+
+/* One target set of a plan, and the macros that spell it. */
+struct patch_target_set {
+    struct strvec targets;          /* without "default" */
+    char *macro;                    /* "FMVGEN_CLONES" (one set) or "FMVGEN_CLONES_AVX2"; + "_STATIC" */
+    int fma;                        /* some target may contract a*b+c */
+};
+
+/* The preamble defining FMVGEN_CLONES and FMVGEN_CLONES_STATIC, each line
+ * ending in eol: plain C89 preprocessor, guarded by #ifndef so two patched
+ * files in one TU do not redefine them. */
+char *patch_preamble(const struct strvec *targets, const char *eol);
+
+/* The same for several sets: one guarded block per set defining
+ * sets[i].macro(sym) and sets[i].macro_STATIC with sets[i].targets (one
+ * explanatory comment above them). patch_preamble is this with the single
+ * set {targets, "FMVGEN_CLONES"}. */
+char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const char *eol);
+
+/* The guarded block defining FMVGEN_CLONES_INLINE, what helpers get:
+ * __attribute__((always_inline)) __inline__ where target_clones is there,
+ * else empty; each line ending in eol. */
+char *patch_preamble_inline(const char *eol);
+
+/* The macro name for a set in a plan with several: FMVGEN_CLONES_ then each
+ * target upper-cased, "arch=" dropped, other characters than letters and
+ * digits as '_', joined by '_' ("arch=x86-64-v3,arch=x86-64-v4" ->
+ * FMVGEN_CLONES_X86_64_V3_X86_64_V4). A valid C identifier. */
+char *patch_macro_name(const struct strvec *targets);
+
+#endif

@@ -521,7 +521,8 @@ static char *render_header(const struct patch_plan *p)
                      "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n"
                      "clang < 18 also makes a static function's resolver a global symbol (two files'\n"
                      "static functions of one name would not link): FMVGEN_CLONES_STATIC is empty\n"
-                     "there, static functions get no clones.\n\n");
+                     "there, static functions get no clones.\n");
+        sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
         sb_adds(&sb, "Targets: ");
         sb_add_joined(&sb, &p->targets, ", ");
         sb_adds(&sb, ", default\n");
@@ -534,7 +535,8 @@ static char *render_header(const struct patch_plan *p)
                      "clang < 18 only, which names the dispatcher symbol.ifunc: the preamble defines\n"
                      "symbol too. clang < 18 also makes a static function's resolver a global symbol\n"
                      "(two files' static functions of one name would not link): the _STATIC macros\n"
-                     "are empty there, static functions get no clones.\n\n");
+                     "are empty there, static functions get no clones.\n");
+        sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
         sb_addf(&sb, "Target sets (%zu):\n", p->nsets);
         for (size_t s = 0; s < p->nsets; s++) {
             sb_addf(&sb, "  %s: ", p->sets[s].macro);

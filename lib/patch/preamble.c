@@ -46,6 +46,40 @@ static void clones_list(struct strbuf *sb, const struct strvec *spelled)
     sb_adds(sb, "\"default\"");
 }
 
+/* The clones need IFUNC: a resolver the C library's loader (or, in a
+ * static program, its startup code) calls to pick a clone. glibc resolves
+ * them in dynamic, -static and -static-pie programs, before any
+ * .preinit_array function or constructor runs (measured, docs/DESIGN.md).
+ * musl does not: a musl program with clones fails to load ("unsupported
+ * relocation type 37"), a static one calls the unresolved resolver and
+ * silently does nothing. musl defines no macro of its own, so the test is
+ * for glibc: __GLIBC__, which glibc's features.h defines, and which every C
+ * library header brings in. uClibc defines __GLIBC__ too (and __UCLIBC__,
+ * which rules it out). In a file that included no C library header before
+ * the preamble (__GLIBC__ and features.h's guard _FEATURES_H, which musl's
+ * features.h shares, both undefined), the preamble includes <limits.h>:
+ * standard (C89, hosted and freestanding), macros only, so it is harmless
+ * inside extern "C" or a namespace, and on glibc and musl it includes
+ * features.h. Where the C library cannot be told (no such header, a
+ * freestanding clang, another libc): no __GLIBC__, plain functions. */
+#define IFUNC_LIBC "defined(__GLIBC__) && !defined(__UCLIBC__)"
+
+/* The outer condition of every block and the include that tells the C
+ * library (above); leaves one #if open, at depth "# if". */
+static void libc_lines(struct strbuf *sb, const char *eol)
+{
+    add_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    add_line(sb, eol, "#  if !defined(__GLIBC__) && !defined(_FEATURES_H)");
+    add_line(sb, eol, "#   include <limits.h>");
+    add_line(sb, eol, "#  endif");
+}
+
+/* The preamble's comment on it (four lines, the last ending the comment). */
+#define LIBC_SENTENCE_1 "glibc has it, recognized by __GLIBC__ (not uClibc); where no C library"
+#define LIBC_SENTENCE_2 "header came before, <limits.h> is included to tell. Other C libraries (musl),"
+#define LIBC_SENTENCE_3 "compilers without target_clones, non-x86-64 or non-ELF builds, and"
+#define LIBC_SENTENCE_4 "-DFMVGEN_NO_CLONES get plain functions. */"
+
 /* One set's guarded block: NAME_STATIC and NAME(sym), or both empty. The
  * comments explaining the spellings and the clang < 18 alias are written
  * once per preamble (*said_spelling, *said_alias). */
@@ -62,8 +96,8 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
     clones_list(&f, &features);
     const char *n = set->macro;
     add_line(sb, eol, "#ifndef %s_STATIC", n);
-    add_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
-    add_line(sb, eol, "#  if __has_attribute(target_clones)");
+    libc_lines(sb, eol);
+    add_line(sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones)");
     if (strcmp(sb_str(&m), sb_str(&f)) != 0) {
         if (!*said_spelling)
             add_line(sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
@@ -126,9 +160,11 @@ char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const c
     if (n == 1) {
         add_line(&sb, eol, "/* fmvgen: %s(symbol) - %s_STATIC for static functions -", sets[0].macro, sets[0].macro);
         add_line(&sb, eol, " * makes the function after it multi-versioned: one clone per target");
-        add_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Compilers without");
-        add_line(&sb, eol, " * target_clones, non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain");
-        add_line(&sb, eol, " * functions. */");
+        add_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Clones need IFUNC:");
+        add_line(&sb, eol, " * %s", LIBC_SENTENCE_1);
+        add_line(&sb, eol, " * %s", LIBC_SENTENCE_2);
+        add_line(&sb, eol, " * %s", LIBC_SENTENCE_3);
+        add_line(&sb, eol, " * %s", LIBC_SENTENCE_4);
     } else {
         add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES_<SET>(symbol) - FMVGEN_CLONES_<SET>_STATIC for static");
         add_line(&sb, eol, " * functions - makes the function after it multi-versioned for the target set");
@@ -140,8 +176,11 @@ char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const c
             add_line(&sb, eol, " *   %s: %sdefault", sets[i].macro, sb_str(&t));
             sb_free(&t);
         }
-        add_line(&sb, eol, " * Compilers without target_clones, non-x86-64 or non-ELF builds, and");
-        add_line(&sb, eol, " * -DFMVGEN_NO_CLONES get plain functions. */");
+        add_line(&sb, eol, " * Clones need IFUNC:");
+        add_line(&sb, eol, " * %s", LIBC_SENTENCE_1);
+        add_line(&sb, eol, " * %s", LIBC_SENTENCE_2);
+        add_line(&sb, eol, " * %s", LIBC_SENTENCE_3);
+        add_line(&sb, eol, " * %s", LIBC_SENTENCE_4);
     }
     int said_spelling = 0, said_alias = 0;
     for (size_t i = 0; i < n; i++) preamble_block(&sb, &sets[i], &said_spelling, &said_alias, eol);
@@ -155,10 +194,10 @@ char *patch_preamble_inline(const char *eol)
     add_line(&sb, eol, "/* fmvgen: %s marks a static helper whose loops a multi-versioned", INLINE_MACRO);
     add_line(&sb, eol, " * function inlined: always_inline inlines it into each of that function's");
     add_line(&sb, eol, " * clones, as the unpatched build inlined it, so its loops are compiled for each");
-    add_line(&sb, eol, " * clone's target. Empty where there are no clones. */");
+    add_line(&sb, eol, " * clone's target. Empty where there are no clones (see FMVGEN_CLONES). */");
     add_line(&sb, eol, "#ifndef %s", INLINE_MACRO);
-    add_line(&sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
-    add_line(&sb, eol, "#  if __has_attribute(target_clones) && __has_attribute(always_inline)");
+    libc_lines(&sb, eol);
+    add_line(&sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones) && __has_attribute(always_inline)");
     add_line(&sb, eol, "#   define %s __attribute__((always_inline)) __inline__", INLINE_MACRO);
     add_line(&sb, eol, "#  endif");
     add_line(&sb, eol, "# endif");

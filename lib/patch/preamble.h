@@ -16,6 +16,16 @@
 #define PATCH_DEFAULT_MACRO "FMVGEN_CLONES"
 #define PATCH_INLINE_MACRO "FMVGEN_CLONES_INLINE"
 
+/* What the patch header says of the C library (lines ending in '\n'): the
+ * clones need IFUNC, which the preamble finds in glibc only. */
+#define PATCH_PREAMBLE_LIBC_NOTE \
+    "The clones need IFUNC, which glibc resolves (dynamic, -static, -static-pie)\n" \
+    "and musl does not. The preamble recognizes glibc by __GLIBC__ (uClibc, which\n" \
+    "defines it too, by __UCLIBC__); in a file that included no C library header\n" \
+    "before it, it includes <limits.h> (standard, macros only) to bring in the C\n" \
+    "library's features.h. Wherever glibc cannot be told (musl, other C libraries,\n" \
+    "freestanding builds), the functions stay plain.\n"
+
 /* One target set of a plan, and the macros that spell it. */
 struct patch_target_set {
     struct strvec targets;          /* without "default" */

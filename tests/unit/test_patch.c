@@ -265,12 +265,17 @@ static void add_loop(struct project *p, const char *function, const char *varian
 static const char PREAMBLE_DEFAULT[] =
     "/* fmvgen: FMVGEN_CLONES(symbol) - FMVGEN_CLONES_STATIC for static functions -\n"
     " * makes the function after it multi-versioned: one clone per target\n"
-    " * (target_clones), the best for the CPU chosen at load time. Compilers without\n"
-    " * target_clones, non-x86-64 or non-ELF builds, and -DFMVGEN_NO_CLONES get plain\n"
-    " * functions. */\n"
+    " * (target_clones), the best for the CPU chosen at load time. Clones need IFUNC:\n"
+    " * glibc has it, recognized by __GLIBC__ (not uClibc); where no C library\n"
+    " * header came before, <limits.h> is included to tell. Other C libraries (musl),\n"
+    " * compilers without target_clones, non-x86-64 or non-ELF builds, and\n"
+    " * -DFMVGEN_NO_CLONES get plain functions. */\n"
     "#ifndef FMVGEN_CLONES_STATIC\n"
     "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)\n"
-    "#  if __has_attribute(target_clones)\n"
+    "#  if !defined(__GLIBC__) && !defined(_FEATURES_H)\n"
+    "#   include <limits.h>\n"
+    "#  endif\n"
+    "#  if defined(__GLIBC__) && !defined(__UCLIBC__) && __has_attribute(target_clones)\n"
     "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */\n"
     "#   if (defined(__clang__) && __clang_major__ < 19) || (!defined(__clang__) && __GNUC__ < 11)\n"
     "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"avx2\", \"avx512f\", \"default\")))\n"
@@ -364,7 +369,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
 
     /* tail.c, whole diff (golden): no newline at the end. */
     struct strbuf expect = STRBUF_INIT;
-    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,40 @@\n"
+    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,45 @@\n"
                      " /* tail.c - fixture: this file ends without a newline. */\n");
     for (const char *s = PREAMBLE_DEFAULT; *s;) {
         const char *nl = strchr(s, '\n');
@@ -728,7 +733,10 @@ static void test_plan_mixed_sets_text(void **state)
         " *   FMVGEN_CLONES_X86_64_V3_X86_64_V4: arch=x86-64-v3, arch=x86-64-v4, default\n",
         "#ifndef FMVGEN_CLONES_AVX2_STATIC\n"
         "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)\n"
-        "#  if __has_attribute(target_clones)\n"
+        "#  if !defined(__GLIBC__) && !defined(_FEATURES_H)\n"
+        "#   include <limits.h>\n"
+        "#  endif\n"
+        "#  if defined(__GLIBC__) && !defined(__UCLIBC__) && __has_attribute(target_clones)\n"
         "#   define FMVGEN_CLONES_AVX2_STATIC __attribute__((target_clones(\"avx2\", \"default\")))\n"
         "#   if defined(__clang__) && __clang_major__ < 18\n",
         "#    define FMVGEN_CLONES_AVX2(sym) FMVGEN_IFUNC_ALIAS_(sym) __attribute__((target_clones(\"avx2\", "
@@ -741,7 +749,7 @@ static void test_plan_mixed_sets_text(void **state)
         "#    define FMVGEN_CLONES_AVX2(sym) FMVGEN_CLONES_AVX2_STATIC\n",
         "# ifndef FMVGEN_CLONES_AVX2_STATIC\n#  define FMVGEN_CLONES_AVX2_STATIC\n#  define FMVGEN_CLONES_AVX2(sym)\n"
         "# endif\n#endif\n#ifndef FMVGEN_CLONES_X86_64_V3_X86_64_V4_STATIC\n",
-        "#  if __has_attribute(target_clones)\n"
+        "#  if defined(__GLIBC__) && !defined(__UCLIBC__) && __has_attribute(target_clones)\n"
         "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */\n"
         "#   if " TARGETS_FEATURE_SPELLING_CONDITION "\n"
         "#    define FMVGEN_CLONES_X86_64_V3_X86_64_V4_STATIC __attribute__((target_clones(\"avx2\", \"avx512f\", "

@@ -268,7 +268,8 @@ static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struc
     static const char *const CLANG_REFUSES[] = {
         "noinline", "cold", "hot", "flatten", "used", "visibility", "pure", "const", "unused", "maybe_unused",
         "warn_unused_result", "nodiscard", "aligned", "section", "no_sanitize", "no_sanitize_address",
-        "leaf", "deprecated", "no_stack_protector", "no_instrument_function", "minsize", "optnone", NULL};
+        "leaf", "deprecated", "no_stack_protector", "no_instrument_function", "minsize", "optnone",
+        "constructor", "destructor", NULL};
     /* From the insert line: leading attributes stand before the extent. */
     unsigned start = def->insert_offset < def->offset ? def->insert_offset : def->offset;
     struct own_attrs a = {tu_handle(tu), def->cxfile, start, def->end_offset, STRVEC_INIT};

@@ -16,6 +16,8 @@ PACKAGES=(
   # patch tests: sqlite3 (fills a store by hand), tcc (a C compiler without
   # target_clones or __has_attribute), quilt (the patch must import)
   sqlite3 tcc quilt patch
+  # musl-gcc: a C library without IFUNC, where patched code must stay plain
+  musl-tools
   # scan tests: a ccache hit must not cost a compile its records
   ccache
 )

@@ -1,0 +1,155 @@
+#!/bin/bash
+# test_patch_libc.sh - a patched project builds and runs wherever the
+# unpatched one does, whatever the C library and the link: the clones need
+# IFUNC, which glibc resolves and musl does not. tests/fixtures/patch-libc
+# (its kernel.c includes no C library header: the preamble must include one
+# to tell) is scanned with gcc, patched, and built patched and unpatched
+# with musl-gcc (dynamic, -static), gcc (-static, -static-pie, -fno-plt
+# -Wl,-z,now), clang 14 and clang 19 (dynamic, -static). The kernels are
+# also called from a .preinit_array function and a constructor, i.e. in a
+# static glibc program while its startup code runs. Each patched build must
+# print what its unpatched build prints, natively and under
+# qemu-x86_64 -cpu Nehalem; the glibc builds are multi-versioned (fmvgen
+# inspect: both kernels, dispatched by ifunc), the musl ones hold no ifunc at
+# all (no IRELATIVE relocation, no STT_GNU_IFUNC symbol). The patched files
+# also compile with -std=c89 -pedantic-errors -Werror (gcc, musl-gcc,
+# clang) and as C++98, and a -fvisibility=hidden shared library, with and
+# without -fno-plt -Wl,-z,now, runs. A compiler that is not installed is
+# skipped with a message (musl-tools is in scripts/setup-deps.sh).
+source "$TESTLIB"
+command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
+command -v qemu-x86_64 >/dev/null || { echo "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"; exit 1; }
+
+U=$(copy_fixture patch-libc)
+P="$TMP/patched"
+mkdir -p "$P" && cp -a "$FIXTURES/patch-libc/." "$P/"
+cd "$P" || exit 1
+"$FMVGEN" scan --root "$P" -- make -s CC=gcc >"$TMP/scan.out" 2>&1
+expect_eq "scan: exit" "$?" 0
+make -s clean
+json=$("$FMVGEN" list --json)
+expect_eq "candidates: the kernels and the .preinit_array function" \
+  "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status == "candidate") | .name] | sort | join(",")')" \
+  "mix,preinit,sum_sq"
+expect_eq "a constructor is excluded: clang cannot combine it with target_clones" \
+  "$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "ctor") | .reason + ": " + .detail')" \
+  "attribute: carries __attribute__((constructor)), which clang cannot combine with target_clones"
+"$FMVGEN" patch -o "$TMP/fmv.patch" 2>/dev/null
+expect_match "patch header: how the C library is recognized" "$(cat "$TMP/fmv.patch")" \
+  'The preamble recognizes glibc by __GLIBC__'
+"$FMVGEN" patch --apply >"$TMP/patch.out" 2>&1
+expect_eq "patch --apply: exit" "$?" 0
+k=$(cat kernel.c)
+expect_match "kernel.c: sum_sq patched" "$k" $'\nFMVGEN_CLONES\\(sum_sq\\)\nlong sum_sq'
+expect_match "kernel.c: mix patched" "$k" $'\nFMVGEN_CLONES\\(mix\\)\nvoid mix'
+expect_match "kernel.c: the preamble tells the C library" "$k" \
+  $'#  if !defined\\(__GLIBC__\\) && !defined\\(_FEATURES_H\\)\n#   include <limits.h>\n#  endif\n#  if defined\\(__GLIBC__\\) && !defined\\(__UCLIBC__\\) && __has_attribute\\(target_clones\\)'
+
+have() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  echo "$1 not installed: its builds are skipped"
+  return 1
+}
+
+# build DIR NAME CC CFLAGS: DIR's make with CC/CFLAGS, the program kept as
+# DIR/prog-NAME
+build() {
+  (cd "$1" && make -s clean && make -s CC="$3" CFLAGS="$4" >"$TMP/build-$2.log" 2>&1 && mv prog "prog-$2")
+}
+
+configs=()
+add_config() { configs+=("$1|$2|$3"); }
+if have musl-gcc; then
+  add_config musl musl-gcc "-O3"
+  add_config musl-static musl-gcc "-O3 -static"
+else
+  fail "musl-gcc missing: scripts/setup-deps.sh installs musl-tools"
+fi
+printf 'int main(void) { return 0; }\n' >"$TMP/empty.c"
+if gcc -static "$TMP/empty.c" -o "$TMP/empty" 2>/dev/null; then
+  add_config gcc-static gcc "-O3 -static"
+  add_config gcc-static-pie gcc "-O3 -static-pie"
+else
+  echo "gcc -static cannot link here (no libc.a): static glibc builds skipped"
+fi
+add_config gcc-noplt-now gcc "-O3 -fno-plt -Wl,-z,now"
+have clang-14 && add_config clang-14 clang-14 "-O3"
+if have clang-19; then
+  add_config clang-19 clang-19 "-O3"
+  add_config clang-19-static clang-19 "-O3 -static"
+fi
+
+for cfg in "${configs[@]}"; do
+  IFS='|' read -r name cc flags <<<"$cfg"
+  if ! build "$U" "$name" "$cc" "$flags"; then fail "$name: unpatched build: $(head -3 "$TMP/build-$name.log")"; continue; fi
+  if ! build "$P" "$name" "$cc" "$flags"; then fail "$name: patched build: $(head -3 "$TMP/build-$name.log")"; continue; fi
+  want=$("$U/prog-$name"); rc=$?
+  expect_eq "$name: unpatched runs" "$rc" 0
+  expect_match "$name: unpatched prints" "$want" '^(preinit -?[0-9]+)'
+  got=$("$P/prog-$name"); rc=$?
+  expect_eq "$name: patched exit natively" "$rc" 0
+  expect_eq "$name: patched output natively" "$got" "$want"
+  got=$(qemu-x86_64 -cpu Nehalem "$P/prog-$name"); rc=$?
+  expect_eq "$name: patched exit on Nehalem" "$rc" 0
+  expect_eq "$name: patched output on Nehalem" "$got" "$want"
+  prog="$P/prog-$name"
+  case "$name" in
+    musl*)
+      expect_eq "$name: no IRELATIVE relocation" "$(readelf -rW "$prog" | grep -c IRELATIV)" 0
+      expect_eq "$name: no STT_GNU_IFUNC symbol" "$(readelf -sW "$prog" | grep -c IFUNC)" 0
+      expect_eq "$name: inspect finds no multiversioned function" \
+        "$("$FMVGEN" inspect --json "$prog" | jq '.files[0].functions | length')" 0
+      ;;
+    *)
+      json=$("$FMVGEN" inspect --json "$prog")
+      for fn in sum_sq mix; do
+        expect_eq "$name: $fn multi-versioned" \
+          "$(printf '%s' "$json" | jq --arg f "$fn" '[.files[0].functions[] | select(.name == $f) | .versions >= 2] | any')" true
+      done
+      ;;
+  esac
+done
+[ ${#configs[@]} -ge 3 ] && pass || fail "too few builds ran: ${configs[*]}"
+
+# The patched file: plain C89 (pedantic) and C++98 with each C library.
+for cc in gcc musl-gcc clang-14 clang-19; do
+  command -v "$cc" >/dev/null || continue
+  out=$("$cc" -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c kernel.c -o "$TMP/c89.o" 2>&1)
+  expect_eq "$cc -std=c89 -pedantic-errors: clean [$out]" "$?" 0
+done
+for cxx in g++ clang++-14 clang++-19; do
+  command -v "$cxx" >/dev/null || continue
+  out=$("$cxx" -x c++ -std=c++98 -pedantic-errors -Wall -Wextra -Werror -O2 -c kernel.c -o "$TMP/cxx.o" 2>&1)
+  expect_eq "$cxx -std=c++98 -pedantic-errors: clean [$out]" "$?" 0
+  expect_match "$cxx: clones" "$(nm "$TMP/cxx.o")" 'sum_sq.*\.(avx2|arch_x86)'
+done
+
+# A -fvisibility=hidden shared library holding the kernels and the program
+# (main renamed fixture_main, exported; no .preinit_array in a DSO), run by a
+# launcher.
+printf 'int fixture_main(void);\nint main(void) { return fixture_main(); }\n' >"$TMP/launch.c"
+solib() {   # DIR CC EXTRA... -> DIR/launch
+  local dir=$1 cc=$2
+  shift 2
+  (cd "$dir" && rm -f ./*.o libk.so launch &&
+    "$cc" -O3 -fPIC -fvisibility=hidden "$@" -c kernel.c -o kernel.o &&
+    "$cc" -O3 -fPIC -fvisibility=hidden "$@" -DNO_PREINIT \
+      '-Dmain=__attribute__((visibility("default"))) fixture_main' \
+      -c main.c -o main.o &&
+    "$cc" -shared "$@" -o libk.so kernel.o main.o &&
+    "$cc" "$@" "$TMP/launch.c" -L. -lk -Wl,-rpath,"$dir" -o launch) >"$TMP/solib.log" 2>&1
+}
+for cc in gcc clang-19; do
+  command -v "$cc" >/dev/null || continue
+  for extra in "" "-fno-plt -Wl,-z,now"; do
+    # shellcheck disable=SC2086
+    if solib "$U" "$cc" $extra && solib "$P" "$cc" $extra; then pass; else fail "$cc hidden .so $extra: $(head -3 "$TMP/solib.log")"; continue; fi
+    want=$("$U/launch")
+    expect_eq "$cc hidden .so $extra: output" "$("$P/launch")" "$want"
+    expect_eq "$cc hidden .so $extra: output on Nehalem" "$(qemu-x86_64 -cpu Nehalem "$P/launch")" "$want"
+    expect_eq "$cc hidden .so $extra: sum_sq multi-versioned" \
+      "$("$FMVGEN" inspect --json "$P/libk.so" | jq '[.files[0].functions[] | select(.name == "sum_sq")] | length')" 1
+  done
+done
+
+finish

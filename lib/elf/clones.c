@@ -296,6 +296,16 @@ static int cmp_function(const void *a, const void *b)
     return strcmp(((const struct elf_mv_function *)a)->name, ((const struct elf_mv_function *)b)->name);
 }
 
+/* ifunc when an IFUNC symbol names f or an IRELATIVE relocation's addend is
+ * its resolver (what a loader calls); else none. */
+static enum elf_mv_dispatch dispatch_of(const struct elf_file *ef, const struct elf_mv_function *f)
+{
+    if (f->ifunc) return ELF_MV_DISPATCH_IFUNC;
+    for (size_t i = 0; i < ef->n_irelative && f->resolver_addr; i++)
+        if (ef->irelative_resolvers[i] == f->resolver_addr) return ELF_MV_DISPATCH_IFUNC;
+    return ELF_MV_DISPATCH_NONE;
+}
+
 int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
 {
     memset(out, 0, sizeof *out);
@@ -388,6 +398,29 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         }
     }
 
+    /* 4. Clones with no dispatcher at all: "X.default" (and its siblings)
+     * where no function X was found above. */
+    for (size_t i = 0; i < ef->n_syms; i++) {
+        const struct elf_sym *s = &ef->syms[i];
+        const char *dot = s->type == STT_FUNC ? strchr(s->name, '.') : NULL;
+        if (!dot || dot == s->name) continue;
+        int numbered;
+        char *target = suffix_target(dot + 1, &numbered);
+        int is_default = target && !strcmp(target, "default");
+        free(target);
+        if (!is_default) continue;
+        char *base = xstrndup(s->name, (size_t)(dot - s->name));
+        int known = 0;
+        for (size_t k = 0; k < b.n && !known; k++) known = !strcmp(b.fns[k].name, base);
+        if (!known) {
+            struct elf_mv_function *f = new_function(&b, base, numbered ? ELF_MV_CLANG : ELF_MV_GCC);
+            int numbered_any = 0;
+            collect_named_clones(ef, f, &numbered_any);
+        }
+        free(base);
+    }
+
+    for (size_t i = 0; i < b.n; i++) b.fns[i].dispatch = dispatch_of(ef, &b.fns[i]);
     for (size_t i = 0; i < b.n; i++)
         if (b.fns[i].n_clones) qsort(b.fns[i].clones, b.fns[i].n_clones, sizeof *b.fns[i].clones, cmp_clone);
     if (b.n) qsort(b.fns, b.n, sizeof *b.fns, cmp_function);
@@ -445,4 +478,9 @@ const char *elf_mv_origin_name(enum elf_mv_origin origin)
     case ELF_MV_CLANG: return "clang";
     default: return "ifunc";
     }
+}
+
+const char *elf_mv_dispatch_name(enum elf_mv_dispatch dispatch)
+{
+    return dispatch == ELF_MV_DISPATCH_IFUNC ? "ifunc" : "none";
 }

@@ -13,6 +13,8 @@
  *   its resolver is the FUNC symbol at the IFUNC's address; its versions are
  *   the functions whose addresses the resolver's code loads (found by
  *   disassembling the resolver), with an empty target.
+ *   Clones without a dispatcher: FUNC symbols foo.default (+ foo.avx2, ...)
+ *   where no resolver or IFUNC of foo exists.
  *   An R_X86_64_IRELATIVE relocation that no symbol explains (a stripped
  *   file): its addend is a resolver; the function is named "ifunc@0xADDR"
  *   and its versions are found from the resolver's code as above (when
@@ -34,6 +36,17 @@ enum elf_mv_origin {
     ELF_MV_GCC,      /* GCC target_clones / target() overloads */
     ELF_MV_CLANG,    /* Clang target_clones (foo.ifunc, foo.x.N) */
     ELF_MV_IFUNC,    /* another STT_GNU_IFUNC: a hand-written dispatcher */
+};
+
+/* How calls reach a function's versions. */
+enum elf_mv_dispatch {
+    ELF_MV_DISPATCH_IFUNC,   /* an STT_GNU_IFUNC symbol, or an IRELATIVE
+                              * relocation whose addend is its resolver: the
+                              * C library's loader (or static startup code)
+                              * calls the resolver and binds the result */
+    ELF_MV_DISPATCH_NONE,    /* versions, maybe a resolver, but neither: no
+                              * loader ever picks among them (clones whose
+                              * dispatcher is gone, foo.default alone) */
 };
 
 struct elf_clone {
@@ -63,6 +76,7 @@ struct elf_mv_function {
     uint64_t ifunc_addr;
     struct elf_clone *clones;  /* sorted: default first, then by symbol */
     size_t n_clones;
+    enum elf_mv_dispatch dispatch;
 };
 
 struct elf_mv_list {
@@ -101,5 +115,8 @@ const struct elf_clone *elf_mv_default(const struct elf_mv_function *f);
 
 /* "gcc", "clang", "ifunc". */
 const char *elf_mv_origin_name(enum elf_mv_origin origin);
+
+/* "ifunc", "none". */
+const char *elf_mv_dispatch_name(enum elf_mv_dispatch dispatch);
 
 #endif

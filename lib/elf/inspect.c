@@ -267,6 +267,7 @@ static json_t *function_json(const struct inspect_function *f)
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(fn->name));
     json_object_set_new(o, "origin", json_string(elf_mv_origin_name(fn->origin)));
+    json_object_set_new(o, "dispatch", json_string(elf_mv_dispatch_name(fn->dispatch)));
     json_t *res = json_object();
     json_object_set_new(res, "symbol", fn->resolver ? json_string(fn->resolver) : json_null());
     json_object_set_new(res, "address", hex(fn->resolver_addr));

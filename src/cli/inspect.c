@@ -19,7 +19,9 @@ static const char USAGE[] =
     "\n"
     "Lists the multiversioned functions of x86-64 executables and shared\n"
     "libraries (GCC and Clang target_clones, target() versions, and any other\n"
-    "ifunc): for each version its size, the widest vector registers it uses,\n"
+    "ifunc): how calls reach its versions (dispatch ifunc: an IFUNC symbol or\n"
+    "IRELATIVE relocation the loader resolves; none: clones nothing picks among),\n"
+    "for each version its size, the widest vector registers it uses,\n"
     "the ISA extensions its instructions need, and whether it needs anything\n"
     "beyond the default version (if not, it is a useless clone: bytes that buy\n"
     "nothing). Then the code size with and without the extra clones, and the\n"
@@ -71,10 +73,15 @@ static void print_function(const struct inspect_function *f)
 {
     const struct elf_mv_function *fn = f->fn;
     const char *how = fn->origin == ELF_MV_GCC ? "gcc" : fn->origin == ELF_MV_CLANG ? "clang" : "ifunc";
-    printf("\n%s  [%s, %zu version%s]  resolver %s @0x%" PRIx64, fn->name, how, fn->n_clones,
-           fn->n_clones == 1 ? "" : "s", fn->resolver ? fn->resolver : "(unnamed)", fn->resolver_addr);
+    printf("\n%s  [%s, %zu version%s]  dispatch %s", fn->name, how, fn->n_clones, fn->n_clones == 1 ? "" : "s",
+           elf_mv_dispatch_name(fn->dispatch));
+    if (fn->resolver || fn->resolver_addr)
+        printf("  resolver %s @0x%" PRIx64, fn->resolver ? fn->resolver : "(unnamed)", fn->resolver_addr);
     if (fn->ifunc) printf(", ifunc %s", fn->ifunc);
     printf("\n");
+    if (fn->dispatch == ELF_MV_DISPATCH_NONE)
+        printf("    (no IFUNC symbol and no IRELATIVE relocation: nothing picks among these versions at load "
+               "time; calls reach the one the code names)\n");
     if (!fn->n_clones) {
         printf("    (no version found: the resolver loads no function address this tool can see)\n");
         return;

@@ -2,7 +2,8 @@
 # gcc, clang and clang-19 (when present) as a PIE program, a shared library,
 # a static program and stripped copies; asserts the functions and clones
 # found, the ISA verdicts (cross-checked against objdump -d), sizes, the
-# useless verdict, the JSON shape, and the errors for bad files.
+# useless verdict, the JSON shape, each function's dispatch kind (ifunc, or
+# none for clones no IFUNC/IRELATIVE reaches), and the errors for bad files.
 . "$TESTLIB"
 SRC=$FIXTURES/inspect-clones
 
@@ -38,7 +39,7 @@ for cc in $compilers; do
   expect_eq "$cc: exit status" "$rc" 0
   expect_match "$cc: program kind" "$out" "prog\.$cc: PIE executable, 2 multiversioned functions"
   expect_match "$cc: library kind" "$out" "libscale\.$cc\.so: shared library, 1 multiversioned function"
-  expect_match "$cc: add_arrays header" "$out" "add_arrays  \[$origin, 3 versions\]  resolver add_arrays\.resolver"
+  expect_match "$cc: add_arrays header" "$out" "add_arrays  \[$origin, 3 versions\]  dispatch ifunc  resolver add_arrays\.resolver"
   # the avx2 clone of the integer loop needs AVX2 on ymm; of collatz, nothing
   expect_match "$cc: avx2 clone needs AVX2 on ymm" "$(printf '%s\n' "$out" | grep -E '^    add_arrays\.avx2')" " ymm +AVX AVX2 .* ok: \+AVX AVX2, wider vectors"
   expect_match "$cc: useless clone" "$(printf '%s\n' "$out" | grep -E '^    collatz_steps\.avx2')" "USELESS: needs nothing beyond the default clone"
@@ -110,7 +111,7 @@ for fl in json.load(open(sys.argv[1]))["files"]:
   expect_match "$cc: stripped library keeps its ifunc" "$out" "scale_floats  \[$origin, 3 versions\]"
   # the PIE's two functions are still found through their IRELATIVE relocations
   expect_match "$cc: stripped PIE functions" "$(printf '%s\n' "$out" | grep -E '^ifunc@0x' | sed -E 's/^ifunc@0x[0-9a-f]+ +//' | sort | tr '\n' ' ')" \
-    "^\[ifunc, 2 versions\].*\[ifunc, 3 versions\]"
+    "^\[ifunc, 2 versions\]  dispatch ifunc.*\[ifunc, 3 versions\]  dispatch ifunc"
   # versions of a stripped file: ISA from their reachable code, default inferred
   expect_match "$cc: stripped avx2 version still analyzed" "$out" "0x[0-9a-f]+ +- +~[0-9]+ +ymm +AVX AVX2"
   if [ "$cc" = gcc ]; then
@@ -135,7 +136,10 @@ if [ -x "$TMP/prog.static" ]; then
   expect_match "static: kind and IRELATIVE count" "$out" "prog\.static: static executable, .*, $nirel IRELATIVE relocations"
   expect_match "static: add_arrays" "$out" "add_arrays  \[gcc, 3 versions\]"
   expect_match "static: collatz useless" "$(printf '%s\n' "$out" | grep -E '^    collatz_steps\.avx2')" USELESS
-  expect_match "static: glibc memcpy is an ifunc" "$out" "memcpy  \[ifunc, [0-9]+ versions\]  resolver"
+  expect_match "static: glibc memcpy is an ifunc" "$out" "memcpy  \[ifunc, [0-9]+ versions\]  dispatch ifunc  resolver"
+  expect_match "static: add_arrays dispatched by ifunc" "$out" "add_arrays  \[gcc, 3 versions\]  dispatch ifunc  resolver"
+  expect_eq "static: every function dispatched by ifunc (JSON)" \
+    "$("$FMVGEN" inspect --json "$TMP/prog.static" | jq -c '[.files[0].functions[].dispatch] | unique')" '["ifunc"]'
   strip -o "$TMP/prog.static.stripped" "$TMP/prog.static"
   out=$("$FMVGEN" inspect "$TMP/prog.static.stripped" 2>&1)
   expect_match "static stripped: one function per IRELATIVE" "$out" "static executable, $nirel multiversioned functions .*, $nirel IRELATIVE"
@@ -169,13 +173,28 @@ done
 for cc in $compilers; do
   if "$cc" -O3 "$FIXTURES/inspect-ifunc/handmade.c" -o "$TMP/handmade.$cc"; then
     out=$("$FMVGEN" inspect "$TMP/handmade.$cc" 2>&1)
-    expect_match "$cc handmade: ifunc" "$out" "sum  \[ifunc, 2 versions\]  resolver pick_sum @0x[0-9a-f]+, ifunc sum"
+    expect_match "$cc handmade: ifunc" "$out" "sum  \[ifunc, 2 versions\]  dispatch ifunc  resolver pick_sum @0x[0-9a-f]+, ifunc sum"
     expect_match "$cc handmade: generic version is the inferred default" "$out" "\? sum_generic +- +[0-9]+ +xmm +SSE2 +default \(inferred"
     expect_match "$cc handmade: avx2 version" "$out" "  sum_avx2 +- +[0-9]+ +ymm +AVX AVX2 +ok: \+AVX AVX2, wider vectors"
     expect_match "$cc handmade: old GCC names" "$out" "legacy  \[gcc, 2 versions\]"
     expect_match "$cc handmade: legacy.avx2.0 targets avx2" "$out" "  legacy\.avx2\.0 +avx2 +[0-9]+ +ymm"
   else
     fail "$cc could not build handmade.c"
+  fi
+done
+
+# clones with no dispatcher (no resolver, no IFUNC, no IRELATIVE): found by
+# their names, dispatch "none", in text and JSON
+for cc in $compilers; do
+  if "$cc" -O2 "$FIXTURES/inspect-ifunc/nodispatch.c" -o "$TMP/nodispatch.$cc"; then
+    out=$("$FMVGEN" inspect "$TMP/nodispatch.$cc" 2>&1)
+    expect_match "$cc nodispatch: dispatch none" "$out" "^kern  \[gcc, 2 versions\]  dispatch none$"
+    expect_match "$cc nodispatch: why" "$out" "^    \(no IFUNC symbol and no IRELATIVE relocation: nothing picks"
+    expect_eq "$cc nodispatch: JSON" \
+      "$("$FMVGEN" inspect --json "$TMP/nodispatch.$cc" | jq -c '.files[0].functions[] | [.name, .dispatch, .resolver.symbol, (.clones | map(.target))]')" \
+      '["kern","none",null,["default","arch_x86_64_v3"]]'
+  else
+    fail "$cc could not build nodispatch.c"
   fi
 done
 

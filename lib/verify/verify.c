@@ -42,12 +42,14 @@ struct captured {
     size_t *file_lens;
 };
 
-static void run_one(const struct verify_report *r, struct verify_run *run, const char *model, double timeout_s,
-                    const char *stdin_path, struct captured *cap)
+/* Runs program (r->program, or r->against) with r's arguments; fills run's
+ * outcome, exit status or signal, message and time, and cap. */
+static void run_one(const struct verify_report *r, const char *program, struct verify_run *run, const char *model,
+                    double timeout_s, const char *stdin_path, struct captured *cap)
 {
     struct strvec cmd = STRVEC_INIT;
     if (run->emulated) cpus_qemu_argv(&cmd, r->qemu, model, NULL);
-    sv_push(&cmd, r->program);
+    sv_push(&cmd, program);
     for (size_t i = 1; r->argv[i]; i++) sv_push(&cmd, r->argv[i]);
 
     /* Each run must write its own files: a stale one from the previous run
@@ -62,7 +64,7 @@ static void run_one(const struct verify_report *r, struct verify_run *run, const
     char *qemu_err = run->emulated ? emulator_error(r->qemu, res.err) : NULL;
     if (!res.spawned) {
         run->outcome = VERIFY_NOT_STARTED;
-        run->message = xasprintf("cannot start %s: %s", run->emulated ? r->qemu : r->program,
+        run->message = xasprintf("cannot start %s: %s", run->emulated ? r->qemu : program,
                                  strerror(res.errno_spawn));
     } else if (res.timed_out) {
         run->outcome = VERIFY_TIMED_OUT;
@@ -122,6 +124,49 @@ static void compare_file(const char *ref, size_t ref_len, const char *got, size_
 static int output_ok(const struct output_diff *d, double tol)
 {
     return d->match == OUTPUT_IDENTICAL || (tol >= 0 && d->match == OUTPUT_WITHIN_TOLERANCE);
+}
+
+/* ---- comparing with the against program ---- */
+
+/* The against program's run on one CPU (run_one into a scratch run). */
+static struct verify_against *run_against(const struct verify_report *r, const struct verify_run *run,
+                                          const char *model, double timeout_s, const char *stdin_path,
+                                          struct captured *cap)
+{
+    struct verify_run tmp = {.emulated = run->emulated};
+    run_one(r, r->against, &tmp, model, timeout_s, stdin_path, cap);
+    struct verify_against *a = xcalloc(1, sizeof *a);
+    a->outcome = tmp.outcome;
+    a->exit_status = tmp.exit_status;
+    a->signal = tmp.signal;
+    a->message = tmp.message;
+    a->files = xcalloc(r->n_compare + 1, sizeof *a->files);
+    return a;
+}
+
+/* How run (captured in got) compares with the against program's run on the
+ * same CPU (captured in ref): the same ending, the same outputs. */
+static void compare_against(const struct verify_report *r, struct verify_run *run, const struct captured *got,
+                            const struct captured *ref, double tol)
+{
+    struct verify_against *a = run->against;
+    a->reference_bytes = ref->out_len;
+    a->status_match = a->outcome == run->outcome &&
+                      ((a->outcome == VERIFY_EXITED && a->exit_status == run->exit_status) ||
+                       (a->outcome == VERIFY_SIGNALED && a->signal == run->signal) || a->outcome == VERIFY_TIMED_OUT);
+    a->ok = a->status_match;
+    if (a->outcome == VERIFY_EXITED && run->outcome == VERIFY_EXITED) {
+        a->compared = 1;
+        compare_file(ref->out, ref->out_len, got->out, got->out_len, tol, &r->ignore, &a->out);
+        a->ok &= output_ok(&a->out, tol);
+        for (size_t k = 0; k < r->n_compare; k++) {
+            compare_file(ref->files[k], ref->file_lens[k], got->files[k], got->file_lens[k], tol, &r->ignore,
+                         &a->files[k]);
+            a->ok &= output_ok(&a->files[k], tol);
+        }
+    }
+    a->silent = run->outcome == VERIFY_EXITED && run->exit_status == 0 && got->out_len == 0 && ref->out_len > 0;
+    if (!a->ok) run->ok = 0;
 }
 
 /* ---- FMA hints ---- */
@@ -304,6 +349,15 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     r->n_compare = cmp.n;
     r->float_tolerance = o->float_tolerance;
 
+    if (o->against) {
+        r->against = find_in_path(o->against);
+        if (!r->against && strchr(o->against, '/') && file_exists(o->against)) r->against = xstrdup(o->against);
+        if (!r->against)
+            return fmv_error("%s: no such program%s (--against)", o->against, strchr(o->against, '/') ? "" : " in PATH");
+        if (access(r->against, X_OK) != 0 || is_directory(r->against))
+            return fmv_error("%s: not executable (--against)", r->against);
+    }
+
     char *scratch = make_temp_dir("verify");
     if (!scratch) return fmv_error("cannot create a scratch directory: %s", strerror(errno));
     int rc = -1;
@@ -357,6 +411,7 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     r->n_runs = models->n + 1;
     r->runs = xcalloc(r->n_runs, sizeof *r->runs);
     struct captured *caps = xcalloc(r->n_runs, sizeof *caps);
+    struct captured *ref_caps = r->against ? xcalloc(r->n_runs, sizeof *ref_caps) : NULL;
     r->runs[0].cpu = xstrdup("native");
     for (size_t i = 1; i < r->n_runs; i++) {
         r->runs[i].cpu = xstrdup(models->v[i - 1]);
@@ -387,7 +442,10 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
         } else if (!run->emulated) {
             run->level = xstrdup(cpus_native_level());
         }
-        run_one(r, run, model, o->timeout_s, stdin_path, &caps[i]);
+        /* The against program just before, so that the program's own
+         * --compare files are the ones left behind. */
+        if (r->against) run->against = run_against(r, run, model, o->timeout_s, stdin_path, &ref_caps[i]);
+        run_one(r, r->program, run, model, o->timeout_s, stdin_path, &caps[i]);
     }
     free(stdin_path);
     sv_free(&defaults);
@@ -429,8 +487,12 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
             if (!output_ok(&run->files[k], o->float_tolerance)) run->ok = 0;
         }
     }
+    for (size_t i = 0; r->against && i < r->n_runs; i++)
+        compare_against(r, &r->runs[i], &caps[i], &ref_caps[i], o->float_tolerance);
     for (size_t i = 0; i < r->n_runs; i++) captured_free(&caps[i], r->n_compare);
+    for (size_t i = 0; ref_caps && i < r->n_runs; i++) captured_free(&ref_caps[i], r->n_compare);
     free(caps);
+    free(ref_caps);
 
     r->ok = 1;
     for (size_t i = 0; i < r->n_runs; i++) r->ok &= r->runs[i].ok;
@@ -463,9 +525,20 @@ out:
     return rc;
 }
 
+static void against_free(struct verify_against *a, size_t n_compare)
+{
+    if (!a) return;
+    free(a->message);
+    output_diff_free(&a->out);
+    for (size_t k = 0; a->files && k < n_compare; k++) output_diff_free(&a->files[k]);
+    free(a->files);
+    free(a);
+}
+
 void verify_report_free(struct verify_report *r)
 {
     free(r->program);
+    free(r->against);
     for (size_t i = 0; r->argv && r->argv[i]; i++) free(r->argv[i]);
     free(r->argv);
     for (size_t i = 0; r->compare && r->compare[i]; i++) free(r->compare[i]);
@@ -483,6 +556,7 @@ void verify_report_free(struct verify_report *r)
         for (size_t k = 0; run->files && k < r->n_compare; k++) output_diff_free(&run->files[k]);
         free(run->files);
         dispatch_result_free(&run->dispatch);
+        against_free(run->against, r->n_compare);
     }
     free(r->runs);
     dispatch_plan_free(&r->plan);
@@ -504,16 +578,26 @@ static const char *signal_name(int sig)
     return buf;
 }
 
-char *verify_run_result(const struct verify_run *run)
+static char *result_text(enum verify_outcome outcome, int exit_status, int signal)
 {
-    switch (run->outcome) {
-    case VERIFY_EXITED: return run->exit_status ? xasprintf("exit %d", run->exit_status) : xstrdup("ok");
-    case VERIFY_SIGNALED: return xstrdup(signal_name(run->signal));
+    switch (outcome) {
+    case VERIFY_EXITED: return exit_status ? xasprintf("exit %d", exit_status) : xstrdup("ok");
+    case VERIFY_SIGNALED: return xstrdup(signal_name(signal));
     case VERIFY_TIMED_OUT: return xstrdup("timeout");
     case VERIFY_NOT_STARTED: return xstrdup("not started");
     case VERIFY_EMULATOR_ERROR: return xstrdup("qemu error");
     }
     return xstrdup("?");
+}
+
+char *verify_run_result(const struct verify_run *run)
+{
+    return result_text(run->outcome, run->exit_status, run->signal);
+}
+
+char *verify_against_result(const struct verify_against *a)
+{
+    return result_text(a->outcome, a->exit_status, a->signal);
 }
 
 static json_t *diff_json(const struct output_diff *d)
@@ -544,10 +628,31 @@ static const char *outcome_name(enum verify_outcome o)
     return "?";
 }
 
+static json_t *against_json(const struct verify_report *r, const struct verify_against *a)
+{
+    char *result = verify_against_result(a);
+    json_t *j = json_pack("{s:s, s:s, s:b, s:b, s:b}", "result", result, "outcome", outcome_name(a->outcome),
+                          "status_match", a->status_match, "silent", a->silent, "ok", a->ok);
+    free(result);
+    json_object_set_new(j, "exit_status", a->outcome == VERIFY_EXITED ? json_integer(a->exit_status) : json_null());
+    json_object_set_new(j, "signal", a->outcome == VERIFY_SIGNALED ? json_string(signal_name(a->signal)) : json_null());
+    json_object_set_new(j, "message", a->message ? json_string(a->message) : json_null());
+    json_object_set_new(j, "stdout", a->compared ? diff_json(&a->out) : json_null());
+    json_t *files = json_array();
+    for (size_t k = 0; k < r->n_compare; k++) {
+        json_t *f = a->compared ? diff_json(&a->files[k]) : json_pack("{s:n}", "match");
+        json_object_set_new(f, "file", json_string(r->compare[k]));
+        json_array_append_new(files, f);
+    }
+    json_object_set_new(j, "files", files);
+    return j;
+}
+
 json_t *verify_report_to_json(const struct verify_report *r)
 {
     json_t *root = json_object();
     json_object_set_new(root, "program", json_string(r->program));
+    json_object_set_new(root, "against", r->against ? json_string(r->against) : json_null());
     json_t *argv = json_array();
     for (size_t i = 0; r->argv[i]; i++) json_array_append_new(argv, json_string(r->argv[i]));
     json_object_set_new(root, "argv", argv);
@@ -595,6 +700,7 @@ json_t *verify_report_to_json(const struct verify_report *r)
         }
         json_object_set_new(c, "files", files);
         json_object_set_new(c, "dispatch_error", run->dispatch.error ? json_string(run->dispatch.error) : json_null());
+        json_object_set_new(c, "against", run->against ? against_json(r, run->against) : json_null());
         json_array_append_new(cpus, c);
     }
     json_object_set_new(root, "cpus", cpus);

@@ -17,7 +17,15 @@
  * it they are read; the native run goes last so the files left behind are
  * the native ones. Every run reads the same stdin: a copy of ours when it
  * is redirected from a file, else /dev/null. Core dumps are switched off for the runs (qemu would
- * write guest cores into the current directory). */
+ * write guest cores into the current directory).
+ *
+ * With an against program (the unpatched build of the same program), that
+ * runs too, with the same arguments, just before the program on each CPU
+ * (natively as well). On each CPU the program must then also end as it does
+ * (the same exit status, or the same signal) and write the same stdout and
+ * --compare files (the same --float-tolerance and --ignore-lines): a patched
+ * build that prints nothing and exits 0 where the unpatched one prints is a
+ * failure (silent), though it agrees with its own native run. */
 #ifndef FMVGEN_VERIFY_VERIFY_H
 #define FMVGEN_VERIFY_VERIFY_H
 
@@ -35,6 +43,7 @@ struct verify_options {
     char *const *compare;        /* files the program writes; NULL-terminated, may be NULL */
     double float_tolerance;      /* < 0: outputs must be identical */
     char *const *ignore_lines;   /* --ignore-lines regexes (compare.h); NULL-terminated, may be NULL */
+    const char *against;         /* --against: the reference program (path or PATH name); NULL: none */
 };
 
 enum verify_outcome {
@@ -43,6 +52,21 @@ enum verify_outcome {
     VERIFY_TIMED_OUT,
     VERIFY_NOT_STARTED,     /* message says why */
     VERIFY_EMULATOR_ERROR,  /* qemu itself failed; message has its line */
+};
+
+/* One CPU's run of the against program, and how the program's run there
+ * compares with it. */
+struct verify_against {
+    enum verify_outcome outcome;
+    int exit_status, signal;
+    char *message;              /* as in verify_run */
+    int status_match;           /* both exited with the same status, or died of the same signal, or both timed out */
+    int compared;               /* both exited: outputs compared */
+    struct output_diff out;     /* the program's stdout vs the against program's */
+    struct output_diff *files;  /* per --compare file */
+    int silent;                 /* the program exited 0 printing nothing, the against program printed */
+    size_t reference_bytes;     /* what the against program printed on stdout */
+    int ok;                     /* status_match and every compared output matches */
 };
 
 struct verify_run {
@@ -57,11 +81,13 @@ struct verify_run {
     struct output_diff out;     /* stdout vs native */
     struct output_diff *files;  /* per --compare file */
     struct dispatch_result dispatch;
-    int ok;                     /* exited with 0, outputs match the native run's */
+    struct verify_against *against;   /* NULL without an against program */
+    int ok;                     /* exited with 0, outputs match the native run's (and against->ok) */
 };
 
 struct verify_report {
     char *program;              /* PROG resolved (PATH) */
+    char *against;              /* the against program resolved, or NULL */
     char **argv;                /* as given */
     char *qemu;                 /* NULL when no CPU is emulated */
     char *helper;
@@ -79,7 +105,7 @@ struct verify_report {
 /* Runs everything. Returns 0 when the report was made (r->ok says whether
  * every CPU passed), -1 after one error line when it could not be (not an
  * x86-64 ELF program, qemu missing, no helper, bad model, a regex that
- * does not compile). */
+ * does not compile, an against program that is missing or not executable). */
 int verify_program(const struct verify_options *o, struct verify_report *r);
 void verify_report_free(struct verify_report *r);
 
@@ -88,5 +114,7 @@ json_t *verify_report_to_json(const struct verify_report *r);
 
 /* "ok", "SIGILL", "exit 3", "timeout", "not started", "qemu error". */
 char *verify_run_result(const struct verify_run *run);
+/* The same for the against program's run. */
+char *verify_against_result(const struct verify_against *a);
 
 #endif

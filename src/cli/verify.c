@@ -16,7 +16,7 @@
 
 static const char USAGE[] =
     "usage: fmvgen verify [--cpu LIST] [--timeout S] [--compare FILE...] [--float-tolerance X]\n"
-    "                     [--ignore-lines REGEX]... [--json] -- PROG [ARGS...]\n"
+    "                     [--ignore-lines REGEX]... [--against PROG0] [--json] -- PROG [ARGS...]\n"
     "\n"
     "Runs PROG natively (the reference) and under qemu-x86_64 for one CPU model\n"
     "per x86-64 level, and reports for each CPU: exit status or the signal that\n"
@@ -46,6 +46,11 @@ static const char USAGE[] =
     "\n"
     "Output containing a NUL byte is binary: it must be identical, and a difference\n"
     "is reported as the first differing byte (0-based offset), not as a line.\n"
+    "  --against PROG0       also run PROG0 (the unpatched build) with the same ARGS,\n"
+    "                        natively and on each CPU, just before PROG: on each CPU\n"
+    "                        PROG must end as PROG0 does (exit status or signal) and\n"
+    "                        write the same stdout and --compare files; a PROG that\n"
+    "                        prints nothing and exits 0 where PROG0 prints fails\n"
     "  --json                machine-readable report\n"
     "\n"
     "Environment: FMVGEN_QEMU (the qemu-x86_64 to use), FMVGEN_DISPATCH_LIB (the\n"
@@ -108,6 +113,20 @@ static char *match_text(const struct verify_run *run, const struct output_diff *
     return xstrdup("?");
 }
 
+static int output_ok_for(const struct verify_report *r, const struct output_diff *d)
+{
+    return d->match == OUTPUT_IDENTICAL || (r->float_tolerance >= 0 && d->match == OUTPUT_WITHIN_TOLERANCE);
+}
+
+/* "stdout DIFFERS (line 3)" and the like, for the --against column. */
+static char *match_text_diff(const char *name, const struct output_diff *d)
+{
+    if (d->match == OUTPUT_MISSING) return xasprintf("%s not written", name);
+    if (d->binary && d->match == OUTPUT_DIFFERENT) return xasprintf("%s DIFFERS (byte %zu)", name, d->byte);
+    if (d->match == OUTPUT_FLOATS_DIFFER) return xasprintf("%s floats differ (%.2g)", name, d->max_diff);
+    return d->line ? xasprintf("%s DIFFERS (line %d)", name, d->line) : xasprintf("%s DIFFERS", name);
+}
+
 /* The cell, with the number of --ignore-lines lines left out, so that a
  * pattern that hides too much (or nothing) shows. */
 static char *match_cell(const struct verify_report *r, const struct verify_run *run, const struct output_diff *d,
@@ -131,6 +150,66 @@ static char *level_cell(const struct verify_run *run)
     return below_v3 && has_avx ? xasprintf("%s+AVX", run->level) : xstrdup(run->level);
 }
 
+/* How a run ended, for a sentence: "exit 0" rather than "ok". */
+static char *ending(char *result)
+{
+    if (strcmp(result, "ok") != 0) return result;
+    free(result);
+    return xstrdup("exit 0");
+}
+
+/* The --against column: how this CPU's run compares with PROG0's there. */
+static char *against_cell(const struct verify_report *r, const struct verify_against *a)
+{
+    if (a->ok) return xstrdup("same");
+    if (a->silent) return xstrdup("SILENT (prints nothing)");
+    if (!a->status_match) {
+        char *res = ending(verify_against_result(a));
+        char *cell = xasprintf("DIFFERS (it: %s)", res);
+        free(res);
+        return cell;
+    }
+    if (!output_ok_for(r, &a->out)) return match_text_diff("stdout", &a->out);
+    for (size_t k = 0; k < r->n_compare; k++)
+        if (!output_ok_for(r, &a->files[k])) return match_text_diff(path_basename(r->compare[k]), &a->files[k]);
+    return xstrdup("DIFFERS");
+}
+
+/* Why one CPU's run differs from PROG0's there, one line each. */
+static void print_against_failure(const struct verify_report *r, const struct verify_run *run)
+{
+    const struct verify_against *a = run->against;
+    if (a->ok) return;
+    const char *them = path_basename(r->against);
+    if (a->silent) {
+        printf("  %s: prints nothing and exits 0, while %s prints %zu bytes: the program did not do its work\n",
+               run->cpu, them, a->reference_bytes);
+        return;
+    }
+    if (!a->status_match) {
+        char *mine = ending(verify_run_result(run)), *theirs = ending(verify_against_result(a));
+        printf("  %s: ends with %s, %s with %s%s%s\n", run->cpu, mine, them, theirs, a->message ? ": " : "",
+               a->message ? a->message : "");
+        free(mine);
+        free(theirs);
+    }
+    if (!a->compared) return;
+    for (size_t k = 0; k <= r->n_compare; k++) {
+        const struct output_diff *d = k ? &a->files[k - 1] : &a->out;
+        const char *name = k ? r->compare[k - 1] : "stdout";
+        if (output_ok_for(r, d)) continue;
+        if (d->match == OUTPUT_MISSING)
+            printf("  %s: %s was not written (%s wrote it)\n", run->cpu, name, them);
+        else if (d->binary && d->match == OUTPUT_DIFFERENT)
+            printf("  %s: %s: binary content differs from %s's at byte %zu\n", run->cpu, name, them, d->byte);
+        else if (d->line)
+            printf("  %s: %s line %d: %s \"%s\", here \"%s\"\n", run->cpu, name, d->line, them,
+                   d->expected ? d->expected : "", d->actual ? d->actual : "");
+        else
+            printf("  %s: %s differs from %s's\n", run->cpu, name, them);
+    }
+}
+
 static void print_table(const struct verify_report *r)
 {
     struct strbuf cmd = STRBUF_INIT;
@@ -142,7 +221,7 @@ static void print_table(const struct verify_report *r)
     printf("fmvgen verify: %s\n\n", sb_str(&cmd));
     sb_free(&cmd);
 
-    size_t ncols = 5 + r->n_compare;
+    size_t ncols = 5 + r->n_compare + (r->against ? 1 : 0);
     struct table t;
     table_init(&t, ncols);
     char **cells = xcalloc(ncols, sizeof *cells);
@@ -152,6 +231,7 @@ static void print_table(const struct verify_report *r)
     cells[3] = xstrdup("time");
     cells[4] = xstrdup("stdout");
     for (size_t k = 0; k < r->n_compare; k++) cells[5 + k] = xstrdup(path_basename(r->compare[k]));
+    if (r->against) cells[5 + r->n_compare] = xasprintf("vs %s", path_basename(r->against));
     table_row(&t, cells);
     for (size_t i = 0; i < r->n_runs; i++) {
         const struct verify_run *run = &r->runs[i];
@@ -163,6 +243,7 @@ static void print_table(const struct verify_report *r)
         cells[4] = match_cell(r, run, &run->out, i == 0, 0);
         for (size_t k = 0; k < r->n_compare; k++)
             cells[5 + k] = match_cell(r, run, &run->files[k], i == 0, run->files[k].match == OUTPUT_MISSING);
+        if (r->against) cells[5 + r->n_compare] = against_cell(r, run->against);
         table_row(&t, cells);
     }
     table_print(&t, stdout);
@@ -178,6 +259,7 @@ static void print_table(const struct verify_report *r)
         else if (run->outcome == VERIFY_EXITED && run->exit_status != 0)
             printf("  %s: exit status %d%s%s\n", run->cpu, run->exit_status, run->message ? ": " : "",
                    run->message ? run->message : "");
+        if (run->against) print_against_failure(r, run);
         if (!run->compared || i == 0) continue;
         const struct output_diff *diffs[64];
         const char *names[64];
@@ -245,10 +327,17 @@ static void print_table(const struct verify_report *r)
         if (r->runs[i].ok) continue;
         char *res = verify_run_result(&r->runs[i]);
         int output_only = r->runs[i].outcome == VERIFY_EXITED && !strcmp(res, "ok");
-        sb_addf(&failed, "%s%s (%s)", failed.len ? ", " : "", r->runs[i].cpu, output_only ? "output differs" : res);
+        const struct verify_against *a = r->runs[i].against;
+        const char *why = output_only ? "output differs" : res;
+        if (a && !a->ok && a->silent) why = "silent: prints nothing, exits 0";
+        else if (a && !a->ok && output_only && !a->status_match) why = "ends unlike the unpatched build";
+        else if (a && !a->ok && output_only) why = "output differs from the unpatched build";
+        sb_addf(&failed, "%s%s (%s)", failed.len ? ", " : "", r->runs[i].cpu, why);
         free(res);
     }
-    if (r->ok) printf("\nResult: OK on all %zu CPUs\n", r->n_runs);
+    if (r->ok && r->against)
+        printf("\nResult: OK on all %zu CPUs, each run as %s's there\n", r->n_runs, path_basename(r->against));
+    else if (r->ok) printf("\nResult: OK on all %zu CPUs\n", r->n_runs);
     else printf("\nResult: FAILED: %s\n", sb_str(&failed));
     sb_free(&failed);
 }
@@ -273,6 +362,7 @@ int cmd_verify(int argc, char **argv)
         {"compare", required_argument, NULL, 'f'},
         {"float-tolerance", required_argument, NULL, 'x'},
         {"ignore-lines", required_argument, NULL, 'i'},
+        {"against", required_argument, NULL, 'a'},
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -302,6 +392,9 @@ int cmd_verify(int argc, char **argv)
             break;
         case 'i':
             sv_push(&ignore, optarg);
+            break;
+        case 'a':
+            o.against = optarg;
             break;
         case 'j':
             json = 1;

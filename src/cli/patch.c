@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "patch/apply.h"
 #include "patch/plan.h"
+#include "patch/visibility.h"
 #include "store/store.h"
 #include "targets/targets.h"
 #include "util/util.h"
@@ -150,8 +151,17 @@ int cmd_patch(int argc, char **argv)
             goto out;
         }
     }
+    struct strvec hidden = STRVEC_INIT;
+    if (patch_hidden_functions(st, &plan, &hidden) != 0) {
+        sv_free(&hidden);
+        rc = 1;
+        goto out;
+    }
     if (json) {
         json_t *o = patch_plan_to_json(&plan);
+        json_t *h = json_array();
+        for (size_t i = 0; i < hidden.n; i++) json_array_append_new(h, json_string(hidden.v[i]));
+        json_object_set_new(o, "hidden_visibility", h);
         json_object_set_new(o, "applied", json_boolean(apply));
         json_object_set_new(o, "output", output ? json_string(output) : json_null());
         if (!apply && !output) json_object_set_new(o, "patch", json_string(plan.text));
@@ -164,6 +174,18 @@ int cmd_patch(int argc, char **argv)
                  "floating-point arithmetic may give results that differ in the last bits; --exact gives "
                  "bit-identical clones");
     }
+    if (!json && hidden.n && (apply || output)) {
+        struct strbuf list = STRBUF_INIT;
+        for (size_t i = 0; i < hidden.n && i < 3; i++) sb_addf(&list, "%s%s", i ? ", " : "", hidden.v[i]);
+        if (hidden.n > 3) sb_addf(&list, " and %zu more", hidden.n - 3);
+        fmv_note("%zu patched external function%s compiled with -fvisibility=hidden (%s): GCC and clang < 18 "
+                 "export a target_clones dispatcher all the same, so a shared library exports %s, and a function "
+                 "of the same name in the program or another library may be called instead; check with "
+                 "readelf --dyn-syms", hidden.n, hidden.n == 1 ? " is" : "s are", sb_str(&list),
+                 hidden.n == 1 ? "it" : "them");
+        sb_free(&list);
+    }
+    sv_free(&hidden);
 out:
     patch_plan_free(&plan);
     sv_free(&targets);

@@ -15,7 +15,9 @@
 # also compile with -std=c89 -pedantic-errors -Werror (gcc, musl-gcc,
 # clang) and as C++98, and a -fvisibility=hidden shared library, with and
 # without -fno-plt -Wl,-z,now, runs. A compiler that is not installed is
-# skipped with a message (musl-tools is in scripts/setup-deps.sh).
+# skipped with a message (musl-tools is in scripts/setup-deps.sh). A
+# project compiled with -fvisibility=hidden gets a note naming its patched
+# external functions.
 source "$TESTLIB"
 command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
 command -v qemu-x86_64 >/dev/null || { echo "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"; exit 1; }
@@ -34,7 +36,9 @@ expect_eq "candidates: the kernels and the .preinit_array function" \
 expect_eq "a constructor is excluded: clang cannot combine it with target_clones" \
   "$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "ctor") | .reason + ": " + .detail')" \
   "attribute: carries __attribute__((constructor)), which clang cannot combine with target_clones"
-"$FMVGEN" patch -o "$TMP/fmv.patch" 2>/dev/null
+"$FMVGEN" patch -o "$TMP/fmv.patch" 2>"$TMP/patch.err"
+expect_eq "plain visibility: no hidden-visibility note" "$(grep -c 'fvisibility' "$TMP/patch.err")" 0
+expect_eq "plain visibility: JSON" "$("$FMVGEN" patch --json | jq -c '.hidden_visibility')" '[]'
 expect_match "patch header: how the C library is recognized" "$(cat "$TMP/fmv.patch")" \
   'The preamble recognizes glibc by __GLIBC__'
 "$FMVGEN" patch --apply >"$TMP/patch.out" 2>&1
@@ -44,6 +48,17 @@ expect_match "kernel.c: sum_sq patched" "$k" $'\nFMVGEN_CLONES\\(sum_sq\\)\nlong
 expect_match "kernel.c: mix patched" "$k" $'\nFMVGEN_CLONES\\(mix\\)\nvoid mix'
 expect_match "kernel.c: the preamble tells the C library" "$k" \
   $'#  if !defined\\(__GLIBC__\\) && !defined\\(_FEATURES_H\\)\n#   include <limits.h>\n#  endif\n#  if defined\\(__GLIBC__\\) && !defined\\(__UCLIBC__\\) && __has_attribute\\(target_clones\\)'
+
+# Compiled with -fvisibility=hidden: the external kernels are named in a
+# note (GCC exports their dispatchers anyway), the static preinit is not.
+H="$TMP/hidden"
+mkdir -p "$H" && cp -a "$FIXTURES/patch-libc/." "$H/"
+(cd "$H" && "$FMVGEN" scan --root "$H" -- make -s CC=gcc CFLAGS="-O3 -fvisibility=hidden" >/dev/null 2>&1)
+err=$(cd "$H" && "$FMVGEN" patch -o "$TMP/hidden.patch" 2>&1 >/dev/null)
+expect_match "-fvisibility=hidden: note" "$err" \
+  'note: 2 patched external functions are compiled with -fvisibility=hidden \(kernel.c:6 sum_sq, kernel.c:14 mix\): GCC and clang < 18 export a target_clones dispatcher all the same'
+expect_eq "-fvisibility=hidden: JSON" "$(cd "$H" && "$FMVGEN" patch --json | jq -c '.hidden_visibility')" \
+  '["kernel.c:6 sum_sq","kernel.c:14 mix"]'
 
 have() {
   command -v "$1" >/dev/null 2>&1 && return 0

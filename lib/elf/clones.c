@@ -298,12 +298,34 @@ static int cmp_function(const void *a, const void *b)
 
 /* ifunc when an IFUNC symbol names f or an IRELATIVE relocation's addend is
  * its resolver (what a loader calls); else none. */
-static enum elf_mv_dispatch dispatch_of(const struct elf_file *ef, const struct elf_mv_function *f)
+static enum elf_mv_dispatch dispatch_of(const struct elf_file *ef, const struct elf_mv_list *list,
+                                        const struct elf_mv_function *f)
 {
+    if (list->ifunc_unresolved) return ELF_MV_DISPATCH_NONE;
     if (f->ifunc) return ELF_MV_DISPATCH_IFUNC;
     for (size_t i = 0; i < ef->n_irelative && f->resolver_addr; i++)
         if (ef->irelative_resolvers[i] == f->resolver_addr) return ELF_MV_DISPATCH_IFUNC;
     return ELF_MV_DISPATCH_NONE;
+}
+
+/* A program whose C library never resolves IFUNCs, told positively: musl
+ * (no IFUNC support by design). Its dynamic loader is ld-musl-*.so.1 and
+ * refuses the program ("unsupported relocation type 37"); a static one has
+ * musl's __init_libc and startup code that applies no IRELATIVE
+ * relocation, so a call lands in the unresolved PLT slot. NULL otherwise. */
+static char *ifunc_unresolved(const struct elf_file *ef)
+{
+    if (!ef->n_irelative && !ef->n_syms) return NULL;
+    int has_ifunc = ef->n_irelative > 0;
+    for (size_t i = 0; i < ef->n_syms && !has_ifunc; i++) has_ifunc = ef->syms[i].type == STT_GNU_IFUNC;
+    if (!has_ifunc) return NULL;
+    if (ef->interp && !strncmp(path_basename(ef->interp), "ld-musl", 7))
+        return xasprintf("its interpreter %s is musl's, which does not resolve IFUNCs: the program does not "
+                         "load", ef->interp);
+    if (ef->is_static && elf_file_sym_named(ef, "__init_libc"))
+        return xstrdup("a static program linked with musl (__init_libc), whose startup code applies no "
+                       "IRELATIVE relocation: its ifunc calls land in unresolved slots");
+    return NULL;
 }
 
 int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
@@ -420,7 +442,8 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         free(base);
     }
 
-    for (size_t i = 0; i < b.n; i++) b.fns[i].dispatch = dispatch_of(ef, &b.fns[i]);
+    out->ifunc_unresolved = ifunc_unresolved(ef);
+    for (size_t i = 0; i < b.n; i++) b.fns[i].dispatch = dispatch_of(ef, out, &b.fns[i]);
     for (size_t i = 0; i < b.n; i++)
         if (b.fns[i].n_clones) qsort(b.fns[i].clones, b.fns[i].n_clones, sizeof *b.fns[i].clones, cmp_clone);
     if (b.n) qsort(b.fns, b.n, sizeof *b.fns, cmp_function);
@@ -454,6 +477,7 @@ void elf_mv_list_free(struct elf_mv_list *list)
     }
     free(list->functions);
     free(list->path);
+    free(list->ifunc_unresolved);
     memset(list, 0, sizeof *list);
 }
 

@@ -46,7 +46,9 @@ enum elf_mv_dispatch {
                               * calls the resolver and binds the result */
     ELF_MV_DISPATCH_NONE,    /* versions, maybe a resolver, but neither: no
                               * loader ever picks among them (clones whose
-                              * dispatcher is gone, foo.default alone) */
+                              * dispatcher is gone, foo.default alone); or
+                              * ifuncs in a program whose C library never
+                              * resolves them (ifunc_unresolved: musl) */
 };
 
 struct elf_clone {
@@ -88,6 +90,10 @@ struct elf_mv_list {
                               * ifunc the loader resolves (also counts the
                               * ifuncs of a stripped file) */
     size_t n_ifunc_symbols;  /* STT_GNU_IFUNC symbols seen */
+    char *ifunc_unresolved;  /* why nothing resolves this file's IFUNCs at
+                              * run time (a musl program: every function's
+                              * dispatch is then none), or NULL: resolved or
+                              * not known (a shared library: its loader) */
     size_t n_irelative_unlisted;  /* IRELATIVE relocations left out of
                               * functions: no symbol names them and their
                               * resolver returns no code address of this

@@ -185,6 +185,10 @@ int elf_file_open(const char *path, struct elf_file *ef)
             if (ph.p_type == PT_INTERP || ph.p_type == PT_DYNAMIC) dynamic = 1;
             if (ph.p_type == PT_INTERP) interp = 1;
             if (ph.p_type == PT_INTERP && ef->elf_type == ET_DYN) ef->is_pie = 1;
+            size_t raw_len = 0;
+            const char *raw = ph.p_type == PT_INTERP ? elf_rawfile(elf, &raw_len) : NULL;
+            if (raw && ph.p_filesz && ph.p_offset < raw_len && ph.p_filesz <= raw_len - ph.p_offset && !ef->interp)
+                ef->interp = xstrndup(raw + ph.p_offset, strnlen(raw + ph.p_offset, ph.p_filesz));
         }
     }
     ef->is_static = !dynamic;
@@ -230,6 +234,7 @@ void elf_file_close(struct elf_file *ef)
     free(ef->by_addr);
     free(ef->irelative_resolvers);
     free(ef->path);
+    free(ef->interp);
     memset(ef, 0, sizeof *ef);
     ef->fd = -1;
 }

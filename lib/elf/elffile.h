@@ -27,6 +27,7 @@ struct elf_file {
     int is_pie;          /* ET_DYN with DF_1_PIE, or with an interpreter
                           * and no DT_SONAME: an executable, not a library */
     int has_symtab;      /* 0: stripped; syms come from .dynsym */
+    char *interp;        /* PT_INTERP's path ("/lib64/ld-linux-x86-64.so.2"), or NULL */
     struct elf_sym *syms;   /* defined FUNC and IFUNC symbols, sorted by name */
     size_t n_syms;
     const struct elf_sym **by_addr;  /* the same, sorted by address then name */

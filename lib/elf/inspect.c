@@ -319,6 +319,8 @@ json_t *inspect_to_json(const struct inspect_report *r)
     json_object_set_new(o, "irelative_relocations", json_integer((json_int_t)r->list.n_irelative));
     json_object_set_new(o, "ifunc_symbols", json_integer((json_int_t)r->list.n_ifunc_symbols));
     json_object_set_new(o, "irelative_unlisted", json_integer((json_int_t)r->list.n_irelative_unlisted));
+    json_object_set_new(o, "ifunc_unresolved",
+                        r->list.ifunc_unresolved ? json_string(r->list.ifunc_unresolved) : json_null());
     char *note = inspect_stripped_note(r);
     json_object_set_new(o, "note", note ? json_string(note) : json_null());
     free(note);

@@ -69,7 +69,7 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
-static void print_function(const struct inspect_function *f)
+static void print_function(const struct inspect_function *f, int list_unresolved)
 {
     const struct elf_mv_function *fn = f->fn;
     const char *how = fn->origin == ELF_MV_GCC ? "gcc" : fn->origin == ELF_MV_CLANG ? "clang" : "ifunc";
@@ -79,7 +79,7 @@ static void print_function(const struct inspect_function *f)
         printf("  resolver %s @0x%" PRIx64, fn->resolver ? fn->resolver : "(unnamed)", fn->resolver_addr);
     if (fn->ifunc) printf(", ifunc %s", fn->ifunc);
     printf("\n");
-    if (fn->dispatch == ELF_MV_DISPATCH_NONE)
+    if (fn->dispatch == ELF_MV_DISPATCH_NONE && !list_unresolved)
         printf("    (no IFUNC symbol and no IRELATIVE relocation: nothing picks among these versions at load "
                "time; calls reach the one the code names)\n");
     if (!fn->n_clones) {
@@ -142,6 +142,9 @@ static void print_report(const struct inspect_report *r)
            "%zu IRELATIVE relocation%s\n",
            r->path, inspect_kind(r), n, n == 1 ? "" : "s", n - handwritten, handwritten, handwritten == 1 ? "" : "s",
            r->list.n_irelative, r->list.n_irelative == 1 ? "" : "s");
+    if (r->list.ifunc_unresolved)
+        printf("  note: nothing resolves these ifuncs at run time - %s; every function's dispatch is none\n",
+               r->list.ifunc_unresolved);
     char *note = inspect_stripped_note(r);
     if (note) printf("  note: %s\n", note);
     else if (r->list.n_irelative_unlisted)
@@ -149,7 +152,7 @@ static void print_report(const struct inspect_report *r)
                r->list.n_irelative_unlisted, r->list.n_irelative_unlisted == 1 ? "" : "s",
                r->list.n_irelative_unlisted == 1 ? "s" : "");
     free(note);
-    for (size_t i = 0; i < n; i++) print_function(&r->functions[i]);
+    for (size_t i = 0; i < n; i++) print_function(&r->functions[i], r->list.ifunc_unresolved != NULL);
     for (size_t i = 0; i < n; i++) {
         int estimated = 0;
         for (size_t c = 0; c < r->list.functions[i].n_clones; c++) estimated |= r->functions[i].clones[c].size_estimated;

@@ -3,7 +3,8 @@
 # a static program and stripped copies; asserts the functions and clones
 # found, the ISA verdicts (cross-checked against objdump -d), sizes, the
 # useless verdict, the JSON shape, each function's dispatch kind (ifunc, or
-# none for clones no IFUNC/IRELATIVE reaches), and the errors for bad files.
+# none for clones no IFUNC/IRELATIVE reaches, and for ifuncs in a musl
+# program, which nothing resolves), and the errors for bad files.
 . "$TESTLIB"
 SRC=$FIXTURES/inspect-clones
 
@@ -138,8 +139,8 @@ if [ -x "$TMP/prog.static" ]; then
   expect_match "static: collatz useless" "$(printf '%s\n' "$out" | grep -E '^    collatz_steps\.avx2')" USELESS
   expect_match "static: glibc memcpy is an ifunc" "$out" "memcpy  \[ifunc, [0-9]+ versions\]  dispatch ifunc  resolver"
   expect_match "static: add_arrays dispatched by ifunc" "$out" "add_arrays  \[gcc, 3 versions\]  dispatch ifunc  resolver"
-  expect_eq "static: every function dispatched by ifunc (JSON)" \
-    "$("$FMVGEN" inspect --json "$TMP/prog.static" | jq -c '[.files[0].functions[].dispatch] | unique')" '["ifunc"]'
+  expect_eq "static: every function dispatched by ifunc (JSON), glibc resolves them" \
+    "$("$FMVGEN" inspect --json "$TMP/prog.static" | jq -c '[([.files[0].functions[].dispatch] | unique), .files[0].ifunc_unresolved]')" '[["ifunc"],null]'
   strip -o "$TMP/prog.static.stripped" "$TMP/prog.static"
   out=$("$FMVGEN" inspect "$TMP/prog.static.stripped" 2>&1)
   expect_match "static stripped: one function per IRELATIVE" "$out" "static executable, $nirel multiversioned functions .*, $nirel IRELATIVE"
@@ -197,6 +198,25 @@ for cc in $compilers; do
     fail "$cc could not build nodispatch.c"
   fi
 done
+
+# target_clones linked with musl, which resolves no IFUNC: the ifuncs are
+# there, but nothing picks among the clones (dispatch none, and why)
+if command -v musl-gcc >/dev/null; then
+  for mode in dynamic static; do
+    flag=; [ "$mode" = static ] && flag=-static
+    # shellcheck disable=SC2086
+    musl-gcc -O2 $flag -DFMV "$FIXTURES/verify-fmv/checksum.c" -o "$TMP/musl-$mode" || { fail "musl-gcc $mode build"; continue; }
+    json=$("$FMVGEN" inspect --json "$TMP/musl-$mode")
+    expect_eq "musl $mode: mix found, dispatch none" \
+      "$(printf '%s' "$json" | jq -c '[.files[0].functions[] | select(.name == "mix") | [.dispatch, .ifunc.symbol]]')" '[["none","mix"]]'
+    expect_match "musl $mode: why" "$(printf '%s' "$json" | jq -r '.files[0].ifunc_unresolved')" \
+      "$( [ "$mode" = static ] && echo '^a static program linked with musl' || echo '^its interpreter /lib/ld-musl-x86_64.so.1 is musl')"
+    expect_match "musl $mode: text note" "$("$FMVGEN" inspect "$TMP/musl-$mode")" \
+      '  note: nothing resolves these ifuncs at run time - .*; every function.s dispatch is none'
+  done
+else
+  fail "musl-gcc missing: scripts/setup-deps.sh installs musl-tools"
+fi
 
 # GCC's C++ target() overloads: the default keeps the plain mangled name
 if g++ -O3 "$SRC/overload.cc" -o "$TMP/overload"; then

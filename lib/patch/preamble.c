@@ -51,8 +51,8 @@ static void clones_list(struct strbuf *sb, const struct strvec *spelled)
  * them in dynamic, -static and -static-pie programs, before any
  * .preinit_array function or constructor runs (measured, docs/DESIGN.md).
  * musl does not: a musl program with clones fails to load ("unsupported
- * relocation type 37"), a static one calls the unresolved resolver and
- * silently does nothing. musl defines no macro of its own, so the test is
+ * relocation type 37"), a static one jumps into unresolved slots and
+ * crashes or silently does nothing. musl defines no macro of its own, so the test is
  * for glibc: __GLIBC__, which glibc's features.h defines, and which every C
  * library header brings in. uClibc defines __GLIBC__ too (and __UCLIBC__,
  * which rules it out). In a file that included no C library header before

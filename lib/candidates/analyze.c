@@ -368,9 +368,11 @@ static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const str
         if (def.match == DEF_FOUND || def.match == DEF_TEMPLATE) {
             row_located(row_new(rows), &def, &el, notes_for(pp, tu, &def));
             row_of[nseen] = rows->n - 1;
+            if (el.note) row_add_note(&rows->v[rows->n - 1], el.note);   /* redecl.h */
         } else {
             add_unlocated(rows, w, c->directory, el.reason, el.detail, &def);
         }
+        json_decref(el.note);
         seen_of[i] = nseen;
         seen[nseen++] = def;
     }

@@ -63,12 +63,43 @@ static char *cannot_redeclare(struct parsed_tu *tu, const struct fn_def *def)
     if (!tu_is_cxx(tu)) return NULL;
     enum CXCursorKind sem = clang_getCursorKind(clang_getCursorSemanticParent(def->cursor));
     enum CXCursorKind lex = clang_getCursorKind(clang_getCursorLexicalParent(def->cursor));
-    if (sem != CXCursor_TranslationUnit)
+    /* libclang 14 shows an extern "C" block as an unexposed declaration */
+    int in_linkage_spec = sem == CXCursor_LinkageSpec || sem == CXCursor_UnexposedDecl ||
+                          lex == CXCursor_LinkageSpec || lex == CXCursor_UnexposedDecl;
+    if (sem != CXCursor_TranslationUnit && !in_linkage_spec)
         return xstrdup("it is declared in a namespace, and the redeclaration goes at file scope");
     if (lex != CXCursor_TranslationUnit)
         return xstrdup("it is defined inside an extern \"C\" block, and a redeclaration at file scope outside it "
                        "would give it C++ linkage first");
     return NULL;
+}
+
+/* 1 for a K&R definition, "int f(a, n) int *a; int n; { ... }": a ';'
+ * between its parameter list's ')' and its body. libclang gives it the
+ * prototype its parameter declarations make, but a prototype is
+ * compatible with it only where no parameter is promoted (char, short,
+ * float), so the declaration written is "int f();". */
+static int is_knr_definition(struct parsed_tu *tu, const struct fn_def *def)
+{
+    if (tu_is_cxx(tu)) return 0;
+    CXTranslationUnit t = tu_handle(tu);
+    CXSourceRange range = clang_getRange(clang_getCursorLocation(def->cursor),
+                                         clang_getRangeEnd(clang_getCursorExtent(def->cursor)));
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(t, range, &toks, &n);
+    int depth = 0, closed = 0, knr = 0;
+    for (unsigned i = 0; i < n && !knr; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Punctuation) continue;
+        char *sp = cx_take(clang_getTokenSpelling(t, toks[i]));
+        if (sp && !strcmp(sp, "(")) depth++;
+        else if (sp && !strcmp(sp, ")") && --depth == 0) closed = 1;
+        else if (sp && closed && depth == 0 && !strcmp(sp, "{")) i = n;   /* the body */
+        else if (sp && closed && depth == 0 && !strcmp(sp, ";")) knr = 1;
+        free(sp);
+    }
+    if (toks) clang_disposeTokens(t, toks, n);
+    return knr;
 }
 
 char *redecl_text(struct parsed_tu *tu, const struct fn_def *def, char **why)
@@ -107,7 +138,7 @@ char *redecl_text(struct parsed_tu *tu, const struct fn_def *def, char **why)
         sb_adds(&sb, "static ");
     size_t rn = strlen(ret);
     sb_addf(&sb, "%s%s%s(", ret, rn && ret[rn - 1] == '*' ? "" : " ", name);
-    if (ft.kind == CXType_FunctionNoProto) {
+    if (ft.kind == CXType_FunctionNoProto || is_knr_definition(tu, def)) {
         /* A K&R definition: "f()" declares it without a prototype, the
          * only declaration compatible with its promoted parameters. */
     } else {
@@ -145,6 +176,7 @@ struct names_check {
     struct parsed_tu *tu;
     CXFile file;           /* the definition's (the TU's main file) */
     unsigned point;        /* the insertion offset */
+    unsigned point_line;
     char *why;
 };
 
@@ -171,13 +203,16 @@ static enum CXChildVisitResult names_visit(CXCursor c, CXCursor parent, CXClient
     char *name = cx_take(clang_getCursorSpelling(decl));
     char *where = NULL;
     if (clang_File_isEqual(f, n->file)) {
-        where = xasprintf("line %u", line);
+        where = xasprintf("declared at line %u", line);
     } else {
         char *path = cx_take(clang_getFileName(f));
-        where = xasprintf("%s, #included below that line", path ? path_basename(path) : "another file");
+        where = xasprintf("declared in %s, which is #included", path ? path_basename(path) : "another file");
         free(path);
     }
-    n->why = xasprintf("its signature names %s, declared at %s", name && *name ? name : "a type", where);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    n->why = xasprintf("its signature names %s%s, %s below line %u where the redeclaration would go",
+                       dk == CXCursor_ParmDecl ? "the parameter " : "", name && *name ? name : "a type", where,
+                       n->point_line);
     free(name);
     free(where);
     return CXChildVisit_Break;
@@ -185,17 +220,62 @@ static enum CXChildVisitResult names_visit(CXCursor c, CXCursor parent, CXClient
 
 /* ---- the insertion line ------------------------------------------------- */
 
-/* The start of the line holding offset, when everything from there to
- * offset is blanks or words (an empty API macro): the line then starts at
- * file scope. (size_t)-1 otherwise. */
-static size_t own_line_start(const char *text, size_t len, unsigned offset)
+/* 1 when offset of text lies inside a comment (or a string literal):
+ * text scanned from its start, as the lexer would. */
+static int in_comment_at(const char *text, size_t offset)
+{
+    for (size_t i = 0; i < offset; i++) {
+        char c = text[i];
+        if (c == '/' && i + 1 < offset && text[i + 1] == '*') {
+            const char *close = i + 2 < offset ? memmem(text + i + 2, offset - i - 2, "*/", 2) : NULL;
+            if (!close || (size_t)(close - text) + 2 > offset) return 1;
+            i = (size_t)(close - text) + 1;
+        } else if (c == '/' && i + 1 < offset && text[i + 1] == '/') {
+            while (i < offset && !(text[i] == '\n' && text[i - 1] != '\\')) i++;
+            if (i >= offset) return 1;
+        } else if (c == '"' || c == '\'') {
+            for (i++; i < offset && text[i] != c && text[i] != '\n'; i++)
+                if (text[i] == '\\') i++;
+            if (i >= offset) return 1;
+        }
+    }
+    return 0;
+}
+
+struct spans {
+    CXFile file;
+    unsigned at;     /* a line start */
+    int spanned;     /* a top-level declaration starts before at and ends after it */
+};
+
+static enum CXChildVisitResult span_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct spans *s = data;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f = NULL;
+    unsigned start = loc_offset(clang_getRangeStart(r), &f, NULL, NULL);
+    if (!f || !clang_File_isEqual(f, s->file) || start >= s->at) return CXChildVisit_Continue;
+    if (loc_offset(clang_getRangeEnd(r), NULL, NULL, NULL) > s->at) s->spanned = 1;
+    return s->spanned ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* The start of the line holding offset (where a top-level declaration
+ * starts), when a line inserted there stands at file scope: not inside an
+ * earlier declaration (its closing "} void g(void) {" on one line), a
+ * comment, or a macro definition continued onto it. (size_t)-1 otherwise. */
+static size_t file_scope_line_start(struct parsed_tu *tu, CXFile file, const char *text, size_t len,
+                                    unsigned offset)
 {
     if (!text || offset > len) return (size_t)-1;
     size_t start = offset;
     while (start > 0 && text[start - 1] != '\n') start--;
-    for (size_t i = start; i < offset; i++)
-        if (!(text[i] == ' ' || text[i] == '\t' || is_ident_char(text[i]))) return (size_t)-1;
-    /* the line before must not continue onto this one (a macro's '\') */
+    if (start == offset) {   /* the declaration starts its line: nothing before it there */
+    } else {
+        struct spans s = {file, (unsigned)start, 0};
+        clang_visitChildren(clang_getTranslationUnitCursor(tu_handle(tu)), span_visit, &s);
+        if (s.spanned || in_comment_at(text, start)) return (size_t)-1;
+    }
     if (start >= 2 && text[start - 2] == '\\') return (size_t)-1;
     if (start >= 3 && text[start - 2] == '\r' && text[start - 3] == '\\') return (size_t)-1;
     return start;
@@ -261,26 +341,24 @@ int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *o
     size_t len = 0;
     const char *text = tu_file_text(tu, def->cxfile, &len);
     CXSourceRange top = clang_getCursorExtent(use.top);
-    CXFile ef = NULL, ff = NULL;
-    unsigned eoff = 0, foff = 0, top_end = 0;
+    /* Where it stands in the file: for a declaration a macro writes at file
+     * scope (REGISTER(f)), the macro's name - a line above it is at file
+     * scope as well. */
+    CXFile ef = NULL;
+    unsigned eoff = 0, top_end = 0;
     clang_getExpansionLocation(clang_getRangeStart(top), &ef, NULL, NULL, &eoff);
-    clang_getFileLocation(clang_getRangeStart(top), &ff, NULL, NULL, &foff);
     clang_getExpansionLocation(clang_getRangeEnd(top), NULL, NULL, NULL, &top_end);
-    size_t start = own_line_start(text, len, eoff);
+    size_t start = file_scope_line_start(tu, def->cxfile, text, len, eoff);
     if (!tu_is_main_file(tu, def->cxfile)) {
         reason = xstrdup("it is defined in a source file TUs #include, where each TU may spell its types "
                          "differently");
     } else if (!text || !ef || !clang_File_isEqual(ef, def->cxfile)) {
         reason = xstrdup("the declaration holding the use cannot be read");
-    } else if (!ff || !clang_File_isEqual(ef, ff) || foff != eoff) {
-        char *macro = text_identifier_at(text, len, eoff);
-        reason = xasprintf("the use is in a declaration that the macro %s writes at file scope (line %u)",
-                           macro ? macro : "?", line_at(text, eoff));
-        free(macro);
     } else if (top_end > def->offset) {
         reason = xstrdup("the use and the definition are in one top-level block");
     } else if (start == (size_t)-1) {
-        reason = xasprintf("the declaration holding the use shares line %u with other code", line_at(text, eoff));
+        reason = xasprintf("line %u, where the declaration holding the use starts, begins inside an earlier "
+                           "declaration, a comment or a macro definition", line_at(text, eoff));
     }
     if (!reason) {
         out->offset = (unsigned)start;
@@ -288,12 +366,9 @@ int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *o
         out->text = redecl_text(tu, def, &reason);
     }
     if (!reason) {
-        struct names_check n = {tu, def->cxfile, out->offset, NULL};
+        struct names_check n = {tu, def->cxfile, out->offset, out->line, NULL};
         clang_visitChildren(def->cursor, names_visit, &n);
-        if (n.why) {
-            reason = xasprintf("%s, below line %u where the redeclaration would go", n.why, out->line);
-            free(n.why);
-        }
+        reason = n.why;
     }
     if (reason) {
         *why = excluded(use.line, NULL, reason);

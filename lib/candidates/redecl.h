@@ -13,8 +13,9 @@
  * written from libclang's view of the definition: storage class (static
  * for internal linkage), return type, name, parameters with their types as
  * written (C; typedef names kept, macros expanded) or canonical (C++,
- * where a written name may depend on a using-directive), "()" for a K&R
- * definition - and checks that it can stand there: every type, typedef,
+ * where a written name may depend on a using-directive; no parameter
+ * names), "()" for a K&R definition (a prototype would not be compatible
+ * with its promoted parameters) - and checks that it can stand there: every type, typedef,
  * template or constant the signature names is declared above that line
  * (in the file, or in a header #included above it).
  *
@@ -27,8 +28,10 @@
  *   - a C++ member function (it can only be redeclared inside its class),
  *     or a function in a namespace or an extern "C" block (the line goes
  *     at file scope);
- *   - the top-level declaration holding the first use comes out of a macro
- *     expansion, or shares its first line with other code;
+ *   - the line where the top-level declaration holding the first use
+ *     starts begins inside an earlier declaration ("} void g(void) {"), a
+ *     comment or a macro definition (a declaration a macro writes at file
+ *     scope, REGISTER(f), is fine: the line goes above the macro's name);
  *   - the signature names something declared only after that line;
  *   - a signature fmvgen does not write (a function-pointer return type
  *     without a typedef, a calling convention, an exception specification

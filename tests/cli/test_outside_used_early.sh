@@ -37,7 +37,7 @@ for cc in gcc clang-14 clang-19; do
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "acc_add") | .reason] | unique | join(",")')" \
     "used-before-definition"
   expect_match "$cc: list says why acc_add gets no redeclaration" "$("$FMVGEN" list --excluded)" \
-    'used at line 35 before its definition, and no redeclaration can go before that use: its signature names acc_t, declared at line 69, below line 33'
+    'used at line 35 before its definition, and no redeclaration can go before that use: its signature names acc_t, declared at line 69 below line 33 where the redeclaration would go'
   redecl() {   # NAME -> "insert_line|use_line|text" of its redeclared note
     printf '%s' "$json" | jq -r --arg f "$1" '[.functions[] | select(.name == $f) | .notes[]? |
       select(.kind == "redeclared") | "\(.insert_line)|\(.use_line)|\(.text)"] | unique | join(";")'

@@ -76,7 +76,7 @@ static void test_c_shapes(void **state)
         const char *name;
         int line;
     } LOOPS[] = {{"use_all", 31},   {"use_more", 46}, {"knr_sum", 59},    {"knr_mul", 68},     {"apply_cb", 73},
-                 {"fill4", 79},     {"axpy", 84},     {"local_scale", 89}, {"u8_add", 95},     {"pair_add", 104},
+                 {"fill64", 79},     {"axpy", 84},     {"local_scale", 89}, {"u8_add", 95},     {"pair_add", 104},
                  {"vla_sum", 110},  {"pick_op", 117}, {"macro_used", 123}, {"line_shared", 128}};
     for (size_t i = 0; i < sizeof LOOPS / sizeof LOOPS[0]; i++)
         cand_add_loop(f->st, id, "build", LOOPS[i].name, "shapes.c", LOOPS[i].line);
@@ -88,7 +88,7 @@ static void test_c_shapes(void **state)
     expect_redecl(f->st, id, "knr_sum", "31|33|int knr_sum();");
     expect_redecl(f->st, id, "knr_mul", "31|34|void knr_mul();");
     expect_redecl(f->st, id, "apply_cb", "31|35|void apply_cb(int *a, int n, void (*cb)(int *, int));");
-    expect_redecl(f->st, id, "fill4", "31|36|void fill4(int a[4], int v);");
+    expect_redecl(f->st, id, "fill64", "31|36|void fill64(int a[64], int v);");
     expect_redecl(f->st, id, "axpy", "31|37|void axpy(float *restrict y, const float *restrict x, float k, int n);");
     /* LOCAL(void) is static: libclang's storage class says so */
     expect_redecl(f->st, id, "local_scale", "31|38|static void local_scale(int *a, int n);");

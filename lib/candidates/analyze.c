@@ -7,6 +7,7 @@
 #include "candidates/eligibility.h"
 #include "candidates/helpers.h"
 #include "candidates/included.h"
+#include "candidates/inlined.h"
 #include "candidates/locate.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
@@ -338,6 +339,42 @@ static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const s
     }
 }
 
+/* Rows for the static callees whose loops were inlined into an excluded
+ * function (inlined.h): main's kernels become the candidates. */
+static void add_inlined_callees(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted,
+                                const size_t *seen_of, const struct fn_def *seen, const size_t *row_of, size_t nseen,
+                                struct row_list *rows)
+{
+    struct inlined_host *hosts = xcalloc(nseen ? nseen : 1, sizeof *hosts);
+    size_t nh = 0;
+    for (size_t k = 0; k < nseen; k++) {
+        if (row_of[k] == SIZE_MAX) continue;
+        struct inlined_host *h = &hosts[nh++];
+        h->def = &seen[k];
+        h->reason = rows->v[row_of[k]].reason;
+        size_t n = 0;   /* the positions of every record that led to it ("foo", "foo.part.0") */
+        for (size_t i = 0; i < wanted->n; i++) n += seen_of[i] == k ? wanted->v[i].npositions : 0;
+        struct loop_position *pos = xcalloc(n ? n : 1, sizeof *pos);
+        for (size_t i = 0; i < wanted->n; i++)
+            for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++) pos[h->n++] = wanted->v[i].positions[p];
+        h->positions = pos;
+    }
+    struct inlined_callee *callees = NULL;
+    size_t n = inlined_callees(tu, pp, hosts, nh, seen, nseen, &callees);
+    for (size_t i = 0; i < n; i++) {
+        struct fn_row *r = row_new(rows);
+        row_located(r, &callees[i].def, &callees[i].el, notes_for(pp, tu, &callees[i].def));
+        row_add_note(r, callees[i].note);
+        if (callees[i].el.note) row_add_note(r, callees[i].el.note);
+        json_decref(callees[i].note);
+        json_decref(callees[i].el.note);
+        fn_def_free(&callees[i].def);
+    }
+    free(callees);
+    for (size_t k = 0; k < nh; k++) free((void *)hosts[k].positions);
+    free(hosts);
+}
+
 static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
                        const struct wanted_list *wanted, struct row_list *rows)
 {
@@ -377,6 +414,7 @@ static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const str
         seen[nseen++] = def;
     }
     note_helpers(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
+    add_inlined_callees(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
     for (size_t k = 0; k < nseen; k++) fn_def_free(&seen[k]);
     free(seen);
     free(row_of);

@@ -6,7 +6,8 @@
 # saying it was inlined into main and stays out of line once cloned;
 # shared_kernel, inlined into main and the variadic checksum_all, is one
 # candidate whose note names both; axpy_inline (declared inline) stays
-# excluded. For gcc, clang-14 and clang-19 (when installed): the candidates,
+# excluded; kernel_late, defined below main, is also redeclared above it.
+# For gcc, clang-14 and clang-19 (when installed): the candidates,
 # the notes, the patch builds with -Werror, applies with git apply and
 # patch -p1, and prints the unpatched output natively and under qemu -cpu
 # Nehalem; the kernels are multi-versioned (not with clang 14, whose
@@ -28,8 +29,8 @@ for cc in gcc clang-14 clang-19; do
   expect_eq "$cc: scan exit" "$?" 0
   json=$("$FMVGEN" list --json)
   # clang 14 vectorizes no loop of kernel_stencil
-  want="kernel_axpy,kernel_dot,kernel_stencil,shared_kernel"
-  [ "$cc" = clang-14 ] && want="kernel_axpy,kernel_dot,shared_kernel"
+  want="kernel_axpy,kernel_dot,kernel_late,kernel_stencil,shared_kernel"
+  [ "$cc" = clang-14 ] && want="kernel_axpy,kernel_dot,kernel_late,shared_kernel"
   expect_eq "$cc: the kernels are the candidates" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status == "candidate") | .name] | sort | join(",")')" "$want"
   expect_eq "$cc: main stays excluded" \
@@ -45,12 +46,18 @@ for cc in gcc clang-14 clang-19; do
   expect_match "$cc: shared_kernel inlined into two excluded functions: one note" "$(note shared_kernel)" \
     '^checksum_all\+main: .*inlined into checksum_all \(excluded: variadic\) and main \(excluded: main\)'
   expect_match "$cc: list shows the note" "$("$FMVGEN" list --candidates)" 'note: inlined-into: its loops'
+  expect_eq "$cc: kernel_late, defined below main, is redeclared above it" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "kernel_late") | .notes[]? |
+      select(.kind == "redeclared") | "\(.insert_line): \(.text)"] | join(";")')" \
+    "57: static void kernel_late(int *a, int n);"
 
   "$FMVGEN" patch -o "$TMP/fmv-$cc.patch" 2>/dev/null
   expect_eq "$cc: patch exit" "$?" 0
+  expect_match "$cc: the redeclaration above main" "$(cat "$TMP/fmv-$cc.patch")" \
+    '\+FMVGEN_CLONES_STATIC static void kernel_late\(int \*a, int n\);'
   expect_eq "$cc: one attribute line per kernel, none on main" \
     "$(grep -c '^+FMVGEN_CLONES_STATIC$' "$TMP/fmv-$cc.patch")" "$(printf '%s' "$want" | awk -F, '{print NF}')"
-  expect_no_match "$cc: main not patched" "$(grep -A1 '^+FMVGEN_CLONES' "$TMP/fmv-$cc.patch")" 'int main'
+  expect_no_match "$cc: main not patched" "$(grep -A1 '^+FMVGEN_CLONES[A-Z_]*\(([a-z_]*)\)\?$' "$TMP/fmv-$cc.patch")" 'int main'
   cp -a "$P" "$TMP/check-$cc"
   (cd "$TMP/check-$cc" && git init -q && git apply --check "$TMP/fmv-$cc.patch") || fail "$cc: git apply --check"
   (cd "$TMP/check-$cc" && patch -p1 --dry-run <"$TMP/fmv-$cc.patch" >/dev/null) || fail "$cc: patch -p1 --dry-run"

@@ -364,9 +364,11 @@ static void add_inlined_callees(struct parsed_tu *tu, struct pp_directives *pp, 
     for (size_t i = 0; i < n; i++) {
         struct fn_row *r = row_new(rows);
         row_located(r, &callees[i].def, &callees[i].el, notes_for(pp, tu, &callees[i].def));
-        row_add_note(r, callees[i].note);
+        size_t j;
+        json_t *note;
+        json_array_foreach(callees[i].notes, j, note) row_add_note(r, note);
         if (callees[i].el.note) row_add_note(r, callees[i].el.note);
-        json_decref(callees[i].note);
+        json_decref(callees[i].notes);
         json_decref(callees[i].el.note);
         fn_def_free(&callees[i].def);
     }

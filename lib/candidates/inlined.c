@@ -2,6 +2,7 @@
 #include "candidates/inlined.h"
 #include "util/util.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,77 @@ static json_t *note_of(const struct found *f, const char *reason)
     return n;
 }
 
+/* ---- a kernel's own helpers ---------------------------------------------- */
+
+static int may_be_helper(const struct inlined_callee *c)
+{
+    return !c->el.reason || !strcmp(c->el.reason, "used-before-definition");
+}
+
+/* The index of the callee whose extent holds every use of r[i] (not r[i]
+ * itself), or (size_t)-1. */
+static size_t sole_user(struct parsed_tu *tu, const struct inlined_callee *r, size_t n, size_t i)
+{
+    struct use_site *uses = NULL;
+    size_t nu = locate_uses(tu, r[i].def.cursor, r[i].def.cxfile, UINT_MAX, &uses);
+    size_t owner = (size_t)-1;
+    for (size_t j = 0; j < n && nu; j++) {
+        if (j == i || !clang_File_isEqual(r[j].def.cxfile, r[i].def.cxfile)) continue;
+        int all = 1;
+        for (size_t u = 0; u < nu && all; u++)
+            all = uses[u].offset >= r[j].def.offset && uses[u].offset <= r[j].def.end_offset;
+        if (all) owner = j;
+    }
+    free(uses);
+    return owner;
+}
+
+static json_t *helper_note(const struct fn_def *h, const struct fn_def *owner)
+{
+    const char *hn = name_of(h), *on = name_of(owner);
+    char *d = xasprintf("%s (line %u) was inlined with %s into the excluded function, and only %s uses it: it is "
+                        "inlined into each of %s's clones (always_inline), so that its code is compiled for each "
+                        "clone's target",
+                        hn, h->line, on, on, on);
+    json_t *helper = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i}", "name", h->symbol, "display_name", hn, "line",
+                               (int)h->line, "end_line", (int)h->end_line, "insert_offset", (int)h->insert_offset,
+                               "insert_line", (int)h->insert_line);
+    json_t *n = json_pack("{s:s, s:s, s:o}", "kind", "inlined-helper", "detail", d, "helper", helper);
+    free(d);
+    return n;
+}
+
+/* Folds each callee used only inside another (see inlined.h) into the
+ * candidate at the root of that chain; returns how many callees are left. */
+static size_t fold_helpers(struct parsed_tu *tu, struct inlined_callee *r, size_t n)
+{
+    size_t *owner = xcalloc(n ? n : 1, sizeof *owner);
+    for (size_t i = 0; i < n; i++) owner[i] = may_be_helper(&r[i]) ? sole_user(tu, r, n, i) : (size_t)-1;
+    int *gone = xcalloc(n ? n : 1, sizeof *gone);
+    for (size_t i = 0; i < n; i++) {
+        size_t root = owner[i], steps = 0;
+        while (root != (size_t)-1 && owner[root] != (size_t)-1 && steps++ < n) root = owner[root];
+        /* a cycle, or a root that is no candidate: left as it is */
+        if (root == (size_t)-1 || steps >= n || root == i || r[root].el.reason) continue;
+        json_array_append_new(r[root].notes, helper_note(&r[i].def, &r[root].def));
+        gone[i] = 1;
+    }
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!gone[i]) {
+            r[out++] = r[i];
+            continue;
+        }
+        fn_def_free(&r[i].def);
+        free(r[i].el.detail);
+        json_decref(r[i].el.note);
+        json_decref(r[i].notes);
+    }
+    free(owner);
+    free(gone);
+    return out;
+}
+
 size_t inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, const struct inlined_host *hosts,
                        size_t nh, const struct fn_def *own, size_t nown, struct inlined_callee **out)
 {
@@ -123,13 +195,15 @@ size_t inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, con
     for (size_t i = 0; i < nv; i++) {
         r[i].def = v[i].def;
         eligibility_check(tu, pp, &r[i].def, &r[i].el);
-        r[i].note = note_of(&v[i], r[i].el.reason);
+        r[i].notes = json_array();
+        json_array_append_new(r[i].notes, note_of(&v[i], r[i].el.reason));
         sv_free(&v[i].hosts);
         sv_free(&v[i].reasons);
         sv_free(&v[i].also);
         sv_free(&v[i].lines);
     }
     free(v);
+    nv = fold_helpers(tu, r, nv);
     *out = r;
     return nv;
 }

@@ -24,7 +24,16 @@
  *    "lines": [loop lines]}
  * naming every excluded host it was inlined into (a callee inlined into
  * several is one row, one note), and the candidates it was also inlined
- * into (their clones will call it out of line too). */
+ * into (their clones will call it out of line too).
+ *
+ * A callee used only inside another one that is a candidate (a kernel's own
+ * static helper, inlined into the kernel and with it into main) is no
+ * candidate but that kernel's helper (helpers.h's "inlined-helper" note:
+ * FMVGEN_CLONES_INLINE keeps it inlined into each of the kernel's clones;
+ * a candidate of its own, each clone would call it through its
+ * dispatcher), when it could be a candidate itself (or only its use before
+ * its definition stopped it) - transitively: a helper's helper is the
+ * kernel's too. */
 #ifndef FMVGEN_INLINED_H
 #define FMVGEN_INLINED_H
 
@@ -48,7 +57,8 @@ struct inlined_host {
 struct inlined_callee {
     struct fn_def def;
     struct eligibility el;      /* its own verdict: caller frees el.detail, decrefs el.note */
-    json_t *note;               /* the "inlined-into" note: caller decrefs */
+    json_t *notes;              /* its notes (array): "inlined-into", and "inlined-helper"
+                                 * for each helper folded into it. Caller decrefs. */
 };
 
 /* The callees (see above) of hosts[0..nh); own[0..nown) are the

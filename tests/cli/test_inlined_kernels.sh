@@ -6,7 +6,8 @@
 # saying it was inlined into main and stays out of line once cloned;
 # shared_kernel, inlined into main and the variadic checksum_all, is one
 # candidate whose note names both; axpy_inline (declared inline) stays
-# excluded; kernel_late, defined below main, is also redeclared above it.
+# excluded; kernel_late, defined below main, is also redeclared above it;
+# row_op, kernel_rows' own helper, is no candidate but FMVGEN_CLONES_INLINE.
 # For gcc, clang-14 and clang-19 (when installed): the candidates,
 # the notes, the patch builds with -Werror, applies with git apply and
 # patch -p1, and prints the unpatched output natively and under qemu -cpu
@@ -29,8 +30,8 @@ for cc in gcc clang-14 clang-19; do
   expect_eq "$cc: scan exit" "$?" 0
   json=$("$FMVGEN" list --json)
   # clang 14 vectorizes no loop of kernel_stencil
-  want="kernel_axpy,kernel_dot,kernel_late,kernel_stencil,shared_kernel"
-  [ "$cc" = clang-14 ] && want="kernel_axpy,kernel_dot,kernel_late,shared_kernel"
+  want="kernel_axpy,kernel_dot,kernel_late,kernel_rows,kernel_stencil,shared_kernel"
+  [ "$cc" = clang-14 ] && want="kernel_axpy,kernel_dot,kernel_late,kernel_rows,shared_kernel"
   expect_eq "$cc: the kernels are the candidates" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status == "candidate") | .name] | sort | join(",")')" "$want"
   expect_eq "$cc: main stays excluded" \
@@ -49,12 +50,14 @@ for cc in gcc clang-14 clang-19; do
   expect_eq "$cc: kernel_late, defined below main, is redeclared above it" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "kernel_late") | .notes[]? |
       select(.kind == "redeclared") | "\(.insert_line): \(.text)"] | join(";")')" \
-    "57: static void kernel_late(int *a, int n);"
+    "58: static void kernel_late(int *a, int n);"
 
   "$FMVGEN" patch -o "$TMP/fmv-$cc.patch" 2>/dev/null
   expect_eq "$cc: patch exit" "$?" 0
   expect_match "$cc: the redeclaration above main" "$(cat "$TMP/fmv-$cc.patch")" \
     '\+FMVGEN_CLONES_STATIC static void kernel_late\(int \*a, int n\);'
+  expect_match "$cc: row_op, kernel_rows' own helper, stays inlined into its clones" \
+    "$(tr '\n' '~' <"$TMP/fmv-$cc.patch")" '~\+FMVGEN_CLONES_INLINE~ static void row_op\('
   expect_eq "$cc: one attribute line per kernel, none on main" \
     "$(grep -c '^+FMVGEN_CLONES_STATIC$' "$TMP/fmv-$cc.patch")" "$(printf '%s' "$want" | awk -F, '{print NF}')"
   expect_no_match "$cc: main not patched" "$(grep -A1 '^+FMVGEN_CLONES[A-Z_]*\(([a-z_]*)\)\?$' "$TMP/fmv-$cc.patch")" 'int main'
@@ -69,6 +72,7 @@ for cc in gcc clang-14 clang-19; do
   multi=$("$FMVGEN" inspect --json prog | jq -r '[.files[].functions[] | select(.versions >= 3) | .name] | sort | join(",")')
   [ "$cc" = clang-14 ] && want=""
   expect_eq "$cc: the kernels are multi-versioned" "$multi" "$want"
+  expect_no_match "$cc: row_op has no symbol (inlined)" "$(nm prog)" ' row_op'
   expect_eq "$cc: patched output" "$(./prog)" "$BASE"
   expect_eq "$cc: output under qemu -cpu Nehalem" "$(qemu-x86_64 -cpu Nehalem ./prog)" "$BASE"
 done

@@ -4,7 +4,8 @@
  * "inlined-into" note; a callee inlined into two excluded functions is one
  * row naming both, and one also inlined into a candidate says so; a callee
  * with records of its own keeps its own row and no note; a kernel declared
- * inline stays excluded (noted); main's own loops and positions outside any
+ * inline stays excluded (noted); a kernel's own static helper is folded
+ * into it as an inlined helper; main's own loops and positions outside any
  * function make nothing. */
 #include "test_candidates_helpers.h"
 
@@ -55,10 +56,11 @@ static void test_kernels_inlined_into_main(void **state)
         const char *function;
         int line;
     } RECORDS[] = {
-        {"main", 18}, {"main", 23}, {"main", 35}, {"main", 40}, {"main", 59}, {"main", 1},   /* 1: no function there */
+        {"main", 18}, {"main", 23}, {"main", 35}, {"main", 40}, {"main", 60}, {"main", 1},   /* 1: no function there */
         {"checksum_all", 35}, {"checksum_all", 52},
         {"kernel_dot", 29}, {"kernel_dot", 35},   /* a candidate of its own, which inlined shared_kernel too */
         {"main", 29},
+        {"main", 88}, {"main", 93},   /* row_op, inlined into kernel_rows, inlined into main */
     };
     for (size_t i = 0; i < sizeof RECORDS / sizeof RECORDS[0]; i++)
         cand_add_loop(f->st, id, "build", RECORDS[i].function, "kernels.c", RECORDS[i].line);
@@ -89,9 +91,18 @@ static void test_kernels_inlined_into_main(void **state)
     /* declared inline: excluded as such, the note says why it is no candidate */
     cand_expect(f->st, id, "axpy_inline", "inline");
     expect_note(f->st, id, "axpy_inline", "main", "axpy_inline is no candidate either (inline)");
-    /* main, checksum_all and the five callees: nothing for line 1 or main's own loop */
-    assert_int_equal(cand_count(f->st, "1"), 7);
-    assert_int_equal(stats.candidates, 4);
+    /* a kernel's own helper: no row, an inlined-helper note on the kernel
+     * (FMVGEN_CLONES_INLINE) */
+    cand_expect(f->st, id, "kernel_rows", NULL);
+    char *notes = cand_notes_text(f->st, id, "kernel_rows");
+    if (!strstr(notes, "inlined-helper:row_op (line 86) was inlined with kernel_rows into the excluded function, "
+                       "and only kernel_rows uses it"))
+        fail_msg("kernel_rows: notes [%s]", notes);
+    free(notes);
+    assert_int_equal(cand_count(f->st, "name = 'row_op'"), 0);
+    /* main, checksum_all and six callees: nothing for line 1 or main's own loop */
+    assert_int_equal(cand_count(f->st, "1"), 8);
+    assert_int_equal(stats.candidates, 5);
 }
 
 int main(void)

@@ -311,6 +311,19 @@ static void add_unlocated(struct row_list *rows, const struct wanted *w, const c
 
 static void row_add_note(struct fn_row *r, json_t *note);
 
+/* The loop positions of seen definition k: those of every record that led
+ * to it ("foo", "foo.part.0"). Caller frees. */
+static struct loop_position *positions_of(const struct wanted_list *wanted, const size_t *seen_of, size_t k, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < wanted->n; i++) *n += seen_of[i] == k ? wanted->v[i].npositions : 0;
+    struct loop_position *v = xcalloc(*n ? *n : 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < wanted->n; i++)
+        for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++) v[(*n)++] = wanted->v[i].positions[p];
+    return v;
+}
+
 /* The helpers.h notes of the candidate rows: each definition's loop
  * positions from every record that led to it ("foo" and "foo.part.0"). */
 static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted, const size_t *seen_of, const struct fn_def *seen,
@@ -320,14 +333,11 @@ static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const s
     for (size_t k = 0; k < nseen; k++) {
         if (row_of[k] == SIZE_MAX || rows->v[row_of[k]].reason) continue;
         size_t n = 0;
-        for (size_t i = 0; i < wanted->n; i++)
-            if (seen_of[i] == k) n += wanted->v[i].npositions;
-        if (!n) continue;
-        struct loop_position *positions = xcalloc(n, sizeof *positions);
-        n = 0;
-        for (size_t i = 0; i < wanted->n; i++)
-            for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++)
-                positions[n++] = wanted->v[i].positions[p];
+        struct loop_position *positions = positions_of(wanted, seen_of, k, &n);
+        if (!n) {
+            free(positions);
+            continue;
+        }
         json_t *notes = json_array();
         helpers_note(tu, pp, &seen[k], positions, n, seen, nseen,
                      wanted->object_known ? &wanted->object_functions : NULL, notes);
@@ -352,12 +362,7 @@ static void add_inlined_callees(struct parsed_tu *tu, struct pp_directives *pp, 
         struct inlined_host *h = &hosts[nh++];
         h->def = &seen[k];
         h->reason = rows->v[row_of[k]].reason;
-        size_t n = 0;   /* the positions of every record that led to it ("foo", "foo.part.0") */
-        for (size_t i = 0; i < wanted->n; i++) n += seen_of[i] == k ? wanted->v[i].npositions : 0;
-        struct loop_position *pos = xcalloc(n ? n : 1, sizeof *pos);
-        for (size_t i = 0; i < wanted->n; i++)
-            for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++) pos[h->n++] = wanted->v[i].positions[p];
-        h->positions = pos;
+        h->positions = positions_of(wanted, seen_of, k, &h->n);
     }
     struct inlined_callee *callees = NULL;
     size_t n = inlined_callees(tu, pp, hosts, nh, seen, nseen, &callees);

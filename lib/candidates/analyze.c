@@ -7,6 +7,7 @@
 #include "candidates/eligibility.h"
 #include "candidates/helpers.h"
 #include "candidates/included.h"
+#include "candidates/inlined.h"
 #include "candidates/locate.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
@@ -310,6 +311,19 @@ static void add_unlocated(struct row_list *rows, const struct wanted *w, const c
 
 static void row_add_note(struct fn_row *r, json_t *note);
 
+/* The loop positions of seen definition k: those of every record that led
+ * to it ("foo", "foo.part.0"). Caller frees. */
+static struct loop_position *positions_of(const struct wanted_list *wanted, const size_t *seen_of, size_t k, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < wanted->n; i++) *n += seen_of[i] == k ? wanted->v[i].npositions : 0;
+    struct loop_position *v = xcalloc(*n ? *n : 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < wanted->n; i++)
+        for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++) v[(*n)++] = wanted->v[i].positions[p];
+    return v;
+}
+
 /* The helpers.h notes of the candidate rows: each definition's loop
  * positions from every record that led to it ("foo" and "foo.part.0"). */
 static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted, const size_t *seen_of, const struct fn_def *seen,
@@ -319,14 +333,11 @@ static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const s
     for (size_t k = 0; k < nseen; k++) {
         if (row_of[k] == SIZE_MAX || rows->v[row_of[k]].reason) continue;
         size_t n = 0;
-        for (size_t i = 0; i < wanted->n; i++)
-            if (seen_of[i] == k) n += wanted->v[i].npositions;
-        if (!n) continue;
-        struct loop_position *positions = xcalloc(n, sizeof *positions);
-        n = 0;
-        for (size_t i = 0; i < wanted->n; i++)
-            for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++)
-                positions[n++] = wanted->v[i].positions[p];
+        struct loop_position *positions = positions_of(wanted, seen_of, k, &n);
+        if (!n) {
+            free(positions);
+            continue;
+        }
         json_t *notes = json_array();
         helpers_note(tu, pp, &seen[k], positions, n, seen, nseen,
                      wanted->object_known ? &wanted->object_functions : NULL, notes);
@@ -336,6 +347,39 @@ static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const s
         json_decref(notes);
         free(positions);
     }
+}
+
+/* Rows for the static callees whose loops were inlined into an excluded
+ * function (inlined.h): main's kernels become the candidates. */
+static void add_inlined_callees(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted,
+                                const size_t *seen_of, const struct fn_def *seen, const size_t *row_of, size_t nseen,
+                                struct row_list *rows)
+{
+    struct inlined_host *hosts = xcalloc(nseen ? nseen : 1, sizeof *hosts);
+    size_t nh = 0;
+    for (size_t k = 0; k < nseen; k++) {
+        if (row_of[k] == SIZE_MAX) continue;
+        struct inlined_host *h = &hosts[nh++];
+        h->def = &seen[k];
+        h->reason = rows->v[row_of[k]].reason;
+        h->positions = positions_of(wanted, seen_of, k, &h->n);
+    }
+    struct inlined_callee *callees = NULL;
+    size_t n = inlined_callees(tu, pp, hosts, nh, seen, nseen, &callees);
+    for (size_t i = 0; i < n; i++) {
+        struct fn_row *r = row_new(rows);
+        row_located(r, &callees[i].def, &callees[i].el, notes_for(pp, tu, &callees[i].def));
+        size_t j;
+        json_t *note;
+        json_array_foreach(callees[i].notes, j, note) row_add_note(r, note);
+        if (callees[i].el.note) row_add_note(r, callees[i].el.note);
+        json_decref(callees[i].notes);
+        json_decref(callees[i].el.note);
+        fn_def_free(&callees[i].def);
+    }
+    free(callees);
+    for (size_t k = 0; k < nh; k++) free((void *)hosts[k].positions);
+    free(hosts);
 }
 
 static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
@@ -368,13 +412,16 @@ static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const str
         if (def.match == DEF_FOUND || def.match == DEF_TEMPLATE) {
             row_located(row_new(rows), &def, &el, notes_for(pp, tu, &def));
             row_of[nseen] = rows->n - 1;
+            if (el.note) row_add_note(&rows->v[rows->n - 1], el.note);   /* redecl.h */
         } else {
             add_unlocated(rows, w, c->directory, el.reason, el.detail, &def);
         }
+        json_decref(el.note);
         seen_of[i] = nseen;
         seen[nseen++] = def;
     }
     note_helpers(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
+    add_inlined_callees(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
     for (size_t k = 0; k < nseen; k++) fn_def_free(&seen[k]);
     free(seen);
     free(row_of);

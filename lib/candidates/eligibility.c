@@ -3,6 +3,7 @@
  * "unexposed" attribute is, which inline keyword was written, coroutine
  * keywords) the rule reads the definition's own tokens. */
 #include "candidates/eligibility.h"
+#include "candidates/redecl.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
 #include "patch/marker.h"
@@ -454,42 +455,19 @@ static char *rule_internal_template_use(struct parsed_tu *tu, const struct fn_de
 
 /* ---- used before its definition ----------------------------------------- */
 
-/* The first line of file before limit that uses target, or 0. */
-static unsigned first_use_before(struct parsed_tu *tu, CXCursor target, CXFile file, unsigned limit)
+/* Clang rejects target_clones on a definition when the function was already
+ * called or had its address taken earlier in the TU (GCC does not). The
+ * patch then declares it with the attribute above the first use
+ * (redecl.h): out->note says where and what. Excluded only where no such
+ * declaration can work, the detail saying why. */
+static char *rule_used_before_definition(struct parsed_tu *tu, const struct fn_def *def, struct eligibility *out)
 {
-    struct use_site *uses = NULL;
-    size_t n = locate_uses(tu, target, file, limit, &uses);
-    unsigned line = 0;
-    for (size_t i = 0; i < n; i++)
-        if (uses[i].offset < limit && (!line || uses[i].line < line)) line = uses[i].line;
-    free(uses);
-    return line;
-}
-
-/* Clang (14 and 19 alike) rejects target_clones on a definition when the
- * function was already called or had its address taken earlier in the TU:
- * "function declaration cannot become a multiversioned function after first
- * usage" (GCC accepts it). A forward-declared static helper, or a public
- * function called by an earlier one through its header prototype, is common
- * in real C (lz4frame.c's LZ4F_decompress). The patch must build with both
- * compilers, so such a function is not patched. Uses are searched in the
- * function's own file, where the definition stands, and for a source file
- * the TU includes, also in the TU's file before the #include. */
-static char *rule_used_before_definition(struct parsed_tu *tu, const struct fn_def *def)
-{
-    unsigned line = first_use_before(tu, def->cursor, def->cxfile, def->offset);
-    char *where = NULL;
-    unsigned include_at = 0;
-    if (!line && !tu_is_main_file(tu, def->cxfile) && tu_include_offset(tu, def->cxfile, &include_at)) {
-        line = first_use_before(tu, def->cursor, tu_main_file(tu), include_at);
-        if (line) where = cx_take(clang_getFileName(tu_main_file(tu)));
-    }
-    if (!line) return NULL;
-    char *r = xasprintf("used at line %u%s%s before its definition: clang rejects target_clones on a function used "
-                        "earlier in its %s (declare it with the attribute first, or move the definition up)",
-                        line, where ? " of " : "", where ? path_basename(where) : "", where ? "TU" : "file");
-    free(where);
-    return r;
+    struct redecl r;
+    char *why = NULL;
+    int rc = redecl_plan(tu, def, &r, &why);
+    if (rc > 0) out->note = redecl_note(&r, def);
+    redecl_free(&r);
+    return why;
 }
 
 /* ---- all rules --------------------------------------------------------- */
@@ -563,7 +541,11 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     if (scan.intrinsic) set(out, "intrinsics", xasprintf("%s: the default clone would not compile", scan.intrinsic));
     else if (scan.asm_line)
         set(out, "inline-asm", xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
-    else if ((d = rule_used_before_definition(tu, def))) set(out, "used-before-definition", d);
+    else if ((d = rule_used_before_definition(tu, def, out))) set(out, "used-before-definition", d);
     else if ((d = rule_internal_template_use(tu, def, body))) set(out, "internal-template", d);
     free(scan.intrinsic);
+    if (out->reason && out->note) {
+        json_decref(out->note);
+        out->note = NULL;
+    }
 }

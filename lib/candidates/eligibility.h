@@ -32,8 +32,11 @@
  *               arm_neon.h headers or a __builtin_ia32_* builtin: the
  *               default clone would not compile
  *   inline-asm  asm statements: the same
- *   used-before-definition  called or address taken earlier in its file:
- *               clang rejects target_clones then (GCC does not)
+ *   used-before-definition  called or address taken earlier in its file
+ *               (clang rejects target_clones then, GCC does not), and no
+ *               attributed redeclaration can go before that use (redecl.h
+ *               says why); where one can, the function is a candidate and
+ *               the patch inserts it (note "redeclared")
  *   internal-template  C++, static or in an anonymous namespace, and calls
  *               template code: clang 19 leaves those instances undefined
  *   not-found   no definition located (compiler-generated, ...), or a
@@ -41,11 +44,15 @@
 #ifndef FMVGEN_ELIGIBILITY_H
 #define FMVGEN_ELIGIBILITY_H
 
+#include <jansson.h>
+
 #include "candidates/locate.h"
 
 struct eligibility {
     const char *reason;   /* NULL: a candidate; else the reason code (static string) */
     char *detail;         /* why, for the user; NULL for a candidate. Caller frees. */
+    json_t *note;         /* a candidate's note from the rules (redecl.h's "redeclared"),
+                           * or NULL. Caller decrefs. */
 };
 
 /* pp: the TU's directives (simdifdef.h), for target pragmas. */

@@ -70,6 +70,7 @@ static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp,
     if (declared_inline) *declared_inline = el.reason && !strcmp(el.reason, "inline");
     char *why = fine ? NULL : xasprintf("%s (%s)", el.detail, el.reason);
     free(el.detail);
+    json_decref(el.note);
     return why;
 }
 

@@ -47,6 +47,7 @@ void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, siz
             eligibility_check(tu, pp, d, &el);
             g->reason = el.reason;
             g->detail = el.detail;
+            json_decref(el.note);   /* a redeclaration is not written into an included file (redecl.h) */
             fn_def_free(d);
         }
         free(defs);

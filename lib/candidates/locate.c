@@ -766,6 +766,7 @@ struct use_walk {
     CXCursor target;          /* the function's canonical declaration */
     CXFile file;              /* where a use counts ... */
     unsigned limit;           /* ... in a top-level declaration starting before this offset */
+    CXCursor top;             /* the top-level declaration walked */
     struct use_site *v;
     size_t n, cap;
 };
@@ -785,7 +786,7 @@ static enum CXChildVisitResult use_visit(CXCursor c, CXCursor parent, CXClientDa
             unsigned off = loc_offset(clang_getCursorLocation(c), &f, &line, NULL);
             if (f && clang_File_isEqual(f, u->file)) {
                 if (u->n == u->cap) u->v = xrealloc(u->v, (u->cap = u->cap ? 2 * u->cap : 8) * sizeof *u->v);
-                u->v[u->n++] = (struct use_site){off, line};
+                u->v[u->n++] = (struct use_site){off, line, u->top};
             }
         }
     }
@@ -800,6 +801,7 @@ static enum CXChildVisitResult use_top_visit(CXCursor c, CXCursor parent, CXClie
     CXFile f = NULL;
     unsigned off = loc_offset(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL);
     if (!f || !clang_File_isEqual(f, u->file) || off >= u->limit) return CXChildVisit_Continue;
+    u->top = c;
     use_visit(c, parent, data);
     clang_visitChildren(c, use_visit, u);
     return CXChildVisit_Continue;
@@ -807,7 +809,7 @@ static enum CXChildVisitResult use_top_visit(CXCursor c, CXCursor parent, CXClie
 
 size_t locate_uses(struct parsed_tu *tu, CXCursor target, CXFile file, unsigned limit, struct use_site **out)
 {
-    struct use_walk u = {clang_getCanonicalCursor(target), file, limit, NULL, 0, 0};
+    struct use_walk u = {clang_getCanonicalCursor(target), file, limit, clang_getNullCursor(), NULL, 0, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(tu->tu), use_top_visit, &u);
     *out = u.v;
     return u.n;

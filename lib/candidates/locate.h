@@ -126,6 +126,7 @@ char *locate_static_macro(struct parsed_tu *tu, const struct fn_def *def);
  * declaration (the prototype, the definition). */
 struct use_site {
     unsigned offset, line;     /* where it stands in the file (after macro expansion) */
+    CXCursor top;              /* the top-level declaration of the TU holding it */
 };
 /* The uses of the function target in file, within the top-level
  * declarations of file that start before limit (UINT_MAX: all of them), in

@@ -15,6 +15,17 @@ static size_t marker_word(const char *text, size_t len, size_t pos, size_t *at)
     while (end < len && (text[end] == '_' || (text[end] >= 'A' && text[end] <= 'Z') ||
                          (text[end] >= '0' && text[end] <= '9')))
         end++;
+    /* The whole line: the word, its "(sym)", blanks. A redeclaration line
+     * (patch/redecl.h: "FMVGEN_CLONES(f) void f(int);") marks no
+     * definition, not even the one below it. */
+    size_t rest = end;
+    if (rest < len && text[rest] == '(') {
+        const char *close = memchr(text + rest, ')', len - rest);
+        if (!close) return 0;
+        rest = (size_t)(close - text) + 1;
+    }
+    while (rest < len && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\r')) rest++;
+    if (rest < len && text[rest] != '\n') return 0;
     if (at) *at = pos;
     return end - pos;
 }

@@ -13,7 +13,9 @@
 /* The length of the marker word ("FMVGEN_CLONES" and what follows up to a
  * '(' or blank) that starts the line at offset (a definition's insert
  * offset, the start of its line) or the line above it, once blanks are
- * skipped; 0 when neither holds one. *at gets its offset when not NULL. */
+ * skipped, alone on its line but for its "(sym)" (a redeclaration line,
+ * patch/redecl.h, is none); 0 when neither holds one. *at gets its offset
+ * when not NULL. */
 size_t patch_marker_at(const char *text, size_t len, size_t offset, size_t *at);
 
 #endif

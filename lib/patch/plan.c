@@ -5,6 +5,7 @@
 #include "patch/plan.h"
 #include "patch/marker.h"
 #include "patch/diff.h"
+#include "patch/redecl.h"
 #include "store/store.h"
 #include "targets/targets.h"
 
@@ -391,8 +392,10 @@ static int build_file(struct patch_file *pf, struct patch_function **fs, size_t 
                              "run 'fmvgen scan' again", pf->path, fs[i]->display_name, fs[i]->offset,
                              fs[i]->insert_line);
     }
-    struct insertion *ins = xcalloc(n + 1, sizeof *ins);
-    char **texts = xcalloc(n + 1, sizeof *texts);
+    if (patch_redecl_check(fs, n, pf->path, pf->old, pf->old_len) != 0) return -1;
+    /* the preamble, a line per function, a redeclaration per function */
+    struct insertion *ins = xcalloc(2 * n + 1, sizeof *ins);
+    char **texts = xcalloc(2 * n + 1, sizeof *texts);
     size_t k = 0;
     /* The sets this file's functions use whose macros are not defined above
      * their first use yet (a file patched before has its preamble: once is
@@ -402,8 +405,9 @@ static int build_file(struct patch_file *pf, struct patch_function **fs, size_t 
     size_t nmissing = 0, first_missing = SIZE_MAX;
     for (size_t s = 0; s < p->nsets; s++) {
         size_t first = SIZE_MAX;
-        for (size_t i = 0; i < n && first == SIZE_MAX; i++)
-            if (fs[i]->set == s && !fs[i]->helper_of) first = fs[i]->start;
+        for (size_t i = 0; i < n; i++)   /* a redeclaration may come first (patch/redecl.h) */
+            if (fs[i]->set == s && !fs[i]->helper_of && patch_redecl_first_start(fs[i]) < first)
+                first = patch_redecl_first_start(fs[i]);
         if (first == SIZE_MAX || preamble_defined(pf->old, first, p->sets[s].macro)) continue;
         if (first < first_missing) first_missing = first;
         missing[nmissing++] = p->sets[s];
@@ -429,6 +433,7 @@ static int build_file(struct patch_file *pf, struct patch_function **fs, size_t 
         k++;
     }
     free(missing);
+    size_t npre = k;
     for (size_t i = 0; i < n; i++) {
         char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
         if (fs[i]->helper_of) {
@@ -458,6 +463,7 @@ static int build_file(struct patch_file *pf, struct patch_function **fs, size_t 
         ins[k].text = texts[k];
         k++;
     }
+    patch_redecl_insert(fs, n, p->sets, pf->old, pf->old_len, ins, &k, npre, texts);
     pf->new_data = diff_apply_insertions(pf->old, pf->old_len, ins, k, &pf->new_len);
     diff_write_insertions(diff, pf->rel, pf->old, pf->old_len, ins, k, DIFF_CONTEXT);
     for (size_t i = 0; i < k; i++) free(texts[i]);

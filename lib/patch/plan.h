@@ -10,6 +10,9 @@
  *     definition has internal linkage) is inserted before each candidate's
  *     first line (insert_offset), with that line's indentation and line
  *     ending.
+ *   - a function used above its definition (its "redeclared" note) also
+ *     gets its declaration with the same macro, one line above the first
+ *     use (patch/redecl.h); the preamble then goes above that line.
  * A plan may give functions different target sets (patch_plan_build_assigned,
  * what `fmvgen select` writes): then each distinct set gets its own macro
  * pair, FMVGEN_CLONES_<SET>(symbol) / FMVGEN_CLONES_<SET>_STATIC, <SET> made

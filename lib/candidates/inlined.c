@@ -1,0 +1,209 @@
+/* inlined.c - see inlined.h. */
+#include "candidates/inlined.h"
+#include "util/util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct found {
+    struct fn_def def;
+    struct strvec hosts, reasons;     /* excluded hosts (display names) and their reasons */
+    struct strvec also;               /* candidates it was inlined into too */
+    struct strvec lines;              /* the loop lines it holds */
+};
+
+static int host_qualifies(const struct inlined_host *h)
+{
+    return h->reason && strcmp(h->reason, "attribute") != 0 && h->def->match == DEF_FOUND;
+}
+
+static const char *name_of(const struct fn_def *d)
+{
+    return d->display_name ? d->display_name : d->symbol;
+}
+
+/* The callee holding position p of host h, or NULL; *d is filled (caller
+ * frees) when it returns non-NULL. */
+static int callee_at(struct parsed_tu *tu, const struct inlined_host *h, const struct loop_position *p,
+                     const struct fn_def *own, size_t nown, struct fn_def *d)
+{
+    if (locate_by_line(tu, p->file, p->line, d) != DEF_FOUND || fn_def_same(d, h->def) ||
+        !tu_is_main_file(tu, d->cxfile) || clang_getCursorLinkage(d->cursor) != CXLinkage_Internal) {
+        fn_def_free(d);
+        return 0;
+    }
+    for (size_t k = 0; k < nown; k++)
+        if (fn_def_same(d, &own[k])) {
+            fn_def_free(d);
+            return 0;
+        }
+    return 1;
+}
+
+static void push_once(struct strvec *v, const char *s)
+{
+    if (!sv_contains(v, s)) sv_push(v, s);
+}
+
+static json_t *note_of(const struct found *f, const char *reason)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_adds(&sb, "its loops (line ");
+    sb_add_joined(&sb, &f->lines, ", ");
+    sb_adds(&sb, ") were compiled inlined into ");
+    for (size_t i = 0; i < f->hosts.n; i++)
+        sb_addf(&sb, "%s%s (excluded: %s)", i == 0 ? "" : i + 1 == f->hosts.n ? " and " : ", ", f->hosts.v[i],
+                f->reasons.v[i]);
+    if (reason)
+        sb_addf(&sb, "; %s is no candidate either (%s)", name_of(&f->def), reason);
+    else
+        sb_addf(&sb, ", so the candidate is %s itself; cloned, it stays out of line: one call more at each call "
+                     "from %s",
+                name_of(&f->def), f->hosts.n == 1 ? f->hosts.v[0] : "them");
+    if (f->also.n) {
+        sb_adds(&sb, ". It was also inlined into ");
+        sb_add_joined(&sb, &f->also, ", ");
+        sb_adds(&sb, f->also.n == 1 ? ", a candidate, whose clones call it out of line too"
+                                    : ", candidates whose clones call it out of line too");
+    }
+    json_t *hosts = json_array();
+    for (size_t i = 0; i < f->hosts.n; i++)
+        json_array_append_new(hosts, json_pack("{s:s, s:s}", "name", f->hosts.v[i], "reason", f->reasons.v[i]));
+    json_t *lines = json_array();
+    for (size_t i = 0; i < f->lines.n; i++) json_array_append_new(lines, json_integer(atoi(f->lines.v[i])));
+    json_t *n = json_pack("{s:s, s:s, s:o, s:o}", "kind", "inlined-into", "detail", sb_str(&sb), "hosts", hosts,
+                          "lines", lines);
+    sb_free(&sb);
+    return n;
+}
+
+/* ---- a kernel's own helpers ---------------------------------------------- */
+
+static int may_be_helper(const struct inlined_callee *c)
+{
+    return !c->el.reason || !strcmp(c->el.reason, "used-before-definition");
+}
+
+/* The index of the callee whose extent holds every use of r[i] (not r[i]
+ * itself), or (size_t)-1. */
+static size_t sole_user(struct parsed_tu *tu, const struct inlined_callee *r, size_t n, size_t i)
+{
+    struct use_site *uses = NULL;
+    size_t nu = locate_uses(tu, r[i].def.cursor, r[i].def.cxfile, UINT_MAX, &uses);
+    size_t owner = (size_t)-1;
+    for (size_t j = 0; j < n && nu; j++) {
+        if (j == i || !clang_File_isEqual(r[j].def.cxfile, r[i].def.cxfile)) continue;
+        int all = 1;
+        for (size_t u = 0; u < nu && all; u++)
+            all = uses[u].offset >= r[j].def.offset && uses[u].offset <= r[j].def.end_offset;
+        if (all) owner = j;
+    }
+    free(uses);
+    return owner;
+}
+
+static json_t *helper_note(const struct fn_def *h, const struct fn_def *owner)
+{
+    const char *hn = name_of(h), *on = name_of(owner);
+    char *d = xasprintf("%s (line %u) was inlined with %s into the excluded function, and only %s uses it: it is "
+                        "inlined into each of %s's clones (always_inline), so that its code is compiled for each "
+                        "clone's target",
+                        hn, h->line, on, on, on);
+    json_t *helper = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i}", "name", h->symbol, "display_name", hn, "line",
+                               (int)h->line, "end_line", (int)h->end_line, "insert_offset", (int)h->insert_offset,
+                               "insert_line", (int)h->insert_line);
+    json_t *n = json_pack("{s:s, s:s, s:o}", "kind", "inlined-helper", "detail", d, "helper", helper);
+    free(d);
+    return n;
+}
+
+/* Folds each callee used only inside another (see inlined.h) into the
+ * candidate at the root of that chain; returns how many callees are left. */
+static size_t fold_helpers(struct parsed_tu *tu, struct inlined_callee *r, size_t n)
+{
+    size_t *owner = xcalloc(n ? n : 1, sizeof *owner);
+    for (size_t i = 0; i < n; i++) owner[i] = may_be_helper(&r[i]) ? sole_user(tu, r, n, i) : (size_t)-1;
+    int *gone = xcalloc(n ? n : 1, sizeof *gone);
+    for (size_t i = 0; i < n; i++) {
+        size_t root = owner[i], steps = 0;
+        while (root != (size_t)-1 && owner[root] != (size_t)-1 && steps++ < n) root = owner[root];
+        /* a cycle, or a root that is no candidate: left as it is */
+        if (root == (size_t)-1 || steps >= n || root == i || r[root].el.reason) continue;
+        json_array_append_new(r[root].notes, helper_note(&r[i].def, &r[root].def));
+        gone[i] = 1;
+    }
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!gone[i]) {
+            r[out++] = r[i];
+            continue;
+        }
+        fn_def_free(&r[i].def);
+        free(r[i].el.detail);
+        json_decref(r[i].el.note);
+        json_decref(r[i].notes);
+    }
+    free(owner);
+    free(gone);
+    return out;
+}
+
+size_t inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, const struct inlined_host *hosts,
+                       size_t nh, const struct fn_def *own, size_t nown, struct inlined_callee **out)
+{
+    struct found *v = NULL;
+    size_t nv = 0;
+    /* the excluded hosts first: they make a callee; then the candidates,
+     * which only show in its note */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t h = 0; h < nh; h++) {
+            const struct inlined_host *host = &hosts[h];
+            if (pass == 0 ? !host_qualifies(host) : host->reason != NULL) continue;
+            for (size_t p = 0; p < host->n; p++) {
+                struct fn_def d;
+                if (!callee_at(tu, host, &host->positions[p], own, nown, &d)) continue;
+                struct found *f = NULL;
+                for (size_t k = 0; k < nv && !f; k++)
+                    if (fn_def_same(&v[k].def, &d)) f = &v[k];
+                if (!f && pass == 1) {
+                    fn_def_free(&d);
+                    continue;
+                }
+                if (!f) {
+                    v = xrealloc(v, (nv + 1) * sizeof *v);
+                    f = &v[nv++];
+                    memset(f, 0, sizeof *f);
+                    f->def = d;
+                } else {
+                    fn_def_free(&d);
+                }
+                char line[16];
+                snprintf(line, sizeof line, "%d", host->positions[p].line);
+                push_once(&f->lines, line);
+                const char *hn = name_of(host->def);
+                if (pass == 1) {
+                    push_once(&f->also, hn);
+                } else if (!sv_contains(&f->hosts, hn)) {
+                    sv_push(&f->hosts, hn);
+                    sv_push(&f->reasons, host->reason);
+                }
+            }
+        }
+    struct inlined_callee *r = xcalloc(nv ? nv : 1, sizeof *r);
+    for (size_t i = 0; i < nv; i++) {
+        r[i].def = v[i].def;
+        eligibility_check(tu, pp, &r[i].def, &r[i].el);
+        r[i].notes = json_array();
+        json_array_append_new(r[i].notes, note_of(&v[i], r[i].el.reason));
+        sv_free(&v[i].hosts);
+        sv_free(&v[i].reasons);
+        sv_free(&v[i].also);
+        sv_free(&v[i].lines);
+    }
+    free(v);
+    nv = fold_helpers(tu, r, nv);
+    *out = r;
+    return nv;
+}

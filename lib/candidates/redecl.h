@@ -1,0 +1,69 @@
+/* redecl.h - a function used in its file before its definition (called, or
+ * its address taken, by code above it) can still be multi-versioned: clang
+ * (14 and 19 alike) rejects target_clones on a definition whose function
+ * was used before ("function declaration cannot become a multiversioned
+ * function after first usage"), but accepts it when a declaration carrying
+ * the same attribute comes before the first use (GCC accepts both). The
+ * patch then inserts that declaration as a whole line at file scope, just
+ * before the top-level declaration holding the first use:
+ *
+ *     FMVGEN_CLONES_STATIC static void add_static(int *a, const int *b, int n);
+ *
+ * This module finds the first use, the line, and the declaration's text -
+ * written from libclang's view of the definition: storage class (static
+ * for internal linkage), return type, name, parameters with their types as
+ * written (C; typedef names kept, macros expanded) or canonical (C++,
+ * where a written name may depend on a using-directive; no parameter
+ * names), "()" for a K&R definition (a prototype would not be compatible
+ * with its promoted parameters) - and checks that it can stand there: every type, typedef,
+ * template or constant the signature names is declared above that line
+ * (in the file, or in a header #included above it).
+ *
+ * When no redeclaration can work the function stays excluded
+ * (used-before-definition) and *why says which of these holds:
+ *   - the first use is in the TU's own file before the #include of the
+ *     source file that defines it (the line would go into another file);
+ *   - the definition is in a source file TUs #include (its types may be
+ *     spelled differently by each including TU);
+ *   - a C++ member function (it can only be redeclared inside its class),
+ *     or a function in a namespace or an extern "C" block (the line goes
+ *     at file scope);
+ *   - the line where the top-level declaration holding the first use
+ *     starts begins inside an earlier declaration ("} void g(void) {"), a
+ *     comment or a macro definition (a declaration a macro writes at file
+ *     scope, REGISTER(f), is fine: the line goes above the macro's name);
+ *   - the signature names something declared only after that line;
+ *   - a signature fmvgen does not write (a function-pointer return type
+ *     without a typedef, a calling convention, an exception specification
+ *     other than noexcept, an unnamed type). */
+#ifndef FMVGEN_REDECL_H
+#define FMVGEN_REDECL_H
+
+#include <jansson.h>
+
+#include "candidates/locate.h"
+
+struct redecl {
+    unsigned use_line;       /* the first use (1-based) */
+    unsigned offset, line;   /* where the line goes: a line start of def's file, before the first use */
+    char *text;              /* "static void f(int *a, int n);" (no attribute, no newline) */
+};
+
+/* 0: def is not used before its definition (nothing to do). 1: it is, and
+ * out says where the redeclaration goes and what it reads. -1: it is, and
+ * no redeclaration can work: *why (caller frees) is the whole exclusion
+ * detail, naming the use's line and the reason. */
+int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *out, char **why);
+void redecl_free(struct redecl *r);
+
+/* The note of a candidate that gets a redeclaration: {"kind": "redeclared",
+ * "detail": sentence, "use_line", "insert_offset", "insert_line", "text"}.
+ * patch/redecl.h reads it. */
+json_t *redecl_note(const struct redecl *r, const struct fn_def *def);
+
+/* The text of def's declaration without its body (no attribute, ending in
+ * ';'), or NULL with *why (caller frees) when fmvgen cannot write it. The
+ * part of redecl_plan the unit tests check on their own. */
+char *redecl_text(struct parsed_tu *tu, const struct fn_def *def, char **why);
+
+#endif

@@ -1,0 +1,119 @@
+/* redecl.c - see redecl.h. */
+#include "patch/redecl.h"
+#include "util/util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The "redeclared" note of f (candidates/redecl.h), or NULL. */
+static json_t *redecl_note_of(const struct patch_function *f)
+{
+    size_t i;
+    json_t *note;
+    json_array_foreach(f->notes, i, note)
+    {
+        const char *kind = json_string_value(json_object_get(note, "kind"));
+        if (kind && !strcmp(kind, "redeclared")) return note;
+    }
+    return NULL;
+}
+
+/* Its offset, line and text; 0 when f has none or the note is not whole. */
+static int redecl_of(const struct patch_function *f, size_t *offset, int *line, const char **text)
+{
+    json_t *note = f->helper_of ? NULL : redecl_note_of(f);
+    json_t *off = json_object_get(note, "insert_offset");
+    *text = json_string_value(json_object_get(note, "text"));
+    if (!note || !json_is_integer(off) || json_integer_value(off) < 0 || !*text) return 0;
+    *offset = (size_t)json_integer_value(off);
+    *line = (int)json_integer_value(json_object_get(note, "insert_line"));
+    return 1;
+}
+
+size_t patch_redecl_first_start(const struct patch_function *f)
+{
+    size_t offset;
+    int line;
+    const char *text;
+    if (redecl_of(f, &offset, &line, &text) && offset < f->start) return offset;
+    return f->start;
+}
+
+int patch_redecl_check(struct patch_function *const *fs, size_t n, const char *path, const char *old, size_t len)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t offset;
+        int line;
+        const char *text;
+        if (!redecl_of(fs[i], &offset, &line, &text)) continue;
+        int ok = offset < fs[i]->start && diff_is_line_start(old, len, offset) && !strchr(text, '\n');
+        if (ok && line > 0) {
+            int at = 1;
+            for (size_t k = 0; k < offset; k++) at += old[k] == '\n';
+            ok = at == line;
+        }
+        if (!ok)
+            return fmv_error("%s: the stored place of the redeclaration of %s (offset %zu, line %d) is not the start "
+                             "of a line above its definition; run 'fmvgen scan' again",
+                             path, fs[i]->display_name, offset, line);
+    }
+    return 0;
+}
+
+static const char *eol_at(const char *text, size_t len, size_t offset)
+{
+    const char *nl = offset < len ? memchr(text + offset, '\n', len - offset) : NULL;
+    if (!nl) nl = memchr(text, '\n', len);
+    return nl && nl > text && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+void patch_redecl_insert(struct patch_function *const *fs, size_t n, const struct patch_target_set *sets,
+                         const char *old, size_t len, struct insertion *ins, size_t *k, size_t npre, char **texts)
+{
+    struct insertion *r = xcalloc(n ? n : 1, sizeof *r);
+    size_t nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct patch_function *f = fs[i];
+        size_t offset;
+        int line;
+        const char *decl;
+        if (!redecl_of(f, &offset, &line, &decl)) continue;
+        size_t blanks = 0;
+        while (offset + blanks < len && (old[offset + blanks] == ' ' || old[offset + blanks] == '\t')) blanks++;
+        const char *macro = sets[f->set].macro;
+        char *text = f->is_static ? xasprintf("%.*s%s_STATIC %s%s", (int)blanks, old + offset, macro, decl,
+                                              eol_at(old, len, offset))
+                                  : xasprintf("%.*s%s(%s) %s%s", (int)blanks, old + offset, macro,
+                                              f->clones_arg ? f->clones_arg : f->name, decl, eol_at(old, len, offset));
+        texts[*k + nr] = text;
+        r[nr].offset = offset;
+        r[nr++].text = text;
+    }
+    if (nr == 0) {
+        free(r);
+        return;
+    }
+    /* by offset, in the functions' order at one offset (insertion sort:
+     * stable) */
+    for (size_t i = 1; i < nr; i++)
+        for (size_t j = i; j > 0 && r[j - 1].offset > r[j].offset; j--) {
+            struct insertion t = r[j - 1];
+            r[j - 1] = r[j];
+            r[j] = t;
+        }
+    /* Merged after the preamble: a redeclaration before the attribute
+     * lines at its offset. */
+    size_t total = *k + nr;
+    struct insertion *merged = xcalloc(total, sizeof *merged);
+    size_t m = 0, a = npre, b = 0;
+    for (size_t i = 0; i < npre; i++) merged[m++] = ins[i];
+    while (a < *k || b < nr) {
+        if (b < nr && (a == *k || r[b].offset <= ins[a].offset)) merged[m++] = r[b++];
+        else merged[m++] = ins[a++];
+    }
+    memcpy(ins, merged, total * sizeof *ins);
+    *k = total;
+    free(merged);
+    free(r);
+}

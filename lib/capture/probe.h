@@ -25,6 +25,14 @@ struct probe_request {
                                    * delete a source it generated): 0 run (and fail, noted
                                    * as below), 1 skipped silently, 2 skipped with one
                                    * "fmvgen: note:" line counting them */
+    /* Optional: the compile writes an object (-c) instead of assembly, and
+     * on_object reads it, inside the store transaction, before the temp
+     * dir goes (capture/codeprofile.h keeps the ISA profiles of its
+     * functions). Returns 0, or -1 for a store error. For variant "build"
+     * it then also stores what object_functions holds. */
+    int (*on_object)(struct store *st, const struct compile_row *row, const char *variant, const char *object,
+                     void *ctx);
+    void *on_object_ctx;
 };
 
 /* Runs the request for every stored successful compile, at most jobs at a

@@ -1,0 +1,122 @@
+#!/bin/bash
+# ISA-sensitive candidates (issue 9, part 1) on tests/fixtures/isa-o2, an -O2
+# build, with gcc, clang and clang-19 (when installed):
+#   - the candidate set: every function whose code at the target removes a
+#     libm/libgcc call or uses popcnt/round/BMI/FMA, and the vectorized
+#     loop; not ratio (only VEX encoding differs) nor add3 (same code);
+#   - kinds (isa / vectorized), evidence notes and scores in list and --json;
+#   - patch: lowbits (one bzhi, score 4) left out below the default
+#     threshold, said in the header and on stderr; --min-score 0 takes it;
+#     a bad --min-score is a usage error; the applied patch builds and
+#     prints the same checksum;
+#   - bad input, each a note: a TU whose target probe fails, a GCC -flto
+#     build (objects without code), an object the build removed.
+. "$TESTLIB"
+
+check_compiler() {
+  local cc=$1 dir out list json
+  dir=$(copy_fixture isa-o2)
+  mv "$dir" "$TMP/isa-$cc"
+  dir="$TMP/isa-$cc"
+  cd "$dir" || return
+  out=$("$FMVGEN" scan -- make CC="$cc" 2>&1)
+  expect_eq "$cc: scan exit" "$?" 0
+  expect_match "$cc: scan counts the candidates" "$out" "candidates: +6"
+  json=$("$FMVGEN" list --json)
+  expect_eq "$cc: candidate set" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status=="candidate") | .name] | sort | join(" ")')" \
+    "add_arrays hamming2 lowbits mad quantize setbits"
+  expect_eq "$cc: no row for the encoding-only and the identical function" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name=="ratio" or .name=="add3")] | length')" 0
+  kind_of() { printf '%s' "$json" | jq -r ".functions[] | select(.name==\"$1\") | .kind"; }
+  evidence_of() { printf '%s' "$json" | jq -r ".functions[] | select(.name==\"$1\") | .evidence"; }
+  score_of() { printf '%s' "$json" | jq -r ".functions[] | select(.name==\"$1\") | .score"; }
+  expect_eq "$cc: add_arrays kind" "$(kind_of add_arrays)" vectorized
+  for f in quantize hamming2 setbits lowbits mad; do
+    expect_eq "$cc: $f kind" "$(kind_of $f)" isa
+  done
+  expect_match "$cc: hamming2 evidence" "$(evidence_of hamming2)" "popcnt"
+  expect_match "$cc: setbits evidence" "$(evidence_of setbits)" "1 blsr"
+  expect_eq "$cc: lowbits evidence" "$(evidence_of lowbits)" "1 bzhi"
+  expect_eq "$cc: lowbits score" "$(score_of lowbits)" 4
+  expect_match "$cc: mad evidence" "$(evidence_of mad)" "^vfmadd[0-9]+sd replaces fma$"
+  if [ "$cc" = gcc ]; then
+    expect_eq "$cc: hamming2 evidence" "$(evidence_of hamming2)" "popcnt replaces __popcountdi2 (2 calls)"
+    expect_eq "$cc: quantize evidence (gcc inlines floorf at -O2)" "$(evidence_of quantize)" "2 vrndscaless"
+  else
+    expect_eq "$cc: hamming2 evidence" "$(evidence_of hamming2)" "2 popcnt"
+    expect_eq "$cc: quantize evidence" "$(evidence_of quantize)" "vroundss replaces floorf, ceilf (6 calls)"
+  fi
+  list=$("$FMVGEN" list --candidates)
+  expect_match "$cc: list shows kind and score" "$list" "ops.c:33  lowbits  \(isa, score 4\)"
+  expect_match "$cc: list shows the evidence" "$list" "isa: 1 bzhi"
+
+  # patch: the threshold
+  out=$("$FMVGEN" patch -o fmv.patch 2>&1)
+  expect_eq "$cc: patch exit" "$?" 0
+  expect_match "$cc: stderr says what was left out" "$out" \
+    "ops.c:33: lowbits not patched: score below threshold: 4 < 8 \(isa: 1 bzhi\); --min-score 4 takes it"
+  local patch
+  patch=$(cat fmv.patch)
+  expect_match "$cc: header lists it" "$patch" "Not patched \([0-9]+\):"
+  expect_match "$cc: header says why" "$patch" "  ops.c:33 lowbits: score below threshold: 4 < 8"
+  expect_match "$cc: header gives the kind" "$patch" "ops.c:16 hamming2: \[isa\] "
+  expect_match "$cc: header gives the loop kind" "$patch" "ops.c:57 add_arrays: \[vectorized\] 1 loop"
+  expect_match "$cc: hamming2 patched" "$patch" "^\+FMVGEN_CLONES\(hamming2\)"
+  expect_no_match "$cc: lowbits not patched" "$patch" "^\+FMVGEN_CLONES\(lowbits\)"
+  json=$("$FMVGEN" patch --json 2>/dev/null)
+  expect_eq "$cc: --json kinds" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | "\(.name)=\(.kind)"] | sort | join(" ")' | grep -o 'add_arrays=vectorized\|hamming2=isa\|mad=isa' | tr '\n' ' ')" \
+    "add_arrays=vectorized hamming2=isa mad=isa "
+  expect_match "$cc: --json skipped" "$(printf '%s' "$json" | jq -r '.skipped[]')" "lowbits: score below threshold"
+  out=$("$FMVGEN" patch --min-score 0 2>&1)
+  expect_match "$cc: --min-score 0 takes lowbits" "$out" "^\+FMVGEN_CLONES\(lowbits\)"
+  "$FMVGEN" patch --min-score x >/dev/null 2>&1
+  expect_eq "$cc: bad --min-score" "$?" 2
+
+  # The patched build prints what the unpatched one did.
+  local want got
+  want=$(./prog)
+  out=$("$FMVGEN" patch --apply 2>&1)
+  expect_eq "$cc: apply" "$?" 0
+  make -s clean && make -s CC="$cc" >/dev/null 2>&1
+  got=$(./prog)
+  expect_eq "$cc: patched output" "$got" "$want"
+  cd "$TMP" || return
+}
+
+check_compiler gcc
+check_compiler clang
+if have_clang19; then check_compiler clang-19; fi
+
+# Bad input: each a note, never a crash.
+dir=$(copy_fixture isa-o2)
+cd "$dir" || exit 1
+printf '#ifdef __AVX512F__\n#error no wide target here\n#endif\nint odd(int x) { return x * 3; }\n' > odd.c
+out=$("$FMVGEN" scan -- make CC=gcc OBJS="ops.o main.o odd.o" 2>&1)
+expect_eq "probe failure: scan exit" "$?" 0
+expect_match "probe failure: warned" "$out" "odd.c: probe:arch=x86-64-v4 compile failed"
+json=$("$FMVGEN" list --json)
+expect_match "probe failure: the other TU's candidates stay" \
+  "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status=="candidate") | .name] | join(" ")')" "hamming2"
+expect_match "probe failure: noted" "$(printf '%s' "$json" | jq -r '.tus[].notes[].kind')" "probe-failed"
+
+make -s clean
+rm -rf .fmvgen
+out=$("$FMVGEN" scan -- make CC=gcc CFLAGS="-O2 -flto" 2>&1)
+expect_eq "lto: scan exit" "$?" 0
+json=$("$FMVGEN" list --json)
+expect_eq "lto: no isa candidate without the build's code" \
+  "$(printf '%s' "$json" | jq -r '[.functions[] | select(.kind=="isa")] | length')" 0
+expect_match "lto: noted" "$(printf '%s' "$json" | jq -r '.tus[].notes[] | select(.kind=="isa-unmatched") | .detail')" \
+  "a GCC LTO object \(GIMPLE, no code\); its code at arch=x86-64-v4 is not compared"
+
+make -s clean
+rm -rf .fmvgen
+out=$("$FMVGEN" scan -- sh -c 'make CC=gcc && rm ops.o' 2>&1)
+expect_eq "missing object: scan exit" "$?" 0
+json=$("$FMVGEN" list --json)
+expect_match "missing object: noted" "$(printf '%s' "$json" | jq -r '.tus[].notes[] | select(.kind=="isa-unmatched") | .detail')" \
+  "ops.o: cannot open"
+
+finish

@@ -9,6 +9,7 @@
 #     threshold, said in the header and on stderr; --min-score 0 takes it;
 #     a bad --min-score is a usage error; the applied patch builds and
 #     prints the same checksum;
+#   - scan --compdb (the scan's own compile's object);
 #   - bad input, each a note: a TU whose target probe fails, a GCC -flto
 #     build (objects without code), an object the build removed.
 . "$TESTLIB"
@@ -88,6 +89,22 @@ check_compiler() {
 check_compiler gcc
 check_compiler clang
 if have_clang19; then check_compiler clang-19; fi
+
+# scan --compdb: the scan's own compile keeps its object too (no object in
+# the tree): the same candidates.
+dir=$(copy_fixture isa-o2)
+cd "$dir" || exit 1
+printf '[{"directory":"%s","arguments":["gcc","-O2","-c","ops.c","-o","ops.o"],"file":"ops.c"}]\n' "$dir" \
+  > compile_commands.json
+out=$("$FMVGEN" scan --compdb compile_commands.json 2>&1)
+expect_eq "compdb: scan exit" "$?" 0
+json=$("$FMVGEN" list --json)
+expect_eq "compdb: candidate set" \
+  "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status=="candidate") | "\(.name)=\(.kind)"] | sort | join(" ")')" \
+  "add_arrays=vectorized hamming2=isa lowbits=isa mad=isa quantize=isa setbits=isa"
+expect_eq "compdb: no object written into the tree" "$(ls ./*.o 2>/dev/null | wc -l)" 0
+cd "$TMP" || exit 1
+rm -rf "$dir"
 
 # Bad input: each a note, never a crash.
 dir=$(copy_fixture isa-o2)

@@ -1,5 +1,6 @@
 /* probe.h - extra records-only compiles of the stored compiles, run in
- * parallel (-j): the user's own argv with the output (assembly) sent to a temp file,
+ * parallel (-j): the user's own argv with the output (assembly, or an
+ * object with on_object) sent to a temp file,
  * dependency-file flags removed (the user's build tree is never touched),
  * the compiler's record flags added, and optionally extra flags. Used for:
  *   - re-running a compile database's compiles  (variant "build")

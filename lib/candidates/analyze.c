@@ -366,8 +366,9 @@ static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const s
         size_t n = 0;
         for (size_t i = 0; i < wanted->n; i++)
             if (seen_of[i] == k) n += wanted->v[i].npositions;
-        if (!n) continue;
-        struct loop_position *positions = xcalloc(n, sizeof *positions);
+        /* An isa candidate has no loop position: the helpers the build
+         * inlined into it (add_inlined_callees) still count. */
+        struct loop_position *positions = xcalloc(n ? n : 1, sizeof *positions);
         n = 0;
         for (size_t i = 0; i < wanted->n; i++)
             for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++)

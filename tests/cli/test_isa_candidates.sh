@@ -5,6 +5,8 @@
 #     libm/libgcc call or uses popcnt/round/BMI/FMA, and the vectorized
 #     loop; not ratio (only VEX encoding differs) nor add3 (same code);
 #   - kinds (isa / vectorized), evidence notes and scores in list and --json;
+#   - an isa candidate's static helper, inlined by the build, gets
+#     FMVGEN_CLONES_INLINE as a loop candidate's does;
 #   - patch: lowbits (one bzhi, score 4) left out below the default
 #     threshold, said in the header and on stderr; --min-score 0 takes it;
 #     a bad --min-score is a usage error; the applied patch builds and
@@ -22,18 +24,18 @@ check_compiler() {
   cd "$dir" || return
   out=$("$FMVGEN" scan -- make CC="$cc" 2>&1)
   expect_eq "$cc: scan exit" "$?" 0
-  expect_match "$cc: scan counts the candidates" "$out" "candidates: +6"
+  expect_match "$cc: scan counts the candidates" "$out" "candidates: +7"
   json=$("$FMVGEN" list --json)
   expect_eq "$cc: candidate set" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status=="candidate") | .name] | sort | join(" ")')" \
-    "add_arrays hamming2 lowbits mad quantize setbits"
+    "add_arrays floor_twice hamming2 lowbits mad quantize setbits"
   expect_eq "$cc: no row for the encoding-only and the identical function" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name=="ratio" or .name=="add3")] | length')" 0
   kind_of() { printf '%s' "$json" | jq -r ".functions[] | select(.name==\"$1\") | .kind"; }
   evidence_of() { printf '%s' "$json" | jq -r ".functions[] | select(.name==\"$1\") | .evidence"; }
   score_of() { printf '%s' "$json" | jq -r ".functions[] | select(.name==\"$1\") | .score"; }
   expect_eq "$cc: add_arrays kind" "$(kind_of add_arrays)" vectorized
-  for f in quantize hamming2 setbits lowbits mad; do
+  for f in quantize floor_twice hamming2 setbits lowbits mad; do
     expect_eq "$cc: $f kind" "$(kind_of $f)" isa
   done
   expect_match "$cc: hamming2 evidence" "$(evidence_of hamming2)" "popcnt"
@@ -48,23 +50,37 @@ check_compiler() {
     expect_eq "$cc: hamming2 evidence" "$(evidence_of hamming2)" "2 popcnt"
     expect_eq "$cc: quantize evidence" "$(evidence_of quantize)" "vroundss replaces floorf, ceilf (6 calls)"
   fi
+  expect_match "$cc: floor_twice's helper noted" \
+    "$(printf '%s' "$json" | jq -r '.functions[] | select(.name=="floor_twice") | .notes[].kind')" "inlined-helper"
+  if [ "$cc" = gcc ]; then
+    expect_eq "$cc: floor_twice evidence" "$(evidence_of floor_twice)" "1 vrndscaless"
+  else
+    expect_eq "$cc: floor_twice evidence" "$(evidence_of floor_twice)" "vroundss replaces floorf (5 calls)"
+  fi
   list=$("$FMVGEN" list --candidates)
-  expect_match "$cc: list shows kind and score" "$list" "ops.c:33  lowbits  \(isa, score 4\)"
+  expect_match "$cc: list shows kind and score" "$list" "ops.c:48  lowbits  \(isa, score 4\)"
   expect_match "$cc: list shows the evidence" "$list" "isa: 1 bzhi"
 
   # patch: the threshold
   out=$("$FMVGEN" patch -o fmv.patch 2>&1)
   expect_eq "$cc: patch exit" "$?" 0
   expect_match "$cc: stderr says what was left out" "$out" \
-    "ops.c:33: lowbits not patched: score below threshold: 4 < 8 \(isa: 1 bzhi\); --min-score 4 takes it"
+    "ops.c:48: lowbits not patched: score below threshold: 4 < 8 \(isa: 1 bzhi\); --min-score 4 takes it"
   local patch
   patch=$(cat fmv.patch)
   expect_match "$cc: header lists it" "$patch" "Not patched \([0-9]+\):"
-  expect_match "$cc: header says why" "$patch" "  ops.c:33 lowbits: score below threshold: 4 < 8"
-  expect_match "$cc: header gives the kind" "$patch" "ops.c:16 hamming2: \[isa\] "
-  expect_match "$cc: header gives the loop kind" "$patch" "ops.c:57 add_arrays: \[vectorized\] 1 loop"
+  expect_match "$cc: header says why" "$patch" "  ops.c:48 lowbits: score below threshold: 4 < 8"
+  expect_match "$cc: header gives the kind" "$patch" "ops.c:31 hamming2: \[isa\] "
+  expect_match "$cc: header gives the loop kind" "$patch" "ops.c:72 add_arrays: \[vectorized\] 1 loop"
   expect_match "$cc: hamming2 patched" "$patch" "^\+FMVGEN_CLONES\(hamming2\)"
   expect_no_match "$cc: lowbits not patched" "$patch" "^\+FMVGEN_CLONES\(lowbits\)"
+  if [ "$cc" = gcc ]; then
+    expect_match "$cc: floor_twice below the threshold" "$patch" "ops.c:25 floor_twice: score below threshold: 4 < 8"
+  else
+    # Its helper is inlined into each clone, as for a loop candidate.
+    expect_match "$cc: floor_twice's helper in the header" "$patch" "ops.c:18 floor_sum: inlined into floor_twice"
+    expect_match "$cc: floor_twice's helper gets the inline line" "$patch" "^\+FMVGEN_CLONES_INLINE$"
+  fi
   json=$("$FMVGEN" patch --json 2>/dev/null)
   expect_eq "$cc: --json kinds" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | "\(.name)=\(.kind)"] | sort | join(" ")' | grep -o 'add_arrays=vectorized\|hamming2=isa\|mad=isa' | tr '\n' ' ')" \
@@ -101,7 +117,7 @@ expect_eq "compdb: scan exit" "$?" 0
 json=$("$FMVGEN" list --json)
 expect_eq "compdb: candidate set" \
   "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status=="candidate") | "\(.name)=\(.kind)"] | sort | join(" ")')" \
-  "add_arrays=vectorized hamming2=isa lowbits=isa mad=isa quantize=isa setbits=isa"
+  "add_arrays=vectorized floor_twice=isa hamming2=isa lowbits=isa mad=isa quantize=isa setbits=isa"
 expect_eq "compdb: no object written into the tree" "$(ls ./*.o 2>/dev/null | wc -l)" 0
 cd "$TMP" || exit 1
 rm -rf "$dir"

@@ -659,9 +659,9 @@ static int build_file(struct patch_file *pf, struct patch_function **fs, size_t 
 
 static void describe_why(struct strbuf *sb, const struct patch_function *f)
 {
-    if (f->kind) sb_addf(sb, "[%s] ", f->kind);
     if (f->kind && !strcmp(f->kind, "isa")) {
-        sb_addf(sb, "%s (score %d)", f->evidence ? f->evidence : "its code differs at the target", f->score);
+        sb_addf(sb, "no loop vectorized; isa: %s (score %d) [isa]",
+                f->evidence ? f->evidence : "its code differs at the target", f->score);
         return;
     }
     if (f->build_loops > 0) {
@@ -679,6 +679,7 @@ static void describe_why(struct strbuf *sb, const struct patch_function *f)
         sb_adds(sb, "vectorized (no loop records kept)");
     }
     if (f->evidence) sb_addf(sb, "; isa: %s (score %d)", f->evidence, f->score);
+    if (f->kind) sb_addf(sb, " [%s]", f->kind);
 }
 
 /* The spelling and CPU-model remarks of one target set, each line starting
@@ -741,7 +742,7 @@ static char *render_header(const struct patch_plan *p)
     if (p->exact) sb_adds(&sb, "  --exact: FMA-free targets, every clone computes bit-identical results\n");
 
     sb_addf(&sb, "\nFunctions (%zu), with the loops the compiler vectorized and what their code at the target\n"
-                 "changes ([kind]: vectorized, target-vectorized, isa):\n",
+                 "changes, [kind]: vectorized, target-vectorized or isa (no loop vectorized):\n",
             p->nfunctions);
     for (size_t i = 0; i < p->nfunctions; i++) {
         const struct patch_function *f = &p->functions[i];

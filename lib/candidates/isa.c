@@ -180,6 +180,7 @@ static int load_profiles(struct store *st, int64_t compile_id, const char *varia
     }
     sv_free(&names);
     sv_free(&texts);
+    funcisa_sort(out);
     return found;
 }
 

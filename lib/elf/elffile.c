@@ -375,13 +375,23 @@ static int cmp_reloc(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* The relocations against the code section shndx that name a symbol. */
-static void object_relocs(Elf *elf, size_t shndx, struct elf_object_reloc **out, size_t *n)
+struct section_relocs {
+    struct elf_object_reloc *v;
+    size_t n;
+};
+
+/* The relocations that name a symbol, per section they apply to (indexed
+ * by section; nsec entries), each sorted by offset: read in one pass, so
+ * that a C++ object's thousands of COMDAT sections cost no more. */
+static struct section_relocs *object_relocs(Elf *elf, size_t nsec)
 {
+    struct section_relocs *all = xcalloc(nsec ? nsec : 1, sizeof *all);
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_info != shndx || !sh.sh_entsize) continue;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_info >= nsec || !sh.sh_entsize) continue;
+        struct elf_object_reloc **out = &all[sh.sh_info].v;
+        size_t *n = &all[sh.sh_info].n;
         Elf_Scn *symscn = elf_getscn(elf, sh.sh_link);
         GElf_Shdr symsh;
         Elf_Data *syms = symscn && gelf_getshdr(symscn, &symsh) ? elf_getdata(symscn, NULL) : NULL;
@@ -395,11 +405,13 @@ static void object_relocs(Elf *elf, size_t shndx, struct elf_object_reloc **out,
             if (!gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym)) continue;
             const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
             if (!name || !*name) continue;   /* a section symbol: code or data of this object */
-            *out = xrealloc(*out, (*n + 1) * sizeof **out);
+            if (!(*n & (*n + 1))) *out = xrealloc(*out, (2 * *n + 1) * sizeof **out);   /* n+1 a power of 2 */
             (*out)[(*n)++] = (struct elf_object_reloc){rela.r_offset, name, (int)GELF_R_TYPE(rela.r_info)};
         }
     }
-    qsort(*out, *n, sizeof **out, cmp_reloc);
+    for (size_t i = 0; i < nsec; i++)
+        if (all[i].n) qsort(all[i].v, all[i].n, sizeof *all[i].v, cmp_reloc);
+    return all;
 }
 
 int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **why)
@@ -440,10 +452,9 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
             rc = 0;
             Elf_Data *data = elf_getdata(symtab, NULL);
             size_t n = data && symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize : 0;
-            /* Relocations are read once per code section. */
-            size_t cached_shndx = 0;
-            struct elf_object_reloc *relocs = NULL;
-            size_t nrelocs = 0;
+            size_t nsec = 0;
+            if (elf_getshdrnum(elf, &nsec) != 0) nsec = 0;
+            struct section_relocs *all = object_relocs(elf, nsec);
             for (size_t i = 0; i < n && rc == 0; i++) {
                 GElf_Sym sym;
                 if (!gelf_getsym(data, (int)i, &sym)) break;
@@ -457,22 +468,23 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
                 if (!name || !*name || !cd || !cd->d_buf || sym.st_value > cd->d_size ||
                     sym.st_size > cd->d_size - sym.st_value)
                     continue;
-                if (cached_shndx != sym.st_shndx) {
-                    free(relocs);
-                    relocs = NULL;
-                    nrelocs = 0;
-                    object_relocs(elf, sym.st_shndx, &relocs, &nrelocs);
-                    cached_shndx = sym.st_shndx;
+                const struct elf_object_reloc *relocs = sym.st_shndx < nsec ? all[sym.st_shndx].v : NULL;
+                size_t nrelocs = sym.st_shndx < nsec ? all[sym.st_shndx].n : 0;
+                size_t lo = 0, hi = nrelocs;   /* the first at or after the function */
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (relocs[mid].offset < sym.st_value) lo = mid + 1;
+                    else hi = mid;
                 }
-                size_t first = 0;
-                while (first < nrelocs && relocs[first].offset < sym.st_value) first++;
+                size_t first = lo;
                 size_t last = first;
                 while (last < nrelocs && relocs[last].offset < sym.st_value + sym.st_size) last++;
                 struct elf_object_func f = {name, (const uint8_t *)cd->d_buf + sym.st_value, sym.st_value,
                                             sym.st_size};
                 if (fn(&f, relocs + first, last - first, ctx) != 0) rc = -1;
             }
-            free(relocs);
+            for (size_t i = 0; i < nsec; i++) free(all[i].v);
+            free(all);
             if (rc != 0) *why = xasprintf("%s: its code cannot be read", path);
         }
     }

@@ -91,13 +91,13 @@ enum funcisa_op funcisa_classify(const char *mnemonic, int vex)
     return FOP_N;
 }
 
+/* A new profile for one symbol, named with its suffix folded; the parts of
+ * one function are merged by funcisa_sort. */
 static struct func_isa *profile_for(struct func_isa_list *l, const char *symbol)
 {
     size_t len = strcspn(symbol, ".");
     if (len == 0) len = strlen(symbol);   /* ".L" names: keep whole */
-    for (size_t i = 0; i < l->n; i++)
-        if (strlen(l->v[i].name) == len && !strncmp(l->v[i].name, symbol, len)) return &l->v[i];
-    l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+    if (!(l->n & (l->n + 1))) l->v = xrealloc(l->v, (2 * l->n + 1) * sizeof *l->v);
     struct func_isa *f = &l->v[l->n++];
     memset(f, 0, sizeof *f);
     f->name = xstrndup(symbol, len);
@@ -167,14 +167,60 @@ static int on_function(const struct elf_object_func *of, const struct elf_object
 
 int funcisa_read_object(const char *path, struct func_isa_list *out, char **why)
 {
-    return elf_object_code(path, on_function, out, why);
+    struct func_isa_list l = {0};
+    int rc = elf_object_code(path, on_function, &l, why);
+    funcisa_sort(&l);
+    for (size_t i = 0; i < l.n; i++) {
+        out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+        out->v[out->n++] = l.v[i];
+    }
+    free(l.v);
+    funcisa_sort(out);
+    return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct func_isa *)a)->name, ((const struct func_isa *)b)->name);
+}
+
+/* b's counts into a (two parts of one function: foo and foo.cold). */
+static void merge_into(struct func_isa *a, struct func_isa *b)
+{
+    a->needs |= b->needs;
+    if (b->vector_bits > a->vector_bits) a->vector_bits = b->vector_bits;
+    a->n_insns += b->n_insns;
+    for (int k = 0; k < FOP_N; k++) {
+        a->ops[k] += b->ops[k];
+        if (!a->op_example[k] && b->op_example[k]) a->op_example[k] = xstrdup(b->op_example[k]);
+    }
+    for (int k = 0; k < 4; k++) a->n_by_width[k] += b->n_by_width[k];
+    for (size_t i = 0; i < b->calls.n; i++) sv_push(&a->calls, b->calls.v[i]);
+    for (size_t i = 0; i < b->simd_ops.n; i++)
+        if (!sv_contains(&a->simd_ops, b->simd_ops.v[i])) sv_push(&a->simd_ops, b->simd_ops.v[i]);
+    funcisa_free(b);
+}
+
+void funcisa_sort(struct func_isa_list *l)
+{
+    if (!l->n) return;
+    /* Stable for equal names is not needed: merged counts do not depend
+     * on the order, and the first op example of either part will do. */
+    qsort(l->v, l->n, sizeof *l->v, by_name);
+    size_t out = 0;
+    for (size_t i = 1; i < l->n; i++) {
+        if (!strcmp(l->v[out].name, l->v[i].name)) merge_into(&l->v[out], &l->v[i]);
+        else l->v[++out] = l->v[i];
+    }
+    l->n = out + 1;
 }
 
 const struct func_isa *funcisa_find(const struct func_isa_list *l, const char *name)
 {
-    for (size_t i = 0; l && i < l->n; i++)
-        if (!strcmp(l->v[i].name, name)) return &l->v[i];
-    return NULL;
+    if (!l || !l->n) return NULL;
+    struct func_isa key;
+    key.name = (char *)name;
+    return bsearch(&key, l->v, l->n, sizeof *l->v, by_name);
 }
 
 static json_t *strvec_json(const struct strvec *v)

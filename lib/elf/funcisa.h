@@ -64,6 +64,10 @@ int funcisa_read_object(const char *path, struct func_isa_list *out, char **why)
 json_t *funcisa_to_json(const struct func_isa *f);
 int funcisa_from_json(const char *name, json_t *j, struct func_isa *out);
 
+/* Sorts l by name and merges the profiles of one name (funcisa_find needs
+ * a sorted list: funcisa_read_object's is). */
+void funcisa_sort(struct func_isa_list *l);
+/* The profile of name in a sorted list, or NULL. */
 const struct func_isa *funcisa_find(const struct func_isa_list *l, const char *name);
 /* Classifies one mnemonic as written by capstone (vex: it had a VEX or EVEX
  * encoding, so a leading 'v' is the encoding's). FOP_N for the rest. */

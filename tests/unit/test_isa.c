@@ -173,7 +173,9 @@ static void test_json_round_trip(void **state)
     assert_int_equal(isa_compare(&f, &g, &ev), 0);   /* the same profile: nothing changes */
     json_decref(j);
     struct func_isa h;
-    assert_int_equal(funcisa_from_json("h", json_string("x"), &h), -1);
+    json_t *x = json_string("x");
+    assert_int_equal(funcisa_from_json("h", x, &h), -1);
+    json_decref(x);
     funcisa_free(&h);
     funcisa_free(&f);
     funcisa_free(&g);

@@ -35,7 +35,7 @@ struct wanted {
     struct strvec files;
     /* candidates/isa.h: KIND_*, and what its code at the target changes. */
     const char *kind;
-    int score;
+    int score, fma_score;
     char *evidence;
 };
 
@@ -60,7 +60,7 @@ static void wanted_push(struct wanted_list *w, const char *function, const char 
     w->v[w->n].npositions = 0;
     w->v[w->n].files = (struct strvec)STRVEC_INIT;
     w->v[w->n].kind = KIND_VECTORIZED;
-    w->v[w->n].score = 0;
+    w->v[w->n].score = w->v[w->n].fma_score = 0;
     w->v[w->n].evidence = NULL;
     w->n++;
 }
@@ -111,6 +111,7 @@ static void add_isa_functions(struct store *st, const struct compile_row *c, str
             w->kind = KIND_ISA;
         }
         w->score = r.v[i].score;
+        w->fma_score = r.v[i].fma_score;
         w->evidence = xstrdup(r.v[i].evidence);
     }
     for (size_t i = 0; i < r.notes.n; i++) sv_push(&out->isa_notes, r.notes.v[i]);
@@ -180,7 +181,7 @@ struct fn_row {
     const char *reason;          /* NULL: candidate */
     char *detail, *notes, *source_hash;
     const char *kind;            /* KIND_* (static strings) */
-    int score;
+    int score, fma_score;
     char *evidence;
 };
 
@@ -392,6 +393,7 @@ static void row_take_kind(struct fn_row *r, const struct wanted *w)
     r->kind = isa_kind_max(r->kind, w->kind);
     if (w->score > r->score) {
         r->score = w->score;
+        r->fma_score = w->fma_score;
         free(r->evidence);
         r->evidence = w->evidence ? xstrdup(w->evidence) : NULL;
     }
@@ -450,8 +452,8 @@ static int store_rows(struct store *st, int64_t compile_id, const struct row_lis
     int ok = sqlite3_prepare_v2(db, "DELETE FROM functions WHERE compile_id=?", -1, &del, NULL) == SQLITE_OK &&
              sqlite3_prepare_v2(db,
                                 "INSERT INTO functions(compile_id,name,display_name,file,line,col,end_line,end_col,"
-                                "insert_offset,insert_line,status,reason,detail,notes,source_hash,kind,score,evidence)"
-                                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                "insert_offset,insert_line,status,reason,detail,notes,source_hash,kind,score,evidence,"
+                                "fma_score) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                 -1, &ins, NULL) == SQLITE_OK;
     if (ok) {
         sqlite3_bind_int64(del, 1, compile_id);
@@ -483,6 +485,7 @@ static int store_rows(struct store *st, int64_t compile_id, const struct row_lis
         sqlite3_bind_text(ins, 16, r->kind ? r->kind : KIND_VECTORIZED, -1, SQLITE_STATIC);
         sqlite3_bind_int(ins, 17, r->score);
         sqlite3_bind_text(ins, 18, r->evidence, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(ins, 19, r->fma_score);
         ok = sqlite3_step(ins) == SQLITE_DONE;
     }
     if (!ok) fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));

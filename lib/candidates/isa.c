@@ -161,6 +161,22 @@ int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evide
     return score;
 }
 
+int isa_fma_score(const struct func_isa *b, const struct func_isa *t)
+{
+    int score = 0;
+    struct strvec seen = STRVEC_INIT;
+    for (size_t i = 0; i < b->calls.n; i++) {
+        const char *callee = b->calls.v[i];
+        if (replacement_of(callee) != REP_FMA || sv_contains(&seen, callee)) continue;
+        sv_push(&seen, callee);
+        unsigned nb = count_of(&b->calls, callee), nt = count_of(&t->calls, callee);
+        if (nt < nb) score += ISA_W_CALL * (int)(nb - nt);
+    }
+    sv_free(&seen);
+    if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) score += ISA_W_FMA * (int)(t->ops[FOP_FMA] - b->ops[FOP_FMA]);
+    return score;
+}
+
 /* The stored profiles of one (compile, variant); 0 when none. */
 static int load_profiles(struct store *st, int64_t compile_id, const char *variant, struct func_isa_list *out)
 {
@@ -241,7 +257,7 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
         int score = isa_compare(b, t, &evidence);
         if (score <= 0) continue;
         out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-        out->v[out->n++] = (struct isa_function){xstrdup(t->name), score, evidence};
+        out->v[out->n++] = (struct isa_function){xstrdup(t->name), score, isa_fma_score(b, t), evidence};
     }
     if (unmatched.n) {
         struct strbuf sb = STRBUF_INIT;

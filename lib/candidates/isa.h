@@ -41,10 +41,14 @@ struct compile_row;
  * evidence) and, when above 0, the evidence ("popcnt replaces
  * __popcountdi2; 12 FMA; ymm (build: xmm)"; caller frees), else NULL. */
 int isa_compare(const struct func_isa *build, const struct func_isa *target, char **evidence);
+/* The part of that score FMA makes (fma() calls removed, FMA instructions
+ * added): what FMA-free clones (`patch --exact`) do not get. */
+int isa_fma_score(const struct func_isa *build, const struct func_isa *target);
 
 struct isa_function {
     char *name;          /* folded function name (elf/funcisa.h) */
     int score;
+    int fma_score;       /* isa_fma_score */
     char *evidence;
 };
 

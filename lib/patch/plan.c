@@ -354,7 +354,7 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(store_db(st),
                            "SELECT compile_id, name, display_name, file, line, insert_offset, insert_line, "
-                           "source_hash, notes, kind, score, evidence FROM functions WHERE status = 'candidate' "
+                           "source_hash, notes, kind, score, evidence, fma_score FROM functions WHERE status = 'candidate' "
                            "ORDER BY file, insert_offset, id",
                            -1, &q, NULL) != SQLITE_OK)
         return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
@@ -396,6 +396,7 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
         f->kind = col_dup(q, 9);
         f->score = sqlite3_column_int(q, 10);
         f->evidence = col_dup(q, 11);
+        f->fma_score = sqlite3_column_int(q, 12);
         const char *notes = (const char *)sqlite3_column_text(q, 8);
         json_error_t e;
         f->notes = notes ? json_loads(notes, 0, &e) : NULL;
@@ -955,7 +956,7 @@ static void keep_scored(struct patch_plan *p, int min_score)
     size_t out = 0;
     for (size_t i = 0; i < p->nfunctions; i++) {
         struct patch_function *f = &p->functions[i];
-        char *why = patch_below_threshold(f, min_score);
+        char *why = patch_below_threshold(f, min_score, p->exact);
         if (why) {
             sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, why);
             fmv_note("%s:%d: %s not patched: %s", f->rel, f->line, f->display_name, why);

@@ -52,7 +52,7 @@ struct patch_function {
      * from a store before schema 3); the score of what its code at the
      * target changes and its evidence (NULL: none). */
     char *kind;
-    int score;
+    int score, fma_score;           /* fma_score: the part of score FMA makes */
     char *evidence;
     json_t *notes;                  /* array of {kind, detail}; never NULL */
     size_t set;                     /* its targets: the plan's sets[set] */
@@ -178,7 +178,8 @@ int patch_validate_assignments(struct store *st, const struct patch_assignments 
 int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *out);
 
 /* The plan `fmvgen patch` writes: patch_plan_build, less the isa-kind
- * candidates whose score is below min_score (patch/threshold.h), each
+ * candidates whose score (without its FMA part when exact: FMA-free clones
+ * do not get it) is below min_score (patch/threshold.h), each
  * listed in skipped ("REL:LINE NAME: score below threshold: ...") and said
  * on stderr. Loop candidates are always taken: the compiler's records say
  * what changes. min_score <= 0 takes every candidate. */

@@ -10,7 +10,9 @@
 struct patch_function;
 
 /* NULL when f is taken; else why not (caller frees): "score below
- * threshold: 4 < 8 (isa: 1 bzhi); --min-score 4 takes it". */
-char *patch_below_threshold(const struct patch_function *f, int min_score);
+ * threshold: 4 < 8 (isa: 1 bzhi); --min-score 4 takes it". With exact
+ * (FMA-free targets) the FMA part of the score does not count: "score
+ * without FMA (--exact) below threshold: 0 < 8 (isa: 13 FMA)". */
+char *patch_below_threshold(const struct patch_function *f, int min_score, int exact);
 
 #endif

@@ -90,7 +90,8 @@ static const char SCHEMA[] =
      * of what changes at the target and its readable evidence. */
     "  kind TEXT,"
     "  score INTEGER NOT NULL DEFAULT 0,"
-    "  evidence TEXT);";
+    "  evidence TEXT,"
+    "  fma_score INTEGER NOT NULL DEFAULT 0);";  /* the part of score FMA makes */
 
 /* Columns later schemas added to tables an older store already has. */
 static const struct {
@@ -99,6 +100,7 @@ static const struct {
     {"functions", "kind", "TEXT"},
     {"functions", "score", "INTEGER NOT NULL DEFAULT 0"},
     {"functions", "evidence", "TEXT"},
+    {"functions", "fma_score", "INTEGER NOT NULL DEFAULT 0"},
 };
 
 struct store {

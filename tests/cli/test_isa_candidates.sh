@@ -9,7 +9,7 @@
 #     FMVGEN_CLONES_INLINE as a loop candidate's does;
 #   - patch: lowbits (one bzhi, score 4) left out below the default
 #     threshold, said in the header and on stderr; --min-score 0 takes it;
-#     a bad --min-score is a usage error; the applied patch builds and
+#     a bad --min-score is a usage error; --exact does not count FMA; the applied patch builds and
 #     prints the same checksum;
 #   - scan --compdb (the scan's own compile's object);
 #   - bad input, each a note: a TU whose target probe fails, a GCC -flto
@@ -88,6 +88,11 @@ check_compiler() {
   expect_match "$cc: --json skipped" "$(printf '%s' "$json" | jq -r '.skipped[]')" "lowbits: score below threshold"
   out=$("$FMVGEN" patch --min-score 0 2>&1)
   expect_match "$cc: --min-score 0 takes lowbits" "$out" "^\+FMVGEN_CLONES\(lowbits\)"
+  # FMA-free clones get nothing of an FMA-only gain.
+  out=$("$FMVGEN" patch --exact 2>&1)
+  expect_match "$cc: --exact leaves out mad" "$out" \
+    "ops.c:54: mad not patched: score without FMA \(--exact\) below threshold: 0 < 8"
+  expect_match "$cc: --exact keeps hamming2" "$out" "^\+FMVGEN_CLONES\(hamming2\)"
   "$FMVGEN" patch --min-score x >/dev/null 2>&1
   expect_eq "$cc: bad --min-score" "$?" 2
 

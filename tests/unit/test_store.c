@@ -128,6 +128,7 @@ static void test_schema_2_migrated_and_profiles(void **state)
     assert_int_equal(sqlite3_exec(db,
                                   "DROP TABLE function_profiles; ALTER TABLE functions DROP COLUMN kind;"
                                   " ALTER TABLE functions DROP COLUMN score; ALTER TABLE functions DROP COLUMN evidence;"
+                                  " ALTER TABLE functions DROP COLUMN fma_score;"
                                   " PRAGMA user_version=2",
                                   NULL, NULL, NULL),
                      SQLITE_OK);

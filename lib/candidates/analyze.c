@@ -8,6 +8,7 @@
 #include "candidates/helpers.h"
 #include "candidates/included.h"
 #include "candidates/inlined.h"
+#include "candidates/isa.h"
 #include "candidates/locate.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
@@ -33,6 +34,10 @@ struct wanted {
     struct loop_position *positions;
     size_t npositions;
     struct strvec files;
+    /* candidates/isa.h: KIND_*, and what its code at the target changes. */
+    const char *kind;
+    int score, fma_score;
+    char *evidence;
 };
 
 struct wanted_list {
@@ -43,6 +48,7 @@ struct wanted_list {
      * object; known = 0 when neither can be read. */
     struct strvec object_functions;
     int object_known;
+    struct strvec isa_notes;   /* tu_notes 'isa-unmatched' (isa.h) */
 };
 
 static void wanted_push(struct wanted_list *w, const char *function, const char *file, int line)
@@ -54,6 +60,9 @@ static void wanted_push(struct wanted_list *w, const char *function, const char 
     w->v[w->n].positions = NULL;
     w->v[w->n].npositions = 0;
     w->v[w->n].files = (struct strvec)STRVEC_INIT;
+    w->v[w->n].kind = KIND_VECTORIZED;
+    w->v[w->n].score = w->v[w->n].fma_score = 0;
+    w->v[w->n].evidence = NULL;
     w->n++;
 }
 
@@ -78,10 +87,36 @@ static void wanted_free(struct wanted_list *w)
         free(w->v[i].file);
         free(w->v[i].positions);
         sv_free(&w->v[i].files);
+        free(w->v[i].evidence);
     }
     free(w->v);
     sv_free(&w->object_functions);
+    sv_free(&w->isa_notes);
     memset(w, 0, sizeof *w);
+}
+
+/* The ISA comparison of the compile (isa.h): its evidence on the loop
+ * functions, and a wanted function of kind isa for each other one. */
+static void add_isa_functions(struct store *st, const struct compile_row *c, struct wanted_list *out)
+{
+    struct isa_result r;
+    isa_compare_compile(st, c, &r);
+    size_t nloops = out->n;
+    for (size_t i = 0; i < r.n; i++) {
+        struct wanted *w = NULL;
+        for (size_t k = 0; k < nloops && !w; k++)
+            if (out->v[k].function && !strcmp(out->v[k].function, r.v[i].name)) w = &out->v[k];
+        if (!w) {
+            wanted_push(out, r.v[i].name, NULL, 0);
+            w = &out->v[out->n - 1];
+            w->kind = KIND_ISA;
+        }
+        w->score = r.v[i].score;
+        w->fma_score = r.v[i].fma_score;
+        w->evidence = xstrdup(r.v[i].evidence);
+    }
+    for (size_t i = 0; i < r.notes.n; i++) sv_push(&out->isa_notes, r.notes.v[i]);
+    isa_result_free(&r);
 }
 
 /* The build's loops and the target probes' - not the -O3 comparison
@@ -92,20 +127,23 @@ static int load_wanted(struct store *st, const struct compile_row *c, struct wan
 {
     int64_t compile_id = c->id;
     static const char *const SQL =
-        "SELECT function, MIN(file), MIN(line), MIN(id) AS first FROM loops"
+        "SELECT function, MIN(file), MIN(line), MIN(id) AS first, MAX(variant='build') FROM loops"
         " WHERE compile_id=?1 AND variant<>'probe:O3' AND function IS NOT NULL GROUP BY function"
         " UNION ALL"
-        " SELECT NULL, file, line, MIN(id) FROM loops"
+        " SELECT NULL, file, line, MIN(id), 1 FROM loops"
         " WHERE compile_id=?1 AND variant<>'probe:O3' AND function IS NULL GROUP BY file, line"
         " ORDER BY first";
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(store_db(st), SQL, -1, &q, NULL) != SQLITE_OK)
         return fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
     sqlite3_bind_int64(q, 1, compile_id);
-    while (sqlite3_step(q) == SQLITE_ROW)
+    while (sqlite3_step(q) == SQLITE_ROW) {
         wanted_push(out, (const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
                     sqlite3_column_int(q, 2));
+        if (!sqlite3_column_int(q, 4)) out->v[out->n - 1].kind = KIND_TARGET_VECTORIZED;
+    }
     sqlite3_finalize(q);
+    add_isa_functions(st, c, out);
     /* Each function's loop positions: those in other definitions lead to
      * the helpers it inlined (helpers.h). */
     static const char *const POSITIONS =
@@ -143,6 +181,9 @@ struct fn_row {
     unsigned insert_offset, insert_line;
     const char *reason;          /* NULL: candidate */
     char *detail, *notes, *source_hash;
+    const char *kind;            /* KIND_* (static strings) */
+    int score, fma_score;
+    char *evidence;
 };
 
 struct row_list {
@@ -166,6 +207,7 @@ static void row_free(struct fn_row *r)
     free(r->detail);
     free(r->notes);
     free(r->source_hash);
+    free(r->evidence);
 }
 
 static void rows_free(struct row_list *rows)
@@ -290,12 +332,14 @@ static const char *gcc_include_dir(struct gcc_includes *cache, const struct comp
     return *d ? d : NULL;
 }
 
-static int has_row_named(const struct row_list *rows, const char *name)
+static struct fn_row *row_named(struct row_list *rows, const char *name)
 {
     for (size_t i = 0; i < rows->n; i++)
-        if (rows->v[i].name && !strcmp(rows->v[i].name, name)) return 1;
-    return 0;
+        if (rows->v[i].name && !strcmp(rows->v[i].name, name)) return &rows->v[i];
+    return NULL;
 }
+
+static void row_take_kind(struct fn_row *r, const struct wanted *w);
 
 /* Adds the row of an unlocated function unless one of that name exists
  * ("foo" and "foo.part.0" both unlocated). Takes detail. */
@@ -305,8 +349,10 @@ static void add_unlocated(struct row_list *rows, const struct wanted *w, const c
     struct fn_row tmp;
     memset(&tmp, 0, sizeof tmp);
     row_unlocated(&tmp, w, directory, reason, detail, def);
-    if (has_row_named(rows, tmp.name)) row_free(&tmp);
-    else *row_new(rows) = tmp;
+    struct fn_row *r = row_named(rows, tmp.name);
+    if (r) row_free(&tmp);
+    else *(r = row_new(rows)) = tmp;
+    row_take_kind(r, w);
 }
 
 static void row_add_note(struct fn_row *r, json_t *note);
@@ -329,15 +375,12 @@ static struct loop_position *positions_of(const struct wanted_list *wanted, cons
 static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted, const size_t *seen_of, const struct fn_def *seen,
                          const size_t *row_of, size_t nseen, struct row_list *rows)
 {
-
     for (size_t k = 0; k < nseen; k++) {
         if (row_of[k] == SIZE_MAX || rows->v[row_of[k]].reason) continue;
         size_t n = 0;
+        /* An isa candidate has no loop position: the callees the build
+         * inlined into it (helpers.h, from the object) still count. */
         struct loop_position *positions = positions_of(wanted, seen_of, k, &n);
-        if (!n) {
-            free(positions);
-            continue;
-        }
         json_t *notes = json_array();
         helpers_note(tu, pp, &seen[k], positions, n, seen, nseen,
                      wanted->object_known ? &wanted->object_functions : NULL, notes);
@@ -382,6 +425,20 @@ static void add_inlined_callees(struct parsed_tu *tu, struct pp_directives *pp, 
     free(hosts);
 }
 
+/* The kind, score and evidence of a wanted function onto its row; "foo"
+ * and "foo.part.0" on one row keep the kind that says more. */
+static void row_take_kind(struct fn_row *r, const struct wanted *w)
+{
+    if (!r) return;
+    r->kind = isa_kind_max(r->kind, w->kind);
+    if (w->score > r->score) {
+        r->score = w->score;
+        r->fma_score = w->fma_score;
+        free(r->evidence);
+        r->evidence = w->evidence ? xstrdup(w->evidence) : NULL;
+    }
+}
+
 static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
                        const struct wanted_list *wanted, struct row_list *rows)
 {
@@ -403,6 +460,7 @@ static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const str
                 duplicate = k;
         if (duplicate != SIZE_MAX) {
             seen_of[i] = duplicate;
+            if (row_of[duplicate] != SIZE_MAX) row_take_kind(&rows->v[row_of[duplicate]], w);
             fn_def_free(&def);
             continue;
         }
@@ -416,6 +474,7 @@ static void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const str
         } else {
             add_unlocated(rows, w, c->directory, el.reason, el.detail, &def);
         }
+        if (row_of[nseen] != SIZE_MAX) row_take_kind(&rows->v[row_of[nseen]], w);
         json_decref(el.note);
         seen_of[i] = nseen;
         seen[nseen++] = def;
@@ -436,8 +495,8 @@ static int store_rows(struct store *st, int64_t compile_id, const struct row_lis
     int ok = sqlite3_prepare_v2(db, "DELETE FROM functions WHERE compile_id=?", -1, &del, NULL) == SQLITE_OK &&
              sqlite3_prepare_v2(db,
                                 "INSERT INTO functions(compile_id,name,display_name,file,line,col,end_line,end_col,"
-                                "insert_offset,insert_line,status,reason,detail,notes,source_hash)"
-                                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                "insert_offset,insert_line,status,reason,detail,notes,source_hash,kind,score,evidence,"
+                                "fma_score) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                 -1, &ins, NULL) == SQLITE_OK;
     if (ok) {
         sqlite3_bind_int64(del, 1, compile_id);
@@ -466,6 +525,10 @@ static int store_rows(struct store *st, int64_t compile_id, const struct row_lis
         sqlite3_bind_text(ins, 13, r->detail, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 14, r->notes ? r->notes : "[]", -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 15, r->source_hash, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(ins, 16, r->kind ? r->kind : KIND_VECTORIZED, -1, SQLITE_STATIC);
+        sqlite3_bind_int(ins, 17, r->score);
+        sqlite3_bind_text(ins, 18, r->evidence, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(ins, 19, r->fma_score);
         ok = sqlite3_step(ins) == SQLITE_DONE;
     }
     if (!ok) fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
@@ -795,6 +858,8 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
                 else stats->candidates++;
             }
             if (store_rows(st, j->compile->id, &j->rows) != 0) rc = -1;
+            for (size_t k = 0; rc == 0 && k < j->wanted.isa_notes.n; k++)
+                if (store_add_tu_note(st, j->compile->id, "isa-unmatched", j->wanted.isa_notes.v[k]) != 0) rc = -1;
         }
         rows_free(&j->rows);
         wanted_free(&j->wanted);

@@ -1,5 +1,6 @@
 /* analyze.h - turns the loop records of the store into the functions table:
  * for every function the compiler vectorized (in the build or in a probe),
+ * or whose code at the target gains over the build's (isa.h: kind "isa"),
  * find its definition with libclang using the TU's own flags, apply the
  * eligibility rules, and store it as 'candidate' or 'excluded' with a reason.
  * Also stores per-candidate notes (SIMD #ifdefs inside the body, ...).
@@ -27,7 +28,11 @@
  *   notes         JSON array of {kind, detail}: "simd-ifdef"; "shared-line"
  *                 when the insert line also holds other code before the
  *                 definition (`namespace { void f()`, `extern "C" void f()`)
- *   source_hash   hash_file_hex of file when analyzed */
+ *   source_hash   hash_file_hex of file when analyzed
+ *   kind, score, evidence   isa.h: vectorized / target-vectorized / isa, and
+ *                 what the function's code at the target changes
+ * A compile's isa.h notes (objects without code, target functions not in
+ * the build's code) become tu_notes 'isa-unmatched'. */
 #ifndef FMVGEN_ANALYZE_H
 #define FMVGEN_ANALYZE_H
 

@@ -1,5 +1,6 @@
 /* probe.h - extra records-only compiles of the stored compiles, run in
- * parallel (-j): the user's own argv with the output (assembly) sent to a temp file,
+ * parallel (-j): the user's own argv with the output (assembly, or an
+ * object with on_object) sent to a temp file,
  * dependency-file flags removed (the user's build tree is never touched),
  * the compiler's record flags added, and optionally extra flags. Used for:
  *   - re-running a compile database's compiles  (variant "build")
@@ -25,6 +26,14 @@ struct probe_request {
                                    * delete a source it generated): 0 run (and fail, noted
                                    * as below), 1 skipped silently, 2 skipped with one
                                    * "fmvgen: note:" line counting them */
+    /* Optional: the compile writes an object (-c) instead of assembly, and
+     * on_object reads it, inside the store transaction, before the temp
+     * dir goes (capture/codeprofile.h keeps the ISA profiles of its
+     * functions). Returns 0, or -1 for a store error. For variant "build"
+     * it then also stores what object_functions holds. */
+    int (*on_object)(struct store *st, const struct compile_row *row, const char *variant, const char *object,
+                     void *ctx);
+    void *on_object_ctx;
 };
 
 /* Runs the request for every stored successful compile, at most jobs at a

@@ -371,3 +371,129 @@ int elf_object_functions(const char *path, struct strvec *names)
     close(fd);
     return rc;
 }
+
+/* ---- the code of a relocatable object, per function (elf_object_code) ---- */
+
+static int cmp_reloc(const void *a, const void *b)
+{
+    const struct elf_object_reloc *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+struct section_relocs {
+    struct elf_object_reloc *v;
+    size_t n;
+};
+
+/* The relocations that name a symbol, per section they apply to (indexed
+ * by section; nsec entries), each sorted by offset: read in one pass, so
+ * that a C++ object's thousands of COMDAT sections cost no more. */
+static struct section_relocs *object_relocs(Elf *elf, size_t nsec)
+{
+    struct section_relocs *all = xcalloc(nsec ? nsec : 1, sizeof *all);
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_info >= nsec || !sh.sh_entsize) continue;
+        struct elf_object_reloc **out = &all[sh.sh_info].v;
+        size_t *n = &all[sh.sh_info].n;
+        Elf_Scn *symscn = elf_getscn(elf, sh.sh_link);
+        GElf_Shdr symsh;
+        Elf_Data *syms = symscn && gelf_getshdr(symscn, &symsh) ? elf_getdata(symscn, NULL) : NULL;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!syms || !data) continue;
+        size_t count = sh.sh_size / sh.sh_entsize;
+        for (size_t i = 0; i < count; i++) {
+            GElf_Rela rela;
+            GElf_Sym sym;
+            if (!gelf_getrela(data, (int)i, &rela)) break;
+            if (!gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym)) continue;
+            const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+            if (!name || !*name) continue;   /* a section symbol: code or data of this object */
+            if (!(*n & (*n + 1))) *out = xrealloc(*out, (2 * *n + 1) * sizeof **out);   /* n+1 a power of 2 */
+            (*out)[(*n)++] = (struct elf_object_reloc){rela.r_offset, name, (int)GELF_R_TYPE(rela.r_info)};
+        }
+    }
+    for (size_t i = 0; i < nsec; i++)
+        if (all[i].n) qsort(all[i].v, all[i].n, sizeof *all[i].v, cmp_reloc);
+    return all;
+}
+
+int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **why)
+{
+    *why = NULL;
+    if (elf_version(EV_CURRENT) == EV_NONE) return *why = xstrdup("libelf does not start"), -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return *why = xasprintf("%s: cannot open (%s)", path, strerror(errno)), -1;
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    GElf_Ehdr eh;
+    size_t shstrndx = 0;
+    int rc = -1;
+    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+        /* Clang's -flto writes LLVM bitcode ("BC\xc0\xde"). */
+        *why = xasprintf("%s: not an ELF object (an LTO bitcode file holds no code)", path);
+    } else if (!gelf_getehdr(elf, &eh) || eh.e_type != ET_REL || eh.e_machine != EM_X86_64 ||
+               elf_getshdrstrndx(elf, &shstrndx) != 0) {
+        *why = xasprintf("%s: not an x86-64 relocatable object", path);
+    } else {
+        int lto = 0;
+        uint64_t code = 0;
+        Elf_Scn *symtab = NULL, *scn = NULL;
+        GElf_Shdr symsh;
+        memset(&symsh, 0, sizeof symsh);
+        while ((scn = elf_nextscn(elf, scn))) {
+            GElf_Shdr sh;
+            if (!gelf_getshdr(scn, &sh)) continue;
+            const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+            if (name && !strncmp(name, ".gnu.lto_", 9)) lto = 1;
+            if (sh.sh_flags & SHF_EXECINSTR) code += sh.sh_size;
+            if (sh.sh_type == SHT_SYMTAB) symtab = scn, symsh = sh;
+        }
+        if (lto && !code) {
+            *why = xasprintf("%s: a GCC LTO object (GIMPLE, no code)", path);
+        } else if (!symtab) {
+            *why = xasprintf("%s: no symbol table", path);
+        } else {
+            rc = 0;
+            Elf_Data *data = elf_getdata(symtab, NULL);
+            size_t n = data && symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize : 0;
+            size_t nsec = 0;
+            if (elf_getshdrnum(elf, &nsec) != 0) nsec = 0;
+            struct section_relocs *all = object_relocs(elf, nsec);
+            for (size_t i = 0; i < n && rc == 0; i++) {
+                GElf_Sym sym;
+                if (!gelf_getsym(data, (int)i, &sym)) break;
+                if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF ||
+                    sym.st_shndx >= SHN_LORESERVE)
+                    continue;
+                const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+                Elf_Scn *cs = elf_getscn(elf, sym.st_shndx);
+                GElf_Shdr csh;
+                Elf_Data *cd = cs && gelf_getshdr(cs, &csh) && csh.sh_type == SHT_PROGBITS ? elf_getdata(cs, NULL) : NULL;
+                if (!name || !*name || !cd || !cd->d_buf || sym.st_value > cd->d_size ||
+                    sym.st_size > cd->d_size - sym.st_value)
+                    continue;
+                const struct elf_object_reloc *relocs = sym.st_shndx < nsec ? all[sym.st_shndx].v : NULL;
+                size_t nrelocs = sym.st_shndx < nsec ? all[sym.st_shndx].n : 0;
+                size_t lo = 0, hi = nrelocs;   /* the first at or after the function */
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (relocs[mid].offset < sym.st_value) lo = mid + 1;
+                    else hi = mid;
+                }
+                size_t first = lo;
+                size_t last = first;
+                while (last < nrelocs && relocs[last].offset < sym.st_value + sym.st_size) last++;
+                struct elf_object_func f = {name, (const uint8_t *)cd->d_buf + sym.st_value, sym.st_value,
+                                            sym.st_size};
+                if (fn(&f, relocs + first, last - first, ctx) != 0) rc = -1;
+            }
+            for (size_t i = 0; i < nsec; i++) free(all[i].v);
+            free(all);
+            if (rc != 0) *why = xasprintf("%s: its code cannot be read", path);
+        }
+    }
+    if (elf) elf_end(elf);
+    close(fd);
+    return rc;
+}

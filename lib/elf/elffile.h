@@ -48,6 +48,28 @@ void elf_file_close(struct elf_file *ef);
 struct strvec;
 int elf_object_functions(const char *path, struct strvec *names);
 
+/* The code of each function a relocatable object (a compiler's .o)
+ * defines: fn gets every defined STT_FUNC symbol with its bytes (addr is
+ * its offset in its section) and the relocations inside its code that name
+ * a symbol (calls to other functions: R_X86_64_PLT32 / PC32 against it),
+ * sorted by offset. fn returns nonzero to fail the read. Returns 0, or -1
+ * with *why (caller frees) saying what the file is instead: missing, not
+ * ELF (Clang's LTO bitcode), not an x86-64 object, a GCC LTO object with
+ * no code. Nothing is printed. */
+struct elf_object_func {
+    const char *name;
+    const uint8_t *code;
+    uint64_t addr, size;
+};
+struct elf_object_reloc {
+    uint64_t offset;        /* in the function's section */
+    const char *symbol;
+    int type;               /* R_X86_64_* */
+};
+typedef int (*elf_object_code_fn)(const struct elf_object_func *f, const struct elf_object_reloc *relocs,
+                                  size_t nrelocs, void *ctx);
+int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **why);
+
 /* The size bytes of file contents mapped at addr, when they all lie in one
  * allocated section with contents; NULL otherwise. Valid until close. */
 const uint8_t *elf_file_bytes(const struct elf_file *ef, uint64_t addr, uint64_t size);

@@ -88,26 +88,28 @@ static int width_slot(int bits)
     return bits == 512 ? 3 : bits == 256 ? 2 : bits == 128 ? 1 : 0;
 }
 
-static int on_insn(const cs_insn *insn, void *ctx)
+void isa_insn(const cs_insn *insn, isa_set *needs, int *vector_bits)
 {
-    struct isa_usage *u = ctx;
     const cs_detail *d = insn->detail;
-    u->n_insns++;
-    if (disasm_is_length_only(insn)) u->n_length_only++;
-    if (!d) return 0;
+    isa_set n = 0;
+    struct reg_facts rf = {0, 0, 0};
+    if (!d) {
+        *needs = 0;
+        *vector_bits = 0;
+        return;
+    }
     for (uint8_t i = 0; i < d->groups_count; i++) {
         int f = group_feature(d->groups[i]);
-        if (f >= 0) u->needs |= ISA_BIT(f);
+        if (f >= 0) n |= ISA_BIT(f);
     }
     /* Instructions capstone 4 leaves without a feature group. */
     switch (insn->id) {
-    case X86_INS_POPCNT: u->needs |= ISA_BIT(ISA_POPCNT); break;
-    case X86_INS_LZCNT: u->needs |= ISA_BIT(ISA_LZCNT); break;
-    case X86_INS_MOVBE: u->needs |= ISA_BIT(ISA_MOVBE); break;
-    case X86_INS_TZCNT: u->needs |= ISA_BIT(ISA_BMI); break;
+    case X86_INS_POPCNT: n |= ISA_BIT(ISA_POPCNT); break;
+    case X86_INS_LZCNT: n |= ISA_BIT(ISA_LZCNT); break;
+    case X86_INS_MOVBE: n |= ISA_BIT(ISA_MOVBE); break;
+    case X86_INS_TZCNT: n |= ISA_BIT(ISA_BMI); break;
     default: break;
     }
-    struct reg_facts rf = {0, 0, 0};
     for (uint8_t i = 0; i < d->x86.op_count; i++) {
         const cs_x86_op *op = &d->x86.operands[i];
         if (op->type == X86_OP_REG) note_reg(op->reg, &rf);
@@ -119,14 +121,27 @@ static int on_insn(const cs_insn *insn, void *ctx)
     /* EVEX, zmm, k-registers, xmm16-31: AVX-512 whatever the groups say;
      * EVEX on xmm/ymm only is the VL subset. */
     int evex = disasm_is_evex(insn);
-    if (evex || rf.bits == 512 || rf.mask || rf.high_vector) u->needs |= ISA_BIT(ISA_AVX512F);
-    if (evex && rf.bits && rf.bits < 512) u->needs |= ISA_BIT(ISA_AVX512VL);
+    if (evex || rf.bits == 512 || rf.mask || rf.high_vector) n |= ISA_BIT(ISA_AVX512F);
+    if (evex && rf.bits && rf.bits < 512) n |= ISA_BIT(ISA_AVX512VL);
     /* A VEX encoding needs AVX even when capstone groups it as SSE. */
-    if (disasm_is_vex(insn) && rf.bits) u->needs |= ISA_BIT(ISA_AVX);
-    if (rf.bits == 256 && !evex) u->needs |= ISA_BIT(ISA_AVX);
+    if (disasm_is_vex(insn) && rf.bits) n |= ISA_BIT(ISA_AVX);
+    if (rf.bits == 256 && !evex) n |= ISA_BIT(ISA_AVX);
+    *needs = n;
+    *vector_bits = rf.bits;
+}
 
-    if (rf.bits > u->vector_bits) u->vector_bits = rf.bits;
-    u->n_by_width[width_slot(rf.bits)]++;
+static int on_insn(const cs_insn *insn, void *ctx)
+{
+    struct isa_usage *u = ctx;
+    u->n_insns++;
+    if (disasm_is_length_only(insn)) u->n_length_only++;
+    if (!insn->detail) return 0;
+    isa_set needs;
+    int bits;
+    isa_insn(insn, &needs, &bits);
+    u->needs |= needs;
+    if (bits > u->vector_bits) u->vector_bits = bits;
+    u->n_by_width[width_slot(bits)]++;
     return 0;
 }
 

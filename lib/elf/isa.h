@@ -46,6 +46,12 @@ int isa_analyze(const uint8_t *code, size_t len, uint64_t addr, struct isa_usage
 int isa_analyze_reachable(const uint8_t *code, size_t window, uint64_t addr, struct isa_usage *out,
                           uint64_t *extent);
 
+/* What one decoded instruction (detail on) needs, and the widest vector
+ * register it touches (0, 128, 256, 512): the per-instruction step of
+ * isa_analyze. */
+struct cs_insn;
+void isa_insn(const struct cs_insn *insn, isa_set *needs, int *vector_bits);
+
 /* "SSE4.1", "AVX512VL", ... */
 const char *isa_feature_name(enum isa_feature f);
 /* The names of the set, in enum order, joined by sep; "" for the empty set. */

@@ -3,6 +3,7 @@
  * renders the header comment and the diff (diff.c). Nothing is written
  * here: the CLI prints the text or hands the new contents to apply.c. */
 #include "patch/plan.h"
+#include "patch/threshold.h"
 #include "patch/marker.h"
 #include "patch/diff.h"
 #include "patch/redecl.h"
@@ -121,6 +122,8 @@ static void function_free(struct patch_function *f)
     free(f->display_name);
     free(f->source_hash);
     free(f->probe_target);
+    free(f->kind);
+    free(f->evidence);
     free(f->clones_arg);
     free(f->helper_of);
     sv_free(&f->symbols);
@@ -169,7 +172,7 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(store_db(st),
                            "SELECT compile_id, name, display_name, file, line, insert_offset, insert_line, "
-                           "source_hash, notes FROM functions WHERE status = 'candidate' "
+                           "source_hash, notes, kind, score, evidence, fma_score FROM functions WHERE status = 'candidate' "
                            "ORDER BY file, insert_offset, id",
                            -1, &q, NULL) != SQLITE_OK)
         return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
@@ -208,6 +211,10 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
         f->line = f->insert_line;
         if (sqlite3_column_int(q, 4) > 0) f->line = sqlite3_column_int(q, 4);
         f->source_hash = col_dup(q, 7);
+        f->kind = col_dup(q, 9);
+        f->score = sqlite3_column_int(q, 10);
+        f->evidence = col_dup(q, 11);
+        f->fma_score = sqlite3_column_int(q, 12);
         const char *notes = (const char *)sqlite3_column_text(q, 8);
         json_error_t e;
         f->notes = notes ? json_loads(notes, 0, &e) : NULL;
@@ -476,6 +483,11 @@ static int build_file(struct patch_file *pf, struct patch_function **fs, size_t 
 
 static void describe_why(struct strbuf *sb, const struct patch_function *f)
 {
+    if (f->kind && !strcmp(f->kind, "isa")) {
+        sb_addf(sb, "no loop vectorized; isa: %s (score %d) [isa]",
+                f->evidence ? f->evidence : "its code differs at the target", f->score);
+        return;
+    }
     if (f->build_loops > 0) {
         sb_addf(sb, "%d loop%s vectorized in the build", f->build_loops, f->build_loops == 1 ? "" : "s");
         if (f->build_bytes > 0) sb_addf(sb, " (%d-byte vectors)", f->build_bytes);
@@ -490,6 +502,8 @@ static void describe_why(struct strbuf *sb, const struct patch_function *f)
     } else {
         sb_adds(sb, "vectorized (no loop records kept)");
     }
+    if (f->evidence) sb_addf(sb, "; isa: %s (score %d)", f->evidence, f->score);
+    if (f->kind) sb_addf(sb, " [%s]", f->kind);
 }
 
 /* The spelling and CPU-model remarks of one target set, each line starting
@@ -553,7 +567,9 @@ static char *render_header(const struct patch_plan *p)
     }
     if (p->exact) sb_adds(&sb, "  --exact: FMA-free targets, every clone computes bit-identical results\n");
 
-    sb_addf(&sb, "\nFunctions (%zu), with the loops the compiler vectorized:\n", p->nfunctions);
+    sb_addf(&sb, "\nFunctions (%zu), with the loops the compiler vectorized and what their code at the target\n"
+                 "changes, [kind]: vectorized, target-vectorized or isa (no loop vectorized):\n",
+            p->nfunctions);
     for (size_t i = 0; i < p->nfunctions; i++) {
         const struct patch_function *f = &p->functions[i];
         sb_addf(&sb, "  %s:%d %s: ", f->rel, f->line, f->display_name);
@@ -751,6 +767,25 @@ static void keep_only(struct patch_plan *p, const struct strvec *only)
     for (size_t i = 0; i < p->nfunctions; i++) {
         struct patch_function *f = &p->functions[i];
         if (!sv_contains(only, f->name)) {
+            function_free(f);
+            continue;
+        }
+        p->functions[out++] = *f;
+    }
+    p->nfunctions = out;
+}
+
+/* Drops the candidates patch_below_threshold leaves out, said why. */
+static void keep_scored(struct patch_plan *p, int min_score)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        struct patch_function *f = &p->functions[i];
+        char *why = patch_below_threshold(f, min_score, p->exact);
+        if (why) {
+            sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, why);
+            fmv_note("%s:%d: %s not patched: %s", f->rel, f->line, f->display_name, why);
+            free(why);
             function_free(f);
             continue;
         }
@@ -994,7 +1029,7 @@ static struct patch_function **edits_in_order(struct patch_plan *p, size_t *n)
  * assigned (by name, and file when it gives one) or else set 0; then the
  * files and the text. */
 static int build_plan(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
-                      const struct patch_assignments *assigned, struct patch_plan *p)
+                      const struct patch_assignments *assigned, int min_score, struct patch_plan *p)
 {
     memset(p, 0, sizeof *p);
     p->exact = exact;
@@ -1004,6 +1039,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     if (load_functions(st, p->root, p) != 0) return -1;
     settle_in_files(p, p->functions, &p->nfunctions, &p->already);
     if (only) keep_only(p, only);
+    if (min_score > 0) keep_scored(p, min_score);
     if (assigned) keep_assigned(p, assigned);
     name_sets(p);
     if (assigned) p->exact = !p->fma;
@@ -1042,13 +1078,19 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
 
 int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *p)
 {
-    return build_plan(st, targets, exact, NULL, NULL, p);
+    return build_plan(st, targets, exact, NULL, NULL, 0, p);
+}
+
+int patch_plan_build_scored(struct store *st, const struct strvec *targets, int exact, int min_score,
+                            struct patch_plan *p)
+{
+    return build_plan(st, targets, exact, NULL, NULL, min_score, p);
 }
 
 int patch_plan_build_only(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
                           struct patch_plan *p)
 {
-    return build_plan(st, targets, exact, only, NULL, p);
+    return build_plan(st, targets, exact, only, NULL, 0, p);
 }
 
 int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *p)
@@ -1059,7 +1101,7 @@ int patch_plan_build_assigned(struct store *st, const struct patch_assignments *
             return fmv_error("%s: no targets given for it", a->v[i].name);
         }
     }
-    return build_plan(st, NULL, 0, NULL, a, p);
+    return build_plan(st, NULL, 0, NULL, a, 0, p);
 }
 
 /* ["avx2", "default"] */
@@ -1102,6 +1144,9 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_object_set_new(j, "build_loops", json_integer(f->build_loops));
         json_object_set_new(j, "probe_loops", json_integer(f->probe_loops));
         json_object_set_new(j, "probe_target", f->probe_target ? json_string(f->probe_target) : json_null());
+        json_object_set_new(j, "kind", f->kind ? json_string(f->kind) : json_null());
+        json_object_set_new(j, "score", json_integer(f->score));
+        json_object_set_new(j, "evidence", f->evidence ? json_string(f->evidence) : json_null());
         json_object_set_new(j, "targets", targets_json(&p->sets[f->set].targets));
         json_object_set_new(j, "macro", json_string(p->sets[f->set].macro));
         json_object_set(j, "notes", f->notes);

@@ -52,6 +52,12 @@ struct patch_function {
     int build_loops, build_bytes;   /* vectorized loops in the user's build, widest vector */
     int probe_loops, probe_bytes;   /* same at the probe target (0: none) */
     char *probe_target;             /* e.g. "arch=x86-64-v4", or NULL */
+    /* candidates/isa.h: "vectorized", "target-vectorized" or "isa" (NULL
+     * from a store before schema 3); the score of what its code at the
+     * target changes and its evidence (NULL: none). */
+    char *kind;
+    int score, fma_score;           /* fma_score: the part of score FMA makes */
+    char *evidence;
     json_t *notes;                  /* array of {kind, detail}; never NULL */
     size_t set;                     /* its targets: the plan's sets[set] */
     /* A definition in a source file TUs #include (candidates/included.h):
@@ -145,6 +151,15 @@ int patch_validate_assignments(struct store *st, const struct patch_assignments 
 /* Builds the plan (reads every file; nothing is written). Returns 0 (with
  * nfunctions 0 when there is nothing to do), or -1 after a one-line error. */
 int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *out);
+
+/* The plan `fmvgen patch` writes: patch_plan_build, less the isa-kind
+ * candidates whose score (without its FMA part when exact: FMA-free clones
+ * do not get it) is below min_score (patch/threshold.h), each
+ * listed in skipped ("REL:LINE NAME: score below threshold: ...") and said
+ * on stderr. Loop candidates are always taken: the compiler's records say
+ * what changes. min_score <= 0 takes every candidate. */
+int patch_plan_build_scored(struct store *st, const struct strvec *targets, int exact, int min_score,
+                            struct patch_plan *out);
 
 /* The same restricted to the candidates whose name (struct patch_function's
  * name) is in only; NULL: all of them. `fmvgen select` uses it to patch the

@@ -1,6 +1,7 @@
 /* report.c - see report.h. Reads only; every number is derived from the
  * stored rows, so `list` never disagrees with what scan collected. */
 #include "report/report.h"
+#include "candidates/isa.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -125,7 +126,7 @@ static int load_functions(struct store *st, struct report *r)
      * into several objects) follow each other. */
     sqlite3_stmt *q = prepare(st,
         "SELECT f.id, f.name, f.display_name, f.file, f.line, f.status, f.reason, f.detail, f.notes,"
-        "  c.source, f.compile_id, COALESCE(f.end_line, f.line), c.output"
+        "  c.source, f.compile_id, COALESCE(f.end_line, f.line), c.output, f.kind, f.score, f.evidence"
         " FROM functions f JOIN compiles c ON c.id=f.compile_id"
         " ORDER BY f.status, f.file, f.line, f.name, c.output, f.id");
     if (!q) return -1;
@@ -159,6 +160,16 @@ static int load_functions(struct store *st, struct report *r)
             else r->nexcluded++;
             free(last_file);
             last_file = file ? xstrdup(file) : NULL;
+        }
+        const char *kind = (const char *)sqlite3_column_text(q, 13);
+        if (kind && (!f->kind || !strcmp(isa_kind_max(f->kind, kind), kind))) {
+            free(f->kind);
+            f->kind = xstrdup(kind);
+        }
+        if (sqlite3_column_int(q, 14) > f->score || (!f->evidence && sqlite3_column_text(q, 15))) {
+            if (sqlite3_column_int(q, 14) > f->score) f->score = sqlite3_column_int(q, 14);
+            free(f->evidence);
+            f->evidence = col_text(q, 15);
         }
         f->outputs = xrealloc(f->outputs, (f->ncompiles + 1) * sizeof *f->outputs);
         f->outputs[f->ncompiles++] = display_path(r->root, (const char *)sqlite3_column_text(q, 12));
@@ -275,6 +286,9 @@ json_t *report_to_json(const struct report *r)
                               f->display_name, "file", f->file, "line", f->line, "status", f->status, "tu", f->tu,
                               "outputs", outputs, "only_at_target", f->only_at_target, "notes", f->notes, "loops",
                               loops);
+        json_object_set_new(o, "kind", f->kind ? json_string(f->kind) : json_null());
+        json_object_set_new(o, "score", json_integer(f->score));
+        json_object_set_new(o, "evidence", f->evidence ? json_string(f->evidence) : json_null());
         if (f->reason) json_object_set_new(o, "reason", json_string(f->reason));
         if (f->detail) json_object_set_new(o, "detail", json_string(f->detail));
         json_array_append_new(fs, o);
@@ -305,6 +319,8 @@ void report_free(struct report *r)
         free(f->reason);
         free(f->detail);
         free(f->tu);
+        free(f->kind);
+        free(f->evidence);
         for (size_t j = 0; j < f->ncompiles; j++) free(f->outputs[j]);
         free(f->outputs);
         json_decref(f->notes);

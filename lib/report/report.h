@@ -1,7 +1,8 @@
 /* report.h - what `fmvgen list` shows, gathered from the store in one place
  * so that the human table and --json say the same thing:
- *   - every function that vectorized (in the build or only in a probe), as a
- *     candidate or as an exclusion with its reason - once per definition
+ *   - every function that vectorized (in the build or only in a probe) or
+ *     whose code gains at the target ISA, as a candidate (with its kind,
+ *     score and evidence) or as an exclusion with its reason - once per definition
  *     (file, line, name, status), however many compiles built it;
  *   - per loop: the vector width of the user's build vs the target probe;
  *   - per TU: flags that defeat vectorization, failed probes, and how many
@@ -41,6 +42,13 @@ struct report_function {
     char **outputs;
     size_t ncompiles;
     int only_at_target;  /* vectorizes only in the target probe */
+    /* candidates/isa.h: "vectorized", "target-vectorized" or "isa" (the
+     * one that says most over its compiles); the score of what its code at
+     * the target changes, and the evidence ("popcnt replaces
+     * __popcountdi2; 12 FMA"), NULL when none. */
+    char *kind;
+    int score;
+    char *evidence;
     struct report_loop *loops;
     size_t nloops;
 };

@@ -421,6 +421,7 @@ char *select_report_markdown(const struct select_report *r)
             const struct select_function *fn = &r->functions[f];
             const struct decision_function *d = &r->decision.functions[f];
             sb_addf(&sb, "| %s", fn->display_name);
+            if (fn->kind) sb_addf(&sb, " [%s]", fn->kind);
             add_name_flag(&sb, r, f);
             sb_addf(&sb, " | %s:%d | ", fn->file, fn->line);
             if (baseline_unsampled(r, f)) sb_adds(&sb, "not sampled");
@@ -665,6 +666,8 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "display_name", json_string(fn->display_name));
         json_object_set_new(j, "file", json_string(fn->file));
         json_object_set_new(j, "line", json_integer(fn->line));
+        json_object_set_new(j, "kind", fn->kind ? json_string(fn->kind) : json_null());
+        json_object_set_new(j, "evidence", fn->evidence ? json_string(fn->evidence) : json_null());
         json_object_set_new(j, "selected", json_boolean(fn->in_patch));
         json_object_set_new(j, "fma_free_code", json_boolean(fn->fma_free_code));
         json_object_set_new(j, "outlined_helpers", fn->outlined ? json_string(fn->outlined) : json_null());
@@ -993,6 +996,8 @@ void select_report_free(struct select_report *r)
         free(fn->name);
         free(fn->display_name);
         free(fn->file);
+        free(fn->kind);
+        free(fn->evidence);
         free(fn->note);
         free(fn->outlined);
         sv_free(&fn->helpers);

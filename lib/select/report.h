@@ -39,6 +39,8 @@ struct select_variant {
 struct select_function {
     char *name, *display_name, *file;   /* file relative to the project root */
     int line;
+    char *kind;         /* candidates/isa.h: vectorized, target-vectorized, isa; NULL: unknown */
+    char *evidence;     /* what its code at the target changes, or NULL */
     char **ran;         /* [variant]: the symbol that collected its samples, or NULL */
     int in_patch;       /* in selected.patch */
     int set;            /* with in_patch: the variant whose targets it gets */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCHEMA_VERSION 2   /* 2: object_functions */
+#define SCHEMA_VERSION 3   /* 2: object_functions; 3: function_profiles, functions.kind/score/evidence */
 
 static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS meta("
@@ -56,6 +56,16 @@ static const char SCHEMA[] =
     "  compile_id INTEGER NOT NULL REFERENCES compiles(id) ON DELETE CASCADE,"
     "  name TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS object_functions_by_compile ON object_functions(compile_id);"
+    /* The ISA profile (elf/funcisa.h, as JSON) of each function of a
+     * compile's code: variant 'build' for the scan's own compile
+     * (--compdb), 'probe:<target>' for the target probe's. Read before
+     * their temp dir goes; a wrapped build's object is read at analysis. */
+    "CREATE TABLE IF NOT EXISTS function_profiles("
+    "  compile_id INTEGER NOT NULL REFERENCES compiles(id) ON DELETE CASCADE,"
+    "  variant TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  profile TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS function_profiles_by_compile ON function_profiles(compile_id, variant);"
     "CREATE TABLE IF NOT EXISTS tu_notes("
     "  id INTEGER PRIMARY KEY,"
     "  compile_id INTEGER NOT NULL REFERENCES compiles(id) ON DELETE CASCADE,"
@@ -75,7 +85,23 @@ static const char SCHEMA[] =
     "  reason TEXT,"
     "  detail TEXT,"
     "  notes TEXT,"
-    "  source_hash TEXT);";
+    "  source_hash TEXT,"
+    /* vectorized / target-vectorized / isa (candidates/isa.h); the score
+     * of what changes at the target and its readable evidence. */
+    "  kind TEXT,"
+    "  score INTEGER NOT NULL DEFAULT 0,"
+    "  evidence TEXT,"
+    "  fma_score INTEGER NOT NULL DEFAULT 0);";  /* the part of score FMA makes */
+
+/* Columns later schemas added to tables an older store already has. */
+static const struct {
+    const char *table, *column, *decl;
+} ADDED_COLUMNS[] = {
+    {"functions", "kind", "TEXT"},
+    {"functions", "score", "INTEGER NOT NULL DEFAULT 0"},
+    {"functions", "evidence", "TEXT"},
+    {"functions", "fma_score", "INTEGER NOT NULL DEFAULT 0"},
+};
 
 struct store {
     sqlite3 *db;
@@ -132,10 +158,31 @@ int store_open(const char *builddir, int create, struct store **out)
         goto fail;
     }
     if (version < SCHEMA_VERSION) {
-        char *sql = xasprintf("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;", SCHEMA, SCHEMA_VERSION);
-        int rc = exec_sql(st, sql);
+        /* The tables an older store lacks are created, the columns added;
+         * no stored row is dropped. */
+        int rc = exec_sql(st, "BEGIN IMMEDIATE") != 0 || exec_sql(st, SCHEMA) != 0;
+        for (size_t i = 0; !rc && i < sizeof ADDED_COLUMNS / sizeof *ADDED_COLUMNS; i++) {
+            char *probe = xasprintf("SELECT 1 FROM pragma_table_info('%s') WHERE name='%s'", ADDED_COLUMNS[i].table,
+                                    ADDED_COLUMNS[i].column);
+            int has = 0;
+            if (sqlite3_prepare_v2(st->db, probe, -1, &q, NULL) == SQLITE_OK) {
+                has = sqlite3_step(q) == SQLITE_ROW;
+                sqlite3_finalize(q);
+            }
+            free(probe);
+            if (has) continue;
+            char *alter = xasprintf("ALTER TABLE %s ADD COLUMN %s %s", ADDED_COLUMNS[i].table, ADDED_COLUMNS[i].column,
+                                    ADDED_COLUMNS[i].decl);
+            rc = exec_sql(st, alter) != 0;
+            free(alter);
+        }
+        char *sql = xasprintf("PRAGMA user_version=%d; COMMIT;", SCHEMA_VERSION);
+        if (!rc) rc = exec_sql(st, sql) != 0;
         free(sql);
-        if (rc != 0) goto fail;
+        if (rc != 0) {
+            store_rollback(st);
+            goto fail;
+        }
     }
     free(dbpath);
     *out = st;
@@ -355,6 +402,41 @@ int store_object_functions(struct store *st, int64_t compile_id, struct strvec *
     while (sqlite3_step(q) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(q, 0);
         if (name) sv_push(out, name);
+        found = 1;
+    }
+    sqlite3_finalize(q);
+    return found;
+}
+
+int store_set_function_profiles(struct store *st, int64_t compile_id, const char *variant, const struct strvec *names,
+                                const struct strvec *profiles)
+{
+    if (run_stmt(st, "DELETE FROM function_profiles WHERE compile_id=? AND variant=?", "it", compile_id, variant) !=
+        SQLITE_DONE)
+        return -1;
+    for (size_t i = 0; i < names->n && i < profiles->n; i++)
+        if (run_stmt(st, "INSERT INTO function_profiles(compile_id,variant,name,profile) VALUES(?,?,?,?)", "itt" "t",
+                     compile_id, variant, names->v[i], profiles->v[i]) != SQLITE_DONE)
+            return -1;
+    return 0;
+}
+
+int store_function_profiles(struct store *st, int64_t compile_id, const char *variant, struct strvec *names,
+                            struct strvec *profiles)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db, "SELECT name, profile FROM function_profiles WHERE compile_id=? AND variant=?"
+                                   " ORDER BY rowid",
+                           -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_int64(q, 1, compile_id);
+    sqlite3_bind_text(q, 2, variant, -1, SQLITE_TRANSIENT);
+    int found = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(q, 0), *profile = (const char *)sqlite3_column_text(q, 1);
+        if (!name || !profile) continue;
+        sv_push(names, name);
+        sv_push(profiles, profile);
         found = 1;
     }
     sqlite3_finalize(q);

@@ -15,9 +15,11 @@
  *         vector_bytes, message, vector_lanes)
  *   tu_notes(id, compile_id, kind, detail)
  *   object_functions(compile_id, name)    functions a compile emitted (scan's own compiles)
+ *   function_profiles(compile_id, variant, name, profile)   ISA profile (elf/funcisa.h
+ *                                         JSON) per folded function name of a compile's code
  *   functions(id, compile_id, name, display_name, file, line, col,
  *             end_line, end_col, insert_offset, insert_line, status, reason,
- *             detail, notes, source_hash)
+ *             detail, notes, source_hash, kind, score, evidence, fma_score)
  * variant is "build" for the user's own compile and "probe:<what>" for the
  * extra records-only compiles (e.g. "probe:arch=x86-64-v4", "probe:O3"). */
 #ifndef FMVGEN_STORE_H
@@ -83,6 +85,15 @@ struct strvec;
 int store_set_object_functions(struct store *st, int64_t compile_id, const struct strvec *names);
 /* Appends the compile's list to out; 1 when one was stored, else 0. */
 int store_object_functions(struct store *st, int64_t compile_id, struct strvec *out);
+
+/* The ISA profiles of a compile's code in one variant ("build",
+ * "probe:<target>"): replaces that (compile, variant)'s rows; names and
+ * profiles (JSON text) pair up. 0 or -1. */
+int store_set_function_profiles(struct store *st, int64_t compile_id, const char *variant, const struct strvec *names,
+                                const struct strvec *profiles);
+/* Appends them to names/profiles; 1 when some were stored, else 0. */
+int store_function_profiles(struct store *st, int64_t compile_id, const char *variant, struct strvec *names,
+                            struct strvec *profiles);
 
 /* Reads one compile back; argv is rebuilt from the stored JSON. */
 struct compile_row {

@@ -15,7 +15,10 @@ static const char USAGE[] =
     "usage: fmvgen list [--json] [--candidates | --excluded]\n"
     "\n"
     "Shows what the last scan found: each function the compiler vectorized, in\n"
-    "the build or only at the target ISA (probe), either as a candidate for\n"
+    "the build or only at the target ISA (probe), or whose code at the target\n"
+    "ISA does in fewer instructions what the build's does (kind isa: calls\n"
+    "removed, popcnt/round/BMI, FMA, wider vectors; the evidence and its score\n"
+    "shown), either as a candidate for\n"
     "target_clones or excluded with its reason; per loop the vector width of\n"
     "the build vs the target probe; and per translation unit the flags that\n"
     "defeat vectorization.\n"
@@ -61,9 +64,12 @@ static void print_candidates(const struct report *r)
     for (size_t i = 0; i < r->nfunctions; i++) {
         const struct report_function *f = &r->functions[i];
         if (strcmp(f->status, "candidate")) continue;
-        printf("  %s:%d  %s%s\n", f->file, f->line, f->display_name,
+        printf("  %s:%d  %s%s", f->file, f->line, f->display_name,
                f->only_at_target ? "  [vectorizes only at the target ISA]" : "");
+        if (f->kind) printf("  (%s, score %d)", f->kind, f->score);
+        putchar('\n');
         print_compiles(f);
+        if (f->evidence) printf("      isa: %s\n", f->evidence);
         for (size_t j = 0; j < f->nloops; j++) {
             const struct report_loop *l = &f->loops[j];
             char *where = l->line ? xasprintf("%s %s:%d:%d", l->kind, l->file, l->line, l->column)
@@ -87,6 +93,7 @@ static void print_exclusions(const struct report *r)
         printf("  %s:%d  %s\n      reason: %s%s%s\n", f->file, f->line, f->display_name, f->reason ? f->reason : "?",
                f->detail ? ": " : "", f->detail ? f->detail : "");
         print_compiles(f);
+        if (f->evidence) printf("      isa: %s\n", f->evidence);
         print_notes(f->notes, "      ");
     }
 }

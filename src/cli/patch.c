@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "candidates/isa.h"
 #include "cli/cli.h"
 #include "patch/apply.h"
 #include "patch/plan.h"
@@ -17,8 +18,11 @@
 #include "targets/targets.h"
 #include "util/util.h"
 
+#define MIN_SCORE_TEXT_(n) #n
+#define MIN_SCORE_TEXT(n) MIN_SCORE_TEXT_(n)
+
 static const char USAGE[] =
-    "usage: fmvgen patch [-o FILE] [--apply] [--targets LIST] [--exact] [--compiler CC] [--json]\n"
+    "usage: fmvgen patch [-o FILE] [--apply] [--targets LIST] [--exact] [--min-score N] [--compiler CC] [--json]\n"
     "\n"
     "Writes a unified diff (paths relative to the project root; apply with\n"
     "'patch -p1', 'git apply' or quilt) that puts FMVGEN_CLONES, a guarded\n"
@@ -32,6 +36,10 @@ static const char USAGE[] =
     "                   else " TARGETS_DEFAULT ")\n"
     "  --exact          FMA-free targets (" TARGETS_EXACT "): clones compute bit-identical\n"
     "                   floating-point results (x86-64-v3/v4 may fuse a*b+c into FMA)\n"
+    "  --min-score N    leave out candidates of kind isa (no vectorized loop) whose\n"
+    "                   score is below N (default " MIN_SCORE_TEXT(ISA_MIN_SCORE_DEFAULT) ": a library call removed, or\n"
+    "                   as much in replaced instructions); the header says which;\n"
+    "                   0 takes them all, as 'fmvgen select' does\n"
     "  --compiler CC    check the targets with CC instead of the scanned compilers\n"
     "  --json           print a machine-readable summary (with the patch text when\n"
     "                   neither -o nor --apply is given)\n"
@@ -67,10 +75,11 @@ int cmd_patch(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"apply", no_argument, NULL, 'a'},
         {"targets", required_argument, NULL, 't'}, {"exact", no_argument, NULL, 'e'},
         {"compiler", required_argument, NULL, 'c'}, {"json", no_argument, NULL, 'j'},
+        {"min-score", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     const char *output = NULL, *spec = NULL, *compiler = NULL;
-    int apply = 0, exact = 0, json = 0, c;
+    int apply = 0, exact = 0, json = 0, c, min_score = ISA_MIN_SCORE_DEFAULT;
     while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
@@ -79,6 +88,16 @@ int cmd_patch(int argc, char **argv)
         case 'e': exact = 1; break;
         case 'c': compiler = optarg; break;
         case 'j': json = 1; break;
+        case 'm': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || v < 0 || v > 1000000) {
+                fmv_error("--min-score %s: expected a score >= 0", optarg);
+                return 2;
+            }
+            min_score = (int)v;
+            break;
+        }
         case 'h': return cli_usage(USAGE, 0);
         default: return cli_usage(USAGE, 1);
         }
@@ -102,7 +121,7 @@ int cmd_patch(int argc, char **argv)
         rc = 2;
         goto out;
     }
-    if (patch_plan_build(st, &targets, exact, &plan) != 0) {
+    if (patch_plan_build_scored(st, &targets, exact, min_score, &plan) != 0) {
         rc = 1;
         goto out;
     }

@@ -18,6 +18,7 @@
 
 #include "candidates/analyze.h"
 #include "capture/compdb.h"
+#include "capture/codeprofile.h"
 #include "capture/probe.h"
 #include "capture/scaninfo.h"
 #include "capture/wrapper.h"
@@ -133,7 +134,9 @@ static void run_probes(struct store *st, const struct strvec *targets, int jobs)
         struct strvec flags = STRVEC_INIT;
         target_compile_flags(widest, &flags);
         char *variant = xasprintf("probe:%s", widest);
-        struct probe_request req = {.variant = variant, .extra_flags = sv_argv(&flags), .skip_vanished = skip_vanished};
+        /* Its code too: candidates/isa.h compares it with the build's. */
+        struct probe_request req = {.variant = variant, .extra_flags = sv_argv(&flags), .skip_vanished = skip_vanished,
+                                    .on_object = codeprofile_store};
         skip_vanished = 1;
         probe_run(st, &req, jobs);
         free(variant);
@@ -305,6 +308,11 @@ int cmd_scan(int argc, char **argv)
 
     struct ingest_stats istats = {0};
     size_t n_unsupported = 0;
+    /* Written again by this scan's probes and analysis (candidates/isa.h). */
+    if (scaninfo_clear_tu_notes(st, "isa-unmatched") != 0) {
+        rc = 1;
+        goto out;
+    }
     if (o.build) {
         build_status = wrapper_run_build(builddir, o.build);
         struct strvec unsupported = STRVEC_INIT;
@@ -320,7 +328,9 @@ int cmd_scan(int argc, char **argv)
             rc = 1;
             goto out;
         }
-        struct probe_request req = {.variant = "build"};
+        /* Its object, as a wrapped build's: the functions it emitted and
+         * their ISA profiles (codeprofile.h). */
+        struct probe_request req = {.variant = "build", .on_object = codeprofile_store};
         probe_run(st, &req, o.jobs);
     } else {
         if (records_import_log(st, o.log, root, &istats) != 0) {

@@ -1,5 +1,6 @@
 /* Unit tests of lib/store: rescans replace rows, parallel writers (as under
- * make -j) lose nothing, a newer schema is refused with a clear error. */
+ * make -j) lose nothing, a newer schema is refused with a clear error, an
+ * older one is migrated keeping its rows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,12 +114,61 @@ static void test_missing_and_newer_store_refused(void **state)
     free(dir);
 }
 
+/* A schema-2 store (before function_profiles and functions.kind/score/
+ * evidence) is migrated on open: the table and columns are added, its
+ * rows kept; profiles are stored per (compile, variant) and read back. */
+static void test_schema_2_migrated_and_profiles(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-store");
+    struct store *st;
+    assert_int_equal(store_open(dir, 1, &st), 0);
+    int64_t a = add(st, "/p/a.c", 0);
+    sqlite3 *db = store_db(st);
+    assert_int_equal(sqlite3_exec(db,
+                                  "DROP TABLE function_profiles; ALTER TABLE functions DROP COLUMN kind;"
+                                  " ALTER TABLE functions DROP COLUMN score; ALTER TABLE functions DROP COLUMN evidence;"
+                                  " ALTER TABLE functions DROP COLUMN fma_score;"
+                                  " PRAGMA user_version=2",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    char *sql = xasprintf("INSERT INTO functions(compile_id,name,status) VALUES(%lld,'f','candidate')", (long long)a);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    free(sql);
+    store_close(st);
+    assert_int_equal(store_open(dir, 0, &st), 0);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT name, kind, score, evidence FROM functions", -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(q, 0), "f");   /* kept */
+    assert_int_equal(sqlite3_column_type(q, 1), SQLITE_NULL);
+    assert_int_equal(sqlite3_column_int(q, 2), 0);
+    sqlite3_finalize(q);
+    struct strvec names = STRVEC_INIT, profiles = STRVEC_INIT;
+    sv_push(&names, "f");
+    sv_push(&profiles, "{\"insns\":3}");
+    assert_int_equal(store_set_function_profiles(st, a, "probe:arch=x86-64-v4", &names, &profiles), 0);
+    sv_free(&names);
+    sv_free(&profiles);
+    assert_int_equal(store_function_profiles(st, a, "build", &names, &profiles), 0);
+    assert_int_equal(store_function_profiles(st, a, "probe:arch=x86-64-v4", &names, &profiles), 1);
+    assert_int_equal(names.n, 1);
+    assert_string_equal(profiles.v[0], "{\"insns\":3}");
+    sv_free(&names);
+    sv_free(&profiles);
+    store_close(st);
+    remove_tree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rescan_replaces_compile_and_its_loops),
         cmocka_unit_test(test_parallel_writers_lose_nothing),
         cmocka_unit_test(test_missing_and_newer_store_refused),
+        cmocka_unit_test(test_schema_2_migrated_and_profiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

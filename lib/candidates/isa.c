@@ -1,0 +1,301 @@
+/* isa.c - see isa.h. */
+#include "candidates/isa.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+
+/* Functions a wider ISA computes in one instruction, by what replaces them. */
+enum replacement { REP_POPCNT, REP_LZCNT, REP_TZCNT, REP_ROUND, REP_FMA, REP_NONE };
+
+static enum replacement replacement_of(const char *callee)
+{
+    static const char *const popcnt[] = {"__popcountdi2", "__popcountsi2", "__popcountti2",
+                                         "__paritydi2",   "__paritysi2",   NULL};
+    static const char *const lz[] = {"__clzdi2", "__clzsi2", "__clzti2", NULL};
+    static const char *const tz[] = {"__ctzdi2", "__ctzsi2", "__ctzti2", NULL};
+    static const char *const round[] = {"floor", "ceil", "rint", "trunc", "nearbyint", "round", "roundeven",
+                                        "lrint", "llrint", "lround", "llround", NULL};
+    for (int i = 0; popcnt[i]; i++)
+        if (!strcmp(callee, popcnt[i])) return REP_POPCNT;
+    for (int i = 0; lz[i]; i++)
+        if (!strcmp(callee, lz[i])) return REP_LZCNT;
+    for (int i = 0; tz[i]; i++)
+        if (!strcmp(callee, tz[i])) return REP_TZCNT;
+    /* libm: the double name, or with the float/long double suffix. */
+    size_t n = strlen(callee);
+    for (int suffix = 0; suffix < 2; suffix++) {
+        size_t len = n - (size_t)suffix;
+        if (suffix && (n < 2 || (callee[n - 1] != 'f' && callee[n - 1] != 'l'))) break;
+        if (len == 3 && !strncmp(callee, "fma", 3)) return REP_FMA;
+        for (int i = 0; round[i]; i++)
+            if (strlen(round[i]) == len && !strncmp(callee, round[i], len)) return REP_ROUND;
+    }
+    return REP_NONE;
+}
+
+static unsigned count_of(const struct strvec *v, const char *s)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < v->n; i++) n += !strcmp(v->v[i], s);
+    return n;
+}
+
+static const char *replacement_insn(enum replacement r, const struct func_isa *t)
+{
+    switch (r) {
+    case REP_POPCNT: return t->op_example[FOP_POPCNT] ? t->op_example[FOP_POPCNT] : "popcnt";
+    case REP_LZCNT: return t->op_example[FOP_LZCNT] ? t->op_example[FOP_LZCNT] : "lzcnt";
+    case REP_TZCNT: return t->op_example[FOP_TZCNT] ? t->op_example[FOP_TZCNT] : "tzcnt";
+    case REP_ROUND: return t->op_example[FOP_ROUND] ? t->op_example[FOP_ROUND] : "inline code";
+    case REP_FMA: return t->op_example[FOP_FMA] ? t->op_example[FOP_FMA] : "inline code";
+    default: return "inline code";
+    }
+}
+
+static int width_slot(int bits)
+{
+    return bits >= 512 ? 3 : bits >= 256 ? 2 : bits >= 128 ? 1 : 0;
+}
+
+static void add_part(struct strbuf *sb, const char *text)
+{
+    if (sb->len) sb_adds(sb, "; ");
+    sb_adds(sb, text);
+}
+
+int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evidence)
+{
+    struct strbuf sb = STRBUF_INIT;
+    int score = 0;
+    int replaced[REP_NONE] = {0};
+    /* Calls removed, grouped by the instruction that replaces them. */
+    for (int r = 0; r < REP_NONE; r++) {
+        struct strvec callees = STRVEC_INIT;
+        unsigned sites = 0;
+        for (size_t i = 0; i < b->calls.n; i++) {
+            const char *callee = b->calls.v[i];
+            if (replacement_of(callee) != (enum replacement)r || sv_contains(&callees, callee)) continue;
+            unsigned nb = count_of(&b->calls, callee), nt = count_of(&t->calls, callee);
+            if (nt >= nb) continue;
+            sv_push(&callees, callee);
+            sites += nb - nt;
+        }
+        if (callees.n) {
+            struct strbuf part = STRBUF_INIT;
+            sb_addf(&part, "%s replaces ", replacement_insn((enum replacement)r, t));
+            for (size_t i = 0; i < callees.n; i++) sb_addf(&part, "%s%s", i ? ", " : "", callees.v[i]);
+            if (sites > callees.n) sb_addf(&part, " (%u calls)", sites);
+            add_part(&sb, sb_str(&part));
+            sb_free(&part);
+            score += ISA_W_CALL * (int)sites;
+            replaced[r] = 1;
+        }
+        sv_free(&callees);
+    }
+    /* Instructions the target has more of. */
+    static const struct {
+        enum funcisa_op op;
+        int weight;
+        int rep;   /* said already when it replaced a call */
+    } singles[] = {
+        {FOP_POPCNT, ISA_W_SINGLE, REP_POPCNT}, {FOP_LZCNT, ISA_W_SINGLE, REP_LZCNT},
+        {FOP_TZCNT, ISA_W_SINGLE, REP_TZCNT},   {FOP_BMI, ISA_W_SINGLE, REP_NONE},
+        {FOP_MOVBE, ISA_W_SINGLE, REP_NONE},    {FOP_ROUND, ISA_W_SINGLE, REP_ROUND},
+        {FOP_SHIFTX, ISA_W_SHIFTX, REP_NONE},
+    };
+    for (size_t k = 0; k < sizeof singles / sizeof *singles; k++) {
+        enum funcisa_op op = singles[k].op;
+        if (t->ops[op] <= b->ops[op]) continue;
+        unsigned d = t->ops[op] - b->ops[op];
+        score += singles[k].weight * (int)d;
+        if (singles[k].rep != REP_NONE && replaced[singles[k].rep]) continue;
+        char *part = xasprintf("%u %s", d, t->op_example[op] ? t->op_example[op] : funcisa_op_name(op));
+        add_part(&sb, part);
+        free(part);
+    }
+    if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) {
+        unsigned d = t->ops[FOP_FMA] - b->ops[FOP_FMA];
+        score += ISA_W_FMA * (int)d;
+        if (!replaced[REP_FMA]) {
+            char *part = xasprintf("%u FMA", d);
+            add_part(&sb, part);
+            free(part);
+        }
+    }
+    if (t->ops[FOP_SIMD] > b->ops[FOP_SIMD]) {
+        unsigned d = t->ops[FOP_SIMD] - b->ops[FOP_SIMD];
+        score += ISA_W_SIMD * (int)d;
+        struct strbuf part = STRBUF_INIT;
+        sb_addf(&part, "%u SSE4/AVX2/AVX-512 operation%s (", d, d == 1 ? "" : "s");
+        size_t shown = 0;
+        for (size_t i = 0; i < t->simd_ops.n; i++) {
+            if (sv_contains(&b->simd_ops, t->simd_ops.v[i])) continue;
+            if (shown == 4) {
+                sb_adds(&part, ", ...");
+                break;
+            }
+            sb_addf(&part, "%s%s", shown++ ? ", " : "", t->simd_ops.v[i]);
+        }
+        if (!shown) sb_adds(&part, "more of the same");
+        sb_adds(&part, ")");
+        add_part(&sb, sb_str(&part));
+        sb_free(&part);
+    }
+    /* xmm is where scalar float code lives: only ymm/zmm are wider vectors. */
+    int base = width_slot(b->vector_bits) > 1 ? width_slot(b->vector_bits) : 1;
+    if (width_slot(t->vector_bits) > base) {
+        unsigned wide = 0;
+        for (int s = base + 1; s < 4; s++) wide += t->n_by_width[s];
+        score += ISA_W_WIDE * (int)wide;
+        char *part = xasprintf("%s (build: %s)", isa_register_class(t->vector_bits),
+                               b->vector_bits ? isa_register_class(b->vector_bits) : "no vectors");
+        add_part(&sb, part);
+        free(part);
+    }
+    *evidence = NULL;
+    if (score > 0) *evidence = sb_detach(&sb);
+    sb_free(&sb);
+    return score;
+}
+
+int isa_fma_score(const struct func_isa *b, const struct func_isa *t)
+{
+    int score = 0;
+    struct strvec seen = STRVEC_INIT;
+    for (size_t i = 0; i < b->calls.n; i++) {
+        const char *callee = b->calls.v[i];
+        if (replacement_of(callee) != REP_FMA || sv_contains(&seen, callee)) continue;
+        sv_push(&seen, callee);
+        unsigned nb = count_of(&b->calls, callee), nt = count_of(&t->calls, callee);
+        if (nt < nb) score += ISA_W_CALL * (int)(nb - nt);
+    }
+    sv_free(&seen);
+    if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) score += ISA_W_FMA * (int)(t->ops[FOP_FMA] - b->ops[FOP_FMA]);
+    return score;
+}
+
+/* The stored profiles of one (compile, variant); 0 when none. */
+static int load_profiles(struct store *st, int64_t compile_id, const char *variant, struct func_isa_list *out)
+{
+    struct strvec names = STRVEC_INIT, texts = STRVEC_INIT;
+    int found = store_function_profiles(st, compile_id, variant, &names, &texts);
+    for (size_t i = 0; i < names.n; i++) {
+        json_error_t e;
+        json_t *j = json_loads(texts.v[i], 0, &e);
+        struct func_isa f;
+        if (funcisa_from_json(names.v[i], j, &f) == 0) {
+            out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+            out->v[out->n++] = f;
+        } else {
+            funcisa_free(&f);
+        }
+        json_decref(j);
+    }
+    sv_free(&names);
+    sv_free(&texts);
+    funcisa_sort(out);
+    return found;
+}
+
+/* The target probe's variant of this compile ("probe:arch=x86-64-v4"). */
+static char *target_variant(struct store *st, int64_t compile_id)
+{
+    sqlite3_stmt *q;
+    char *v = NULL;
+    if (sqlite3_prepare_v2(store_db(st),
+                           "SELECT DISTINCT variant FROM function_profiles WHERE compile_id=? AND variant LIKE "
+                           "'probe:%' ORDER BY variant LIMIT 1",
+                           -1, &q, NULL) != SQLITE_OK)
+        return NULL;
+    sqlite3_bind_int64(q, 1, compile_id);
+    if (sqlite3_step(q) == SQLITE_ROW) v = xstrdup((const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    return v;
+}
+
+void isa_compare_compile(struct store *st, const struct compile_row *c, struct isa_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->notes = (struct strvec)STRVEC_INIT;
+    char *variant = target_variant(st, c->id);
+    if (!variant) return;
+    struct func_isa_list target = {0}, build = {0};
+    load_profiles(st, c->id, variant, &target);
+    int have_build = load_profiles(st, c->id, "build", &build);
+    if (!have_build) {
+        char *why = NULL;
+        if (!c->output || !*c->output) {
+            why = xstrdup("the compile names no object");
+        } else {
+            char *object = path_absolute(c->output, c->directory);
+            if (funcisa_read_object(object, &build, &why) == 0) have_build = 1;
+            free(object);
+        }
+        if (!have_build) {
+            sv_pushf(&out->notes, "build: %s; its code at %s is not compared", why ? why : "no code",
+                     variant + strlen("probe:"));
+            free(why);
+        }
+    }
+    struct strvec unmatched = STRVEC_INIT;
+    for (size_t i = 0; have_build && i < target.n; i++) {
+        const struct func_isa *t = &target.v[i];
+        const struct func_isa *b = funcisa_find(&build, t->name);
+        char *evidence = NULL;
+        if (!b) {
+            /* Inlined into its callers in the build, or named otherwise
+             * there: said only when its target code alone shows something. */
+            struct func_isa empty;
+            memset(&empty, 0, sizeof empty);
+            if (isa_compare(&empty, t, &evidence) > 0) sv_push(&unmatched, t->name);
+            free(evidence);
+            continue;
+        }
+        int score = isa_compare(b, t, &evidence);
+        if (score <= 0) continue;
+        out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+        out->v[out->n++] = (struct isa_function){xstrdup(t->name), score, isa_fma_score(b, t), evidence};
+    }
+    if (unmatched.n) {
+        struct strbuf sb = STRBUF_INIT;
+        for (size_t i = 0; i < unmatched.n && i < 5; i++) sb_addf(&sb, "%s%s", i ? ", " : "", unmatched.v[i]);
+        if (unmatched.n > 5) sb_adds(&sb, ", ...");
+        sv_pushf(&out->notes, "%zu function%s of the code at %s %s no counterpart in the build's code (inlined or "
+                              "renamed there), not compared: %s",
+                 unmatched.n, unmatched.n == 1 ? "" : "s", variant + strlen("probe:"), unmatched.n == 1 ? "has" : "have",
+                 sb_str(&sb));
+        sb_free(&sb);
+    }
+    sv_free(&unmatched);
+    funcisa_list_free(&target);
+    funcisa_list_free(&build);
+    free(variant);
+}
+
+void isa_result_free(struct isa_result *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->v[i].name);
+        free(r->v[i].evidence);
+    }
+    free(r->v);
+    sv_free(&r->notes);
+    memset(r, 0, sizeof *r);
+}
+
+static int kind_rank(const char *k)
+{
+    if (!k) return 0;
+    if (!strcmp(k, KIND_VECTORIZED)) return 3;
+    if (!strcmp(k, KIND_TARGET_VECTORIZED)) return 2;
+    if (!strcmp(k, KIND_ISA)) return 1;
+    return 0;
+}
+
+const char *isa_kind_max(const char *a, const char *b)
+{
+    return kind_rank(a) >= kind_rank(b) ? a : b;
+}

@@ -1,0 +1,17 @@
+/* codeprofile.h - keeps the ISA profile (elf/funcisa.h) of every function a
+ * scan's own compile emitted: the probe's on_object hook (probe.h), run
+ * before the probe's temp dir goes. Stores function_profiles rows of the
+ * (compile, variant); for variant "build" (scan --compdb) also the
+ * object_functions list. An object that cannot be read (an LTO object
+ * without code, ...) gives the compile a tu_notes 'isa-unmatched' line
+ * ("<variant>: why"), not an error. Returns 0, or -1 on a store error. */
+#ifndef FMVGEN_CAPTURE_CODEPROFILE_H
+#define FMVGEN_CAPTURE_CODEPROFILE_H
+
+struct store;
+struct compile_row;
+
+int codeprofile_store(struct store *st, const struct compile_row *row, const char *variant, const char *object,
+                      void *ctx);
+
+#endif

@@ -1,0 +1,309 @@
+/* funcisa.c - see funcisa.h. The object is read by elffile.c, its code
+ * decoded by disasm.c, each instruction's needs and registers judged by
+ * isa.c; here only what an instruction does is told apart from how it is
+ * encoded. */
+#include "elf/funcisa.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf/disasm.h"
+#include "elf/elffile.h"
+
+static const char *const op_names[FOP_N] = {
+    [FOP_POPCNT] = "popcnt", [FOP_LZCNT] = "lzcnt", [FOP_TZCNT] = "tzcnt", [FOP_BMI] = "bmi",
+    [FOP_SHIFTX] = "shiftx", [FOP_MOVBE] = "movbe", [FOP_ROUND] = "round", [FOP_FMA] = "fma",
+    [FOP_SIMD] = "simd",
+};
+
+const char *funcisa_op_name(enum funcisa_op op)
+{
+    return op < FOP_N ? op_names[op] : "?";
+}
+
+static int in_list(const char *m, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(m, *list)) return 1;
+    return 0;
+}
+
+static int starts_with_any(const char *m, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strncmp(m, *list, strlen(*list))) return 1;
+    return 0;
+}
+
+/* Operations SSE2 has no single instruction for, by their legacy name (a
+ * VEX/EVEX form without its 'v'). Data moves, lane inserts/extracts of
+ * wide registers and mask-register bookkeeping are left out: they come
+ * with the wider code and say nothing of their own. */
+static const char *const SIMD_EXACT[] = {
+    /* SSE3 */ "addsubps", "addsubpd", "haddps", "haddpd", "hsubps", "hsubpd", "movddup", "movshdup", "movsldup",
+    /* SSSE3 */ "pabsb", "pabsw", "pabsd", "pabsq", "palignr", "phaddw", "phaddd", "phaddsw", "phsubw", "phsubd",
+    "phsubsw", "pmaddubsw", "pmulhrsw", "pshufb", "psignb", "psignw", "psignd",
+    /* SSE4.1 */ "blendpd", "blendps", "blendvpd", "blendvps", "dppd", "dpps", "insertps", "mpsadbw", "packusdw",
+    "pblendvb", "pblendw", "pcmpeqq", "pextrb", "pextrd", "pextrq", "pinsrb", "pinsrd", "pinsrq", "phminposuw",
+    "pmaxsb", "pmaxsd", "pmaxud", "pmaxuw", "pminsb", "pminsd", "pminud", "pminuw", "pmaxsq", "pmaxuq", "pminsq",
+    "pminuq", "pmuldq", "pmulld", "pmullq", "ptest", "testps", "testpd",
+    /* SSE4.2 */ "pcmpgtq", "pcmpestri", "pcmpestrm", "pcmpistri", "pcmpistrm", "crc32",
+    /* AVX-512 scalar/unsigned conversions */ "cvtusi2ss", "cvtusi2sd", "cvtss2usi", "cvtsd2usi", "cvttss2usi",
+    "cvttsd2usi", "cvtudq2ps", "cvtudq2pd", "cvtps2udq", "cvtpd2udq", "cvttps2udq", "cvttpd2udq", "cvtqq2ps",
+    "cvtqq2pd", "cvtuqq2ps", "cvtuqq2pd", "cvtps2qq", "cvtpd2qq", "cvttps2qq", "cvttpd2qq", "cvtps2uqq",
+    "cvtpd2uqq", "cvttps2uqq", "cvttpd2uqq", "cvtph2ps", "cvtps2ph",
+    NULL};
+static const char *const SIMD_PREFIX[] = {
+    "broadcast", "pbroadcast", "perm", "pperm", "pmaskmov", "psllv", "psrlv", "psrav",
+    "gather", "pgather", "scatter", "pscatter", "pternlog", "compress", "pcompress", "expand", "pexpand",
+    "blendm", "pblendm", "fixupimm", "getexp", "getmant", "scalef", "range", "reduce", "rcp14", "rsqrt14",
+    "pconflict", "plzcnt", "popcnt" /* vpopcnt after the v is dropped: vpopcntd -> popcntd, see below */,
+    "pmadd52", "dbpsadbw", "pmultishift", "pmovm2", "pmovb2m", "pmovw2m", "pmovd2m", "pmovq2m", "prol", "pror",
+    "pshldv", "pshrdv", "pshld", "pshrd", "pdpbusd", "pdpwssd",
+    NULL};
+static const char *const BMI[] = {"andn", "bextr", "blsi", "blsmsk", "blsr", "bzhi", "pdep", "pext", "mulx", NULL};
+static const char *const SHIFTX[] = {"sarx", "shlx", "shrx", "rorx", NULL};
+static const char *const ROUND[] = {"roundss", "roundsd", "roundps", "roundpd", "rndscaless", "rndscalesd",
+                                    "rndscaleps", "rndscalepd", NULL};
+static const char *const FMA[] = {"fmadd", "fmsub", "fnmadd", "fnmsub", NULL};
+
+enum funcisa_op funcisa_classify(const char *mnemonic, int vex)
+{
+    const char *m = mnemonic;
+    if (!strcmp(m, "popcnt")) return FOP_POPCNT;
+    if (!strcmp(m, "lzcnt")) return FOP_LZCNT;
+    if (!strcmp(m, "tzcnt")) return FOP_TZCNT;
+    if (!strcmp(m, "movbe")) return FOP_MOVBE;
+    if (in_list(m, BMI)) return FOP_BMI;
+    if (in_list(m, SHIFTX)) return FOP_SHIFTX;
+    /* VEX/EVEX: the operation is the legacy one without the 'v'. */
+    if (vex && m[0] == 'v') m++;
+    else if (vex) return FOP_N;
+    if (in_list(m, ROUND)) return FOP_ROUND;
+    if (vex && starts_with_any(m, FMA)) return FOP_FMA;
+    if (in_list(m, SIMD_EXACT) || !strncmp(m, "pmovsx", 6) || !strncmp(m, "pmovzx", 6)) return FOP_SIMD;
+    /* Only encodings SSE2 code cannot have: a legacy "popcnt" is the scalar
+     * one above; "perm"/"broadcast" exist only with VEX/EVEX. */
+    if (vex && starts_with_any(m, SIMD_PREFIX)) return FOP_SIMD;
+    /* vpmaskmov's legacy cousin maskmovdqu is SSE2, vmaskmovps is AVX. */
+    if (vex && !strncmp(m, "maskmov", 7) && strcmp(m, "maskmovdqu") != 0) return FOP_SIMD;
+    return FOP_N;
+}
+
+/* A new profile for one symbol, named with its suffix folded; the parts of
+ * one function are merged by funcisa_sort. */
+static struct func_isa *profile_for(struct func_isa_list *l, const char *symbol)
+{
+    size_t len = strcspn(symbol, ".");
+    if (len == 0) len = strlen(symbol);   /* ".L" names: keep whole */
+    if (!(l->n & (l->n + 1))) l->v = xrealloc(l->v, (2 * l->n + 1) * sizeof *l->v);
+    struct func_isa *f = &l->v[l->n++];
+    memset(f, 0, sizeof *f);
+    f->name = xstrndup(symbol, len);
+    f->calls = (struct strvec)STRVEC_INIT;
+    f->simd_ops = (struct strvec)STRVEC_INIT;
+    return f;
+}
+
+struct walk {
+    struct func_isa *f;
+    const struct elf_object_reloc *relocs;
+    size_t nrelocs;
+};
+
+static int is_call_reloc(int type)
+{
+    return type == R_X86_64_PLT32 || type == R_X86_64_PC32 || type == R_X86_64_GOTPCREL ||
+           type == R_X86_64_GOTPCRELX || type == R_X86_64_REX_GOTPCRELX;
+}
+
+static int has_group(const cs_insn *insn, uint8_t group)
+{
+    for (uint8_t i = 0; insn->detail && i < insn->detail->groups_count; i++)
+        if (insn->detail->groups[i] == group) return 1;
+    return 0;
+}
+
+static int on_insn(const cs_insn *insn, void *ctx)
+{
+    struct walk *w = ctx;
+    struct func_isa *f = w->f;
+    f->n_insns++;
+    isa_set needs = 0;
+    int bits = 0;
+    isa_insn(insn, &needs, &bits);
+    f->needs |= needs;
+    if (bits > f->vector_bits) f->vector_bits = bits;
+    f->n_by_width[bits >= 512 ? 3 : bits >= 256 ? 2 : bits >= 128 ? 1 : 0]++;
+    int vex = disasm_is_vex(insn) || disasm_is_evex(insn);
+    enum funcisa_op op = disasm_is_length_only(insn) ? FOP_N : funcisa_classify(insn->mnemonic, vex);
+    if (op < FOP_N) {
+        f->ops[op]++;
+        if (!f->op_example[op]) f->op_example[op] = xstrdup(insn->mnemonic);
+        if (op == FOP_SIMD) {
+            const char *m = vex && insn->mnemonic[0] == 'v' ? insn->mnemonic + 1 : insn->mnemonic;
+            if (!sv_contains(&f->simd_ops, m)) sv_push(&f->simd_ops, m);
+        }
+    }
+    /* A call or (tail-call) jump whose target a relocation names. */
+    if (has_group(insn, X86_GRP_CALL) || has_group(insn, X86_GRP_JUMP)) {
+        for (size_t i = 0; i < w->nrelocs; i++) {
+            const struct elf_object_reloc *r = &w->relocs[i];
+            if (r->offset < insn->address || r->offset >= insn->address + insn->size) continue;
+            if (is_call_reloc(r->type)) sv_push(&f->calls, r->symbol);
+        }
+    }
+    return 0;
+}
+
+static int on_function(const struct elf_object_func *of, const struct elf_object_reloc *relocs, size_t nrelocs,
+                       void *ctx)
+{
+    struct func_isa_list *l = ctx;
+    struct walk w = {profile_for(l, of->name), relocs, nrelocs};
+    return disasm_walk(of->code, (size_t)of->size, of->addr, on_insn, &w, NULL) < 0 ? -1 : 0;
+}
+
+int funcisa_read_object(const char *path, struct func_isa_list *out, char **why)
+{
+    struct func_isa_list l = {0};
+    int rc = elf_object_code(path, on_function, &l, why);
+    funcisa_sort(&l);
+    for (size_t i = 0; i < l.n; i++) {
+        out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+        out->v[out->n++] = l.v[i];
+    }
+    free(l.v);
+    funcisa_sort(out);
+    return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct func_isa *)a)->name, ((const struct func_isa *)b)->name);
+}
+
+/* b's counts into a (two parts of one function: foo and foo.cold). */
+static void merge_into(struct func_isa *a, struct func_isa *b)
+{
+    a->needs |= b->needs;
+    if (b->vector_bits > a->vector_bits) a->vector_bits = b->vector_bits;
+    a->n_insns += b->n_insns;
+    for (int k = 0; k < FOP_N; k++) {
+        a->ops[k] += b->ops[k];
+        if (!a->op_example[k] && b->op_example[k]) a->op_example[k] = xstrdup(b->op_example[k]);
+    }
+    for (int k = 0; k < 4; k++) a->n_by_width[k] += b->n_by_width[k];
+    for (size_t i = 0; i < b->calls.n; i++) sv_push(&a->calls, b->calls.v[i]);
+    for (size_t i = 0; i < b->simd_ops.n; i++)
+        if (!sv_contains(&a->simd_ops, b->simd_ops.v[i])) sv_push(&a->simd_ops, b->simd_ops.v[i]);
+    funcisa_free(b);
+}
+
+void funcisa_sort(struct func_isa_list *l)
+{
+    if (!l->n) return;
+    /* Stable for equal names is not needed: merged counts do not depend
+     * on the order, and the first op example of either part will do. */
+    qsort(l->v, l->n, sizeof *l->v, by_name);
+    size_t out = 0;
+    for (size_t i = 1; i < l->n; i++) {
+        if (!strcmp(l->v[out].name, l->v[i].name)) merge_into(&l->v[out], &l->v[i]);
+        else l->v[++out] = l->v[i];
+    }
+    l->n = out + 1;
+}
+
+const struct func_isa *funcisa_find(const struct func_isa_list *l, const char *name)
+{
+    if (!l || !l->n) return NULL;
+    struct func_isa key;
+    key.name = (char *)name;
+    return bsearch(&key, l->v, l->n, sizeof *l->v, by_name);
+}
+
+static json_t *strvec_json(const struct strvec *v)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < v->n; i++) json_array_append_new(a, json_string(v->v[i]));
+    return a;
+}
+
+json_t *funcisa_to_json(const struct func_isa *f)
+{
+    json_t *j = json_object();
+    char *needs = isa_set_format(f->needs, ",");
+    json_object_set_new(j, "needs", json_string(needs));
+    free(needs);
+    json_object_set_new(j, "vector_bits", json_integer(f->vector_bits));
+    json_object_set_new(j, "insns", json_integer(f->n_insns));
+    json_t *ops = json_object(), *ex = json_object();
+    for (int k = 0; k < FOP_N; k++) {
+        if (!f->ops[k]) continue;
+        json_object_set_new(ops, op_names[k], json_integer(f->ops[k]));
+        if (f->op_example[k]) json_object_set_new(ex, op_names[k], json_string(f->op_example[k]));
+    }
+    json_object_set_new(j, "ops", ops);
+    json_object_set_new(j, "op_examples", ex);
+    json_t *w = json_array();
+    for (int k = 0; k < 4; k++) json_array_append_new(w, json_integer(f->n_by_width[k]));
+    json_object_set_new(j, "by_width", w);
+    json_object_set_new(j, "calls", strvec_json(&f->calls));
+    json_object_set_new(j, "simd_ops", strvec_json(&f->simd_ops));
+    return j;
+}
+
+static isa_set needs_parse(const char *s)
+{
+    isa_set set = 0;
+    while (s && *s) {
+        size_t len = strcspn(s, ",");
+        for (int k = 0; k < ISA_N; k++)
+            if (strlen(isa_feature_name(k)) == len && !strncmp(isa_feature_name(k), s, len)) set |= ISA_BIT(k);
+        s += len + (s[len] == ',');
+    }
+    return set;
+}
+
+int funcisa_from_json(const char *name, json_t *j, struct func_isa *out)
+{
+    memset(out, 0, sizeof *out);
+    out->calls = (struct strvec)STRVEC_INIT;
+    out->simd_ops = (struct strvec)STRVEC_INIT;
+    if (!json_is_object(j)) return -1;
+    out->name = xstrdup(name);
+    out->needs = needs_parse(json_string_value(json_object_get(j, "needs")));
+    out->vector_bits = (int)json_integer_value(json_object_get(j, "vector_bits"));
+    out->n_insns = (unsigned)json_integer_value(json_object_get(j, "insns"));
+    json_t *ops = json_object_get(j, "ops"), *ex = json_object_get(j, "op_examples");
+    for (int k = 0; k < FOP_N; k++) {
+        out->ops[k] = (unsigned)json_integer_value(json_object_get(ops, op_names[k]));
+        const char *e = json_string_value(json_object_get(ex, op_names[k]));
+        if (e) out->op_example[k] = xstrdup(e);
+    }
+    json_t *w = json_object_get(j, "by_width");
+    for (int k = 0; k < 4; k++) out->n_by_width[k] = (unsigned)json_integer_value(json_array_get(w, (size_t)k));
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(j, "calls"), i, v) if (json_is_string(v)) sv_push(&out->calls, json_string_value(v));
+    json_array_foreach(json_object_get(j, "simd_ops"), i, v) if (json_is_string(v)) sv_push(&out->simd_ops, json_string_value(v));
+    return 0;
+}
+
+void funcisa_free(struct func_isa *f)
+{
+    free(f->name);
+    for (int k = 0; k < FOP_N; k++) free(f->op_example[k]);
+    sv_free(&f->calls);
+    sv_free(&f->simd_ops);
+    memset(f, 0, sizeof *f);
+}
+
+void funcisa_list_free(struct func_isa_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) funcisa_free(&l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}

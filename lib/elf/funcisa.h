@@ -1,0 +1,80 @@
+/* funcisa.h - the ISA profile of each function of a compiler's object file:
+ * what its instructions need beyond baseline x86-64, counted where it
+ * matters for speed (instructions that replace a sequence or a library
+ * call, FMA, wider vectors), and the functions it calls. The scan keeps one
+ * profile per function of the build's code and of the target probe's code;
+ * candidates/isa.h compares the two.
+ *
+ * What is NOT counted: the encoding of an instruction. VEX or EVEX instead
+ * of the legacy SSE encoding for the same xmm operation (vaddss for addss,
+ * vmovdqu64 for movdqu, xmm16-31) changes nothing a function computes or
+ * how fast, and at -O2 almost every float function differs that way. */
+#ifndef FMVGEN_ELF_FUNCISA_H
+#define FMVGEN_ELF_FUNCISA_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "elf/isa.h"
+#include "util/util.h"
+
+/* Instructions counted one by one, by what they do (legacy, VEX or EVEX
+ * encoding alike). */
+enum funcisa_op {
+    FOP_POPCNT,   /* popcnt */
+    FOP_LZCNT,    /* lzcnt */
+    FOP_TZCNT,    /* tzcnt (baseline code's "rep bsf" decodes as tzcnt too) */
+    FOP_BMI,      /* andn bextr blsi blsmsk blsr bzhi pdep pext mulx */
+    FOP_SHIFTX,   /* sarx shlx shrx rorx: flag-less shifts, a small gain */
+    FOP_MOVBE,    /* movbe */
+    FOP_ROUND,    /* round{ss,sd,ps,pd}, vrndscale*: floor/ceil/trunc/rint in one */
+    FOP_FMA,      /* vfmadd*, vfmsub*, vfnmadd*, vfnmsub* */
+    FOP_SIMD,     /* SSE3/SSSE3/SSE4.x, AVX/AVX2 and AVX-512 operations SSE2 has no
+                   * single instruction for (pshufb, pminsd, ptest, vpbroadcast,
+                   * vperm*, gathers, vpternlog, unsigned conversions, ...) */
+    FOP_N
+};
+
+struct func_isa {
+    char *name;               /* the symbol with any compiler suffix folded
+                               * (from the first '.': foo.cold, foo.part.0 -> foo) */
+    isa_set needs;            /* extensions the instructions need (isa.h) */
+    int vector_bits;          /* widest vector register: 0, 128, 256, 512 */
+    unsigned n_insns;
+    unsigned ops[FOP_N];
+    char *op_example[FOP_N];  /* the first mnemonic seen of each op, e.g. "vroundss" */
+    unsigned n_by_width[4];   /* instructions by widest vector operand: none/xmm/ymm/zmm */
+    struct strvec calls;      /* call and tail-call targets by relocation, one per call site */
+    struct strvec simd_ops;   /* the distinct FOP_SIMD mnemonics (without the v prefix) */
+};
+
+struct func_isa_list {
+    struct func_isa *v;
+    size_t n;
+};
+
+/* Reads every function of an x86-64 relocatable object and folds the
+ * symbols of one function (foo, foo.cold, foo.part.0) into one profile,
+ * appended to out. Returns 0, or -1 with *why (caller frees): missing file,
+ * not ELF, an LTO object without code, ... (elf_object_code). */
+int funcisa_read_object(const char *path, struct func_isa_list *out, char **why);
+
+/* The profile as JSON (what the store keeps) and back: name is not part of
+ * the JSON. from_json returns 0, or -1 when j is not a profile. */
+json_t *funcisa_to_json(const struct func_isa *f);
+int funcisa_from_json(const char *name, json_t *j, struct func_isa *out);
+
+/* Sorts l by name and merges the profiles of one name (funcisa_find needs
+ * a sorted list: funcisa_read_object's is). */
+void funcisa_sort(struct func_isa_list *l);
+/* The profile of name in a sorted list, or NULL. */
+const struct func_isa *funcisa_find(const struct func_isa_list *l, const char *name);
+/* Classifies one mnemonic as written by capstone (vex: it had a VEX or EVEX
+ * encoding, so a leading 'v' is the encoding's). FOP_N for the rest. */
+enum funcisa_op funcisa_classify(const char *mnemonic, int vex);
+const char *funcisa_op_name(enum funcisa_op op);
+
+void funcisa_free(struct func_isa *f);
+void funcisa_list_free(struct func_isa_list *l);
+
+#endif

@@ -1,0 +1,18 @@
+/* threshold.h - which candidates `fmvgen patch` leaves out without
+ * measurements: an isa-kind candidate (candidates/isa.h) whose score is
+ * below the threshold (`patch --min-score N`, default
+ * ISA_MIN_SCORE_DEFAULT: one library call removed, or as much in replaced
+ * instructions). Loop candidates always pass: the compiler's own records
+ * say what changes. `select` measures instead, and takes every candidate. */
+#ifndef FMVGEN_PATCH_THRESHOLD_H
+#define FMVGEN_PATCH_THRESHOLD_H
+
+struct patch_function;
+
+/* NULL when f is taken; else why not (caller frees): "score below
+ * threshold: 4 < 8 (isa: 1 bzhi); --min-score 4 takes it". With exact
+ * (FMA-free targets) the FMA part of the score does not count: "score
+ * without FMA (--exact) below threshold: 0 < 8 (isa: 13 FMA)". */
+char *patch_below_threshold(const struct patch_function *f, int min_score, int exact);
+
+#endif

@@ -1,0 +1,293 @@
+/* test_isa.c - ISA profiles (elf/funcisa.h) and their comparison
+ * (candidates/isa.h): the comparison on hand-made profiles (an encoding-only
+ * difference is no evidence, a removed call is), the mnemonic classes, the
+ * JSON round trip, and profiles of real objects from gcc and clang: calls by
+ * relocation, a GCC .cold part folded into its function, an LTO object, a
+ * missing file and a file that is no ELF object. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "candidates/isa.h"
+#include "elf/elffile.h"
+#include "elf/funcisa.h"
+#include "run/spawn.h"
+#include "util/util.h"
+
+static struct func_isa profile(const char *name)
+{
+    struct func_isa f;
+    memset(&f, 0, sizeof f);
+    f.name = xstrdup(name);
+    f.calls = (struct strvec)STRVEC_INIT;
+    f.simd_ops = (struct strvec)STRVEC_INIT;
+    return f;
+}
+
+static void set_op(struct func_isa *f, enum funcisa_op op, unsigned n, const char *example)
+{
+    f->ops[op] = n;
+    free(f->op_example[op]);
+    f->op_example[op] = example ? xstrdup(example) : NULL;
+}
+
+/* The same scalar float code, legacy SSE in the build and VEX/EVEX at the
+ * target (vdivss, xmm16): the needs differ, nothing else does. */
+static void test_encoding_only_is_no_evidence(void **state)
+{
+    (void)state;
+    struct func_isa b = profile("ratio"), t = profile("ratio");
+    b.needs = ISA_BIT(ISA_SSE);
+    b.vector_bits = 128;
+    b.n_insns = t.n_insns = 3;
+    b.n_by_width[1] = t.n_by_width[1] = 2;
+    t.needs = ISA_BIT(ISA_AVX) | ISA_BIT(ISA_AVX512F) | ISA_BIT(ISA_AVX512VL);
+    t.vector_bits = 128;
+    char *ev = (char *)"unset";
+    assert_int_equal(isa_compare(&b, &t, &ev), 0);
+    assert_null(ev);
+    /* Scalar float moving into xmm (a call to fma() became vfmadd) is no
+     * "wider vector" either; the FMA and the call are the evidence. */
+    struct func_isa b2 = profile("mad"), t2 = profile("mad");
+    sv_push(&b2.calls, "fma");
+    t2.vector_bits = 128;
+    t2.n_by_width[1] = 1;
+    set_op(&t2, FOP_FMA, 1, "vfmadd132sd");
+    int score = isa_compare(&b2, &t2, &ev);
+    assert_int_equal(score, ISA_W_CALL + ISA_W_FMA);
+    assert_string_equal(ev, "vfmadd132sd replaces fma");
+    free(ev);
+    funcisa_free(&b);
+    funcisa_free(&t);
+    funcisa_free(&b2);
+    funcisa_free(&t2);
+}
+
+static void test_removed_calls_are_evidence(void **state)
+{
+    (void)state;
+    struct func_isa b = profile("f"), t = profile("f");
+    sv_push(&b.calls, "__popcountdi2");
+    sv_push(&b.calls, "floorf");
+    sv_push(&b.calls, "ceilf");
+    sv_push(&b.calls, "floorf");
+    sv_push(&b.calls, "memcpy");     /* not an ISA matter: kept or not, no evidence */
+    set_op(&t, FOP_POPCNT, 1, "popcnt");
+    set_op(&t, FOP_ROUND, 3, "vroundss");
+    char *ev = NULL;
+    int score = isa_compare(&b, &t, &ev);
+    /* 4 call sites removed; 1 popcnt and 3 vroundss added. */
+    assert_int_equal(score, 4 * ISA_W_CALL + 4 * ISA_W_SINGLE);
+    assert_string_equal(ev, "popcnt replaces __popcountdi2; vroundss replaces floorf, ceilf (3 calls)");
+    free(ev);
+    /* A call the target still makes as often is no evidence. */
+    sv_push(&t.calls, "__popcountdi2");
+    set_op(&t, FOP_POPCNT, 0, NULL);
+    set_op(&t, FOP_ROUND, 0, NULL);
+    sv_push(&t.calls, "floorf");
+    sv_push(&t.calls, "floorf");
+    sv_push(&t.calls, "ceilf");
+    assert_int_equal(isa_compare(&b, &t, &ev), 0);
+    assert_null(ev);
+    funcisa_free(&b);
+    funcisa_free(&t);
+}
+
+static void test_instructions_and_vectors(void **state)
+{
+    (void)state;
+    struct func_isa b = profile("k"), t = profile("k");
+    b.vector_bits = 128;
+    set_op(&b, FOP_TZCNT, 1, "tzcnt");   /* "rep bsf" in the build decodes as tzcnt too */
+    set_op(&t, FOP_TZCNT, 1, "tzcnt");
+    set_op(&t, FOP_BMI, 1, "blsr");
+    set_op(&t, FOP_FMA, 12, "vfmadd231ps");
+    set_op(&t, FOP_SIMD, 2, "vpbroadcastd");
+    sv_push(&t.simd_ops, "pbroadcastd");
+    t.vector_bits = 256;
+    t.n_by_width[2] = 20;
+    char *ev = NULL;
+    int score = isa_compare(&b, &t, &ev);
+    assert_int_equal(score, ISA_W_SINGLE + 12 * ISA_W_FMA + 2 * ISA_W_SIMD + 20 * ISA_W_WIDE);
+    assert_string_equal(ev, "1 blsr; 12 FMA; 2 SSE4/AVX2/AVX-512 operations (pbroadcastd); ymm (build: xmm)");
+    free(ev);
+    funcisa_free(&b);
+    funcisa_free(&t);
+}
+
+static void test_classify(void **state)
+{
+    (void)state;
+    assert_int_equal(funcisa_classify("vaddss", 1), FOP_N);
+    assert_int_equal(funcisa_classify("vmovdqu64", 1), FOP_N);
+    assert_int_equal(funcisa_classify("vzeroupper", 1), FOP_N);
+    assert_int_equal(funcisa_classify("vpxord", 1), FOP_N);
+    assert_int_equal(funcisa_classify("roundss", 0), FOP_ROUND);
+    assert_int_equal(funcisa_classify("vroundsd", 1), FOP_ROUND);
+    assert_int_equal(funcisa_classify("vrndscaless", 1), FOP_ROUND);
+    assert_int_equal(funcisa_classify("vfmadd231ps", 1), FOP_FMA);
+    assert_int_equal(funcisa_classify("vfnmsub132sd", 1), FOP_FMA);
+    assert_int_equal(funcisa_classify("popcnt", 0), FOP_POPCNT);
+    assert_int_equal(funcisa_classify("vpopcntd", 1), FOP_SIMD);
+    assert_int_equal(funcisa_classify("pshufb", 0), FOP_SIMD);
+    assert_int_equal(funcisa_classify("vpshufb", 1), FOP_SIMD);
+    assert_int_equal(funcisa_classify("pmovzxbw", 0), FOP_SIMD);
+    assert_int_equal(funcisa_classify("vpbroadcastd", 1), FOP_SIMD);
+    assert_int_equal(funcisa_classify("vcvtusi2ss", 1), FOP_SIMD);
+    assert_int_equal(funcisa_classify("maskmovdqu", 0), FOP_N);
+    assert_int_equal(funcisa_classify("shlx", 1), FOP_SHIFTX);
+    assert_int_equal(funcisa_classify("bzhi", 1), FOP_BMI);
+    assert_int_equal(funcisa_classify("movbe", 0), FOP_MOVBE);
+    assert_int_equal(funcisa_classify("addss", 0), FOP_N);
+}
+
+static void test_json_round_trip(void **state)
+{
+    (void)state;
+    struct func_isa f = profile("g");
+    f.needs = ISA_BIT(ISA_POPCNT) | ISA_BIT(ISA_AVX2);
+    f.vector_bits = 256;
+    f.n_insns = 40;
+    f.n_by_width[0] = 10;
+    f.n_by_width[2] = 30;
+    set_op(&f, FOP_POPCNT, 2, "popcnt");
+    sv_push(&f.calls, "floorf");
+    sv_push(&f.simd_ops, "pshufb");
+    json_t *j = funcisa_to_json(&f);
+    struct func_isa g;
+    assert_int_equal(funcisa_from_json("g", j, &g), 0);
+    assert_string_equal(g.name, "g");
+    assert_true(g.needs == f.needs);
+    assert_int_equal(g.vector_bits, 256);
+    assert_int_equal(g.n_insns, 40);
+    assert_int_equal(g.n_by_width[2], 30);
+    assert_int_equal(g.ops[FOP_POPCNT], 2);
+    assert_string_equal(g.op_example[FOP_POPCNT], "popcnt");
+    assert_int_equal(g.calls.n, 1);
+    assert_string_equal(g.calls.v[0], "floorf");
+    assert_string_equal(g.simd_ops.v[0], "pshufb");
+    char *ev = NULL;
+    assert_int_equal(isa_compare(&f, &g, &ev), 0);   /* the same profile: nothing changes */
+    json_decref(j);
+    struct func_isa h;
+    json_t *x = json_string("x");
+    assert_int_equal(funcisa_from_json("h", x, &h), -1);
+    json_decref(x);
+    funcisa_free(&h);
+    funcisa_free(&f);
+    funcisa_free(&g);
+}
+
+static int compile(const char *cc, const char *flags1, const char *flags2, const char *src, const char *out)
+{
+    char *argv[] = {(char *)cc, "-O2", "-c", (char *)flags1, (char *)flags2, (char *)src, "-o", (char *)out, NULL};
+    /* Drop empty flag slots. */
+    char *v[9];
+    size_t n = 0;
+    for (size_t i = 0; i < 8; i++)
+        if (*argv[i]) v[n++] = argv[i];
+    v[n] = NULL;
+    struct run_opts o = {.capture_stderr = 1};
+    struct run_result r;
+    int rc = run_argv(v, &o, &r);
+    if (rc) fprintf(stderr, "%s failed: %s\n", cc, r.err ? r.err : "");
+    run_result_free(&r);
+    return rc;
+}
+
+static int have(const char *cc)
+{
+    char *const argv[] = {(char *)cc, "--version", NULL};
+    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
+    return run_argv(argv, &o, NULL) == 0;
+}
+
+static const char SRC[] =
+    "int hamming(unsigned long long a, unsigned long long b) { return __builtin_popcountll(a ^ b); }\n"
+    "float down(float x) { return __builtin_floorf(x) + 1.0f; }\n"
+    /* GCC moves the path calling a cold function into check.cold. */
+    "__attribute__((cold, noinline)) void die(int i);\n"
+    "int check(int *p, int n) { int s = 0; for (int i = 0; i < n; i++) {\n"
+    "  if (p[i] < 0) { die(i); return -1; } s += p[i] * p[i]; }\n"
+    "  return s; }\n";
+
+/* Real objects: the build (-O2) against the target (-march=x86-64-v3). */
+static void test_objects(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-isa");
+    char *src = path_join(dir, "f.c"), *base = path_join(dir, "b.o"), *wide = path_join(dir, "t.o");
+    write_file_atomic(src, SRC, strlen(SRC));
+    const char *ccs[] = {"gcc", "clang", "clang-19"};
+    for (size_t c = 0; c < 3; c++) {
+        if (!have(ccs[c])) continue;
+        assert_int_equal(compile(ccs[c], "", "", src, base), 0);
+        assert_int_equal(compile(ccs[c], "-march=x86-64-v3", "", src, wide), 0);
+        struct func_isa_list b = {0}, t = {0};
+        char *why = NULL;
+        assert_int_equal(funcisa_read_object(base, &b, &why), 0);
+        assert_int_equal(funcisa_read_object(wide, &t, &why), 0);
+        /* Folded: check and check.cold (GCC) are one profile, holding the
+         * cold part's call. */
+        assert_non_null(funcisa_find(&b, "check"));
+        assert_true(sv_contains(&funcisa_find(&b, "check")->calls, "die"));
+        if (!strcmp(ccs[c], "gcc")) {
+            struct strvec syms = STRVEC_INIT;
+            assert_int_equal(elf_object_functions(base, &syms), 0);
+            assert_true(sv_contains(&syms, "check.cold"));   /* the case folding is for */
+            sv_free(&syms);
+        }
+        for (size_t i = 0; i < b.n; i++) assert_null(strchr(b.v[i].name, '.'));
+        const struct func_isa *bh = funcisa_find(&b, "hamming"), *th = funcisa_find(&t, "hamming");
+        assert_non_null(bh);
+        assert_non_null(th);
+        char *ev = NULL;
+        assert_true(isa_compare(bh, th, &ev) > 0);
+        assert_non_null(strstr(ev, "popcnt"));
+        if (!strcmp(ccs[c], "gcc")) assert_string_equal(ev, "popcnt replaces __popcountdi2");
+        free(ev);
+        funcisa_list_free(&b);
+        funcisa_list_free(&t);
+    }
+    /* GCC -flto: GIMPLE only; clang -flto: bitcode. */
+    struct func_isa_list l = {0};
+    char *why = NULL;
+    assert_int_equal(compile("gcc", "-flto", "", src, base), 0);
+    assert_int_equal(funcisa_read_object(base, &l, &why), -1);
+    assert_non_null(strstr(why, "LTO"));
+    free(why);
+    assert_int_equal(compile("clang", "-flto", "", src, base), 0);
+    assert_int_equal(funcisa_read_object(base, &l, &why), -1);
+    assert_non_null(strstr(why, "not an ELF object"));
+    free(why);
+    char *missing = path_join(dir, "missing.o");
+    assert_int_equal(funcisa_read_object(missing, &l, &why), -1);
+    assert_non_null(strstr(why, "cannot open"));
+    free(why);
+    assert_int_equal(funcisa_read_object(src, &l, &why), -1);
+    assert_non_null(strstr(why, "not an ELF"));
+    free(why);
+    assert_int_equal(l.n, 0);
+    remove_tree(dir);
+    free(missing);
+    free(src);
+    free(base);
+    free(wide);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_encoding_only_is_no_evidence),
+        cmocka_unit_test(test_removed_calls_are_evidence),
+        cmocka_unit_test(test_instructions_and_vectors),
+        cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_objects),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

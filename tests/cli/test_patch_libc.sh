@@ -30,9 +30,11 @@ cd "$P" || exit 1
 expect_eq "scan: exit" "$?" 0
 make -s clean
 json=$("$FMVGEN" list --json)
-expect_eq "candidates: the kernels and the .preinit_array function" \
+# fill: inlined into main (excluded), so it is the candidate itself
+# (candidates/inlined.h), and it runs from .preinit_array and a constructor too
+expect_eq "candidates: the kernels, fill and the .preinit_array function" \
   "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status == "candidate") | .name] | sort | join(",")')" \
-  "mix,preinit,sum_sq"
+  "fill,mix,preinit,sum_sq"
 expect_eq "a constructor is excluded: clang cannot combine it with target_clones" \
   "$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "ctor") | .reason + ": " + .detail')" \
   "attribute: carries __attribute__((constructor)), which clang cannot combine with target_clones"

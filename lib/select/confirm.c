@@ -4,6 +4,7 @@
  * interleaved (timing.h), with intervals on wall and CPU time (stats.h). */
 #include "select/session_phases.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,26 @@ static void note_fixed_time(struct select_session *s, size_t w)
                         "their profiles say they save %.0f%% of its time: a benchmark that runs for a fixed time "
                         "cannot show a speedup in time; give it a fixed amount of work",
              wr->command, wr->e2e.speedup, wr->e2e.speedup_lo, wr->e2e.speedup_hi, 100 * saved);
+    session_say("%s", r->notes.v[r->notes.n - 1]);
+}
+
+/* The A/A calibration (decision.h): when the baseline's total samples
+ * differed from its own A/A arm's on workload w, every end-to-end interval
+ * of w is widened by that difference, and said. */
+static void calibrate_e2e(struct select_session *s, size_t w)
+{
+    struct select_report *r = &s->rep;
+    struct select_workload_result *wr = &r->workloads[w];
+    double m = r->decision.aa_workload_margin && w < r->decision.n_workloads ? r->decision.aa_workload_margin[w] : 0;
+    if (!(m > 0)) return;
+    stats_widen(&wr->e2e, m);
+    stats_widen(&wr->e2e_cpu, m);
+    stats_widen(&wr->march_e2e, m);
+    stats_widen(&wr->selected_vs_march, m);
+    const struct stats_interval *aa = &r->decision.aa_workload[w];
+    sv_pushf(&r->notes, "'%s': the baseline against itself (A/A) differed by %.2fx [%.2f, %.2f] in total samples: "
+                        "its end-to-end intervals are widened by that much (x%.2f each way)",
+             wr->command, aa->speedup, aa->speedup_lo, aa->speedup_hi, exp(m));
     session_say("%s", r->notes.v[r->notes.n - 1]);
 }
 
@@ -107,7 +128,8 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
     }
     session_step(0, 0, "timing baseline%s and selected, %d runs each, interleaved", per == 3 ? ", -march=x86-64-v3" : "",
          s->o->runs);
-    measure_time_set(specs, per * nw, res);
+    /* a fresh order each round, from the report's seed (a stream of its own) */
+    measure_time_set_shuffled(specs, per * nw, r->seed ^ 0x5bd1e995u, res);
     for (size_t w = 0; w < nw; w++) {
         struct select_workload_result *wr = &r->workloads[w];
         const struct timing_result *base = &res[per * w], *sel = &res[per * w + 1];
@@ -132,6 +154,7 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
         if (base->cpu_seconds && sel->cpu_seconds)
             stats_welch_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, &wr->e2e_cpu);
         wr->timed = 1;
+        calibrate_e2e(s, w);
         wr->cpu_decides = wr->e2e_cpu.valid && decision_waits_dominate(base->median, base->cpu_median);
         note_fixed_time(s, w);
         if (stats_slower(&wr->e2e) && !wr->cpu_decides)

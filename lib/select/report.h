@@ -98,6 +98,7 @@ struct select_report {
     int static_mode;
     int runs;
     double min_share, tolerance;   /* tolerance < 0: none */
+    uint64_t seed;                 /* the order of the arms in each round (util/shuffle.h) */
     size_t n_builds, n_profiled_runs, n_timed_runs;
     struct select_variant *variants;   /* [0] is the baseline */
     size_t n_variants;
@@ -142,6 +143,21 @@ int select_interval_wide(const struct stats_interval *iv);
  * baseline never sampled the function (with or without the variant), or
  * the variant never did (stats.h gives +inf then). */
 const char *select_speedup_unknown(const struct stats_interval *iv);
+
+/* One interval as report.json writes it: speedup, its bounds, p, what the
+ * A/A calibration widened it by. */
+json_t *select_interval_json(const struct stats_interval *iv);
+
+/* The statistics behind the verdicts (report_stats.c): the seed of the
+ * runs' order, the A/A calibration, the rule against false selections
+ * (Holm). A "## Statistics" section, report.json's "statistics", a line or
+ * two of the terminal summary. */
+void select_report_statistics_markdown(struct strbuf *sb, const struct select_report *r);
+json_t *select_report_statistics_json(const struct select_report *r);
+void select_report_statistics_summary(struct strbuf *sb, const struct select_report *r);
+/* Notes (r->notes) on what the statistics held back: functions whose A/A
+ * interval excluded no change, functions Holm did not reject. */
+void select_note_statistics(struct select_report *r);
 
 char *select_report_markdown(const struct select_report *r);
 json_t *select_report_json(const struct select_report *r);

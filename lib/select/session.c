@@ -22,6 +22,7 @@
 #include "store/store.h"
 #include "targets/targets.h"
 #include "util/progress.h"
+#include "util/shuffle.h"
 
 const struct select_target_set select_target_sets[] = {
     {"fma-levels", TARGETS_DEFAULT, 0},
@@ -132,6 +133,7 @@ static void init_report(struct select_session *s)
     r->runs = s->o->runs;
     r->min_share = s->o->min_share;
     r->tolerance = s->o->tolerance;
+    r->seed = s->o->seed_given ? s->o->seed : shuffle_new_seed();
     r->n_variants = 1 + select_n_target_sets;
     r->variants = xcalloc(r->n_variants, sizeof *r->variants);
     r->variants[0].name = xstrdup("baseline");
@@ -218,6 +220,20 @@ void session_measure_code(struct select_session *s)
     free(dirs);
 }
 
+double *session_code_bytes(const struct select_session *s)
+{
+    const struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants;
+    int any = 0;
+    for (size_t f = 0; f < nf; f++) any |= r->functions[f].bytes_added != NULL;
+    if (!any) return NULL;
+    double *out = xcalloc(nf * nv + 1, sizeof *out);
+    for (size_t f = 0; f < nf; f++)
+        for (size_t v = 0; v < nv; v++)
+            out[f * nv + v] = r->functions[f].bytes_added ? (double)r->functions[f].bytes_added[v] : -1;
+    return out;
+}
+
 /* Builds the baseline and every target set's all-candidates variant. */
 static int build_all(struct select_session *s)
 {
@@ -286,9 +302,13 @@ static enum select_status run_steps(struct select_session *s)
             }
         }
     } else if (ok) {
+        /* the clones' bytes first: among sets the measurements cannot tell
+         * apart, the one adding less code is taken (decision.h) */
+        if (ok) session_measure_code(s);
         ok = session_check_all(s) == 0 && session_profile_all(s) == 0;
         if (ok) {
             session_note_noise(s);
+            select_note_statistics(&s->rep);
             select_apply_decision(&s->rep);
             session_note_small_gains(s);
             session_note_fma_free(s);

@@ -38,6 +38,7 @@
 #define FMVGEN_SELECT_SESSION_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "measure/build.h"
 #include "patch/plan.h"
@@ -72,6 +73,8 @@ struct select_options {
     double timeout_s;             /* per build, workload or test */
     double tolerance;             /* < 0: outputs must be identical */
     double min_share;             /* of the baseline's samples, e.g. 0.02 */
+    int seed_given;               /* 0: a fresh seed (util/shuffle.h) */
+    uint64_t seed;                /* the arms' order in each round of runs */
 };
 
 struct select_session {

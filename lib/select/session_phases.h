@@ -39,6 +39,10 @@ void session_variant_command(const struct select_session *s, size_t index, const
 int session_run_shell(const struct select_session *s, size_t index, const char *cmd, struct run_result *res);
 /* Measures the code of every build that exists (codecost.h). */
 void session_measure_code(struct select_session *s);
+/* [f * n_variants + v]: the bytes f's clones add in variant v's build
+ * (measured by session_measure_code), -1 when unknown, for decision.h's
+ * smaller-code preference. NULL when nothing was measured. Caller frees. */
+double *session_code_bytes(const struct select_session *s);
 
 /* checks.c: variant v's workloads and --test; -1 when the baseline fails
  * (everything stops), else 0 with var's eligibility set. session_check_one

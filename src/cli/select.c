@@ -17,7 +17,7 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--keep] [--json]\n"
+    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--seed N] [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
     "Chooses, by measurement, which candidates of the last scan get clones, and\n"
@@ -50,13 +50,15 @@ static const char USAGE[] =
     "  --tolerance X     accept floating-point outputs within relative error X\n"
     "                    (lets FMA variants be chosen when they differ in last bits)\n"
     "  --min-share PCT   a function must hold PCT%% of the run's samples (default 2)\n"
+    "  --seed N          the seed of the runs' random order in each round (report.json\n"
+    "                    prints the one used: give it to repeat a run)\n"
     "  --static          select without timing: from the clones' ISA needs and loop records\n"
     "  --keep            keep the temp directory and say where it is\n"
     "  --json            print report.json on stdout\n";
 
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -64,7 +66,8 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"timeout", required_argument, NULL, O_TIMEOUT}, {"tolerance", required_argument, NULL, O_TOL},
         {"min-share", required_argument, NULL, O_SHARE}, {"static", no_argument, NULL, O_STATIC},
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
-        {"help", no_argument, NULL, O_HELP},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
+        {NULL, 0, NULL, 0},
     };
     int c;
     char *end;
@@ -102,6 +105,16 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
                 return 2;
             }
             break;
+        case O_SEED: {
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (*end || !*optarg || *optarg == '-' || v >= (1ULL << 53)) {
+                fmv_error("--seed: '%s' is not a number below 2^53", optarg);
+                return 2;
+            }
+            o->seed = v;
+            o->seed_given = 1;
+            break;
+        }
         case O_STATIC: o->is_static = 1; break;
         case O_KEEP: o->keep = 1; break;
         case O_JSON: *json = 1; break;

@@ -29,7 +29,13 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   expect_match "$cc: fill is cold" "$(jq -r '.functions[] | select(.name=="fill") | .why' <<<"$out")" "^cold"
   # baseline + 2 target sets + the -march=x86-64-v3 reference + the selected one
   expect_eq "$cc: builds" "$(jq -r .builds <<<"$out")" 5
-  expect_eq "$cc: profiled runs (3 variants x 3 runs x workloads)" "$(jq -r .profiled_runs <<<"$out")" $((9 * nw))
+  # 3 variants + the A/A arm (the baseline again) x 3 runs x workloads
+  expect_eq "$cc: profiled runs (4 arms x 3 runs x workloads)" "$(jq -r .profiled_runs <<<"$out")" $((12 * nw))
+  expect_eq "$cc: A/A calibration in report.json" \
+    "$(jq -r '.statistics.calibration | .functions_checked >= 1 and (.workloads | length) == '"$nw" <<<"$out")" true
+  expect_match "$cc: seed printed" "$(jq -r .statistics.seed <<<"$out")" '^[0-9]+$'
+  expect_match "$cc: report.md has the calibration" "$(cat "$P/.fmvgen/report.md")" "A/A calibration"
+  expect_match "$cc: report.md states the rule" "$(cat "$P/.fmvgen/report.md")" "Holm-Bonferroni"
   expect_eq "$cc: every workload timed end to end" "$(jq -r '[.workloads[] | .end_to_end.valid] | all' <<<"$out")" true
   expect_eq "$cc: workloads" "$(jq -r '.workloads | length' <<<"$out")" "$nw"
   expect_eq "$cc: variants eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"

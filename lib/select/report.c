@@ -243,14 +243,7 @@ static void add_code_section(struct strbuf *sb, const struct select_report *r)
         }
         sb_adds(sb, ".\n");
     }
-    if (m->attempted) {
-        sb_adds(sb, "\nThe -march=x86-64-v3 reference: the unpatched project built once more with");
-        if (m->cflags) sb_addf(sb, " CFLAGS='%s'", m->cflags);
-        if (m->cxxflags) sb_addf(sb, " CXXFLAGS='%s'", m->cxxflags);
-        sb_adds(sb, " in the environment (the flags every compile of the scan shared, plus -march=x86-64-v3)");
-        if (m->failure) sb_addf(sb, "; no comparison: %s", m->failure);
-        sb_adds(sb, ".\n");
-    }
+    select_report_references_markdown(sb, r);
 }
 
 static const char *function_verdict(const struct select_report *r, size_t f)
@@ -600,8 +593,8 @@ static json_t *code_size_json(const struct select_report *r)
     json_t *mj = json_object();
     json_object_set_new(mj, "attempted", json_boolean(m->attempted));
     json_object_set_new(mj, "built", json_boolean(m->built));
-    json_object_set_new(mj, "cflags", m->cflags ? json_string(m->cflags) : json_null());
-    json_object_set_new(mj, "cxxflags", m->cxxflags ? json_string(m->cxxflags) : json_null());
+    json_object_set_new(mj, "flags", m->flags ? json_string(m->flags) : json_null());
+    json_object_set_new(mj, "built_via", m->via ? json_string(m->via) : json_null());
     json_object_set_new(mj, "failure", m->failure ? json_string(m->failure) : json_null());
     int usable = m->code.measured && !m->failure;
     json_object_set_new(mj, "code", usable ? code_json(r, &m->code, 1) : json_null());
@@ -729,6 +722,7 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "code_size", code_size_json(r));
     json_object_set_new(o, "small_gains", small_gains_json(r));
     json_object_set_new(o, "statistics", select_report_statistics_json(r));
+    json_object_set_new(o, "references", select_report_references_json(r));
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
     json_object_set_new(o, "notes", notes);
@@ -951,6 +945,7 @@ char *select_report_summary(const struct select_report *r)
         }
         sb_adds(&sb, "\n");
     }
+    select_report_references_summary(&sb, r);
     if (r->n_variants && r->variants[0].code.measured) {
         sb_adds(&sb, "code growth:");
         if (r->selected_code.measured) {
@@ -1004,12 +999,12 @@ void select_report_free(struct select_report *r)
         free(r->workloads[w].command);
         free(r->workloads[w].failure);
         free(r->workloads[w].march_failure);
+        free(r->workloads[w].nofma_failure);
     }
     free(r->workloads);
     free(r->patch_targets);
-    free(r->march.cflags);
-    free(r->march.cxxflags);
-    free(r->march.failure);
+    select_march_free(&r->march);
+    select_march_free(&r->march_nofma);
     sv_free(&r->notes);
     memset(r, 0, sizeof *r);
 }

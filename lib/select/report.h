@@ -82,14 +82,24 @@ struct select_workload_result {
     int march_timed;
     struct stats_interval march_e2e, selected_vs_march;
     char *march_failure;         /* the reference build failed it, or NULL */
+    /* The same with the -march=x86-64-v3 -mno-fma reference (march_nofma). */
+    int nofma_timed;
+    struct stats_interval nofma_e2e, selected_vs_nofma;
+    char *nofma_failure;
 };
 
 /* A whole second build of the unpatched project at -march=x86-64-v3: what
- * glibc-hwcaps packaging would ship beside the baseline. */
+ * glibc-hwcaps packaging would ship beside the baseline (or its FMA-free
+ * twin, -mno-fma: floats as the baseline's). select/reference.h. */
 struct select_march {
     int attempted;               /* a build was tried */
     int built;
-    char *cflags, *cxxflags;     /* what its build got in CFLAGS / CXXFLAGS */
+    const char *name, *title;    /* "v3", "-march=x86-64-v3" (select_reference_kinds) */
+    char *flags;                 /* what fmvgen's wrapper appended to every compile */
+    char *via;                   /* how the wrapper was reached: "PATH and CC/CXX", ... */
+    char *why;                   /* why it was built ("--reference", "FMA changed the outputs") */
+    size_t n_sources, n_flagged; /* the scan's sources; of them compiled with the flags */
+    struct strvec missed;        /* some of those compiled without them */
     char *failure;               /* why there is no comparison with it, or NULL */
     struct select_code code;
 };
@@ -112,6 +122,7 @@ struct select_report {
     struct strvec notes;               /* plain sentences: noise, held back, ... */
     struct select_code selected_code;  /* the selected build */
     struct select_march march;         /* the -march=x86-64-v3 reference */
+    struct select_march march_nofma;   /* the -march=x86-64-v3 -mno-fma reference */
 };
 
 /* The code growth of a build against the baseline's code bytes: bytes and
@@ -158,6 +169,16 @@ void select_report_statistics_summary(struct strbuf *sb, const struct select_rep
 /* Notes (r->notes) on what the statistics held back: functions whose A/A
  * interval excluded no change, functions Holm did not reject. */
 void select_note_statistics(struct select_report *r);
+
+/* The references (report_reference.c): how each was built (flags, through
+ * the wrapper, sources reached) in report.md's code-size section, and
+ * report.json's "references" (every reference built or tried: its flags,
+ * how, its code, its end-to-end intervals per workload); the FMA-free one's
+ * line of the terminal summary. */
+void select_report_references_markdown(struct strbuf *sb, const struct select_report *r);
+json_t *select_report_references_json(const struct select_report *r);
+void select_report_references_summary(struct strbuf *sb, const struct select_report *r);
+void select_march_free(struct select_march *m);
 
 char *select_report_markdown(const struct select_report *r);
 json_t *select_report_json(const struct select_report *r);

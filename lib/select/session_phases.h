@@ -17,8 +17,10 @@
 #include "select/session.h"
 
 /* builds[]/sources[]: [variant], [n_variants] the selected build,
- * [n_variants + 1] the -march=x86-64-v3 reference. */
+ * [n_variants + 1] the -march=x86-64-v3 reference, [n_variants + 2] the
+ * -march=x86-64-v3 -mno-fma one (select/reference.h). */
 #define SESSION_MARCH_INDEX(r) ((r)->n_variants + 1)
+#define SESSION_NOFMA_INDEX(r) ((r)->n_variants + 2)
 
 /* Progress (util/progress.h): session_step starts a step of a phase (k of
  * n; n == 0: uncounted), session_say is a message that stays; a failing

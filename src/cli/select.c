@@ -17,7 +17,8 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--seed N] [--keep] [--json]\n"
+    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--reference LIST] [--seed N]\n"
+    "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
     "Chooses, by measurement, which candidates of the last scan get clones, and\n"
@@ -50,15 +51,37 @@ static const char USAGE[] =
     "  --tolerance X     accept floating-point outputs within relative error X\n"
     "                    (lets FMA variants be chosen when they differ in last bits)\n"
     "  --min-share PCT   a function must hold PCT%% of the run's samples (default 2)\n"
+    "  --reference LIST  whole-program builds to compare with, built through fmvgen's\n"
+    "                    compiler wrapper (the flags reach every compile, whatever\n"
+    "                    the build does with CFLAGS): v3 (-march=x86-64-v3), v3-nofma\n"
+    "                    (the same with -mno-fma: the baseline's floats), or none;\n"
+    "                    default: v3, and v3-nofma too when FMA changes the outputs\n"
     "  --seed N          the seed of the runs' random order in each round (report.json\n"
     "                    prints the one used: give it to repeat a run)\n"
     "  --static          select without timing: from the clones' ISA needs and loop records\n"
     "  --keep            keep the temp directory and say where it is\n"
     "  --json            print report.json on stdout\n";
 
+/* --reference LIST: "v3", "v3-nofma", "none", comma-separated. */
+static int parse_references(const char *list, struct select_options *o)
+{
+    o->reference_v3 = o->reference_nofma = o->reference_nofma_auto = 0;
+    char *copy = xstrdup(list), *save = NULL;
+    int rc = 0, none = 0, n = 0;
+    for (char *w = strtok_r(copy, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save), n++) {
+        if (!strcmp(w, "v3")) o->reference_v3 = 1;
+        else if (!strcmp(w, "v3-nofma")) o->reference_nofma = 1;
+        else if (!strcmp(w, "none")) none = 1;
+        else rc = fmv_error("--reference: '%s' is not a reference (v3, v3-nofma or none)", w);
+    }
+    if (rc == 0 && (n == 0 || (none && n > 1))) rc = fmv_error("--reference: '%s': give v3, v3-nofma, both, or none", list);
+    free(copy);
+    return rc;
+}
+
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -67,6 +90,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"min-share", required_argument, NULL, O_SHARE}, {"static", no_argument, NULL, O_STATIC},
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
+        {"reference", required_argument, NULL, O_REFERENCE},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -115,6 +139,9 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
             o->seed_given = 1;
             break;
         }
+        case O_REFERENCE:
+            if (parse_references(optarg, o) != 0) return 2;
+            break;
         case O_STATIC: o->is_static = 1; break;
         case O_KEEP: o->keep = 1; break;
         case O_JSON: *json = 1; break;
@@ -162,7 +189,8 @@ int cmd_select(int argc, char **argv)
     int json = 0;
     struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS,
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
-                               .min_share = SELECT_DEFAULT_MIN_SHARE};
+                               .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1,
+                               .reference_nofma_auto = 1};
     int prc = parse_options(argc, argv, &o, &runs_cmd, &json);
     if (prc != 0) {
         sv_free(&runs_cmd);

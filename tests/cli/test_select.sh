@@ -59,8 +59,11 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
     "$(jq -r --arg s "$set" '.code_size | .selected.growth_bytes > 0 and .selected.growth_bytes < .all_candidates[$s].growth_bytes' <<<"$out")" true
   expect_eq "$cc: growth = code bytes - baseline's" \
     "$(jq -r '.code_size | .selected.code_bytes - .baseline.code_bytes == .selected.growth_bytes' <<<"$out")" true
-  expect_eq "$cc: -march=x86-64-v3 reference built with the scan's -O3" \
-    "$(jq -r '.code_size.march_x86_64_v3 | [.built, .failure, .cflags] | map(tostring) | join(",")' <<<"$out")" "true,null,-O3 -march=x86-64-v3"
+  expect_eq "$cc: -march=x86-64-v3 reference built with its flag appended by the wrapper" \
+    "$(jq -r '.code_size.march_x86_64_v3 | [.built, .failure, .flags] | map(tostring) | join(",")' <<<"$out")" "true,null,-march=x86-64-v3"
+  expect_eq "$cc: every source reached" "$(jq -r '.references[0] | .sources == .sources_with_flags' <<<"$out")" true
+  # integer code: FMA changes no output, so no FMA-free reference is added
+  expect_eq "$cc: one reference" "$(jq -r '.references | length' <<<"$out")" 1
   expect_eq "$cc: hwcaps ships the whole reference build" \
     "$(jq -r '.code_size.march_x86_64_v3 | .hwcaps_extra_bytes == .code.code_bytes and .hwcaps_extra_bytes > 0' <<<"$out")" true
   expect_eq "$cc: reference timed with the others" \

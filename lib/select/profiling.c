@@ -80,7 +80,7 @@ static int *function_eligibility(struct select_session *s, const char *const *na
     struct select_report *r = &s->rep;
     size_t nf = r->n_functions, nv = r->n_variants;
     int exact_eligible = 0, any = 0;
-    for (size_t v = 1; v < nv; v++) exact_eligible |= select_target_sets[v - 1].exact && r->variants[v].eligible;
+    for (size_t v = 1; v < nv; v++) exact_eligible |= s->sets[v - 1].exact && r->variants[v].eligible;
     int *out = xcalloc(nf * nv + 1, sizeof *out);
     for (size_t v = 0; v < nv; v++) {
         const struct select_variant *x = &r->variants[v];

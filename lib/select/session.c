@@ -134,13 +134,13 @@ static void init_report(struct select_session *s)
     r->min_share = s->o->min_share;
     r->tolerance = s->o->tolerance;
     r->seed = s->o->seed_given ? s->o->seed : shuffle_new_seed();
-    r->n_variants = 1 + select_n_target_sets;
+    r->n_variants = 1 + s->n_sets;
     r->variants = xcalloc(r->n_variants, sizeof *r->variants);
     r->variants[0].name = xstrdup("baseline");
     r->variants[0].targets = xstrdup("");
     for (size_t v = 1; v < r->n_variants; v++) {
-        r->variants[v].name = xstrdup(select_target_sets[v - 1].name);
-        r->variants[v].targets = xstrdup(select_target_sets[v - 1].targets);
+        r->variants[v].name = xstrdup(s->sets[v - 1].name);
+        r->variants[v].targets = xstrdup(s->sets[v - 1].targets);
     }
     r->n_functions = s->candidates.nfunctions;
     r->functions = xcalloc(r->n_functions ? r->n_functions : 1, sizeof *r->functions);
@@ -166,9 +166,9 @@ static void init_report(struct select_session *s)
 static int plan_for_set(struct select_session *s, size_t set, struct patch_plan *plan)
 {
     struct strvec targets = STRVEC_INIT;
-    int rc = targets_parse(select_target_sets[set].targets, &targets);
+    int rc = targets_parse(s->sets[set].targets, &targets);
     if (rc == 0) rc = patch_validate_targets(s->st, &targets, NULL, NULL, 0);
-    if (rc == 0) rc = patch_plan_build(s->st, &targets, select_target_sets[set].exact, plan);
+    if (rc == 0) rc = patch_plan_build(s->st, &targets, s->sets[set].exact, plan);
     s->rep.variants[set + 1].fma = targets_enable_fma(&targets);
     sv_free(&targets);
     return rc;
@@ -377,7 +377,7 @@ static enum select_status run_steps(struct select_session *s)
         session_say("%zu candidates; one build: every candidate cloned", s->candidates.nfunctions);
     else
         session_say("%zu candidates; builds: baseline + %zu target sets%s%s + the selected one",
-            s->candidates.nfunctions, select_n_target_sets, o->reference_v3 ? " + the -march=x86-64-v3 reference" : "",
+            s->candidates.nfunctions, s->n_sets, o->reference_v3 ? " + the -march=x86-64-v3 reference" : "",
             o->reference_nofma ? " + the -march=x86-64-v3 -mno-fma reference" : "");
     struct patch_assignments assigned = {0};
     int ok = build_all(s) == 0;
@@ -426,6 +426,8 @@ enum select_status select_run(struct select_session *s, const struct select_opti
 {
     memset(s, 0, sizeof *s);
     s->o = o;
+    s->sets = o->sets ? o->sets : select_target_sets;
+    s->n_sets = o->sets ? o->n_sets : select_n_target_sets;
     s->st = st;
     s->root = store_meta_get(st, "root");
     if (!s->root) {

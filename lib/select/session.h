@@ -77,11 +77,16 @@ struct select_options {
      * its -mno-fma twin, and the twin also when FMA changed the outputs. */
     int reference_v3, reference_nofma, reference_nofma_auto;
     int seed_given;               /* 0: a fresh seed (util/shuffle.h) */
+    /* The target sets compared (--set), NULL: select_target_sets. */
+    const struct select_target_set *sets;
+    size_t n_sets;
     uint64_t seed;                /* the arms' order in each round of runs */
 };
 
 struct select_session {
     const struct select_options *o;
+    const struct select_target_set *sets;   /* o->sets, or select_target_sets */
+    size_t n_sets;
     struct store *st;
     char *root, *builddir, *work;   /* builddir: the scan's (absolute) */
     struct select_tree tree;        /* where variants build and run */

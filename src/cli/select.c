@@ -17,7 +17,8 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--reference LIST] [--seed N]\n"
+    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--set NAME=TARGETS...]\n"
+    "                     [--reference LIST] [--seed N]\n"
     "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
@@ -51,6 +52,9 @@ static const char USAGE[] =
     "  --tolerance X     accept floating-point outputs within relative error X\n"
     "                    (lets FMA variants be chosen when they differ in last bits)\n"
     "  --min-share PCT   a function must hold PCT%% of the run's samples (default 2)\n"
+    "  --set NAME=TARGETS  a target set to compare (repeatable; replaces the two\n"
+    "                    default sets), e.g. --set v3=arch=x86-64-v3; FMA-free when\n"
+    "                    none of its targets lets the compiler contract a*b+c\n"
     "  --reference LIST  whole-program builds to compare with, built through fmvgen's\n"
     "                    compiler wrapper (the flags reach every compile, whatever\n"
     "                    the build does with CFLAGS): v3 (-march=x86-64-v3), v3-nofma\n"
@@ -61,6 +65,40 @@ static const char USAGE[] =
     "  --static          select without timing: from the clones' ISA needs and loop records\n"
     "  --keep            keep the temp directory and say where it is\n"
     "  --json            print report.json on stdout\n";
+
+/* --set NAME=TARGETS: the name a word of letters, digits, '-' and '_'
+ * (it names a build and a report column), the targets as patch --targets. */
+#define MAX_SETS 4
+static int parse_set(const char *arg, struct select_target_set *sets)
+{
+    size_t n = 0;
+    while (n < MAX_SETS && sets[n].name) n++;
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : 0;
+    if (!eq || !len || strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != len)
+        return fmv_error("--set: '%s' is not NAME=TARGETS (a name of letters, digits, '-', '_')", arg);
+    char *name = xstrndup(arg, len);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (!strcmp(sets[i].name, name)) rc = fmv_error("--set: the name '%s' is given twice", name);
+    if (rc == 0 && (!strcmp(name, "baseline") || !strcmp(name, "selected") || !strncmp(name, "reference", 9)))
+        rc = fmv_error("--set: '%s' names one of select's own builds", name);
+    if (rc == 0 && n == MAX_SETS) rc = fmv_error("--set: at most %d target sets", MAX_SETS);
+    struct strvec targets = STRVEC_INIT;
+    if (rc == 0) rc = targets_parse(eq + 1, &targets);   /* says why; an empty set is an error there too */
+    if (rc == 0) sets[n] = (struct select_target_set){name, xstrdup(eq + 1), !targets_enable_fma(&targets)};
+    else free(name);
+    sv_free(&targets);
+    return rc;
+}
+
+static void free_sets(struct select_target_set *sets)
+{
+    for (size_t i = 0; i < MAX_SETS && sets[i].name; i++) {
+        free((char *)sets[i].name);
+        free((char *)sets[i].targets);
+    }
+}
 
 /* --reference LIST: "v3", "v3-nofma", "none", comma-separated. */
 static int parse_references(const char *list, struct select_options *o)
@@ -79,9 +117,10 @@ static int parse_references(const char *list, struct select_options *o)
     return rc;
 }
 
-static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json)
+static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
+                         struct select_target_set *sets)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -90,7 +129,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"min-share", required_argument, NULL, O_SHARE}, {"static", no_argument, NULL, O_STATIC},
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
-        {"reference", required_argument, NULL, O_REFERENCE},
+        {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -139,6 +178,9 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
             o->seed_given = 1;
             break;
         }
+        case O_SET:
+            if (parse_set(optarg, sets) != 0) return 2;
+            break;
         case O_REFERENCE:
             if (parse_references(optarg, o) != 0) return 2;
             break;
@@ -191,9 +233,13 @@ int cmd_select(int argc, char **argv)
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
                                .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1,
                                .reference_nofma_auto = 1};
-    int prc = parse_options(argc, argv, &o, &runs_cmd, &json);
+    struct select_target_set sets[MAX_SETS + 1] = {{0}};
+    int prc = parse_options(argc, argv, &o, &runs_cmd, &json, sets);
+    while (o.n_sets < MAX_SETS && sets[o.n_sets].name) o.n_sets++;
+    if (o.n_sets) o.sets = sets;
     if (prc != 0) {
         sv_free(&runs_cmd);
+        free_sets(sets);
         return prc < 0 ? cli_usage(USAGE, 0) : prc;
     }
     int rc = 1;
@@ -219,5 +265,6 @@ int cmd_select(int argc, char **argv)
         store_close(st);
     }
     sv_free(&runs_cmd);
+    free_sets(sets);
     return rc;
 }

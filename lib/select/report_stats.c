@@ -63,7 +63,7 @@ void select_report_statistics_markdown(struct strbuf *sb, const struct select_re
                 "; `--seed %" PRIu64 "` repeats it).\n\n", r->seed, r->seed);
     if (d->calibrated) {
         sb_addf(sb, "**A/A calibration.** The baseline also ran as an arm of its own, so identical code was compared "
-                    "with itself. Of %zu hot functions, %zu differed from themselves significantly", d->n_aa_checked,
+                    "with itself. Of %zu hot function(s), %zu differed from themselves significantly", d->n_aa_checked,
                 d->n_aa_biased);
         struct strbuf list = STRBUF_INIT;
         if (biased_functions(r, &list)) sb_addf(sb, " (%s): their intervals are widened by that difference", list.buf);
@@ -78,8 +78,8 @@ void select_report_statistics_markdown(struct strbuf *sb, const struct select_re
     } else {
         sb_adds(sb, "No A/A calibration ran.\n\n");
     }
-    sb_addf(sb, "**False selections.** %s %zu tests; %zu function%s significant by %s own interval %s held back by "
-                "Holm.\n", RULE, d->n_tests, d->n_unadjusted, d->n_unadjusted == 1 ? "" : "s",
+    sb_addf(sb, "**False selections.** %s %zu test%s; %zu function%s significant by %s own interval %s held back "
+                "by Holm.\n", RULE, d->n_tests, d->n_tests == 1 ? "" : "s", d->n_unadjusted, d->n_unadjusted == 1 ? "" : "s",
             d->n_unadjusted == 1 ? "its" : "their", d->n_unadjusted == 1 ? "was" : "were");
     for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++)
         if (smaller_preferred(r, f))
@@ -145,7 +145,8 @@ void select_report_statistics_summary(struct strbuf *sb, const struct select_rep
 {
     if (!timed(r)) return;
     const struct decision *d = &r->decision;
-    sb_addf(sb, "statistics: runs in a random order (--seed %" PRIu64 "); Holm over %zu tests", r->seed, d->n_tests);
+    sb_addf(sb, "statistics: runs in a random order (--seed %" PRIu64 "); Holm over %zu test%s", r->seed, d->n_tests,
+            d->n_tests == 1 ? "" : "s");
     if (d->n_unadjusted) sb_addf(sb, " held back %zu", d->n_unadjusted);
     sb_adds(sb, "\n");
     if (!d->calibrated) return;

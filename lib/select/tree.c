@@ -112,7 +112,7 @@ int select_tree_build(const struct select_tree *t, const char *name, const struc
             out->failure = xasprintf("cannot create the build directory: %s", strerror(errno));
             return fmv_error("%s: %s", out->dir, out->failure);
         }
-    } else if (measure_relocate_cmake_with_flags(copy, below ? below : "", t->cmake_append_flags, &log) != 0) {
+    } else if (measure_relocate_cmake_ex(copy, below ? below : "", NULL, t->cmake_launcher, &log) != 0) {
         out->failure = xstrdup("the copied CMake build directory could not be moved");
         out->log = log;
         return -1;

@@ -29,11 +29,11 @@ struct select_tree {
     const char *configure;   /* shell command, or NULL */
     const char *build;       /* shell command */
     double timeout_s;        /* per command; 0: none */
-    /* appended to a moved CMake build dir's CMAKE_C_FLAGS/CMAKE_CXX_FLAGS
-     * (measure_relocate_cmake_with_flags), NULL: none - the -march
-     * reference sets it for its build, since CMake reads CFLAGS from the
-     * environment only when it makes a cache */
-    const char *cmake_append_flags;
+    /* put first in a moved CMake build dir's compiler launchers
+     * (measure_relocate_cmake_ex), NULL: none - the references set it to
+     * fmvgen's wrapper for their builds, since a configured cache runs its
+     * compiler by absolute path, past the wrapper's links in PATH */
+    const char *cmake_launcher;
 };
 
 /* 0 when the layout can be built; else -1 after one error line saying what

@@ -14,6 +14,7 @@
 #include "select/cloneisa.h"
 #include "select/outlined.h"
 #include "select/decision.h"
+#include "select/runcheck.h"
 
 /* A variant is profiled when it built and its workloads ran (even if its
  * outputs differ: the report then says what FMA would have bought). */
@@ -172,6 +173,7 @@ int session_profile_all(struct select_session *s)
     const char **names = xcalloc(nf + 1, sizeof *names);
     for (size_t f = 0; f < nf; f++) names[f] = r->functions[f].name;
     for (size_t v = 0; v < nv; v++) eligible[v] = r->variants[v].eligible;
+    struct select_runcheck *check = select_runcheck_new(s);
     int rc = 0;
     for (size_t round = 0; round < nr && rc == 0; round++) {
         session_step(round + 1, nr, "profiled runs, interleaved");
@@ -182,16 +184,8 @@ int session_profile_all(struct select_session *s)
                     rc = -1;
                     break;
                 }
-                struct strvec argv = STRVEC_INIT;
-                session_variant_command(s, v, s->o->runs_cmd->v[w], &argv);
                 struct profile p;
-                char *why = NULL;
-                int prc = profile_run(sv_argv(&argv), s->builds[v].dir, s->work, &p, &why);
-                sv_free(&argv);
-                if (prc != 0) {
-                    fmv_error("%s: cannot profile '%s' on %s: %s", s->root, s->o->runs_cmd->v[w],
-                              r->variants[v].name, why);
-                    free(why);
+                if (select_runcheck_profile(check, s, v, w, round, &p) != 0) {   /* runcheck.h: proven */
                     rc = -1;
                     break;
                 }
@@ -218,6 +212,8 @@ int session_profile_all(struct select_session *s)
         for (size_t i = 0; undecided[f] && i < nw * nv; i++)
             memcpy(&samples[(i * nf + f) * nr], &name_samples[(i * nf + f) * nr], nr * sizeof *samples);
     }
+    if (rc == 0) rc = select_runcheck_finish(check, s);
+    select_runcheck_free(check);
     int *function_eligible = NULL;
     if (rc == 0) {
         count_outlined(s, &helpers_log, sources, samples);

@@ -17,6 +17,7 @@
 
 #include "select/assign.h"
 #include "select/codecost.h"
+#include "select/isolation.h"
 #include "select/reference.h"
 #include "select/static.h"
 #include "store/store.h"
@@ -108,7 +109,8 @@ int session_build_variant(struct select_session *s, size_t index, const char *na
 /* The argv running shell command cmd for variant `index` (tree.h). */
 void session_variant_command(const struct select_session *s, size_t index, const char *cmd, struct strvec *argv)
 {
-    select_tree_command(cmd, s->sources[index] ? s->sources[index] : s->builds[index].dir, argv);
+    select_tree_variant_command(&s->tree, s->sources[index] ? s->sources[index] : s->builds[index].dir,
+                                s->builds[index].dir, cmd, argv);
 }
 
 /* Runs cmd once in variant `index`'s build dir, its output captured. */
@@ -329,6 +331,11 @@ enum select_status select_run(struct select_session *s, const struct select_opti
         fmv_error("cannot create a temp directory");
         return SELECT_FAILED;
     }
+    select_isolation_setup(&s->tree, s->work, o->no_namespaces);
+    if (s->tree.ns_off && !o->is_static)
+        sv_pushf(&s->rep.notes, "variants ran at their copies' own paths, not in private mount namespaces at the "
+                                "project's path (%s): every profiled run was checked to run the variant's own "
+                                "build", s->tree.ns_off);
     interrupted = 0;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_sigint;
@@ -392,6 +399,7 @@ void select_session_free(struct select_session *s)
     free(s->builds);
     free(s->sources);
     free(s->builddir);
+    select_isolation_free(&s->tree);
     for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) workload_output_free(&s->base_outputs[w]);
     free(s->base_outputs);
     free(s->saved);

@@ -17,7 +17,8 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--keep] [--json]\n"
+    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--no-namespaces]\n"
+    "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
     "Chooses, by measurement, which candidates of the last scan get clones, and\n"
@@ -50,13 +51,17 @@ static const char USAGE[] =
     "  --tolerance X     accept floating-point outputs within relative error X\n"
     "                    (lets FMA variants be chosen when they differ in last bits)\n"
     "  --min-share PCT   a function must hold PCT%% of the run's samples (default 2)\n"
+    "  --no-namespaces   run variants at their copies' own paths, not in a private mount\n"
+    "                    namespace with the copy at the project's path (the default\n"
+    "                    where permitted); runs of the original tree's code are refused\n"
+    "                    either way\n"
     "  --static          select without timing: from the clones' ISA needs and loop records\n"
     "  --keep            keep the temp directory and say where it is\n"
     "  --json            print report.json on stdout\n";
 
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_NO_NS };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -64,6 +69,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"timeout", required_argument, NULL, O_TIMEOUT}, {"tolerance", required_argument, NULL, O_TOL},
         {"min-share", required_argument, NULL, O_SHARE}, {"static", no_argument, NULL, O_STATIC},
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
+        {"no-namespaces", no_argument, NULL, O_NO_NS},
         {"help", no_argument, NULL, O_HELP},         {NULL, 0, NULL, 0},
     };
     int c;
@@ -104,6 +110,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
             break;
         case O_STATIC: o->is_static = 1; break;
         case O_KEEP: o->keep = 1; break;
+        case O_NO_NS: o->no_namespaces = 1; break;
         case O_JSON: *json = 1; break;
         case O_HELP: return -1;
         default: return cli_usage(USAGE, 1);

@@ -123,7 +123,7 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
     struct run_result res;
     int rc = run_argv(sv_argv(&rec), &opts, &res);
     if (!res.spawned) {
-        *why = prefix ? xasprintf("%s: cannot run it", prefix[0])
+        *why = prefix ? xasprintf("%s: cannot run it (%s)", prefix[0], strerror(res.errno_spawn))
                       : xstrdup("perf is not installed (Debian package linux-perf)");
     } else if (prefix && res.exited && res.status == 127 && res.err && strstr(res.err, ": perf: ")) {
         *why = xstrdup("perf is not installed (Debian package linux-perf)");

@@ -13,7 +13,7 @@
  *      build dir) or in another variant's copy: named, with the program that
  *      loaded it, the likely cause and what to do (ranwhat_check_run);
  *   2. a hot candidate whose clones exist in the variant's linked files but
- *      none of whose samples landed in a clone (ranwhat_clone_check): the
+ *      none of whose samples landed in a clone (ranwhat_clones_missing): the
  *      program that ran is not the one the build made;
  *   3. a workload whose project programs (the objects of the variant's
  *      copy it mapped) differ between runs, or from the baseline's: the
@@ -89,7 +89,9 @@ int ranwhat_is_clone_symbol(const char *symbol, const char *function);
 /* Check 2 for one candidate of one variant: 1 when it is hot
  * (baseline_per_run >= min_samples), its clones exist in the variant's
  * files (clones_found), and none of its samples there (at least
- * min_samples) landed in a clone. */
+ * min_samples) landed in a clone: the program that ran is not the one the
+ * build made. (Without clones in the files nothing is proven wrong: a
+ * compiler may make none, as clang 14 for a static function.) */
 int ranwhat_clones_missing(const struct ranwhat_tally *t, double baseline_per_run, int clones_found,
                            long min_samples);
 

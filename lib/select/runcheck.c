@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "elf/codesize.h"
 #include "select/cloneisa.h"
 #include "select/isolation.h"
 #include "select/ranwhat.h"
@@ -158,7 +160,7 @@ int select_runcheck_finish(struct select_runcheck *c, struct select_session *s)
                 isa = xcalloc(c->nf + 1, sizeof *isa);
                 clone_isa_of_dir(s->builds[v].dir, names, c->nf, isa);
             }
-            if (!isa[f].found) continue;
+            if (!ranwhat_clones_missing(t, base, isa[f].found, SELECT_MIN_SAMPLES)) continue;
             char *msg = ranwhat_describe_missing(t, r->functions[f].display_name, r->variants[v].name,
                                                  s->builds[v].dir, s->tree.ns_off);
             rc = fmv_error("%s", msg);
@@ -167,5 +169,29 @@ int select_runcheck_finish(struct select_runcheck *c, struct select_session *s)
         free(isa);
     }
     free(names);
+    return rc;
+}
+
+int select_runcheck_rebuilt(const struct select_session *s, size_t v, const struct timespec *since)
+{
+    const char *dir = s->builds[v].dir;
+    struct strvec files = STRVEC_INIT;
+    elf_find_linked(dir, &files);
+    int fresh = files.n == 0;
+    for (size_t i = 0; i < files.n && !fresh; i++) {
+        struct stat st;
+        /* the copy kept the user's times; anything the build wrote is newer
+         * (a coarse file-system clock may lag the real one by a tick) */
+        fresh = stat(files.v[i], &st) == 0 &&
+                (st.st_mtim.tv_sec > since->tv_sec ||
+                 (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec + 50000000L >= since->tv_nsec));
+    }
+    int rc = 0;
+    if (!fresh)
+        rc = fmv_error("%s: the build of %s ('%s') changed none of its %zu programs and libraries, which are still "
+                       "the copies of the user's build: it does not compile the patched sources into them, so no run "
+                       "could measure a clone; give --build a command that rebuilds them; nothing selected",
+                       dir, s->rep.variants[v].name, s->o->build, files.n);
+    sv_free(&files);
     return rc;
 }

@@ -9,6 +9,7 @@
 #define FMVGEN_SELECT_RUNCHECK_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "measure/profile.h"
 
@@ -22,6 +23,13 @@ void select_runcheck_free(struct select_runcheck *c);
  * 1 and 3 of ranwhat.h. 0, or -1 after one error line (*p then empty). */
 int select_runcheck_profile(struct select_runcheck *c, struct select_session *s, size_t v, size_t w, size_t round,
                             struct profile *p);
+
+/* After the patched variant v built: 0 when some linked program or library
+ * under its build dir was written at or after since (the build's start), or
+ * when there is none; else -1 after one error line - every one is still the
+ * copy of the user's build, so the build did not compile the patched
+ * sources into anything, and no run could measure a clone. */
+int select_runcheck_rebuilt(const struct select_session *s, size_t v, const struct timespec *since);
 
 /* Check 2 of ranwhat.h over every run profiled. 0, or -1 after one error
  * line. */

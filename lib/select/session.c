@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "select/assign.h"
 #include "select/codecost.h"
 #include "select/isolation.h"
 #include "select/reference.h"
+#include "select/runcheck.h"
 #include "select/static.h"
 #include "store/store.h"
 #include "targets/targets.h"
@@ -240,8 +242,15 @@ static int build_all(struct select_session *s)
             have_plan = 1;
         }
         r->n_builds++;
+        struct timespec start;
+        clock_gettime(CLOCK_REALTIME, &start);
         if (session_build_variant(s, v, r->variants[v].name, have_plan ? &plan : NULL) == 0) {
             r->variants[v].built = 1;
+            /* a build that compiled no patched source into anything: no clone would ever run (runcheck.h) */
+            if (have_plan && select_runcheck_rebuilt(s, v, &start) != 0) {
+                patch_plan_free(&plan);
+                return -1;
+            }
             /* a workload or --test failing on the baseline stops everything:
              * found now, not after every other build */
             if (v == 0 && !s->o->is_static && session_check_one(s, 0) != 0) return -1;
@@ -332,10 +341,6 @@ enum select_status select_run(struct select_session *s, const struct select_opti
         return SELECT_FAILED;
     }
     select_isolation_setup(&s->tree, s->work, o->no_namespaces);
-    if (s->tree.ns_off && !o->is_static)
-        sv_pushf(&s->rep.notes, "variants ran at their copies' own paths, not in private mount namespaces at the "
-                                "project's path (%s): every profiled run was checked to run the variant's own "
-                                "build", s->tree.ns_off);
     interrupted = 0;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_sigint;
@@ -343,6 +348,12 @@ enum select_status select_run(struct select_session *s, const struct select_opti
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     bar = progress_start(stderr, "select", PROGRESS_AUTO);
+    if (s->tree.ns_off && !o->is_static) {   /* isolation.h */
+        sv_pushf(&s->rep.notes, "variants ran at their copies' own paths, not in private mount namespaces at the "
+                                "project's path (%s): every profiled run was checked to run the variant's own "
+                                "build", s->tree.ns_off);
+        session_say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
+    }
     enum select_status status = run_steps(s);
     if (o->keep && status != SELECT_INTERRUPTED) session_say("kept the temp directory %s", s->work);
     else remove_tree(s->work);

@@ -12,8 +12,9 @@
 #     written, the user's tree untouched;
 #   - with namespaces (as root here) the same build runs each variant's own
 #     library: dot's clones run and dot is selected;
-#   - a perf whose mmap records are empty, and a workload whose program
-#     changes between runs: refused.
+#   - a build command that rebuilds nothing (no clone ever runs), a perf
+#     whose mmap records are empty, and a workload whose program changes
+#     between runs: refused.
 # Asserts on verdicts and error lines, never on times.
 source "$TESTLIB"
 
@@ -51,6 +52,8 @@ refused "$rc" "$out" "rpath, --no-namespaces"
 expect_match "rpath: names the library, the program and the cause" "$(grep '^fmvgen: ' <<<"$out")" \
   "^fmvgen: $P/lib/libdot.so: baseline's run of './bin/prog-rpath 20000' ran this file .* loaded by $TMPDIR/[^ ]*/baseline/bin/prog-rpath; likely cause: the program's RUNPATH, .*not used here: --no-namespaces was given"
 
+expect_match "rpath: said at the start" "$out" "select: variants ran at their copies' own paths, not in private mount namespaces at the project's path \(--no-namespaces was given\)"
+
 # ---- namespaces: the same build, each variant runs its own library ----
 if ! unshare --mount true 2>/dev/null; then
   echo "skipped: private mount namespaces are not permitted here"
@@ -71,6 +74,13 @@ expect_match "namespaces: patch names dot" "$(cat "$P/.fmvgen/selected.patch")" 
 expect_eq "namespaces: user's tree untouched" "$(snapshot "$P")" "$before"
 expect_eq "namespaces: temp dir removed" "$(ls -A "$TMPDIR")" ""
 written=$(cd "$P/.fmvgen" && md5sum selected.patch report.json)
+
+# ---- a build command that rebuilds nothing: the copies hold the user's build, no clone could run ----
+out=$(cd "$P" && "$FMVGEN" select --build true --run './bin/prog 20000' --runs 2 2>&1); rc=$?
+refused "$rc" "$out" "nothing rebuilt" 4
+expect_match "nothing rebuilt: names the build dir, the variant and the command" "$(grep '^fmvgen: ' <<<"$out")" \
+  "^fmvgen: $TMPDIR/[^ ]*/fma-levels: the build of fma-levels \('true'\) changed none of its 4 programs and libraries, which are still the copies of the user's build"
+expect_eq "nothing rebuilt: earlier outputs unchanged" "$(cd "$P/.fmvgen" && md5sum selected.patch report.json)" "$written"
 
 # ---- a perf without mmap data ----
 mkdir -p "$TMP/fakeperf"

@@ -16,6 +16,7 @@
 #include "select/outlined.h"
 #include "select/decision.h"
 #include "util/shuffle.h"
+#include "select/runcheck.h"
 
 /* A variant is profiled when it built and its workloads ran (even if its
  * outputs differ: the report then says what FMA would have bought). */
@@ -180,6 +181,7 @@ int session_profile_all(struct select_session *s)
     double *aa_samples = xcalloc(nw * nf * nr + 1, sizeof *aa_samples);
     double *aa_name_samples = xcalloc(nw * nf * nr + 1, sizeof *aa_name_samples);
     double *aa_totals = xcalloc(nw * nr + 1, sizeof *aa_totals);
+    struct select_runcheck *check = select_runcheck_new(s);
     int rc = 0;
     for (size_t round = 0; round < nr && rc == 0; round++) {
         session_step(round + 1, nr, "profiled runs, interleaved in a random order");
@@ -193,16 +195,8 @@ int session_profile_all(struct select_session *s)
                     rc = -1;
                     break;
                 }
-                struct strvec argv = STRVEC_INIT;
-                session_variant_command(s, v, s->o->runs_cmd->v[w], &argv);
                 struct profile p;
-                char *why = NULL;
-                int prc = profile_run(sv_argv(&argv), s->builds[v].dir, s->work, &p, &why);
-                sv_free(&argv);
-                if (prc != 0) {
-                    fmv_error("%s: cannot profile '%s' on %s: %s", s->root, s->o->runs_cmd->v[w],
-                              r->variants[v].name, why);
-                    free(why);
+                if (select_runcheck_profile(check, s, v, w, round, &p) != 0) {   /* runcheck.h: proven */
                     rc = -1;
                     break;
                 }
@@ -233,6 +227,8 @@ int session_profile_all(struct select_session *s)
         for (size_t w = 0; undecided[f] && w < nw; w++)
             memcpy(&aa_samples[(w * nf + f) * nr], &aa_name_samples[(w * nf + f) * nr], nr * sizeof *samples);
     }
+    if (rc == 0) rc = select_runcheck_finish(check, s);
+    select_runcheck_free(check);
     int *function_eligible = NULL;
     double *code_bytes = NULL;
     if (rc == 0) {

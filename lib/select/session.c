@@ -14,10 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "select/assign.h"
 #include "select/codecost.h"
+#include "select/isolation.h"
 #include "select/reference.h"
+#include "select/runcheck.h"
 #include "select/static.h"
 #include "capture/wrapper.h"
 #include "util/cmake_cache.h"
@@ -109,7 +112,8 @@ int session_build_variant(struct select_session *s, size_t index, const char *na
 /* The argv running shell command cmd for variant `index` (tree.h). */
 void session_variant_command(const struct select_session *s, size_t index, const char *cmd, struct strvec *argv)
 {
-    select_tree_command(cmd, s->sources[index] ? s->sources[index] : s->builds[index].dir, argv);
+    select_tree_variant_command(&s->tree, s->sources[index] ? s->sources[index] : s->builds[index].dir,
+                                s->builds[index].dir, cmd, argv);
 }
 
 /* Runs cmd once in variant `index`'s build dir, its output captured. */
@@ -325,8 +329,15 @@ static int build_all(struct select_session *s)
             have_plan = 1;
         }
         r->n_builds++;
+        struct timespec start;
+        clock_gettime(CLOCK_REALTIME, &start);
         if (session_build_variant(s, v, r->variants[v].name, have_plan ? &plan : NULL) == 0) {
             r->variants[v].built = 1;
+            /* a build that compiled no patched source into anything: no clone would ever run (runcheck.h) */
+            if (have_plan && select_runcheck_rebuilt(s, v, &start) != 0) {
+                patch_plan_free(&plan);
+                return -1;
+            }
             /* a workload or --test failing on the baseline stops everything:
              * found now, not after every other build */
             if (v == 0 && !s->o->is_static && session_check_one(s, 0) != 0) return -1;
@@ -448,6 +459,7 @@ enum select_status select_run(struct select_session *s, const struct select_opti
         fmv_error("cannot create a temp directory");
         return SELECT_FAILED;
     }
+    select_isolation_setup(&s->tree, s->work, o->no_namespaces);
     interrupted = 0;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_sigint;
@@ -455,6 +467,12 @@ enum select_status select_run(struct select_session *s, const struct select_opti
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     bar = progress_start(stderr, "select", PROGRESS_AUTO);
+    if (s->tree.ns_off && !o->is_static) {   /* isolation.h */
+        sv_pushf(&s->rep.notes, "variants ran at their copies' own paths, not in private mount namespaces at the "
+                                "project's path (%s): every profiled run was checked to run the variant's own "
+                                "build", s->tree.ns_off);
+        session_say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
+    }
     enum select_status status = run_steps(s);
     if (o->keep && status != SELECT_INTERRUPTED) session_say("kept the temp directory %s", s->work);
     else remove_tree(s->work);
@@ -511,6 +529,7 @@ void select_session_free(struct select_session *s)
     free(s->builds);
     free(s->sources);
     free(s->builddir);
+    select_isolation_free(&s->tree);
     for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) workload_output_free(&s->base_outputs[w]);
     free(s->base_outputs);
     free(s->saved);

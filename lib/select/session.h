@@ -70,6 +70,7 @@ struct select_options {
     const struct strvec *runs_cmd;   /* the workloads; at least one unless is_static */
     int runs;                     /* profiled (and timed) runs per variant and workload */
     int is_static, keep;
+    int no_namespaces;            /* 1: never run variants in mount namespaces (select/isolation.h) */
     double timeout_s;             /* per build, workload or test */
     double tolerance;             /* < 0: outputs must be identical */
     double min_share;             /* of the baseline's samples, e.g. 0.02 */

@@ -34,6 +34,11 @@ struct select_tree {
      * fmvgen's wrapper for their builds, since a configured cache runs its
      * compiler by absolute path, past the wrapper's links in PATH */
     const char *cmake_launcher;
+    /* set by select_isolation_setup (select/isolation.h), freed by
+     * select_isolation_free: the namespace helper when each variant's
+     * commands run with its copy at the project's paths, else NULL and
+     * ns_off says why not */
+    char *ns_helper, *ns_off;
 };
 
 /* 0 when the layout can be built; else -1 after one error line saying what
@@ -48,6 +53,12 @@ int select_tree_check(const struct select_tree *t);
  * commands' output. */
 int select_tree_build(const struct select_tree *t, const char *name, const struct patch_plan *plan,
                       const char *work, struct variant_build *out, char **source_dir);
+
+/* The argv running shell command cmd as the variant whose source copy is
+ * copy and build dir dir: select_isolation_prefix (select/isolation.h),
+ * then select_tree_command. */
+void select_tree_variant_command(const struct select_tree *t, const char *copy, const char *dir, const char *cmd,
+                                 struct strvec *argv);
 
 /* Appends to argv the command that runs shell command cmd with
  * FMVGEN_SOURCE_DIR=source_dir: {"env", "FMVGEN_SOURCE_DIR=...", "/bin/sh",

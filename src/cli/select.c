@@ -18,7 +18,7 @@
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
     "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--set NAME=TARGETS...]\n"
-    "                     [--reference LIST] [--seed N]\n"
+    "                     [--reference LIST] [--seed N] [--no-namespaces]\n"
     "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
@@ -62,6 +62,10 @@ static const char USAGE[] =
     "                    default: v3, and v3-nofma too when FMA changes the outputs\n"
     "  --seed N          the seed of the runs' random order in each round (report.json\n"
     "                    prints the one used: give it to repeat a run)\n"
+    "  --no-namespaces   run variants at their copies' own paths, not in a private mount\n"
+    "                    namespace with the copy at the project's path (the default\n"
+    "                    where permitted); runs of the original tree's code are refused\n"
+    "                    either way\n"
     "  --static          select without timing: from the clones' ISA needs and loop records\n"
     "  --keep            keep the temp directory and say where it is\n"
     "  --json            print report.json on stdout\n";
@@ -120,7 +124,7 @@ static int parse_references(const char *list, struct select_options *o)
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
                          struct select_target_set *sets)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -130,7 +134,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
         {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
-        {NULL, 0, NULL, 0},
+        {"no-namespaces", no_argument, NULL, O_NO_NS}, {NULL, 0, NULL, 0},
     };
     int c;
     char *end;
@@ -186,6 +190,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
             break;
         case O_STATIC: o->is_static = 1; break;
         case O_KEEP: o->keep = 1; break;
+        case O_NO_NS: o->no_namespaces = 1; break;
         case O_JSON: *json = 1; break;
         case O_HELP: return -1;
         default: return cli_usage(USAGE, 1);

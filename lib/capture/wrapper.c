@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,9 @@
 #define REAL_COMPILER_FILE "real-compiler"
 #define META_UNSUPPORTED "wrapper_unsupported_compilers"
 #define CCACHE_DISABLE_ENV "CCACHE_DISABLE"
+/* Set for the compiler a wrapper in append mode runs: a compiler script or a
+ * launcher calling a wrapper link again gets the flags once. */
+#define APPENDED_ENV "FMVGEN_CC_APPENDED"
 
 /* ---- common ---- */
 
@@ -366,6 +370,51 @@ out:
     return code;
 }
 
+/* Append mode (wrapper.h): the flags of WRAPPER_APPEND_ENV after the
+ * arguments of a compile, and its sources logged. */
+static void append_flags(struct strvec *run)
+{
+    const char *flags = getenv(WRAPPER_APPEND_ENV);
+    if (!flags || !*flags || getenv(APPENDED_ENV)) return;
+    setenv(APPENDED_ENV, "1", 1);
+    struct compile_args args;
+    compile_args_parse(sv_argv(run), &args);
+    if (args.is_compile) {
+        char *copy = xstrdup(flags), *save = NULL;
+        for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) sv_push(run, w);
+        free(copy);
+        const char *log = getenv(WRAPPER_APPEND_LOG_ENV);
+        if (log && *log) {
+            char *cwd = get_cwd();
+            struct strbuf sb = STRBUF_INIT;
+            for (size_t i = 0; i < args.sources.n; i++) {
+                char *abs = path_absolute(args.sources.v[i], cwd);
+                sb_addf(&sb, "%s\n", abs);
+                free(abs);
+            }
+            /* one short write with O_APPEND: lines of parallel compiles do not mix */
+            int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+            if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len)
+                fmv_warn("%s: cannot log the compile of %s", log, args.sources.n ? args.sources.v[0] : "?");
+            if (fd >= 0) close(fd);
+            sb_free(&sb);
+            free(cwd);
+        }
+    }
+    compile_args_free(&args);
+}
+
+int wrapper_launch(int argc, char **argv)
+{
+    if (argc < 1 || !argv[0]) return -1;
+    struct strvec run = STRVEC_INIT;
+    for (int i = 0; i < argc; i++) sv_push(&run, argv[i]);
+    append_flags(&run);
+    int code = run_inherited(sv_argv(&run));
+    sv_free(&run);
+    return code;
+}
+
 int wrapper_main(int argc, char **argv)
 {
     if (argc < 1 || !argv[0]) return -1;
@@ -384,6 +433,7 @@ int wrapper_main(int argc, char **argv)
     struct strvec run = STRVEC_INIT;
     sv_push(&run, real);
     for (int i = 1; i < argc; i++) sv_push(&run, argv[i]);
+    append_flags(&run);
 
     const char *store_dir = getenv(WRAPPER_STORE_ENV);
     int code;
@@ -399,6 +449,19 @@ int wrapper_main(int argc, char **argv)
 }
 
 /* ---- the scan side ---- */
+
+char *wrapper_executable(void)
+{
+    char *self = self_exe_path();
+    if (!self) return NULL;
+    char *dir = path_dirname(self);
+    char *cc = path_join(dir, WRAPPER_EXE_NAME);
+    free(dir);
+    free(self);
+    if (access(cc, X_OK) == 0) return cc;
+    free(cc);
+    return NULL;
+}
 
 /* The executable the links point at: fmvgen-cc next to us, else ourselves. */
 static char *wrapper_target(void)
@@ -486,78 +549,94 @@ static char *wrapped_compiler_var(const char *var, const char *value, const char
     return sb_detach(&sb);
 }
 
-struct saved_env {
-    const char *name;
-    char *value;   /* NULL: was unset */
-};
-
-static void save_env(struct saved_env *s, const char *name)
+static void save_env(struct wrapper_saved_var *s, const char *name)
 {
     s->name = name;
     const char *v = getenv(name);
     s->value = v ? xstrdup(v) : NULL;
 }
 
-static void restore_env(struct saved_env *s)
+static void restore_env(struct wrapper_saved_var *s)
 {
+    if (!s->name) return;
     if (s->value) setenv(s->name, s->value, 1);
     else unsetenv(s->name);
     free(s->value);
+    s->name = NULL;
+    s->value = NULL;
 }
 
-int wrapper_run_build(const char *builddir, char *const *build_argv)
+int wrapper_env_apply(const char *wrapdir, const char *store_builddir, const char *append, const char *append_log,
+                      struct wrapper_env *saved)
 {
-    char *abs_builddir = path_absolute(builddir, NULL);
-    char *wrapdir = wrap_dir_of(abs_builddir);
+    memset(saved, 0, sizeof *saved);
     char *target = wrapper_target();
-    if (!target) {
-        fmv_error("/proc/self/exe: cannot find the fmvgen executable");
-        free(wrapdir);
-        free(abs_builddir);
-        return 127;
-    }
-    /* Fresh links each scan: the fmvgen binary may have moved. */
+    if (!target) return fmv_error("/proc/self/exe: cannot find the fmvgen executable");
+    /* Fresh links each time: the fmvgen binary may have moved. */
     remove_tree(wrapdir);
     if (mkdir_p(wrapdir, 0755) != 0) {
-        fmv_error("%s: cannot create directory", wrapdir);
         free(target);
-        free(wrapdir);
-        free(abs_builddir);
-        return 1;
+        return fmv_error("%s: cannot create directory", wrapdir);
     }
     struct strvec names = STRVEC_INIT;
     collect_driver_names(&names);
     for (size_t i = 0; i < names.n; i++) add_link(wrapdir, names.v[i], target);
     sv_free(&names);
 
+    static const char *const vars[WRAPPER_ENV_VARS] = {"PATH", "CC", "CXX", WRAPPER_STORE_ENV, WRAPPED_ENV,
+                                                       CCACHE_DISABLE_ENV, WRAPPER_APPEND_ENV,
+                                                       WRAPPER_APPEND_LOG_ENV, APPENDED_ENV};
+    for (int i = 0; i < WRAPPER_ENV_VARS; i++) save_env(&saved->vars[i], vars[i]);
+    int n_abs = 0;
+    char *cc = wrapped_compiler_var("CC", saved->vars[1].value, "cc", wrapdir, target, &n_abs);
+    char *cxx = wrapped_compiler_var("CXX", saved->vars[2].value, "c++", wrapdir, target, &n_abs);
+    const char *old_path = saved->vars[0].value;
+    char *path = old_path && *old_path ? xasprintf("%s:%s", wrapdir, old_path) : xstrdup(wrapdir);
+    setenv("PATH", path, 1);
+    setenv("CC", cc, 1);
+    setenv("CXX", cxx, 1);
+    if (store_builddir) setenv(WRAPPER_STORE_ENV, store_builddir, 1);
+    else unsetenv(WRAPPER_STORE_ENV);
+    unsetenv(WRAPPED_ENV);
+    unsetenv(APPENDED_ENV);
+    if (append && *append) setenv(WRAPPER_APPEND_ENV, append, 1);
+    else unsetenv(WRAPPER_APPEND_ENV);
+    if (append_log) setenv(WRAPPER_APPEND_LOG_ENV, append_log, 1);
+    else unsetenv(WRAPPER_APPEND_LOG_ENV);
+    /* A ccache hit (CC="ccache gcc") would hand back a cached object
+     * without calling the compiler - our wrapper - so the compile would
+     * have no records (or not get the appended flags). With ccache disabled
+     * it runs the compiler every time and neither reads nor writes its
+     * cache (the cache stays valid for later builds; objects are the same
+     * as from a hit). */
+    setenv(CCACHE_DISABLE_ENV, "1", 1);
+    free(path);
+    free(cc);
+    free(cxx);
+    free(target);
+    return 0;
+}
+
+void wrapper_env_restore(struct wrapper_env *saved)
+{
+    for (int i = 0; i < WRAPPER_ENV_VARS; i++) restore_env(&saved->vars[i]);
+}
+
+int wrapper_run_build(const char *builddir, char *const *build_argv)
+{
+    char *abs_builddir = path_absolute(builddir, NULL);
+    char *wrapdir = wrap_dir_of(abs_builddir);
+    struct wrapper_env saved;
+    if (wrapper_env_apply(wrapdir, abs_builddir, NULL, NULL, &saved) != 0) {
+        free(wrapdir);
+        free(abs_builddir);
+        return 127;
+    }
     struct store *st = NULL;
     if (store_open(abs_builddir, 0, &st) == 0) {
         store_meta_set(st, META_UNSUPPORTED, "");
         store_close(st);
     }
-
-    struct saved_env saved[6];
-    save_env(&saved[0], "PATH");
-    save_env(&saved[1], "CC");
-    save_env(&saved[2], "CXX");
-    save_env(&saved[3], WRAPPER_STORE_ENV);
-    save_env(&saved[4], WRAPPED_ENV);
-    save_env(&saved[5], CCACHE_DISABLE_ENV);
-    int n_abs = 0;
-    char *cc = wrapped_compiler_var("CC", saved[1].value, "cc", wrapdir, target, &n_abs);
-    char *cxx = wrapped_compiler_var("CXX", saved[2].value, "c++", wrapdir, target, &n_abs);
-    char *path = saved[0].value && *saved[0].value ? xasprintf("%s:%s", wrapdir, saved[0].value) : xstrdup(wrapdir);
-    setenv("PATH", path, 1);
-    setenv("CC", cc, 1);
-    setenv("CXX", cxx, 1);
-    setenv(WRAPPER_STORE_ENV, abs_builddir, 1);
-    unsetenv(WRAPPED_ENV);
-    /* A ccache hit (CC="ccache gcc") would hand back a cached object
-     * without calling the compiler - our wrapper - so the compile would
-     * have no records. With ccache disabled it runs the compiler every
-     * time and neither reads nor writes its cache (the cache stays valid
-     * for later builds; objects are the same as from a hit). */
-    setenv(CCACHE_DISABLE_ENV, "1", 1);
 
     struct run_result r;
     run_argv(build_argv, NULL, &r);
@@ -565,11 +644,7 @@ int wrapper_run_build(const char *builddir, char *const *build_argv)
     if (!r.spawned) fmv_error("%s: cannot run the build: %s", build_argv[0], strerror(r.errno_spawn));
     run_result_free(&r);
 
-    for (int i = 0; i < 6; i++) restore_env(&saved[i]);
-    free(path);
-    free(cc);
-    free(cxx);
-    free(target);
+    wrapper_env_restore(&saved);
     free(wrapdir);
     free(abs_builddir);
     return code;

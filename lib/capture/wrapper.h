@@ -49,10 +49,57 @@
  * optimization records (its functions cannot be found): the scan warns. */
 #define WRAPPER_NOTE_NO_RECORDS "no-records"
 
+/* Append mode, for whole-program comparison builds (select's
+ * -march=x86-64-v3 reference): with WRAPPER_APPEND_ENV set to flags
+ * ("-march=x86-64-v3 -mno-fma"), the wrapper appends them, as separate
+ * words, to every command that compiles C/C++ sources (compile_args:
+ * -c, or compile-and-link; not -E/-S/-M or a link alone) - after the
+ * build's own flags, so they win over its -march, whatever the build does
+ * with CFLAGS. With WRAPPER_APPEND_LOG_ENV naming a file, it appends one
+ * line per source compiled so (its absolute path), so the caller can tell
+ * which compiles the flags reached. The compiler a wrapper in append mode
+ * runs sees FMVGEN_CC_APPENDED: a wrapper link reached again (a compiler
+ * script, a launcher calling a link) adds nothing twice. Works with or
+ * without a store. */
+#define WRAPPER_APPEND_ENV "FMVGEN_CC_APPEND"
+#define WRAPPER_APPEND_LOG_ENV "FMVGEN_CC_APPEND_LOG"
+
 /* Entry point when the running program was called through a compiler-named
  * link (argv[0]'s basename is a compiler driver name): returns the exit code
  * to exit with. Returns -1 when argv[0] does not name a compiler. */
 int wrapper_main(int argc, char **argv);
+
+/* Launcher mode (CMake's CMAKE_<LANG>_COMPILER_LAUNCHER, where a configured
+ * tree runs its compiler by absolute path and PATH cannot reach the
+ * wrapper): `fmvgen-cc COMPILER ARGS...` runs argv[0..argc-1] with the
+ * append mode's flags added to a compile, its stdio inherited. Returns its
+ * exit code, -1 when argc < 1. */
+int wrapper_launch(int argc, char **argv);
+
+/* fmvgen-cc next to the running fmvgen (absolute; caller frees), or NULL
+ * when it is not there. */
+char *wrapper_executable(void);
+
+/* The environment of a wrapped build, set in this process (children
+ * inherit it) until wrapper_env_restore: links named like compilers (every
+ * driver name in PATH) made afresh in wrapdir and put first in PATH, CC and
+ * CXX pointed there (unset: wrapdir/cc and wrapdir/c++; set: the link of
+ * the same basename, a launcher word kept; an absolute one gets a link dir
+ * of its own remembering the real path), CCACHE_DISABLE=1; FMVGEN_STORE =
+ * store_builddir (NULL: unset: nothing is recorded), WRAPPER_APPEND_ENV =
+ * append and WRAPPER_APPEND_LOG_ENV = append_log (NULL: unset). 0, or -1
+ * after an error line (saved then needs no restore). */
+#define WRAPPER_ENV_VARS 9
+struct wrapper_saved_var {
+    const char *name;
+    char *value;   /* NULL: was unset */
+};
+struct wrapper_env {
+    struct wrapper_saved_var vars[WRAPPER_ENV_VARS];
+};
+int wrapper_env_apply(const char *wrapdir, const char *store_builddir, const char *append, const char *append_log,
+                      struct wrapper_env *saved);
+void wrapper_env_restore(struct wrapper_env *saved);
 
 /* Runs build_argv (its stdio inherited) with the wrapper in place for the
  * store of builddir (which must exist): (re)creates the link directory

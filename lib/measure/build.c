@@ -85,16 +85,39 @@ static int is_flags_entry(const char *line)
     return str_starts_with(line, "CMAKE_C_FLAGS:") || str_starts_with(line, "CMAKE_CXX_FLAGS:");
 }
 
+/* Which CMAKE_<LANG>_COMPILER_LAUNCHER entry line is (0: C, 1: CXX), or -1. */
+static int launcher_entry(const char *line)
+{
+    if (str_starts_with(line, "CMAKE_C_COMPILER_LAUNCHER:")) return 0;
+    if (str_starts_with(line, "CMAKE_CXX_COMPILER_LAUNCHER:")) return 1;
+    return -1;
+}
+
 /* The cache text with the path `from` replaced by `to` on every line but
- * the compiler entries, and append_flags (may be NULL) appended to the
- * flags entries. Caller frees. */
-static char *relocate_cache_text(const char *text, const char *from, const char *to, const char *append_flags)
+ * the compiler entries, append_flags (may be NULL) appended to the flags
+ * entries, and launcher (may be NULL) put first in the C and C++ compiler
+ * launchers (a launcher the cache names, such as ccache, runs after it).
+ * Caller frees. */
+static char *relocate_cache_text(const char *text, const char *from, const char *to, const char *append_flags,
+                                 const char *launcher)
 {
     struct strbuf sb = STRBUF_INIT;
+    int have_launcher[2] = {0, 0};
     for (const char *line = text; *line;) {
         size_t len = strcspn(line, "\n");
         int newline = line[len] == '\n';
-        if (is_compiler_entry(line, len)) {
+        int which = launcher ? launcher_entry(line) : -1;
+        if (which >= 0) {
+            const char *eq = memchr(line, '=', len);
+            size_t head = eq ? (size_t)(eq - line) + 1 : len;
+            sb_add(&sb, line, head);
+            sb_adds(&sb, launcher);
+            if (head < len) {
+                sb_addc(&sb, ';');
+                sb_add(&sb, line + head, len - head);
+            }
+            have_launcher[which] = 1;
+        } else if (is_compiler_entry(line, len)) {
             sb_add(&sb, line, len);
         } else {
             replace_path_in_line(&sb, line, len, from, to);
@@ -105,6 +128,12 @@ static char *relocate_cache_text(const char *text, const char *from, const char 
         }
         if (newline) sb_adds(&sb, "\n");
         line += len + (size_t)newline;
+    }
+    static const char *const names[2] = {"CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER"};
+    for (int i = 0; launcher && i < 2; i++) {
+        if (have_launcher[i]) continue;
+        if (sb.len && sb.buf[sb.len - 1] != '\n') sb_addc(&sb, '\n');
+        sb_addf(&sb, "%s:STRING=%s\n", names[i], launcher);
     }
     return sb_detach(&sb);
 }
@@ -118,6 +147,12 @@ int measure_relocate_cmake(const char *copy_root, const char *sub, char **log)
 }
 
 int measure_relocate_cmake_with_flags(const char *copy_root, const char *sub, const char *append_flags, char **log)
+{
+    return measure_relocate_cmake_ex(copy_root, sub, append_flags, NULL, log);
+}
+
+int measure_relocate_cmake_ex(const char *copy_root, const char *sub, const char *append_flags, const char *launcher,
+                              char **log)
 {
     char *dir = *sub ? path_join(copy_root, sub) : xstrdup(copy_root);
     char *cache = path_join(dir, "CMakeCache.txt");
@@ -137,7 +172,7 @@ int measure_relocate_cmake_with_flags(const char *copy_root, const char *sub, co
     if (!*old_root || !*new_root) {
         rc = fmv_error("%s: CMakeCache.txt was written for %s and cannot be moved here", cache, old_dir);
     } else {
-        char *moved = relocate_cache_text(text, old_root, new_root, append_flags);
+        char *moved = relocate_cache_text(text, old_root, new_root, append_flags, launcher);
         if (write_file_atomic(cache, moved, strlen(moved)) != 0)
             rc = fmv_error("%s: cannot rewrite the moved CMake cache", cache);
         free(moved);

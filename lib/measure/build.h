@@ -48,6 +48,13 @@ int measure_relocate_cmake(const char *copy_root, const char *sub, char **log);
  * only when a cache is first made, so this is how a moved build directory
  * gets extra flags (select's -march=x86-64-v3 reference). */
 int measure_relocate_cmake_with_flags(const char *copy_root, const char *sub, const char *append_flags, char **log);
+/* The same, and when launcher is not NULL it goes first in the cache's
+ * CMAKE_C_COMPILER_LAUNCHER and CMAKE_CXX_COMPILER_LAUNCHER (added when
+ * absent; a launcher already there runs after it): a configured cache runs
+ * its compiler by absolute path, so this is how a moved build directory
+ * compiles through a wrapper (select's reference, capture/wrapper.h). */
+int measure_relocate_cmake_ex(const char *copy_root, const char *sub, const char *append_flags, const char *launcher,
+                              char **log);
 
 /* Copies spec->source_dir to WORK_DIR/NAME (moving copied CMake build
  * directories there with measure_relocate_cmake) and runs the build there with CC

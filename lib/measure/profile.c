@@ -83,13 +83,39 @@ void profile_parse_report(const char *text, struct profile *p)
     free(copy);
 }
 
+/* Runs prefix + cmd, output captured; on failure *why says "WHAT failed (...)". */
+static int run_perf(char *const *prefix, char *const *cmd, const char *what, struct run_result *res, char **why)
+{
+    struct strvec argv = STRVEC_INIT;
+    if (prefix) sv_push_all(&argv, prefix);
+    sv_push_all(&argv, cmd);
+    struct run_opts opts = {.capture_stdout = 1, .capture_stderr = 1};
+    int rc = run_argv(sv_argv(&argv), &opts, res);
+    sv_free(&argv);
+    if (rc != 0) {
+        char *status = run_describe(res), *detail = first_line(res->err);
+        *why = xasprintf("%s failed (%s)%s%s", what, status, *detail ? ": " : "", detail);
+        free(status);
+        free(detail);
+    }
+    return rc;
+}
+
 int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
                 struct profile *out, char **why)
 {
+    return profile_run_with(argv, cwd, scratch_dir, NULL, out, why);
+}
+
+int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir, const struct profile_opts *o,
+                     struct profile *out, char **why)
+{
     memset(out, 0, sizeof *out);
     *why = NULL;
+    char *const *prefix = o ? o->prefix : NULL;
     char *data = path_join(scratch_dir, "perf.data");
     struct strvec rec = STRVEC_INIT;
+    if (prefix) sv_push_all(&rec, prefix);
     sv_push_all(&rec, (char *const[]){"perf", "record", "-e", "cpu-clock", "-c", PROFILE_PERIOD_NS,
                                       "-q", "-o", data, "--", NULL});
     sv_push_all(&rec, argv);
@@ -97,6 +123,9 @@ int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
     struct run_result res;
     int rc = run_argv(sv_argv(&rec), &opts, &res);
     if (!res.spawned) {
+        *why = prefix ? xasprintf("%s: cannot run it (%s)", prefix[0], strerror(res.errno_spawn))
+                      : xstrdup("perf is not installed (Debian package linux-perf)");
+    } else if (prefix && res.exited && res.status == 127 && res.err && strstr(res.err, ": perf: ")) {
         *why = xstrdup("perf is not installed (Debian package linux-perf)");
     } else if (rc != 0 || !file_exists(data)) {
         char *status = run_describe(&res), *detail = first_line(res.err);
@@ -115,16 +144,19 @@ int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
          * mangled name fmvgen knows the function by nor the clone. */
         char *const report[] = {"perf", "report", "-i", data, "--stdio", "--no-demangle", "--sort", "dso,sym",
                                 "-F", "overhead,sample,dso,sym", "-t", "|", "-v", NULL};
-        struct run_opts ropts = {.capture_stdout = 1, .capture_stderr = 1};
-        if (run_argv(report, &ropts, &res) != 0) {
-            char *status = run_describe(&res), *detail = first_line(res.err);
-            *why = xasprintf("perf report failed (%s)%s%s", status, *detail ? ": " : "", detail);
-            free(status);
-            free(detail);
-        } else {
+        if (run_perf(prefix, report, "perf report", &res, why) == 0) {
             profile_parse_report(res.out ? res.out : "", out);
             if (out->total_samples == 0) *why = xstrdup("perf recorded no samples");
         }
+        run_result_free(&res);
+    }
+    if (!*why && o && o->maps) {
+        char *const script[] = {"perf", "script", "-i", data, "--show-mmap-events", "--show-task-events",
+                                "-F", "comm,pid", NULL};
+        if (run_perf(prefix, script, "perf script", &res, why) == 0 &&
+            profile_parse_maps(res.out ? res.out : "", out) == 0)
+            *why = xstrdup("perf recorded no mmap events (perf script --show-mmap-events shows none): it cannot "
+                           "tell which programs and libraries ran");
         run_result_free(&res);
     }
     remove_tree(data);
@@ -151,6 +183,11 @@ void profile_free(struct profile *p)
         free(p->entries[i].dso);
     }
     free(p->entries);
+    for (size_t i = 0; i < p->n_maps; i++) {
+        free(p->maps[i].comm);
+        free(p->maps[i].path);
+    }
+    free(p->maps);
     free(p->output);
     memset(p, 0, sizeof *p);
 }

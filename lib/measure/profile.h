@@ -27,11 +27,36 @@ struct profile_entry {
                         * a non-PIE executable); 0 when perf gave none */
 };
 
+/* One executable mapping of a file by a process, from perf's mmap records
+ * (`perf script --show-mmap-events`): which programs and shared objects a
+ * run loaded, and which process loaded them. */
+struct profile_map {
+    int pid;
+    char *comm;        /* the process's name when it mapped the file */
+    char *path;        /* as the process saw it: absolute, or "[vdso]" ... */
+    int first;         /* the first file this pid mapped since it started
+                        * or last exec'd: its executable (for a script,
+                        * its interpreter) */
+};
+
 struct profile {
     struct profile_entry *entries;
     size_t n;
     long total_samples;
     char *output;      /* the profiled program's stdout */
+    struct profile_map *maps;   /* with profile_opts.maps, in record order */
+    size_t n_maps;
+};
+
+/* How profile_run_with runs perf. */
+struct profile_opts {
+    /* put before every perf command (record, report, script), e.g. a
+     * namespace helper (run/namespace.h): perf then records and reads the
+     * files as the profiled program saw them; NULL: none */
+    char *const *prefix;
+    /* 1: also read the mmap records into out->maps; a profile without any
+     * is an error (a perf that records no mmap data cannot say what ran) */
+    int maps;
 };
 
 /* Runs argv (in cwd, NULL: inherit) under perf, writing perf's data into
@@ -41,6 +66,17 @@ struct profile {
  * printed. Free out with profile_free and *why with free. */
 int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
                 struct profile *out, char **why);
+
+/* profile_run, with opts (NULL: none). */
+int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir, const struct profile_opts *opts,
+                     struct profile *out, char **why);
+
+/* Adds the mmap records of `perf script --show-mmap-events
+ * --show-task-events -F comm,pid` output to p->maps: PERF_RECORD_MMAP and
+ * MMAP2 lines (their file), PERF_RECORD_COMM exec lines (the next file the
+ * pid maps is its new executable); sample lines are skipped. Returns the
+ * number of maps added. */
+size_t profile_parse_maps(const char *text, struct profile *p);
 
 /* Adds the entries of perf report's output text (the layout profile_run
  * asks for: "percent|samples|dso|0xADDR O [.] symbol", '#' lines skipped;

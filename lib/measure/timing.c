@@ -5,6 +5,7 @@
  * other builds on the machine, the wall-time medians of two identical runs
  * moved by up to 30% while the CPU-time medians stayed within 3%. */
 #include "measure/timing.h"
+#include "util/shuffle.h"
 #include "run/spawn.h"
 #include "util/util.h"
 
@@ -59,7 +60,9 @@ static void run_once(const struct timing_spec *spec, struct timing_result *out, 
     run_result_free(&res);
 }
 
-int measure_time_set(const struct timing_spec *specs, size_t n, struct timing_result *out)
+/* seed NULL: the commands in their order every round; else a fresh seeded
+ * order each round (util/shuffle.h). */
+static int time_set(const struct timing_spec *specs, size_t n, const uint64_t *seed, struct timing_result *out)
 {
     int max_runs = 0;
     for (size_t i = 0; i < n; i++) {
@@ -69,10 +72,18 @@ int measure_time_set(const struct timing_spec *specs, size_t n, struct timing_re
         out[i].cpu_seconds = xcalloc((size_t)runs, sizeof *out[i].cpu_seconds);
         if (runs > max_runs) max_runs = runs;
     }
-    for (int round = 0; round < max_runs; round++)
-        for (size_t i = 0; i < n; i++)
+    size_t *order = xcalloc(n ? n : 1, sizeof *order);
+    for (int round = 0; round < max_runs; round++) {
+        if (seed) shuffle_round_order(*seed, (size_t)round, n, order);
+        else
+            for (size_t i = 0; i < n; i++) order[i] = i;
+        for (size_t k = 0; k < n; k++) {
+            size_t i = order[k];
             if (!out[i].failure && round < (specs[i].runs < 1 ? 1 : specs[i].runs))
                 run_once(&specs[i], &out[i], round == 0);
+        }
+    }
+    free(order);
     int failed = 0;
     for (size_t i = 0; i < n; i++) {
         out[i].median = measure_median(out[i].seconds, (size_t)out[i].runs);
@@ -80,6 +91,16 @@ int measure_time_set(const struct timing_spec *specs, size_t n, struct timing_re
         if (out[i].failure) failed++;
     }
     return failed;
+}
+
+int measure_time_set(const struct timing_spec *specs, size_t n, struct timing_result *out)
+{
+    return time_set(specs, n, NULL, out);
+}
+
+int measure_time_set_shuffled(const struct timing_spec *specs, size_t n, uint64_t seed, struct timing_result *out)
+{
+    return time_set(specs, n, &seed, out);
 }
 
 int measure_time(const struct timing_spec *spec, struct timing_result *out)

@@ -9,6 +9,7 @@
 #define FMVGEN_MEASURE_TIMING_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct timing_spec {
     char *const *argv;      /* the command (argv[0] with a '/' or found in PATH) */
@@ -45,6 +46,10 @@ int measure_time(const struct timing_spec *spec, struct timing_result *out);
  * affects every command alike instead of the ones timed last. out[i] as
  * measure_time's. Returns the number of commands with a failed run. */
 int measure_time_set(const struct timing_spec *specs, size_t n, struct timing_result *out);
+/* The same with the commands in a fresh order each round, drawn from seed
+ * (util/shuffle.h): what favours a position in the round is spread over
+ * every command instead of always helping the same one. */
+int measure_time_set_shuffled(const struct timing_spec *specs, size_t n, uint64_t seed, struct timing_result *out);
 
 void timing_result_free(struct timing_result *r);
 

@@ -62,16 +62,19 @@ void select_measure_code(struct select_report *r, const struct select_build_dirs
     if (measure(r, "selected", dirs->selected, &r->selected_code, &cs) == 0) fill_functions(r, r->n_variants, &cs);
     code_size_free(&cs);
 
-    struct select_march *m = &r->march;
-    if (measure(r, "-march=x86-64-v3", dirs->march, &m->code, &cs) == 0 && !m->failure) {
-        const struct select_code *base = r->n_variants ? &r->variants[0].code : NULL;
-        if (!m->code.n_files)
-            m->failure = xstrdup("it produced no linked x86-64 program or library");
-        else if (base && base->measured && base->n_files == m->code.n_files && base->code_crc == m->code.code_crc &&
-                 base->code_bytes == m->code.code_bytes)
-            m->failure = xstrdup("its code is identical to the baseline's: the build ignored CFLAGS/CXXFLAGS from "
-                                 "the environment (e.g. a Makefile that sets them with '=', or a configured "
-                                 "CMake cache)");
+    struct select_march *refs[2] = {&r->march, &r->march_nofma};
+    const char *ref_dirs[2] = {dirs->march, dirs->march_nofma};
+    for (int i = 0; i < 2; i++) {
+        struct select_march *m = refs[i];
+        if (measure(r, m->title ? m->title : "reference", ref_dirs[i], &m->code, &cs) == 0 && !m->failure) {
+            const struct select_code *base = r->n_variants ? &r->variants[0].code : NULL;
+            if (!m->code.n_files)
+                m->failure = xstrdup("it produced no linked x86-64 program or library");
+            else if (base && base->measured && base->n_files == m->code.n_files &&
+                     base->code_crc == m->code.code_crc && base->code_bytes == m->code.code_bytes)
+                m->failure = xasprintf("its code is identical to the baseline's: %s reached no compile that made "
+                                       "the linked files", m->flags ? m->flags : "its flags");
+        }
+        code_size_free(&cs);
     }
-    code_size_free(&cs);
 }

@@ -6,9 +6,9 @@
  * its symbol with clone suffixes folded (select/attribution.h), so a static
  * function in two programs counts in both.
  *
- * Also the check that the -march=x86-64-v3 reference build really got its
- * flags: when its code is byte-identical to the baseline's, the build ignored
- * CFLAGS/CXXFLAGS from the environment, and no comparison is made with it. */
+ * Also the check that a reference build really got its flags: when its
+ * code is byte-identical to the baseline's, they reached no compile that
+ * counts, and no comparison is made with it. */
 #ifndef FMVGEN_SELECT_CODECOST_H
 #define FMVGEN_SELECT_CODECOST_H
 
@@ -20,10 +20,11 @@ struct select_build_dirs {
     const char *const *variants;   /* [r->n_variants]: baseline, then each target set */
     const char *selected;
     const char *march;             /* the -march=x86-64-v3 reference */
+    const char *march_nofma;       /* the -march=x86-64-v3 -mno-fma reference */
 };
 
 /* Measures every existing build and fills r: variants[v].code,
- * selected_code, march.code (and march.failure when its code equals the
+ * selected_code, march.code and march_nofma.code (and .failure when its code equals the
  * baseline's or it holds no linked file), and each function's bytes_added
  * ([variant], [n_variants] = selected; -1 where it has no clones). A build
  * whose files cannot all be read keeps what could be read, with a note. */

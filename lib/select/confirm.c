@@ -4,6 +4,7 @@
  * interleaved (timing.h), with intervals on wall and CPU time (stats.h). */
 #include "select/session_phases.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,28 @@ static void note_fixed_time(struct select_session *s, size_t w)
     session_say("%s", r->notes.v[r->notes.n - 1]);
 }
 
+/* The A/A calibration (decision.h): when the baseline's total samples
+ * differed from its own A/A arm's on workload w, every end-to-end interval
+ * of w is widened by that difference, and said. */
+static void calibrate_e2e(struct select_session *s, size_t w)
+{
+    struct select_report *r = &s->rep;
+    struct select_workload_result *wr = &r->workloads[w];
+    double m = r->decision.aa_workload_margin && w < r->decision.n_workloads ? r->decision.aa_workload_margin[w] : 0;
+    if (!(m > 0)) return;
+    stats_widen(&wr->e2e, m);
+    stats_widen(&wr->e2e_cpu, m);
+    stats_widen(&wr->march_e2e, m);
+    stats_widen(&wr->selected_vs_march, m);
+    stats_widen(&wr->nofma_e2e, m);
+    stats_widen(&wr->selected_vs_nofma, m);
+    const struct stats_interval *aa = &r->decision.aa_workload[w];
+    sv_pushf(&r->notes, "'%s': the baseline against itself (A/A) differed by %.2fx [%.2f, %.2f] in total samples: "
+                        "its end-to-end intervals are widened by that much (x%.2f each way)",
+             wr->command, aa->speedup, aa->speedup_lo, aa->speedup_hi, exp(m));
+    session_say("%s", r->notes.v[r->notes.n - 1]);
+}
+
 /* Builds the selected patch - each function with the targets of the set it
  * chose (assign.h) - checks it, and times it against the baseline. */
 /* A wide end-to-end interval is said; when the wall times measured waits
@@ -44,6 +67,22 @@ static void note_wide_e2e(struct select_session *s, const struct select_workload
                  wr->e2e_cpu.speedup_hi);
     else
         sv_pushf(&r->notes, "'%s': the end-to-end interval is wide (noisy machine or short workload)", wr->command);
+}
+
+/* A reference's runs of one workload, against the baseline's and the
+ * selected build's. */
+static void time_reference(struct select_report *r, const struct timing_result *base, const struct timing_result *sel,
+                           const struct timing_result *ref, int *timed, struct stats_interval *vs_base,
+                           struct stats_interval *sel_vs, char **failure)
+{
+    r->n_timed_runs += (size_t)ref->runs;
+    if (ref->failure) {
+        *failure = xstrdup(ref->failure);
+    } else if (!base->failure && !sel->failure) {
+        stats_welch_log(base->seconds, (size_t)base->runs, ref->seconds, (size_t)ref->runs, vs_base);
+        stats_welch_log(ref->seconds, (size_t)ref->runs, sel->seconds, (size_t)sel->runs, sel_vs);
+        *timed = 1;
+    }
 }
 
 /* The selected build failed its own check (outputs or --test): nothing is
@@ -93,9 +132,11 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
     if (session_interrupted()) return -1;
     session_measure_code(s);   /* tells whether the reference really got its flags */
 
-    /* per workload: baseline, selected and (when comparable) the reference */
-    size_t nw = r->n_workloads, per = r->march.built && !r->march.failure ? 3 : 2;
-    size_t index[3] = {0, r->n_variants, SESSION_MARCH_INDEX(r)};
+    /* per workload: baseline, selected and the references that are comparable */
+    size_t nw = r->n_workloads, per = 2, index[4] = {0, r->n_variants, 0, 0};
+    int at_march = -1, at_nofma = -1;
+    if (r->march.built && !r->march.failure) at_march = (int)per, index[per++] = SESSION_MARCH_INDEX(r);
+    if (r->march_nofma.built && !r->march_nofma.failure) at_nofma = (int)per, index[per++] = SESSION_NOFMA_INDEX(r);
     struct timing_spec *specs = xcalloc(per * nw, sizeof *specs);
     struct timing_result *res = xcalloc(per * nw, sizeof *res);
     struct strvec *argvs = xcalloc(per * nw, sizeof *argvs);
@@ -105,25 +146,21 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
         specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = s->builds[v].dir, .runs = s->o->runs,
                                         .timeout_s = s->o->timeout_s};
     }
-    session_step(0, 0, "timing baseline%s and selected, %d runs each, interleaved", per == 3 ? ", -march=x86-64-v3" : "",
-         s->o->runs);
-    measure_time_set(specs, per * nw, res);
+    session_step(0, 0, "timing baseline, selected%s%s, %d runs each, interleaved in a random order",
+                 at_march >= 0 ? ", -march=x86-64-v3" : "", at_nofma >= 0 ? ", -march=x86-64-v3 -mno-fma" : "",
+                 s->o->runs);
+    /* a fresh order each round, from the report's seed (a stream of its own) */
+    measure_time_set_shuffled(specs, per * nw, r->seed ^ 0x5bd1e995u, res);
     for (size_t w = 0; w < nw; w++) {
         struct select_workload_result *wr = &r->workloads[w];
         const struct timing_result *base = &res[per * w], *sel = &res[per * w + 1];
         r->n_timed_runs += (size_t)(base->runs + sel->runs);
-        if (per == 3) {
-            const struct timing_result *march = &res[per * w + 2];
-            r->n_timed_runs += (size_t)march->runs;
-            if (march->failure) {
-                wr->march_failure = xstrdup(march->failure);
-            } else if (!base->failure && !sel->failure) {
-                stats_welch_log(base->seconds, (size_t)base->runs, march->seconds, (size_t)march->runs, &wr->march_e2e);
-                stats_welch_log(march->seconds, (size_t)march->runs, sel->seconds, (size_t)sel->runs,
-                                &wr->selected_vs_march);
-                wr->march_timed = 1;
-            }
-        }
+        if (at_march >= 0)
+            time_reference(r, base, sel, &res[per * w + (size_t)at_march], &wr->march_timed, &wr->march_e2e,
+                           &wr->selected_vs_march, &wr->march_failure);
+        if (at_nofma >= 0)
+            time_reference(r, base, sel, &res[per * w + (size_t)at_nofma], &wr->nofma_timed, &wr->nofma_e2e,
+                           &wr->selected_vs_nofma, &wr->nofma_failure);
         if (sel->failure || base->failure) {
             wr->failure = xstrdup(sel->failure ? sel->failure : base->failure);
             continue;
@@ -132,6 +169,7 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
         if (base->cpu_seconds && sel->cpu_seconds)
             stats_welch_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, &wr->e2e_cpu);
         wr->timed = 1;
+        calibrate_e2e(s, w);
         wr->cpu_decides = wr->e2e_cpu.valid && decision_waits_dominate(base->median, base->cpu_median);
         note_fixed_time(s, w);
         if (stats_slower(&wr->e2e) && !wr->cpu_decides)

@@ -29,7 +29,27 @@
  * gained (fewer mean samples with the set, significantly slower on no
  * workload) and hold at least DECISION_GROUP_MEMBER_SHARE of some workload
  * are selected together with that set (DECISION_SELECTED_TOGETHER). The
- * end-to-end confirmation then checks the whole selection. */
+ * end-to-end confirmation then checks the whole selection.
+ *
+ * Statistics that hold on identical code:
+ *   - A/A calibration: the baseline also runs as an arm of its own (same
+ *     build, its own place in each round's random order). Per function, the
+ *     interval of baseline vs A/A is what identical code shows; when it
+ *     excludes no change, every interval of that function is widened by its
+ *     far bound (stats_widen): a variant must beat the baseline by more than
+ *     the baseline differs from itself (DECISION_CALIBRATION otherwise). The
+ *     same is done with each workload's total samples for the end-to-end
+ *     intervals (decision.aa_workload, applied by the confirmation).
+ *   - Many tests: every (hot function, target set) comparison with an
+ *     interval is one test of a family; a function is selected only when
+ *     Holm-Bonferroni rejects "no change" for it at alpha (0.05 family-wise)
+ *     besides its interval excluding it (DECISION_MULTIPLE_TESTS otherwise).
+ *     The group of small gains is a test of its own per eligible set, at
+ *     alpha divided by the number of sets tested (Bonferroni).
+ *   - Smaller code: among the sets that qualify, the fastest is taken unless
+ *     the interval of a set whose clones add fewer bytes (code_bytes)
+ *     overlaps its interval: then the smallest such set (the measurements
+ *     cannot tell them apart; the code they add can). */
 #ifndef FMVGEN_SELECT_DECISION_H
 #define FMVGEN_SELECT_DECISION_H
 
@@ -52,7 +72,17 @@ struct decision_input {
     const int *function_eligible;
     double min_share;              /* e.g. 0.02 */
     double min_samples;            /* e.g. 20 */
+    /* The A/A arm: the baseline run again as an arm of its own in the same
+     * rounds. aa_samples[(w * n_functions + f) * n_runs + r], aa_totals[w *
+     * n_runs + r]; both NULL: no calibration. */
+    const double *aa_samples, *aa_totals;
+    /* [f * n_variants + v]: bytes f's clones add in variant v's build, < 0
+     * when unknown; NULL: none known (the fastest set is kept). */
+    const double *code_bytes;
+    double alpha;                  /* family-wise error rate; 0: DECISION_ALPHA */
 };
+
+#define DECISION_ALPHA 0.05
 
 enum decision_reason {
     DECISION_SELECTED,
@@ -64,6 +94,10 @@ enum decision_reason {
     DECISION_INELIGIBLE,      /* it gained only with a set whose variant was not eligible */
     DECISION_SELECTED_TOGETHER, /* not significant alone; selected with the group of
                                  * small gains, which is (struct decision_group) */
+    DECISION_MULTIPLE_TESTS,  /* its interval excludes no change, but Holm over all the
+                               * functions' tests does not reject it */
+    DECISION_CALIBRATION,     /* faster, but by no more than the baseline differs from
+                               * itself (its interval widened by the A/A calibration) */
 };
 
 /* A group member must hold this fraction of min_share of some workload: a
@@ -79,6 +113,11 @@ struct decision_function {
     int best_ineligible;        /* variant that would have won if eligible, or -1 */
     int *qualifies;             /* [v]: eligible, significantly faster, slower on no
                                  * workload (the share and sample rules aside) */
+    int *holm;                  /* [v]: in the family of tests and rejected by Holm */
+    int fastest;                /* the qualifying set with the best speedup, or -1;
+                                 * chosen differs when a smaller-code set overlaps it */
+    struct stats_interval aa;   /* baseline vs the A/A arm (valid: calibrated) */
+    double aa_margin;           /* > 0: aa excluded no change; by_variant widened by it */
 };
 
 /* The group of small gains (see the top). */
@@ -91,9 +130,20 @@ struct decision_group {
 };
 
 struct decision {
-    size_t n_functions, n_variants;
+    size_t n_functions, n_variants, n_workloads;
     struct decision_function *functions;
     struct decision_group group;
+    double alpha;
+    size_t n_tests;              /* the family Holm corrects over */
+    size_t n_unadjusted;         /* functions significant by their interval alone
+                                  * that Holm held back */
+    int calibrated;              /* an A/A arm ran */
+    size_t n_aa_checked, n_aa_biased;   /* functions with an A/A interval; of them,
+                                         * excluding no change (widened) */
+    /* [w]: each workload's total samples, baseline vs A/A; aa_workload_margin[w] >
+     * 0 when it excluded no change (the end-to-end intervals get widened by it) */
+    struct stats_interval *aa_workload;
+    double *aa_workload_margin;
 };
 
 void decide(const struct decision_input *in, struct decision *out);
@@ -126,7 +176,21 @@ int decision_waits_dominate(double wall_median, double cpu_median);
 
 void decision_free(struct decision *d);
 
+/* The set to take among the qualifying ones (qualifies[v], v >= 1): the
+ * fastest (by_variant[v].speedup), unless the interval of a set whose clones
+ * add fewer bytes (bytes[v] >= 0) overlaps the fastest's interval: then
+ * the one of those that adds the fewest. -1 when none qualifies. */
+int decision_prefer_smaller(const struct stats_interval *by_variant, const int *qualifies, const double *bytes,
+                            size_t n_variants);
+
+/* The margin an A/A interval asks for on the scale of iv (log or linear,
+ * converted through the baseline mean when they differ): 0 when aa
+ * includes no change. */
+double decision_aa_margin(const struct stats_interval *aa, const struct stats_interval *iv);
+
 /* "selected", "cold", ... (for the reports). */
 const char *decision_reason_name(enum decision_reason r);
+/* A short stable code: "cold", "no-gain", "multiple-tests", ... */
+const char *decision_reason_code(enum decision_reason r);
 
 #endif

@@ -1,6 +1,7 @@
 /* profiling.c - the profiled runs of `fmvgen select` (session_phases.h):
  * every eligible-or-comparable variant runs every workload under perf,
- * interleaved (A B C A B C ...), --runs times; the samples are folded onto
+ * interleaved (each round in a fresh seeded order, with the baseline once
+ * more as the A/A arm), --runs times; the samples are folded onto
  * the candidates (attribution.h, by file where names are shared) and the
  * rule of decision.h decides. */
 #include "select/session_phases.h"
@@ -14,6 +15,8 @@
 #include "select/cloneisa.h"
 #include "select/outlined.h"
 #include "select/decision.h"
+#include "util/shuffle.h"
+#include "select/runcheck.h"
 
 /* A variant is profiled when it built and its workloads ran (even if its
  * outputs differ: the report then says what FMA would have bought). */
@@ -78,7 +81,7 @@ static int *function_eligibility(struct select_session *s, const char *const *na
     struct select_report *r = &s->rep;
     size_t nf = r->n_functions, nv = r->n_variants;
     int exact_eligible = 0, any = 0;
-    for (size_t v = 1; v < nv; v++) exact_eligible |= select_target_sets[v - 1].exact && r->variants[v].eligible;
+    for (size_t v = 1; v < nv; v++) exact_eligible |= s->sets[v - 1].exact && r->variants[v].eligible;
     int *out = xcalloc(nf * nv + 1, sizeof *out);
     for (size_t v = 0; v < nv; v++) {
         const struct select_variant *x = &r->variants[v];
@@ -172,61 +175,72 @@ int session_profile_all(struct select_session *s)
     const char **names = xcalloc(nf + 1, sizeof *names);
     for (size_t f = 0; f < nf; f++) names[f] = r->functions[f].name;
     for (size_t v = 0; v < nv; v++) eligible[v] = r->variants[v].eligible;
+    /* + the A/A arm (decision.h): the baseline again, in its own place of
+     * each round's random order (util/shuffle.h) */
+    size_t n_arms = nv + 1, *order = xcalloc(n_arms, sizeof *order);
+    double *aa_samples = xcalloc(nw * nf * nr + 1, sizeof *aa_samples);
+    double *aa_name_samples = xcalloc(nw * nf * nr + 1, sizeof *aa_name_samples);
+    double *aa_totals = xcalloc(nw * nr + 1, sizeof *aa_totals);
+    struct select_runcheck *check = select_runcheck_new(s);
     int rc = 0;
     for (size_t round = 0; round < nr && rc == 0; round++) {
-        session_step(round + 1, nr, "profiled runs, interleaved");
-        for (size_t v = 0; v < nv && rc == 0; v++) {
+        session_step(round + 1, nr, "profiled runs, interleaved in a random order");
+        shuffle_round_order(r->seed, round, n_arms, order);
+        for (size_t k = 0; k < n_arms && rc == 0; k++) {
+            int aa = order[k] == nv;
+            size_t v = aa ? 0 : order[k];
             if (!profiled(&r->variants[v], v)) continue;
             for (size_t w = 0; w < nw && rc == 0; w++) {
                 if (session_interrupted()) {
                     rc = -1;
                     break;
                 }
-                struct strvec argv = STRVEC_INIT;
-                session_variant_command(s, v, s->o->runs_cmd->v[w], &argv);
                 struct profile p;
-                char *why = NULL;
-                int prc = profile_run(sv_argv(&argv), s->builds[v].dir, s->work, &p, &why);
-                sv_free(&argv);
-                if (prc != 0) {
-                    fmv_error("%s: cannot profile '%s' on %s: %s", s->root, s->o->runs_cmd->v[w],
-                              r->variants[v].name, why);
-                    free(why);
+                if (select_runcheck_profile(check, s, v, w, round, &p) != 0) {   /* runcheck.h: proven */
                     rc = -1;
                     break;
                 }
                 r->n_profiled_runs++;
-                totals[(w * nv + v) * nr + round] = (double)p.total_samples;
+                *(aa ? &aa_totals[w * nr + round] : &totals[(w * nv + v) * nr + round]) = (double)p.total_samples;
                 struct attribution_origin *origins = attribution_locate(&p, symbols);
-                log_helpers(&p, origins, names, nf, w, v, round, &helpers_log);
+                if (!aa) log_helpers(&p, origins, names, nf, w, v, round, &helpers_log);
                 for (size_t f = 0; f < nf; f++) {
                     struct attribution_count c;
                     count_function(&p, origins, &fns[f], &s->candidates.functions[f], need[f], &c);
-                    samples[((w * nv + v) * nf + f) * nr + round] = (double)c.samples;
-                    name_samples[((w * nv + v) * nf + f) * nr + round] = (double)c.name_samples;
+                    size_t at = aa ? (w * nf + f) * nr + round : ((w * nv + v) * nf + f) * nr + round;
+                    (aa ? aa_samples : samples)[at] = (double)c.samples;
+                    (aa ? aa_name_samples : name_samples)[at] = (double)c.name_samples;
                     undecided[f] |= c.undecided;
-                    if (c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
+                    if (!aa && c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
                 }
                 free(origins);
                 profile_free(&p);
             }
         }
     }
+    free(order);
     for (size_t f = 0; f < nf; f++) {
         if (need[f] != ATTRIBUTION_BY_FILE) continue;
         r->functions[f].by_file = !undecided[f];
         for (size_t i = 0; undecided[f] && i < nw * nv; i++)
             memcpy(&samples[(i * nf + f) * nr], &name_samples[(i * nf + f) * nr], nr * sizeof *samples);
+        for (size_t w = 0; undecided[f] && w < nw; w++)
+            memcpy(&aa_samples[(w * nf + f) * nr], &aa_name_samples[(w * nf + f) * nr], nr * sizeof *samples);
     }
+    if (rc == 0) rc = select_runcheck_finish(check, s);
+    select_runcheck_free(check);
     int *function_eligible = NULL;
+    double *code_bytes = NULL;
     if (rc == 0) {
         count_outlined(s, &helpers_log, sources, samples);
         function_eligible = function_eligibility(s, names);
+        code_bytes = session_code_bytes(s);
         struct decision_input in = {
             .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
             .functions = names, .samples = samples, .totals = totals, .variant_eligible = eligible,
             .function_eligible = function_eligible,
             .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
+            .aa_samples = aa_samples, .aa_totals = aa_totals, .code_bytes = code_bytes,
         };
         decide(&in, &r->decision);
         /* what each function's chosen clones saved, per workload: for
@@ -238,6 +252,10 @@ int session_profile_all(struct select_session *s)
                     s->saved[w * nf + f] = decision_saved_share(&in, w, f, (size_t)r->decision.functions[f].chosen);
     }
     free(function_eligible);
+    free(code_bytes);
+    free(aa_samples);
+    free(aa_name_samples);
+    free(aa_totals);
     free(samples);
     free(name_samples);
     free(fns);

@@ -9,58 +9,17 @@
 #include "store/store.h"
 #include "util/util.h"
 
-/* A flag that shapes the code or is needed to compile it, as one token. */
-static int kept_flag(const char *a)
-{
-    if (a[0] != '-' || strpbrk(a, " \t\n'\"\\")) return 0;
-    if (!strncmp(a, "-march=", 7) || !strncmp(a, "-mtune=", 7)) return 0;   /* ours comes last */
-    if (!strncmp(a, "-O", 2) || !strncmp(a, "-g", 2) || !strncmp(a, "-std=", 5) || !strcmp(a, "-pthread"))
-        return 1;
-    if ((a[1] == 'f' || a[1] == 'm') && a[2]) return 1;
-    if ((a[1] == 'D' || a[1] == 'U' || a[1] == 'I') && a[2]) return 1;
-    return 0;
-}
+const struct select_reference_kind select_reference_kinds[] = {
+    {"v3", "-march=x86-64-v3", SELECT_MARCH_FLAG},
+    {"v3-nofma", "-march=x86-64-v3 -mno-fma", SELECT_MARCH_FLAG " -mno-fma"},
+};
+const size_t select_n_reference_kinds = sizeof select_reference_kinds / sizeof *select_reference_kinds;
 
-static int has_arg(char *const *argv, const char *a)
+const struct select_reference_kind *select_reference_kind(const char *name)
 {
-    for (; *argv; argv++)
-        if (!strcmp(*argv, a)) return 1;
-    return 0;
-}
-
-char *select_reference_flags_of(char **const *argvs, size_t n)
-{
-    struct strbuf sb = STRBUF_INIT;
-    struct strvec seen = STRVEC_INIT;
-    if (n > 0) {
-        for (char *const *a = argvs[0] + 1; *a; a++) {
-            if (!kept_flag(*a) || sv_contains(&seen, *a)) continue;
-            int everywhere = 1;
-            for (size_t i = 1; i < n && everywhere; i++) everywhere = has_arg(argvs[i] + 1, *a);
-            if (!everywhere) continue;
-            sv_push(&seen, *a);
-            sb_adds(&sb, *a);
-            sb_addc(&sb, ' ');
-        }
-    }
-    sb_adds(&sb, SELECT_MARCH_FLAG);
-    sv_free(&seen);
-    return sb_detach(&sb);
-}
-
-char *select_reference_flags(struct store *st, const char *language)
-{
-    size_t n = 0;
-    struct compile_row *rows = store_list_compiles(st, &n);
-    char ***argvs = xcalloc(n + 1, sizeof *argvs);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (rows[i].argv && rows[i].argv[0] && rows[i].language && !strcmp(rows[i].language, language))
-            argvs[k++] = rows[i].argv;
-    char *flags = select_reference_flags_of((char **const *)argvs, k);
-    free(argvs);
-    compile_rows_free(rows, n);
-    return flags;
+    for (size_t i = 0; i < select_n_reference_kinds; i++)
+        if (!strcmp(select_reference_kinds[i].name, name)) return &select_reference_kinds[i];
+    return NULL;
 }
 
 int select_reference_plan(struct store *st, const char *root, struct patch_plan *out)
@@ -108,34 +67,40 @@ int select_reference_plan(struct store *st, const char *root, struct patch_plan 
     return rc;
 }
 
-static void apply_one(const char *name, const char *value, char **old, int *set)
+/* path, resolved when it exists (the log and the plan may name one file
+ * through different links: /tmp vs its real place). */
+static char *resolved(const char *path)
 {
-    if (!value) return;
-    const char *v = getenv(name);
-    *old = v ? xstrdup(v) : NULL;
-    *set = 1;
-    setenv(name, value, 1);
+    char *real = realpath(path, NULL);
+    return real ? real : xstrdup(path);
 }
 
-static void restore_one(const char *name, char **old, int *set)
+void select_reference_check(const char *log_path, const char *copy_root, const struct patch_plan *plan,
+                            struct select_reference_check *out)
 {
-    if (!*set) return;
-    if (*old) setenv(name, *old, 1);
-    else unsetenv(name);
-    free(*old);
-    *old = NULL;
-    *set = 0;
-}
-
-void select_reference_env_apply(const char *cflags, const char *cxxflags, struct select_reference_env *saved)
-{
-    memset(saved, 0, sizeof *saved);
-    apply_one("CFLAGS", cflags, &saved->cflags, &saved->set_c);
-    apply_one("CXXFLAGS", cxxflags, &saved->cxxflags, &saved->set_cxx);
-}
-
-void select_reference_env_restore(struct select_reference_env *saved)
-{
-    restore_one("CFLAGS", &saved->cflags, &saved->set_c);
-    restore_one("CXXFLAGS", &saved->cxxflags, &saved->set_cxx);
+    memset(out, 0, sizeof *out);
+    struct strvec logged = STRVEC_INIT;
+    char *text = file_exists(log_path) ? read_file(log_path, NULL) : NULL;
+    for (char *line = text; line && *line;) {
+        size_t n = strcspn(line, "\n");
+        if (n) {
+            char *one = xstrndup(line, n);
+            char *real = resolved(one);
+            if (!sv_contains(&logged, real)) sv_push(&logged, real);
+            free(real);
+            free(one);
+        }
+        line += n + (line[n] == '\n');
+    }
+    free(text);
+    for (size_t i = 0; plan && i < plan->nfiles; i++) {
+        char *path = path_join(copy_root, plan->files[i].rel);
+        char *real = resolved(path);
+        out->n_sources++;
+        if (sv_contains(&logged, real)) out->n_flagged++;
+        else if (out->missed.n < 5) sv_push(&out->missed, plan->files[i].rel);
+        free(real);
+        free(path);
+    }
+    sv_free(&logged);
 }

@@ -1,38 +1,44 @@
-/* reference.h - the build `fmvgen select` compares its choice with: the
- * unpatched project compiled whole-program at -march=x86-64-v3, which is
- * what glibc-hwcaps packaging would ship beside the baseline (issue 4,
- * "Report what was measured").
+/* reference.h - the builds `fmvgen select` compares its choice with: the
+ * unpatched project compiled whole-program at -march=x86-64-v3 (what
+ * glibc-hwcaps packaging would ship beside the baseline; issue 4), and on
+ * request the same with -mno-fma (the FMA-free comparison, whose floats
+ * match the baseline's).
  *
- * The build runs the user's build command once more, in a private copy, with
- * CFLAGS and CXXFLAGS in its environment: the flags every compile of that
- * language shared in the scan (its optimization level, -g, -f/-m switches,
- * -std, -D/-U/-I), plus -march=x86-64-v3 last (so it wins over an -march of
- * the build's own). The scan's flags are repeated because a Makefile's
- * `CFLAGS ?= -O3` is replaced, not extended, by the environment. An in-tree
- * copy also holds the user's objects, up to date for make: the reference is
- * "patched" with every compiled source rewritten unchanged, so each is newer
- * than its object and is compiled again. A build that still ignores the
- * environment is caught afterwards: its code is then identical to the
- * baseline's (select/codecost.h). */
+ * The flags reach every compile through fmvgen's compiler wrapper in append
+ * mode (capture/wrapper.h), whatever the build does with CFLAGS (a
+ * configured Makefile's `CFLAGS = -O2 -g` ignores the environment): its
+ * links first in PATH and in CC/CXX, and for a copied CMake cache, which
+ * runs its compiler by absolute path, as the cache's compiler launcher
+ * (measure_relocate_cmake_ex). Each source compiled with the flags is
+ * logged; select_reference_check then tells how many of the scan's sources
+ * got them - none means the build reached its compiler another way (an
+ * absolute CC in a configured Makefile), and the reference is reported as
+ * not built, with why. An in-tree copy also holds the user's objects, up to
+ * date for make: the reference is "patched" with every compiled source
+ * rewritten unchanged, so each is newer than its object and is compiled
+ * again. */
 #ifndef FMVGEN_SELECT_REFERENCE_H
 #define FMVGEN_SELECT_REFERENCE_H
 
 #include <stddef.h>
+
+#include "util/util.h"
 
 struct store;
 struct patch_plan;
 
 #define SELECT_MARCH_FLAG "-march=x86-64-v3"
 
-/* The flags, separated by spaces, that every one of the n compile argvs
- * holds (in the order of the first), of the kinds listed above and without
- * whitespace or quotes (they go into a variable the build splits on
- * spaces), then SELECT_MARCH_FLAG. Caller frees. */
-char *select_reference_flags_of(char **const *argvs, size_t n);
-
-/* The same over the successful compiles of language ("c" or "c++") in the
- * store (just SELECT_MARCH_FLAG when there are none). Caller frees. */
-char *select_reference_flags(struct store *st, const char *language);
+/* The references --reference names: "v3" and "v3-nofma". */
+struct select_reference_kind {
+    const char *name;    /* "v3" */
+    const char *title;   /* "-march=x86-64-v3" */
+    const char *flags;   /* appended to every compile */
+};
+extern const struct select_reference_kind select_reference_kinds[];
+extern const size_t select_n_reference_kinds;
+/* The kind named name, or NULL. */
+const struct select_reference_kind *select_reference_kind(const char *name);
 
 /* A plan whose files are the sources of the scan's successful compiles
  * under the project root, each with its own content (read from the user's
@@ -43,16 +49,15 @@ char *select_reference_flags(struct store *st, const char *language);
  * Free with patch_plan_free. */
 int select_reference_plan(struct store *st, const char *root, struct patch_plan *out);
 
-/* The reference build gets its flags through the environment of this
- * process, which every step of a build inherits (a configure step too, so
- * CMake and autotools projects read them at configure time): apply sets
- * CFLAGS and CXXFLAGS (NULL: left as they are) and keeps the old values in
- * saved; restore puts them back. */
-struct select_reference_env {
-    char *cflags, *cxxflags;   /* the old values, NULL when unset */
-    int set_c, set_cxx;        /* which were changed */
+/* Which of plan's sources (its files, under copy_root, the copy the
+ * reference built) the wrapper's log (WRAPPER_APPEND_LOG_ENV: one absolute
+ * path a line; a missing file = none) names: n_flagged of n_sources, and
+ * the first few that it does not name in missed (relative paths). */
+struct select_reference_check {
+    size_t n_sources, n_flagged;
+    struct strvec missed;
 };
-void select_reference_env_apply(const char *cflags, const char *cxxflags, struct select_reference_env *saved);
-void select_reference_env_restore(struct select_reference_env *saved);
+void select_reference_check(const char *log_path, const char *copy_root, const struct patch_plan *plan,
+                            struct select_reference_check *out);
 
 #endif

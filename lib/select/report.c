@@ -243,14 +243,7 @@ static void add_code_section(struct strbuf *sb, const struct select_report *r)
         }
         sb_adds(sb, ".\n");
     }
-    if (m->attempted) {
-        sb_adds(sb, "\nThe -march=x86-64-v3 reference: the unpatched project built once more with");
-        if (m->cflags) sb_addf(sb, " CFLAGS='%s'", m->cflags);
-        if (m->cxxflags) sb_addf(sb, " CXXFLAGS='%s'", m->cxxflags);
-        sb_adds(sb, " in the environment (the flags every compile of the scan shared, plus -march=x86-64-v3)");
-        if (m->failure) sb_addf(sb, "; no comparison: %s", m->failure);
-        sb_adds(sb, ".\n");
-    }
+    select_report_references_markdown(sb, r);
 }
 
 static const char *function_verdict(const struct select_report *r, size_t f)
@@ -392,6 +385,7 @@ char *select_report_markdown(const struct select_report *r)
                      "faster.\n\n",
                 r->n_builds, r->n_profiled_runs, r->n_timed_runs, r->runs, r->min_share * 100);
         add_noise(&sb, r, "**Noisy measurements.** ", "\n\n");
+        select_report_statistics_markdown(&sb, r);
     }
     sb_adds(&sb, "## Variants\n\n| variant | targets | FMA | built | outputs | eligible |\n|---|---|---|---|---|---|\n");
     for (size_t v = 0; v < r->n_variants; v++) {
@@ -525,7 +519,7 @@ static json_t *real_json(double x)
 
 /* "speedup" is null, never 0 (0 reads as "infinitely slower"), when there
  * is no finite one; "speedup_unknown" then says why. */
-static json_t *interval_json(const struct stats_interval *iv)
+json_t *select_interval_json(const struct stats_interval *iv)
 {
     json_t *o = json_object();
     const char *unknown = select_speedup_unknown(iv);
@@ -538,6 +532,8 @@ static json_t *interval_json(const struct stats_interval *iv)
         json_object_set_new(o, "speedup_high", unknown ? json_null() : real_json(iv->speedup_hi));
         json_object_set_new(o, "mean_baseline", real_json(iv->mean_a));
         json_object_set_new(o, "mean_variant", real_json(iv->mean_b));
+        json_object_set_new(o, "p", real_json(iv->p));
+        json_object_set_new(o, "widened_by_aa", real_json(iv->widened));
     }
     return o;
 }
@@ -550,16 +546,8 @@ static const char *reason_code(const struct select_report *r, size_t f)
     if (r->static_mode || !r->decision.functions) return "not-selected";
     const struct decision_function *d = &r->decision.functions[f];
     if (d->chosen >= 1 && select_name_ambiguous(r, f)) return "ambiguous-name";
-    switch (d->reason) {
-    case DECISION_SELECTED:
-    case DECISION_SELECTED_TOGETHER: return "held-back";
-    case DECISION_COLD: return "cold";
-    case DECISION_FEW_SAMPLES: return "few-samples";
-    case DECISION_NO_GAIN: return "no-gain";
-    case DECISION_SLOWER: return "slower";
-    case DECISION_INELIGIBLE: return "ineligible";
-    }
-    return "?";
+    if (d->reason == DECISION_SELECTED || d->reason == DECISION_SELECTED_TOGETHER) return "held-back";
+    return decision_reason_code(d->reason);
 }
 
 static json_t *code_json(const struct select_report *r, const struct select_code *c, int growth)
@@ -606,8 +594,8 @@ static json_t *code_size_json(const struct select_report *r)
     json_t *mj = json_object();
     json_object_set_new(mj, "attempted", json_boolean(m->attempted));
     json_object_set_new(mj, "built", json_boolean(m->built));
-    json_object_set_new(mj, "cflags", m->cflags ? json_string(m->cflags) : json_null());
-    json_object_set_new(mj, "cxxflags", m->cxxflags ? json_string(m->cxxflags) : json_null());
+    json_object_set_new(mj, "flags", m->flags ? json_string(m->flags) : json_null());
+    json_object_set_new(mj, "built_via", m->via ? json_string(m->via) : json_null());
     json_object_set_new(mj, "failure", m->failure ? json_string(m->failure) : json_null());
     int usable = m->code.measured && !m->failure;
     json_object_set_new(mj, "code", usable ? code_json(r, &m->code, 1) : json_null());
@@ -628,7 +616,7 @@ static json_t *small_gains_json(const struct select_report *r)
     json_object_set_new(o, "selected", json_integer((json_int_t)g->n_members));
     int chosen = g->chosen >= 1 && (size_t)g->chosen < r->n_variants;
     json_object_set_new(o, "variant", chosen ? json_string(r->variants[g->chosen].name) : json_null());
-    json_object_set_new(o, "speedup", chosen ? interval_json(&g->by_variant_chosen) : json_null());
+    json_object_set_new(o, "speedup", chosen ? select_interval_json(&g->by_variant_chosen) : json_null());
     return o;
 }
 
@@ -706,7 +694,7 @@ json_t *select_report_json(const struct select_report *r)
             json_t *by = json_object();
             for (size_t v = 1; v < r->n_variants; v++) {
                 if (!r->variants[v].built) continue;
-                json_t *iv = interval_json(&d->by_variant[v]);
+                json_t *iv = select_interval_json(&d->by_variant[v]);
                 json_object_set_new(iv, "clone_ran", fn->ran && fn->ran[v] ? json_string(fn->ran[v]) : json_null());
                 json_object_set_new(by, r->variants[v].name, iv);
             }
@@ -720,14 +708,14 @@ json_t *select_report_json(const struct select_report *r)
         const struct select_workload_result *wr = &r->workloads[w];
         json_t *j = json_object();
         json_object_set_new(j, "command", json_string(wr->command));
-        json_object_set_new(j, "end_to_end", wr->timed ? interval_json(&wr->e2e) : json_null());
+        json_object_set_new(j, "end_to_end", wr->timed ? select_interval_json(&wr->e2e) : json_null());
         json_object_set_new(j, "decided_on", !wr->timed ? json_null() : json_string(wr->cpu_decides ? "cpu" : "wall"));
         json_object_set_new(j, "end_to_end_cpu",
-                            wr->timed && wr->e2e_cpu.valid ? interval_json(&wr->e2e_cpu) : json_null());
+                            wr->timed && wr->e2e_cpu.valid ? select_interval_json(&wr->e2e_cpu) : json_null());
         json_object_set_new(j, "failure", wr->failure ? json_string(wr->failure) : json_null());
-        json_object_set_new(j, "march_x86_64_v3", wr->march_timed ? interval_json(&wr->march_e2e) : json_null());
+        json_object_set_new(j, "march_x86_64_v3", wr->march_timed ? select_interval_json(&wr->march_e2e) : json_null());
         json_object_set_new(j, "selected_vs_march_x86_64_v3",
-                            wr->march_timed ? interval_json(&wr->selected_vs_march) : json_null());
+                            wr->march_timed ? select_interval_json(&wr->selected_vs_march) : json_null());
         json_object_set_new(j, "march_failure", wr->march_failure ? json_string(wr->march_failure) : json_null());
         json_array_append_new(ws, j);
     }
@@ -736,6 +724,8 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "selected", json_integer((json_int_t)r->n_selected));
     json_object_set_new(o, "code_size", code_size_json(r));
     json_object_set_new(o, "small_gains", small_gains_json(r));
+    json_object_set_new(o, "statistics", select_report_statistics_json(r));
+    json_object_set_new(o, "references", select_report_references_json(r));
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
     json_object_set_new(o, "notes", notes);
@@ -938,6 +928,7 @@ char *select_report_summary(const struct select_report *r)
         sb_adds(&sb, "\n");
     }
     add_noise(&sb, r, "noise: ", "\n");
+    select_report_statistics_summary(&sb, r);
     for (size_t w = 0; w < r->n_workloads; w++) {
         const struct select_workload_result *wr = &r->workloads[w];
         if (!wr->timed) continue;
@@ -957,6 +948,7 @@ char *select_report_summary(const struct select_report *r)
         }
         sb_adds(&sb, "\n");
     }
+    select_report_references_summary(&sb, r);
     if (r->n_variants && r->variants[0].code.measured) {
         sb_adds(&sb, "code growth:");
         if (r->selected_code.measured) {
@@ -1012,12 +1004,12 @@ void select_report_free(struct select_report *r)
         free(r->workloads[w].command);
         free(r->workloads[w].failure);
         free(r->workloads[w].march_failure);
+        free(r->workloads[w].nofma_failure);
     }
     free(r->workloads);
     free(r->patch_targets);
-    free(r->march.cflags);
-    free(r->march.cxxflags);
-    free(r->march.failure);
+    select_march_free(&r->march);
+    select_march_free(&r->march_nofma);
     sv_free(&r->notes);
     memset(r, 0, sizeof *r);
 }

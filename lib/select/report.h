@@ -84,14 +84,24 @@ struct select_workload_result {
     int march_timed;
     struct stats_interval march_e2e, selected_vs_march;
     char *march_failure;         /* the reference build failed it, or NULL */
+    /* The same with the -march=x86-64-v3 -mno-fma reference (march_nofma). */
+    int nofma_timed;
+    struct stats_interval nofma_e2e, selected_vs_nofma;
+    char *nofma_failure;
 };
 
 /* A whole second build of the unpatched project at -march=x86-64-v3: what
- * glibc-hwcaps packaging would ship beside the baseline. */
+ * glibc-hwcaps packaging would ship beside the baseline (or its FMA-free
+ * twin, -mno-fma: floats as the baseline's). select/reference.h. */
 struct select_march {
     int attempted;               /* a build was tried */
     int built;
-    char *cflags, *cxxflags;     /* what its build got in CFLAGS / CXXFLAGS */
+    const char *name, *title;    /* "v3", "-march=x86-64-v3" (select_reference_kinds) */
+    char *flags;                 /* what fmvgen's wrapper appended to every compile */
+    char *via;                   /* how the wrapper was reached: "PATH and CC/CXX", ... */
+    char *why;                   /* why it was built ("--reference", "FMA changed the outputs") */
+    size_t n_sources, n_flagged; /* the scan's sources; of them compiled with the flags */
+    struct strvec missed;        /* some of those compiled without them */
     char *failure;               /* why there is no comparison with it, or NULL */
     struct select_code code;
 };
@@ -100,6 +110,7 @@ struct select_report {
     int static_mode;
     int runs;
     double min_share, tolerance;   /* tolerance < 0: none */
+    uint64_t seed;                 /* the order of the arms in each round (util/shuffle.h) */
     size_t n_builds, n_profiled_runs, n_timed_runs;
     struct select_variant *variants;   /* [0] is the baseline */
     size_t n_variants;
@@ -113,6 +124,7 @@ struct select_report {
     struct strvec notes;               /* plain sentences: noise, held back, ... */
     struct select_code selected_code;  /* the selected build */
     struct select_march march;         /* the -march=x86-64-v3 reference */
+    struct select_march march_nofma;   /* the -march=x86-64-v3 -mno-fma reference */
 };
 
 /* The code growth of a build against the baseline's code bytes: bytes and
@@ -144,6 +156,31 @@ int select_interval_wide(const struct stats_interval *iv);
  * baseline never sampled the function (with or without the variant), or
  * the variant never did (stats.h gives +inf then). */
 const char *select_speedup_unknown(const struct stats_interval *iv);
+
+/* One interval as report.json writes it: speedup, its bounds, p, what the
+ * A/A calibration widened it by. */
+json_t *select_interval_json(const struct stats_interval *iv);
+
+/* The statistics behind the verdicts (report_stats.c): the seed of the
+ * runs' order, the A/A calibration, the rule against false selections
+ * (Holm). A "## Statistics" section, report.json's "statistics", a line or
+ * two of the terminal summary. */
+void select_report_statistics_markdown(struct strbuf *sb, const struct select_report *r);
+json_t *select_report_statistics_json(const struct select_report *r);
+void select_report_statistics_summary(struct strbuf *sb, const struct select_report *r);
+/* Notes (r->notes) on what the statistics held back: functions whose A/A
+ * interval excluded no change, functions Holm did not reject. */
+void select_note_statistics(struct select_report *r);
+
+/* The references (report_reference.c): how each was built (flags, through
+ * the wrapper, sources reached) in report.md's code-size section, and
+ * report.json's "references" (every reference built or tried: its flags,
+ * how, its code, its end-to-end intervals per workload); the FMA-free one's
+ * line of the terminal summary. */
+void select_report_references_markdown(struct strbuf *sb, const struct select_report *r);
+json_t *select_report_references_json(const struct select_report *r);
+void select_report_references_summary(struct strbuf *sb, const struct select_report *r);
+void select_march_free(struct select_march *m);
 
 char *select_report_markdown(const struct select_report *r);
 json_t *select_report_json(const struct select_report *r);

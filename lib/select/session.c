@@ -14,14 +14,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "select/assign.h"
 #include "select/codecost.h"
+#include "select/isolation.h"
 #include "select/reference.h"
+#include "select/runcheck.h"
 #include "select/static.h"
+#include "capture/wrapper.h"
+#include "util/cmake_cache.h"
 #include "store/store.h"
 #include "targets/targets.h"
 #include "util/progress.h"
+#include "util/shuffle.h"
 
 const struct select_target_set select_target_sets[] = {
     {"fma-levels", TARGETS_DEFAULT, 0},
@@ -92,8 +98,6 @@ void session_show_output(const char *text)
 
 /* ---- builds ---- */
 
-/* builds[]/sources[]: [variant], [n_variants] the selected build,
- * [n_variants + 1] the -march=x86-64-v3 reference. */
 
 /* Builds variant `index` (NAME) in its private tree (tree.h), patched by
  * plan when not NULL; a failing build's output is shown. */
@@ -108,7 +112,8 @@ int session_build_variant(struct select_session *s, size_t index, const char *na
 /* The argv running shell command cmd for variant `index` (tree.h). */
 void session_variant_command(const struct select_session *s, size_t index, const char *cmd, struct strvec *argv)
 {
-    select_tree_command(cmd, s->sources[index] ? s->sources[index] : s->builds[index].dir, argv);
+    select_tree_variant_command(&s->tree, s->sources[index] ? s->sources[index] : s->builds[index].dir,
+                                s->builds[index].dir, cmd, argv);
 }
 
 /* Runs cmd once in variant `index`'s build dir, its output captured. */
@@ -132,13 +137,14 @@ static void init_report(struct select_session *s)
     r->runs = s->o->runs;
     r->min_share = s->o->min_share;
     r->tolerance = s->o->tolerance;
-    r->n_variants = 1 + select_n_target_sets;
+    r->seed = s->o->seed_given ? s->o->seed : shuffle_new_seed();
+    r->n_variants = 1 + s->n_sets;
     r->variants = xcalloc(r->n_variants, sizeof *r->variants);
     r->variants[0].name = xstrdup("baseline");
     r->variants[0].targets = xstrdup("");
     for (size_t v = 1; v < r->n_variants; v++) {
-        r->variants[v].name = xstrdup(select_target_sets[v - 1].name);
-        r->variants[v].targets = xstrdup(select_target_sets[v - 1].targets);
+        r->variants[v].name = xstrdup(s->sets[v - 1].name);
+        r->variants[v].targets = xstrdup(s->sets[v - 1].targets);
     }
     r->n_functions = s->candidates.nfunctions;
     r->functions = xcalloc(r->n_functions ? r->n_functions : 1, sizeof *r->functions);
@@ -156,9 +162,9 @@ static void init_report(struct select_session *s)
     r->n_workloads = s->o->runs_cmd->n;
     r->workloads = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *r->workloads);
     for (size_t w = 0; w < r->n_workloads; w++) r->workloads[w].command = xstrdup(s->o->runs_cmd->v[w]);
-    /* + the selected build (SESSION_MARCH_INDEX - 1) + the -march=x86-64-v3 reference */
-    s->builds = xcalloc(r->n_variants + 2, sizeof *s->builds);
-    s->sources = xcalloc(r->n_variants + 2, sizeof *s->sources);
+    /* + the selected build (SESSION_MARCH_INDEX - 1) + the references */
+    s->builds = xcalloc(SESSION_NOFMA_INDEX(r) + 1, sizeof *s->builds);
+    s->sources = xcalloc(SESSION_NOFMA_INDEX(r) + 1, sizeof *s->sources);
     s->base_outputs = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *s->base_outputs);
 }
 
@@ -166,25 +172,59 @@ static void init_report(struct select_session *s)
 static int plan_for_set(struct select_session *s, size_t set, struct patch_plan *plan)
 {
     struct strvec targets = STRVEC_INIT;
-    int rc = targets_parse(select_target_sets[set].targets, &targets);
+    int rc = targets_parse(s->sets[set].targets, &targets);
     if (rc == 0) rc = patch_validate_targets(s->st, &targets, NULL, NULL, 0);
-    if (rc == 0) rc = patch_plan_build(s->st, &targets, select_target_sets[set].exact, plan);
+    if (rc == 0) rc = patch_plan_build(s->st, &targets, s->sets[set].exact, plan);
     s->rep.variants[set + 1].fma = targets_enable_fma(&targets);
     sv_free(&targets);
     return rc;
 }
 
-/* The -march=x86-64-v3 reference (select/reference.h): the unpatched
- * project built once more with the scan's flags + -march=x86-64-v3 in
- * CFLAGS/CXXFLAGS. Only compared with, never selected; a failure is
- * reported in the code-size section, not an error of the selection. */
-static void build_reference(struct select_session *s, size_t k, size_t n)
+/* How a reference's build reached the wrapper, for the report: its links
+ * first in PATH and in CC/CXX, plus what a CMake cache in its build dir
+ * says (the moved cache's launcher, or a fresh configure's compiler). */
+static char *reference_via(const char *dir, const char *launcher, const char *wrapdir)
+{
+    char *cache = dir ? path_join(dir, "CMakeCache.txt") : NULL;
+    char *text = cache && file_exists(cache) ? read_file(cache, NULL) : NULL;
+    char *cc = text ? cmake_cache_value(text, "CMAKE_C_COMPILER_LAUNCHER") : NULL;
+    char *compiler = text ? cmake_cache_value(text, "CMAKE_C_COMPILER") : NULL;
+    const char *how = "its links first in PATH and in CC/CXX";
+    char *out;
+    if (cc && launcher && strstr(cc, launcher))
+        out = xasprintf("%s, and as the compiler launcher of the copied CMake cache (which names %s)", how,
+                        compiler && *compiler ? compiler : "its compiler");
+    else if (compiler && strstr(compiler, wrapdir))
+        out = xasprintf("%s, which the fresh CMake configure cached as its compiler", how);
+    else if (text)
+        out = xasprintf("%s (a CMake cache naming %s, without the wrapper)", how,
+                        compiler && *compiler ? compiler : "its compiler");
+    else
+        out = xstrdup(how);
+    free(cc);
+    free(compiler);
+    free(text);
+    free(cache);
+    return out;
+}
+
+/* A whole-program reference (select/reference.h): the unpatched project
+ * built once more, every compile getting the kind's flags from fmvgen's
+ * wrapper in append mode (capture/wrapper.h) - links first in PATH and
+ * CC/CXX, and a copied CMake cache's compiler launcher - whatever the build
+ * does with CFLAGS. Only compared with, never selected; a failure (also:
+ * no compile reached the wrapper) is reported, not an error of the
+ * selection. */
+static void build_reference(struct select_session *s, struct select_march *m, size_t index,
+                            const struct select_reference_kind *kind, const char *why, size_t k, size_t n)
 {
     struct select_report *r = &s->rep;
-    struct select_march *m = &r->march;
-    m->cflags = select_reference_flags(s->st, "c");
-    m->cxxflags = select_reference_flags(s->st, "c++");
-    session_step(k, n, "building the -march=x86-64-v3 reference (unpatched, whole program)");
+    m->name = kind->name;
+    m->title = kind->title;
+    m->flags = xstrdup(kind->flags);
+    m->why = xstrdup(why);
+    session_step(k, n, "building the %s reference (unpatched, whole program, through fmvgen's compiler wrapper)",
+                 kind->title);
     m->attempted = 1;
     r->n_builds++;
     struct patch_plan plan;   /* every source rewritten unchanged: compiled again */
@@ -193,14 +233,48 @@ static void build_reference(struct select_session *s, size_t k, size_t n)
         patch_plan_free(&plan);
         return;
     }
-    struct select_reference_env saved;
-    select_reference_env_apply(m->cflags, m->cxxflags, &saved);
-    s->tree.cmake_append_flags = SELECT_MARCH_FLAG;   /* a moved CMake cache ignores CFLAGS */
-    const struct variant_build *b = &s->builds[SESSION_MARCH_INDEX(r)];
-    if (session_build_variant(s, SESSION_MARCH_INDEX(r), "march-x86-64-v3", &plan) == 0) m->built = 1;
-    else m->failure = xasprintf("its build failed (%s)", b->failure ? b->failure : "?");
-    s->tree.cmake_append_flags = NULL;
-    select_reference_env_restore(&saved);
+    char *name = xasprintf("reference-%s", kind->name);
+    char *wrapdir = xasprintf("%s/wrap-%s", s->work, kind->name);
+    char *log = xasprintf("%s/%s.compiles", s->work, name);
+    char *launcher = wrapper_executable();
+    struct wrapper_env saved;
+    if (wrapper_env_apply(wrapdir, NULL, kind->flags, log, &saved) != 0) {
+        m->failure = xstrdup("fmvgen's compiler wrapper could not be set up");
+    } else {
+        /* a copied CMake cache runs its compiler by absolute path: the
+         * wrapper goes in as its compiler launcher */
+        s->tree.cmake_launcher = launcher;
+        const struct variant_build *b = &s->builds[index];
+        if (session_build_variant(s, index, name, &plan) == 0) m->built = 1;
+        else m->failure = xasprintf("its build failed (%s)", b->failure ? b->failure : "?");
+        s->tree.cmake_launcher = NULL;
+        wrapper_env_restore(&saved);
+        m->via = reference_via(b->dir, launcher, wrapdir);
+    }
+    if (m->built) {
+        struct select_reference_check c;
+        select_reference_check(log, s->sources[index], &plan, &c);
+        m->n_sources = c.n_sources;
+        m->n_flagged = c.n_flagged;
+        sv_free(&m->missed);
+        m->missed = c.missed;
+        if (c.n_sources && !c.n_flagged) {
+            m->failure = xasprintf("no compile went through fmvgen's wrapper, so none got %s: the build runs its "
+                                   "compiler by an absolute path (CC=/usr/bin/gcc in a configured Makefile, or a "
+                                   "CMake tree configured with one); reconfigure it with CC=gcc (a name found in "
+                                   "PATH), or give --configure so that each copy is configured afresh", kind->flags);
+        } else if (c.n_flagged < c.n_sources) {
+            sv_pushf(&r->notes, "the %s reference is partly built for it: %zu of the scan's %zu sources were "
+                                "compiled without %s (first: %s): the build does not rebuild them, or reaches their "
+                                "compiler by an absolute path", kind->title, c.n_sources - c.n_flagged, c.n_sources,
+                     kind->flags, c.missed.n ? c.missed.v[0] : "?");
+        }
+        if (m->failure) session_say("the %s reference: %s", kind->title, m->failure);
+    }
+    free(launcher);
+    free(log);
+    free(wrapdir);
+    free(name);
     patch_plan_free(&plan);
 }
 
@@ -214,10 +288,25 @@ void session_measure_code(struct select_session *s)
         .variants = dirs,
         .selected = s->builds[r->n_variants].dir && !s->builds[r->n_variants].failure ? s->builds[r->n_variants].dir : NULL,
         .march = r->march.built ? s->builds[SESSION_MARCH_INDEX(r)].dir : NULL,
+        .march_nofma = r->march_nofma.built ? s->builds[SESSION_NOFMA_INDEX(r)].dir : NULL,
     };
     session_step(0, 0, "measuring the code of the builds");
     select_measure_code(r, &d);
     free(dirs);
+}
+
+double *session_code_bytes(const struct select_session *s)
+{
+    const struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants;
+    int any = 0;
+    for (size_t f = 0; f < nf; f++) any |= r->functions[f].bytes_added != NULL;
+    if (!any) return NULL;
+    double *out = xcalloc(nf * nv + 1, sizeof *out);
+    for (size_t f = 0; f < nf; f++)
+        for (size_t v = 0; v < nv; v++)
+            out[f * nv + v] = r->functions[f].bytes_added ? (double)r->functions[f].bytes_added[v] : -1;
+    return out;
 }
 
 /* Builds the baseline and every target set's all-candidates variant. */
@@ -240,8 +329,15 @@ static int build_all(struct select_session *s)
             have_plan = 1;
         }
         r->n_builds++;
+        struct timespec start;
+        clock_gettime(CLOCK_REALTIME, &start);
         if (session_build_variant(s, v, r->variants[v].name, have_plan ? &plan : NULL) == 0) {
             r->variants[v].built = 1;
+            /* a build that compiled no patched source into anything: no clone would ever run (runcheck.h) */
+            if (have_plan && select_runcheck_rebuilt(s, v, &start) != 0) {
+                patch_plan_free(&plan);
+                return -1;
+            }
             /* a workload or --test failing on the baseline stops everything:
              * found now, not after every other build */
             if (v == 0 && !s->o->is_static && session_check_one(s, 0) != 0) return -1;
@@ -254,11 +350,34 @@ static int build_all(struct select_session *s)
         }
         if (have_plan) patch_plan_free(&plan);
     }
-    if (!s->o->is_static) {
+    size_t k = r->n_variants, n = r->n_variants + (size_t)!!s->o->reference_v3 + (size_t)!!s->o->reference_nofma;
+    if (!s->o->is_static && s->o->reference_v3) {
         if (session_interrupted()) return -1;
-        build_reference(s, r->n_variants + 1, r->n_variants + 1);
+        build_reference(s, &r->march, SESSION_MARCH_INDEX(r), select_reference_kind("v3"), "--reference v3", ++k, n);
+    }
+    if (!s->o->is_static && s->o->reference_nofma) {
+        if (session_interrupted()) return -1;
+        build_reference(s, &r->march_nofma, SESSION_NOFMA_INDEX(r), select_reference_kind("v3-nofma"),
+                        "--reference v3-nofma", ++k, n);
     }
     return 0;
+}
+
+/* The FMA-free reference, when not asked for and not built: built anyway
+ * (reference_nofma_auto) when FMA changed the outputs - the fma-levels
+ * variant's differ - since the -march=x86-64-v3 build then computes other
+ * floats too, and the fair whole-program comparison is the FMA-free one. */
+static void build_nofma_if_fma_differs(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    if (!s->o->reference_nofma_auto || r->march_nofma.attempted || session_interrupted()) return;
+    for (size_t v = 1; v < r->n_variants; v++) {
+        const struct select_variant *x = &r->variants[v];
+        if (!x->fma || !x->built || !x->failure || strncmp(x->failure, "output", 6) != 0) continue;
+        build_reference(s, &r->march_nofma, SESSION_NOFMA_INDEX(r), select_reference_kind("v3-nofma"),
+                        "FMA changed the outputs, so the -march=x86-64-v3 build computes other floats", 0, 0);
+        return;
+    }
 }
 
 /* ---- the whole run ---- */
@@ -270,8 +389,9 @@ static enum select_status run_steps(struct select_session *s)
     if (o->is_static)
         session_say("%zu candidates; one build: every candidate cloned", s->candidates.nfunctions);
     else
-        session_say("%zu candidates; builds: baseline + %zu target sets + the -march=x86-64-v3 reference + the selected one",
-            s->candidates.nfunctions, select_n_target_sets);
+        session_say("%zu candidates; builds: baseline + %zu target sets%s%s + the selected one",
+            s->candidates.nfunctions, s->n_sets, o->reference_v3 ? " + the -march=x86-64-v3 reference" : "",
+            o->reference_nofma ? " + the -march=x86-64-v3 -mno-fma reference" : "");
     struct patch_assignments assigned = {0};
     int ok = build_all(s) == 0;
     if (ok && o->is_static) {
@@ -288,9 +408,15 @@ static enum select_status run_steps(struct select_session *s)
             }
         }
     } else if (ok) {
-        ok = session_check_all(s) == 0 && session_profile_all(s) == 0;
+        /* the clones' bytes first: among sets the measurements cannot tell
+         * apart, the one adding less code is taken (decision.h) */
+        if (ok) session_measure_code(s);
+        ok = session_check_all(s) == 0;
+        if (ok) build_nofma_if_fma_differs(s);
+        ok = ok && session_profile_all(s) == 0;
         if (ok) {
             session_note_noise(s);
+            select_note_statistics(&s->rep);
             select_apply_decision(&s->rep);
             session_note_small_gains(s);
             session_note_fma_free(s);
@@ -313,6 +439,8 @@ enum select_status select_run(struct select_session *s, const struct select_opti
 {
     memset(s, 0, sizeof *s);
     s->o = o;
+    s->sets = o->sets ? o->sets : select_target_sets;
+    s->n_sets = o->sets ? o->n_sets : select_n_target_sets;
     s->st = st;
     s->root = store_meta_get(st, "root");
     if (!s->root) {
@@ -331,6 +459,7 @@ enum select_status select_run(struct select_session *s, const struct select_opti
         fmv_error("cannot create a temp directory");
         return SELECT_FAILED;
     }
+    select_isolation_setup(&s->tree, s->work, o->no_namespaces);
     interrupted = 0;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_sigint;
@@ -338,6 +467,12 @@ enum select_status select_run(struct select_session *s, const struct select_opti
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     bar = progress_start(stderr, "select", PROGRESS_AUTO);
+    if (s->tree.ns_off && !o->is_static) {   /* isolation.h */
+        sv_pushf(&s->rep.notes, "variants ran at their copies' own paths, not in private mount namespaces at the "
+                                "project's path (%s): every profiled run was checked to run the variant's own "
+                                "build", s->tree.ns_off);
+        session_say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
+    }
     enum select_status status = run_steps(s);
     if (o->keep && status != SELECT_INTERRUPTED) session_say("kept the temp directory %s", s->work);
     else remove_tree(s->work);
@@ -387,13 +522,14 @@ void select_outputs_free(struct select_outputs *out)
 
 void select_session_free(struct select_session *s)
 {
-    for (size_t v = 0; s->builds && v <= SESSION_MARCH_INDEX(&s->rep); v++) {
+    for (size_t v = 0; s->builds && v <= SESSION_NOFMA_INDEX(&s->rep); v++) {
         variant_build_free(&s->builds[v]);
         free(s->sources[v]);
     }
     free(s->builds);
     free(s->sources);
     free(s->builddir);
+    select_isolation_free(&s->tree);
     for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) workload_output_free(&s->base_outputs[w]);
     free(s->base_outputs);
     free(s->saved);

@@ -38,6 +38,7 @@
 #define FMVGEN_SELECT_SESSION_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "measure/build.h"
 #include "patch/plan.h"
@@ -69,13 +70,24 @@ struct select_options {
     const struct strvec *runs_cmd;   /* the workloads; at least one unless is_static */
     int runs;                     /* profiled (and timed) runs per variant and workload */
     int is_static, keep;
+    int no_namespaces;            /* 1: never run variants in mount namespaces (select/isolation.h) */
     double timeout_s;             /* per build, workload or test */
     double tolerance;             /* < 0: outputs must be identical */
     double min_share;             /* of the baseline's samples, e.g. 0.02 */
+    /* The whole-program references (select/reference.h): -march=x86-64-v3,
+     * its -mno-fma twin, and the twin also when FMA changed the outputs. */
+    int reference_v3, reference_nofma, reference_nofma_auto;
+    int seed_given;               /* 0: a fresh seed (util/shuffle.h) */
+    /* The target sets compared (--set), NULL: select_target_sets. */
+    const struct select_target_set *sets;
+    size_t n_sets;
+    uint64_t seed;                /* the arms' order in each round of runs */
 };
 
 struct select_session {
     const struct select_options *o;
+    const struct select_target_set *sets;   /* o->sets, or select_target_sets */
+    size_t n_sets;
     struct store *st;
     char *root, *builddir, *work;   /* builddir: the scan's (absolute) */
     struct select_tree tree;        /* where variants build and run */

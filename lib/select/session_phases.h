@@ -17,8 +17,10 @@
 #include "select/session.h"
 
 /* builds[]/sources[]: [variant], [n_variants] the selected build,
- * [n_variants + 1] the -march=x86-64-v3 reference. */
+ * [n_variants + 1] the -march=x86-64-v3 reference, [n_variants + 2] the
+ * -march=x86-64-v3 -mno-fma one (select/reference.h). */
 #define SESSION_MARCH_INDEX(r) ((r)->n_variants + 1)
+#define SESSION_NOFMA_INDEX(r) ((r)->n_variants + 2)
 
 /* Progress (util/progress.h): session_step starts a step of a phase (k of
  * n; n == 0: uncounted), session_say is a message that stays; a failing
@@ -39,6 +41,10 @@ void session_variant_command(const struct select_session *s, size_t index, const
 int session_run_shell(const struct select_session *s, size_t index, const char *cmd, struct run_result *res);
 /* Measures the code of every build that exists (codecost.h). */
 void session_measure_code(struct select_session *s);
+/* [f * n_variants + v]: the bytes f's clones add in variant v's build
+ * (measured by session_measure_code), -1 when unknown, for decision.h's
+ * smaller-code preference. NULL when nothing was measured. Caller frees. */
+double *session_code_bytes(const struct select_session *s);
 
 /* checks.c: variant v's workloads and --test; -1 when the baseline fails
  * (everything stops), else 0 with var's eligibility set. session_check_one

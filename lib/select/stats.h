@@ -27,6 +27,11 @@ struct stats_interval {
                            * sampled), 1 when both are (nothing measured) */
     double speedup_lo, speedup_hi;   /* mean_a / (mean_a - lo|hi), the same way;
                                       * +inf when unbounded */
+    int log_scale;        /* diff/lo/hi are differences of logs (stats_welch_log) */
+    double se, df;        /* standard error of diff and Welch's degrees of freedom */
+    double p;             /* two-sided p-value of "no difference" (beyond widened),
+                           * 1 when not valid; p < 0.05 as the interval excludes 0 */
+    double widened;       /* the margin stats_widen added on each side, 0 when none */
 };
 
 /* Welch's interval for mean(a) - mean(b). lo > 0: B is significantly
@@ -47,6 +52,24 @@ void stats_welch_log(const double *a, size_t na, const double *b, size_t nb, str
  * stats_welch where some run has none (a function the clones made vanish, or
  * one never sampled), where a log has no meaning. */
 void stats_welch_samples(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out);
+
+/* Two-sided p-value of Student's t statistic t with df degrees of freedom
+ * (P(|T| >= |t|)); 1 when df <= 0. */
+double stats_t_pvalue(double t, double df);
+
+/* Widens iv by margin on each side of its scale (log or linear): lo -=
+ * margin, hi += margin, the speedups and p recomputed so that p is the
+ * p-value of "the difference is no larger than margin" (p < 0.05 exactly
+ * when the widened 95% interval excludes 0). Used with the A/A calibration:
+ * a difference two identical arms also show is no gain. margin <= 0 or an
+ * invalid interval: nothing changes. */
+void stats_widen(struct stats_interval *iv, double margin);
+
+/* Holm-Bonferroni over m p-values at family-wise level alpha: sorted
+ * ascending, the k-th smallest (k = 0..m-1) is rejected while every one
+ * before it was and p <= alpha / (m - k). reject[i] = 1 for the rejected
+ * hypotheses (p[i] of NaN counts as 1). */
+void stats_holm(const double *p, size_t m, double alpha, int *reject);
 
 /* 1 when the interval excludes no change in B's favour (lo > 0). */
 int stats_faster(const struct stats_interval *iv);

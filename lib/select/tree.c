@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "run/spawn.h"
+#include "select/isolation.h"
 
 /* The build dir relative to the root when it lies strictly inside it, else
  * NULL. */
@@ -47,6 +48,13 @@ void select_tree_command(const char *cmd, const char *source_dir, struct strvec 
     sv_push(argv, cmd);
 }
 
+void select_tree_variant_command(const struct select_tree *t, const char *copy, const char *dir, const char *cmd,
+                                 struct strvec *argv)
+{
+    select_isolation_prefix(t, copy, dir, argv);
+    select_tree_command(cmd, copy, argv);
+}
+
 /* The project's sources at dst, patched by plan; without the user's build
  * dir when exclude_builddir and it lies inside the root. */
 static int copy_sources(const struct select_tree *t, const struct patch_plan *plan, const char *dst,
@@ -72,12 +80,12 @@ static int copy_sources(const struct select_tree *t, const struct patch_plan *pl
 
 /* Runs one step (configure or build) in dir; its output goes to log. NULL
  * on success, else why (caller frees). */
-static char *run_step(const char *step, const char *cmd, const char *dir, const char *source_dir, double timeout_s,
-                      struct strbuf *log)
+static char *run_step(const struct select_tree *t, const char *step, const char *cmd, const char *dir,
+                      const char *source_dir, struct strbuf *log)
 {
     struct strvec argv = STRVEC_INIT;
-    select_tree_command(cmd, source_dir, &argv);
-    struct run_opts opts = {.cwd = dir, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = timeout_s};
+    select_tree_variant_command(t, source_dir, dir, cmd, &argv);
+    struct run_opts opts = {.cwd = dir, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = t->timeout_s};
     struct run_result res;
     int rc = run_argv(sv_argv(&argv), &opts, &res);
     if (res.out) sb_add(log, res.out, res.out_len);
@@ -108,11 +116,15 @@ int select_tree_build(const struct select_tree *t, const char *name, const struc
     }
     char *log = NULL;
     if (fresh) {
+        if (select_isolation_mount_points(t, copy) != 0) {
+            out->failure = xstrdup("could not make the patched copy");
+            return -1;
+        }
         if (mkdir(out->dir, 0755) != 0) {
             out->failure = xasprintf("cannot create the build directory: %s", strerror(errno));
             return fmv_error("%s: %s", out->dir, out->failure);
         }
-    } else if (measure_relocate_cmake_with_flags(copy, below ? below : "", t->cmake_append_flags, &log) != 0) {
+    } else if (measure_relocate_cmake_ex(copy, below ? below : "", NULL, t->cmake_launcher, &log) != 0) {
         out->failure = xstrdup("the copied CMake build directory could not be moved");
         out->log = log;
         return -1;
@@ -120,8 +132,8 @@ int select_tree_build(const struct select_tree *t, const char *name, const struc
     struct strbuf sb = STRBUF_INIT;
     if (log) sb_adds(&sb, log);
     free(log);
-    if (t->configure) out->failure = run_step("configure", t->configure, out->dir, copy, t->timeout_s, &sb);
-    if (!out->failure) out->failure = run_step("build", t->build, out->dir, copy, t->timeout_s, &sb);
+    if (t->configure) out->failure = run_step(t, "configure", t->configure, out->dir, copy, &sb);
+    if (!out->failure) out->failure = run_step(t, "build", t->build, out->dir, copy, &sb);
     out->log = sb_detach(&sb);
     if (out->failure) return fmv_error("%s: build of variant '%s' failed (%s)", out->dir, name, out->failure);
     return 0;

@@ -29,11 +29,16 @@ struct select_tree {
     const char *configure;   /* shell command, or NULL */
     const char *build;       /* shell command */
     double timeout_s;        /* per command; 0: none */
-    /* appended to a moved CMake build dir's CMAKE_C_FLAGS/CMAKE_CXX_FLAGS
-     * (measure_relocate_cmake_with_flags), NULL: none - the -march
-     * reference sets it for its build, since CMake reads CFLAGS from the
-     * environment only when it makes a cache */
-    const char *cmake_append_flags;
+    /* put first in a moved CMake build dir's compiler launchers
+     * (measure_relocate_cmake_ex), NULL: none - the references set it to
+     * fmvgen's wrapper for their builds, since a configured cache runs its
+     * compiler by absolute path, past the wrapper's links in PATH */
+    const char *cmake_launcher;
+    /* set by select_isolation_setup (select/isolation.h), freed by
+     * select_isolation_free: the namespace helper when each variant's
+     * commands run with its copy at the project's paths, else NULL and
+     * ns_off says why not */
+    char *ns_helper, *ns_off;
 };
 
 /* 0 when the layout can be built; else -1 after one error line saying what
@@ -48,6 +53,12 @@ int select_tree_check(const struct select_tree *t);
  * commands' output. */
 int select_tree_build(const struct select_tree *t, const char *name, const struct patch_plan *plan,
                       const char *work, struct variant_build *out, char **source_dir);
+
+/* The argv running shell command cmd as the variant whose source copy is
+ * copy and build dir dir: select_isolation_prefix (select/isolation.h),
+ * then select_tree_command. */
+void select_tree_variant_command(const struct select_tree *t, const char *copy, const char *dir, const char *cmd,
+                                 struct strvec *argv);
 
 /* Appends to argv the command that runs shell command cmd with
  * FMVGEN_SOURCE_DIR=source_dir: {"env", "FMVGEN_SOURCE_DIR=...", "/bin/sh",

@@ -11,11 +11,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "elf/codeisa.h"
 #include "elf/inspect.h"
 #include "util/util.h"
 
 static const char USAGE[] =
-    "usage: fmvgen inspect FILE... [--json]\n"
+    "usage: fmvgen inspect FILE... [--isa] [--json]\n"
     "\n"
     "Lists the multiversioned functions of x86-64 executables and shared\n"
     "libraries (GCC and Clang target_clones, target() versions, and any other\n"
@@ -27,6 +28,9 @@ static const char USAGE[] =
     "nothing). Then the code size with and without the extra clones, and the\n"
     "growth the formula (1-R)*C + R*C*N predicts from the same binary.\n"
     "\n"
+    "  --isa    also what the whole file's code needs: the ISA extensions of all\n"
+    "           its functions and the widest vectors (e.g. to check that a whole\n"
+    "           -march=x86-64-v3 build holds x86-64-v3 code)\n"
     "  --json   machine-readable output: {\"files\": [...]}\n";
 
 /* Column widths of one function's table, from its longest entries. */
@@ -164,16 +168,42 @@ static void print_report(const struct inspect_report *r)
     print_size(&r->size);
 }
 
+/* --isa: what the whole file's functions need. */
+static void print_code_isa(const struct code_isa *ci)
+{
+    char *needs = isa_set_format(ci->all.needs, ", ");
+    printf("\nCode ISA (every function of the file): %s; widest vectors %s; %zu of %zu functions use AVX2, FMA, "
+           "BMI or ymm registers (x86-64-v3 code)\n", *needs ? needs : "nothing beyond x86-64",
+           isa_register_class(ci->all.vector_bits), ci->n_v3_functions, ci->n_functions);
+    free(needs);
+}
+
+static json_t *code_isa_json(const struct code_isa *ci)
+{
+    json_t *o = json_object(), *names = json_array();
+    struct strvec v = STRVEC_INIT;
+    isa_set_names(ci->all.needs, &v);
+    for (size_t i = 0; i < v.n; i++) json_array_append_new(names, json_string(v.v[i]));
+    sv_free(&v);
+    json_object_set_new(o, "needs", names);
+    json_object_set_new(o, "widest_vectors", json_string(isa_register_class(ci->all.vector_bits)));
+    json_object_set_new(o, "functions", json_integer((json_int_t)ci->n_functions));
+    json_object_set_new(o, "v3_functions", json_integer((json_int_t)ci->n_v3_functions));
+    return o;
+}
+
 int cmd_inspect(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"json", no_argument, NULL, 'j'},
+        {"isa", no_argument, NULL, 'i'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int json = 0, c;
+    int json = 0, isa = 0, c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'j') json = 1;
+        else if (c == 'i') isa = 1;
         else if (c == 'h') return cli_usage(USAGE, 0);
         else return cli_usage(USAGE, 1);
     }
@@ -187,10 +217,17 @@ int cmd_inspect(int argc, char **argv)
             failed = 1;
             continue;
         }
-        if (json) json_array_append_new(files, inspect_to_json(&r));
-        else {
+        struct code_isa ci;
+        int have_isa = isa && elf_code_isa(argv[i], &ci) == 0;
+        failed |= isa && !have_isa;
+        if (json) {
+            json_t *j = inspect_to_json(&r);
+            if (have_isa) json_object_set_new(j, "code_isa", code_isa_json(&ci));
+            json_array_append_new(files, j);
+        } else {
             if (i > optind) printf("\n");
             print_report(&r);
+            if (have_isa) print_code_isa(&ci);
         }
         inspect_free(&r);
     }

@@ -17,7 +17,9 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--keep] [--json]\n"
+    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--set NAME=TARGETS...]\n"
+    "                     [--reference LIST] [--seed N] [--no-namespaces]\n"
+    "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
     "Chooses, by measurement, which candidates of the last scan get clones, and\n"
@@ -50,13 +52,79 @@ static const char USAGE[] =
     "  --tolerance X     accept floating-point outputs within relative error X\n"
     "                    (lets FMA variants be chosen when they differ in last bits)\n"
     "  --min-share PCT   a function must hold PCT%% of the run's samples (default 2)\n"
+    "  --set NAME=TARGETS  a target set to compare (repeatable; replaces the two\n"
+    "                    default sets), e.g. --set v3=arch=x86-64-v3; FMA-free when\n"
+    "                    none of its targets lets the compiler contract a*b+c\n"
+    "  --reference LIST  whole-program builds to compare with, built through fmvgen's\n"
+    "                    compiler wrapper (the flags reach every compile, whatever\n"
+    "                    the build does with CFLAGS): v3 (-march=x86-64-v3), v3-nofma\n"
+    "                    (the same with -mno-fma: the baseline's floats), or none;\n"
+    "                    default: v3, and v3-nofma too when FMA changes the outputs\n"
+    "  --seed N          the seed of the runs' random order in each round (report.json\n"
+    "                    prints the one used: give it to repeat a run)\n"
+    "  --no-namespaces   run variants at their copies' own paths, not in a private mount\n"
+    "                    namespace with the copy at the project's path (the default\n"
+    "                    where permitted); runs of the original tree's code are refused\n"
+    "                    either way\n"
     "  --static          select without timing: from the clones' ISA needs and loop records\n"
     "  --keep            keep the temp directory and say where it is\n"
     "  --json            print report.json on stdout\n";
 
-static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json)
+/* --set NAME=TARGETS: the name a word of letters, digits, '-' and '_'
+ * (it names a build and a report column), the targets as patch --targets. */
+#define MAX_SETS 4
+static int parse_set(const char *arg, struct select_target_set *sets)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP };
+    size_t n = 0;
+    while (n < MAX_SETS && sets[n].name) n++;
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : 0;
+    if (!eq || !len || strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != len)
+        return fmv_error("--set: '%s' is not NAME=TARGETS (a name of letters, digits, '-', '_')", arg);
+    char *name = xstrndup(arg, len);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (!strcmp(sets[i].name, name)) rc = fmv_error("--set: the name '%s' is given twice", name);
+    if (rc == 0 && (!strcmp(name, "baseline") || !strcmp(name, "selected") || !strncmp(name, "reference", 9)))
+        rc = fmv_error("--set: '%s' names one of select's own builds", name);
+    if (rc == 0 && n == MAX_SETS) rc = fmv_error("--set: at most %d target sets", MAX_SETS);
+    struct strvec targets = STRVEC_INIT;
+    if (rc == 0) rc = targets_parse(eq + 1, &targets);   /* says why; an empty set is an error there too */
+    if (rc == 0) sets[n] = (struct select_target_set){name, xstrdup(eq + 1), !targets_enable_fma(&targets)};
+    else free(name);
+    sv_free(&targets);
+    return rc;
+}
+
+static void free_sets(struct select_target_set *sets)
+{
+    for (size_t i = 0; i < MAX_SETS && sets[i].name; i++) {
+        free((char *)sets[i].name);
+        free((char *)sets[i].targets);
+    }
+}
+
+/* --reference LIST: "v3", "v3-nofma", "none", comma-separated. */
+static int parse_references(const char *list, struct select_options *o)
+{
+    o->reference_v3 = o->reference_nofma = o->reference_nofma_auto = 0;
+    char *copy = xstrdup(list), *save = NULL;
+    int rc = 0, none = 0, n = 0;
+    for (char *w = strtok_r(copy, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save), n++) {
+        if (!strcmp(w, "v3")) o->reference_v3 = 1;
+        else if (!strcmp(w, "v3-nofma")) o->reference_nofma = 1;
+        else if (!strcmp(w, "none")) none = 1;
+        else rc = fmv_error("--reference: '%s' is not a reference (v3, v3-nofma or none)", w);
+    }
+    if (rc == 0 && (n == 0 || (none && n > 1))) rc = fmv_error("--reference: '%s': give v3, v3-nofma, both, or none", list);
+    free(copy);
+    return rc;
+}
+
+static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
+                         struct select_target_set *sets)
+{
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -64,7 +132,9 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"timeout", required_argument, NULL, O_TIMEOUT}, {"tolerance", required_argument, NULL, O_TOL},
         {"min-share", required_argument, NULL, O_SHARE}, {"static", no_argument, NULL, O_STATIC},
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
-        {"help", no_argument, NULL, O_HELP},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
+        {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
+        {"no-namespaces", no_argument, NULL, O_NO_NS}, {NULL, 0, NULL, 0},
     };
     int c;
     char *end;
@@ -102,8 +172,25 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
                 return 2;
             }
             break;
+        case O_SEED: {
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (*end || !*optarg || *optarg == '-' || v >= (1ULL << 53)) {
+                fmv_error("--seed: '%s' is not a number below 2^53", optarg);
+                return 2;
+            }
+            o->seed = v;
+            o->seed_given = 1;
+            break;
+        }
+        case O_SET:
+            if (parse_set(optarg, sets) != 0) return 2;
+            break;
+        case O_REFERENCE:
+            if (parse_references(optarg, o) != 0) return 2;
+            break;
         case O_STATIC: o->is_static = 1; break;
         case O_KEEP: o->keep = 1; break;
+        case O_NO_NS: o->no_namespaces = 1; break;
         case O_JSON: *json = 1; break;
         case O_HELP: return -1;
         default: return cli_usage(USAGE, 1);
@@ -149,10 +236,15 @@ int cmd_select(int argc, char **argv)
     int json = 0;
     struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS,
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
-                               .min_share = SELECT_DEFAULT_MIN_SHARE};
-    int prc = parse_options(argc, argv, &o, &runs_cmd, &json);
+                               .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1,
+                               .reference_nofma_auto = 1};
+    struct select_target_set sets[MAX_SETS + 1] = {{0}};
+    int prc = parse_options(argc, argv, &o, &runs_cmd, &json, sets);
+    while (o.n_sets < MAX_SETS && sets[o.n_sets].name) o.n_sets++;
+    if (o.n_sets) o.sets = sets;
     if (prc != 0) {
         sv_free(&runs_cmd);
+        free_sets(sets);
         return prc < 0 ? cli_usage(USAGE, 0) : prc;
     }
     int rc = 1;
@@ -178,5 +270,6 @@ int cmd_select(int argc, char **argv)
         store_close(st);
     }
     sv_free(&runs_cmd);
+    free_sets(sets);
     return rc;
 }

@@ -29,7 +29,13 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   expect_match "$cc: fill is cold" "$(jq -r '.functions[] | select(.name=="fill") | .why' <<<"$out")" "^cold"
   # baseline + 2 target sets + the -march=x86-64-v3 reference + the selected one
   expect_eq "$cc: builds" "$(jq -r .builds <<<"$out")" 5
-  expect_eq "$cc: profiled runs (3 variants x 3 runs x workloads)" "$(jq -r .profiled_runs <<<"$out")" $((9 * nw))
+  # 3 variants + the A/A arm (the baseline again) x 3 runs x workloads
+  expect_eq "$cc: profiled runs (4 arms x 3 runs x workloads)" "$(jq -r .profiled_runs <<<"$out")" $((12 * nw))
+  expect_eq "$cc: A/A calibration in report.json" \
+    "$(jq -r '.statistics.calibration | .functions_checked >= 1 and (.workloads | length) == '"$nw" <<<"$out")" true
+  expect_match "$cc: seed printed" "$(jq -r .statistics.seed <<<"$out")" '^[0-9]+$'
+  expect_match "$cc: report.md has the calibration" "$(cat "$P/.fmvgen/report.md")" "A/A calibration"
+  expect_match "$cc: report.md states the rule" "$(cat "$P/.fmvgen/report.md")" "Holm-Bonferroni"
   expect_eq "$cc: every workload timed end to end" "$(jq -r '[.workloads[] | .end_to_end.valid] | all' <<<"$out")" true
   expect_eq "$cc: workloads" "$(jq -r '.workloads | length' <<<"$out")" "$nw"
   expect_eq "$cc: variants eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
@@ -53,8 +59,11 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
     "$(jq -r --arg s "$set" '.code_size | .selected.growth_bytes > 0 and .selected.growth_bytes < .all_candidates[$s].growth_bytes' <<<"$out")" true
   expect_eq "$cc: growth = code bytes - baseline's" \
     "$(jq -r '.code_size | .selected.code_bytes - .baseline.code_bytes == .selected.growth_bytes' <<<"$out")" true
-  expect_eq "$cc: -march=x86-64-v3 reference built with the scan's -O3" \
-    "$(jq -r '.code_size.march_x86_64_v3 | [.built, .failure, .cflags] | map(tostring) | join(",")' <<<"$out")" "true,null,-O3 -march=x86-64-v3"
+  expect_eq "$cc: -march=x86-64-v3 reference built with its flag appended by the wrapper" \
+    "$(jq -r '.code_size.march_x86_64_v3 | [.built, .failure, .flags] | map(tostring) | join(",")' <<<"$out")" "true,null,-march=x86-64-v3"
+  expect_eq "$cc: every source reached" "$(jq -r '.references[0] | .sources == .sources_with_flags' <<<"$out")" true
+  # integer code: FMA changes no output, so no FMA-free reference is added
+  expect_eq "$cc: one reference" "$(jq -r '.references | length' <<<"$out")" 1
   expect_eq "$cc: hwcaps ships the whole reference build" \
     "$(jq -r '.code_size.march_x86_64_v3 | .hwcaps_extra_bytes == .code.code_bytes and .hwcaps_extra_bytes > 0' <<<"$out")" true
   expect_eq "$cc: reference timed with the others" \

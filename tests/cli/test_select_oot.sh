@@ -54,9 +54,11 @@ expect_eq "outside: exit" "$rc" 0
 expect_eq "outside: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
 expect_eq "outside: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
 expect_eq "outside: builds (+ the -march=x86-64-v3 reference)" "$(jq -r .builds <<<"$out")" 5
-# a fresh configure reads CFLAGS from the environment: the reference is a real -march=x86-64-v3 build
+# a fresh configure takes CC from the environment: the wrapper's link, which appends -march=x86-64-v3
 expect_eq "outside: -march=x86-64-v3 reference compared" \
   "$(jq -r '.code_size.march_x86_64_v3 | [.built, .failure, .code.code_bytes > 0] | map(tostring) | join(",")' <<<"$out")" "true,null,true"
+expect_match "outside: the fresh configure cached the wrapper" "$(jq -r '.references[0].built_via' <<<"$out")" \
+  "fresh CMake configure cached as its compiler"
 expect_eq "outside: variants pass --test (env and layout as documented)" \
   "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
 patch="$B/.fmvgen/selected.patch"
@@ -108,10 +110,15 @@ expect_eq "below: exit" "$rc" 0
 expect_eq "below: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
 expect_eq "below: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
 expect_eq "below: builds (+ the -march=x86-64-v3 reference)" "$(jq -r .builds <<<"$out")" 5
-# a configured CMake cache ignores CFLAGS: the reference gets -march=x86-64-v3 in
-# its moved cache's CMAKE_C_FLAGS, so its code differs from the baseline's and is compared
+# a CMake cache configured before select runs /usr/bin/cc by absolute path:
+# the reference gets fmvgen's wrapper as the moved cache's compiler launcher,
+# so every source gets -march=x86-64-v3 and its code differs from the baseline's
 expect_eq "below: -march=x86-64-v3 reference built with its flag" \
   "$(jq -r '.code_size.march_x86_64_v3.failure' <<<"$out")" null
+expect_match "below: through the CMake cache's compiler launcher" "$(jq -r '.references[0].built_via' <<<"$out")" \
+  "compiler launcher of the copied CMake cache"
+expect_eq "below: every source got the flag" \
+  "$(jq -r '.references[0] | .sources == .sources_with_flags and .sources > 0' <<<"$out")" true
 expect_eq "below: -march=x86-64-v3 reference timed" \
   "$(jq -r '.workloads[0].march_x86_64_v3 != null' <<<"$out")" true
 expect_match "below: patch names dot" "$(cat "$Q/build/.fmvgen/selected.patch")" "\+FMVGEN_CLONES\(dot\)"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "elf/codesize.h"
 #include "patch/plan.h"
@@ -248,13 +249,18 @@ static void test_measure_code(void **state)
     make_report(&r);
     struct select_build_dirs dirs2 = {.variants = variants, .selected = b.sel, .march = b.same};
     r.march.attempted = r.march.built = 1;
-    r.march.cflags = xstrdup("-O3 -march=x86-64-v3");
+    r.march.name = "v3";
+    r.march.title = "-march=x86-64-v3";
+    r.march.flags = xstrdup("-march=x86-64-v3");
+    r.march.via = xstrdup("PATH and CC/CXX");
+    r.march.n_sources = r.march.n_flagged = 2;
     select_measure_code(&r, &dirs2);
     assert_non_null(r.march.failure);
     assert_non_null(strstr(r.march.failure, "identical to the baseline's"));
     md = select_report_markdown(&r);
     assert_null(strstr(md, "glibc-hwcaps packaging would ship"));
-    assert_non_null(strstr(md, "CFLAGS='-O3 -march=x86-64-v3'"));
+    assert_non_null(strstr(md, "`-march=x86-64-v3` appended to every compile by fmvgen's compiler wrapper, reached "
+                               "through PATH and CC/CXX; 2 of the scan's 2 sources were compiled with them"));
     assert_non_null(strstr(md, "no comparison: its code is identical"));
     free(md);
     j = select_report_json(&r);
@@ -392,28 +398,6 @@ static void test_unmeasured(void **state)
     free(empty);
 }
 
-static void test_reference_flags(void **state)
-{
-    (void)state;
-    char *a1[] = {"gcc", "-O3", "-g", "-Wall", "-Iinclude", "-DNDEBUG", "-DNAME=\"x y\"", "-march=native",
-                  "-fno-strict-aliasing", "-c", "a.c", "-o", "a.o", "-MD", "-MF", "a.d", NULL};
-    char *a2[] = {"gcc", "-c", "-O3", "-fno-strict-aliasing", "-Iinclude", "-g", "-DNDEBUG", "-DNAME=\"x y\"",
-                  "-march=native", "b.c", "-o", "b.o", NULL};
-    char *a3[] = {"gcc", "-O3", "-Iinclude", "-fno-strict-aliasing", "-DNDEBUG", "-g", "-std=c11", "c.c", NULL};
-    char **const argvs[] = {a1, a2, a3};
-    char *flags = select_reference_flags_of(argvs, 3);
-    /* shared by all three, in the first's order; no -Wall (not in every
-     * compile... nor a code flag), no quoted define, no -march of its own */
-    assert_string_equal(flags, "-O3 -g -Iinclude -DNDEBUG -fno-strict-aliasing -march=x86-64-v3");
-    free(flags);
-    flags = select_reference_flags_of(argvs, 1);
-    assert_string_equal(flags, "-O3 -g -Iinclude -DNDEBUG -fno-strict-aliasing -march=x86-64-v3");
-    free(flags);
-    flags = select_reference_flags_of(NULL, 0);
-    assert_string_equal(flags, "-march=x86-64-v3");
-    free(flags);
-}
-
 static void add_compile(struct store *st, const char *dir, const char *source, const char *lang, char *const *argv)
 {
     struct compile_info ci = {.directory = dir, .argv = argv, .compiler = "/usr/bin/gcc", .compiler_kind = "gcc",
@@ -443,12 +427,6 @@ static void test_reference_store(void **state)
     add_compile(st, root, a, "c", c1);
     add_compile(st, root, b, "c++", c2);
     add_compile(st, "/usr/share", "/usr/share/x.c", "c", c3);   /* outside the root */
-
-    char *cf = select_reference_flags(st, "c"), *cxf = select_reference_flags(st, "c++");
-    assert_string_equal(cf, "-O2 -march=x86-64-v3");
-    assert_string_equal(cxf, "-O3 -std=c++17 -march=x86-64-v3");
-    free(cf);
-    free(cxf);
 
     struct patch_plan plan;
     assert_int_equal(select_reference_plan(st, root, &plan), 0);
@@ -485,31 +463,49 @@ static void test_reference_store(void **state)
     free(gone);
 }
 
-static void test_reference_env(void **state)
+/* Which of the scan's sources the wrapper's log names: all, some (the
+ * first missed named), none, or no log at all. Paths through a link count
+ * as the file they name. */
+static void test_reference_check(void **state)
 {
     (void)state;
-    setenv("CFLAGS", "-O1", 1);
-    unsetenv("CXXFLAGS");
-    struct select_reference_env saved;
-    select_reference_env_apply("-O3 -march=x86-64-v3", "-O2 -march=x86-64-v3", &saved);
-    assert_string_equal(getenv("CFLAGS"), "-O3 -march=x86-64-v3");
-    assert_string_equal(getenv("CXXFLAGS"), "-O2 -march=x86-64-v3");
-    /* a child sees them */
-    char *const argv[] = {"/bin/sh", "-c", "printf '%s|%s' \"$CFLAGS\" \"$CXXFLAGS\"", NULL};
-    struct run_opts o = {.capture_stdout = 1};
-    struct run_result r;
-    assert_int_equal(run_argv(argv, &o, &r), 0);
-    assert_string_equal(r.out, "-O3 -march=x86-64-v3|-O2 -march=x86-64-v3");
-    run_result_free(&r);
-    select_reference_env_restore(&saved);
-    assert_string_equal(getenv("CFLAGS"), "-O1");
-    assert_null(getenv("CXXFLAGS"));
-    /* NULL leaves a variable alone */
-    select_reference_env_apply(NULL, "-march=x86-64-v3", &saved);
-    assert_string_equal(getenv("CFLAGS"), "-O1");
-    select_reference_env_restore(&saved);
-    assert_null(getenv("CXXFLAGS"));
-    unsetenv("CFLAGS");
+    char *root = make_temp_dir("test-select-refcheck");
+    char *sub = path_join(root, "sub"), *link = path_join(root, "via-link");
+    mkdir_p(sub, 0755);
+    assert_int_equal(symlink(sub, link), 0);
+    struct patch_plan plan = {0};
+    static const char *const rels[] = {"a.c", "sub/b.c", "sub/c.c"};
+    plan.files = xcalloc(3, sizeof *plan.files);
+    for (size_t i = 0; i < 3; i++) {
+        char *p = path_join(root, rels[i]);
+        assert_int_equal(write_file_atomic(p, "int x;\n", 7), 0);
+        plan.files[plan.nfiles++].rel = xstrdup(rels[i]);
+        free(p);
+    }
+    char *log = path_join(root, "compiles.log");
+    char *text = xasprintf("%s/a.c\n%s/b.c\n%s/a.c\n", root, link, root);
+    assert_int_equal(write_file_atomic(log, text, strlen(text)), 0);
+    struct select_reference_check c;
+    select_reference_check(log, root, &plan, &c);
+    assert_int_equal(c.n_sources, 3);
+    assert_int_equal(c.n_flagged, 2);   /* a.c once, sub/b.c through the link */
+    assert_int_equal(c.missed.n, 1);
+    assert_string_equal(c.missed.v[0], "sub/c.c");
+    sv_free(&c.missed);
+    unlink(log);
+    select_reference_check(log, root, &plan, &c);   /* no compile reached the wrapper */
+    assert_int_equal(c.n_sources, 3);
+    assert_int_equal(c.n_flagged, 0);
+    assert_int_equal(c.missed.n, 3);
+    sv_free(&c.missed);
+    for (size_t i = 0; i < plan.nfiles; i++) free(plan.files[i].rel);
+    free(plan.files);
+    remove_tree(root);
+    free(text);
+    free(log);
+    free(link);
+    free(sub);
+    free(root);
 }
 
 /* ---- what real projects showed (lz4, libjpeg-turbo) ---- */
@@ -805,8 +801,7 @@ int main(void)
         cmocka_unit_test(test_measure_code),
         cmocka_unit_test(test_unmeasured),
         cmocka_unit_test(test_cpu_time_interval),
-        cmocka_unit_test(test_reference_flags),
-        cmocka_unit_test(test_reference_env),
+        cmocka_unit_test(test_reference_check),
         cmocka_unit_test(test_reference_store),
         cmocka_unit_test(test_unknown_speedup_json),
         cmocka_unit_test(test_unsampled_text),

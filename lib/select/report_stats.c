@@ -1,0 +1,180 @@
+/* report_stats.c - the statistics behind `fmvgen select`'s verdicts, for
+ * the three reports (report.h): the seed of the runs' random order, the A/A
+ * calibration (the baseline against itself), the rule that keeps many
+ * tests from producing false selections (Holm-Bonferroni), and where a set
+ * adding less code was preferred (decision.h). Kept apart from report.c,
+ * which writes everything else. */
+#include "select/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+static const char RULE[] =
+    "Each hot function's interval with each target set is one test of a family; a function is selected only when "
+    "Holm-Bonferroni rejects 'no change' for it at 5% family-wise (and its 95% interval excludes no change). The "
+    "group of small gains is one more test per eligible set, at 5% divided by the number of sets. Intervals are "
+    "widened by what the baseline shows against itself (A/A) where that excludes no change. Among the sets that "
+    "qualify, the fastest is taken unless a set whose clones add fewer bytes has an overlapping interval: then that "
+    "one.";
+
+static int timed(const struct select_report *r)
+{
+    return !r->static_mode && r->decision.functions;
+}
+
+static void add_ratio_iv(struct strbuf *sb, const struct stats_interval *iv)
+{
+    if (!iv->valid || !isfinite(iv->speedup)) {
+        sb_adds(sb, "- (no interval)");
+        return;
+    }
+    sb_addf(sb, "%.2fx [%.2f, %.2f]", iv->speedup, iv->speedup_lo, iv->speedup_hi);
+}
+
+/* the functions whose A/A interval excluded no change (their intervals widened) */
+static size_t biased_functions(const struct select_report *r, struct strbuf *sb)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++) {
+        const struct decision_function *d = &r->decision.functions[f];
+        if (!(d->aa_margin > 0)) continue;
+        if (sb) {
+            sb_addf(sb, "%s%s ", n ? ", " : "", r->functions[f].display_name);
+            add_ratio_iv(sb, &d->aa);
+        }
+        n++;
+    }
+    return n;
+}
+
+static int smaller_preferred(const struct select_report *r, size_t f)
+{
+    const struct decision_function *d = &r->decision.functions[f];
+    return d->chosen >= 1 && d->fastest >= 1 && d->chosen != d->fastest && (size_t)d->chosen < r->n_variants &&
+           (size_t)d->fastest < r->n_variants;
+}
+
+void select_report_statistics_markdown(struct strbuf *sb, const struct select_report *r)
+{
+    if (!timed(r)) return;
+    const struct decision *d = &r->decision;
+    sb_addf(sb, "## Statistics\n\nEach round of runs takes the arms in a fresh random order (seed %" PRIu64
+                "; `--seed %" PRIu64 "` repeats it).\n\n", r->seed, r->seed);
+    if (d->calibrated) {
+        sb_addf(sb, "**A/A calibration.** The baseline also ran as an arm of its own, so identical code was compared "
+                    "with itself. Of %zu hot function(s), %zu differed from themselves significantly", d->n_aa_checked,
+                d->n_aa_biased);
+        struct strbuf list = STRBUF_INIT;
+        if (biased_functions(r, &list)) sb_addf(sb, " (%s): their intervals are widened by that difference", list.buf);
+        sb_free(&list);
+        sb_adds(sb, ". Total samples, baseline vs A/A:");
+        for (size_t w = 0; w < r->n_workloads && w < d->n_workloads; w++) {
+            sb_addf(sb, "%s `%s` ", w ? ";" : "", r->workloads[w].command);
+            add_ratio_iv(sb, &d->aa_workload[w]);
+            if (d->aa_workload_margin[w] > 0) sb_adds(sb, " (excludes 1: its end-to-end intervals are widened)");
+        }
+        sb_adds(sb, ".\n\n");
+    } else {
+        sb_adds(sb, "No A/A calibration ran.\n\n");
+    }
+    sb_addf(sb, "**False selections.** %s %zu test%s; %zu function%s significant by %s own interval %s held back "
+                "by Holm.\n", RULE, d->n_tests, d->n_tests == 1 ? "" : "s", d->n_unadjusted, d->n_unadjusted == 1 ? "" : "s",
+            d->n_unadjusted == 1 ? "its" : "their", d->n_unadjusted == 1 ? "was" : "were");
+    for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++)
+        if (smaller_preferred(r, f))
+            sb_addf(sb, "- %s: %s rather than the faster-looking %s, whose interval overlaps and whose clones add "
+                        "more code\n", r->functions[f].display_name, r->variants[d->functions[f].chosen].name,
+                    r->variants[d->functions[f].fastest].name);
+    sb_adds(sb, "\n");
+}
+
+json_t *select_report_statistics_json(const struct select_report *r)
+{
+    if (!timed(r)) return json_null();
+    const struct decision *d = &r->decision;
+    json_t *o = json_object();
+    json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+    json_object_set_new(o, "order", json_string("each round in a fresh random order from the seed"));
+    json_object_set_new(o, "alpha", json_real(d->alpha));
+    json_object_set_new(o, "rule", json_string(RULE));
+    json_object_set_new(o, "tests", json_integer((json_int_t)d->n_tests));
+    json_object_set_new(o, "held_back_by_holm", json_integer((json_int_t)d->n_unadjusted));
+    json_t *cal = json_null();
+    if (d->calibrated) {
+        cal = json_object();
+        json_object_set_new(cal, "arm", json_string("the baseline build run again as an arm of its own"));
+        json_object_set_new(cal, "functions_checked", json_integer((json_int_t)d->n_aa_checked));
+        json_object_set_new(cal, "functions_biased", json_integer((json_int_t)d->n_aa_biased));
+        json_t *fs = json_array();
+        for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
+            const struct decision_function *df = &d->functions[f];
+            if (!df->aa.valid) continue;
+            json_t *j = json_object();
+            json_object_set_new(j, "name", json_string(r->functions[f].display_name));
+            json_object_set_new(j, "baseline_vs_aa", select_interval_json(&df->aa));
+            json_object_set_new(j, "excludes_no_change", json_boolean(df->aa_margin > 0));
+            json_array_append_new(fs, j);
+        }
+        json_object_set_new(cal, "functions", fs);
+        json_t *ws = json_array();
+        for (size_t w = 0; w < r->n_workloads && w < d->n_workloads; w++) {
+            json_t *j = json_object();
+            json_object_set_new(j, "command", json_string(r->workloads[w].command));
+            json_object_set_new(j, "total_samples_baseline_vs_aa", select_interval_json(&d->aa_workload[w]));
+            json_object_set_new(j, "excludes_no_change", json_boolean(d->aa_workload_margin[w] > 0));
+            json_array_append_new(ws, j);
+        }
+        json_object_set_new(cal, "workloads", ws);
+    }
+    json_object_set_new(o, "calibration", cal);
+    json_t *smaller = json_array();
+    for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
+        if (!smaller_preferred(r, f)) continue;
+        json_t *j = json_object();
+        json_object_set_new(j, "name", json_string(r->functions[f].display_name));
+        json_object_set_new(j, "chosen", json_string(r->variants[d->functions[f].chosen].name));
+        json_object_set_new(j, "fastest", json_string(r->variants[d->functions[f].fastest].name));
+        json_array_append_new(smaller, j);
+    }
+    json_object_set_new(o, "smaller_code_preferred", smaller);
+    return o;
+}
+
+void select_report_statistics_summary(struct strbuf *sb, const struct select_report *r)
+{
+    if (!timed(r)) return;
+    const struct decision *d = &r->decision;
+    sb_addf(sb, "statistics: runs in a random order (--seed %" PRIu64 "); Holm over %zu test%s", r->seed, d->n_tests,
+            d->n_tests == 1 ? "" : "s");
+    if (d->n_unadjusted) sb_addf(sb, " held back %zu", d->n_unadjusted);
+    sb_adds(sb, "\n");
+    if (!d->calibrated) return;
+    sb_adds(sb, "calibration (A/A, the baseline against itself):");
+    for (size_t w = 0; w < r->n_workloads && w < d->n_workloads; w++) {
+        sb_addf(sb, "%s '%s' ", w ? ";" : "", r->workloads[w].command);
+        add_ratio_iv(sb, &d->aa_workload[w]);
+        if (d->aa_workload_margin[w] > 0) sb_adds(sb, " EXCLUDES 1: end-to-end intervals widened");
+    }
+    sb_addf(sb, "; %zu of %zu hot functions differed from themselves%s\n", d->n_aa_biased, d->n_aa_checked,
+            d->n_aa_biased ? " (their intervals widened)" : "");
+}
+
+void select_note_statistics(struct select_report *r)
+{
+    if (!timed(r)) return;
+    const struct decision *d = &r->decision;
+    struct strbuf list = STRBUF_INIT;
+    size_t n = biased_functions(r, &list);
+    if (n)
+        sv_pushf(&r->notes, "A/A calibration: %zu of %zu hot functions differed significantly between two arms of "
+                            "identical code (the baseline against itself: %s); their intervals are widened by that "
+                            "difference, so only a gain beyond it can select them",
+                 n, d->n_aa_checked, list.buf);
+    sb_free(&list);
+    if (d->n_unadjusted)
+        sv_pushf(&r->notes, "%zu function%s faster by %s own interval %s not selected: over %zu tests (functions x "
+                            "target sets) Holm's correction asks for more (more --runs give narrower intervals)",
+                 d->n_unadjusted, d->n_unadjusted == 1 ? "" : "s", d->n_unadjusted == 1 ? "its" : "their",
+                 d->n_unadjusted == 1 ? "is" : "are", d->n_tests);
+}

@@ -1,0 +1,72 @@
+#!/bin/bash
+# test_select_reference.sh - select's whole-program references are built
+# through fmvgen's compiler wrapper, whatever the build does with CFLAGS:
+# tests/fixtures/select-reference is a Makefile as configure writes one
+# (CC = gcc, CFLAGS = -O2 set in it), so CFLAGS in the environment would
+# change nothing. Its -march=x86-64-v3 reference and the -mno-fma one
+# (--reference v3,v3-nofma) must differ from the baseline - in report.json
+# and in `fmvgen inspect --isa` of the kept binaries (AVX2 and ymm) - and a
+# build that reaches its compiler by absolute path (make CC=/usr/bin/gcc)
+# gets no reference, said with why. Asserts on builds and verdicts, never on times.
+source "$TESTLIB"
+
+export TMPDIR="$TMP/tmpdir"
+mkdir -p "$TMPDIR"
+P=$(copy_fixture select-reference)
+(cd "$P" && "$FMVGEN" scan -- make >/dev/null 2>&1) || fail "scan failed"
+before=$(cd "$P" && md5sum Makefile *.c *.h)
+
+out=$(cd "$P" && "$FMVGEN" select --build make --run './prog 30000' --runs 2 --reference v3,v3-nofma --keep \
+        --json 2>"$TMP/err"); rc=$?
+expect_eq "exit" "$rc" 0
+[ "$rc" = 0 ] || cat "$TMP/err" >&2
+expect_eq "builds: baseline + 2 sets + 2 references (+ the selected one when any)" \
+  "$(jq -r '.builds - (if .selected > 0 then 1 else 0 end)' <<<"$out")" 5
+expect_eq "two references" "$(jq -r '[.references[].name] | join(",")' <<<"$out")" "v3,v3-nofma"
+expect_eq "their flags, appended by the wrapper" "$(jq -r '[.references[].flags] | join(",")' <<<"$out")" \
+  "-march=x86-64-v3,-march=x86-64-v3 -mno-fma"
+expect_match "built through the wrapper's links" "$(jq -r '.references[0].built_via' <<<"$out")" "PATH and in CC/CXX"
+expect_eq "every source of the scan compiled with the flags" \
+  "$(jq -r '[.references[] | .sources == .sources_with_flags and .sources == 2] | all' <<<"$out")" true
+expect_eq "both compared (their code differs from the baseline's)" \
+  "$(jq -r '[.references[] | .built and .failure == null] | all' <<<"$out")" true
+expect_eq "code differs from the baseline's" \
+  "$(jq -r '[.references[].code_crc] | map(. != null) | all' <<<"$out"),$(jq -r '(.references[0].code_crc != .variants[0].code.code_crc)' <<<"$out")" "true,true"
+expect_eq "code_size section agrees" "$(jq -r '.code_size.march_x86_64_v3 | [.flags, .failure] | map(tostring) | join(",")' <<<"$out")" \
+  "-march=x86-64-v3,null"
+expect_match "report.md says how it was built" "$(cat "$P/.fmvgen/report.md")" \
+  "The -march=x86-64-v3 reference \(--reference v3\): the unpatched project built once more, \`-march=x86-64-v3\` appended to every compile by fmvgen's compiler wrapper"
+kept=$(sed -n 's/^select: kept the temp directory //p' "$TMP/err")
+isa() { "$FMVGEN" inspect --isa --json "$1" | jq -r '.files[0].code_isa | (.needs | join(",")) + " " + .widest_vectors'; }
+expect_no_match "inspect: the baseline has no AVX2" "$(isa "$kept/baseline/prog")" "AVX2|ymm"
+expect_match "inspect: the v3 reference is x86-64-v3 code" "$(isa "$kept/reference-v3/prog")" "AVX2.* ymm$"
+expect_match "inspect: the FMA-free one too" "$(isa "$kept/reference-v3-nofma/prog")" "AVX2.* ymm$"
+expect_no_match "inspect: without FMA" "$(isa "$kept/reference-v3-nofma/prog")" "FMA"
+expect_match "inspect --isa text" "$("$FMVGEN" inspect --isa "$kept/reference-v3/prog")" \
+  "^Code ISA \(every function of the file\): .*AVX2.*; widest vectors ymm; [1-9][0-9]* of [0-9]+ functions"
+rm -rf "$kept"
+expect_eq "user's tree untouched" "$(cd "$P" && md5sum Makefile *.c *.h)" "$before"
+
+# A build that reaches its compiler by absolute path bypasses the wrapper:
+# no reference, and why, in report.json, report.md and on the terminal.
+out=$(cd "$P" && "$FMVGEN" select --build 'make CC=/usr/bin/gcc' --run './prog 30000' --runs 2 --reference v3 \
+        2>"$TMP/err"); rc=$?
+expect_eq "absolute CC: exit" "$rc" 0
+expect_match "absolute CC: said on the terminal" "$out" \
+  "reference -march=x86-64-v3: not compared: no compile went through fmvgen's wrapper"
+j="$P/.fmvgen/report.json"
+expect_eq "absolute CC: no source got the flags" "$(jq -r '.references[0] | [.sources, .sources_with_flags] | join(",")' "$j")" "2,0"
+expect_match "absolute CC: the failure names the cause" "$(jq -r '.code_size.march_x86_64_v3.failure' "$j")" \
+  "runs its compiler by an absolute path"
+expect_match "absolute CC: report.md says it" "$(cat "$P/.fmvgen/report.md")" "no comparison: no compile went through"
+expect_eq "absolute CC: not timed" "$(jq -r '.workloads[0].march_x86_64_v3' "$j")" null
+expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+# --reference errors: exit 2, one line
+out=$(cd "$P" && "$FMVGEN" select --build make --run ./prog --reference v4 2>&1); rc=$?
+expect_eq "--reference v4: exit" "$rc" 2
+expect_match "--reference v4: message" "$out" "^fmvgen: --reference: 'v4' is not a reference \(v3, v3-nofma or none\)$"
+out=$(cd "$P" && "$FMVGEN" select --build make --run ./prog --reference none,v3 2>&1); rc=$?
+expect_eq "--reference none,v3: exit" "$rc" 2
+
+finish

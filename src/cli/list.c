@@ -98,21 +98,37 @@ static void print_exclusions(const struct report *r)
     }
 }
 
-static void print_tus(const struct report *r)
+/* A TU's note goes under one of two headings: what defeats vectorization,
+ * or (isa_unmatched: tu_notes 'isa-unmatched') code the ISA comparison
+ * could not read, which says nothing about vectorization. */
+static int note_in_section(const char *kind, int isa_section)
+{
+    return !strcmp(kind, "isa-unmatched") == !!isa_section;
+}
+
+static void print_tus(const struct report *r, int isa_section)
 {
     int header = 0;
     for (size_t i = 0; i < r->ntus; i++) {
         const struct report_tu *t = &r->tus[i];
-        if (!json_array_size(t->notes) && t->o3_extra_loops <= 0) continue;
-        if (!header++) printf("What defeats vectorization\n");
-        printf("  %s\n", t->source);
-        if (t->o3_extra_loops > 0)
-            printf("      built at -O2: %d more loop%s at -O3 (%s)\n", t->o3_extra_loops,
-                   t->o3_extra_loops == 1 ? " vectorizes" : "s vectorize", report_o3_reason(t));
-        size_t j;
+        int o3 = !isa_section && t->o3_extra_loops > 0;
+        size_t j, shown = 0;
         json_t *n;
         json_array_foreach(t->notes, j, n) {
             const char *kind = json_string_value(json_object_get(n, "kind"));
+            if (!note_in_section(kind, isa_section)) continue;
+            if (!strcmp(kind, "o2-cheap-model") && t->o3_extra_loops >= 0) continue;  /* counted below */
+            shown++;
+        }
+        if (!shown && !o3) continue;
+        if (!header++) printf("%s\n", isa_section ? "Code not compared at the target ISA" : "What defeats vectorization");
+        printf("  %s\n", t->source);
+        if (o3)
+            printf("      built at -O2: %d more loop%s at -O3 (%s)\n", t->o3_extra_loops,
+                   t->o3_extra_loops == 1 ? " vectorizes" : "s vectorize", report_o3_reason(t));
+        json_array_foreach(t->notes, j, n) {
+            const char *kind = json_string_value(json_object_get(n, "kind"));
+            if (!note_in_section(kind, isa_section)) continue;
             if (!strcmp(kind, "o2-cheap-model") && t->o3_extra_loops >= 0) continue;  /* counted above */
             printf("      %s: %s\n", kind, json_string_value(json_object_get(n, "detail")));
         }
@@ -157,11 +173,15 @@ int cmd_list(int argc, char **argv)
     } else if (r.nfunctions == 0) {
         printf("nothing to do: the compiler vectorized no function in the %d compile%s scanned\n", r.compiles,
                r.compiles == 1 ? "" : "s");
-        print_tus(&r);
+        print_tus(&r, 0);
+        print_tus(&r, 1);
     } else {
         if (!only_excluded) print_candidates(&r);
         if (!only_candidates) print_exclusions(&r);
-        if (!only_candidates && !only_excluded) print_tus(&r);
+        if (!only_candidates && !only_excluded) {
+            print_tus(&r, 0);
+            print_tus(&r, 1);
+        }
         printf("%zu candidate%s, %zu excluded; %d compile%s", r.ncandidates, r.ncandidates == 1 ? "" : "s",
                r.nexcluded, r.compiles, r.compiles == 1 ? "" : "s");
         if (r.failed_compiles) printf(" (%d failed)", r.failed_compiles);

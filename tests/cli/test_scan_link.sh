@@ -40,6 +40,12 @@ check_with() {
   else
     expect_no_match "$cc: no -O2 note for clang" "$list" "What defeats vectorization"
   fi
+  # prog.c compiles and links in one command: no object to compare its code
+  # with the target probe's - said under its own heading, not as a
+  # vectorization note
+  expect_match "$cc: the linked output's code is not compared" \
+    "$(printf '%s\n' "$list" | sed -n '/^Code not compared at the target ISA$/,$p')" \
+    "isa-unmatched: build: .*/prog: not an x86-64 relocatable object"
   # A rescan of the rebuilt tree gives the same, and the note once.
   out=$(cd "$P" && make -s clean && "$FMVGEN" scan -- make CC="$cc" 2>&1); rc=$?
   expect_eq "$cc: rescan exit" "$rc" 0

@@ -41,7 +41,7 @@ out=$(cd "$P" && "$TMP/alone/fmvgen" select --build 'make libs' --run './bin/pro
 refused "$rc" "$out" "wrapper, no helper"
 err=$(grep '^fmvgen: ' <<<"$out")
 expect_match "wrapper: names the library, the loader and the cause" "$err" \
-  "^fmvgen: $P/lib/libdot.so: baseline's run of './bin/prog 20000' ran this file \([0-9]+ samples\), from the user's tree $P, not from the variant's own build in $TMPDIR/[^ ]*/baseline, loaded by $TMPDIR/[^ ]*/baseline/bin/\.libs/lt-prog; likely cause: a libtool wrapper script"
+  "^fmvgen: $P/lib/libdot.so: (baseline|fma-levels|fma-free)'s run of './bin/prog 20000' ran this file \([0-9]+ samples\), from the user's tree $P, not from the variant's own build in $TMPDIR/[^ ]*/\1, loaded by $TMPDIR/[^ ]*/\1/bin/\.libs/lt-prog; likely cause: a libtool wrapper script"
 expect_match "wrapper: says what to do" "$err" "make --build rebuild and relink every program, library and wrapper"
 expect_match "wrapper: says why no namespace" "$err" "private mount namespace, not used here: $TMP/alone/fmvgen-ns: not found"
 expect_no_match "wrapper: no verdict" "$out" "no function gained|selected\.patch"
@@ -50,7 +50,7 @@ expect_no_match "wrapper: no verdict" "$out" "no function gained|selected\.patch
 out=$(cd "$P" && "$FMVGEN" select --no-namespaces --build 'make libs' --run './bin/prog-rpath 20000' --runs 2 2>&1); rc=$?
 refused "$rc" "$out" "rpath, --no-namespaces"
 expect_match "rpath: names the library, the program and the cause" "$(grep '^fmvgen: ' <<<"$out")" \
-  "^fmvgen: $P/lib/libdot.so: baseline's run of './bin/prog-rpath 20000' ran this file .* loaded by $TMPDIR/[^ ]*/baseline/bin/prog-rpath; likely cause: the program's RUNPATH, .*not used here: --no-namespaces was given"
+  "^fmvgen: $P/lib/libdot.so: (baseline|fma-levels|fma-free)'s run of './bin/prog-rpath 20000' ran this file .* loaded by $TMPDIR/[^ ]*/\1/bin/prog-rpath; likely cause: the program's RUNPATH, .*not used here: --no-namespaces was given"
 
 expect_match "rpath: said at the start" "$out" "select: variants ran at their copies' own paths, not in private mount namespaces at the project's path \(--no-namespaces was given\)"
 
@@ -94,7 +94,7 @@ chmod +x "$TMP/fakeperf/perf"
 out=$(cd "$P" && PATH="$TMP/fakeperf:$PATH" "$FMVGEN" select --build make --run './bin/prog 20000' --runs 2 2>&1); rc=$?
 refused "$rc" "$out" "no mmap data" 4
 expect_match "no mmap data: says so" "$(grep '^fmvgen: ' <<<"$out")" \
-  "^fmvgen: $P: cannot profile './bin/prog 20000' on baseline: perf recorded no mmap events"
+  "^fmvgen: $P: cannot profile './bin/prog 20000' on (baseline|fma-levels|fma-free): perf recorded no mmap events"
 expect_eq "no mmap data: earlier outputs unchanged" "$(cd "$P/.fmvgen" && md5sum selected.patch report.json)" "$written"
 
 # ---- a program that moves between runs: every other run starts the RUNPATH program ----

@@ -58,7 +58,7 @@ check_selection() {   # CC
     "static int64_t kernel"
   (cd "$P" && patch -p1 --dry-run -s <"$patch" >/dev/null) && pass || fail "$cc: patch does not apply"
   expect_match "$cc: report.md: hot.c's kernel selected" "$(cat "$P/.fmvgen/report.md")" \
-    '\| kernel \| hot.c:5 \|.*\| selected \|'
+    '\| kernel \[[a-z-]+\] \| hot.c:5 \|.*\| selected \|'
   expect_eq "$cc: temp dir removed" "$(ls -A "$TMPDIR")" ""
 }
 

@@ -15,7 +15,6 @@
 #include "util/util.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,24 +139,25 @@ static void read_line(char *line, struct strvec *dirs, struct record_list *found
     }
 }
 
-int records_read_optinfo_log(const char *path, record_fn fn, void *ctx)
+int records_read_optinfo_log_buf(const struct records_buf *in, record_fn fn, void *ctx)
 {
-    if (rec_check_input(path, 0) != 0) return -1;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return rec_fail(path, "cannot read build log: %s", strerror(errno));
+    rec_begin();
+    if (in->len == 0) return rec_fail(in->name, "empty file");
     struct record_list found = RECORD_LIST_INIT;
     struct strvec dirs = STRVEC_INIT;
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, fp) >= 0) read_line(line, &dirs, &found);
+    struct rec_lines it = REC_LINES_INIT((const char *)in->data, in->len);
+    char *line;
+    while (rec_next_line(&it, &line) >= 0) read_line(line, &dirs, &found);
+    rec_lines_free(&it);
     sv_free(&dirs);
-    int failed = ferror(fp);
-    int saved = errno;
-    free(line);
-    fclose(fp);
-    if (failed) {
-        record_list_free(&found);
-        return rec_fail(path, "cannot read build log: %s", strerror(saved));
-    }
     return rec_deliver(&found, fn, ctx);
+}
+
+int records_read_optinfo_log(const char *path, record_fn fn, void *ctx)
+{
+    struct rec_file f;
+    int rc = rec_file_load(path, 0, "cannot read build log", &f);
+    if (rc == 0) rc = records_read_optinfo_log_buf(&(struct records_buf){path, f.data, f.len}, fn, ctx);
+    rec_file_release(&f);
+    return rc;
 }

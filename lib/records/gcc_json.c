@@ -223,7 +223,14 @@ int rec_classify_gcc(const char *text, enum loop_kind *kind, int *bytes)
         if (strncmp(text, known[i].prefix, n) || (text[n] && text[n] != ' ')) continue;
         *kind = known[i].kind;
         *bytes = 0;
-        if (sscanf(text + n, " using %d byte vectors", bytes) != 1) *bytes = 0;
+        /* " using N byte vectors": anything else (a sign, a width no
+         * vector has, other words) leaves the width unknown. */
+        const char *w = text + n;
+        if (str_starts_with(w, " using ") && isdigit((unsigned char)w[7])) {
+            char *end;
+            long v = strtol(w + 7, &end, 10);
+            if (str_starts_with(end, " byte vectors") && v > 0 && v <= 1 << 16) *bytes = (int)v;
+        }
         return 1;
     }
     return 0;

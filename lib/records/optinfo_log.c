@@ -64,7 +64,14 @@ static int classify_clang(char *msg, enum loop_kind *kind, int *lanes)
     *lanes = 0;
     if ((!*pass || !strcmp(pass, "loop-vectorize")) && str_starts_with(msg, "vectorized loop")) {
         const char *w = strstr(msg, "vectorization width: ");
-        if (w) *lanes = atoi(w + strlen("vectorization width: "));
+        if (w) {
+            /* "8"; anything but a plain positive count (a sign, "vscale x
+             * 4") leaves the width unknown, as in the YAML reader. */
+            const char *digits = w + strlen("vectorization width: ");
+            char *end;
+            long v = isdigit((unsigned char)*digits) ? strtol(digits, &end, 10) : 0;
+            *lanes = v > 0 && v < 1 << 16 ? (int)v : 0;
+        }
         *kind = LOOP_VECTORIZED;
         return 1;
     }

@@ -152,6 +152,7 @@ static int open_image(struct elf_file *ef)
 {
     static char empty[1];
     const char *path = ef->path;
+    if (elf_version(EV_CURRENT) == EV_NONE) return fmv_error("%s: libelf is unusable: %s", path, elf_errmsg(-1));
     Elf *elf = elf_memory(ef->image_len ? ef->image : empty, ef->image_len);
     if (!elf) return fmv_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
     ef->elf = elf;
@@ -205,10 +206,6 @@ int elf_file_open_buffer(const char *name, const void *data, size_t len, struct 
     memset(ef, 0, sizeof *ef);
     ef->path = xstrdup(name);
     ef->fd = -1;
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        fmv_error("%s: libelf is unusable: %s", name, elf_errmsg(-1));
-        goto fail;
-    }
     /* A copy of our own: libelf may convert data in place in its image. */
     ef->image = xmalloc(len ? len : 1);
     memcpy(ef->image, data, len);
@@ -225,10 +222,6 @@ int elf_file_open(const char *path, struct elf_file *ef)
     memset(ef, 0, sizeof *ef);
     ef->path = xstrdup(path);
     ef->fd = -1;
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        fmv_error("%s: libelf is unusable: %s", path, elf_errmsg(-1));
-        goto fail;
-    }
     struct stat st;
     if (stat(path, &st) != 0) {
         fmv_error("%s: %s", path, strerror(errno));

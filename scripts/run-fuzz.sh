@@ -4,7 +4,8 @@
 # Each target fuzz_<reader> starts from its seeds tests/fuzz/<reader>/ and
 # the crashes fixed before (tests/fuzz/regressions/<reader>/); what it
 # learns goes to a scratch corpus under BUILD_DIR/fuzz-corpus/<reader>
-# (kept between runs, never the seed folder). JOBS targets run at once.
+# (kept between runs, never the seed folder), with the dictionary
+# tests/fuzz/<reader>.dict when there is one. JOBS targets run at once.
 # A crash, leak, UB report or timeout leaves its input in
 # BUILD_DIR/fuzz-artifacts/<reader>/ and makes the script exit 1: fix the
 # reader, then add the input to tests/fuzz/regressions/<reader>/.
@@ -30,8 +31,10 @@ run_one() {
   mkdir -p "$corpus" "$art" "$build/fuzz-logs"
   local dirs=("$corpus" "tests/fuzz/$r")
   [ -d "tests/fuzz/regressions/$r" ] && dirs+=("tests/fuzz/regressions/$r")
+  local dict=()
+  [ -f "tests/fuzz/$r.dict" ] && dict=(-dict="tests/fuzz/$r.dict")
   "$build/tests/fuzz/fuzz_$r" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$art/" "${dirs[@]}" >"$log" 2>&1
+    "${dict[@]}" -artifact_prefix="$art/" "${dirs[@]}" >"$log" 2>&1
   local rc=$? execs
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   if [ $rc -eq 0 ]; then

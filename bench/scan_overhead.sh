@@ -91,10 +91,13 @@ if [ -n "$AUTOTOOLS" ]; then
       { echo "scan_overhead: the scan failed:" >&2; tail -5 "$WORK/scan.err" >&2; exit 1; }
     SCAN_S+=("$(cpu_of "$WORK/scan.time")")
     # Phase ends: "fmvgen: scan phase NAME: cpu self S children C" (cumulative).
+    # (An fmvgen before FMVGEN_SCAN_PHASES prints none: no breakdown then.)
     read -r b p a <<< "$(awk '/scan phase build:/ {b = $7 + $9} /scan phase probe-ingest:/ {p = $7 + $9}
                               /scan phase analyze:/ {a = $7 + $9} END {print b, p, a}' "$WORK/scan.err")"
-    PH_BUILD+=("$b"); PH_PROBES+=("$(echo "$p - $b" | bc -l)"); PH_ANALYZE+=("$(echo "$a - $p" | bc -l)")
-    PH_REST+=("$(echo "${SCAN_S[i]} - $a" | bc -l)")
+    if [ -n "$a" ]; then
+      PH_BUILD+=("$b"); PH_PROBES+=("$(echo "$p - $b" | bc -l)"); PH_ANALYZE+=("$(echo "$a - $p" | bc -l)")
+      PH_REST+=("$(echo "${SCAN_S[i]} - $a" | bc -l)")
+    fi
   done
   DB="$WORK/scan/.fmvgen/store.sqlite"
   ncomp=$(sqlite3 "$DB" "SELECT count(*) FROM compiles WHERE exit_status=0" 2>/dev/null || echo "?")
@@ -109,10 +112,10 @@ if [ -n "$AUTOTOOLS" ]; then
   printf '%-48s %8.2fs\n' "" "$cs"
   printf '%-48s %8.2fs %5.2fx\n' "make, plain" "$mp" 1
   printf '%-48s %8.2fs %5.2fx\n' "fmvgen scan -- make" "$ss" "$(echo "$ss / $mp" | bc -l)"
-  printf '%-48s %8.2fs %5.2fx\n' "  the build inside the scan" "$(median "${PH_BUILD[@]}")" "$(echo "$(median "${PH_BUILD[@]}") / $mp" | bc -l)"
-  printf '%-48s %8.2fs %5.2fx\n' "  records, probes (compiles), their records" "$(median "${PH_PROBES[@]}")" "$(echo "$(median "${PH_PROBES[@]}") / $mp" | bc -l)"
-  printf '%-48s %8.2fs %5.2fx\n' "  analysis (libclang, candidates)" "$(median "${PH_ANALYZE[@]}")" "$(echo "$(median "${PH_ANALYZE[@]}") / $mp" | bc -l)"
-  printf '%-48s %8.2fs %5.2fx\n' "  rest (summary, closing the store)" "$(median "${PH_REST[@]}")" "$(echo "$(median "${PH_REST[@]}") / $mp" | bc -l)"
+  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  the build inside the scan" "$(median "${PH_BUILD[@]}")" "$(echo "$(median "${PH_BUILD[@]}") / $mp" | bc -l)"
+  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  records, probes (compiles), their records" "$(median "${PH_PROBES[@]}")" "$(echo "$(median "${PH_PROBES[@]}") / $mp" | bc -l)"
+  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  analysis (libclang, candidates)" "$(median "${PH_ANALYZE[@]}")" "$(echo "$(median "${PH_ANALYZE[@]}") / $mp" | bc -l)"
+  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  rest (summary, closing the store)" "$(median "${PH_REST[@]}")" "$(echo "$(median "${PH_REST[@]}") / $mp" | bc -l)"
   printf '%-48s %8.2fs %5.2fx\n' "configure + make, plain" "$(echo "$cp + $mp" | bc -l)" 1
   printf '%-48s %8.2fs %5.2fx\n' "configure + fmvgen scan -- make" "$(echo "$cs + $ss" | bc -l)" "$(echo "($cs + $ss) / ($cp + $mp)" | bc -l)"
   pr=() pc=()

@@ -61,6 +61,7 @@ TIME=/usr/bin/time
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 cpu_of() { awk '{printf "%.3f\n", $2 + $3}' "$1"; }   # GNU time '%e %U %S' -> user+sys
 
+read -r -a SARGS <<< "$SCAN_ARGS"
 if [ -n "$AUTOTOOLS" ]; then
   [ -n "$PROJECT" ] || { echo "scan_overhead: --autotools needs the project's source dir" >&2; exit 1; }
   SRC="$WORK/src"
@@ -70,7 +71,6 @@ if [ -n "$AUTOTOOLS" ]; then
       { echo "scan_overhead: autoreconf -fi failed in the copy of $PROJECT (see the project's autogen.sh)" >&2; exit 1; }
   fi
   read -r -a CONF <<< "$CONF_ARGS"
-  read -r -a SARGS <<< "$SCAN_ARGS"
   [ -n "$CFLAGS_SET" ] && CONF+=("CFLAGS=$CFLAGS_B")
   configure_in() {   # configure_in DIR -> CPU seconds of configure
     rm -rf "$1" && mkdir -p "$1"
@@ -167,7 +167,7 @@ build() {   # build VARIANT -> "wall cpu [inner-wall inner-cpu]"
   case $1 in
     plain) timed "$WORK/outer.time" make -s -B -j"$JOBS" CFLAGS="$CFLAGS_B" ;;
     scan) timed "$WORK/outer.time" "$FMVGEN" scan --no-probe -- "${INNER[@]}" ;;
-    probe) timed "$WORK/outer.time" "$FMVGEN" scan -j "$JOBS" -- "${INNER[@]}" ;;
+    probe) timed "$WORK/outer.time" "$FMVGEN" scan -j "$JOBS" "${SARGS[@]}" -- "${INNER[@]}" ;;
   esac || { echo "scan_overhead: the $1 build failed" >&2; exit 1; }
   if [ "$1" = plain ]; then read_time "$WORK/outer.time"
   else echo "$(read_time "$WORK/outer.time") $(read_time "$WORK/inner.time")"; fi
@@ -183,8 +183,9 @@ ws=$(median "${W_SCAN[@]}"); cs=$(median "${C_SCAN[@]}")
 wq=$(median "${W_PROBE[@]}"); cq=$(median "${C_PROBE[@]}")
 wbs=$(median "${WB_SCAN[@]}"); cbs=$(median "${CB_SCAN[@]}")
 wbq=$(median "${WB_PROBE[@]}"); cbq=$(median "${CB_PROBE[@]}")
-# Probe compiles per TU: one at the widest target, plus -O3 for -O2 TUs.
-case " $CFLAGS_B " in *" -O2 "*) NPROBE=2 ;; *) NPROBE=1 ;; esac
+# Probe compiles per TU: one at the widest target, plus -O3 for -O2 TUs with --o3.
+NPROBE=1
+case " $CFLAGS_B | $SCAN_ARGS " in *" -O2 "*"--o3"*) NPROBE=2 ;; esac
 ccver=$(${CC:-cc} --version 2>/dev/null | head -1)
 printf 'project: %s (%s TUs), CFLAGS=%s, make -j%s, %s runs each (medians), CC=%s (%s)\n' \
   "$NAME" "$TUS" "$CFLAGS_B" "$JOBS" "$RUNS" "${CC:-cc}" "$ccver"

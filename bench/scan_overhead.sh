@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
     --autotools) AUTOTOOLS=1; shift ;;
     --configure-args) CONF_ARGS=$2; shift 2 ;;
     --scan-args) SCAN_ARGS=$2; shift 2 ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) PROJECT=$1; shift ;;
   esac
 done

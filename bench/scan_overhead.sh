@@ -1,8 +1,8 @@
 #!/bin/bash
 # scan_overhead.sh - what `fmvgen scan` costs a build: times a full rebuild
 # (make -B) of a project N times each, plain, through `fmvgen scan
-# --no-probe --`, and through `fmvgen scan --` (with the target and -O3
-# probes), runs interleaved, and prints the medians and their ratios to the
+# --no-probe --`, and through `fmvgen scan --` (with the target probe; the
+# -O3 one too with --o3 in SCAN_ARGS of --autotools), runs interleaved, and prints the medians and their ratios to the
 # plain build, both in wall time and in CPU time (user+sys of the process
 # and its children, from GNU time). For the scans it prints two times: the
 # build itself as it ran inside the scan (make timed from inside, i.e. what
@@ -13,6 +13,7 @@
 # of the plain build).
 #
 # usage: bench/scan_overhead.sh [-n RUNS] [-j JOBS] [--cflags FLAGS] [PROJECT]
+#        bench/scan_overhead.sh --autotools [-n RUNS] [-j JOBS] [--configure-args ARGS] [--scan-args ARGS] SRCDIR
 #   PROJECT  a directory with a Makefile honouring CC and CFLAGS (copied
 #            first); default: fmvgen's own lib/ sources (~60 C files of real
 #            code) with a generated Makefile that compiles each to an object
@@ -20,19 +21,34 @@
 #   -j       make -j (default 2)
 #   --cflags CFLAGS for the build (default -O2; try "-O2 -g", where GCC needs
 #            a second, records-only compile per TU to keep the objects
-#            byte-identical)
+#            byte-identical; with --autotools: passed to configure, default
+#            none, i.e. the project's own, usually "-g -O2")
+#   --autotools  SRCDIR is an autotools project (a configure script, or a
+#            configure.ac: `autoreconf -fi` runs once in the copy, untimed).
+#            Each round builds twice in fresh out-of-tree build dirs, one
+#            after the other: configure + make, and configure + `fmvgen scan
+#            -- make` (configure runs outside the scan, as for a tree
+#            configured before); both CPU times (user+sys of the whole tree
+#            of processes), medians, ratios for make alone and for configure
+#            + make, and the scan's CPU by phase (FMVGEN_SCAN_PHASES: the
+#            build inside the scan, probes, analysis with libclang, the rest)
+#   --configure-args ARGS   for configure (word-split), e.g. "--disable-nls"
+#   --scan-args ARGS        more `fmvgen scan` options, e.g. "--o3"
 # Environment: FMVGEN (default: build/src/fmvgen under the source tree), CC
 # (the compiler the build uses: gcc, clang, ...).
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 FMVGEN=${FMVGEN:-$HERE/build/src/fmvgen}
-RUNS=5 JOBS=2 CFLAGS_B="-O2" PROJECT=
+RUNS=5 JOBS=2 CFLAGS_B="-O2" CFLAGS_SET= PROJECT= AUTOTOOLS= CONF_ARGS= SCAN_ARGS=
 while [ $# -gt 0 ]; do
   case $1 in
     -n) RUNS=$2; shift 2 ;;
     -j) JOBS=$2; shift 2 ;;
-    --cflags) CFLAGS_B=$2; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    --cflags) CFLAGS_B=$2; CFLAGS_SET=1; shift 2 ;;
+    --autotools) AUTOTOOLS=1; shift ;;
+    --configure-args) CONF_ARGS=$2; shift 2 ;;
+    --scan-args) SCAN_ARGS=$2; shift 2 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) PROJECT=$1; shift ;;
   esac
 done
@@ -40,6 +56,79 @@ done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fmvgen-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "scan_overhead: $TIME (GNU time, Debian package 'time') is needed" >&2; exit 1; }
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+cpu_of() { awk '{printf "%.3f\n", $2 + $3}' "$1"; }   # GNU time '%e %U %S' -> user+sys
+
+read -r -a SARGS <<< "$SCAN_ARGS"
+if [ -n "$AUTOTOOLS" ]; then
+  [ -n "$PROJECT" ] || { echo "scan_overhead: --autotools needs the project's source dir" >&2; exit 1; }
+  SRC="$WORK/src"
+  mkdir -p "$SRC" && cp -a "$PROJECT/." "$SRC/"
+  if [ ! -x "$SRC/configure" ]; then
+    (cd "$SRC" && autoreconf -fi >"$WORK/autoreconf.log" 2>&1) ||
+      { echo "scan_overhead: autoreconf -fi failed in the copy of $PROJECT (see the project's autogen.sh)" >&2; exit 1; }
+  fi
+  read -r -a CONF <<< "$CONF_ARGS"
+  [ -n "$CFLAGS_SET" ] && CONF+=("CFLAGS=$CFLAGS_B")
+  configure_in() {   # configure_in DIR -> CPU seconds of configure
+    rm -rf "$1" && mkdir -p "$1"
+    (cd "$1" && "$TIME" -o "$WORK/conf.time" -f '%e %U %S' "$SRC/configure" "${CONF[@]}" >/dev/null 2>&1) ||
+      { echo "scan_overhead: configure failed in $1" >&2; exit 1; }
+    cpu_of "$WORK/conf.time"
+  }
+  declare -a CONF_P CONF_S MAKE_P SCAN_S PH_BUILD PH_PROBES PH_ANALYZE PH_REST
+  configure_in "$WORK/warm" >/dev/null && (cd "$WORK/warm" && make -s -j"$JOBS" >/dev/null 2>&1)   # warm the caches
+  for ((i = 0; i < RUNS; i++)); do
+    CONF_P+=("$(configure_in "$WORK/plain")")
+    (cd "$WORK/plain" && "$TIME" -o "$WORK/make.time" -f '%e %U %S' make -j"$JOBS" >/dev/null 2>&1) ||
+      { echo "scan_overhead: the plain build failed" >&2; exit 1; }
+    MAKE_P+=("$(cpu_of "$WORK/make.time")")
+    CONF_S+=("$(configure_in "$WORK/scan")")
+    (cd "$WORK/scan" && FMVGEN_SCAN_PHASES=1 "$TIME" -o "$WORK/scan.time" -f '%e %U %S' \
+       "$FMVGEN" scan -j "$JOBS" "${SARGS[@]}" -- make -j"$JOBS" >/dev/null 2>"$WORK/scan.err") ||
+      { echo "scan_overhead: the scan failed:" >&2; tail -5 "$WORK/scan.err" >&2; exit 1; }
+    SCAN_S+=("$(cpu_of "$WORK/scan.time")")
+    # Phase ends: "fmvgen: scan phase NAME: cpu self S children C" (cumulative).
+    # (An fmvgen before FMVGEN_SCAN_PHASES prints none: no breakdown then.)
+    read -r b p a <<< "$(awk '/scan phase build:/ {b = $7 + $9} /scan phase probe-ingest:/ {p = $7 + $9}
+                              /scan phase analyze:/ {a = $7 + $9} END {print b, p, a}' "$WORK/scan.err")"
+    if [ -n "$a" ]; then
+      PH_BUILD+=("$b"); PH_PROBES+=("$(echo "$p - $b" | bc -l)"); PH_ANALYZE+=("$(echo "$a - $p" | bc -l)")
+      PH_REST+=("$(echo "${SCAN_S[i]} - $a" | bc -l)")
+    fi
+  done
+  DB="$WORK/scan/.fmvgen/store.sqlite"
+  ncomp=$(sqlite3 "$DB" "SELECT count(*) FROM compiles WHERE exit_status=0" 2>/dev/null || echo "?")
+  nprobe=$(sqlite3 "$DB" "SELECT count(DISTINCT path) FROM record_files WHERE variant LIKE 'probe:%'" 2>/dev/null || echo "?")
+  cp=$(median "${CONF_P[@]}"); mp=$(median "${MAKE_P[@]}"); cs=$(median "${CONF_S[@]}"); ss=$(median "${SCAN_S[@]}")
+  ccver=$(${CC:-cc} --version 2>/dev/null | head -1)
+  printf 'project: %s (autotools; %s compiles, %s probe compiles), configure %s, make -j%s, scan %s, %s runs each (medians), cc: %s\n' \
+    "$(basename "$PROJECT")" "$ncomp" "$nprobe" "${CONF_ARGS:-(no args)}${CFLAGS_SET:+ CFLAGS=$CFLAGS_B}" "$JOBS" \
+    "${SCAN_ARGS:-(defaults)}" "$RUNS" "$ccver"
+  printf '%-48s %9s %6s\n' "" "CPU" "ratio"
+  printf '%-48s %8.2fs\n' "configure (plain side / scan side)" "$cp"
+  printf '%-48s %8.2fs\n' "" "$cs"
+  printf '%-48s %8.2fs %5.2fx\n' "make, plain" "$mp" 1
+  printf '%-48s %8.2fs %5.2fx\n' "fmvgen scan -- make" "$ss" "$(echo "$ss / $mp" | bc -l)"
+  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  the build inside the scan" "$(median "${PH_BUILD[@]}")" "$(echo "$(median "${PH_BUILD[@]}") / $mp" | bc -l)"
+  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  records, probes (compiles), their records" "$(median "${PH_PROBES[@]}")" "$(echo "$(median "${PH_PROBES[@]}") / $mp" | bc -l)"
+  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  analysis (libclang, candidates)" "$(median "${PH_ANALYZE[@]}")" "$(echo "$(median "${PH_ANALYZE[@]}") / $mp" | bc -l)"
+  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  rest (summary, closing the store)" "$(median "${PH_REST[@]}")" "$(echo "$(median "${PH_REST[@]}") / $mp" | bc -l)"
+  printf '%-48s %8.2fs %5.2fx\n' "configure + make, plain" "$(echo "$cp + $mp" | bc -l)" 1
+  printf '%-48s %8.2fs %5.2fx\n' "configure + fmvgen scan -- make" "$(echo "$cs + $ss" | bc -l)" "$(echo "($cs + $ss) / ($cp + $mp)" | bc -l)"
+  pr=() pc=()
+  for ((k = 0; k < RUNS; k++)); do
+    pr+=("$(echo "${SCAN_S[k]} / ${MAKE_P[k]}" | bc -l)")
+    pc+=("$(echo "(${CONF_S[k]} + ${SCAN_S[k]}) / (${CONF_P[k]} + ${MAKE_P[k]})" | bc -l)")
+  done
+  printf 'paired by round (median): make %.2fx (%s), configure + make %.2fx (%s)\n' "$(median "${pr[@]}")" \
+    "$(printf '%.2f ' "${pr[@]}")" "$(median "${pc[@]}")" "$(printf '%.2f ' "${pc[@]}")"
+  printf 'runs (CPU s): configure %s| make %s| configure %s| scan %s\n' "$(printf '%s ' "${CONF_P[@]}")" \
+    "$(printf '%s ' "${MAKE_P[@]}")" "$(printf '%s ' "${CONF_S[@]}")" "$(printf '%s ' "${SCAN_S[@]}")"
+  exit 0
+fi
 P="$WORK/project"
 if [ -n "$PROJECT" ]; then
   mkdir -p "$P" && cp -a "$PROJECT/." "$P/"
@@ -66,8 +155,6 @@ TUS=$(cd "$P" && make -s -B -n CFLAGS="$CFLAGS_B" 2>/dev/null | grep -c -- ' -c 
 # GNU time's rusage. CPU time is what the issue's ratio should be judged by
 # on a shared machine: wall time moves with the other users' load, CPU time
 # much less.
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "scan_overhead: $TIME (GNU time, Debian package 'time') is needed" >&2; exit 1; }
 declare -a W_PLAIN C_PLAIN W_SCAN C_SCAN W_PROBE C_PROBE WB_SCAN CB_SCAN WB_PROBE CB_PROBE
 # The build command run inside the scans: make, timed from inside.
 INNER=("$TIME" -o "$WORK/inner.time" -f '%e %U %S' make -s -B -j"$JOBS" CFLAGS="$CFLAGS_B")
@@ -80,7 +167,7 @@ build() {   # build VARIANT -> "wall cpu [inner-wall inner-cpu]"
   case $1 in
     plain) timed "$WORK/outer.time" make -s -B -j"$JOBS" CFLAGS="$CFLAGS_B" ;;
     scan) timed "$WORK/outer.time" "$FMVGEN" scan --no-probe -- "${INNER[@]}" ;;
-    probe) timed "$WORK/outer.time" "$FMVGEN" scan -j "$JOBS" -- "${INNER[@]}" ;;
+    probe) timed "$WORK/outer.time" "$FMVGEN" scan -j "$JOBS" "${SARGS[@]}" -- "${INNER[@]}" ;;
   esac || { echo "scan_overhead: the $1 build failed" >&2; exit 1; }
   if [ "$1" = plain ]; then read_time "$WORK/outer.time"
   else echo "$(read_time "$WORK/outer.time") $(read_time "$WORK/inner.time")"; fi
@@ -91,14 +178,14 @@ for ((i = 0; i < RUNS; i++)); do
   read -r w c bw bc <<< "$(build scan)"; W_SCAN+=("$w"); C_SCAN+=("$c"); WB_SCAN+=("$bw"); CB_SCAN+=("$bc")
   read -r w c bw bc <<< "$(build probe)"; W_PROBE+=("$w"); C_PROBE+=("$c"); WB_PROBE+=("$bw"); CB_PROBE+=("$bc")
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 wp=$(median "${W_PLAIN[@]}"); cp=$(median "${C_PLAIN[@]}")
 ws=$(median "${W_SCAN[@]}"); cs=$(median "${C_SCAN[@]}")
 wq=$(median "${W_PROBE[@]}"); cq=$(median "${C_PROBE[@]}")
 wbs=$(median "${WB_SCAN[@]}"); cbs=$(median "${CB_SCAN[@]}")
 wbq=$(median "${WB_PROBE[@]}"); cbq=$(median "${CB_PROBE[@]}")
-# Probe compiles per TU: one at the widest target, plus -O3 for -O2 TUs.
-case " $CFLAGS_B " in *" -O2 "*) NPROBE=2 ;; *) NPROBE=1 ;; esac
+# Probe compiles per TU: one at the widest target, plus -O3 for -O2 TUs with --o3.
+NPROBE=1
+case " $CFLAGS_B | $SCAN_ARGS " in *" -O2 "*"--o3"*) NPROBE=2 ;; esac
 ccver=$(${CC:-cc} --version 2>/dev/null | head -1)
 printf 'project: %s (%s TUs), CFLAGS=%s, make -j%s, %s runs each (medians), CC=%s (%s)\n' \
   "$NAME" "$TUS" "$CFLAGS_B" "$JOBS" "$RUNS" "${CC:-cc}" "$ccver"

@@ -22,7 +22,9 @@ PACKAGES=(
   ccache
 )
 # clang 19 dispatches target_clones correctly; tests use it when present.
-OPTIONAL=(clang-19)
+# libclang-rt-19-dev: clang-19's libFuzzer and sanitizer runtimes, for the fuzz
+# targets (`make fuzz`, and the brief fuzz step of `make check`).
+OPTIONAL=(clang-19 libclang-rt-19-dev)
 
 missing=()
 for p in "${PACKAGES[@]}" "${OPTIONAL[@]}"; do

@@ -62,22 +62,14 @@ bad:
 
 /* ---- import ---- */
 
-/* One entry, checked and ready to store. */
-struct entry {
-    struct strvec argv;
-    char *directory, *source, *output, *language, *source_hash;
-    struct compiler_id id;
-};
-
-static void entry_free(struct entry *e)
+void compdb_entry_free(struct compdb_entry *e)
 {
     sv_free(&e->argv);
     free(e->directory);
     free(e->source);
     free(e->output);
     free(e->language);
-    free(e->source_hash);
-    compiler_id_free(&e->id);
+    memset(e, 0, sizeof *e);
 }
 
 static const char *get_string(json_t *obj, const char *key)
@@ -141,8 +133,10 @@ int compdb_expand_response_files(char *const *argv, const char *dir, struct strv
 
 /* Parses entry i into e. Returns 1 when it is a C/C++ compile, 0 when it is
  * to be skipped, -1 after an error line naming the file. */
-static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t *obj, struct entry *e)
+static int read_entry(const char *path, const char *compdb_dir, int flags, size_t i, json_t *obj,
+                      struct compdb_entry *e)
 {
+    e->index = i + 1;
     if (!json_is_object(obj))
         return fmv_error("%s: entry %zu: not a JSON object (expected directory, file, arguments or command)", path,
                          i + 1);
@@ -178,12 +172,14 @@ static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t
     /* The compdb spec allows a relative "directory" in practice (some
      * generators write one); it is relative to the file's folder. */
     e->directory = path_absolute(dir, compdb_dir);
-    struct strvec expanded = STRVEC_INIT;
-    if (compdb_expand_response_files(sv_argv(&e->argv), e->directory, &expanded) > 0)
-        fmv_warn("%s: entry %zu (%s): a response file (@FILE) cannot be read from %s; kept as written", path,
-                 i + 1, file, e->directory);
-    sv_free(&e->argv);
-    e->argv = expanded;
+    if (!(flags & COMPDB_NO_RESPONSE_FILES)) {
+        struct strvec expanded = STRVEC_INIT;
+        if (compdb_expand_response_files(sv_argv(&e->argv), e->directory, &expanded) > 0)
+            fmv_warn("%s: entry %zu (%s): a response file (@FILE) cannot be read from %s; kept as written", path,
+                     i + 1, file, e->directory);
+        sv_free(&e->argv);
+        e->argv = expanded;
+    }
     e->source = path_absolute(file, e->directory);
     struct compile_args args;
     compile_args_parse(sv_argv(&e->argv), &args);
@@ -201,25 +197,72 @@ static int read_entry(const char *path, const char *compdb_dir, size_t i, json_t
         e->language = xstrdup(args.languages.v[which]);
     }
     compile_args_free(&args);
-    if (!wanted) return 0;
+    return wanted;
+}
 
-    /* A compiler given by a relative path is relative to the entry's
-     * directory, where the build ran it; a bare name is looked up in PATH.
-     * Its own error line is folded into ours, which names the database. */
-    const char *cc = e->argv.v[0];
-    char *compiler = strchr(cc, '/') ? path_absolute(cc, e->directory) : xstrdup(cc);
+int compdb_parse_buffer(const char *name, const char *text, size_t len, const char *compdb_dir, int flags,
+                        compdb_entry_fn fn, void *ctx)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, 0, &jerr);
+    if (!root) return fmv_error("%s: not valid JSON: %s (line %d)", name, jerr.text, jerr.line);
+    if (!json_is_array(root)) {
+        json_decref(root);
+        return fmv_error("%s: not a compilation database (expected a JSON array of entries)", name);
+    }
+    int rc = 0;
+    for (size_t i = 0; i < json_array_size(root) && rc == 0; i++) {
+        struct compdb_entry e = {0};
+        int r = read_entry(name, compdb_dir, flags, i, json_array_get(root, i), &e);
+        if (r < 0 || (r > 0 && fn(&e, ctx) != 0)) rc = -1;
+        compdb_entry_free(&e);
+    }
+    json_decref(root);
+    return rc;
+}
+
+/* An entry checked and ready to store: the parsed entry and its compiler. */
+struct entry {
+    struct compdb_entry e;
+    char *source_hash;
+    struct compiler_id id;
+};
+
+struct import {
+    const char *path;
+    struct entry *v;
+    size_t n, cap;
+};
+
+/* A compiler given by a relative path is relative to the entry's
+ * directory, where the build ran it; a bare name is looked up in PATH.
+ * Its own error line is folded into ours, which names the database. */
+static int import_entry(struct compdb_entry *ce, void *ctx)
+{
+    struct import *im = ctx;
+    const char *cc = ce->argv.v[0];
+    char *compiler = strchr(cc, '/') ? path_absolute(cc, ce->directory) : xstrdup(cc);
+    struct compiler_id id = {0};
     struct strbuf why = STRBUF_INIT;
     fmv_error_capture(&why);
-    int rc = compiler_identify(compiler, &e->id);
+    int rc = compiler_identify(compiler, &id);
     fmv_error_capture(NULL);
     if (rc != 0)
-        fmv_error("%s: entry %zu (%s): compiler %s is not usable: %s", path, i + 1, e->source, compiler,
+        fmv_error("%s: entry %zu (%s): compiler %s is not usable: %s", im->path, ce->index, ce->source, compiler,
                   why.len ? sb_str(&why) : "not GCC or Clang");
     sb_free(&why);
     free(compiler);
-    if (rc != 0) return -1;
-    e->source_hash = hash_file_hex(e->source);
-    return 1;
+    if (rc != 0) {
+        compiler_id_free(&id);
+        return -1;
+    }
+    if (im->n == im->cap) im->v = xrealloc(im->v, (im->cap = im->cap ? 2 * im->cap : 16) * sizeof *im->v);
+    struct entry *e = &im->v[im->n++];
+    e->e = *ce;   /* taken: the caller frees what is left, i.e. nothing */
+    memset(ce, 0, sizeof *ce);
+    e->id = id;
+    e->source_hash = hash_file_hex(e->e.source);
+    return 0;
 }
 
 int compdb_import(struct store *st, const char *path)
@@ -227,49 +270,37 @@ int compdb_import(struct store *st, const char *path)
     size_t len;
     char *text = read_file(path, &len);
     if (!text) return fmv_error("%s: cannot read: %s", path, strerror(errno));
-    json_error_t jerr;
-    json_t *root = json_loadb(text, len, 0, &jerr);
-    free(text);
-    if (!root) return fmv_error("%s: not valid JSON: %s (line %d)", path, jerr.text, jerr.line);
-    if (!json_is_array(root)) {
-        json_decref(root);
-        return fmv_error("%s: not a compilation database (expected a JSON array of entries)", path);
-    }
-
     char *abs = path_absolute(path, NULL);
     char *compdb_dir = path_dirname(abs);
     free(abs);
-    size_t n = json_array_size(root), kept = 0;
-    struct entry *entries = xcalloc(n ? n : 1, sizeof *entries);
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        int r = read_entry(path, compdb_dir, i, json_array_get(root, i), &entries[kept]);
-        if (r < 0) rc = -1;
-        if (r > 0) kept++;
-        else entry_free(&entries[kept]), memset(&entries[kept], 0, sizeof entries[kept]);
-    }
+    struct import im = {.path = path};
+    int rc = compdb_parse_buffer(path, text, len, compdb_dir, 0, import_entry, &im);
+    free(text);
+    free(compdb_dir);
 
     int stored = 0;
-    for (size_t i = 0; i < kept && rc == 0; i++) {
-        struct entry *e = &entries[i];
+    for (size_t i = 0; i < im.n && rc == 0; i++) {
+        struct entry *e = &im.v[i];
         struct compile_info ci = {
-            .directory = e->directory,
-            .argv = sv_argv(&e->argv),
+            .directory = e->e.directory,
+            .argv = sv_argv(&e->e.argv),
             .compiler = e->id.path,
             .compiler_kind = compiler_kind_name(e->id.kind),
             .compiler_version = e->id.version,
-            .source = e->source,
-            .output = e->output,
-            .language = e->language,
+            .source = e->e.source,
+            .output = e->e.output,
+            .language = e->e.language,
             .exit_status = 0,   /* the database lists compiles the build runs; probe_run re-checks */
             .source_hash = e->source_hash,
         };
         if (store_add_compile(st, &ci) < 0) rc = -1;
         else stored++;
     }
-    for (size_t i = 0; i < kept; i++) entry_free(&entries[i]);
-    free(entries);
-    free(compdb_dir);
-    json_decref(root);
+    for (size_t i = 0; i < im.n; i++) {
+        compdb_entry_free(&im.v[i].e);
+        free(im.v[i].source_hash);
+        compiler_id_free(&im.v[i].id);
+    }
+    free(im.v);
     return rc == 0 ? stored : -1;
 }

@@ -7,8 +7,11 @@
 #ifndef FMVGEN_COMPDB_H
 #define FMVGEN_COMPDB_H
 
+#include <stddef.h>
+
+#include "util/util.h"
+
 struct store;
-struct strvec;
 
 /* Imports every C/C++ compile entry (its @FILE response files expanded
  * from the entry's directory; one that cannot be read is warned about and
@@ -21,6 +24,28 @@ struct strvec;
  * bad JSON, a wrong shape, or a compiler that is neither GCC nor Clang is one
  * error line naming the file, and -1. Returns the number of compiles stored. */
 int compdb_import(struct store *st, const char *path);
+
+/* The parsing half of compdb_import, on bytes in memory (what the fuzz
+ * target calls): text[0..len) is a compilation database named `name` in
+ * error lines, relative directories taken from compdb_dir. Every C/C++
+ * compile entry is handed to fn in order, with its argv (launcher dropped,
+ * @FILEs expanded unless flags has COMPDB_NO_RESPONSE_FILES), absolute
+ * directory, source and output, and language; other entries are skipped.
+ * fn may take the entry's contents (zeroing what it took); the rest is
+ * freed when it returns. fn returns 0 to go on, or -1 to stop after
+ * printing its own error line. Returns 0, or -1 after one error line
+ * (bad JSON, a wrong shape: as compdb_import) or when fn stopped. Reads no
+ * file but response files; runs nothing. */
+struct compdb_entry {
+    size_t index;                 /* 1-based position in the array */
+    struct strvec argv;
+    char *directory, *source, *output, *language;
+};
+typedef int (*compdb_entry_fn)(struct compdb_entry *e, void *ctx);
+#define COMPDB_NO_RESPONSE_FILES 1
+int compdb_parse_buffer(const char *name, const char *text, size_t len, const char *compdb_dir, int flags,
+                        compdb_entry_fn fn, void *ctx);
+void compdb_entry_free(struct compdb_entry *e);
 
 /* Splits a "command" string the way compilation databases quote it (as
  * clang's JSONCompilationDatabase does): arguments separated by whitespace;

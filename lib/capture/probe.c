@@ -15,6 +15,7 @@
 #include "util/util.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,51 @@ void probe_build_argv(const struct compile_row *c, char *const *extra_flags, cha
     sv_free(&others);
 }
 
+static int is_pic_option(char *const *argv, size_t i, size_t *skip)
+{
+    const char *a = argv[i];
+    *skip = 0;
+    if (!strcmp(a, "-fPIC") || !strcmp(a, "-fpic") || !strcmp(a, "-DPIC")) return 1;
+    if (!strcmp(a, "-D") && argv[i + 1] && !strcmp(argv[i + 1], "PIC")) {
+        *skip = 1;
+        return 1;
+    }
+    return 0;
+}
+
+char *probe_dedupe_key(const struct compile_row *c)
+{
+    struct strbuf key = STRBUF_INIT;
+    /* Length-prefixed fields: no argument can fake a separator. */
+    const char *head[] = {c->directory, c->source, c->source_hash, c->compiler};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        sb_addf(&key, "%zu:%s", head[i] ? strlen(head[i]) : 0, head[i] ? head[i] : "");
+    for (size_t i = 1; c->argv && c->argv[0] && c->argv[i]; i++) {
+        const char *a = c->argv[i];
+        size_t skip;
+        if (takes_separate_value_we_drop(a) && strcmp(a, "-dumpdir") != 0 && strcmp(a, "-dumpbase") != 0 &&
+            strcmp(a, "-dumpbase-ext") != 0) {
+            if (c->argv[i + 1]) i++;
+            continue;
+        }
+        if (is_pic_option(c->argv, i, &skip)) {
+            i += skip;
+            continue;
+        }
+        if ((str_starts_with(a, "-o") && !str_starts_with(a, "-obj")) || str_starts_with(a, "--output=") ||
+            is_dep_option_with_value(a) || is_dep_option_alone(a))
+            continue;
+        if (str_starts_with(a, "-Wp,")) {
+            char *kept = strip_wp_deps(a);
+            if (kept) sb_addf(&key, "%zu:%s", strlen(kept), kept);
+            free(kept);
+            continue;
+        }
+        sb_addf(&key, "%zu:%s", strlen(a), a);
+    }
+    return sb_detach(&key);
+}
+
 char *probe_variant_dirname(const char *variant)
 {
     char *s = xstrdup(variant);
@@ -262,6 +308,7 @@ static void object_instead_of_assembly(struct strvec *argv, char **output)
 /* One selected compile and everything its job needs. */
 struct probe_job {
     struct compile_row *row;
+    size_t twin_of;      /* SIZE_MAX, or the job (earlier) whose probe counts for this one */
     struct strvec argv;
     char *asm_path;      /* the assembly it writes (in the temp dir) */
     char *record_path;
@@ -308,6 +355,38 @@ static void prepare(struct probe_job *pj, const struct probe_request *req, const
     free(idname);
 }
 
+struct keyed_job {
+    char *key;
+    size_t k;
+};
+
+static int keyed_job_cmp(const void *a, const void *b)
+{
+    const struct keyed_job *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/* Marks each job whose probe_dedupe_key an earlier job has as that one's
+ * twin. Returns how many. */
+static size_t find_twins(struct probe_job *pjs, size_t m)
+{
+    struct keyed_job *kj = xcalloc(m ? m : 1, sizeof *kj);
+    for (size_t k = 0; k < m; k++) kj[k] = (struct keyed_job){probe_dedupe_key(pjs[k].row), k};
+    qsort(kj, m, sizeof *kj, keyed_job_cmp);
+    size_t twins = 0;
+    for (size_t i = 1; i < m; i++) {
+        size_t lead = i;
+        while (lead > 0 && !strcmp(kj[lead - 1].key, kj[i].key)) lead--;
+        if (lead == i) continue;
+        pjs[kj[i].k].twin_of = kj[lead].k;
+        twins++;
+    }
+    for (size_t k = 0; k < m; k++) free(kj[k].key);
+    free(kj);
+    return twins;
+}
+
 int probe_run(struct store *st, const struct probe_request *req, int jobs)
 {
     size_t n;
@@ -332,8 +411,10 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
             compile_args_free(&args);
             if (!o2) continue;
         }
+        pjs[m].twin_of = SIZE_MAX;
         pjs[m++].row = &rows[i];
     }
+    if (req->share_twins) find_twins(pjs, m);
 
     if (vanished && req->skip_vanished == 2)
         fmv_note("%zu compile%s not probed: %s no longer exist%s (%s%s)", vanished, vanished == 1 ? "" : "s",
@@ -360,6 +441,15 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
     size_t *job_of = xcalloc(m ? m : 1, sizeof *job_of);
     size_t nj = 0;
     for (size_t k = 0; k < m; k++) {
+        if (pjs[k].twin_of != SIZE_MAX) {
+            /* Its records live in its twin's dir: a previous run's own go. */
+            char *idname = xasprintf("%lld", (long long)pjs[k].row->id);
+            char *own = path_join(variant_root, idname);
+            remove_tree(own);
+            free(own);
+            free(idname);
+            continue;
+        }
         prepare(&pjs[k], req, variant_root, tmp);
         if (pjs[k].setup_error) continue;
         rj[nj].argv = sv_argv(&pjs[k].argv);
@@ -389,28 +479,33 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         }
         run_result_free(r);
     }
+    /* A twin fares as the compile that ran for it. */
+    for (size_t k = 0; k < m; k++)
+        if (pjs[k].twin_of != SIZE_MAX && why[pjs[k].twin_of]) why[k] = xstrdup(why[pjs[k].twin_of]);
 
     if (m && store_begin(st) != 0) store_err = 1;
     for (size_t k = 0; k < m && !store_err; k++) {
         struct compile_row *row = pjs[k].row;
+        int twin = pjs[k].twin_of != SIZE_MAX;
+        const struct probe_job *ran = twin ? &pjs[pjs[k].twin_of] : &pjs[k];
         if (!why[k]) {
-            if (store_add_record_file(st, row->id, req->variant, pjs[k].format, pjs[k].record_path) < 0)
+            if (store_add_record_file(st, row->id, req->variant, ran->format, ran->record_path) < 0)
                 store_err = 1;
             /* The build's own compile (--compdb): what it emitted as
              * functions of their own, since its output is removed below. */
             if (!store_err && req->on_object &&
-                req->on_object(st, row, req->variant, pjs[k].asm_path, req->on_object_ctx) != 0)
+                req->on_object(st, row, req->variant, ran->asm_path, req->on_object_ctx) != 0)
                 store_err = 1;
             struct strvec names = STRVEC_INIT;
             if (!store_err && !req->on_object && !strcmp(req->variant, "build") &&
-                asm_functions(pjs[k].asm_path, &names) == 0 &&
+                asm_functions(ran->asm_path, &names) == 0 &&
                 store_set_object_functions(st, row->id, &names) != 0)
                 store_err = 1;
             sv_free(&names);
             continue;
         }
         failed++;
-        fmv_warn("%s: %s compile failed: %s", row->source, req->variant, why[k]);
+        if (!twin) fmv_warn("%s: %s compile failed: %s", row->source, req->variant, why[k]);
         char *detail = xasprintf("%s: %s", req->variant, why[k]);
         if (store_add_tu_note(st, row->id, "probe-failed", detail) != 0) store_err = 1;
         free(detail);

@@ -34,12 +34,20 @@ struct probe_request {
     int (*on_object)(struct store *st, const struct compile_row *row, const char *variant, const char *object,
                      void *ctx);
     void *on_object_ctx;
+    int share_twins;              /* 1: compiles that differ only in PIC flags and outputs
+                                   * (probe_dedupe_key) run once, and the record file (or
+                                   * the failure) counts for each of them */
 };
 
 /* Runs the request for every stored successful compile, at most jobs at a
  * time (<= 0: one per CPU). Failures are stored as tu_notes 'probe-failed'
  * ("<variant>: <first error line>") and warned about, not fatal. Returns the
- * number of compiles that failed, or -1 on a store error. */
+ * number of compiles that failed, or -1 on a store error.
+ * With share_twins, the compiles with one probe_dedupe_key are twins: the
+ * first in store order runs, and each twin gets a record_files row of its
+ * own (same variant, format and path; the records dir is the first one's)
+ * or the same 'probe-failed' note - so every reader of record_files, loops
+ * and tu_notes sees each compile as probed. One warning per failed group. */
 int probe_run(struct store *st, const struct probe_request *req, int jobs);
 
 /* The records-only argv of one stored compile, appended to out: the real
@@ -52,6 +60,18 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs);
  * -o output. Also used by the wrapper for its records-only compiles. */
 void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
                       const char *output, struct strvec *out);
+
+/* The key under which two compiles probe alike: the same source (path
+ * and hash), working directory, compiler and arguments, once the options
+ * that only say where outputs go (-o, --output, dependency files: -MD,
+ * -MMD, -MP, -MF, -MT, -MQ, -MJ, -Wp,-MD,...) and the PIC options libtool
+ * adds for the shared library's copy (-fPIC, -fpic, -DPIC, -D PIC) are
+ * left out. Any other difference (-O, -D, -I, -march, -std, order) keeps
+ * them apart. -fPIC changes the code a little (GOT/PLT access, global
+ * functions it may no longer inline as interposable) but not which loops
+ * vectorize, or at what width; -DPIC could select other source under
+ * #ifdef PIC (in practice assembly, not loops). Caller frees. */
+char *probe_dedupe_key(const struct compile_row *c);
 
 /* "probe:arch=x86-64-v4" -> "probe_arch=x86-64-v4": the variant as one file
  * name component. Caller frees. */

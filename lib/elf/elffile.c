@@ -8,6 +8,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,36 +146,17 @@ static int check_header(struct elf_file *ef, Elf *elf, uint64_t file_size)
     return 0;
 }
 
-int elf_file_open(const char *path, struct elf_file *ef)
+/* Reads the ELF image ef->image[0..ef->image_len) into ef; on failure the
+ * caller closes ef. */
+static int open_image(struct elf_file *ef)
 {
-    memset(ef, 0, sizeof *ef);
-    ef->path = xstrdup(path);
-    ef->fd = -1;
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        fmv_error("%s: libelf is unusable: %s", path, elf_errmsg(-1));
-        goto fail;
-    }
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        fmv_error("%s: %s", path, strerror(errno));
-        goto fail;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        fmv_error("%s: is a directory, not an ELF file", path);
-        goto fail;
-    }
-    ef->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (ef->fd < 0) {
-        fmv_error("%s: %s", path, strerror(errno));
-        goto fail;
-    }
-    Elf *elf = elf_begin(ef->fd, ELF_C_READ, NULL);
-    if (!elf) {
-        fmv_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
-        goto fail;
-    }
+    static char empty[1];
+    const char *path = ef->path;
+    if (elf_version(EV_CURRENT) == EV_NONE) return fmv_error("%s: libelf is unusable: %s", path, elf_errmsg(-1));
+    Elf *elf = elf_memory(ef->image_len ? ef->image : empty, ef->image_len);
+    if (!elf) return fmv_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
     ef->elf = elf;
-    if (check_header(ef, elf, (uint64_t)st.st_size) != 0) goto fail;
+    if (check_header(ef, elf, (uint64_t)ef->image_len) != 0) return -1;
 
     size_t nph = 0;
     int dynamic = 0, interp = 0;
@@ -221,6 +203,64 @@ int elf_file_open(const char *path, struct elf_file *ef)
     for (size_t i = 0; i < ef->n_syms; i++) ef->by_addr[i] = &ef->syms[i];
     if (ef->n_syms) qsort(ef->by_addr, ef->n_syms, sizeof *ef->by_addr, cmp_sym_addr);
     return 0;
+}
+
+int elf_file_open_buffer(const char *name, const void *data, size_t len, struct elf_file *ef)
+{
+    memset(ef, 0, sizeof *ef);
+    ef->path = xstrdup(name);
+    ef->fd = -1;
+    /* A copy of our own: libelf may convert data in place in its image. */
+    ef->image = xmalloc(len ? len : 1);
+    memcpy(ef->image, data, len);
+    ef->image_len = len;
+    if (open_image(ef) != 0) goto fail;
+    return 0;
+fail:
+    elf_file_close(ef);
+    return -1;
+}
+
+int elf_file_open(const char *path, struct elf_file *ef)
+{
+    memset(ef, 0, sizeof *ef);
+    ef->path = xstrdup(path);
+    ef->fd = -1;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fmv_error("%s: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fmv_error("%s: is a directory, not an ELF file", path);
+        goto fail;
+    }
+    ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (ef->fd < 0 || fstat(ef->fd, &st) != 0) {
+        fmv_error("%s: %s", path, strerror(errno));
+        goto fail;
+    }
+    /* A private writable mapping: libelf may convert data in place, and
+     * the file stays as it is. Anything that cannot be mapped is read. */
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, ef->fd, 0);
+        if (map != MAP_FAILED) {
+            ef->image = map;
+            ef->image_len = (size_t)st.st_size;
+            ef->image_mapped = 1;
+        }
+    }
+    if (!ef->image_mapped) {
+        ef->image = read_file(path, &ef->image_len);
+        if (!ef->image) {
+            fmv_error("%s: %s", path, strerror(errno));
+            goto fail;
+        }
+    }
+    close(ef->fd);
+    ef->fd = -1;
+    if (open_image(ef) != 0) goto fail;
+    return 0;
 fail:
     elf_file_close(ef);
     return -1;
@@ -230,6 +270,8 @@ void elf_file_close(struct elf_file *ef)
 {
     if (ef->elf) elf_end(ef->elf);
     if (ef->fd >= 0) close(ef->fd);
+    if (ef->image_mapped) munmap(ef->image, ef->image_len);
+    else free(ef->image);
     free(ef->syms);
     free(ef->by_addr);
     free(ef->irelative_resolvers);

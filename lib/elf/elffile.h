@@ -20,7 +20,10 @@ struct elf_sym {
 
 struct elf_file {
     char *path;
-    int fd;
+    int fd;              /* -1 once open: the image holds the file */
+    void *image;         /* the file's bytes: mapped (image_mapped) or our own copy */
+    size_t image_len;
+    int image_mapped;
     void *elf;           /* Elf *, kept opaque so users need not include libelf.h */
     int elf_type;        /* ET_EXEC / ET_DYN */
     int is_static;       /* no PT_INTERP and no PT_DYNAMIC, or a static PIE (DF_1_PIE, no PT_INTERP) */
@@ -38,6 +41,9 @@ struct elf_file {
 
 /* Returns 0, or -1 after one line "fmvgen: PATH: what is wrong". */
 int elf_file_open(const char *path, struct elf_file *ef);
+/* The same on an image in memory (copied: data need not outlive the call),
+ * name standing for the file in the error line; for the fuzz target. */
+int elf_file_open_buffer(const char *name, const void *data, size_t len, struct elf_file *ef);
 void elf_file_close(struct elf_file *ef);
 
 /* The names of the functions a relocatable object file (a compiler's .o)

@@ -124,17 +124,13 @@ static int parse_failed(const char *path, yaml_parser_t *p)
                     p->problem ? p->problem : "syntax error", p->context ? " " : "", p->context ? p->context : "");
 }
 
-int records_read_clang_yaml(const char *path, record_fn fn, void *ctx)
+int records_read_clang_yaml_buf(const struct records_buf *in, record_fn fn, void *ctx)
 {
-    if (rec_check_input(path, 1) != 0) return -1;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return rec_fail(path, "cannot read record file: %s", strerror(errno));
+    rec_begin();
+    const char *path = in->name;
     yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser)) {
-        fclose(fp);
-        return rec_fail(path, "cannot start the YAML parser");
-    }
-    yaml_parser_set_input_file(&parser, fp);
+    if (!yaml_parser_initialize(&parser)) return rec_fail(path, "cannot start the YAML parser");
+    yaml_parser_set_input_string(&parser, in->data, in->len);
     struct record_list found = RECORD_LIST_INIT;
     int rc = 0;
     for (size_t index = 0;; index++) {
@@ -152,10 +148,18 @@ int records_read_clang_yaml(const char *path, record_fn fn, void *ctx)
         if (rc != 0) break;
     }
     yaml_parser_delete(&parser);
-    fclose(fp);
     if (rc != 0) {
         record_list_free(&found);
         return -1;
     }
     return rec_deliver(&found, fn, ctx);
+}
+
+int records_read_clang_yaml(const char *path, record_fn fn, void *ctx)
+{
+    struct rec_file f;
+    int rc = rec_file_load(path, 1, "cannot read record file", &f);
+    if (rc == 0) rc = records_read_clang_yaml_buf(&(struct records_buf){path, f.data, f.len}, fn, ctx);
+    rec_file_release(&f);
+    return rc;
 }

@@ -38,7 +38,6 @@
 #include "util/util.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,17 +101,16 @@ static const char *message_line(const char *line, char **file, int *lineno, int 
     return at + strlen(": optimized: ");
 }
 
-/* One dump file into found. Returns 0, or rec_fail's -1. */
-static int read_one(const char *path, struct record_list *found)
+/* One dump's bytes into found. Returns 0, or rec_fail's -1. */
+static int read_one(const struct records_buf *in, struct record_list *found)
 {
-    if (rec_check_input(path, 1) != 0) return -1;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return rec_fail(path, "cannot read GCC dump: %s", strerror(errno));
-    char *line = NULL, *function = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t len;
+    const char *path = in->name;
+    struct rec_lines it = REC_LINES_INIT((const char *)in->data, in->len);
+    char *line, *function = NULL;
+    size_t lineno = 0;
+    long len;
     int rc = 0, last_complete = 1, any = 0, any_header = 0;
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    while ((len = rec_next_line(&it, &line)) >= 0) {
         lineno++;
         any = 1;
         last_complete = len > 0 && line[len - 1] == '\n';
@@ -148,15 +146,25 @@ static int read_one(const char *path, struct record_list *found)
         free(rec.function);
         free(file);
     }
-    if (rc == 0 && ferror(fp)) rc = rec_fail(path, "cannot read GCC dump: %s", strerror(errno));
     /* GCC ends every line, so a last line without its newline means the
      * file was cut short (a killed compile, a full disk). */
-    else if (rc == 0 && any && !last_complete)
+    if (rc == 0 && any && !last_complete)
         rc = rec_fail(path, "truncated GCC dump (line %zu is cut off)", lineno);
-    free(line);
+    rec_lines_free(&it);
     free(function);
-    fclose(fp);
     return rc;
+}
+
+int records_read_gcc_dump_buf(const struct records_buf *parts, size_t n, record_fn fn, void *ctx)
+{
+    rec_begin();
+    struct record_list found = RECORD_LIST_INIT;
+    for (size_t i = 0; i < n; i++)
+        if (read_one(&parts[i], &found) != 0) {
+            record_list_free(&found);
+            return -1;
+        }
+    return rec_deliver(&found, fn, ctx);
 }
 
 int records_read_gcc_dump(const char *path, record_fn fn, void *ctx)
@@ -164,7 +172,10 @@ int records_read_gcc_dump(const char *path, record_fn fn, void *ctx)
     struct record_list found = RECORD_LIST_INIT;
     for (int i = 0; records_gcc_dump_passes[i]; i++) {
         char *file = records_gcc_dump_file(path, records_gcc_dump_passes[i]);
-        int rc = read_one(file, &found);
+        struct rec_file f;
+        int rc = rec_file_load(file, 1, "cannot read GCC dump", &f);
+        if (rc == 0) rc = read_one(&(struct records_buf){file, f.data, f.len}, &found);
+        rec_file_release(&f);
         free(file);
         if (rc != 0) {
             record_list_free(&found);

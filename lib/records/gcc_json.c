@@ -3,7 +3,8 @@
  *
  * The file is one array: [metadata, pass tree, records]. The records array
  * of a large TU runs to hundreds of megabytes once inflated, so it is not
- * loaded as one JSON tree: zlib's gzread feeds a stdio stream, jansson
+ * loaded as one JSON tree: zlib inflates the (mapped) file into a stdio
+ * stream as jansson reads it (gzread's rules, see struct gz_source), jansson
  * decodes the metadata, the pass tree and then ONE record at a time
  * (JSON_DISABLE_EOF_CHECK stops it right after each object), and only the
  * array punctuation between them ('[', ',', ']') is read here. */
@@ -20,34 +21,104 @@
 #include <string.h>
 #include <zlib.h>
 
+/* gzread's rules on bytes in memory: gzip members, one after another, are
+ * inflated (trailing bytes that start no member are ignored); data that
+ * does not start with the gzip magic is read as it is. */
 struct gz_source {
-    gzFile gz;
-    int failed;          /* gzread reported an error (not a clean EOF) */
+    const unsigned char *data;
+    size_t len, pos;     /* pos: the next input byte */
+    z_stream zs;
+    int inflating;       /* zs is initialised */
+    int direct;          /* no gzip magic: the bytes are the JSON */
+    int done;            /* the end was reached cleanly */
+    int failed;          /* a zlib error code (Z_BUF_ERROR: cut short), 0 while fine */
+    const char *msg;     /* zlib's word for a Z_DATA_ERROR */
 };
+
+static int gz_magic_at(const struct gz_source *src, size_t at)
+{
+    return src->len - at >= 2 && src->data[at] == 0x1f && src->data[at + 1] == 0x8b;
+}
+
+static void gz_source_init(struct gz_source *src, const void *data, size_t len)
+{
+    memset(src, 0, sizeof *src);
+    src->data = data;
+    src->len = len;
+    src->direct = !gz_magic_at(src, 0);
+}
+
+static void gz_source_end(struct gz_source *src)
+{
+    if (src->inflating) inflateEnd(&src->zs);
+    src->inflating = 0;
+}
 
 static ssize_t gz_cookie_read(void *cookie, char *buf, size_t size)
 {
     struct gz_source *src = cookie;
-    int n = gzread(src->gz, buf, size > (1u << 30) ? (1u << 30) : (unsigned)size);
-    int err;
-    gzerror(src->gz, &err);
-    /* A truncated stream reads as a short EOF with Z_BUF_ERROR set. */
-    if (n < 0 || (err != Z_OK && err != Z_STREAM_END)) {
-        src->failed = 1;
-        return n > 0 ? n : -1;
+    if (src->failed) return -1;
+    if (src->done || size == 0) return 0;
+    if (src->direct) {
+        size_t n = src->len - src->pos < size ? src->len - src->pos : size;
+        memcpy(buf, src->data + src->pos, n);
+        src->pos += n;
+        src->done = src->pos == src->len;
+        return (ssize_t)n;
     }
-    return n;
+    if (!src->inflating) {
+        if (inflateInit2(&src->zs, 15 + 16) != Z_OK) {
+            src->failed = Z_MEM_ERROR;
+            return -1;
+        }
+        src->inflating = 1;
+    }
+    if (size > (1u << 30)) size = 1u << 30;
+    src->zs.next_out = (unsigned char *)buf;
+    src->zs.avail_out = (unsigned)size;
+    for (;;) {
+        size_t in = src->len - src->pos < (1u << 30) ? src->len - src->pos : (1u << 30);
+        src->zs.next_in = (unsigned char *)src->data + src->pos;
+        src->zs.avail_in = (unsigned)in;
+        int ret = inflate(&src->zs, Z_NO_FLUSH);
+        src->pos += in - src->zs.avail_in;
+        if (ret == Z_STREAM_END) {
+            /* Another member may follow; anything else is ignored. */
+            if (!gz_magic_at(src, src->pos)) {
+                src->done = 1;
+                break;
+            }
+            inflateReset(&src->zs);
+            continue;
+        }
+        if (ret == Z_DATA_ERROR) {
+            src->failed = Z_DATA_ERROR;
+            src->msg = src->zs.msg;
+            break;
+        }
+        if (ret != Z_OK && ret != Z_BUF_ERROR) {
+            src->failed = ret == Z_MEM_ERROR ? Z_MEM_ERROR : Z_STREAM_ERROR;
+            break;
+        }
+        if (src->zs.avail_out != size) break;   /* some output: hand it over */
+        if (src->pos == src->len) {
+            src->failed = Z_BUF_ERROR;           /* the data stops inside a member */
+            break;
+        }
+    }
+    size_t n = size - src->zs.avail_out;
+    if (n == 0 && src->failed) return -1;
+    return (ssize_t)n;
 }
 
-/* Why the gzip layer failed, in words (zlib's own text names the file). */
-static char *gz_problem(gzFile gz)
+/* Why the gzip layer failed, in words. */
+static char *gz_problem(const struct gz_source *src)
 {
-    int err;
-    const char *msg = gzerror(gz, &err);
-    if (err == Z_ERRNO) return xasprintf("read error: %s", strerror(errno));
-    if (err == Z_BUF_ERROR) return xstrdup("truncated gzip stream (unexpected end of file)");
-    const char *colon = msg ? strrchr(msg, ':') : NULL;
-    return xasprintf("corrupt gzip data (%s)", colon ? colon + 2 : (msg ? msg : "unknown error"));
+    if (src->failed == Z_BUF_ERROR) return xstrdup("truncated gzip stream (unexpected end of file)");
+    if (src->failed == Z_MEM_ERROR) return xstrdup("corrupt gzip data (out of memory)");
+    if (src->failed == Z_DATA_ERROR)
+        return xasprintf("corrupt gzip data (%s)", src->msg ? src->msg : "compressed data error");
+    return xstrdup("corrupt gzip data (internal error: inflate stream corrupt)");
 }
 
 /* Next non-blank character of the stream, EOF at the end. */
@@ -77,7 +148,7 @@ static int read_failed(struct reader *r, const char *what)
     char sink[16384];
     while (!r->src->failed && gz_cookie_read(r->src, sink, sizeof sink) > 0) {}
     if (r->src->failed) {
-        char *p = gz_problem(r->src->gz);
+        char *p = gz_problem(r->src);
         int rc = rec_fail(r->path, "%s", p);
         free(p);
         return rc;
@@ -152,7 +223,14 @@ int rec_classify_gcc(const char *text, enum loop_kind *kind, int *bytes)
         if (strncmp(text, known[i].prefix, n) || (text[n] && text[n] != ' ')) continue;
         *kind = known[i].kind;
         *bytes = 0;
-        if (sscanf(text + n, " using %d byte vectors", bytes) != 1) *bytes = 0;
+        /* " using N byte vectors": anything else (a sign, a width no
+         * vector has, other words) leaves the width unknown. */
+        const char *w = text + n;
+        if (str_starts_with(w, " using ") && isdigit((unsigned char)w[7])) {
+            char *end;
+            long v = strtol(w + 7, &end, 10);
+            if (str_starts_with(end, " byte vectors") && v > 0 && v <= 1 << 16) *bytes = (int)v;
+        }
         return 1;
     }
     return 0;
@@ -245,30 +323,35 @@ static int read_records(struct reader *r)
     return 0;
 }
 
-int records_read_gcc_json(const char *path, record_fn fn, void *ctx)
+int records_read_gcc_json_buf(const struct records_buf *in, record_fn fn, void *ctx)
 {
-    if (rec_check_input(path, 0) != 0) return -1;
-    struct gz_source src = {0};
-    src.gz = gzopen(path, "rb");
-    if (!src.gz) return rec_fail(path, "cannot read record file: %s", errno ? strerror(errno) : "out of memory");
-    gzbuffer(src.gz, 1 << 16);
+    rec_begin();
+    if (in->len == 0) return rec_fail(in->name, "empty file");
+    struct gz_source src;
+    gz_source_init(&src, in->data, in->len);
     cookie_io_functions_t io = {.read = gz_cookie_read};
-    struct reader r = {.path = path, .src = &src, .found = RECORD_LIST_INIT};
+    struct reader r = {.path = in->name, .src = &src, .found = RECORD_LIST_INIT};
     r.fp = fopencookie(&src, "r", io);
-    if (!r.fp) {
-        gzclose(src.gz);
-        return rec_fail(path, "cannot read record file: %s", strerror(errno));
-    }
+    if (!r.fp) return rec_fail(in->name, "cannot read record file: %s", strerror(errno));
     /* jansson reads with fgetc: without per-call locking (the stream is
      * ours alone) a gigabyte of records parses several times faster. */
     __fsetlocking(r.fp, FSETLOCKING_BYCALLER);
     setvbuf(r.fp, NULL, _IOFBF, 1 << 16);
     int rc = read_records(&r);
     fclose(r.fp);
-    gzclose(src.gz);
+    gz_source_end(&src);
     if (rc != 0) {
         record_list_free(&r.found);
         return -1;
     }
     return rec_deliver(&r.found, fn, ctx);
+}
+
+int records_read_gcc_json(const char *path, record_fn fn, void *ctx)
+{
+    struct rec_file f;
+    int rc = rec_file_load(path, 0, "cannot read record file", &f);
+    if (rc == 0) rc = records_read_gcc_json_buf(&(struct records_buf){path, f.data, f.len}, fn, ctx);
+    rec_file_release(&f);
+    return rc;
 }

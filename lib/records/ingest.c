@@ -120,6 +120,22 @@ static struct pending_file *list_pending(struct store *st, size_t *n, int *faile
     return files;
 }
 
+/* Orders pending files so that those sharing one file (a probe's records
+ * counted for twin compiles, probe.h) are neighbours, first one first. */
+static int same_source_cmp(const void *a, const void *b)
+{
+    const struct pending_file *x = *(const struct pending_file *const *)a, *y = *(const struct pending_file *const *)b;
+    int c = strcmp(x->path, y->path);
+    if (!c) c = strcmp(x->format, y->format);
+    if (!c) c = strcmp(x->directory, y->directory);
+    return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+static int same_source(const struct pending_file *x, const struct pending_file *y)
+{
+    return !strcmp(x->path, y->path) && !strcmp(x->format, y->format) && !strcmp(x->directory, y->directory);
+}
+
 int records_ingest_pending(struct store *st, struct ingest_stats *stats)
 {
     struct ingest_stats local = {0};
@@ -128,31 +144,53 @@ int records_ingest_pending(struct store *st, struct ingest_stats *stats)
     int failed;
     struct pending_file *files = list_pending(st, &n, &failed);
     int result = failed ? -1 : 0;
+    /* A file that several compiles' rows name is read once: next[i] is the
+     * next pending row of the same file, lead[i] whether i is its first. */
+    struct pending_file **order = xcalloc(n ? n : 1, sizeof *order);
+    size_t *next = xcalloc(n ? n : 1, sizeof *next);
+    char *lead = xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++) order[i] = &files[i];
+    qsort(order, n, sizeof *order, same_source_cmp);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = (size_t)(order[i] - files);
+        next[at] = SIZE_MAX;
+        lead[at] = i == 0 || !same_source(order[i - 1], order[i]);
+        if (!lead[at]) next[order[i - 1] - files] = at;
+    }
     for (size_t i = 0; i < n && result >= 0; i++) {
+        if (!lead[i]) continue;
         struct pending_file *f = &files[i];
         struct record_list recs = RECORD_LIST_INIT;
         if (records_read_file(f->format, f->path, record_list_add, &recs) != 0) {
             /* The reader printed the error; keep it for `list`. */
-            int settled = settle_record_file(st, f->id, f->path, "corrupt", records_error());
-            if (settled < 0) {
-                result = -1;
-            } else if (settled > 0) {
-                result = 1;
-                stats->files_corrupt++;
+            for (size_t k = i; k != SIZE_MAX && result >= 0; k = next[k]) {
+                int settled = settle_record_file(st, files[k].id, files[k].path, "corrupt", records_error());
+                if (settled < 0) {
+                    result = -1;
+                } else if (settled > 0) {
+                    result = 1;
+                    stats->files_corrupt++;
+                }
             }
             record_list_free(&recs);
             continue;
         }
         normalize_records(&recs, f->directory);
-        int written = replace_loops(st, f->compile_id, f->variant, recs.v, recs.n, f->id, f->path);
-        if (written < 0) {
-            result = -1;
-        } else if (written > 0) {
-            stats->files_read++;
-            stats->loops += (int)recs.n;
+        for (size_t k = i; k != SIZE_MAX && result >= 0; k = next[k]) {
+            int written = replace_loops(st, files[k].compile_id, files[k].variant, recs.v, recs.n, files[k].id,
+                                        files[k].path);
+            if (written < 0) {
+                result = -1;
+            } else if (written > 0) {
+                stats->files_read++;
+                stats->loops += (int)recs.n;
+            }
         }
         record_list_free(&recs);
     }
+    free(order);
+    free(next);
+    free(lead);
     for (size_t i = 0; i < n; i++) {
         free(files[i].variant);
         free(files[i].format);

@@ -8,7 +8,10 @@
  *   - `file` is absolute: resolved against compiles.directory (the
  *     compiler's cwd), so that two compiles naming "a.c" stay apart;
  *   - each file replaces its compile+variant's rows in ONE transaction: all
- *     of its loops or none.
+ *     of its loops or none;
+ *   - a file that several record_files rows name (a probe counted for twin
+ *     compiles, capture/probe.h) is read once, and its loops go to each of
+ *     those compiles (or it is corrupt for each, said once).
  * A corrupt file is marked 'corrupt' with its error (records_error()),
  * named on stderr, and skipped; its compile's rows stay as they were, every
  * other file is still read and nothing already stored is dropped. Record

@@ -15,7 +15,6 @@
 #include "util/util.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +64,14 @@ static int classify_clang(char *msg, enum loop_kind *kind, int *lanes)
     *lanes = 0;
     if ((!*pass || !strcmp(pass, "loop-vectorize")) && str_starts_with(msg, "vectorized loop")) {
         const char *w = strstr(msg, "vectorization width: ");
-        if (w) *lanes = atoi(w + strlen("vectorization width: "));
+        if (w) {
+            /* "8"; anything but a plain positive count (a sign, "vscale x
+             * 4") leaves the width unknown, as in the YAML reader. */
+            const char *digits = w + strlen("vectorization width: ");
+            char *end;
+            long v = isdigit((unsigned char)*digits) ? strtol(digits, &end, 10) : 0;
+            *lanes = v > 0 && v < 1 << 16 ? (int)v : 0;
+        }
         *kind = LOOP_VECTORIZED;
         return 1;
     }
@@ -140,24 +146,25 @@ static void read_line(char *line, struct strvec *dirs, struct record_list *found
     }
 }
 
-int records_read_optinfo_log(const char *path, record_fn fn, void *ctx)
+int records_read_optinfo_log_buf(const struct records_buf *in, record_fn fn, void *ctx)
 {
-    if (rec_check_input(path, 0) != 0) return -1;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return rec_fail(path, "cannot read build log: %s", strerror(errno));
+    rec_begin();
+    if (in->len == 0) return rec_fail(in->name, "empty file");
     struct record_list found = RECORD_LIST_INIT;
     struct strvec dirs = STRVEC_INIT;
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, fp) >= 0) read_line(line, &dirs, &found);
+    struct rec_lines it = REC_LINES_INIT((const char *)in->data, in->len);
+    char *line;
+    while (rec_next_line(&it, &line) >= 0) read_line(line, &dirs, &found);
+    rec_lines_free(&it);
     sv_free(&dirs);
-    int failed = ferror(fp);
-    int saved = errno;
-    free(line);
-    fclose(fp);
-    if (failed) {
-        record_list_free(&found);
-        return rec_fail(path, "cannot read build log: %s", strerror(saved));
-    }
     return rec_deliver(&found, fn, ctx);
+}
+
+int records_read_optinfo_log(const char *path, record_fn fn, void *ctx)
+{
+    struct rec_file f;
+    int rc = rec_file_load(path, 0, "cannot read build log", &f);
+    if (rc == 0) rc = records_read_optinfo_log_buf(&(struct records_buf){path, f.data, f.len}, fn, ctx);
+    rec_file_release(&f);
+    return rc;
 }

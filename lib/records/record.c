@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,9 +30,11 @@ int rec_fail(const char *path, const char *fmt, ...)
     return fmv_error("%s", last_error);
 }
 
+void rec_begin(void) { last_error[0] = '\0'; }
+
 int rec_check_input(const char *path, int empty_ok)
 {
-    last_error[0] = '\0';   /* every read starts here: forget an older failure */
+    rec_begin();
     struct stat sb;
     if (stat(path, &sb) != 0) return rec_fail(path, "cannot read record file: %s", strerror(errno));
     if (S_ISDIR(sb.st_mode)) return rec_fail(path, "is a directory, not a record file");
@@ -38,6 +42,57 @@ int rec_check_input(const char *path, int empty_ok)
     if (!empty_ok && S_ISREG(sb.st_mode) && sb.st_size == 0) return rec_fail(path, "empty file");
     return 0;
 }
+
+int rec_file_load(const char *path, int empty_ok, const char *what, struct rec_file *f)
+{
+    memset(f, 0, sizeof *f);
+    f->data = "";
+    if (rec_check_input(path, empty_ok) != 0) return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return rec_fail(path, "%s: %s", what, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        if (sb.st_size == 0) {
+            close(fd);
+            return 0;
+        }
+        void *map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) {
+            close(fd);
+            f->map = map;
+            f->data = map;
+            f->len = (size_t)sb.st_size;
+            return 0;
+        }
+    }
+    close(fd);
+    /* A pipe, a device, or a file that cannot be mapped: read it. */
+    f->heap = read_file(path, &f->len);
+    if (!f->heap) return rec_fail(path, "%s: %s", what, strerror(errno));
+    f->data = f->heap;
+    return 0;
+}
+
+void rec_file_release(struct rec_file *f)
+{
+    if (f->map) munmap(f->map, f->len);
+    free(f->heap);
+    memset(f, 0, sizeof *f);
+}
+
+long rec_next_line(struct rec_lines *it, char **line)
+{
+    if (it->p >= it->end) return -1;
+    const char *nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+    size_t n = nl ? (size_t)(nl - it->p) + 1 : (size_t)(it->end - it->p);
+    sb_reset(&it->line);
+    sb_add(&it->line, it->p, n);
+    it->p += n;
+    *line = it->line.buf;
+    return (long)n;
+}
+
+void rec_lines_free(struct rec_lines *it) { sb_free(&it->line); }
 
 char *rec_function_name(const char *raw)
 {

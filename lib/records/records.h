@@ -97,6 +97,24 @@ int records_read_clang_yaml(const char *path, record_fn fn, void *ctx);
  * from that directory (made absolute). ANSI colour codes are ignored. */
 int records_read_optinfo_log(const char *path, record_fn fn, void *ctx);
 
+/* The same readers on bytes in memory, which the path readers above hand
+ * them once they have read the file (the fuzz targets call these
+ * directly). name stands for the file in the error line. The rules are the
+ * path readers', bar what only a file can be (missing, a directory,
+ * unreadable): the same records, the same errors, nothing delivered on a
+ * failure; an empty GCC JSON or build log is an error. */
+struct records_buf {
+    const char *name;
+    const void *data;
+    size_t len;
+};
+int records_read_gcc_json_buf(const struct records_buf *in, record_fn fn, void *ctx);
+/* A "gcc-dump" record is several dumps (records_gcc_dump_passes: one per
+ * pass instance): parts[0..n) are read in turn, as one record. */
+int records_read_gcc_dump_buf(const struct records_buf *parts, size_t n, record_fn fn, void *ctx);
+int records_read_clang_yaml_buf(const struct records_buf *in, record_fn fn, void *ctx);
+int records_read_optinfo_log_buf(const struct records_buf *in, record_fn fn, void *ctx);
+
 /* Dispatch on the store's record_files.format: "gcc-dump", "gcc-json",
  * "clang-yaml", "optinfo-log". An unknown format is an error like a corrupt file. */
 int records_read_file(const char *format, const char *path, record_fn fn, void *ctx);

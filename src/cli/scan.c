@@ -4,8 +4,9 @@
  *   scan [opts] -- BUILD...   run the build through the compiler wrapper
  *   scan --compdb FILE        re-run a compile_commands.json's compiles for records
  *   scan --log FILE           read an -fopt-info-vec / -Rpass build log
- * then: ingest the records -> probe compiles at the widest target and at
- * -O3 (unless --no-probe) -> per-TU notes -> candidates -> summary.
+ * then: ingest the records -> probe compiles at the widest target (unless
+ * --no-probe; with --o3 also at -O3) -> per-TU notes -> candidates ->
+ * summary.
  * The work is in lib/capture (wrapper, compdb, probe, scaninfo),
  * lib/records and lib/candidates; this file parses, sequences and prints.
  *
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "candidates/analyze.h"
 #include "capture/compdb.h"
@@ -39,12 +41,15 @@ static const char USAGE[] =
     "compiler's optimization records, out of the source tree and without\n"
     "changing the objects), or re-runs the compiles of a compilation database,\n"
     "or reads a build log with -fopt-info-vec / -Rpass remarks. Then compiles\n"
-    "each TU once more for the widest target and, for -O2 TUs, at -O3, and finds\n"
-    "the functions worth cloning. The store goes to .fmvgen/ in the current\n"
-    "directory (or -C DIR); with --compdb, in the database's directory.\n"
+    "each TU once more for the widest target (once for compiles that differ only\n"
+    "in libtool's -fPIC -DPIC and their outputs), and finds the functions worth\n"
+    "cloning. The store goes to .fmvgen/ in the current directory (or -C DIR);\n"
+    "with --compdb, in the database's directory.\n"
     "\n"
     "Options:\n"
-    "  --no-probe        no extra compiles for the target ISA and -O3\n"
+    "  --no-probe        no extra compiles for the target ISA (nor -O3)\n"
+    "  --o3              also compile each TU built at -O2 at -O3, to count the loops\n"
+    "                    only -O3 vectorizes ('fmvgen list'; one more compile per TU)\n"
     "  --targets LIST    target_clones targets, comma-separated (default: " TARGETS_DEFAULT ")\n"
     "  -j, --jobs N      parallel probe/compdb compiles (default: one per CPU)\n"
     "  --root DIR        project root for patch paths (default: git toplevel, else here)\n"
@@ -65,7 +70,7 @@ int wrapper_main_if_wrapped(int argc, char **argv)
 }
 
 struct scan_opts {
-    int no_probe, json, jobs;
+    int no_probe, o3, json, jobs;
     const char *targets, *root, *compdb, *log;
     char **build;
 };
@@ -85,7 +90,8 @@ static char *default_root(void)
 static int parse_options(int argc, char **argv, struct scan_opts *o)
 {
     static const struct option longopts[] = {
-        {"no-probe", no_argument, NULL, 'P'}, {"targets", required_argument, NULL, 't'},
+        {"no-probe", no_argument, NULL, 'P'}, {"o3", no_argument, NULL, '3'},
+        {"targets", required_argument, NULL, 't'},
         {"jobs", required_argument, NULL, 'j'}, {"root", required_argument, NULL, 'r'},
         {"compdb", required_argument, NULL, 'c'}, {"log", required_argument, NULL, 'l'},
         {"json", no_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -94,6 +100,7 @@ static int parse_options(int argc, char **argv, struct scan_opts *o)
     while ((c = getopt_long(argc, argv, "+j:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'P': o->no_probe = 1; break;
+        case '3': o->o3 = 1; break;
         case 't': o->targets = optarg; break;
         case 'j': {
             char *end;
@@ -123,8 +130,25 @@ static int parse_options(int argc, char **argv, struct scan_opts *o)
     return 0;
 }
 
-/* The records-only compiles at the widest target and at -O3. */
-static void run_probes(struct store *st, const struct strvec *targets, int jobs)
+/* With FMVGEN_SCAN_PHASES set in the environment (bench/scan_overhead.sh),
+ * one stderr line per phase end: the CPU seconds (user+sys) used so far by
+ * fmvgen itself and by its waited-for children (the build, the probes), so
+ * that the scan's cost can be told apart by phase. */
+static void phase_end(const char *phase)
+{
+    if (!getenv("FMVGEN_SCAN_PHASES")) return;
+    struct rusage self, children;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &children);
+#define CPU_S(ru) ((double)(ru).ru_utime.tv_sec + (double)(ru).ru_stime.tv_sec + \
+                   ((double)(ru).ru_utime.tv_usec + (double)(ru).ru_stime.tv_usec) / 1e6)
+    fprintf(stderr, "fmvgen: scan phase %s: cpu self %.3f children %.3f\n", phase, CPU_S(self), CPU_S(children));
+#undef CPU_S
+}
+
+/* The records-only compiles at the widest target and (o3) at -O3. Twin
+ * compiles (libtool's PIC and non-PIC copy of a source) are probed once. */
+static void run_probes(struct store *st, const struct strvec *targets, int jobs, int o3)
 {
     /* Sources a build deleted again are skipped (probe.h). */
     int skip_vanished = 2;   /* the first probe says so, the next is silent */
@@ -136,14 +160,18 @@ static void run_probes(struct store *st, const struct strvec *targets, int jobs)
         char *variant = xasprintf("probe:%s", widest);
         /* Its code too: candidates/isa.h compares it with the build's. */
         struct probe_request req = {.variant = variant, .extra_flags = sv_argv(&flags), .skip_vanished = skip_vanished,
-                                    .on_object = codeprofile_store};
+                                    .on_object = codeprofile_store, .share_twins = 1};
         skip_vanished = 1;
         probe_run(st, &req, jobs);
         free(variant);
         sv_free(&flags);
     }
-    char *o3[] = {"-O3", NULL};
-    struct probe_request req = {.variant = "probe:O3", .extra_flags = o3, .only_O2 = 1, .skip_vanished = skip_vanished};
+    /* Not by default: it costs as much as the target probe, for a note on
+     * what -O3 would vectorize that no clone can use (they keep -O2). */
+    if (!o3) return;
+    char *o3_flags[] = {"-O3", NULL};
+    struct probe_request req = {.variant = "probe:O3", .extra_flags = o3_flags, .only_O2 = 1,
+                                .skip_vanished = skip_vanished, .share_twins = 1};
     probe_run(st, &req, jobs);
 }
 
@@ -339,7 +367,9 @@ int cmd_scan(int argc, char **argv)
         }
     }
 
+    phase_end("build");
     int ing = records_ingest_pending(st, &istats);
+    phase_end("ingest");
     if (ing < 0) {
         rc = 1;
         goto out;
@@ -347,8 +377,10 @@ int cmd_scan(int argc, char **argv)
     if (ing > 0) rc = 1;
     /* A log holds no commands to re-run. */
     if (!o.no_probe && !o.log) {
-        run_probes(st, &targets, o.jobs);
+        run_probes(st, &targets, o.jobs, o.o3);
+        phase_end("probes");
         ing = records_ingest_pending(st, &istats);
+        phase_end("probe-ingest");
         if (ing < 0) {
             rc = 1;
             goto out;
@@ -364,6 +396,7 @@ int cmd_scan(int argc, char **argv)
         rc = 1;
         goto out;
     }
+    phase_end("analyze");
 
     struct strvec corrupt = STRVEC_INIT, no_records = STRVEC_INIT;
     struct scan_summary sum = {.corrupt = &corrupt, .no_records_sources = &no_records};

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_outside_o2_template.sh - two patterns found on libdeflate (CMake, -O2):
-#  1. a loop GCC 12 vectorizes only at -O3 (the scan's probe:O3 comparison of
-#     an -O2 TU) makes no candidate: the clones are built at -O2 too. It is
+#  1. a loop GCC 12 vectorizes only at -O3 (the probe:O3 comparison of an -O2
+#     TU, scan --o3) makes no candidate: the clones are built at -O2 too. It is
 #     counted in the TU's note instead. (Clang vectorizes it at -O2: there it
 #     is a candidate.)
 #  2. one header text included twice with another function name each time
@@ -17,7 +17,7 @@ for cc in gcc clang-14 clang-19; do
   fi
   P="$TMP/$cc"; mkdir -p "$P"; cp -a "$FIXTURES/outside-o2-template/." "$P/"
   cd "$P" || exit 1
-  "$FMVGEN" scan --root "$P" -- make -s CC="$cc" >"$TMP/scan-$cc.out" 2>&1
+  "$FMVGEN" scan --o3 --root "$P" -- make -s CC="$cc" >"$TMP/scan-$cc.out" 2>&1
   expect_eq "$cc: scan exit" "$?" 0
   json=$("$FMVGEN" list --json)
   want="fixed_add,run_steps"

@@ -22,14 +22,14 @@ cat > "$B/compile_commands.json" <<EOF
 ]
 EOF
 before=$(cd "$P" && find . | sort)
-out=$(cd "$TMP" && "$FMVGEN" scan --compdb "$B/compile_commands.json" 2>&1); rc=$?
+out=$(cd "$TMP" && "$FMVGEN" scan --o3 --compdb "$B/compile_commands.json" 2>&1); rc=$?
 expect_eq "compdb: exit" "$rc" 0
 expect_match "compdb: says where the store goes" "$out" "store.* $B/.fmvgen"
 DB="$B/.fmvgen/store.sqlite"
 expect_eq "compdb: compiles" "$(sqlite3 "$DB" "SELECT count(*) FROM compiles WHERE exit_status=0")" 5
 expect_eq "compdb: build records" "$(sqlite3 "$DB" "SELECT count(*) FROM record_files WHERE variant='build' AND status='read'")" 5
 expect_eq "compdb: probe records" "$(sqlite3 "$DB" "SELECT count(*) FROM record_files WHERE variant='probe:arch=x86-64-v4' AND status='read'")" 5
-# Only src/b/util.c is built at -O2: the -O3 comparison runs for it alone.
+# Only src/b/util.c is built at -O2: the -O3 comparison (--o3) runs for it alone.
 expect_eq "compdb: O3 probe" "$(sqlite3 "$DB" "SELECT c.source FROM record_files r JOIN compiles c ON c.id=r.compile_id WHERE r.variant='probe:O3'")" "$P/src/b/util.c"
 # sum_b vectorizes only in the -O3 comparison: its clones would keep the
 # build's -O2, so it is no candidate (the TU gets the -O2 note instead).

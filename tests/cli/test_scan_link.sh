@@ -8,7 +8,7 @@
 #   - a source the build compiles inside $(shell) and deletes again
 #     (have_pthread.c) is skipped by the probes with one note line, and is
 #     neither warned about nor listed under "What defeats vectorization";
-#   - list's count sentence: "1 more loop vectorizes at -O3" (GCC);
+#   - list's count sentence: "1 more loop vectorizes at -O3" (GCC, scan --o3);
 #   - compiles that give no records at all are warned about, not dropped.
 # With gcc, clang, and clang-19 when installed.
 source "$TESTLIB"
@@ -17,7 +17,7 @@ check_with() {
   local cc=$1
   local P; P=$(copy_fixture scan-link-objects); mv "$P" "$TMP/$cc"; P="$TMP/$cc"
   local out rc
-  out=$(cd "$P" && "$FMVGEN" scan -- make CC="$cc" 2>&1); rc=$?
+  out=$(cd "$P" && "$FMVGEN" scan --o3 -- make CC="$cc" 2>&1); rc=$?
   expect_eq "$cc: exit" "$rc" 0
   local DB="$P/.fmvgen/store.sqlite"
   expect_eq "$cc: the linked source has its build records" \

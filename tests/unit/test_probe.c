@@ -6,7 +6,9 @@
  * only_O2 selection, and a deleted source giving a probe-failed note while
  * the other compiles still run (or, for the target probes, skipped with one
  * note line); ingested, the records show the loop that
- * vectorizes only at the target ISA. Also the argv rewrite itself. */
+ * vectorizes only at the target ISA. Also the argv rewrite itself, the key
+ * of compiles that probe alike (libtool's PIC twins), and twins probed once
+ * with the records (or the failure, or a corrupt file) counting for each. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,6 +61,74 @@ static void test_argv_drops_outputs_and_dependency_files(void **state)
     expect_argv(out.v, (const char *[]){"/usr/bin/g++", "-O3", "sub dir/m.cpp", "-S", "-Wno-error", "-g0", "-fno-lto",
                                         "-fsave-optimization-record", "-dumpdir", "/r/", "-o", "/t/2/foo", NULL});
     sv_free(&out);
+}
+
+/* ---- the key of compiles that probe alike ---- */
+
+static char *key_of(const char *dir, const char *source, const char *hash, const char *compiler, char **argv)
+{
+    struct compile_row row = {.id = 1, .directory = (char *)dir, .source = (char *)source,
+                              .source_hash = (char *)hash, .compiler = (char *)compiler, .argv = argv};
+    return probe_dedupe_key(&row);
+}
+
+static int same_key(char **a, char **b)
+{
+    char *ka = key_of("/b", "/p/png.c", "h1", "/usr/bin/gcc", a);
+    char *kb = key_of("/b", "/p/png.c", "h1", "/usr/bin/gcc", b);
+    int same = !strcmp(ka, kb);
+    free(ka);
+    free(kb);
+    return same;
+}
+
+static void test_dedupe_key(void **state)
+{
+    (void)state;
+    /* libtool's two compiles of one source (libpng's png.lo). */
+    char *pic[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../png", "-g", "-O2", "-MT", "png.lo", "-MD", "-MP", "-MF",
+                   ".deps/png.Tpo", "-c", "../png/png.c", "-fPIC", "-DPIC", "-o", ".libs/png.o", NULL};
+    char *plain[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../png", "-g", "-O2", "-MT", "png.lo", "-MD", "-MP",
+                     "-MF", ".deps/png.Tpo", "-c", "../png/png.c", "-o", "png.o", NULL};
+    assert_true(same_key(pic, plain));
+    /* -fpic, "-D PIC", glued -o, other dependency files, -Wp,-MD. */
+    char *pic2[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../png", "-g", "-O2", "-MT", "x.lo", "-MMD", "-MF",
+                    "other.d", "-Wp,-MD,dep.d", "-c", "../png/png.c", "-fpic", "-D", "PIC", "-o.libs/png.o", NULL};
+    assert_true(same_key(pic2, plain));
+    /* What changes the code keeps them apart. */
+    char *o3[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../png", "-g", "-O3", "-c", "../png/png.c", "-o", "png.o", NULL};
+    char *o2[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../png", "-g", "-O2", "-c", "../png/png.c", "-o", "png.o", NULL};
+    char *foo[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../png", "-g", "-O2", "-DFOO", "-c", "../png/png.c",
+                   "-fPIC", "-DPIC", "-o", ".libs/png.o", NULL};
+    char *inc[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../other", "-g", "-O2", "-c", "../png/png.c", "-fPIC",
+                   "-DPIC", "-o", ".libs/png.o", NULL};
+    char *picval[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../png", "-g", "-O2", "-c", "../png/png.c", "-DPIC=2",
+                      "-o", "png.o", NULL};
+    char *march[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-I../png", "-g", "-O2", "-mavx2", "-c", "../png/png.c",
+                     "-o", "png.o", NULL};
+    assert_true(same_key(o2, plain));
+    assert_false(same_key(o3, o2));
+    assert_false(same_key(foo, o2));
+    assert_false(same_key(foo, pic));
+    assert_false(same_key(inc, pic));
+    assert_false(same_key(picval, o2));
+    assert_false(same_key(march, o2));
+    /* Arguments cannot run into each other: "-I." "x" is not "-I.x". */
+    char *split[] = {"gcc", "-I.", "x", "-c", "a.c", NULL};
+    char *glued[] = {"gcc", "-I.x", "-c", "a.c", NULL};
+    assert_false(same_key(split, glued));
+    /* Another directory, source (of a multi-source command), source
+     * version or compiler keeps them apart too. */
+    char *k = key_of("/b", "/p/png.c", "h1", "/usr/bin/gcc", plain);
+    char *others[4] = {key_of("/c", "/p/png.c", "h1", "/usr/bin/gcc", plain),
+                       key_of("/b", "/p/pngget.c", "h1", "/usr/bin/gcc", plain),
+                       key_of("/b", "/p/png.c", "h2", "/usr/bin/gcc", plain),
+                       key_of("/b", "/p/png.c", "h1", "/usr/bin/clang", plain)};
+    for (int i = 0; i < 4; i++) {
+        if (!strcmp(k, others[i])) fail_msg("key %d matches", i);
+        free(others[i]);
+    }
+    free(k);
 }
 
 static void test_variant_dirname(void **state)
@@ -142,8 +212,9 @@ static const struct tu DEFAULT_TUS[] = {
     {"mix.cpp", {"-O3"}},
 };
 
-/* Writes compile_commands.json (arguments form) for tus and imports it. */
-static void import_tus(struct env *e, const struct tu *tus, size_t n)
+/* Writes compile_commands.json (arguments form) for tus and imports it;
+ * outputs[i] (when outputs is given) is TU i's object, else obj/<base>.o. */
+static void import_tus_into(struct env *e, const struct tu *tus, const char *const *outputs, size_t n)
 {
     json_t *db = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -154,7 +225,7 @@ static void import_tus(struct env *e, const struct tu *tus, size_t n)
         /* obj/ does not exist: the user's real build would create it, the
          * probe must not. */
         const char *base = path_basename(tus[i].file);
-        char *obj = xasprintf("obj/%.*s.o", (int)(strrchr(base, '.') - base), base);
+        char *obj = outputs ? xstrdup(outputs[i]) : xasprintf("obj/%.*s.o", (int)(strrchr(base, '.') - base), base);
         json_array_append_new(args, json_string("-c"));
         json_array_append_new(args, json_string(tus[i].file));
         json_array_append_new(args, json_string("-o"));
@@ -170,10 +241,22 @@ static void import_tus(struct env *e, const struct tu *tus, size_t n)
     free(path);
 }
 
+static void import_tus(struct env *e, const struct tu *tus, size_t n)
+{
+    import_tus_into(e, tus, NULL, n);
+}
+
+static int run_probe_req(struct env *e, const struct probe_request *req);
 static int run_probe(struct env *e, const char *variant, char *const *extra, int only_O2)
 {
-    setenv("TMPDIR", e->tmpdir, 1);
     struct probe_request req = {.variant = variant, .extra_flags = extra, .only_O2 = only_O2};
+    return run_probe_req(e, &req);
+}
+
+static int run_probe_req(struct env *e, const struct probe_request *reqp)
+{
+    const struct probe_request req = *reqp;
+    setenv("TMPDIR", e->tmpdir, 1);
     int rc = probe_run(e->st, &req, 2);
     unsetenv("TMPDIR");
     /* The private temp dir with the throw-away objects is gone. */
@@ -561,11 +644,132 @@ static void test_non_ascii_paths(void **state)
     FOR_EACH_TOOLCHAIN(e, non_ascii_paths(e));
 }
 
+/* ---- twins: probed once, counted for each ---- */
+
+/* sum.c twice the way libtool compiles it, dot.c twice with another -D. */
+static const struct tu TWIN_TUS[] = {
+    {"sum.c", {"-O3", "-fPIC", "-DPIC"}},
+    {"sum.c", {"-O3"}},
+    {"dot.c", {"-O3"}},
+    {"dot.c", {"-O3", "-DDOT_TOOL"}},
+};
+static const char *const TWIN_OUTPUTS[] = {"obj/.libs/sum.o", "obj/sum.o", "obj/dot.o", "obj/dot-tool.o"};
+
+static long long count_sql(struct env *e, const char *sql)
+{
+    return query_int(e->st, sql, NULL);
+}
+
+static void twins_probed_once(struct env *e)
+{
+    import_tus_into(e, TWIN_TUS, TWIN_OUTPUTS, 4);
+    char *v4[] = {"-march=x86-64-v4", NULL};
+    const char *variant = "probe:arch=x86-64-v4";
+    char *safe = probe_variant_dirname(variant);
+    char *root = path_join(store_records_dir(e->st), safe);
+    /* Without sharing: four probes, four record dirs. */
+    struct probe_request each = {.variant = variant, .extra_flags = v4};
+    assert_int_equal(run_probe_req(e, &each), 0);
+    assert_int_equal(count_entries(root), 4);
+    /* Shared: three probes; the twin's own dir of the run before is gone,
+     * and its record_files row names the PIC compile's file. */
+    struct probe_request shared = {.variant = variant, .extra_flags = v4, .share_twins = 1};
+    assert_int_equal(run_probe_req(e, &shared), 0);
+    assert_int_equal(count_entries(root), 3);
+    assert_int_equal(check_record_files(e, variant), 4);
+    assert_int_equal(count_sql(e, "SELECT COUNT(DISTINCT path) FROM record_files"), 3);
+    assert_int_equal(count_sql(e, "SELECT COUNT(DISTINCT r.path) FROM record_files r JOIN compiles c "
+                                  "ON c.id = r.compile_id WHERE c.source LIKE '%/sum.c'"),
+                     1);
+    assert_int_equal(count_sql(e, "SELECT COUNT(DISTINCT r.path) FROM record_files r JOIN compiles c "
+                                  "ON c.id = r.compile_id WHERE c.source LIKE '%/dot.c'"),
+                     2);
+    /* The shared file is read once and its loops go to both compiles. */
+    struct ingest_stats stats = {0};
+    assert_int_equal(records_ingest_pending(e->st, &stats), 0);
+    assert_int_equal(stats.files_read, 4);
+    long long pic = count_sql(e, "SELECT COUNT(*) FROM loops l JOIN compiles c ON c.id = l.compile_id "
+                                 "WHERE c.output LIKE '%/obj/.libs/sum.o' AND l.function = 'add_arrays'");
+    long long plain = count_sql(e, "SELECT COUNT(*) FROM loops l JOIN compiles c ON c.id = l.compile_id "
+                                   "WHERE c.output LIKE '%/obj/sum.o' AND l.function = 'add_arrays'");
+    assert_true(pic > 0);
+    assert_int_equal(plain, pic);
+    free(root);
+    free(safe);
+}
+
+static void test_twins_probed_once(void **state)
+{
+    struct env *e = *state;
+    FOR_EACH_TOOLCHAIN(e, twins_probed_once(e));
+}
+
+/* A twin fares as its probe: a failure is noted for both compiles and
+ * warned about once; an unreadable shared file is corrupt for both, said once. */
+static void twins_share_failures(struct env *e)
+{
+    import_tus_into(e, TWIN_TUS, TWIN_OUTPUTS, 4);
+    char *sum = path_join(e->proj, "sum.c");
+    char *saved = read_file(sum, NULL);
+    assert_int_equal(write_file_atomic(sum, "int broken(;\n", 13), 0);
+    char *v4[] = {"-march=x86-64-v4", NULL};
+    struct probe_request req = {.variant = "probe:arch=x86-64-v4", .extra_flags = v4, .share_twins = 1};
+    struct stderr_capture cap;
+    stderr_capture_begin(&cap);
+    int rc = run_probe_req(e, &req);
+    char *err = stderr_capture_end(&cap);
+    assert_int_equal(rc, 2);
+    if (count_lines(err) != 1 || !strstr(err, sum)) fail_msg("expected one warning naming sum.c: [%s]", err);
+    assert_int_equal(count_sql(e, "SELECT COUNT(*) FROM tu_notes n JOIN compiles c ON c.id = n.compile_id "
+                                  "WHERE n.kind = 'probe-failed' AND c.source LIKE '%/sum.c'"),
+                     2);
+    free(err);
+    assert_int_equal(write_file_atomic(sum, saved, strlen(saved)), 0);
+
+    assert_int_equal(run_probe_req(e, &req), 0);
+    char *path = NULL;
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(e->st),
+                                        "SELECT r.path FROM record_files r JOIN compiles c ON c.id = r.compile_id "
+                                        "WHERE c.source LIKE '%/sum.c' LIMIT 1",
+                                        -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    path = xstrdup((const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    /* Gone (a cleaned-up records dir): unreadable for every reader. */
+    assert_int_equal(remove(path), 0);
+    struct ingest_stats stats = {0};
+    stderr_capture_begin(&cap);
+    int ing = records_ingest_pending(e->st, &stats);
+    err = stderr_capture_end(&cap);
+    assert_int_equal(ing, 1);
+    assert_int_equal(stats.files_corrupt, 2);
+    assert_int_equal(stats.files_read, 2);
+    if (count_lines(err) != 1 || !strstr(err, path)) fail_msg("expected one error line naming %s: [%s]", path, err);
+    assert_int_equal(count_sql(e, "SELECT COUNT(*) FROM record_files r JOIN compiles c ON c.id = r.compile_id "
+                                  "WHERE c.source LIKE '%/sum.c' AND r.status = 'corrupt'"),
+                     2);
+    free(err);
+    free(path);
+    free(saved);
+    free(sum);
+}
+
+static void test_twins_share_failures(void **state)
+{
+    struct env *e = *state;
+    FOR_EACH_TOOLCHAIN(e, twins_share_failures(e));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_argv_drops_outputs_and_dependency_files),
         cmocka_unit_test(test_variant_dirname),
+        cmocka_unit_test(test_dedupe_key),
+        cmocka_unit_test_setup_teardown(test_twins_probed_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_twins_share_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_build_and_target_probe, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dependency_flags_leave_tree_alone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_only_O2_filters, setup, teardown),

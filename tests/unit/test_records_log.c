@@ -147,11 +147,37 @@ static void test_odd_lines_of_real_logs(void **state)
     free(path);
 }
 
+/* Widths that are not plain positive counts are unknown (0), never taken
+ * as read: found by fuzz_gcc_dump ("using-8<---- 16 byte" gave -8). */
+static void test_widths_that_are_no_count(void **state)
+{
+    static const char text[] =
+        "neg.c:1:1: optimized: loop vectorized using -8 byte vectors\n"
+        "glued.c:2:2: optimized: loop vectorized using-8 16 byte vectors\n"
+        "huge.c:3:3: optimized: loop vectorized using 99999999999999999999 byte vectors\n"
+        "words.c:4:4: optimized: loop vectorized using 32 bits\n"
+        "more.c:5:5: optimized: loop vectorized using 64 byte vectors and unroll factor 2\n"
+        "lanes.c:6:6: remark: vectorized loop (vectorization width: -4, interleaved count: 1)\n"
+        "vscale.c:7:7: remark: vectorized loop (vectorization width: vscale x 4, interleaved count: 1)\n";
+    struct record_list l = RECORD_LIST_INIT;
+    struct records_buf in = {"widths.log", text, sizeof text - 1};
+    assert_int_equal(records_read_optinfo_log_buf(&in, record_list_add, &l), 0);
+    assert_int_equal(l.n, 7);
+    static const char *const unknown[] = {"neg.c", "glued.c", "huge.c", "words.c"};
+    for (size_t i = 0; i < 4; i++) assert_int_equal(find_at(&l, unknown[i], (int)i + 1, LOOP_VECTORIZED)->vector_bytes, 0);
+    assert_int_equal(find_at(&l, "more.c", 5, LOOP_VECTORIZED)->vector_bytes, 64);
+    assert_int_equal(find_at(&l, "lanes.c", 6, LOOP_VECTORIZED)->vector_lanes, 0);
+    assert_int_equal(find_at(&l, "vscale.c", 7, LOOP_VECTORIZED)->vector_lanes, 0);
+    record_list_free(&l);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_gcc_and_clang_output_in_a_build_log),
         cmocka_unit_test(test_odd_lines_of_real_logs),
+        cmocka_unit_test(test_widths_that_are_no_count),
     };
     return cmocka_run_group_tests(tests, records_tmp_setup, records_tmp_teardown);
 }

@@ -1,0 +1,24 @@
+/* plan_internal.h - the pieces patch assembly (plan.c) is built from,
+ * shared by the files of lib/patch/ only; callers outside use plan.h.
+ *
+ *   load.c     the candidates read from the store, targets resolved and
+ *              test-compiled with the project's compilers
+ *   place.c    where each line goes in a file's text ([[...]] lists, lines
+ *              already patched), and a file's new content and diff
+ *   assign.c   per-function target sets and their macro names
+ *   helpers.c  the functions' inlined helpers
+ *   header.c   the header comment and the --json summary
+ *
+ * All work on a struct patch_plan being built (plan.h); none writes a
+ * file. Errors are reported with fmv_error (one line) and returned as -1. */
+#ifndef FMVGEN_PATCH_PLAN_INTERNAL_H
+#define FMVGEN_PATCH_PLAN_INTERNAL_H
+
+#include "patch/plan.h"
+
+/* header.c: the header comment of p's patch (functions and why, targets,
+ * helpers, what was left out, the FMA warning, version), ending in a blank
+ * line. p must be complete but for text. Caller frees. */
+char *patch_render_header(const struct patch_plan *p);
+
+#endif

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #define DIFF_CONTEXT 3
-#define DEFAULT_MACRO PATCH_DEFAULT_MACRO
 #define INLINE_MACRO PATCH_INLINE_MACRO
 
 
@@ -110,7 +109,7 @@ static int by_file_then_offset(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static void function_free(struct patch_function *f)
+void patch_function_free(struct patch_function *f)
 {
     free(f->file);
     free(f->rel);
@@ -235,7 +234,7 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
         if (shared) {
             sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, shared);
             fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, shared);
-            function_free(f);
+            patch_function_free(f);
             p->nfunctions--;
         }
     }
@@ -565,12 +564,12 @@ static void settle_in_files(struct patch_plan *p, struct patch_function *fs, siz
         if (why) {
             sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, why);
             fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, why);
-            function_free(f);
+            patch_function_free(f);
             continue;
         }
         if (text && f->offset <= len && patch_marker_at(text, len, f->offset, NULL)) {
             if (already) (*already)++;
-            function_free(f);
+            patch_function_free(f);
             continue;
         }
         fs[out++] = *f;
@@ -587,7 +586,7 @@ static void keep_only(struct patch_plan *p, const struct strvec *only)
     for (size_t i = 0; i < p->nfunctions; i++) {
         struct patch_function *f = &p->functions[i];
         if (!sv_contains(only, f->name)) {
-            function_free(f);
+            patch_function_free(f);
             continue;
         }
         p->functions[out++] = *f;
@@ -606,135 +605,9 @@ static void keep_scored(struct patch_plan *p, int min_score)
             sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, why);
             fmv_note("%s:%d: %s not patched: %s", f->rel, f->line, f->display_name, why);
             free(why);
-            function_free(f);
+            patch_function_free(f);
             continue;
         }
-        p->functions[out++] = *f;
-    }
-    p->nfunctions = out;
-}
-
-/* ---- per-function target sets ---- */
-
-static int same_targets(const struct strvec *a, const struct strvec *b)
-{
-    if (a->n != b->n) return 0;
-    for (size_t i = 0; i < a->n; i++)
-        if (strcmp(a->v[i], b->v[i]) != 0) return 0;
-    return 1;
-}
-
-static void copy_targets(struct strvec *dst, const struct strvec *src)
-{
-    for (size_t i = 0; i < src->n; i++) sv_push(dst, src->v[i]);
-}
-
-void patch_assign(struct patch_assignments *a, const char *name, const struct strvec *targets)
-{
-    patch_assign_in(a, name, NULL, targets);
-}
-
-static int same_rel(const char *a, const char *b)
-{
-    return a == b || (a && b && !strcmp(a, b));
-}
-
-void patch_assign_in(struct patch_assignments *a, const char *name, const char *rel, const struct strvec *targets)
-{
-    struct patch_assignment *x = NULL;
-    for (size_t i = 0; i < a->n && !x; i++)
-        if (!strcmp(a->v[i].name, name) && same_rel(a->v[i].rel, rel)) x = &a->v[i];
-    if (x) {
-        sv_free(&x->targets);
-    } else {
-        if (a->n == a->cap) {
-            a->cap = a->cap ? 2 * a->cap : 8;
-            a->v = xrealloc(a->v, a->cap * sizeof *a->v);
-        }
-        x = &a->v[a->n++];
-        x->name = xstrdup(name);
-        x->rel = rel ? xstrdup(rel) : NULL;
-    }
-    x->targets = (struct strvec)STRVEC_INIT;
-    copy_targets(&x->targets, targets);
-}
-
-void patch_assignments_free(struct patch_assignments *a)
-{
-    for (size_t i = 0; i < a->n; i++) {
-        free(a->v[i].name);
-        free(a->v[i].rel);
-        sv_free(&a->v[i].targets);
-    }
-    free(a->v);
-    memset(a, 0, sizeof *a);
-}
-
-int patch_validate_assignments(struct store *st, const struct patch_assignments *a)
-{
-    for (size_t i = 0; i < a->n; i++) {
-        int seen = 0;
-        for (size_t k = 0; k < i && !seen; k++) seen = same_targets(&a->v[k].targets, &a->v[i].targets);
-        if (!seen && patch_validate_targets(st, &a->v[i].targets, NULL, NULL, 0) != 0) return -1;
-    }
-    return 0;
-}
-
-/* The index of targets in p->sets, added when new. */
-static size_t plan_set(struct patch_plan *p, const struct strvec *targets)
-{
-    for (size_t s = 0; s < p->nsets; s++)
-        if (same_targets(&p->sets[s].targets, targets)) return s;
-    p->sets = xrealloc(p->sets, (p->nsets + 1) * sizeof *p->sets);
-    struct patch_target_set *set = &p->sets[p->nsets];
-    memset(set, 0, sizeof *set);
-    copy_targets(&set->targets, targets);
-    set->fma = targets_enable_fma(targets);
-    return p->nsets++;
-}
-
-/* Names the sets' macros (FMVGEN_CLONES when there is one; distinct names
- * from the targets otherwise), and fills p->targets (the union) and
- * p->fma. */
-static void name_sets(struct patch_plan *p)
-{
-    for (size_t s = 0; s < p->nsets; s++) {
-        struct patch_target_set *set = &p->sets[s];
-        if (p->nsets == 1) {
-            set->macro = xstrdup(DEFAULT_MACRO);
-        } else {
-            char *base = patch_macro_name(&set->targets);
-            set->macro = xstrdup(base);
-            for (int k = 2;; k++) {   /* two sets spelled alike ("a-b" / "a_b"): numbered */
-                int taken = 0;
-                for (size_t o = 0; o < s && !taken; o++) taken = !strcmp(p->sets[o].macro, set->macro);
-                if (!taken) break;
-                free(set->macro);
-                set->macro = xasprintf("%s_%d", base, k);
-            }
-            free(base);
-        }
-        for (size_t i = 0; i < set->targets.n; i++)
-            if (!sv_contains(&p->targets, set->targets.v[i])) sv_push(&p->targets, set->targets.v[i]);
-        if (set->fma) p->fma = 1;
-    }
-}
-
-/* Keeps the functions an assignment names (by name, and by file when it
- * gives one), each with its assignment's set. */
-static void keep_assigned(struct patch_plan *p, const struct patch_assignments *a)
-{
-    size_t out = 0;
-    for (size_t i = 0; i < p->nfunctions; i++) {
-        struct patch_function *f = &p->functions[i];
-        const struct patch_assignment *x = NULL;
-        for (size_t k = 0; k < a->n && !x; k++)
-            if (!strcmp(a->v[k].name, f->name) && (!a->v[k].rel || !strcmp(a->v[k].rel, f->rel))) x = &a->v[k];
-        if (!x) {
-            function_free(f);
-            continue;
-        }
-        f->set = plan_set(p, &x->targets);
         p->functions[out++] = *f;
     }
     p->nfunctions = out;
@@ -817,7 +690,7 @@ static void add_helpers(struct patch_plan *p)
             for (size_t k = 0; k < p->nfunctions && !known; k++) known = same_place(&p->functions[k], x.file, x.offset);
             for (size_t k = 0; k < p->nhelpers && !known; k++) known = same_place(&p->helpers[k], x.file, x.offset);
             if (known) {
-                function_free(&x);
+                patch_function_free(&x);
                 continue;
             }
             if (p->nhelpers == cap) p->helpers = xrealloc(p->helpers, (cap = cap ? 2 * cap : 8) * sizeof *p->helpers);
@@ -853,15 +726,15 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
 {
     memset(p, 0, sizeof *p);
     p->exact = exact;
-    if (targets) plan_set(p, targets);
+    if (targets) patch_plan_set(p, targets);
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
     settle_in_files(p, p->functions, &p->nfunctions, &p->already);
     if (only) keep_only(p, only);
     if (min_score > 0) keep_scored(p, min_score);
-    if (assigned) keep_assigned(p, assigned);
-    name_sets(p);
+    if (assigned) patch_keep_assigned(p, assigned);
+    patch_name_sets(p);
     if (assigned) p->exact = !p->fma;
     if (p->nfunctions == 0) {
         p->text = xstrdup("");
@@ -927,9 +800,9 @@ int patch_plan_build_assigned(struct store *st, const struct patch_assignments *
 void patch_plan_free(struct patch_plan *p)
 {
     if (!p) return;
-    for (size_t i = 0; i < p->nfunctions; i++) function_free(&p->functions[i]);
+    for (size_t i = 0; i < p->nfunctions; i++) patch_function_free(&p->functions[i]);
     free(p->functions);
-    for (size_t i = 0; i < p->nhelpers; i++) function_free(&p->helpers[i]);
+    for (size_t i = 0; i < p->nhelpers; i++) patch_function_free(&p->helpers[i]);
     free(p->helpers);
     for (size_t i = 0; i < p->nfiles; i++) {
         free(p->files[i].path);

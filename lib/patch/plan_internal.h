@@ -16,6 +16,19 @@
 
 #include "patch/plan.h"
 
+/* plan.c: frees what f holds (not f). */
+void patch_function_free(struct patch_function *f);
+
+/* assign.c: the index of targets in p->sets, added (copied) when new. */
+size_t patch_plan_set(struct patch_plan *p, const struct strvec *targets);
+/* assign.c: names the sets' macros (FMVGEN_CLONES when there is one,
+ * distinct names made from the targets otherwise) and fills p->targets
+ * (their union) and p->fma. */
+void patch_name_sets(struct patch_plan *p);
+/* assign.c: keeps the functions a names (by name, and by file when it gives
+ * one), each given its assignment's set; frees the others. */
+void patch_keep_assigned(struct patch_plan *p, const struct patch_assignments *a);
+
 /* header.c: the header comment of p's patch (functions and why, targets,
  * helpers, what was left out, the FMA warning, version), ending in a blank
  * line. p must be complete but for text. Caller frees. */

@@ -101,7 +101,7 @@ static void load_loops(struct store *st, int64_t compile_id, struct patch_functi
     sqlite3_finalize(q);
 }
 
-static int by_file_then_offset(const void *a, const void *b)
+int patch_function_cmp(const void *a, const void *b)
 {
     const struct patch_function *x = a, *y = b;
     int c = strcmp(x->rel, y->rel);
@@ -239,7 +239,7 @@ static int load_functions(struct store *st, const char *root, struct patch_plan 
         }
     }
     sqlite3_finalize(q);
-    if (rc == 0) qsort(p->functions, p->nfunctions, sizeof *p->functions, by_file_then_offset);
+    if (rc == 0) qsort(p->functions, p->nfunctions, sizeof *p->functions, patch_function_cmp);
     return rc;
 }
 
@@ -548,7 +548,7 @@ static const char *place_after_cxx_attribute_lists(struct patch_function *f, con
  * it already carries the attribute line - after the placement, so a patched
  * file's line below the lists counts as patched - and counted in *already
  * (NULL: not counted). */
-static void settle_in_files(struct patch_plan *p, struct patch_function *fs, size_t *n, size_t *already)
+void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size_t *n, size_t *already)
 {
     size_t out = 0, len = 0;
     char *path = NULL, *text = NULL;
@@ -613,95 +613,6 @@ static void keep_scored(struct patch_plan *p, int min_score)
     p->nfunctions = out;
 }
 
-/* ---- the functions' inlined helpers (candidates/helpers.h) ---- */
-
-static int same_place(const struct patch_function *a, const char *file, size_t offset)
-{
-    return a->offset == offset && !strcmp(a->file, file);
-}
-
-/* One helper from a function's "inlined-helper" note: its file is the
- * function's (helpers.h), so is the scanned hash. NULL when the note is
- * not complete. */
-static struct patch_function helper_from_note(const struct patch_function *f, json_t *h, int *ok)
-{
-    struct patch_function x;
-    memset(&x, 0, sizeof x);
-    json_t *off = json_object_get(h, "insert_offset");
-    const char *name = json_string_value(json_object_get(h, "name"));
-    *ok = name && json_is_integer(off) && json_integer_value(off) >= 0;
-    if (!*ok) return x;
-    const char *display = json_string_value(json_object_get(h, "display_name"));
-    x.file = xstrdup(f->file);
-    x.rel = xstrdup(f->rel);
-    x.name = xstrdup(name);
-    x.display_name = xstrdup(display ? display : name);
-    x.offset = x.start = (size_t)json_integer_value(off);
-    x.insert_line = (int)json_integer_value(json_object_get(h, "insert_line"));
-    x.line = (int)json_integer_value(json_object_get(h, "line"));
-    if (x.line <= 0) x.line = x.insert_line;
-    x.source_hash = f->source_hash ? xstrdup(f->source_hash) : NULL;
-    x.notes = json_array();
-    x.set = f->set;
-    x.linkage = PATCH_LINKAGE_STATIC;
-    x.helper_of = xstrdup(f->display_name);
-    return x;
-}
-
-/* The "inlined-helper" notes of f, each with its "helper" object (NULL
- * when the notes end): for (i = 0; (h = next_helper(f, &i));). */
-static json_t *next_helper(const struct patch_function *f, size_t *i)
-{
-    for (; *i < json_array_size(f->notes); (*i)++) {
-        json_t *note = json_array_get(f->notes, *i);
-        const char *kind = json_string_value(json_object_get(note, "kind"));
-        json_t *h = json_object_get(note, "helper");
-        if (kind && !strcmp(kind, "inlined-helper") && json_is_object(h)) {
-            (*i)++;
-            return h;
-        }
-    }
-    return NULL;
-}
-
-void patch_function_helpers(const struct patch_function *f, struct strvec *names)
-{
-    json_t *h;
-    for (size_t i = 0; (h = next_helper(f, &i));) {
-        const char *name = json_string_value(json_object_get(h, "name"));
-        if (name && !sv_contains(names, name)) sv_push(names, name);
-    }
-}
-
-/* p->helpers: the helpers of the plan's functions, each once; one that is
- * a candidate of its own (compiled out of line by another TU) is patched as
- * that, and one already patched is left alone like a function. */
-static void add_helpers(struct patch_plan *p)
-{
-    size_t cap = 0;
-    for (size_t i = 0; i < p->nfunctions; i++) {
-        const struct patch_function *f = &p->functions[i];
-        json_t *h;
-        for (size_t j = 0; (h = next_helper(f, &j));) {
-            int ok;
-            struct patch_function x = helper_from_note(f, h, &ok);
-            if (!ok) continue;
-            int known = 0;
-            for (size_t k = 0; k < p->nfunctions && !known; k++) known = same_place(&p->functions[k], x.file, x.offset);
-            for (size_t k = 0; k < p->nhelpers && !known; k++) known = same_place(&p->helpers[k], x.file, x.offset);
-            if (known) {
-                patch_function_free(&x);
-                continue;
-            }
-            if (p->nhelpers == cap) p->helpers = xrealloc(p->helpers, (cap = cap ? 2 * cap : 8) * sizeof *p->helpers);
-            p->helpers[p->nhelpers++] = x;
-        }
-    }
-    /* a helper already patched is no function of the plan: not counted */
-    settle_in_files(p, p->helpers, &p->nhelpers, NULL);
-    if (p->nhelpers) qsort(p->helpers, p->nhelpers, sizeof *p->helpers, by_file_then_offset);
-}
-
 /* Functions and helpers together, by file then offset: what build_file
  * edits. Caller frees the array (not the functions). */
 static struct patch_function **edits_in_order(struct patch_plan *p, size_t *n)
@@ -711,7 +622,7 @@ static struct patch_function **edits_in_order(struct patch_plan *p, size_t *n)
     size_t a = 0, b = 0, k = 0;
     while (a < p->nfunctions || b < p->nhelpers) {
         int take_function = b == p->nhelpers ||
-                            (a < p->nfunctions && by_file_then_offset(&p->functions[a], &p->helpers[b]) <= 0);
+                            (a < p->nfunctions && patch_function_cmp(&p->functions[a], &p->helpers[b]) <= 0);
         v[k++] = take_function ? &p->functions[a++] : &p->helpers[b++];
     }
     return v;
@@ -730,7 +641,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (load_functions(st, p->root, p) != 0) return -1;
-    settle_in_files(p, p->functions, &p->nfunctions, &p->already);
+    patch_settle_in_files(p, p->functions, &p->nfunctions, &p->already);
     if (only) keep_only(p, only);
     if (min_score > 0) keep_scored(p, min_score);
     if (assigned) patch_keep_assigned(p, assigned);
@@ -740,7 +651,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
         p->text = xstrdup("");
         return 0;
     }
-    add_helpers(p);
+    patch_add_helpers(p);
     size_t n;
     struct patch_function **edits = edits_in_order(p, &n);
     p->files = xcalloc(n, sizeof *p->files);

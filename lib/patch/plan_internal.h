@@ -19,6 +19,18 @@
 /* plan.c: frees what f holds (not f). */
 void patch_function_free(struct patch_function *f);
 
+/* qsort order of functions: by rel, then offset. */
+int patch_function_cmp(const void *a, const void *b);
+
+/* place.c: settles fs[0..*n) against their files' text, each file read
+ * once: each line placed after [[...]] lists (or left out, said why in
+ * p->skipped and on stderr), then dropped when it already carries an
+ * FMVGEN_CLONES* line - after the placement, so a patched file's line below
+ * the lists counts as patched - and counted in *already (NULL: not
+ * counted). A file that cannot be read is left for patch_build_file to
+ * report. Dropped functions are freed; fs is compacted. */
+void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size_t *n, size_t *already);
+
 /* assign.c: the index of targets in p->sets, added (copied) when new. */
 size_t patch_plan_set(struct patch_plan *p, const struct strvec *targets);
 /* assign.c: names the sets' macros (FMVGEN_CLONES when there is one,
@@ -28,6 +40,11 @@ void patch_name_sets(struct patch_plan *p);
 /* assign.c: keeps the functions a names (by name, and by file when it gives
  * one), each given its assignment's set; frees the others. */
 void patch_keep_assigned(struct patch_plan *p, const struct patch_assignments *a);
+
+/* helpers.c: fills p->helpers with the helpers of p's functions, each
+ * once, sorted like functions; one that is a candidate of its own, or is
+ * already patched, is left out (not counted in already). */
+void patch_add_helpers(struct patch_plan *p);
 
 /* header.c: the header comment of p's patch (functions and why, targets,
  * helpers, what was left out, the FMA warning, version), ending in a blank

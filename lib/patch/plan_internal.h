@@ -31,6 +31,19 @@ int patch_function_cmp(const void *a, const void *b);
  * report. Dropped functions are freed; fs is compacted. */
 void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size_t *n, size_t *already);
 
+/* place.c: reads fs[0]'s file into pf (path, rel, hash, old), checks it
+ * is the scanned version (source_hash) and that each stored offset starts
+ * the line it names, then computes pf's new content and appends its
+ * unified diff to diff: the preamble blocks the file still lacks, a line
+ * per function of fs[0..n) (one file, sorted by offset; helpers among
+ * them), their redeclarations (patch/redecl.h). Sets each function's
+ * is_static. 0, or -1 after the error (a changed file, a stale offset). */
+int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, const struct patch_plan *p,
+                     struct strbuf *diff);
+
+/* place.c: the 1-based line of offset in text. */
+size_t patch_line_of_offset(const char *text, size_t offset);
+
 /* assign.c: the index of targets in p->sets, added (copied) when new. */
 size_t patch_plan_set(struct patch_plan *p, const struct strvec *targets);
 /* assign.c: names the sets' macros (FMVGEN_CLONES when there is one,

@@ -19,7 +19,17 @@
 /* plan.c: frees what f holds (not f). */
 void patch_function_free(struct patch_function *f);
 
-/* qsort order of functions: by rel, then offset. */
+/* load.c: appends to p->functions the store's candidates (one per file
+ * and offset: a TU compiled twice is one function), with rel relative to
+ * root, their notes (never NULL), linkage and symbols from an
+ * "included-source" note, and loop counts; sorted by patch_function_cmp.
+ * One on a line shared with other code, or whose symbol the preamble
+ * cannot name, is left out (p->skipped, and said on stderr). 0, or -1
+ * after the error: a candidate without a located definition, a file
+ * outside root, a store that cannot be read. */
+int patch_load_functions(struct store *st, const char *root, struct patch_plan *p);
+
+/* load.c: qsort order of functions: by rel, then offset. */
 int patch_function_cmp(const void *a, const void *b);
 
 /* place.c: settles fs[0..*n) against their files' text, each file read

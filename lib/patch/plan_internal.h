@@ -47,7 +47,8 @@ void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size
  * unified diff to diff: the preamble blocks the file still lacks, a line
  * per function of fs[0..n) (one file, sorted by offset; helpers among
  * them), their redeclarations (patch/redecl.h). Sets each function's
- * is_static. 0, or -1 after the error (a changed file, a stale offset). */
+ * is_static. 0, or -1 after the error (an unreadable or changed file, a
+ * stale offset, a redeclaration patch_redecl_check refuses). */
 int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, const struct patch_plan *p,
                      struct strbuf *diff);
 
@@ -65,8 +66,9 @@ void patch_name_sets(struct patch_plan *p);
 void patch_keep_assigned(struct patch_plan *p, const struct patch_assignments *a);
 
 /* helpers.c: fills p->helpers with the helpers of p's functions, each
- * once, sorted like functions; one that is a candidate of its own, or is
- * already patched, is left out (not counted in already). */
+ * once, sorted like functions, with the set of the function it serves.
+ * One that is a function of p already (a candidate of its own) is not
+ * added; one already patched is dropped, not counted in already. */
 void patch_add_helpers(struct patch_plan *p);
 
 /* header.c: the header comment of p's patch (functions and why, targets,

@@ -1,0 +1,349 @@
+/* place.c - see plan_internal.h (patch_settle_in_files, patch_build_file,
+ * patch_line_of_offset): where each line goes in a file's text - below
+ * C++11 [[...]] lists, not again where an FMVGEN_CLONES* line is - and the
+ * file's new content and diff. */
+#include "patch/plan_internal.h"
+#include "patch/marker.h"
+#include "patch/diff.h"
+#include "patch/redecl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DIFF_CONTEXT 3
+#define INLINE_MACRO PATCH_INLINE_MACRO
+
+/* The line ending of the line at offset ("\r\n" or "\n"); a last line
+ * without newline takes the file's first line ending. */
+static const char *eol_at(const char *text, size_t len, size_t offset)
+{
+    const char *nl = offset < len ? memchr(text + offset, '\n', len - offset) : NULL;
+    if (!nl) nl = memchr(text, '\n', len);
+    return nl && nl > text && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+static char *indent_at(const char *text, size_t len, size_t offset)
+{
+    size_t n = 0;
+    while (offset + n < len && (text[offset + n] == ' ' || text[offset + n] == '\t')) n++;
+    return xstrndup(text + offset, n);
+}
+
+/* Where the preamble goes: before the first candidate, unless that line is
+ * inside an #if/#ifdef block (the macro would be undefined outside it),
+ * then before the outermost open #if. Block comments are skipped so that a
+ * commented-out "#if" does not count. */
+static size_t preamble_offset(const char *text, size_t first)
+{
+    size_t pos = 0, open_at = 0;
+    int depth = 0, in_comment = 0;
+    while (pos < first) {
+        const char *nl = memchr(text + pos, '\n', first - pos);
+        size_t end = nl ? (size_t)(nl - text) + 1 : first;
+        const char *s = text + pos, *e = text + end;
+        if (!in_comment) {
+            const char *c = s;
+            while (c < e && (*c == ' ' || *c == '\t')) c++;
+            if (c < e && *c == '#') {
+                c++;
+                while (c < e && (*c == ' ' || *c == '\t')) c++;
+                size_t w = 0;
+                while (c + w < e && ((c[w] >= 'a' && c[w] <= 'z'))) w++;
+                if ((w == 2 && !strncmp(c, "if", 2)) || (w == 5 && !strncmp(c, "ifdef", 5)) ||
+                    (w == 6 && !strncmp(c, "ifndef", 6))) {
+                    if (depth == 0) open_at = pos;
+                    depth++;
+                } else if (w == 5 && !strncmp(c, "endif", 5) && depth > 0) {
+                    depth--;
+                }
+            }
+        }
+        for (const char *c = s; c + 1 < e; c++) {
+            if (!in_comment && c[0] == '/' && c[1] == '/') break;
+            if (!in_comment && c[0] == '/' && c[1] == '*') in_comment = 1, c++;
+            else if (in_comment && c[0] == '*' && c[1] == '/') in_comment = 0, c++;
+        }
+        pos = end;
+    }
+    return depth == 0 ? first : open_at;
+}
+
+/* 1 when the definition starting at pos has internal linkage: the word
+ * "static" comes before the function's name (the identifier followed by
+ * '('), skipping comments, __attribute__((...)) and [[...]]. */
+static int is_static_at(const char *text, size_t len, size_t pos)
+{
+    size_t end = len - pos > 4096 ? pos + 4096 : len;
+    size_t i = pos;
+    while (i < end) {
+        char c = text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '*' || c == '&') {
+            i++;
+        } else if (c == '/' && i + 1 < end && text[i + 1] == '*') {
+            const char *close = memmem(text + i + 2, end - i - 2, "*/", 2);
+            if (!close) return 0;
+            i = (size_t)(close - text) + 2;
+        } else if (c == '/' && i + 1 < end && text[i + 1] == '/') {
+            while (i < end && text[i] != '\n') i++;
+        } else if (c == '[' && i + 1 < end && text[i + 1] == '[') {
+            const char *close = memmem(text + i + 2, end - i - 2, "]]", 2);
+            if (!close) return 0;
+            i = (size_t)(close - text) + 2;
+        } else if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+            size_t w = i;
+            while (w < end && (text[w] == '_' || (text[w] >= 'a' && text[w] <= 'z') ||
+                               (text[w] >= 'A' && text[w] <= 'Z') || (text[w] >= '0' && text[w] <= '9')))
+                w++;
+            size_t n = w - i;
+            if (n == 6 && !strncmp(text + i, "static", 6)) return 1;
+            int attribute = (n == 13 && !strncmp(text + i, "__attribute__", 13)) ||
+                            (n == 10 && !strncmp(text + i, "__declspec", 10));
+            size_t k = w;
+            while (k < end && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r')) k++;
+            if (k < end && text[k] == '(') {
+                if (!attribute) return 0;   /* the function's name: no "static" before it */
+                int depth = 0;
+                for (; k < end; k++) {
+                    if (text[k] == '(') depth++;
+                    else if (text[k] == ')' && --depth == 0) break;
+                }
+                w = k + 1;
+            }
+            i = w;
+        } else {
+            return 0;   /* "::", "<", ... : C++ shapes; external is the safe answer */
+        }
+    }
+    return 0;
+}
+
+size_t patch_line_of_offset(const char *text, size_t offset)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < offset; i++)
+        if (text[i] == '\n') line++;
+    return line;
+}
+
+/* 1 when text before offset already holds the guard "#ifndef MACRO_STATIC"
+ * of a preamble (the whole word: FMVGEN_CLONES_STATIC is not
+ * FMVGEN_CLONES_AVX2_STATIC). */
+static int preamble_defined(const char *text, size_t offset, const char *macro)
+{
+    char *guard = xasprintf("#ifndef %s_STATIC", macro);
+    size_t glen = strlen(guard);
+    int found = 0;
+    for (const char *at = text; !found && (at = memmem(at, offset - (size_t)(at - text), guard, glen)); at++) {
+        char after = (size_t)(at - text) + glen < offset ? at[glen] : '\n';
+        found = after == '\n' || after == '\r' || after == ' ' || after == '\t';
+    }
+    free(guard);
+    return found;
+}
+
+/* Reads one file, checks it is the scanned version, and computes its new
+ * content and diff for functions fs[0..n). */
+int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, const struct patch_plan *p,
+                     struct strbuf *diff)
+{
+    pf->path = xstrdup(fs[0]->file);
+    pf->rel = xstrdup(fs[0]->rel);
+    pf->nfunctions = n;
+    pf->old = read_file(pf->path, &pf->old_len);
+    if (!pf->old) return fmv_error("%s: cannot read: %s", pf->path, strerror(errno));
+    pf->hash = hash_bytes_hex(pf->old, pf->old_len);
+    for (size_t i = 0; i < n; i++) {
+        if (fs[i]->source_hash && strcmp(fs[i]->source_hash, pf->hash) != 0)
+            return fmv_error("%s: changed since the scan; run 'fmvgen scan' again (nothing was written)", pf->path);
+        /* Offsets come from the scan: a line start, on the line it says. */
+        if (fs[i]->offset >= pf->old_len || !diff_is_line_start(pf->old, pf->old_len, fs[i]->offset) ||
+            (fs[i]->insert_line > 0 && patch_line_of_offset(pf->old, fs[i]->offset) != (size_t)fs[i]->insert_line))
+            return fmv_error("%s: the stored position of %s (offset %zu, line %d) is not the start of its line; "
+                             "run 'fmvgen scan' again", pf->path, fs[i]->display_name, fs[i]->offset,
+                             fs[i]->insert_line);
+    }
+    if (patch_redecl_check(fs, n, pf->path, pf->old, pf->old_len) != 0) return -1;
+    /* the preamble, a line per function, a redeclaration per function */
+    struct insertion *ins = xcalloc(2 * n + 1, sizeof *ins);
+    char **texts = xcalloc(2 * n + 1, sizeof *texts);
+    size_t k = 0;
+    /* The sets this file's functions use whose macros are not defined above
+     * their first use yet (a file patched before has its preamble: once is
+     * enough). Their blocks go together above the first function needing
+     * one. */
+    struct patch_target_set *missing = xcalloc(p->nsets, sizeof *missing);
+    size_t nmissing = 0, first_missing = SIZE_MAX;
+    for (size_t s = 0; s < p->nsets; s++) {
+        size_t first = SIZE_MAX;
+        for (size_t i = 0; i < n; i++)   /* a redeclaration may come first (patch/redecl.h) */
+            if (fs[i]->set == s && !fs[i]->helper_of && patch_redecl_first_start(fs[i]) < first)
+                first = patch_redecl_first_start(fs[i]);
+        if (first == SIZE_MAX || preamble_defined(pf->old, first, p->sets[s].macro)) continue;
+        if (first < first_missing) first_missing = first;
+        missing[nmissing++] = p->sets[s];
+    }
+    /* the helpers' macro, the same way */
+    size_t first_helper = SIZE_MAX;
+    for (size_t i = 0; i < n && first_helper == SIZE_MAX; i++)
+        if (fs[i]->helper_of) first_helper = fs[i]->start;
+    int inline_missing = first_helper != SIZE_MAX && !preamble_defined(pf->old, first_helper, INLINE_MACRO);
+    if (nmissing || inline_missing) {
+        size_t pre = preamble_offset(pf->old, inline_missing && first_helper < first_missing ? first_helper : first_missing);
+        const char *eol = eol_at(pf->old, pf->old_len, pre);
+        struct strbuf text = STRBUF_INIT;
+        char *part = nmissing ? patch_preamble_sets(missing, nmissing, eol) : NULL;
+        if (part) sb_adds(&text, part);
+        free(part);
+        part = inline_missing ? patch_preamble_inline(eol) : NULL;
+        if (part) sb_adds(&text, part);
+        free(part);
+        texts[k] = sb_detach(&text);
+        ins[k].offset = pre;
+        ins[k].text = texts[k];
+        k++;
+    }
+    free(missing);
+    size_t npre = k;
+    for (size_t i = 0; i < n; i++) {
+        char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
+        if (fs[i]->helper_of) {
+            texts[k] = xasprintf("%s%s%s", indent, INLINE_MACRO, eol_at(pf->old, pf->old_len, fs[i]->offset));
+            free(indent);
+            ins[k].offset = fs[i]->offset;
+            ins[k].text = texts[k];
+            k++;
+            continue;
+        }
+        /* Internal linkage: "static", or a C++ anonymous namespace (its
+         * mangled names hold _GLOBAL__N_): no global alias may be made. Or
+         * libclang's linkage, when the scan stored it (a source file TUs
+         * include: libjpeg-turbo's "METHODDEF(void)" hides its "static"). */
+        fs[i]->is_static = fs[i]->linkage ? fs[i]->linkage == PATCH_LINKAGE_STATIC
+                                        : is_static_at(pf->old, pf->old_len, fs[i]->offset + strlen(indent)) ||
+                                              strstr(fs[i]->name, "_GLOBAL__N_");
+        if (fs[i]->is_static)
+            texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i]->set].macro,
+                                 eol_at(pf->old, pf->old_len, fs[i]->offset));
+        else   /* the preamble macro-expands the argument: each TU's own symbol */
+            texts[k] = xasprintf("%s%s(%s)%s", indent, p->sets[fs[i]->set].macro,
+                                 fs[i]->clones_arg ? fs[i]->clones_arg : fs[i]->name,
+                                 eol_at(pf->old, pf->old_len, fs[i]->offset));
+        free(indent);
+        ins[k].offset = fs[i]->offset;
+        ins[k].text = texts[k];
+        k++;
+    }
+    patch_redecl_insert(fs, n, p->sets, pf->old, pf->old_len, ins, &k, npre, texts);
+    pf->new_data = diff_apply_insertions(pf->old, pf->old_len, ins, k, &pf->new_len);
+    diff_write_insertions(diff, pf->rel, pf->old, pf->old_len, ins, k, DIFF_CONTEXT);
+    for (size_t i = 0; i < k; i++) free(texts[i]);
+    free(texts);
+    free(ins);
+    return 0;
+}
+
+/* pos moved past spaces and tabs. */
+static size_t skip_blanks(const char *text, size_t len, size_t pos)
+{
+    while (pos < len && (text[pos] == ' ' || text[pos] == '\t')) pos++;
+    return pos;
+}
+
+/* The end of the C++11 attribute list "[[...]]" starting at pos (just after
+ * its "]]"), or 0 when text at pos is not a complete list. Brackets nest;
+ * string literals are skipped. */
+static size_t cxx_attribute_list_end(const char *text, size_t len, size_t pos)
+{
+    if (len - pos < 4 || text[pos] != '[' || text[pos + 1] != '[') return 0;
+    int depth = 0;
+    for (size_t i = pos; i < len; i++) {
+        char c = text[i];
+        if (c == '"') {
+            for (i++; i < len && text[i] != '"'; i++)
+                if (text[i] == '\\') i++;
+        } else if (c == '[') {
+            depth++;
+        } else if (c == ']' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+/* clang refuses a GNU __attribute__ before a C++11 attribute list ("an
+ * attribute list cannot appear here"), so the attribute line may not go
+ * above a definition led by "[[...]]" lists. A static function whose lists
+ * fill their own lines gets its line below them, just above the
+ * decl-specifiers (where g++, clang++ 14 and 19 all clone it). Left out,
+ * said why: a list sharing the declaration's line (the line would need
+ * splitting), and an external function (its line starts, for clang < 18,
+ * with the alias's asm declaration, which may not follow a list either).
+ * Moves f's line, or returns why f is left out (NULL: kept). */
+static const char *place_after_cxx_attribute_lists(struct patch_function *f, const char *text, size_t len)
+{
+    size_t at = f->offset, moved = f->offset;
+    int same_line = 0;
+    while (text && at < len && !same_line) {
+        at = skip_blanks(text, len, at);
+        size_t end = cxx_attribute_list_end(text, len, at);
+        if (!end) break;
+        while (end < len && (text[end] == ' ' || text[end] == '\t' || text[end] == '\r')) end++;
+        if (end < len && text[end] == '\n') {
+            at = moved = end + 1;   /* the lists fill the line: the next line may hold more */
+        } else if (end + 1 < len && text[end] == '[' && text[end + 1] == '[') {
+            at = end;   /* another list on the same line */
+        } else {
+            same_line = 1;
+        }
+    }
+    /* An external function's line starts, for clang < 18, with the
+     * alias's asm declaration, which may not follow a list either. */
+    if (same_line)
+        return "a C++11 attribute list [[...]] precedes the declaration on its line, and "
+               "clang refuses the attribute before it: move the list to its own line";
+    if (moved != f->offset && !strstr(f->name, "_GLOBAL__N_") && !is_static_at(text, len, skip_blanks(text, len, moved)))
+        return "it starts with a C++11 attribute list [[...]]: clang refuses the attribute before it, and "
+               "the alias clang < 18 needs cannot follow it (static functions are patched below the list)";
+    if (moved != f->offset) {
+        if (f->insert_line > 0) f->insert_line += (int)(patch_line_of_offset(text, moved) - patch_line_of_offset(text, f->offset));
+        f->offset = moved;
+    }
+    return NULL;
+}
+
+/* Settles fs[0..*n) against their files' text, each file read once: each
+ * line placed after [[...]] lists (or skipped, said why), then dropped when
+ * it already carries the attribute line - after the placement, so a patched
+ * file's line below the lists counts as patched - and counted in *already
+ * (NULL: not counted). */
+void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size_t *n, size_t *already)
+{
+    size_t out = 0, len = 0;
+    char *path = NULL, *text = NULL;
+    for (size_t i = 0; i < *n; i++) {
+        struct patch_function *f = &fs[i];
+        if (!path || strcmp(path, f->file) != 0) {
+            free(text);
+            free(path);
+            path = xstrdup(f->file);
+            text = read_file(path, &len);   /* unreadable: patch_build_file says so */
+        }
+        const char *why = place_after_cxx_attribute_lists(f, text, len);
+        if (why) {
+            sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, why);
+            fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, why);
+            patch_function_free(f);
+            continue;
+        }
+        if (text && f->offset <= len && patch_marker_at(text, len, f->offset, NULL)) {
+            if (already) (*already)++;
+            patch_function_free(f);
+            continue;
+        }
+        fs[out++] = *f;
+    }
+    free(text);
+    free(path);
+    *n = out;
+}

@@ -75,8 +75,19 @@ static char *resolved(const char *path)
     return real ? real : xstrdup(path);
 }
 
-void select_reference_check(const char *log_path, const char *copy_root, const struct patch_plan *plan,
-                            struct select_reference_check *out)
+/* rel under root, resolved, is one of logged. */
+static int logged_under(const struct strvec *logged, const char *root, const char *rel)
+{
+    char *path = path_join(root, rel);
+    char *real = resolved(path);
+    int found = sv_contains(logged, real);
+    free(real);
+    free(path);
+    return found;
+}
+
+void select_reference_check(const char *log_path, const char *copy_root, const char *seen_root,
+                            const struct patch_plan *plan, struct select_reference_check *out)
 {
     memset(out, 0, sizeof *out);
     struct strvec logged = STRVEC_INIT;
@@ -94,13 +105,11 @@ void select_reference_check(const char *log_path, const char *copy_root, const s
     }
     free(text);
     for (size_t i = 0; plan && i < plan->nfiles; i++) {
-        char *path = path_join(copy_root, plan->files[i].rel);
-        char *real = resolved(path);
+        const char *rel = plan->files[i].rel;
         out->n_sources++;
-        if (sv_contains(&logged, real)) out->n_flagged++;
-        else if (out->missed.n < 5) sv_push(&out->missed, plan->files[i].rel);
-        free(real);
-        free(path);
+        if (logged_under(&logged, copy_root, rel) || (seen_root && logged_under(&logged, seen_root, rel)))
+            out->n_flagged++;
+        else if (out->missed.n < 5) sv_push(&out->missed, rel);
     }
     sv_free(&logged);
 }

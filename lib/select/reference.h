@@ -52,12 +52,16 @@ int select_reference_plan(struct store *st, const char *root, struct patch_plan 
 /* Which of plan's sources (its files, under copy_root, the copy the
  * reference built) the wrapper's log (WRAPPER_APPEND_LOG_ENV: one absolute
  * path a line; a missing file = none) names: n_flagged of n_sources, and
- * the first few that it does not name in missed (relative paths). */
+ * the first few that it does not name in missed (relative paths).
+ * seen_root: where the build's processes saw the copy besides copy_root -
+ * the project root when the reference built in a mount namespace with its
+ * copy there (select/isolation.h) - or NULL; a logged path under it counts
+ * as the same path under copy_root. */
 struct select_reference_check {
     size_t n_sources, n_flagged;
     struct strvec missed;
 };
-void select_reference_check(const char *log_path, const char *copy_root, const struct patch_plan *plan,
-                            struct select_reference_check *out);
+void select_reference_check(const char *log_path, const char *copy_root, const char *seen_root,
+                            const struct patch_plan *plan, struct select_reference_check *out);
 
 #endif

@@ -253,7 +253,8 @@ static void build_reference(struct select_session *s, struct select_march *m, si
     }
     if (m->built) {
         struct select_reference_check c;
-        select_reference_check(log, s->sources[index], &plan, &c);
+        /* in a mount namespace its compiles saw the copy at the root */
+        select_reference_check(log, s->sources[index], s->tree.ns_helper ? s->root : NULL, &plan, &c);
         m->n_sources = c.n_sources;
         m->n_flagged = c.n_flagged;
         sv_free(&m->missed);

@@ -486,14 +486,30 @@ static void test_reference_check(void **state)
     char *text = xasprintf("%s/a.c\n%s/b.c\n%s/a.c\n", root, link, root);
     assert_int_equal(write_file_atomic(log, text, strlen(text)), 0);
     struct select_reference_check c;
-    select_reference_check(log, root, &plan, &c);
+    select_reference_check(log, root, NULL, &plan, &c);
     assert_int_equal(c.n_sources, 3);
     assert_int_equal(c.n_flagged, 2);   /* a.c once, sub/b.c through the link */
     assert_int_equal(c.missed.n, 1);
     assert_string_equal(c.missed.v[0], "sub/c.c");
     sv_free(&c.missed);
+    /* Built in a mount namespace with the copy at the project's root: the
+     * log names the root's paths, which count only when given as seen_root
+     * (without namespaces they would be the user's tree, not the copy). */
+    char *seen = path_join(root, "project");
+    free(text);
+    text = xasprintf("%s/a.c\n%s/sub/c.c\n", seen, seen);
+    assert_int_equal(write_file_atomic(log, text, strlen(text)), 0);
+    select_reference_check(log, root, NULL, &plan, &c);
+    assert_int_equal(c.n_flagged, 0);
+    sv_free(&c.missed);
+    select_reference_check(log, root, seen, &plan, &c);
+    assert_int_equal(c.n_flagged, 2);
+    assert_int_equal(c.missed.n, 1);
+    assert_string_equal(c.missed.v[0], "sub/b.c");
+    sv_free(&c.missed);
+    free(seen);
     unlink(log);
-    select_reference_check(log, root, &plan, &c);   /* no compile reached the wrapper */
+    select_reference_check(log, root, NULL, &plan, &c);   /* no compile reached the wrapper */
     assert_int_equal(c.n_sources, 3);
     assert_int_equal(c.n_flagged, 0);
     assert_int_equal(c.missed.n, 3);

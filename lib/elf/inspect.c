@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "elf/elffile.h"
+#include "elf/samecode.h"
 #include "util/util.h"
 
 /* How far a version without a symbol size may reach: clones of hot loops
@@ -107,6 +108,10 @@ static void analyze_function(const struct elf_file *ef, const struct starts *sta
         ic->beyond_default = ic->isa.needs & ~def->isa.needs;
         ic->wider_than_default = ic->isa.vector_bits > def->isa.vector_bits;
         ic->verdict = ic->beyond_default || ic->wider_than_default ? VERDICT_USEFUL : VERDICT_USELESS;
+        if (ic->verdict == VERDICT_USELESS && !ic->size_estimated && !def->size_estimated)
+            ic->same_as_default = elf_code_same(elf_file_bytes(ef, ic->clone->addr, ic->size), ic->size,
+                                                ic->clone->addr, elf_file_bytes(ef, def->clone->addr, def->size),
+                                                def->size, def->clone->addr) == 1;
     }
     out->counted = fn->origin != ELF_MV_IFUNC && elf_mv_default(fn) != NULL;
 }
@@ -257,6 +262,7 @@ static json_t *clone_json(const struct inspect_clone *ic)
     if (ic->verdict != VERDICT_NONE) {
         json_object_set_new(o, "isa_beyond_default", names_json(ic->beyond_default));
         json_object_set_new(o, "wider_than_default", json_boolean(ic->wider_than_default));
+        json_object_set_new(o, "same_code_as_default", json_boolean(ic->same_as_default));
     }
     return o;
 }

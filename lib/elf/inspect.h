@@ -40,6 +40,8 @@ struct inspect_clone {
     struct isa_usage isa;
     isa_set beyond_default;          /* needs minus the default clone's needs */
     int wider_than_default;          /* wider vector registers than the default */
+    int same_as_default;             /* its code is the default clone's code, its
+                                      * addresses set aside (samecode.h) */
     enum inspect_verdict verdict;
 };
 

@@ -13,16 +13,21 @@ static void add_function(const struct inspect_report *ir, size_t k, const char *
                          struct clone_isa *out)
 {
     const struct elf_mv_function *fn = &ir->list.functions[k];
-    int useful = 0;
+    int useful = 0, others = 0, same = 1;
     isa_set needs = 0;
     for (size_t c = 0; c < fn->n_clones; c++) {
         const struct inspect_clone *ic = &ir->functions[k].clones[c];
         if (ic->verdict == VERDICT_USEFUL) useful = 1;
+        if (!ic->clone->is_default) {
+            others++;
+            same &= ic->same_as_default;
+        }
         if (ic->analyzed && ic->verdict != VERDICT_NONE) needs |= ic->isa.needs;
     }
     char *base = attribution_base_name(fn->name);
     for (size_t i = 0; i < n; i++) {
         if (strcmp(base, names[i]) != 0) continue;
+        out[i].same_code = (out[i].found ? out[i].same_code : 1) && others > 0 && same;
         out[i].found = 1;
         out[i].useful |= useful;
         out[i].needs |= needs;

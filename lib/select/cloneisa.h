@@ -22,6 +22,9 @@ struct clone_isa {
     int found;        /* some linked file holds clones of it */
     int useful;       /* some non-default clone needs more than the default one */
     isa_set needs;    /* union of what its non-default clones need */
+    int same_code;    /* found, and every non-default clone in every file is
+                       * the default's code (elf/samecode.h): no timing of
+                       * this build can show it gain */
 };
 
 /* For each of the n names, out[i] from the linked x86-64 ELF files under

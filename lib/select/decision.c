@@ -27,6 +27,18 @@ static int eligible(const struct decision_input *in, size_t f, size_t v)
     return in->function_eligible ? in->function_eligible[f * in->n_variants + v] : in->variant_eligible[v];
 }
 
+static int same_code(const struct decision_input *in, size_t f, size_t v)
+{
+    return in->same_code && in->same_code[f * in->n_variants + v];
+}
+
+static int same_code_everywhere(const struct decision_input *in, size_t f)
+{
+    size_t v = 1;
+    while (v < in->n_variants && same_code(in, f, v)) v++;
+    return in->n_variants > 1 && v == in->n_variants;
+}
+
 static int slower_on_some_workload(const struct decision_input *in, size_t v, size_t f)
 {
     if (in->n_workloads < 2) return 0;   /* the summed verdict already says it */
@@ -144,7 +156,7 @@ static void decide_group(const struct decision_input *in, struct decision *out)
     for (size_t f = 0; g->chosen >= 1 && f < in->n_functions; f++) {
         struct decision_function *d = &out->functions[f];
         size_t v = (size_t)g->chosen;
-        if (!pool[f] || !eligible(in, f, v) || d->share < in->min_share * DECISION_GROUP_MEMBER_SHARE) continue;
+        if (!pool[f] || !eligible(in, f, v) || same_code(in, f, v) || d->share < in->min_share * DECISION_GROUP_MEMBER_SHARE) continue;
         if (d->by_variant[v].mean_b >= d->by_variant[v].mean_a || slower_on_some_workload(in, v, f)) continue;
         d->chosen = g->chosen;
         d->reason = DECISION_SELECTED_TOGETHER;
@@ -259,7 +271,7 @@ void decide(const struct decision_input *in, struct decision *out)
     int *rejected = xcalloc(cap, sizeof *rejected);
     for (size_t f = 0; f < in->n_functions; f++)
         for (size_t v = 1; v < in->n_variants && judged(in, &out->functions[f]); v++)
-            if (out->functions[f].by_variant[v].valid) {
+            if (out->functions[f].by_variant[v].valid && !same_code(in, f, v)) {
                 p[m] = out->functions[f].by_variant[v].p;
                 who[m++] = f * in->n_variants + v;
             }
@@ -276,6 +288,7 @@ void decide(const struct decision_input *in, struct decision *out)
         double best_inel = 0;
         for (size_t v = 1; v < in->n_variants; v++) {
             const struct stats_interval *iv = &d->by_variant[v];
+            if (same_code(in, f, v)) continue;
             if (!stats_faster(iv)) {
                 /* faster before the A/A widening */
                 uncalibrated |= iv->widened > 0 && iv->lo + iv->widened > 0;
@@ -304,7 +317,10 @@ void decide(const struct decision_input *in, struct decision *out)
         double best = d->fastest >= 1 ? d->by_variant[d->fastest].speedup : 0;
         if (d->best_ineligible >= 0 && best_inel <= best) d->best_ineligible = -1;
 
-        if (d->share < in->min_share) {
+        if (same_code_everywhere(in, f)) {
+            d->reason = DECISION_SAME_CODE;
+            d->chosen = d->fastest = d->best_ineligible = -1;
+        } else if (d->share < in->min_share) {
             d->reason = DECISION_COLD;
             d->chosen = d->fastest = -1;
         } else if (d->base_samples < in->min_samples || in->n_runs < 2) {
@@ -383,6 +399,9 @@ const char *decision_reason_name(enum decision_reason r)
                "tested (Holm)";
     case DECISION_CALIBRATION:
         return "faster, but by no more than the baseline differs from itself (A/A calibration)";
+    case DECISION_SAME_CODE:
+        return "its clones are its default's code with every target set: no set changes it, so its timings are "
+               "noise";
     }
     return "?";
 }
@@ -399,6 +418,7 @@ const char *decision_reason_code(enum decision_reason r)
     case DECISION_INELIGIBLE: return "ineligible";
     case DECISION_MULTIPLE_TESTS: return "multiple-tests";
     case DECISION_CALIBRATION: return "calibration";
+    case DECISION_SAME_CODE: return "same-code";
     }
     return "?";
 }

@@ -80,6 +80,12 @@ struct decision_input {
      * when unknown; NULL: none known (the fastest set is kept). */
     const double *code_bytes;
     double alpha;                  /* family-wise error rate; 0: DECISION_ALPHA */
+    /* [f * n_variants + v], or NULL: none known. 1 when every clone of f in
+     * variant v's build is f's default code (select/cloneisa.h): v cannot
+     * change f's time, so whatever its runs show is noise. Such a pair is
+     * no test of the family and never qualifies; a function whose every
+     * set is such gets DECISION_SAME_CODE. */
+    const int *same_code;
 };
 
 #define DECISION_ALPHA 0.05
@@ -98,6 +104,7 @@ enum decision_reason {
                                * functions' tests does not reject it */
     DECISION_CALIBRATION,     /* faster, but by no more than the baseline differs from
                                * itself (its interval widened by the A/A calibration) */
+    DECISION_SAME_CODE,       /* with every set, its clones are its default's code */
 };
 
 /* A group member must hold this fraction of min_share of some workload: a

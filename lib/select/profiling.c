@@ -106,6 +106,49 @@ static int *function_eligibility(struct select_session *s, const char *const *na
     return out;
 }
 
+/* Per function and variant (decision.h's same_code): its clones in that
+ * variant's build are its default's code (cloneisa.h), kept in the report
+ * (select_function.same_code) and said in a note. NULL when no pair is
+ * such. Caller frees. */
+static int *function_same_code(struct select_session *s, const char *const *names)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants, n_everywhere = 0;
+    int *out = xcalloc(nf * nv + 1, sizeof *out), any = 0;
+    struct clone_isa *isa = xcalloc(nf + 1, sizeof *isa);
+    for (size_t v = 1; v < nv; v++) {
+        if (!r->variants[v].built) continue;
+        clone_isa_of_dir(s->builds[v].dir, names, nf, isa);
+        for (size_t f = 0; f < nf; f++) {
+            out[f * nv + v] = isa[f].same_code;
+            any |= isa[f].same_code;
+        }
+    }
+    free(isa);
+    struct strbuf which = STRBUF_INIT;
+    for (size_t f = 0; f < nf; f++) {
+        struct select_function *fn = &r->functions[f];
+        fn->same_code = xcalloc(nv + 1, sizeof *fn->same_code);
+        size_t v = 1;
+        for (size_t u = 1; u < nv; u++) fn->same_code[u] = out[f * nv + u];
+        while (v < nv && out[f * nv + v]) v++;
+        if (nv < 2 || v < nv) continue;
+        if (n_everywhere < 5) sb_addf(&which, "%s%s", n_everywhere ? ", " : "", fn->display_name);
+        n_everywhere++;
+    }
+    if (n_everywhere)
+        sv_pushf(&r->notes, "%zu candidate%s (%s%s) got clones that are the default's code with every target set "
+                            "(inspect): no verdict from timing for %s, whatever the runs show",
+                 n_everywhere, n_everywhere == 1 ? "" : "s", sb_str(&which), n_everywhere > 5 ? ", ..." : "",
+                 n_everywhere == 1 ? "it" : "them");
+    sb_free(&which);
+    if (!any) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* The sampled local symbols of run p (workload w, variant v) that belong to
  * no candidate, into log (outlined.h). */
 static void log_helpers(const struct profile *p, const struct attribution_origin *origins, const char *const *names,
@@ -229,11 +272,12 @@ int session_profile_all(struct select_session *s)
     }
     if (rc == 0) rc = select_runcheck_finish(check, s);
     select_runcheck_free(check);
-    int *function_eligible = NULL;
+    int *function_eligible = NULL, *same_code = NULL;
     double *code_bytes = NULL;
     if (rc == 0) {
         count_outlined(s, &helpers_log, sources, samples);
         function_eligible = function_eligibility(s, names);
+        same_code = function_same_code(s, names);
         code_bytes = session_code_bytes(s);
         struct decision_input in = {
             .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
@@ -241,6 +285,7 @@ int session_profile_all(struct select_session *s)
             .function_eligible = function_eligible,
             .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
             .aa_samples = aa_samples, .aa_totals = aa_totals, .code_bytes = code_bytes,
+            .same_code = same_code,
         };
         decide(&in, &r->decision);
         /* what each function's chosen clones saved, per workload: for
@@ -252,6 +297,7 @@ int session_profile_all(struct select_session *s)
                     s->saved[w * nf + f] = decision_saved_share(&in, w, f, (size_t)r->decision.functions[f].chosen);
     }
     free(function_eligible);
+    free(same_code);
     free(code_bytes);
     free(aa_samples);
     free(aa_name_samples);

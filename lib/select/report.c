@@ -696,6 +696,7 @@ json_t *select_report_json(const struct select_report *r)
                 if (!r->variants[v].built) continue;
                 json_t *iv = select_interval_json(&d->by_variant[v]);
                 json_object_set_new(iv, "clone_ran", fn->ran && fn->ran[v] ? json_string(fn->ran[v]) : json_null());
+                json_object_set_new(iv, "same_code", json_boolean(fn->same_code && fn->same_code[v]));
                 json_object_set_new(by, r->variants[v].name, iv);
             }
             json_object_set_new(j, "variants", by);
@@ -997,6 +998,7 @@ void select_report_free(struct select_report *r)
             for (size_t v = 0; v < r->n_variants; v++) free(fn->ran[v]);
         free(fn->ran);
         free(fn->bytes_added);
+        free(fn->same_code);
     }
     free(r->functions);
     decision_free(&r->decision);

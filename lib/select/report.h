@@ -62,6 +62,9 @@ struct select_function {
      * holds no clones of it (not cloned there, or not measured). NULL: no
      * build measured. */
     int64_t *bytes_added;
+    /* [variant]: 1 when its clones in that build are its default's code
+     * (decision.h, same_code); NULL: not known. */
+    int *same_code;
 };
 
 struct select_workload_result {

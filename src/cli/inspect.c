@@ -53,7 +53,8 @@ static void print_clone(const struct inspect_clone *ic, const struct widths *w)
     } else if (ic->inferred_default) {
         printf("default (inferred: the only version within baseline x86-64)\n");
     } else if (ic->verdict == VERDICT_USELESS) {
-        printf("USELESS: needs nothing beyond the default clone\n");
+        printf("USELESS: needs nothing beyond the default clone%s\n",
+               ic->same_as_default ? " (it is the default's code)" : "");
     } else if (ic->verdict == VERDICT_USEFUL) {
         char *extra = isa_set_format(ic->beyond_default, " ");
         /* Same width: the clone re-encodes or adds scalar extensions

@@ -2,8 +2,9 @@
 # test_select_aa.sh - select on identical code (tests/fixtures/select-aa with
 # `--set same=popcnt`: the one hot candidate's clone compiles to the code of
 # its default, which `fmvgen inspect` confirms): across repeated runs, with
-# different seeds and compilers, no function is selected and none gets a
-# gain verdict, and the A/A calibration (the baseline against itself), the
+# different seeds and compilers, no function is selected: its clone is
+# found to be the default's code (reason same-code, no test of the family,
+# a note), and the A/A calibration (the baseline against itself), the
 # seed and the rule against false selections are in report.json, report.md
 # and on the terminal. Asserts on verdicts, never on times.
 source "$TESTLIB"
@@ -23,8 +24,14 @@ aa_run() {   # CC SEED [--keep]
   local j="$P/.fmvgen/report.json"
   expect_eq "$cc/$seed: nothing selected" "$(jq -r .selected "$j")" 0
   expect_eq "$cc/$seed: selected.patch empty" "$(wc -c <"$P/.fmvgen/selected.patch")" 0
-  expect_match "$cc/$seed: add: no gain verdict" "$(jq -r '.functions[] | select(.name=="add") | .reason' "$j")" \
-    "^(no-gain|calibration|multiple-tests)$"
+  # the clone is the default's code: no verdict from timing, whatever the runs show
+  expect_eq "$cc/$seed: add: same code, no verdict" "$(jq -r '.functions[] | select(.name=="add") | .reason' "$j")" \
+    "same-code"
+  expect_eq "$cc/$seed: add: same code in report.json" \
+    "$(jq -r '.functions[] | select(.name=="add") | .variants.same.same_code' "$j")" true
+  expect_match "$cc/$seed: the note says so" "$(jq -r '.notes | join("\n")' "$j")" \
+    "1 candidate \(add\) got clones that are the default's code with every target set"
+  expect_eq "$cc/$seed: no test in the family" "$(jq -r .statistics.tests "$j")" 0
   expect_match "$cc/$seed: its clone ran" "$(jq -r '.functions[] | select(.name=="add") | .variants.same.clone_ran' "$j")" \
     "^add\."
   expect_eq "$cc/$seed: builds (baseline + one set, no reference)" "$(jq -r .builds "$j")" 2
@@ -44,6 +51,9 @@ aa_run() {   # CC SEED [--keep]
     expect_eq "$cc/$seed: inspect: the clone is the default's code" \
       "$("$FMVGEN" inspect --json "$kept/same/prog" | jq -r '.files[0].functions[0].clones | map(select(.default | not) | .verdict) | join(",")')" \
       "useless"
+    expect_eq "$cc/$seed: inspect: its code is the default's" \
+      "$("$FMVGEN" inspect --json "$kept/same/prog" | jq -r '.files[0].functions[0].clones | map(select(.default | not) | .same_code_as_default) | join(",")')" \
+      "true"
     rm -rf "$kept"
   fi
 }

@@ -201,6 +201,43 @@ static void test_decision(void **state)
     decision_free(&d);
 }
 
+/* Clones that are the default's code (decision_input.same_code): a gain
+ * the runs show is noise. With every set such: DECISION_SAME_CODE and no
+ * test in the family; with one set such: the other set decides. */
+static void test_decision_same_code(void **state)
+{
+    (void)state;
+    static const char *const names[NF] = {"hot", "cold"};
+    const double gain[NV][NF] = {{1000, 10}, {400, 10}, {600, 10}};
+    double samples[NV * NF * NR], totals[NV * NR];
+    for (size_t v = 0; v < NV; v++) {
+        for (size_t f = 0; f < NF; f++) fill_runs(samples, v, f, gain[v][f]);
+        for (size_t r = 0; r < NR; r++) totals[v * NR + r] = 2000;
+    }
+    int both[NV] = {0, 1, 1};
+    int everywhere[NF * NV] = {0, 1, 1, 0, 0, 0};
+    struct decision_input in = {.n_functions = NF, .n_workloads = 1, .n_variants = NV, .n_runs = NR,
+                                .functions = names, .samples = samples, .totals = totals,
+                                .variant_eligible = both, .min_share = 0.02, .min_samples = 20,
+                                .same_code = everywhere};
+    struct decision d;
+    decide(&in, &d);
+    assert_int_equal(d.functions[0].reason, DECISION_SAME_CODE);
+    assert_int_equal(d.functions[0].chosen, -1);
+    assert_int_equal(d.n_tests, 0);   /* the cold one is judged by no test either */
+    assert_string_equal(decision_reason_code(DECISION_SAME_CODE), "same-code");
+    decision_free(&d);
+
+    /* the faster set is the default's code: the other one is chosen */
+    int first[NF * NV] = {0, 1, 0, 0, 0, 0};
+    in.same_code = first;
+    decide(&in, &d);
+    assert_int_equal(d.functions[0].reason, DECISION_SELECTED);
+    assert_int_equal(d.functions[0].chosen, 2);
+    assert_int_equal(d.n_tests, 1);
+    decision_free(&d);
+}
+
 /* Two workloads: faster in sum, significantly slower on the second. */
 static void test_decision_workloads(void **state)
 {
@@ -826,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_welch),
         cmocka_unit_test(test_attribution),
         cmocka_unit_test(test_decision),
+        cmocka_unit_test(test_decision_same_code),
         cmocka_unit_test(test_decision_workloads),
         cmocka_unit_test(test_decision_share_per_workload),
         cmocka_unit_test(test_decision_small_gains),

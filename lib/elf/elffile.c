@@ -374,6 +374,24 @@ const struct elf_sym *elf_file_ifunc_at(const struct elf_file *ef, uint64_t addr
     return name ? NULL : any;
 }
 
+/* 1 when the object is a slim LTO object: .gnu.lto_ sections and no
+ * executable code. symtab/symsh (optional) get its symbol table section. */
+static int object_is_slim_lto(Elf *elf, size_t shstrndx, Elf_Scn **symtab, GElf_Shdr *symsh)
+{
+    int lto = 0;
+    uint64_t code = 0;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) continue;
+        const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (name && !strncmp(name, ".gnu.lto_", 9)) lto = 1;
+        if (sh.sh_flags & SHF_EXECINSTR) code += sh.sh_size;
+        if (symtab && sh.sh_type == SHT_SYMTAB) *symtab = scn, *symsh = sh;
+    }
+    return lto && !code;
+}
+
 int elf_object_functions(const char *path, struct strvec *names)
 {
     if (elf_version(EV_CURRENT) == EV_NONE) return -1;
@@ -387,17 +405,7 @@ int elf_object_functions(const char *path, struct strvec *names)
         eh.e_machine == EM_X86_64 && elf_getshdrstrndx(elf, &shstrndx) == 0) {
         /* A slim LTO object (GCC -flto) holds GIMPLE, no code: its symbols
          * say nothing of what was inlined. */
-        int lto = 0;
-        uint64_t code = 0;
-        Elf_Scn *scn = NULL;
-        while ((scn = elf_nextscn(elf, scn))) {
-            GElf_Shdr sh;
-            if (!gelf_getshdr(scn, &sh)) continue;
-            const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
-            if (name && !strncmp(name, ".gnu.lto_", 9)) lto = 1;
-            if (sh.sh_flags & SHF_EXECINSTR) code += sh.sh_size;
-        }
-        scn = lto && !code ? NULL : elf_nextscn(elf, NULL);
+        Elf_Scn *scn = object_is_slim_lto(elf, shstrndx, NULL, NULL) ? NULL : elf_nextscn(elf, NULL);
         for (; scn; scn = elf_nextscn(elf, scn)) {
             GElf_Shdr sh;
             if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB) continue;
@@ -478,20 +486,10 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
                elf_getshdrstrndx(elf, &shstrndx) != 0) {
         *why = xasprintf("%s: not an x86-64 relocatable object", path);
     } else {
-        int lto = 0;
-        uint64_t code = 0;
-        Elf_Scn *symtab = NULL, *scn = NULL;
+        Elf_Scn *symtab = NULL;
         GElf_Shdr symsh;
         memset(&symsh, 0, sizeof symsh);
-        while ((scn = elf_nextscn(elf, scn))) {
-            GElf_Shdr sh;
-            if (!gelf_getshdr(scn, &sh)) continue;
-            const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
-            if (name && !strncmp(name, ".gnu.lto_", 9)) lto = 1;
-            if (sh.sh_flags & SHF_EXECINSTR) code += sh.sh_size;
-            if (sh.sh_type == SHT_SYMTAB) symtab = scn, symsh = sh;
-        }
-        if (lto && !code) {
+        if (object_is_slim_lto(elf, shstrndx, &symtab, &symsh)) {
             *why = xasprintf("%s: a GCC LTO object (GIMPLE, no code)", path);
         } else if (!symtab) {
             *why = xasprintf("%s: no symbol table", path);

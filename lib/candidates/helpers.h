@@ -5,23 +5,19 @@
  * (f.avx2 beside f.default). GCC's -finline-functions-called-once, and both
  * compilers' size limits, then keep a big helper out of line, compiled for
  * the default ISA only - and the vector loops, which were the helper's, no
- * longer run with the clone's ISA. kissfft's kf_work is 98% of a run, but
- * its loops are in kf_bfly2..5: kf_work's clones alone gained nothing where
- * -march=x86-64-v3 gains 1.15x. Clones of the helpers too do not close the
- * gap: GCC 12 calls the helper clone of the caller's target, but does not
- * inline it (1.03x). Inlined into each clone, as the build inlined them
- * into kf_work, they reach the -march build (measured: 0.24 s against
- * 0.24 s, baseline 0.27 s). The loop records show such helpers: a record
- * names the function compiled (kf_work) and where the loop stands (inside
- * kf_bfly2).
+ * longer run with the clone's ISA. Cloning the helpers too does not help
+ * (GCC calls the helper clone of the caller's target but does not inline
+ * it); inlining them into each clone, as the build inlined them into F,
+ * does (docs/FINDINGS.md, "Helpers"). The loop records show such helpers: a
+ * record names the function compiled (F) and where the loop stands (inside
+ * the helper).
  *
  * A helper of candidate F is a function that
  *   - is the innermost definition holding some of F's loop records (so the
  *     compiler could and did inline it into F), or is called by F (or by
  *     another helper), holds a loop and has no symbol in the compile's
- *     object (the build inlined it everywhere: kissfft's kf_bfly4 and
- *     kf_bfly5, whose loops do not vectorize but whose scalar code gains
- *     from the clones' ISA all the same),
+ *     object (the build inlined it everywhere; its loops need not vectorize:
+ *     its scalar code gains from the clones' ISA all the same),
  *   - is defined in F's file, the TU's main file, with internal linkage
  *     (no other TU can call it),
  *   - is used (called, address taken) only inside F and inside F's other

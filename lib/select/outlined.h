@@ -4,9 +4,7 @@
  * -finline-functions-called-once), but the clones give it two call sites
  * (foo.avx2, foo.default), so it stays out of line - compiled for the default
  * ISA. The function's own samples then drop while the helper's appear: the
- * time moved, it did not get faster (kissfft: kf_work read "4.5x faster"
- * while its butterflies kf_bfly2..5 took the samples; the end-to-end time
- * did not move; seen with gcc 12 and clang 19).
+ * time moved, it did not get faster (docs/FINDINGS.md, "Helpers").
  *
  * So a local (static) function of a candidate's source file that no
  * baseline run ever sampled - it was inlined there - but a variant's run did

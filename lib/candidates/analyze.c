@@ -176,7 +176,7 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
             }
             if (store_rows(st, j->compile->id, &j->rows) != 0) rc = -1;
             for (size_t k = 0; rc == 0 && k < j->wanted.isa_notes.n; k++)
-                if (store_add_tu_note(st, j->compile->id, "isa-unmatched", j->wanted.isa_notes.v[k]) != 0) rc = -1;
+                if (store_add_tu_note(st, j->compile->id, TU_NOTE_ISA_UNMATCHED, j->wanted.isa_notes.v[k]) != 0) rc = -1;
         }
         fn_rows_free(&j->rows);
         wanted_free(&j->wanted);

@@ -20,6 +20,7 @@
 #include "candidates/helpers.h"
 #include "candidates/included.h"
 #include "candidates/locate.h"
+#include "store/reasons.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -71,7 +72,7 @@ struct fn_row {
     unsigned line, col, end_line, end_col;
     int located;                 /* positions and insert point are valid */
     unsigned insert_offset, insert_line;
-    const char *reason;          /* NULL: candidate */
+    enum exclusion_reason reason;   /* REASON_NONE: candidate */
     char *detail, *notes, *source_hash;
     const char *kind;            /* KIND_* (static strings) */
     int score, fma_score;
@@ -90,8 +91,8 @@ void fn_rows_free(struct row_list *rows);
 void fn_row_located(struct fn_row *r, const struct fn_def *def, const struct eligibility *el, char *notes);
 /* Adds the row of an unlocated function unless one of that name exists
  * ("foo" and "foo.part.0" both unlocated). Takes detail. */
-void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const char *directory, const char *reason,
-                           char *detail, const struct fn_def *def);
+void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const char *directory,
+                           enum exclusion_reason reason, char *detail, const struct fn_def *def);
 /* Appends note (a copy of the reference) to r's notes. */
 void fn_row_add_note(struct fn_row *r, json_t *note);
 /* The kind, score and evidence of a wanted function onto its row (r may be

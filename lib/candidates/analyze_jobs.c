@@ -82,7 +82,7 @@ static void run_job(CXIndex index, struct tu_job *j)
          * not from this tree): nothing to locate, nothing to patch. */
         fmv_warn("%s: source file not found; its functions are not analyzed", source);
         for (size_t k = 0; k < j->wanted.n; k++)
-            fn_rows_add_unlocated(&j->rows, &j->wanted.v[k], c->directory, "not-found",
+            fn_rows_add_unlocated(&j->rows, &j->wanted.v[k], c->directory, REASON_NOT_FOUND,
                           xasprintf("%s: the source file does not exist (any more)", source), NULL);
         free(source);
         return;
@@ -109,7 +109,7 @@ static void run_job(CXIndex index, struct tu_job *j)
         fmv_error("%s", error);
         j->unparsable = 1;
         for (size_t k = 0; k < j->wanted.n; k++)
-            fn_rows_add_unlocated(&j->rows, &j->wanted.v[k], c->directory, "parse-error", xstrdup(error), NULL);
+            fn_rows_add_unlocated(&j->rows, &j->wanted.v[k], c->directory, REASON_PARSE_ERROR, xstrdup(error), NULL);
     }
     free(error);
 }

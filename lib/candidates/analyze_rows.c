@@ -5,6 +5,8 @@
 #include "candidates/isa.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
+#include "store/notes.h"
+#include "store/reasons.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -43,7 +45,7 @@ static char *position_name(const struct wanted *w)
 
 /* A row for a function that was not located: named after the record, and
  * placed at the loop the compiler reported. */
-static void fn_row_unlocated(struct fn_row *r, const struct wanted *w, const char *directory, const char *reason,
+static void fn_row_unlocated(struct fn_row *r, const struct wanted *w, const char *directory, enum exclusion_reason reason,
                           char *detail, const struct fn_def *def)
 {
     r->name = w->function ? xstrndup(w->function, strcspn(w->function, ".")) : position_name(w);
@@ -57,12 +59,9 @@ static void fn_row_unlocated(struct fn_row *r, const struct wanted *w, const cha
     r->notes = xstrdup("[]");
 }
 
-static void add_note(json_t *notes, const char *kind, const char *detail)
+static void add_note(json_t *notes, enum note_kind kind, const char *detail)
 {
-    json_t *n = json_object();
-    json_object_set_new(n, "kind", json_string(kind));
-    json_object_set_new(n, "detail", json_string(detail));
-    json_array_append_new(notes, n);
+    json_array_append_new(notes, note_new(kind, detail));
 }
 
 char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const struct fn_def *def)
@@ -71,7 +70,7 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
     if (tu_is_main_file(tu, def->cxfile) || (compile_language_of(def->file) && !path_is_header(def->file))) {
         struct strvec details = STRVEC_INIT;
         simd_ifdef_details(pp, def, &details);
-        for (size_t i = 0; i < details.n; i++) add_note(notes, "simd-ifdef", details.v[i]);
+        for (size_t i = 0; i < details.n; i++) add_note(notes, NOTE_SIMD_IFDEF, details.v[i]);
         sv_free(&details);
     }
     char *macro = locate_static_macro(tu, def);
@@ -80,10 +79,8 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
          * and an external FMVGEN_CLONES(sym) on a static function makes
          * clang < 18 emit a global alias and resolver (two files' static
          * emit_restart then do not link: libjpeg-turbo). */
-        json_t *n = json_object();
         char *d = xasprintf("internal linkage through the macro %s: the patch marks it FMVGEN_CLONES_STATIC", macro);
-        json_object_set_new(n, "kind", json_string("static-macro"));
-        json_object_set_new(n, "detail", json_string(d));
+        json_t *n = note_new(NOTE_STATIC_MACRO, d);
         json_object_set_new(n, "static", json_true());
         json_array_append_new(notes, n);
         free(d);
@@ -93,7 +90,7 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
         char *d = xasprintf("line %u also holds '%s' before the definition: an attribute line inserted above "
                             "it would precede that code too",
                             def->insert_line, def->shared_line_prefix);
-        add_note(notes, "shared-line", d);
+        add_note(notes, NOTE_SHARED_LINE, d);
         free(d);
     }
     char *s = json_dumps(notes, JSON_COMPACT);
@@ -130,7 +127,7 @@ static struct fn_row *fn_row_named(struct row_list *rows, const char *name)
 
 /* Adds the row of an unlocated function unless one of that name exists
  * ("foo" and "foo.part.0" both unlocated). Takes detail. */
-void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const char *directory, const char *reason,
+void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const char *directory, enum exclusion_reason reason,
                           char *detail, const struct fn_def *def)
 {
     struct fn_row tmp;
@@ -206,7 +203,7 @@ int store_rows(struct store *st, int64_t compile_id, const struct row_list *rows
             sqlite3_bind_int(ins, 7, (int)r->end_line);
         }
         sqlite3_bind_text(ins, 11, r->reason ? "excluded" : "candidate", -1, SQLITE_STATIC);
-        sqlite3_bind_text(ins, 12, r->reason, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 12, reason_name(r->reason), -1, SQLITE_STATIC);
         sqlite3_bind_text(ins, 13, r->detail, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 14, r->notes ? r->notes : "[]", -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 15, r->source_hash, -1, SQLITE_TRANSIENT);

@@ -88,7 +88,7 @@ int scaninfo_write_tu_notes(struct store *st)
                 char *tab = strchr(notes.v[k], '\t');
                 if (!tab) continue;
                 *tab = 0;
-                rc = store_add_tu_note(st, rows[i].id, notes.v[k], tab + 1);
+                rc = store_add_tu_note(st, rows[i].id, tu_note_kind_parse(notes.v[k]), tab + 1);
             }
             if (rc == 0) rc = store_commit(st);
             else store_rollback(st);

@@ -223,7 +223,7 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
             char *found = ws[i].records_ok ? compiler_record_file_found(ws[i].record_path, ws[i].format) : NULL;
             if (found) store_add_record_file(st, cid, "build", ws[i].format, found);
             else
-                store_add_tu_note(st, cid, WRAPPER_NOTE_NO_RECORDS,
+                store_add_tu_note(st, cid, TU_NOTE_NO_RECORDS,
                                   ws[i].records_ok ? "the compiler wrote no optimization record file"
                                                    : "the records-only compile beside the build's failed");
             free(found);

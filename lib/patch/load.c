@@ -4,6 +4,7 @@
  * them, the candidate functions with their notes and loop counts. The
  * SQL of lib/patch/ is here. */
 #include "patch/plan_internal.h"
+#include "store/notes.h"
 #include "store/store.h"
 #include "targets/targets.h"
 
@@ -106,10 +107,9 @@ static void read_included_note(struct patch_function *f)
     json_t *note;
     json_array_foreach(f->notes, j, note)
     {
-        const char *kind = json_string_value(json_object_get(note, "kind"));
         json_t *st = json_object_get(note, "static");
         if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
-        if (!kind || strcmp(kind, "included-source") != 0) continue;
+        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE) continue;
         size_t k;
         json_t *sym;
         json_array_foreach(json_object_get(note, "symbols"), k, sym)
@@ -197,8 +197,7 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         json_t *note;
         json_array_foreach(f->notes, j, note)
         {
-            const char *kind = json_string_value(json_object_get(note, "kind"));
-            if (kind && !strcmp(kind, "shared-line")) shared = json_string_value(json_object_get(note, "detail"));
+            if (note_kind_of(note) == NOTE_SHARED_LINE) shared = json_string_value(json_object_get(note, "detail"));
         }
         if (!shared && !is_symbol(f->clones_arg ? f->clones_arg : f->name))
             shared = "its symbol is not a plain identifier the preamble can name";

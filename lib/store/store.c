@@ -376,9 +376,11 @@ int store_clear_loops(struct store *st, int64_t compile_id, const char *variant)
                    SQLITE_DONE ? 0 : -1;
 }
 
-int store_add_tu_note(struct store *st, int64_t compile_id, const char *kind, const char *detail)
+int store_add_tu_note(struct store *st, int64_t compile_id, enum tu_note_kind kind, const char *detail)
 {
-    return run_stmt(st, "INSERT INTO tu_notes(compile_id,kind,detail) VALUES(?,?,?)", "itt", compile_id, kind,
+    const char *name = tu_note_kind_name(kind);
+    if (!name) return fmv_error("%s/store.sqlite: a TU note of no known kind (%d)", store_path(st), (int)kind);
+    return run_stmt(st, "INSERT INTO tu_notes(compile_id,kind,detail) VALUES(?,?,?)", "itt", compile_id, name,
                     detail) == SQLITE_DONE ? 0 : -1;
 }
 

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "records/records.h"
+#include "store/notes.h"
 
 #define STORE_DIRNAME ".fmvgen"
 
@@ -78,7 +79,8 @@ int store_add_loop(struct store *st, int64_t compile_id, const char *variant,
                    const struct loop_record *rec);
 /* Drops the loops of one compile and variant (before re-reading its file). */
 int store_clear_loops(struct store *st, int64_t compile_id, const char *variant);
-int store_add_tu_note(struct store *st, int64_t compile_id, const char *kind, const char *detail);
+/* A tu_notes row; -1 (said) for TU_NOTE_UNKNOWN or a store error. */
+int store_add_tu_note(struct store *st, int64_t compile_id, enum tu_note_kind kind, const char *detail);
 /* The functions a compile emitted as code of their own (see the schema):
  * replaces the compile's list; 0 or -1. */
 struct strvec;

@@ -9,6 +9,7 @@
 #include "candidates/eligibility.h"
 #include "candidates/helpers.h"
 #include "candidates/inlined.h"
+#include "candidates/query.h"
 #include "candidates/simdifdef.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -134,25 +135,12 @@ void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct com
     free(seen_of);
 }
 
-static int drop_rows_of_failed_compiles(struct store *st)
-{
-    char *err = NULL;
-    if (sqlite3_exec(store_db(st),
-                     "DELETE FROM functions WHERE compile_id NOT IN (SELECT id FROM compiles WHERE exit_status=0)",
-                     NULL, NULL, &err) != SQLITE_OK) {
-        fmv_error("%s/store.sqlite: %s", store_path(st), err ? err : "SQL error");
-        sqlite3_free(err);
-        return -1;
-    }
-    return 0;
-}
-
 int candidates_analyze(struct store *st, struct analyze_stats *stats)
 {
     struct analyze_stats local;
     if (!stats) stats = &local;
     memset(stats, 0, sizeof *stats);
-    if (drop_rows_of_failed_compiles(st) != 0) return -1;
+    if (candidates_query_drop_failed(st) != 0) return -1;
     size_t ncompiles = 0;
     struct compile_row *compiles = store_list_compiles(st, &ncompiles);
     struct tu_job *jobs = xcalloc(ncompiles ? ncompiles : 1, sizeof *jobs);
@@ -174,7 +162,7 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
                 if (j->rows.v[k].reason) stats->excluded++;
                 else stats->candidates++;
             }
-            if (store_rows(st, j->compile->id, &j->rows) != 0) rc = -1;
+            if (candidates_query_store_rows(st, j->compile->id, &j->rows) != 0) rc = -1;
             for (size_t k = 0; rc == 0 && k < j->wanted.isa_notes.n; k++)
                 if (store_add_tu_note(st, j->compile->id, TU_NOTE_ISA_UNMATCHED, j->wanted.isa_notes.v[k]) != 0) rc = -1;
         }

@@ -8,7 +8,8 @@
  *                       tu_job); GCC's own include directory
  *   analyze_included.c  definitions in source files TUs #include, judged over
  *                       every TU that compiles them (included.h)
- *   analyze.c           one TU's rows (analyze_tu), and the whole pass */
+ *   analyze.c           one TU's rows (analyze_tu), and the whole pass
+ * The store is read and written through query.h. */
 #ifndef FMVGEN_ANALYZE_INTERNAL_H
 #define FMVGEN_ANALYZE_INTERNAL_H
 
@@ -101,8 +102,6 @@ void fn_row_take_kind(struct fn_row *r, const struct wanted *w);
 /* The notes of a located definition as JSON text (caller frees):
  * simd-ifdef, static-macro, shared-line. */
 char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const struct fn_def *def);
-/* Replaces the compile's functions rows in one transaction. 0 or -1. */
-int store_rows(struct store *st, int64_t compile_id, const struct row_list *rows);
 
 /* ---- analyze_jobs.c ---- */
 

@@ -1,5 +1,5 @@
 /* analyze_rows.c - see analyze_internal.h: the functions rows of one
- * compile as they will be stored, their notes, and storing them. */
+ * compile as they will be stored (query.h stores them), and their notes. */
 #include "candidates/analyze_internal.h"
 #include "candidates/eligibility.h"
 #include "candidates/isa.h"
@@ -45,8 +45,8 @@ static char *position_name(const struct wanted *w)
 
 /* A row for a function that was not located: named after the record, and
  * placed at the loop the compiler reported. */
-static void fn_row_unlocated(struct fn_row *r, const struct wanted *w, const char *directory, enum exclusion_reason reason,
-                          char *detail, const struct fn_def *def)
+static void fn_row_unlocated(struct fn_row *r, const struct wanted *w, const char *directory,
+                             enum exclusion_reason reason, char *detail, const struct fn_def *def)
 {
     r->name = w->function ? xstrndup(w->function, strcspn(w->function, ".")) : position_name(w);
     if (def && def->display_name) r->display_name = xstrdup(def->display_name);
@@ -127,8 +127,8 @@ static struct fn_row *fn_row_named(struct row_list *rows, const char *name)
 
 /* Adds the row of an unlocated function unless one of that name exists
  * ("foo" and "foo.part.0" both unlocated). Takes detail. */
-void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const char *directory, enum exclusion_reason reason,
-                          char *detail, const struct fn_def *def)
+void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const char *directory,
+                           enum exclusion_reason reason, char *detail, const struct fn_def *def)
 {
     struct fn_row tmp;
     memset(&tmp, 0, sizeof tmp);
@@ -167,58 +167,4 @@ void fn_row_add_note(struct fn_row *r, json_t *note)
     free(r->notes);
     r->notes = xstrdup(text ? text : "[]");
     free(text);
-}
-
-int store_rows(struct store *st, int64_t compile_id, const struct row_list *rows)
-{
-    sqlite3 *db = store_db(st);
-    if (store_begin(st) != 0) return -1;
-    sqlite3_stmt *del = NULL, *ins = NULL;
-    int ok = sqlite3_prepare_v2(db, "DELETE FROM functions WHERE compile_id=?", -1, &del, NULL) == SQLITE_OK &&
-             sqlite3_prepare_v2(db,
-                                "INSERT INTO functions(compile_id,name,display_name,file,line,col,end_line,end_col,"
-                                "insert_offset,insert_line,status,reason,detail,notes,source_hash,kind,score,evidence,"
-                                "fma_score) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                -1, &ins, NULL) == SQLITE_OK;
-    if (ok) {
-        sqlite3_bind_int64(del, 1, compile_id);
-        ok = sqlite3_step(del) == SQLITE_DONE;
-    }
-    for (size_t i = 0; ok && i < rows->n; i++) {
-        const struct fn_row *r = &rows->v[i];
-        sqlite3_reset(ins);
-        sqlite3_clear_bindings(ins);
-        sqlite3_bind_int64(ins, 1, compile_id);
-        sqlite3_bind_text(ins, 2, r->name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(ins, 3, r->display_name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(ins, 4, r->file, -1, SQLITE_TRANSIENT);
-        if (r->line) sqlite3_bind_int(ins, 5, (int)r->line);
-        if (r->located) {
-            sqlite3_bind_int(ins, 6, (int)r->col);
-            sqlite3_bind_int(ins, 7, (int)r->end_line);
-            sqlite3_bind_int(ins, 8, (int)r->end_col);
-            sqlite3_bind_int64(ins, 9, r->insert_offset);
-            sqlite3_bind_int(ins, 10, (int)r->insert_line);
-        } else if (r->end_line) {
-            sqlite3_bind_int(ins, 7, (int)r->end_line);
-        }
-        sqlite3_bind_text(ins, 11, r->reason ? "excluded" : "candidate", -1, SQLITE_STATIC);
-        sqlite3_bind_text(ins, 12, reason_name(r->reason), -1, SQLITE_STATIC);
-        sqlite3_bind_text(ins, 13, r->detail, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(ins, 14, r->notes ? r->notes : "[]", -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(ins, 15, r->source_hash, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(ins, 16, r->kind ? r->kind : KIND_VECTORIZED, -1, SQLITE_STATIC);
-        sqlite3_bind_int(ins, 17, r->score);
-        sqlite3_bind_text(ins, 18, r->evidence, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(ins, 19, r->fma_score);
-        ok = sqlite3_step(ins) == SQLITE_DONE;
-    }
-    if (!ok) fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
-    sqlite3_finalize(del);
-    sqlite3_finalize(ins);
-    if (!ok) {
-        store_rollback(st);
-        return -1;
-    }
-    return store_commit(st);
 }

@@ -2,6 +2,7 @@
  * analyze, from its loop records and its ISA comparison (isa.h). */
 #include "candidates/analyze_internal.h"
 #include "candidates/isa.h"
+#include "candidates/query.h"
 #include "elf/elffile.h"
 #include "util/util.h"
 
@@ -76,6 +77,19 @@ static void add_isa_functions(struct store *st, const struct compile_row *c, str
     isa_result_free(&r);
 }
 
+static void push_loop_function(void *ctx, const char *function, const char *file, int line, int in_build)
+{
+    struct wanted_list *out = ctx;
+    wanted_push(out, function, file, line);
+    if (!in_build) out->v[out->n - 1].kind = KIND_TARGET_VECTORIZED;
+}
+
+static void add_loop_position(void *ctx, size_t i, const char *file, int line)
+{
+    struct wanted_list *out = ctx;
+    wanted_add_position(&out->v[i], file, line);
+}
+
 /* The build's loops and the target probes' - not the -O3 comparison
  * (probe:O3) of a TU built at -O2: a loop that vectorizes only at -O3 is
  * not vectorized by any clone either (target_clones keeps the build's -O2),
@@ -83,42 +97,17 @@ static void add_isa_functions(struct store *st, const struct compile_row *c, str
 int wanted_load(struct store *st, const struct compile_row *c, struct wanted_list *out)
 {
     int64_t compile_id = c->id;
-    static const char *const SQL =
-        "SELECT function, MIN(file), MIN(line), MIN(id) AS first, MAX(variant='build') FROM loops"
-        " WHERE compile_id=?1 AND variant<>'probe:O3' AND function IS NOT NULL GROUP BY function"
-        " UNION ALL"
-        " SELECT NULL, file, line, MIN(id), 1 FROM loops"
-        " WHERE compile_id=?1 AND variant<>'probe:O3' AND function IS NULL GROUP BY file, line"
-        " ORDER BY first";
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(store_db(st), SQL, -1, &q, NULL) != SQLITE_OK)
-        return fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
-    sqlite3_bind_int64(q, 1, compile_id);
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        wanted_push(out, (const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
-                    sqlite3_column_int(q, 2));
-        if (!sqlite3_column_int(q, 4)) out->v[out->n - 1].kind = KIND_TARGET_VECTORIZED;
-    }
-    sqlite3_finalize(q);
+    if (candidates_query_loop_functions(st, compile_id, push_loop_function, out) != 0) return -1;
     add_isa_functions(st, c, out);
     /* Each function's loop positions: those in other definitions lead to
      * the helpers it inlined (helpers.h). */
-    static const char *const POSITIONS =
-        "SELECT DISTINCT file, line FROM loops"
-        " WHERE compile_id=?1 AND variant<>'probe:O3' AND function=?2 AND file IS NOT NULL ORDER BY file, line";
-    if (sqlite3_prepare_v2(store_db(st), POSITIONS, -1, &q, NULL) != SQLITE_OK)
-        return fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
-    for (size_t i = 0; i < out->n; i++) {
-        struct wanted *w = &out->v[i];
-        if (!w->function) continue;
-        sqlite3_reset(q);
-        sqlite3_bind_int64(q, 1, compile_id);
-        sqlite3_bind_text(q, 2, w->function, -1, SQLITE_TRANSIENT);
-        while (sqlite3_step(q) == SQLITE_ROW)
-            wanted_add_position(w, (const char *)sqlite3_column_text(q, 0), sqlite3_column_int(q, 1));
-        wanted_settle_positions(w);
-    }
-    sqlite3_finalize(q);
+    const char **functions = xcalloc(out->n ? out->n : 1, sizeof *functions);
+    for (size_t i = 0; i < out->n; i++) functions[i] = out->v[i].function;
+    int rc = candidates_query_loop_positions(st, compile_id, functions, out->n, add_loop_position, out);
+    free(functions);
+    if (rc != 0) return -1;
+    for (size_t i = 0; i < out->n; i++)
+        if (out->v[i].function) wanted_settle_positions(&out->v[i]);
     if (out->n) {
         out->object_known = store_object_functions(st, compile_id, &out->object_functions);
         if (!out->object_known && c->output) {

@@ -538,9 +538,11 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     struct body_scan scan = {NULL, 0};
     CXCursor body = body_of(def->cursor);
     if (!clang_Cursor_isNull(body)) clang_visitChildren(body, body_visit, &scan);
-    if (scan.intrinsic) set(out, REASON_INTRINSICS, xasprintf("%s: the default clone would not compile", scan.intrinsic));
+    if (scan.intrinsic)
+        set(out, REASON_INTRINSICS, xasprintf("%s: the default clone would not compile", scan.intrinsic));
     else if (scan.asm_line)
-        set(out, REASON_INLINE_ASM, xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
+        set(out, REASON_INLINE_ASM,
+            xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
     else if ((d = rule_used_before_definition(tu, def, out))) set(out, REASON_USED_BEFORE_DEFINITION, d);
     else if ((d = rule_internal_template_use(tu, def, body))) set(out, REASON_INTERNAL_TEMPLATE, d);
     free(scan.intrinsic);

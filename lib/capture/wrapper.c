@@ -196,10 +196,9 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
         fmv_warn("%s: compile not recorded (no store in %s)", ws[0].source, store_dir);
         return;
     }
-    /* The last connection to close would checkpoint the WAL into the
-     * database (four fdatasyncs, ~15 ms): leave that to the scan, which
-     * reads the store after the build, instead of paying it per compile. */
-    sqlite3_db_config(store_db(st), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
+    /* The checkpoint is left to the scan, which reads the store after the
+     * build, instead of being paid per compile. */
+    store_skip_checkpoint_on_close(st);
     for (size_t i = 0; i < n; i++) {
         char *hash = hash_file_hex(ws[i].source);
         struct compile_info ci = {

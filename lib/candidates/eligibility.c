@@ -472,7 +472,7 @@ static char *rule_used_before_definition(struct parsed_tu *tu, const struct fn_d
 
 /* ---- all rules --------------------------------------------------------- */
 
-static void set(struct eligibility *out, const char *reason, char *detail)
+static void set(struct eligibility *out, enum exclusion_reason reason, char *detail)
 {
     out->reason = reason;
     out->detail = detail;
@@ -500,49 +500,51 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
     memset(out, 0, sizeof *out);
     char *d;
     if (def->match == DEF_NOT_FOUND) {
-        set(out, "not-found",
+        set(out, REASON_NOT_FOUND,
             xasprintf("no definition of %s in the TU (compiler-generated, or not visible to libclang)",
                       def->display_name ? def->display_name : def->symbol));
         return;
     }
     if (def->match == DEF_LAMBDA) {
-        set(out, "lambda", xasprintf("lambda (%s)", def->display_name));
+        set(out, REASON_LAMBDA, xasprintf("lambda (%s)", def->display_name));
         return;
     }
     const char *err = tu_error_within(tu, def->cxfile, def->offset, def->end_offset);
-    if (err) set(out, "parse-error", xasprintf("libclang cannot parse it: %s", err));
+    if (err) set(out, REASON_PARSE_ERROR, xasprintf("libclang cannot parse it: %s", err));
     else if (clang_CXXMethod_isDefaulted(def->cursor))
-        set(out, "not-found",
+        set(out, REASON_NOT_FOUND,
             xstrdup("defaulted (= default): the compiler writes its body, there is no source to patch"));
-    else if ((d = rule_main(def))) set(out, "main", d);
-    else if ((d = rule_header(tu, def))) set(out, "header", d);
-    else if ((d = rule_macro(tu, def))) set(out, "macro", d);
-    else if ((d = rule_template(def))) set(out, "template", d);
-    else if (clang_CXXMethod_isVirtual(def->cursor)) set(out, "virtual", xstrdup("virtual member function"));
-    else if ((d = rule_coroutine(tu, def))) set(out, "coroutine", d);
+    else if ((d = rule_main(def))) set(out, REASON_MAIN, d);
+    else if ((d = rule_header(tu, def))) set(out, REASON_HEADER, d);
+    else if ((d = rule_macro(tu, def))) set(out, REASON_MACRO, d);
+    else if ((d = rule_template(def))) set(out, REASON_TEMPLATE, d);
+    else if (clang_CXXMethod_isVirtual(def->cursor)) set(out, REASON_VIRTUAL, xstrdup("virtual member function"));
+    else if ((d = rule_coroutine(tu, def))) set(out, REASON_COROUTINE, d);
     if (out->reason) return;
 
     struct strvec attrs = STRVEC_INIT;
     collect_attributes(tu_handle(tu), def->cursor, &attrs);
     d = rule_inline(tu, def, &attrs);
-    if (d) set(out, "inline", d);
+    if (d) set(out, REASON_INLINE, d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
-        set(out, "variadic", xstrdup("variadic function (takes ...)"));
+        set(out, REASON_VARIADIC, xstrdup("variadic function (takes ...)"));
     else if ((d = rule_attribute(&attrs)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)) ||
              (d = rule_clang_incompatible_attribute(tu, def)))
-        set(out, "attribute", d);
-    else if ((d = rule_constructor(def))) set(out, "constructor", d);
+        set(out, REASON_ATTRIBUTE, d);
+    else if ((d = rule_constructor(def))) set(out, REASON_CONSTRUCTOR, d);
     sv_free(&attrs);
     if (out->reason) return;
 
     struct body_scan scan = {NULL, 0};
     CXCursor body = body_of(def->cursor);
     if (!clang_Cursor_isNull(body)) clang_visitChildren(body, body_visit, &scan);
-    if (scan.intrinsic) set(out, "intrinsics", xasprintf("%s: the default clone would not compile", scan.intrinsic));
+    if (scan.intrinsic)
+        set(out, REASON_INTRINSICS, xasprintf("%s: the default clone would not compile", scan.intrinsic));
     else if (scan.asm_line)
-        set(out, "inline-asm", xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
-    else if ((d = rule_used_before_definition(tu, def, out))) set(out, "used-before-definition", d);
-    else if ((d = rule_internal_template_use(tu, def, body))) set(out, "internal-template", d);
+        set(out, REASON_INLINE_ASM,
+            xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
+    else if ((d = rule_used_before_definition(tu, def, out))) set(out, REASON_USED_BEFORE_DEFINITION, d);
+    else if ((d = rule_internal_template_use(tu, def, body))) set(out, REASON_INTERNAL_TEMPLATE, d);
     free(scan.intrinsic);
     if (out->reason && out->note) {
         json_decref(out->note);

@@ -1,6 +1,6 @@
 /* eligibility.h - the rules that say whether a located function may get a
  * target_clones attribute, and if not, why (a reason code of the functions
- * table, see docs/DESIGN.md, and a sentence for the user).
+ * table, store/reasons.h, and a sentence for the user).
  *
  * Never patched, checked in this order (the first that applies is given):
  *   parse-error libclang reports an error inside the definition (the
@@ -47,9 +47,10 @@
 #include <jansson.h>
 
 #include "candidates/locate.h"
+#include "store/reasons.h"
 
 struct eligibility {
-    const char *reason;   /* NULL: a candidate; else the reason code (static string) */
+    enum exclusion_reason reason;   /* REASON_NONE: a candidate */
     char *detail;         /* why, for the user; NULL for a candidate. Caller frees. */
     json_t *note;         /* a candidate's note from the rules (redecl.h's "redeclared"),
                            * or NULL. Caller decrefs. */

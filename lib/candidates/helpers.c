@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/notes.h"
 #include "util/util.h"
 
 struct maybe_helper {
@@ -29,11 +30,9 @@ static int inside(const struct fn_def *d, unsigned offset)
     return offset >= d->offset && offset <= d->end_offset;
 }
 
-static void note(json_t *notes, const char *kind, const char *detail, json_t *helper)
+static void note(json_t *notes, enum note_kind kind, const char *detail, json_t *helper)
 {
-    json_t *n = json_object();
-    json_object_set_new(n, "kind", json_string(kind));
-    json_object_set_new(n, "detail", json_string(detail));
+    json_t *n = note_new(kind, detail);
     if (helper) json_object_set_new(n, "helper", helper);
     json_array_append_new(notes, n);
 }
@@ -61,14 +60,13 @@ static json_t *helper_json(const struct fn_def *d)
 static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *d,
                            int *declared_inline)
 {
-    static const char *const CLONES_ONLY[] = {"used-before-definition", "intrinsics", "inline-asm",
-                                              "internal-template", NULL};
     struct eligibility el;
     eligibility_check(tu, pp, d, &el);
-    int fine = !el.reason;
-    for (const char *const *r = CLONES_ONLY; !fine && *r; r++) fine = !strcmp(el.reason, *r);
-    if (declared_inline) *declared_inline = el.reason && !strcmp(el.reason, "inline");
-    char *why = fine ? NULL : xasprintf("%s (%s)", el.detail, el.reason);
+    int fine = el.reason == REASON_NONE || el.reason == REASON_USED_BEFORE_DEFINITION ||
+               el.reason == REASON_INTRINSICS || el.reason == REASON_INLINE_ASM ||
+               el.reason == REASON_INTERNAL_TEMPLATE;
+    if (declared_inline) *declared_inline = el.reason == REASON_INLINE;
+    char *why = fine ? NULL : xasprintf("%s (%s)", el.detail, reason_name(el.reason));
     free(el.detail);
     json_decref(el.note);
     return why;
@@ -279,17 +277,17 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
             d = xasprintf("%s (line %u) %s; it is declared inline, so whether each clone inlines it is the "
                           "compiler's choice, as in the build (always_inline: always)",
                           m->def.display_name, m->def.line, holds);
-            note(notes, "helper-declared-inline", d, NULL);
+            note(notes, NOTE_HELPER_DECLARED_INLINE, d, NULL);
         } else if (m->left_out) {
             d = xasprintf("%s (line %u) %s but is not forced inline into its clones: %s", m->def.display_name,
                           m->def.line, holds, m->left_out);
-            note(notes, "helper-left-out", d, NULL);
+            note(notes, NOTE_HELPER_LEFT_OUT, d, NULL);
         } else {
             d = xasprintf("%s (line %u) %s and only %s uses it: it is inlined into each of %s's clones "
                           "(always_inline), as the build inlined it, so that its code is compiled for each clone's "
                           "target (cloned alone, %s would call it out of line, built for the baseline)",
                           m->def.display_name, m->def.line, holds, fname, fname, fname);
-            note(notes, "inlined-helper", d, helper_json(&m->def));
+            note(notes, NOTE_INLINED_HELPER, d, helper_json(&m->def));
         }
         free(d);
         free(holds);

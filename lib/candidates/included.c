@@ -4,6 +4,7 @@
 #include "candidates/included.h"
 #include "candidates/eligibility.h"
 #include "candidates/simdifdef.h"
+#include "store/notes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,18 +117,18 @@ void included_verdict(const struct sighting *const *all, size_t n, const struct 
         if (!g->reason) continue;
         out->reason = g->reason;
         out->detail = n > 1 ? xasprintf("in TU %s, which also compiles %s: %s", tu_name(tus, g->compile),
-                                        path_basename(g->file), g->detail ? g->detail : g->reason)
-                            : xstrdup(g->detail ? g->detail : g->reason);
+                                        path_basename(g->file), g->detail ? g->detail : reason_name(g->reason))
+                            : xstrdup(g->detail ? g->detail : reason_name(g->reason));
     }
     if (out->reason) return;
     const char *spelling = NULL;
     char *problem = rename_problem(all, n, tus, &spelling);
     if (problem) {
-        out->reason = "macro";
+        out->reason = REASON_MACRO;
         out->detail = problem;
         return;
     }
-    json_t *note = json_object(), *list = json_array(), *symbols = json_array();
+    json_t *list = json_array(), *symbols = json_array();
     struct strbuf sb = STRBUF_INIT;
     sb_addf(&sb, "defined in %s, which %zu TU%s compile%s: ", path_basename(all[0]->file), n, n == 1 ? "" : "s",
             n == 1 ? "s" : "");
@@ -142,8 +143,7 @@ void included_verdict(const struct sighting *const *all, size_t n, const struct 
     }
     sb_addf(&sb, "; the attribute goes into %s once and each of them compiles the clones",
             path_basename(all[0]->file));
-    json_object_set_new(note, "kind", json_string("included-source"));
-    json_object_set_new(note, "detail", json_string(sb_str(&sb)));
+    json_t *note = note_new(NOTE_INCLUDED_SOURCE, sb_str(&sb));
     json_object_set_new(note, "tus", list);
     json_object_set_new(note, "symbols", symbols);
     json_object_set_new(note, "static", json_boolean(all[0]->is_static));

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "candidates/locate.h"
+#include "store/reasons.h"
 #include "util/util.h"
 
 struct pp_directives;
@@ -37,7 +38,7 @@ struct sighting {
     char *spelling_why;      /* NULL when FMVGEN_CLONES(spelled) expands to symbol; else why not */
     int is_static;           /* internal linkage */
     int cxx;
-    const char *reason;      /* NULL: eligible in that TU; else the reason code */
+    enum exclusion_reason reason;   /* REASON_NONE: eligible in that TU */
     char *detail;
 };
 
@@ -59,7 +60,7 @@ struct included_tu {
 };
 
 /* The verdict on the definition at (file, insert_offset) over every
- * sighting of it in all[0..n). reason NULL: a candidate, and note is the
+ * sighting of it in all[0..n). reason REASON_NONE: a candidate, and note is the
  * "included-source" note for its rows:
  *   {"kind": "included-source", "detail": sentence naming each TU and its symbol,
  *    "tus": [{"source", "output", "symbol"}], "symbols": [distinct symbols],
@@ -68,7 +69,7 @@ struct included_tu {
  * Otherwise reason/detail say which TU excludes it and why (note NULL).
  * tus[i] names compile i. Caller frees detail and decrefs note. */
 struct included_verdict {
-    const char *reason;
+    enum exclusion_reason reason;
     char *detail;
     json_t *note;
 };

@@ -1,5 +1,6 @@
 /* inlined.c - see inlined.h. */
 #include "candidates/inlined.h"
+#include "store/notes.h"
 #include "util/util.h"
 
 #include <limits.h>
@@ -16,7 +17,7 @@ struct found {
 
 static int host_qualifies(const struct inlined_host *h)
 {
-    return h->reason && strcmp(h->reason, "attribute") != 0 && h->def->match == DEF_FOUND;
+    return h->reason && h->reason != REASON_ATTRIBUTE && h->def->match == DEF_FOUND;
 }
 
 static const char *name_of(const struct fn_def *d)
@@ -47,7 +48,7 @@ static void push_once(struct strvec *v, const char *s)
     if (!sv_contains(v, s)) sv_push(v, s);
 }
 
-static json_t *note_of(const struct found *f, const char *reason)
+static json_t *note_of(const struct found *f, enum exclusion_reason reason)
 {
     struct strbuf sb = STRBUF_INIT;
     sb_adds(&sb, "its loops (line ");
@@ -57,7 +58,7 @@ static json_t *note_of(const struct found *f, const char *reason)
         sb_addf(&sb, "%s%s (excluded: %s)", i == 0 ? "" : i + 1 == f->hosts.n ? " and " : ", ", f->hosts.v[i],
                 f->reasons.v[i]);
     if (reason)
-        sb_addf(&sb, "; %s is no candidate either (%s)", name_of(&f->def), reason);
+        sb_addf(&sb, "; %s is no candidate either (%s)", name_of(&f->def), reason_name(reason));
     else
         sb_addf(&sb, ", so the candidate is %s itself; cloned, it stays out of line: one call more at each call "
                      "from %s",
@@ -73,8 +74,9 @@ static json_t *note_of(const struct found *f, const char *reason)
         json_array_append_new(hosts, json_pack("{s:s, s:s}", "name", f->hosts.v[i], "reason", f->reasons.v[i]));
     json_t *lines = json_array();
     for (size_t i = 0; i < f->lines.n; i++) json_array_append_new(lines, json_integer(atoi(f->lines.v[i])));
-    json_t *n = json_pack("{s:s, s:s, s:o, s:o}", "kind", "inlined-into", "detail", sb_str(&sb), "hosts", hosts,
-                          "lines", lines);
+    json_t *n = note_new(NOTE_INLINED_INTO, sb_str(&sb));
+    json_object_set_new(n, "hosts", hosts);
+    json_object_set_new(n, "lines", lines);
     sb_free(&sb);
     return n;
 }
@@ -83,7 +85,7 @@ static json_t *note_of(const struct found *f, const char *reason)
 
 static int may_be_helper(const struct inlined_callee *c)
 {
-    return !c->el.reason || !strcmp(c->el.reason, "used-before-definition");
+    return !c->el.reason || c->el.reason == REASON_USED_BEFORE_DEFINITION;
 }
 
 /* The index of the callee whose extent holds every use of r[i] (not r[i]
@@ -114,7 +116,8 @@ static json_t *helper_note(const struct fn_def *h, const struct fn_def *owner)
     json_t *helper = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i}", "name", h->symbol, "display_name", hn, "line",
                                (int)h->line, "end_line", (int)h->end_line, "insert_offset", (int)h->insert_offset,
                                "insert_line", (int)h->insert_line);
-    json_t *n = json_pack("{s:s, s:s, s:o}", "kind", "inlined-helper", "detail", d, "helper", helper);
+    json_t *n = note_new(NOTE_INLINED_HELPER, d);
+    json_object_set_new(n, "helper", helper);
     free(d);
     return n;
 }
@@ -160,7 +163,7 @@ size_t inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, con
     for (int pass = 0; pass < 2; pass++)
         for (size_t h = 0; h < nh; h++) {
             const struct inlined_host *host = &hosts[h];
-            if (pass == 0 ? !host_qualifies(host) : host->reason != NULL) continue;
+            if (pass == 0 ? !host_qualifies(host) : host->reason != REASON_NONE) continue;
             for (size_t p = 0; p < host->n; p++) {
                 struct fn_def d;
                 if (!callee_at(tu, host, &host->positions[p], own, nown, &d)) continue;
@@ -187,7 +190,7 @@ size_t inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, con
                     push_once(&f->also, hn);
                 } else if (!sv_contains(&f->hosts, hn)) {
                     sv_push(&f->hosts, hn);
-                    sv_push(&f->reasons, host->reason);
+                    sv_push(&f->reasons, reason_name(host->reason));
                 }
             }
         }

@@ -49,7 +49,7 @@ struct pp_directives;
 /* A located function of the TU with its verdict and its loop positions. */
 struct inlined_host {
     const struct fn_def *def;                  /* DEF_FOUND */
-    const char *reason;                        /* NULL: a candidate */
+    enum exclusion_reason reason;              /* REASON_NONE: a candidate */
     const struct loop_position *positions;
     size_t n;
 };

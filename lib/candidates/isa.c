@@ -1,5 +1,6 @@
 /* isa.c - see isa.h. */
 #include "candidates/isa.h"
+#include "candidates/query.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -200,27 +201,11 @@ static int load_profiles(struct store *st, int64_t compile_id, const char *varia
     return found;
 }
 
-/* The target probe's variant of this compile ("probe:arch=x86-64-v4"). */
-static char *target_variant(struct store *st, int64_t compile_id)
-{
-    sqlite3_stmt *q;
-    char *v = NULL;
-    if (sqlite3_prepare_v2(store_db(st),
-                           "SELECT DISTINCT variant FROM function_profiles WHERE compile_id=? AND variant LIKE "
-                           "'probe:%' ORDER BY variant LIMIT 1",
-                           -1, &q, NULL) != SQLITE_OK)
-        return NULL;
-    sqlite3_bind_int64(q, 1, compile_id);
-    if (sqlite3_step(q) == SQLITE_ROW) v = xstrdup((const char *)sqlite3_column_text(q, 0));
-    sqlite3_finalize(q);
-    return v;
-}
-
 void isa_compare_compile(struct store *st, const struct compile_row *c, struct isa_result *out)
 {
     memset(out, 0, sizeof *out);
     out->notes = (struct strvec)STRVEC_INIT;
-    char *variant = target_variant(st, c->id);
+    char *variant = candidates_query_profile_variant(st, c->id);
     if (!variant) return;
     struct func_isa_list target = {0}, build = {0};
     load_profiles(st, c->id, variant, &target);

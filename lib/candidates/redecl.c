@@ -4,6 +4,7 @@
  * references outside its body (TypeRef, TemplateRef, DeclRefExpr, ...),
  * each of whose first declarations must lie above the insertion line. */
 #include "candidates/redecl.h"
+#include "store/notes.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -392,9 +393,11 @@ json_t *redecl_note(const struct redecl *r, const struct fn_def *def)
                              "attribute at line %u, above that use (clang rejects target_clones on a function used "
                              "before its first multi-versioned declaration): %s",
                              r->use_line, def->line, r->line, r->text);
-    json_t *n = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "kind", "redeclared", "detail", detail, "use_line",
-                          (int)r->use_line, "insert_offset", (int)r->offset, "insert_line", (int)r->line, "text",
-                          r->text);
+    json_t *n = note_new(NOTE_REDECLARED, detail);
+    json_object_set_new(n, "use_line", json_integer((int)r->use_line));
+    json_object_set_new(n, "insert_offset", json_integer((int)r->offset));
+    json_object_set_new(n, "insert_line", json_integer((int)r->line));
+    json_object_set_new(n, "text", json_string(r->text));
     free(detail);
     return n;
 }

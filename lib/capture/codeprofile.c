@@ -19,7 +19,7 @@ int codeprofile_store(struct store *st, const struct compile_row *row, const cha
     int rc = 0;
     if (funcisa_read_object(object, &l, &why) != 0) {
         char *detail = xasprintf("%s: %s", variant, why ? why : "cannot read the object");
-        rc = store_add_tu_note(st, row->id, "isa-unmatched", detail);
+        rc = store_add_tu_note(st, row->id, TU_NOTE_ISA_UNMATCHED, detail);
         free(detail);
     } else {
         struct strvec names = STRVEC_INIT, profiles = STRVEC_INIT;

@@ -7,6 +7,7 @@
 #include "capture/compiler.h"
 #include "records/records.h"
 #include "run/spawn.h"
+#include "store/notes.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -582,6 +583,12 @@ const char *compiler_records_change_outputs(const struct compiler_id *id, char *
 
 /* ---- what defeats vectorization ---- */
 
+/* One "KIND\tdetail" line of compile_args_vectorization_notes. */
+static void push_note(struct strvec *notes, enum tu_note_kind kind, const char *detail)
+{
+    sv_pushf(notes, "%s\t%s", tu_note_kind_name(kind), detail);
+}
+
 void compile_args_vectorization_notes(char *const *argv, struct strvec *notes)
 {
     struct compile_args args;
@@ -606,35 +613,36 @@ void compile_args_vectorization_notes(char *const *argv, struct strvec *notes)
     int clang_slp = last_flag(argv, "-fslp-vectorize", "-fno-slp-vectorize", -1);
 
     if (tree_vec == 0)
-        sv_push(notes, "no-vectorize-flag\t-fno-tree-vectorize: the vectorizer is switched off for this TU");
+        push_note(notes, TU_NOTE_NO_VECTORIZE_FLAG, "-fno-tree-vectorize: the vectorizer is switched off for this TU");
     if (loop_vec == 0)
-        sv_push(notes, "no-vectorize-flag\t-fno-tree-loop-vectorize: loops are not vectorized in this TU");
+        push_note(notes, TU_NOTE_NO_VECTORIZE_FLAG, "-fno-tree-loop-vectorize: loops are not vectorized in this TU");
     if (slp_vec == 0)
-        sv_push(notes, "no-vectorize-flag\t-fno-tree-slp-vectorize: straight-line code is not vectorized (SLP off)");
+        push_note(notes, TU_NOTE_NO_VECTORIZE_FLAG, "-fno-tree-slp-vectorize: straight-line code is not vectorized (SLP off)");
     if (clang_vec == 0)
-        sv_push(notes, "no-vectorize-flag\t-fno-vectorize: Clang's loop vectorizer is switched off for this TU");
+        push_note(notes, TU_NOTE_NO_VECTORIZE_FLAG, "-fno-vectorize: Clang's loop vectorizer is switched off for this TU");
     if (clang_slp == 0)
-        sv_push(notes, "no-vectorize-flag\t-fno-slp-vectorize: Clang's SLP vectorizer is switched off for this TU");
+        push_note(notes, TU_NOTE_NO_VECTORIZE_FLAG, "-fno-slp-vectorize: Clang's SLP vectorizer is switched off for this TU");
 
     /* An explicit -ftree-vectorize / -fvectorize turns the vectorizer on at
      * -O1/-Os/-Og too; nothing turns it on at -O0. */
     int forced_on = tree_vec == 1 || loop_vec == 1 || clang_vec == 1;
     if (level == '0') {
-        sv_push(notes, has_o ? "low-opt\t-O0: nothing is optimized, so nothing is vectorized"
-                             : "low-opt\tno -O option (-O0): nothing is optimized, so nothing is vectorized");
+        push_note(notes, TU_NOTE_LOW_OPT,
+                  has_o ? "-O0: nothing is optimized, so nothing is vectorized"
+                        : "no -O option (-O0): nothing is optimized, so nothing is vectorized");
     } else if (!forced_on) {
         switch (level) {
         case '1':
-            sv_push(notes, "low-opt\t-O1: GCC and Clang vectorize loops only from -O2 (or with -ftree-vectorize)");
+            push_note(notes, TU_NOTE_LOW_OPT, "-O1: GCC and Clang vectorize loops only from -O2 (or with -ftree-vectorize)");
             break;
         case 's':
-            sv_push(notes, "low-opt\t-Os: GCC does not vectorize at -Os; Clang does, with a size-biased cost model");
+            push_note(notes, TU_NOTE_LOW_OPT, "-Os: GCC does not vectorize at -Os; Clang does, with a size-biased cost model");
             break;
         case 'z':
-            sv_push(notes, "low-opt\t-Oz: loops are not vectorized at -Oz");
+            push_note(notes, TU_NOTE_LOW_OPT, "-Oz: loops are not vectorized at -Oz");
             break;
         case 'g':
-            sv_push(notes, "low-opt\t-Og: loops are not vectorized at -Og");
+            push_note(notes, TU_NOTE_LOW_OPT, "-Og: loops are not vectorized at -Og");
             break;
         default: break;
         }

@@ -507,7 +507,7 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         failed++;
         if (!twin) fmv_warn("%s: %s compile failed: %s", row->source, req->variant, why[k]);
         char *detail = xasprintf("%s: %s", req->variant, why[k]);
-        if (store_add_tu_note(st, row->id, "probe-failed", detail) != 0) store_err = 1;
+        if (store_add_tu_note(st, row->id, TU_NOTE_PROBE_FAILED, detail) != 0) store_err = 1;
         free(detail);
     }
     if (m && !store_err && store_commit(st) != 0) store_err = 1;

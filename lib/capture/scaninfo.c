@@ -3,6 +3,7 @@
  * probes found, so it is counted here with SQL over the loops table. */
 #include "capture/scaninfo.h"
 #include "capture/compiler.h"
+#include "store/notes.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -67,8 +68,9 @@ static int o2_note(struct store *st, const struct compile_row *c, struct strvec 
     const char *why = major >= 12 ? "GCC's very-cheap cost model at -O2 vectorizes only loops that need no "
                                     "runtime checks or epilogues"
                                   : "GCC before 12 does not vectorize at -O2";
-    sv_pushf(notes, "o2-cheap-model\t%d more loop%s vectorize%s at -O3 than at -O2 (%d vs %d): %s", at_o3 - at_o2,
-             at_o3 - at_o2 == 1 ? "" : "s", at_o3 - at_o2 == 1 ? "s" : "", at_o3, at_o2, why);
+    sv_pushf(notes, "%s\t%d more loop%s vectorize%s at -O3 than at -O2 (%d vs %d): %s",
+             tu_note_kind_name(TU_NOTE_O2_CHEAP_MODEL), at_o3 - at_o2, at_o3 - at_o2 == 1 ? "" : "s",
+             at_o3 - at_o2 == 1 ? "s" : "", at_o3, at_o2, why);
     return 0;
 }
 
@@ -82,13 +84,16 @@ int scaninfo_write_tu_notes(struct store *st)
         compile_args_vectorization_notes(rows[i].argv, &notes);
         rc = o2_note(st, &rows[i], &notes);
         if (rc == 0 && store_begin(st) == 0) {
-            rc = exec_bound(st, "DELETE FROM tu_notes WHERE compile_id=? AND kind IN "
-                                "('no-vectorize-flag','low-opt','o2-cheap-model')", rows[i].id, NULL);
+            static const enum tu_note_kind REPLACED[] = {TU_NOTE_NO_VECTORIZE_FLAG, TU_NOTE_LOW_OPT,
+                                                         TU_NOTE_O2_CHEAP_MODEL};
+            for (size_t k = 0; rc == 0 && k < sizeof REPLACED / sizeof *REPLACED; k++)
+                rc = exec_bound(st, "DELETE FROM tu_notes WHERE compile_id=? AND kind=?", rows[i].id,
+                                tu_note_kind_name(REPLACED[k]));
             for (size_t k = 0; rc == 0 && k < notes.n; k++) {
                 char *tab = strchr(notes.v[k], '\t');
                 if (!tab) continue;
                 *tab = 0;
-                rc = store_add_tu_note(st, rows[i].id, notes.v[k], tab + 1);
+                rc = store_add_tu_note(st, rows[i].id, tu_note_kind_parse(notes.v[k]), tab + 1);
             }
             if (rc == 0) rc = store_commit(st);
             else store_rollback(st);

@@ -196,10 +196,9 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
         fmv_warn("%s: compile not recorded (no store in %s)", ws[0].source, store_dir);
         return;
     }
-    /* The last connection to close would checkpoint the WAL into the
-     * database (four fdatasyncs, ~15 ms): leave that to the scan, which
-     * reads the store after the build, instead of paying it per compile. */
-    sqlite3_db_config(store_db(st), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
+    /* The checkpoint is left to the scan, which reads the store after the
+     * build, instead of being paid per compile. */
+    store_skip_checkpoint_on_close(st);
     for (size_t i = 0; i < n; i++) {
         char *hash = hash_file_hex(ws[i].source);
         struct compile_info ci = {
@@ -223,7 +222,7 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
             char *found = ws[i].records_ok ? compiler_record_file_found(ws[i].record_path, ws[i].format) : NULL;
             if (found) store_add_record_file(st, cid, "build", ws[i].format, found);
             else
-                store_add_tu_note(st, cid, WRAPPER_NOTE_NO_RECORDS,
+                store_add_tu_note(st, cid, TU_NOTE_NO_RECORDS,
                                   ws[i].records_ok ? "the compiler wrote no optimization record file"
                                                    : "the records-only compile beside the build's failed");
             free(found);

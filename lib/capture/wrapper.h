@@ -45,10 +45,6 @@
 #define WRAPPER_STORE_ENV "FMVGEN_STORE"
 /* Name of the small wrapper executable, next to fmvgen. */
 #define WRAPPER_EXE_NAME "fmvgen-cc"
-/* tu_notes kind of a wrapped compile that succeeded but gave no
- * optimization records (its functions cannot be found): the scan warns. */
-#define WRAPPER_NOTE_NO_RECORDS "no-records"
-
 /* Append mode, for whole-program comparison builds (select's
  * -march=x86-64-v3 reference): with WRAPPER_APPEND_ENV set to flags
  * ("-march=x86-64-v3 -mno-fma"), the wrapper appends them, as separate

@@ -2,6 +2,7 @@
  * (patch_add_helpers): the functions' inlined helpers
  * (candidates/helpers.h), read from their "inlined-helper" notes. */
 #include "patch/plan_internal.h"
+#include "store/notes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +46,8 @@ static json_t *next_helper(const struct patch_function *f, size_t *i)
 {
     for (; *i < json_array_size(f->notes); (*i)++) {
         json_t *note = json_array_get(f->notes, *i);
-        const char *kind = json_string_value(json_object_get(note, "kind"));
         json_t *h = json_object_get(note, "helper");
-        if (kind && !strcmp(kind, "inlined-helper") && json_is_object(h)) {
+        if (note_kind_of(note) == NOTE_INLINED_HELPER && json_is_object(h)) {
             (*i)++;
             return h;
         }

@@ -1,9 +1,11 @@
 /* load.c - see plan.h (patch_resolve_targets, patch_validate_targets) and
  * plan_internal.h (patch_load_functions, patch_function_cmp): what the
  * store holds for a patch - the targets, the compilers that test-compile
- * them, the candidate functions with their notes and loop counts. The
- * SQL of lib/patch/ is here. */
+ * them, the candidate functions with their notes and loop counts, read
+ * through query.h. */
 #include "patch/plan_internal.h"
+#include "patch/query.h"
+#include "store/notes.h"
 #include "store/store.h"
 #include "targets/targets.h"
 
@@ -29,63 +31,49 @@ int patch_resolve_targets(struct store *st, const char *spec, int exact, struct 
     return 0;
 }
 
+/* One compiler of the candidates' compiles: GCC or Clang, and the targets
+ * compile with it. */
+static int validate_with(void *ctx, const char *cc, const char *kind, const char *version)
+{
+    const struct strvec *targets = ctx;
+    if (!cc) return 0;
+    if (!kind || (strcmp(kind, "gcc") != 0 && strcmp(kind, "clang") != 0))
+        return fmv_error("%s: not GCC or Clang; target_clones needs one of them", cc);
+    return targets_validate(targets, cc, kind, version ? atoi(version) : 0);
+}
+
 int patch_validate_targets(struct store *st, const struct strvec *targets, const char *compiler,
                            const char *compiler_kind, int major)
 {
     if (compiler) return targets_validate(targets, compiler, compiler_kind, major);
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(store_db(st),
-                           "SELECT DISTINCT c.compiler, c.compiler_kind, c.compiler_version FROM compiles c "
-                           "JOIN functions f ON f.compile_id = c.id WHERE f.status = 'candidate' ORDER BY 1",
-                           -1, &q, NULL) != SQLITE_OK)
-        return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
-    int rc = 0;
-    while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
-        const char *cc = (const char *)sqlite3_column_text(q, 0);
-        const char *kind = (const char *)sqlite3_column_text(q, 1);
-        const char *version = (const char *)sqlite3_column_text(q, 2);
-        if (!cc) continue;
-        if (!kind || (strcmp(kind, "gcc") != 0 && strcmp(kind, "clang") != 0)) {
-            rc = fmv_error("%s: not GCC or Clang; target_clones needs one of them", cc);
-            break;
-        }
-        rc = targets_validate(targets, cc, kind, version ? atoi(version) : 0);
-    }
-    sqlite3_finalize(q);
-    return rc;
+    return patch_query_candidate_compilers(st, validate_with, (void *)targets);
 }
 
-static char *col_dup(sqlite3_stmt *q, int i)
+static char *dup_or_null(const char *s)
 {
-    const unsigned char *s = sqlite3_column_text(q, i);
-    return s ? xstrdup((const char *)s) : NULL;
+    return s ? xstrdup(s) : NULL;
+}
+
+/* One variant's loop count onto f: the build's, and the first target
+ * probe's (not the -O3 comparison). */
+static void take_loop_count(void *ctx, const char *variant, int count, int bytes)
+{
+    struct patch_function *f = ctx;
+    if (!variant) return;
+    if (!strcmp(variant, "build")) {
+        f->build_loops = count;
+        f->build_bytes = bytes;
+    } else if (!strncmp(variant, "probe:", 6) && strcmp(variant, "probe:O3") != 0 && !f->probe_target) {
+        f->probe_target = xstrdup(variant + 6);
+        f->probe_loops = count;
+        f->probe_bytes = bytes;
+    }
 }
 
 /* Fills the build/probe loop counts of f from the loops table. */
 static void load_loops(struct store *st, int64_t compile_id, struct patch_function *f)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(store_db(st),
-                           "SELECT variant, COUNT(*), MAX(COALESCE(vector_bytes, 0)) FROM loops "
-                           "WHERE compile_id = ? AND function = ? GROUP BY variant ORDER BY variant",
-                           -1, &q, NULL) != SQLITE_OK)
-        return;
-    sqlite3_bind_int64(q, 1, compile_id);
-    sqlite3_bind_text(q, 2, f->name, -1, SQLITE_TRANSIENT);
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        const char *variant = (const char *)sqlite3_column_text(q, 0);
-        int count = sqlite3_column_int(q, 1), bytes = sqlite3_column_int(q, 2);
-        if (!variant) continue;
-        if (!strcmp(variant, "build")) {
-            f->build_loops = count;
-            f->build_bytes = bytes;
-        } else if (!strncmp(variant, "probe:", 6) && strcmp(variant, "probe:O3") != 0 && !f->probe_target) {
-            f->probe_target = xstrdup(variant + 6);
-            f->probe_loops = count;
-            f->probe_bytes = bytes;
-        }
-    }
-    sqlite3_finalize(q);
+    patch_query_loop_counts(st, compile_id, f->name, take_loop_count, f);
 }
 
 int patch_function_cmp(const void *a, const void *b)
@@ -106,10 +94,9 @@ static void read_included_note(struct patch_function *f)
     json_t *note;
     json_array_foreach(f->notes, j, note)
     {
-        const char *kind = json_string_value(json_object_get(note, "kind"));
         json_t *st = json_object_get(note, "static");
         if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
-        if (!kind || strcmp(kind, "included-source") != 0) continue;
+        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE) continue;
         size_t k;
         json_t *sym;
         json_array_foreach(json_object_get(note, "symbols"), k, sym)
@@ -135,25 +122,21 @@ static int is_symbol(const char *s)
 
 int patch_load_functions(struct store *st, const char *root, struct patch_plan *p)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(store_db(st),
-                           "SELECT compile_id, name, display_name, file, line, insert_offset, insert_line, "
-                           "source_hash, notes, kind, score, evidence, fma_score FROM functions WHERE status = 'candidate' "
-                           "ORDER BY file, insert_offset, id",
-                           -1, &q, NULL) != SQLITE_OK)
-        return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+    struct patch_candidates *rows = patch_candidates_open(st);
+    if (!rows) return -1;
     size_t cap = 16;
     p->functions = xcalloc(cap, sizeof *p->functions);
     int rc = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        const char *file = (const char *)sqlite3_column_text(q, 3);
-        const char *name = (const char *)sqlite3_column_text(q, 1);
-        if (!file || !name || sqlite3_column_type(q, 5) == SQLITE_NULL || sqlite3_column_int64(q, 5) < 0) {
+    struct patch_candidate_row r;
+    while (patch_candidates_next(rows, &r)) {
+        const char *file = r.file;
+        const char *name = r.name;
+        if (!file || !name || !r.located) {
             rc = fmv_error("%s: candidate %s has no located definition; run 'fmvgen scan' again",
                            file ? file : store_path(st), name ? name : "?");
             break;
         }
-        size_t offset = (size_t)sqlite3_column_int64(q, 5);
+        size_t offset = (size_t)r.insert_offset;
         /* One TU compiled twice (static and shared library): one function. */
         if (p->nfunctions && !strcmp(p->functions[p->nfunctions - 1].file, file) &&
             p->functions[p->nfunctions - 1].offset == offset)
@@ -169,19 +152,19 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         f->file = xstrdup(file);
         f->rel = rel;
         f->name = xstrdup(name);
-        f->display_name = col_dup(q, 2);
+        f->display_name = dup_or_null(r.display_name);
         if (!f->display_name) f->display_name = xstrdup(name);
         f->offset = offset;
         f->start = offset;
-        f->insert_line = sqlite3_column_int(q, 6);
+        f->insert_line = r.insert_line;
         f->line = f->insert_line;
-        if (sqlite3_column_int(q, 4) > 0) f->line = sqlite3_column_int(q, 4);
-        f->source_hash = col_dup(q, 7);
-        f->kind = col_dup(q, 9);
-        f->score = sqlite3_column_int(q, 10);
-        f->evidence = col_dup(q, 11);
-        f->fma_score = sqlite3_column_int(q, 12);
-        const char *notes = (const char *)sqlite3_column_text(q, 8);
+        if (r.line > 0) f->line = r.line;
+        f->source_hash = dup_or_null(r.source_hash);
+        f->kind = dup_or_null(r.kind);
+        f->score = r.score;
+        f->evidence = dup_or_null(r.evidence);
+        f->fma_score = r.fma_score;
+        const char *notes = r.notes;
         json_error_t e;
         f->notes = notes ? json_loads(notes, 0, &e) : NULL;
         if (!json_is_array(f->notes)) {
@@ -189,7 +172,7 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
             f->notes = json_array();
         }
         read_included_note(f);
-        load_loops(st, sqlite3_column_int64(q, 0), f);
+        load_loops(st, r.compile_id, f);
         /* Other code before the definition on its first line: a line above
          * it would give that code the attribute too. Left out, said why. */
         const char *shared = NULL;
@@ -197,8 +180,7 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         json_t *note;
         json_array_foreach(f->notes, j, note)
         {
-            const char *kind = json_string_value(json_object_get(note, "kind"));
-            if (kind && !strcmp(kind, "shared-line")) shared = json_string_value(json_object_get(note, "detail"));
+            if (note_kind_of(note) == NOTE_SHARED_LINE) shared = json_string_value(json_object_get(note, "detail"));
         }
         if (!shared && !is_symbol(f->clones_arg ? f->clones_arg : f->name))
             shared = "its symbol is not a plain identifier the preamble can name";
@@ -209,7 +191,7 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
             p->nfunctions--;
         }
     }
-    sqlite3_finalize(q);
+    patch_candidates_close(rows);
     if (rc == 0) qsort(p->functions, p->nfunctions, sizeof *p->functions, patch_function_cmp);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* redecl.c - see redecl.h. */
 #include "patch/redecl.h"
+#include "store/notes.h"
 #include "util/util.h"
 
 #include <jansson.h>
@@ -9,14 +10,7 @@
 /* The "redeclared" note of f (candidates/redecl.h), or NULL. */
 static json_t *redecl_note_of(const struct patch_function *f)
 {
-    size_t i;
-    json_t *note;
-    json_array_foreach(f->notes, i, note)
-    {
-        const char *kind = json_string_value(json_object_get(note, "kind"));
-        if (kind && !strcmp(kind, "redeclared")) return note;
-    }
-    return NULL;
+    return notes_find(f->notes, NOTE_REDECLARED);
 }
 
 /* Its offset, line and text; 0 when f has none or the note is not whole. */

@@ -1,10 +1,12 @@
 /* visibility.c - see visibility.h. Reads the candidates' compile argv from
- * the store (compiles.argv: the build's own, a JSON array). */
+ * the store (compiles.argv: the build's own, a JSON array; query.h). */
 #include "patch/visibility.h"
 #include "patch/plan.h"
+#include "patch/query.h"
 #include "store/store.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* 1 when the last -fvisibility= of argv (a JSON array) hides symbols. */
@@ -23,24 +25,32 @@ static int argv_hides(const char *argv_json)
     return hidden;
 }
 
+struct hidden_walk {
+    const struct patch_plan *plan;
+    struct strvec *out;
+};
+
+/* The first compile of function i that hides it names it, in plan order. */
+static int note_hidden(void *ctx, size_t i, const char *argv_json)
+{
+    struct hidden_walk *w = ctx;
+    if (!argv_hides(argv_json)) return 0;
+    const struct patch_function *f = &w->plan->functions[i];
+    sv_pushf(w->out, "%s:%d %s", f->rel, f->line, f->display_name);
+    return 1;
+}
+
 int patch_hidden_functions(struct store *st, const struct patch_plan *p, struct strvec *out)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(store_db(st),
-                           "SELECT c.argv FROM functions f JOIN compiles c ON c.id = f.compile_id "
-                           "WHERE f.status = 'candidate' AND f.name = ? AND f.file = ?",
-                           -1, &q, NULL) != SQLITE_OK)
-        return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
-    for (size_t i = 0; i < p->nfunctions; i++) {
-        const struct patch_function *f = &p->functions[i];
-        if (f->is_static) continue;
-        sqlite3_reset(q);
-        sqlite3_bind_text(q, 1, f->name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(q, 2, f->file, -1, SQLITE_TRANSIENT);
-        int hidden = 0;
-        while (!hidden && sqlite3_step(q) == SQLITE_ROW) hidden = argv_hides((const char *)sqlite3_column_text(q, 0));
-        if (hidden) sv_pushf(out, "%s:%d %s", f->rel, f->line, f->display_name);
+    size_t n = p->nfunctions;
+    const char **names = xcalloc(n ? n : 1, sizeof *names), **files = xcalloc(n ? n : 1, sizeof *files);
+    for (size_t i = 0; i < n; i++) {
+        names[i] = p->functions[i].is_static ? NULL : p->functions[i].name;
+        files[i] = p->functions[i].file;
     }
-    sqlite3_finalize(q);
-    return 0;
+    struct hidden_walk w = {p, out};
+    int rc = patch_query_candidate_argvs(st, names, files, n, note_hidden, &w);
+    free(names);
+    free(files);
+    return rc;
 }

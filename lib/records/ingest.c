@@ -7,7 +7,6 @@
 #include "store/store.h"
 #include "util/util.h"
 
-#include <sqlite3.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,32 +24,6 @@ static void normalize_records(struct record_list *l, const char *dir)
     record_list_dedup(l);
 }
 
-/* Sets the status of a record file that is still pending at this path:
- * 1 when it was, 0 when another ingest (or a rescan that replaced the
- * compile) got there first, -1 on a store error. */
-static int settle_record_file(struct store *st, int64_t id, const char *path, const char *status, const char *error)
-{
-    sqlite3 *db = store_db(st);
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, "UPDATE record_files SET status=?, error=? WHERE id=? AND status='pending' AND path=?",
-                           -1, &q, NULL) != SQLITE_OK) {
-        fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
-        return -1;
-    }
-    sqlite3_bind_text(q, 1, status, -1, SQLITE_TRANSIENT);
-    if (error) sqlite3_bind_text(q, 2, error, -1, SQLITE_TRANSIENT);
-    else sqlite3_bind_null(q, 2);
-    sqlite3_bind_int64(q, 3, id);
-    sqlite3_bind_text(q, 4, path, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(q);
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE) {
-        fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
-        return -1;
-    }
-    return sqlite3_changes(db) > 0;
-}
-
 /* Replaces the loops of (compile, variant) with recs in one transaction.
  * With a record file (id > 0), that file is marked read in the same
  * transaction, and nothing is written unless it was still pending.
@@ -60,7 +33,7 @@ static int replace_loops(struct store *st, int64_t compile_id, const char *varia
 {
     if (store_begin(st) != 0) return -1;
     if (record_file_id > 0) {
-        int claimed = settle_record_file(st, record_file_id, record_path, "read", NULL);
+        int claimed = store_claim_record_file(st, record_file_id, record_path, "read", NULL);
         if (claimed <= 0) {
             store_rollback(st);
             return claimed;
@@ -76,62 +49,19 @@ fail:
     return -1;
 }
 
-struct pending_file {
-    int64_t id, compile_id;
-    char *variant, *format, *path, *directory;
-};
-
-/* The pending files, read out before any is processed so that no query is
- * open while the rows are written. */
-static struct pending_file *list_pending(struct store *st, size_t *n, int *failed)
-{
-    *n = 0;
-    *failed = 0;
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(store_db(st),
-                           "SELECT rf.id, rf.compile_id, rf.variant, rf.format, rf.path, c.directory "
-                           "FROM record_files rf JOIN compiles c ON c.id = rf.compile_id "
-                           "WHERE rf.status = 'pending' ORDER BY rf.id",
-                           -1, &q, NULL) != SQLITE_OK) {
-        fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
-        *failed = 1;
-        return NULL;
-    }
-    struct pending_file *files = NULL;
-    size_t cap = 0;
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (*n == cap) files = xrealloc(files, (cap = cap ? cap * 2 : 16) * sizeof *files);
-        struct pending_file *f = &files[(*n)++];
-        f->id = sqlite3_column_int64(q, 0);
-        f->compile_id = sqlite3_column_int64(q, 1);
-        const char *cols[4];
-        for (int i = 0; i < 4; i++) cols[i] = (const char *)sqlite3_column_text(q, 2 + i);
-        f->variant = xstrdup(cols[0] ? cols[0] : "");
-        f->format = xstrdup(cols[1] ? cols[1] : "");
-        f->path = xstrdup(cols[2] ? cols[2] : "");
-        f->directory = xstrdup(cols[3] ? cols[3] : "/");
-    }
-    if (rc != SQLITE_DONE) {
-        fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(store_db(st)));
-        *failed = 1;
-    }
-    sqlite3_finalize(q);
-    return files;
-}
-
 /* Orders pending files so that those sharing one file (a probe's records
  * counted for twin compiles, probe.h) are neighbours, first one first. */
 static int same_source_cmp(const void *a, const void *b)
 {
-    const struct pending_file *x = *(const struct pending_file *const *)a, *y = *(const struct pending_file *const *)b;
+    const struct pending_record_file *x = *(const struct pending_record_file *const *)a;
+    const struct pending_record_file *y = *(const struct pending_record_file *const *)b;
     int c = strcmp(x->path, y->path);
     if (!c) c = strcmp(x->format, y->format);
     if (!c) c = strcmp(x->directory, y->directory);
     return c ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-static int same_source(const struct pending_file *x, const struct pending_file *y)
+static int same_source(const struct pending_record_file *x, const struct pending_record_file *y)
 {
     return !strcmp(x->path, y->path) && !strcmp(x->format, y->format) && !strcmp(x->directory, y->directory);
 }
@@ -142,11 +72,11 @@ int records_ingest_pending(struct store *st, struct ingest_stats *stats)
     if (!stats) stats = &local;
     size_t n;
     int failed;
-    struct pending_file *files = list_pending(st, &n, &failed);
+    struct pending_record_file *files = store_pending_record_files(st, &n, &failed);
     int result = failed ? -1 : 0;
     /* A file that several compiles' rows name is read once: next[i] is the
      * next pending row of the same file, lead[i] whether i is its first. */
-    struct pending_file **order = xcalloc(n ? n : 1, sizeof *order);
+    struct pending_record_file **order = xcalloc(n ? n : 1, sizeof *order);
     size_t *next = xcalloc(n ? n : 1, sizeof *next);
     char *lead = xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) order[i] = &files[i];
@@ -159,12 +89,12 @@ int records_ingest_pending(struct store *st, struct ingest_stats *stats)
     }
     for (size_t i = 0; i < n && result >= 0; i++) {
         if (!lead[i]) continue;
-        struct pending_file *f = &files[i];
+        struct pending_record_file *f = &files[i];
         struct record_list recs = RECORD_LIST_INIT;
         if (records_read_file(f->format, f->path, record_list_add, &recs) != 0) {
             /* The reader printed the error; keep it for `list`. */
             for (size_t k = i; k != SIZE_MAX && result >= 0; k = next[k]) {
-                int settled = settle_record_file(st, files[k].id, files[k].path, "corrupt", records_error());
+                int settled = store_claim_record_file(st, files[k].id, files[k].path, "corrupt", records_error());
                 if (settled < 0) {
                     result = -1;
                 } else if (settled > 0) {

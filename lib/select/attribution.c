@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "elf/symsource.h"
+#include "store/notes.h"
 #include "util/util.h"
 
 char *attribution_base_name(const char *symbol)
@@ -149,8 +150,7 @@ void attribution_sources(const char *file, const json_t *notes, struct strvec *o
     json_t *note, *tu;
     json_array_foreach(notes, i, note)
     {
-        const char *kind = json_string_value(json_object_get(note, "kind"));
-        if (!kind || strcmp(kind, "included-source") != 0) continue;
+        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE) continue;
         json_array_foreach(json_object_get(note, "tus"), k, tu)
         {
             const char *source = json_string_value(json_object_get(tu, "source"));

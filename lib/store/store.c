@@ -221,6 +221,11 @@ void store_close(struct store *st)
 }
 
 sqlite3 *store_db(struct store *st) { return st->db; }
+
+void store_skip_checkpoint_on_close(struct store *st)
+{
+    sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
+}
 const char *store_builddir(struct store *st) { return st->builddir; }
 const char *store_path(struct store *st) { return st->dir; }
 
@@ -361,6 +366,66 @@ int store_set_record_file_status(struct store *st, int64_t record_file_id, const
                     record_file_id) == SQLITE_DONE ? 0 : -1;
 }
 
+int store_claim_record_file(struct store *st, int64_t id, const char *path, const char *status, const char *error)
+{
+    sqlite3 *db = st->db;
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "UPDATE record_files SET status=?, error=? WHERE id=? AND status='pending' AND path=?",
+                           -1, &q, NULL) != SQLITE_OK) {
+        fmv_error("%s/store.sqlite: %s", st->dir, sqlite3_errmsg(db));
+        return -1;
+    }
+    sqlite3_bind_text(q, 1, status, -1, SQLITE_TRANSIENT);
+    if (error) sqlite3_bind_text(q, 2, error, -1, SQLITE_TRANSIENT);
+    else sqlite3_bind_null(q, 2);
+    sqlite3_bind_int64(q, 3, id);
+    sqlite3_bind_text(q, 4, path, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        fmv_error("%s/store.sqlite: %s", st->dir, sqlite3_errmsg(db));
+        return -1;
+    }
+    return sqlite3_changes(db) > 0;
+}
+
+struct pending_record_file *store_pending_record_files(struct store *st, size_t *n, int *failed)
+{
+    *n = 0;
+    *failed = 0;
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db,
+                           "SELECT rf.id, rf.compile_id, rf.variant, rf.format, rf.path, c.directory "
+                           "FROM record_files rf JOIN compiles c ON c.id = rf.compile_id "
+                           "WHERE rf.status = 'pending' ORDER BY rf.id",
+                           -1, &q, NULL) != SQLITE_OK) {
+        fmv_error("%s/store.sqlite: %s", st->dir, sqlite3_errmsg(st->db));
+        *failed = 1;
+        return NULL;
+    }
+    struct pending_record_file *files = NULL;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (*n == cap) files = xrealloc(files, (cap = cap ? cap * 2 : 16) * sizeof *files);
+        struct pending_record_file *f = &files[(*n)++];
+        f->id = sqlite3_column_int64(q, 0);
+        f->compile_id = sqlite3_column_int64(q, 1);
+        const char *cols[4];
+        for (int i = 0; i < 4; i++) cols[i] = (const char *)sqlite3_column_text(q, 2 + i);
+        f->variant = xstrdup(cols[0] ? cols[0] : "");
+        f->format = xstrdup(cols[1] ? cols[1] : "");
+        f->path = xstrdup(cols[2] ? cols[2] : "");
+        f->directory = xstrdup(cols[3] ? cols[3] : "/");
+    }
+    if (rc != SQLITE_DONE) {
+        fmv_error("%s/store.sqlite: %s", st->dir, sqlite3_errmsg(st->db));
+        *failed = 1;
+    }
+    sqlite3_finalize(q);
+    return files;
+}
+
 int store_add_loop(struct store *st, int64_t compile_id, const char *variant, const struct loop_record *rec)
 {
     return run_stmt(st,
@@ -376,9 +441,11 @@ int store_clear_loops(struct store *st, int64_t compile_id, const char *variant)
                    SQLITE_DONE ? 0 : -1;
 }
 
-int store_add_tu_note(struct store *st, int64_t compile_id, const char *kind, const char *detail)
+int store_add_tu_note(struct store *st, int64_t compile_id, enum tu_note_kind kind, const char *detail)
 {
-    return run_stmt(st, "INSERT INTO tu_notes(compile_id,kind,detail) VALUES(?,?,?)", "itt", compile_id, kind,
+    const char *name = tu_note_kind_name(kind);
+    if (!name) return fmv_error("%s/store.sqlite: a TU note of no known kind (%d)", store_path(st), (int)kind);
+    return run_stmt(st, "INSERT INTO tu_notes(compile_id,kind,detail) VALUES(?,?,?)", "itt", compile_id, name,
                     detail) == SQLITE_DONE ? 0 : -1;
 }
 

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "records/records.h"
+#include "store/notes.h"
 
 #define STORE_DIRNAME ".fmvgen"
 
@@ -40,6 +41,10 @@ int store_open(const char *builddir, int create, struct store **out);
  * start (like git finds .git). Returns NULL when there is none. */
 char *store_find_builddir(const char *start);
 void store_close(struct store *st);
+/* Leaves the WAL checkpoint to the next connection that closes with it on
+ * (the last connection to close would otherwise write the WAL into the
+ * database: four fdatasyncs, ~15 ms per compiler wrapper). */
+void store_skip_checkpoint_on_close(struct store *st);
 
 sqlite3 *store_db(struct store *st);
 const char *store_builddir(struct store *st);
@@ -74,11 +79,28 @@ int64_t store_add_record_file(struct store *st, int64_t compile_id, const char *
                               const char *format, const char *path);
 int store_set_record_file_status(struct store *st, int64_t record_file_id,
                                  const char *status, const char *error);
+/* Sets the status (and error, may be NULL) of a record file only while it
+ * is still pending at path: 1 when it was, 0 when another ingest (or a
+ * rescan that replaced the compile) got there first, -1 on a store error
+ * (printed). */
+int store_claim_record_file(struct store *st, int64_t record_file_id, const char *path, const char *status,
+                            const char *error);
+/* A record file still to be read, with its compile's directory. */
+struct pending_record_file {
+    int64_t id, compile_id;
+    char *variant, *format, *path, *directory;   /* never NULL ("" or "/") */
+};
+/* The pending record files in id order, read out whole so that no query
+ * is open while their rows are written; *n gets the count. On a store
+ * error (printed) *failed is 1 and the files read so far are returned.
+ * Caller frees each string and the array. */
+struct pending_record_file *store_pending_record_files(struct store *st, size_t *n, int *failed);
 int store_add_loop(struct store *st, int64_t compile_id, const char *variant,
                    const struct loop_record *rec);
 /* Drops the loops of one compile and variant (before re-reading its file). */
 int store_clear_loops(struct store *st, int64_t compile_id, const char *variant);
-int store_add_tu_note(struct store *st, int64_t compile_id, const char *kind, const char *detail);
+/* A tu_notes row; -1 (said) for TU_NOTE_UNKNOWN or a store error. */
+int store_add_tu_note(struct store *st, int64_t compile_id, enum tu_note_kind kind, const char *detail);
 /* The functions a compile emitted as code of their own (see the schema):
  * replaces the compile's list; 0 or -1. */
 struct strvec;

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "report/report.h"
+#include "store/notes.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -103,7 +104,7 @@ static void print_exclusions(const struct report *r)
  * could not read, which says nothing about vectorization. */
 static int note_in_section(const char *kind, int isa_section)
 {
-    return !strcmp(kind, "isa-unmatched") == !!isa_section;
+    return (tu_note_kind_parse(kind) == TU_NOTE_ISA_UNMATCHED) == !!isa_section;
 }
 
 static void print_tus(const struct report *r, int isa_section)
@@ -117,7 +118,7 @@ static void print_tus(const struct report *r, int isa_section)
         json_array_foreach(t->notes, j, n) {
             const char *kind = json_string_value(json_object_get(n, "kind"));
             if (!note_in_section(kind, isa_section)) continue;
-            if (!strcmp(kind, "o2-cheap-model") && t->o3_extra_loops >= 0) continue;  /* counted below */
+            if (tu_note_kind_parse(kind) == TU_NOTE_O2_CHEAP_MODEL && t->o3_extra_loops >= 0) continue;  /* counted below */
             shown++;
         }
         if (!shown && !o3) continue;
@@ -129,7 +130,7 @@ static void print_tus(const struct report *r, int isa_section)
         json_array_foreach(t->notes, j, n) {
             const char *kind = json_string_value(json_object_get(n, "kind"));
             if (!note_in_section(kind, isa_section)) continue;
-            if (!strcmp(kind, "o2-cheap-model") && t->o3_extra_loops >= 0) continue;  /* counted above */
+            if (tu_note_kind_parse(kind) == TU_NOTE_O2_CHEAP_MODEL && t->o3_extra_loops >= 0) continue;  /* counted above */
             printf("      %s: %s\n", kind, json_string_value(json_object_get(n, "detail")));
         }
     }

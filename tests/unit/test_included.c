@@ -43,7 +43,7 @@ static void test_same_symbol_everywhere(void **state)
     const struct sighting *all[] = {&a, &b};
     struct included_verdict v;
     included_verdict(all, 2, TUS, &v);
-    assert_null(v.reason);
+    assert_int_equal(v.reason, REASON_NONE);
     assert_non_null(v.note);
     assert_string_equal(note_string(v.note, "kind"), "included-source");
     assert_true(json_is_true(json_object_get(v.note, "static")));
@@ -64,7 +64,7 @@ static void test_renamed_by_plain_define(void **state)
     const struct sighting *all[] = {&a, &b};
     struct included_verdict v;
     included_verdict(all, 2, TUS, &v);
-    assert_null(v.reason);
+    assert_int_equal(v.reason, REASON_NONE);
     assert_string_equal(note_string(v.note, "spelling"), "_jpeg_fdct_islow");
     json_t *symbols = json_object_get(v.note, "symbols");
     assert_int_equal(json_array_size(symbols), 2);
@@ -84,7 +84,7 @@ static void test_renamed_static_needs_no_spelling(void **state)
     const struct sighting *all[] = {&a, &b};
     struct included_verdict v;
     included_verdict(all, 2, TUS, &v);
-    assert_null(v.reason);
+    assert_int_equal(v.reason, REASON_NONE);
     assert_null(json_object_get(v.note, "spelling"));
     json_decref(v.note);
 }
@@ -97,7 +97,7 @@ static void test_renamed_otherwise_is_excluded(void **state)
     const struct sighting *all[] = {&a, &b};
     struct included_verdict v;
     included_verdict(all, 2, TUS, &v);
-    assert_string_equal(v.reason, "macro");
+    assert_int_equal(v.reason, REASON_MACRO);
     assert_string_equal(v.detail, "renamed by macro in TU k-8.c (to add_8): its name is written NAME (line 3), a "
                                   "macro that is not a plain '#define NAME add_8', so the attribute line cannot "
                                   "name each TU's symbol");
@@ -109,7 +109,7 @@ static void test_renamed_otherwise_is_excluded(void **state)
     c.cxx = d.cxx = 1;
     const struct sighting *cxx[] = {&c, &d};
     included_verdict(cxx, 2, TUS, &v);
-    assert_string_equal(v.reason, "macro");
+    assert_int_equal(v.reason, REASON_MACRO);
     assert_non_null(strstr(v.detail, "mangled"));
     free(v.detail);
 }
@@ -118,12 +118,12 @@ static void test_excluded_in_one_tu_is_excluded_everywhere(void **state)
 {
     (void)state;
     struct sighting a = seen(0, "f", "f", 0), b = seen(1, "f_12", "f", 0);
-    b.reason = "used-before-definition";
+    b.reason = REASON_USED_BEFORE_DEFINITION;
     b.detail = (char *)"used at line 9 of k-12.c before its definition";
     const struct sighting *all[] = {&a, &b};
     struct included_verdict v;
     included_verdict(all, 2, TUS, &v);
-    assert_string_equal(v.reason, "used-before-definition");
+    assert_int_equal(v.reason, REASON_USED_BEFORE_DEFINITION);
     assert_string_equal(v.detail, "in TU k-12.c, which also compiles k.c: used at line 9 of k-12.c before its "
                                   "definition");
     assert_null(v.note);
@@ -135,7 +135,7 @@ static void test_no_sightings(void **state)
     (void)state;
     struct included_verdict v;
     included_verdict(NULL, 0, TUS, &v);
-    assert_null(v.reason);
+    assert_int_equal(v.reason, REASON_NONE);
     assert_null(v.note);
 }
 

@@ -106,7 +106,7 @@ static void test_exclusions_and_o3_count(void **state)
     add_loop(f, "probe:O3", "main", 9, 32);
     int64_t rf = store_add_record_file(f->st, f->tu, "probe:O3", "gcc-json", "/x");
     store_set_record_file_status(f->st, rf, "read", NULL);
-    store_add_tu_note(f->st, f->tu, "no-vectorize-flag", "-fno-tree-vectorize");
+    store_add_tu_note(f->st, f->tu, TU_NOTE_NO_VECTORIZE_FLAG, "-fno-tree-vectorize");
 
     struct report r;
     assert_int_equal(report_load(f->st, &r), 0);

@@ -1,5 +1,5 @@
 /* Unit tests of lib/store: rescans replace rows, parallel writers (as under
- * make -j) lose nothing, a newer schema is refused with a clear error, an
+ * make -j) lose nothing, a record file is claimed once, a newer schema is refused with a clear error, an
  * older one is migrated keeping its rows. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,6 +50,62 @@ static void test_rescan_replaces_compile_and_its_loops(void **state)
     rows = store_list_compiles(st, &n);
     assert_int_equal(n, 1);
     compile_rows_free(rows, n);
+    store_close(st);
+    remove_tree(dir);
+    free(dir);
+}
+
+/* A pending record file is claimed once, by its path: a second claim, or
+ * one naming another path (a rescan replaced it), changes nothing; the
+ * pending list shows only what is still pending, with its compile's
+ * directory. */
+static void test_record_files_claimed_once(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-store");
+    struct store *st;
+    assert_int_equal(store_open(dir, 1, &st), 0);
+    int64_t a = add(st, "/p/a.c", 0), b = add(st, "/p/b.c", 0);
+    int64_t ra = store_add_record_file(st, a, "build", "gcc-dump", "/r/a.vect");
+    int64_t rb = store_add_record_file(st, b, "probe:arch=x86-64-v4", "gcc-dump", "/r/b.vect");
+    assert_true(ra > 0 && rb > 0);
+    size_t n;
+    int failed;
+    struct pending_record_file *p = store_pending_record_files(st, &n, &failed);
+    assert_int_equal(failed, 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(p[0].id, ra);
+    assert_int_equal(p[0].compile_id, a);
+    assert_string_equal(p[0].path, "/r/a.vect");
+    assert_string_equal(p[0].format, "gcc-dump");
+    assert_string_equal(p[1].variant, "probe:arch=x86-64-v4");
+    assert_string_equal(p[1].directory, "/p");
+    for (size_t i = 0; i < n; i++) {
+        free(p[i].variant);
+        free(p[i].format);
+        free(p[i].path);
+        free(p[i].directory);
+    }
+    free(p);
+    assert_int_equal(store_claim_record_file(st, ra, "/r/other.vect", "read", NULL), 0);
+    assert_int_equal(store_claim_record_file(st, ra, "/r/a.vect", "read", NULL), 1);
+    assert_int_equal(store_claim_record_file(st, ra, "/r/a.vect", "corrupt", "late"), 0);
+    p = store_pending_record_files(st, &n, &failed);
+    assert_int_equal(failed, 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(p[0].id, rb);
+    free(p[0].variant);
+    free(p[0].format);
+    free(p[0].path);
+    free(p[0].directory);
+    free(p);
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(store_db(st), "SELECT status, error FROM record_files WHERE id=?", -1, &q, NULL);
+    sqlite3_bind_int64(q, 1, ra);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(q, 0), "read");
+    assert_int_equal(sqlite3_column_type(q, 1), SQLITE_NULL);
+    sqlite3_finalize(q);
     store_close(st);
     remove_tree(dir);
     free(dir);
@@ -166,6 +222,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rescan_replaces_compile_and_its_loops),
+        cmocka_unit_test(test_record_files_claimed_once),
         cmocka_unit_test(test_parallel_writers_lose_nothing),
         cmocka_unit_test(test_missing_and_newer_store_refused),
         cmocka_unit_test(test_schema_2_migrated_and_profiles),

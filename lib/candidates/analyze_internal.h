@@ -1,0 +1,154 @@
+/* analyze_internal.h - the pieces of candidates_analyze (analyze.h), for
+ * lib/candidates/analyze*.c only:
+ *   analyze_wanted.c    what the store says each compile vectorized or
+ *                       gained at the target (struct wanted_list)
+ *   analyze_rows.c      the functions rows as they will be stored, with their
+ *                       notes (struct row_list)
+ *   analyze_jobs.c      one libclang parse per TU, on a few threads (struct
+ *                       tu_job); GCC's own include directory
+ *   analyze_included.c  definitions in source files TUs #include, judged over
+ *                       every TU that compiles them (included.h)
+ *   analyze.c           one TU's rows (analyze_tu), and the whole pass
+ * The store is read and written through query.h. */
+#ifndef FMVGEN_ANALYZE_INTERNAL_H
+#define FMVGEN_ANALYZE_INTERNAL_H
+
+#include <clang-c/Index.h>
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "candidates/helpers.h"
+#include "candidates/included.h"
+#include "candidates/locate.h"
+#include "store/reasons.h"
+#include "store/store.h"
+#include "util/util.h"
+
+struct eligibility;
+struct pp_directives;
+
+/* ---- analyze_wanted.c ---- */
+
+/* A function some loop record names, or (function NULL) a loop position
+ * from a plain log whose function must be found by its line. */
+struct wanted {
+    char *function;
+    char *file;   /* loop position, for the row of an unlocated function */
+    int line;
+    /* Every loop position of a named function (helpers.h); the file
+     * strings are owned by files. None for a position without function. */
+    struct loop_position *positions;
+    size_t npositions;
+    struct strvec files;
+    /* candidates/isa.h: KIND_*, and what its code at the target changes. */
+    const char *kind;
+    int score, fma_score;
+    char *evidence;
+};
+
+struct wanted_list {
+    struct wanted *v;
+    size_t n, cap;
+    /* What the compile emitted as functions of their own (helpers.h): as
+     * the scan's own compile of it did (--compdb), or else the build's
+     * object; known = 0 when neither can be read. */
+    struct strvec object_functions;
+    int object_known;
+    struct strvec isa_notes;   /* tu_notes 'isa-unmatched' (isa.h) */
+};
+
+/* The functions of compile c to analyze (appended to out): the build's and
+ * the target probes' loop functions, the isa.h functions, each function's
+ * loop positions, and what the compile emitted. 0, or -1 on a store error
+ * (printed). */
+int wanted_load(struct store *st, const struct compile_row *c, struct wanted_list *out);
+void wanted_free(struct wanted_list *w);
+
+/* ---- analyze_rows.c ---- */
+
+/* One functions row, as it will be stored. */
+struct fn_row {
+    char *name, *display_name, *file;
+    unsigned line, col, end_line, end_col;
+    int located;                 /* positions and insert point are valid */
+    unsigned insert_offset, insert_line;
+    enum exclusion_reason reason;   /* REASON_NONE: candidate */
+    char *detail, *notes, *source_hash;
+    const char *kind;            /* KIND_* (static strings) */
+    int score, fma_score;
+    char *evidence;
+};
+
+struct row_list {
+    struct fn_row *v;
+    size_t n, cap;
+};
+
+/* A new zeroed row at the end of rows. */
+struct fn_row *fn_row_new(struct row_list *rows);
+void fn_rows_free(struct row_list *rows);
+/* Fills r for a located definition; takes el's detail and notes. */
+void fn_row_located(struct fn_row *r, const struct fn_def *def, const struct eligibility *el, char *notes);
+/* Adds the row of an unlocated function unless one of that name exists
+ * ("foo" and "foo.part.0" both unlocated). Takes detail. */
+void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const char *directory,
+                           enum exclusion_reason reason, char *detail, const struct fn_def *def);
+/* Appends note (a copy of the reference) to r's notes. */
+void fn_row_add_note(struct fn_row *r, json_t *note);
+/* The kind, score and evidence of a wanted function onto its row (r may be
+ * NULL); "foo" and "foo.part.0" on one row keep the kind that says more. */
+void fn_row_take_kind(struct fn_row *r, const struct wanted *w);
+/* The notes of a located definition as JSON text (caller frees):
+ * simd-ifdef, static-macro, shared-line. */
+char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const struct fn_def *def);
+
+/* ---- analyze_jobs.c ---- */
+
+/* GCC's own header directory ("gcc -print-file-name=include"), asked once
+ * per compiler: libclang then finds headers only GCC ships (omp.h). */
+struct gcc_includes {
+    struct strvec compilers, dirs;
+};
+
+/* GCC's include directory for c's compiler (NULL: not GCC, or unknown);
+ * owned by cache. */
+const char *gcc_include_dir(struct gcc_includes *cache, const struct compile_row *c);
+
+/* One TU's work: read from the store before the workers start, rows
+ * written to the store after they end (one SQLite connection, one writer). */
+struct tu_job {
+    const struct compile_row *compile;
+    size_t index;                  /* in the compiles list */
+    struct wanted_list wanted;
+    const char *gcc_include;
+    struct row_list rows;
+    int unparsable;
+    int done;                      /* the first pass ran */
+    int parsed;                    /* parsed for its rows (the first pass) */
+    struct strvec included;        /* source files the TU includes (included.h) */
+    struct sightings sightings;    /* their definitions as this TU compiles them */
+    /* The second pass (included.h): only sightings of the definitions in
+     * these files, in a TU the first pass did not parse or whose own source
+     * is one of them. */
+    const struct strvec *sight_files;
+};
+
+/* Runs every busy job (its first pass, or its second with sight_files set)
+ * on up to MAX_PARSERS threads, each with its own libclang index. */
+void analyze_run_jobs(struct tu_job *jobs, size_t n);
+
+/* ---- analyze_included.c ---- */
+
+/* The second pass and the verdicts: only when a candidate lives in a
+ * source file some TU includes (rare: no extra work otherwise). */
+void analyze_included_sources(struct tu_job *jobs, size_t n, struct gcc_includes *includes);
+
+/* ---- analyze.c ---- */
+
+/* One parsed TU's rows: each wanted function located, judged and noted;
+ * its inlined helpers and inlined callees. */
+void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
+                const struct wanted_list *wanted, struct row_list *rows);
+
+#endif

@@ -1,0 +1,56 @@
+/* tu_internal.h - the parsed TU's representation, shared by the files that
+ * implement tu.h and locate.h (tu.c, locate.c, uses.c) and by nothing else.
+ * defs is the index locate.c builds on demand; tu.c frees it. */
+#ifndef FMVGEN_TU_INTERNAL_H
+#define FMVGEN_TU_INTERNAL_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "util/util.h"
+
+struct def_entry {
+    CXCursor cursor;
+    CXFile file;
+    unsigned offset, end_offset, line, end_line;
+    int is_template;        /* function template, or member of a class template */
+    struct strvec names;    /* manglings (C: also the plain name) */
+    char *qualified;        /* "ns::S::m", template arguments left out */
+};
+
+/* An error libclang reports in the project's code of a TU the compiler
+ * built: the definition holding it is left out, not the whole TU. */
+struct code_error {
+    CXFile file;
+    unsigned offset;
+    char *message;
+};
+
+/* A file the TU includes, and where the main file includes it (the main
+ * file's #include that leads to it, directly or through headers). */
+struct inclusion {
+    CXFile file;
+    unsigned main_offset;
+};
+
+struct parsed_tu {
+    struct code_error *errors;
+    size_t nerrors;
+    CXTranslationUnit tu;
+    CXFile main_file;
+    char *source, *directory;
+    int cxx;
+    struct def_entry *defs;
+    size_t ndefs, cap;
+    int indexed_main;       /* first pass done */
+    int indexed_includes;   /* second pass done */
+    struct inclusion *inclusions;   /* files the TU includes (read once, on demand) */
+    size_t ninclusions;
+    int read_inclusions;
+};
+
+/* The absolute path of a file of the TU, as a definition's file is stored
+ * (tu.c). name is libclang's name of file. Caller frees. */
+char *tu_file_path(struct parsed_tu *t, CXFile file, const char *name);
+
+#endif

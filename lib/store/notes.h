@@ -1,0 +1,59 @@
+/* notes.h - the kinds of the store's notes, typed: what lib/candidates and
+ * lib/capture write and lib/patch, lib/select, lib/report and `list` read
+ * back. The stored spellings (docs/DESIGN.md, store contract) are the
+ * contract on disk; code names a kind by its enum and converts only here.
+ *
+ * Function notes: functions.notes is a JSON array of objects
+ * {"kind": NAME, "detail": sentence, ...more fields per kind}.
+ * TU notes: tu_notes.kind is a NAME, tu_notes.detail a sentence.
+ *
+ * Decoding an unknown or missing name gives *_UNKNOWN (a store written by
+ * another version): readers skip such a note, never fail on it. */
+#ifndef FMVGEN_NOTES_H
+#define FMVGEN_NOTES_H
+
+#include <jansson.h>
+
+enum note_kind {
+    NOTE_UNKNOWN = 0,
+    NOTE_SIMD_IFDEF,       /* "simd-ifdef": a preprocessor SIMD switch in or around the body */
+    NOTE_SHARED_LINE,      /* "shared-line": other code before the definition on its insert line */
+    NOTE_STATIC_MACRO,     /* "static-macro": internal linkage through a macro; "static": true */
+    NOTE_REDECLARED,       /* "redeclared": the declaration the patch puts above the first use */
+    NOTE_INLINED_HELPER,   /* "inlined-helper": a static helper the candidate inlined; "helper" */
+    NOTE_HELPER_DECLARED_INLINE, /* "helper-declared-inline": such a helper, inline already */
+    NOTE_HELPER_LEFT_OUT,  /* "helper-left-out": such a helper that cannot be always_inline */
+    NOTE_INLINED_INTO,     /* "inlined-into": a static callee inlined into excluded hosts; "hosts" */
+    NOTE_INCLUDED_SOURCE,  /* "included-source": defined in a source file TUs #include; "tus", "symbols" */
+};
+
+/* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */
+const char *note_kind_name(enum note_kind k);
+/* The kind a stored name means; NOTE_UNKNOWN for NULL or an unknown name. */
+enum note_kind note_kind_parse(const char *name);
+/* The kind of a note object (its "kind" member); NOTE_UNKNOWN when it has
+ * none or is no object. */
+enum note_kind note_kind_of(const json_t *note);
+/* A new note object {"kind": name of k, "detail": detail}; the caller adds
+ * its other members and owns the reference. */
+json_t *note_new(enum note_kind k, const char *detail);
+/* The first note of kind k in a notes array, or NULL (a borrowed
+ * reference; notes may be NULL). */
+json_t *notes_find(const json_t *notes, enum note_kind k);
+
+enum tu_note_kind {
+    TU_NOTE_UNKNOWN = 0,
+    TU_NOTE_ISA_UNMATCHED,     /* "isa-unmatched": code the ISA comparison could not pair or read */
+    TU_NOTE_NO_VECTORIZE_FLAG, /* "no-vectorize-flag": -fno-tree-vectorize and the like */
+    TU_NOTE_LOW_OPT,           /* "low-opt": -O0/-O1/-Os/-Oz/-Og */
+    TU_NOTE_O2_CHEAP_MODEL,    /* "o2-cheap-model": more loops vectorize at -O3 (scan --o3) */
+    TU_NOTE_PROBE_FAILED,      /* "probe-failed": the target probe's compile failed */
+    TU_NOTE_NO_RECORDS,        /* "no-records": a wrapped compile gave no record file */
+};
+
+/* The stored name of k; NULL for TU_NOTE_UNKNOWN. */
+const char *tu_note_kind_name(enum tu_note_kind k);
+/* The kind a stored name means; TU_NOTE_UNKNOWN for NULL or an unknown name. */
+enum tu_note_kind tu_note_kind_parse(const char *name);
+
+#endif

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/wrapper.h"
 #include "cli/cli.h"
 #include "scan/scan.h"
 #include "targets/targets.h"
@@ -48,11 +47,6 @@ static const char USAGE[] =
     "nor Clang, or the build succeeded without one compile through the wrapper\n"
     "(e.g. a CMake tree configured before the scan); 0 otherwise, also when\n"
     "there is nothing to do.\n";
-
-int wrapper_main_if_wrapped(int argc, char **argv)
-{
-    return wrapper_main(argc, argv);
-}
 
 struct scan_opts {
     int no_probe, o3, json, jobs;

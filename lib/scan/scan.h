@@ -35,7 +35,7 @@ struct scan_request {
     /* where the store goes (.fmvgen/ in it); NULL: the current directory.
      * Ignored with compdb: the database's directory. */
     const char *builddir;
-    const char *root;           /* project root; NULL: scan_default_root() */
+    const char *root;           /* project root (made absolute); NULL: scan_default_root() */
     const struct strvec *targets;   /* parsed target_clones targets (targets.h) */
     int no_probe, o3;
     int jobs;                   /* parallel probe/compdb compiles; 0: one per CPU */

@@ -2,14 +2,15 @@
  * `fmvgen [-C DIR] COMMAND [ARGS]`. Everything else is in cli/ (one file per
  * subcommand) and in the library under lib/.
  *
- * The same binary is also the compiler wrapper of `fmvgen scan`: invoked
- * through a link named like a compiler (gcc, cc, clang++, ...) inside scan's
- * private wrapper directory it forwards to the real compiler. */
+ * The compiler wrapper of `fmvgen scan` and select's references is the
+ * separate fmvgen-cc (fmvgen-cc.c); fmvgen itself is never a compiler. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/compiler.h"
+#include "capture/wrapper.h"
 #include "cli/cli.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -75,8 +76,14 @@ struct store *cli_open_store(void)
 
 int main(int argc, char **argv)
 {
-    int wrapped = wrapper_main_if_wrapped(argc, argv);
-    if (wrapped >= 0) return wrapped;
+    /* A link named like a compiler reaches fmvgen-cc, never fmvgen: a stale
+     * or hand-made one must not read "unknown option '-O2'". */
+    if (argc > 0 && compiler_name_is_driver(path_basename(argv[0]))) {
+        fmv_error("%s: this link runs fmvgen, which is not a compiler; the compiler wrapper is %s (rerun "
+                  "'fmvgen scan' to remake its links)",
+                  argv[0], WRAPPER_EXE_NAME);
+        return 2;
+    }
 
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {

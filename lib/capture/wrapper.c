@@ -462,22 +462,6 @@ char *wrapper_executable(void)
     return NULL;
 }
 
-/* The executable the links point at: fmvgen-cc next to us, else ourselves. */
-static char *wrapper_target(void)
-{
-    char *self = self_exe_path();
-    if (!self) return NULL;
-    char *dir = path_dirname(self);
-    char *cc = path_join(dir, WRAPPER_EXE_NAME);
-    free(dir);
-    if (access(cc, X_OK) == 0) {
-        free(self);
-        return cc;
-    }
-    free(cc);
-    return self;
-}
-
 static void add_link(const char *dir, const char *name, const char *target)
 {
     char *link = path_join(dir, name);
@@ -569,8 +553,17 @@ int wrapper_env_apply(const char *wrapdir, const char *store_builddir, const cha
                       struct wrapper_env *saved)
 {
     memset(saved, 0, sizeof *saved);
-    char *target = wrapper_target();
-    if (!target) return fmv_error("/proc/self/exe: cannot find the fmvgen executable");
+    /* The links point at fmvgen-cc only: fmvgen itself is no compiler. */
+    char *target = wrapper_executable();
+    if (!target) {
+        char *self = self_exe_path();
+        char *dir = self ? path_dirname(self) : NULL;
+        fmv_error("%s/%s: the compiler wrapper is missing (build or install it with fmvgen)",
+                  dir ? dir : "/proc/self/exe", WRAPPER_EXE_NAME);
+        free(dir);
+        free(self);
+        return -1;
+    }
     /* Fresh links each time: the fmvgen binary may have moved. */
     remove_tree(wrapdir);
     if (mkdir_p(wrapdir, 0755) != 0) {

@@ -60,9 +60,9 @@
 #define WRAPPER_APPEND_ENV "FMVGEN_CC_APPEND"
 #define WRAPPER_APPEND_LOG_ENV "FMVGEN_CC_APPEND_LOG"
 
-/* Entry point when the running program was called through a compiler-named
- * link (argv[0]'s basename is a compiler driver name): returns the exit code
- * to exit with. Returns -1 when argv[0] does not name a compiler. */
+/* Entry point of fmvgen-cc called through a compiler-named link (argv[0]'s
+ * basename is a compiler driver name): returns the exit code to exit with.
+ * Returns -1 when argv[0] does not name a compiler. */
 int wrapper_main(int argc, char **argv);
 
 /* Launcher mode (CMake's CMAKE_<LANG>_COMPILER_LAUNCHER, where a configured
@@ -83,8 +83,10 @@ char *wrapper_executable(void);
  * the same basename, a launcher word kept; an absolute one gets a link dir
  * of its own remembering the real path), CCACHE_DISABLE=1; FMVGEN_STORE =
  * store_builddir (NULL: unset: nothing is recorded), WRAPPER_APPEND_ENV =
- * append and WRAPPER_APPEND_LOG_ENV = append_log (NULL: unset). 0, or -1
- * after an error line (saved then needs no restore). */
+ * append and WRAPPER_APPEND_LOG_ENV = append_log (NULL: unset). The links
+ * point at fmvgen-cc next to the running fmvgen (wrapper_executable); it
+ * missing is an error. 0, or -1 after an error line (saved then needs no
+ * restore). */
 #define WRAPPER_ENV_VARS 9
 struct wrapper_saved_var {
     const char *name;

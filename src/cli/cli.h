@@ -20,10 +20,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_select(int argc, char **argv);
 
-/* The internal entry point when fmvgen runs as a compiler (scan's wrapper).
- * Returns -1 when argv[0] does not name a wrapped compiler. */
-int wrapper_main_if_wrapped(int argc, char **argv);
-
 /* Prints a usage text to stdout (for --help) and returns 0, or to stderr
  * (for a usage error) and returns 2. */
 int cli_usage(const char *text, int is_error);

@@ -1,0 +1,86 @@
+/* explain.c - see explain.h. */
+#include "scan/explain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+#include "util/cmake_cache.h"
+#include "util/util.h"
+
+/* The CMake build tree the build command works in: `cmake --build DIR`'s
+ * or `make|ninja -C DIR`'s DIR, else the scan's directory, when it holds a
+ * CMakeCache.txt. */
+static char *cmake_cache_of(const char *builddir, char *const *build)
+{
+    const char *dir = builddir;
+    for (size_t i = 0; build[i]; i++) {
+        const char *tool = path_basename(build[i]);
+        if (!strcmp(tool, "cmake") && build[i + 1] && !strcmp(build[i + 1], "--build") && build[i + 2])
+            dir = build[i + 2];
+        if ((!strcmp(tool, "make") || !strcmp(tool, "gmake") || !strcmp(tool, "ninja")) && build[i + 1] &&
+            !strcmp(build[i + 1], "-C") && build[i + 2])
+            dir = build[i + 2];
+    }
+    char *abs = path_absolute(dir, NULL);   /* the build runs in the current directory */
+    char *cache = path_join(abs, "CMakeCache.txt");
+    free(abs);
+    if (file_exists(cache)) return cache;
+    free(cache);
+    return NULL;
+}
+
+/* CMake (and configure) cache the compiler's absolute path when the tree
+ * is configured, and an absolute path bypasses PATH and the CC/CXX the
+ * scan sets. */
+void scan_explain_no_compiles(const char *builddir, char *const *build)
+{
+    char *cache = cmake_cache_of(builddir, build);
+    char *text = cache ? read_file(cache, NULL) : NULL;
+    char *cc = text ? cmake_cache_value(text, "CMAKE_C_COMPILER") : NULL;
+    char *cxx = text && !(cc && *cc) ? cmake_cache_value(text, "CMAKE_CXX_COMPILER") : NULL;
+    free(text);
+    const char *compiler = cc && *cc ? cc : cxx && *cxx ? cxx : "its compiler";
+    /* A tree configured under an earlier scan caches the wrapper itself:
+     * then nothing needed compiling, which the generic line says. */
+    int bypassed = cache && !strstr(compiler, "/" STORE_DIRNAME "/wrap/");
+    if (bypassed)
+        fmv_error("%s: the build succeeded, but no compile went through fmvgen's wrapper: this CMake tree was "
+                  "configured before the scan and runs %s directly; run 'cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON . "
+                  "&& fmvgen scan --compdb compile_commands.json' here, or configure a fresh build dir under the "
+                  "scan: 'fmvgen scan -- sh -c \"cmake -S SRCDIR -B . && cmake --build .\"'",
+                  cache, compiler);
+    free(cc);
+    free(cxx);
+    free(cache);
+    if (bypassed) return;
+    fmv_error("%s: the build succeeded, but no C/C++ compile went through fmvgen's wrapper, so nothing was scanned: "
+              "either nothing needed compiling ('make -B' rebuilds everything), or the build runs its compiler by "
+              "an absolute path (a configured CMake or autotools tree, CC=/usr/bin/cc in a Makefile), which "
+              "bypasses the wrapper; reconfigure under the scan ('fmvgen scan -- sh -c \"./configure && make\"'), "
+              "pass 'CC=cc' on the make command line, or scan a compile_commands.json with --compdb",
+              build[0]);
+}
+
+/* Every later build of such a tree goes through the wrapper (and fails
+ * once .fmvgen/ is gone): the user's build directory must not change
+ * behind their back unsaid. */
+void scan_warn_cached_wrapper(const char *builddir, char *const *build)
+{
+    char *cache = cmake_cache_of(builddir, build);
+    char *text = cache ? read_file(cache, NULL) : NULL;
+    const char *vars[] = {"CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER"};
+    for (size_t i = 0; text && i < sizeof vars / sizeof *vars; i++) {
+        char *value = cmake_cache_value(text, vars[i]);
+        int wrapped = value && strstr(value, "/" STORE_DIRNAME "/wrap/");
+        if (wrapped)
+            fmv_warn("%s: CMake cached fmvgen's wrapper %s as %s, because the tree was configured during the scan: "
+                     "later builds of this tree go through the wrapper, and fail once %s/ is removed; for builds "
+                     "without fmvgen configure a fresh directory, or scan a compile_commands.json with --compdb",
+                     cache, value, vars[i], STORE_DIRNAME);
+        free(value);
+        if (wrapped) break;
+    }
+    free(text);
+    free(cache);
+}

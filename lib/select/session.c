@@ -20,6 +20,7 @@
 #include "select/codecost.h"
 #include "select/isolation.h"
 #include "select/reference.h"
+#include "select/report.h"
 #include "select/runcheck.h"
 #include "select/static.h"
 #include "capture/wrapper.h"

@@ -25,7 +25,7 @@
  *      more and timed against the baseline end to end, interleaved
  *      (lib/measure/timing.h), with an interval (lib/select/stats.h);
  *   6. select_write_outputs: .fmvgen/selected.patch, report.md, report.json,
- *      report.html (lib/select/report.h).
+ *      report.html (lib/select/report.h; the results in result.h).
  * With is_static nothing is timed: the all-candidates build is inspected
  * (lib/elf/inspect.h) and clones needing nothing beyond the default dropped.
  *
@@ -42,7 +42,7 @@
 
 #include "measure/build.h"
 #include "patch/plan.h"
-#include "select/report.h"
+#include "select/result.h"
 #include "select/tree.h"
 #include "select/workload_output.h"
 #include "util/util.h"

@@ -2,8 +2,9 @@
  * report.md (for people), report.json (for tools), report.html (a page with
  * tables and charts) and the terminal summary. Each only formats the
  * struct select_report the session filled, so the outputs cannot disagree.
- * One file per format: report_md.c, report_json.c, report_html.c,
- * report_summary.c; what several share is in report_write.h. */
+ * One file per format: report_md.c, report_json.c, report_html.c (its
+ * charts in report_chart.c), report_summary.c; what several share is in
+ * report_write.h. */
 #ifndef FMVGEN_SELECT_REPORT_H
 #define FMVGEN_SELECT_REPORT_H
 
@@ -15,10 +16,10 @@
 char *select_report_markdown(const struct select_report *r);
 /* report.json, as a new reference (caller decrefs). */
 json_t *select_report_json(const struct select_report *r);
-/* report.html: a self-contained page: an inline SVG bar chart of each
- * function's speedup with the target set it got (or its best set when not
- * selected), its interval as a whisker; one of the code growth; the facts
- * of report.md. Caller frees. */
+/* report.html: one self-contained page (inline CSS and SVG, no script, no
+ * network): the facts of report.md with its tables as HTML tables, one
+ * chart per workload of the end-to-end speedups with their intervals, a
+ * chart of each function's speedup and one of the code growth. Caller frees. */
 char *select_report_html(const struct select_report *r);
 /* The terminal summary (a few lines; caller frees). */
 char *select_report_summary(const struct select_report *r);

@@ -1,142 +1,165 @@
-/* report_html.c - report.html (report.h). */
+/* report_html.c - report.html (report.h): one self-contained page (inline
+ * CSS and SVG; no script, no network) that fits a 1300 px window. The
+ * verdict first, then per workload a chart of every build's end-to-end
+ * speedup with its interval (report_chart.c), the functions, the variants,
+ * the statistics, the code size, the notes. Tables are HTML tables of
+ * report_table.c's cells; the prose is report.md's (report_md.c),
+ * converted (report_mdhtml.c): the two cannot say different things. */
 #include "select/report_write.h"
 
-#include <math.h>
 #include <stdlib.h>
 
-void report_html_text(struct strbuf *sb, const char *s)
+static const char STYLE[] =
+    "body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;background:#fff}"
+    "main{max-width:1200px;margin:0 auto;padding:8px 20px 40px;box-sizing:border-box}"
+    "h1{font-size:1.6em}h2{font-size:1.3em;margin-top:1.6em;border-bottom:1px solid #ddd}h3{font-size:1.05em}"
+    "p,li{overflow-wrap:anywhere}"
+    "code{font:13px ui-monospace,'DejaVu Sans Mono',monospace;background:#f3f3f3;padding:0 3px;"
+    "overflow-wrap:anywhere}"
+    ".table{max-width:100%;overflow-x:auto;margin:0.6em 0}"
+    "table{border-collapse:collapse;font-size:13px}"
+    "th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top;overflow-wrap:break-word}"
+    "td{max-width:36em}td code{overflow-wrap:anywhere}"
+    "th{background:#f3f3f3}tbody tr:nth-child(even){background:#fafafa}"
+    "figure{margin:0.8em 0}figcaption{font-weight:600;margin-bottom:2px}"
+    "svg.chart{display:block;max-width:100%;height:auto}"
+    ".verdict{font-size:1.1em}";
+
+/* A table of cells as an HTML table in a box that scrolls sideways when
+ * the window is narrower than the table. */
+static void add_table(struct strbuf *sb, const struct report_table *t, const char *id)
 {
-    for (; *s; s++) {
-        if (*s == '<') sb_adds(sb, "&lt;");
-        else if (*s == '>') sb_adds(sb, "&gt;");
-        else if (*s == '&') sb_adds(sb, "&amp;");
-        else if (*s == '"') sb_adds(sb, "&quot;");
-        else sb_addc(sb, *s);
+    sb_addf(sb, "<div class=\"table\"><table id=\"%s\">\n<thead><tr>", id);
+    for (size_t c = 0; c < t->n_cols; c++) {
+        sb_adds(sb, "<th>");
+        report_html_inline(sb, report_table_cell(t, 0, c));
+        sb_adds(sb, "</th>");
     }
+    sb_adds(sb, "</tr></thead>\n<tbody>\n");
+    for (size_t row = 1; row <= report_table_rows(t); row++) {
+        sb_adds(sb, "<tr>");
+        for (size_t c = 0; c < t->n_cols; c++) {
+            sb_adds(sb, "<td>");
+            report_html_inline(sb, report_table_cell(t, row, c));
+            sb_adds(sb, "</td>");
+        }
+        sb_adds(sb, "</tr>\n");
+    }
+    sb_adds(sb, "</tbody></table></div>\n");
 }
 
-/* A second SVG: each measured build's code growth against the baseline,
- * and the whole -march=x86-64-v3 build glibc-hwcaps would ship beside it. */
-static void add_code_chart(struct strbuf *sb, const struct select_report *r)
+/* Markdown a report_md_* part writes into md, as HTML. */
+static void add_prose(struct strbuf *sb, struct strbuf *md)
 {
-    if (!r->n_variants || !r->variants[0].code.measured) return;
-    const char *names[16];
-    int64_t bytes[16];
-    const char *colour[16];
-    size_t n = 0;
-    for (size_t v = 1; v < r->n_variants && n < 14; v++) {
-        if (!r->variants[v].code.measured) continue;
-        names[n] = r->variants[v].name;
-        colour[n] = "#bbb";
-        bytes[n++] = select_code_growth(r, &r->variants[v].code);
+    report_html_blocks(sb, sb_str(md));
+    sb_reset(md);
+}
+
+static void add_end_to_end(struct strbuf *sb, const struct select_report *r, struct strbuf *md)
+{
+    if (r->static_mode || !r->n_workloads) return;
+    sb_adds(sb, "<section id=\"end-to-end\">\n<h2>End to end</h2>\n");
+    sb_adds(sb, "<p>Each build's speedup over the baseline on each workload, with its 95% interval (bar and "
+                "whisker; the dot is the estimate; above 1x is faster). The selected build and the whole-program "
+                "references were timed end to end in the same interleaved runs (wall time, and the CPU time of the "
+                "same runs); the all-candidates builds and the baseline's second arm (A/A: identical code, the "
+                "noise floor) are compared by the total perf samples of the profiled runs, i.e. CPU time.</p>\n");
+    for (size_t w = 0; w < r->n_workloads; w++) {
+        sb_adds(sb, "<figure class=\"workload-chart\"><figcaption><code>");
+        report_html_text(sb, r->workloads[w].command);
+        sb_adds(sb, "</code></figcaption>\n");
+        report_chart_workload(sb, r, w);
+        sb_adds(sb, "</figure>\n");
     }
-    if (r->selected_code.measured) {
-        names[n] = "selected";
-        colour[n] = "#2a7";
-        bytes[n++] = select_code_growth(r, &r->selected_code);
+    struct report_table t;
+    int march;
+    if (report_table_e2e(r, &t, &march) == 0) {
+        report_md_e2e_intro(md);
+        add_prose(sb, md);
+        add_table(sb, &t, "end-to-end-table");
+        if (march) {
+            report_md_e2e_march(md, r);
+            add_prose(sb, md);
+        }
     }
-    if (r->march.code.measured && !r->march.failure) {
-        names[n] = "-march=x86-64-v3 (hwcaps)";
-        colour[n] = "#c73";
-        bytes[n++] = (int64_t)r->march.code.code_bytes;
+    report_table_free(&t);
+    sb_adds(sb, "</section>\n");
+}
+
+static void add_code(struct strbuf *sb, const struct select_report *r, struct strbuf *md)
+{
+    struct report_table t;
+    if (report_table_code(r, &t) == 0) {
+        sb_adds(sb, "<section id=\"code\">\n<h2>Code growth</h2>\n");
+        report_chart_code(sb, r);
+        sb_adds(md, REPORT_CODE_COUNTED);
+        sb_adds(md, "\n");
+        add_prose(sb, md);
+        add_table(sb, &t, "code-table");
+        report_md_code_after(md, r);
+        add_prose(sb, md);
+        sb_adds(sb, "</section>\n");
+    } else {
+        report_md_code_unmeasured(md, r);
+        if (md->len) {
+            sb_adds(sb, "<section id=\"code\">\n");
+            add_prose(sb, md);
+            sb_adds(sb, "</section>\n");
+        }
     }
-    if (!n) return;
-    int64_t top = 1;
-    for (size_t i = 0; i < n; i++)
-        if (bytes[i] > top) top = bytes[i];
-    const int w = 640, left = 200, row = 24;
-    double scale = (double)(w - left - 140) / (double)top;
-    sb_addf(sb, "<h2>Code growth</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                "font-family=\"sans-serif\" font-size=\"12\">\n", w, (int)n * row + 8);
-    for (size_t i = 0; i < n; i++) {
-        int y = (int)i * row + 4;
-        double len = bytes[i] > 0 ? (double)bytes[i] * scale : 0;
-        sb_addf(sb, "<text x=\"4\" y=\"%d\">", y + 14);
-        report_html_text(sb, names[i]);
-        sb_addf(sb, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>", left, y, len,
-                colour[i]);
-        sb_addf(sb, "<text x=\"%.1f\" y=\"%d\">%s", left + len + 4, y + 13, bytes[i] < 0 ? "-" : "+");
-        report_add_bytes(sb, (uint64_t)(bytes[i] < 0 ? -bytes[i] : bytes[i]));
-        sb_adds(sb, " B</text>\n");
-    }
-    sb_adds(sb, "</svg>\n<p>Bytes of code added to the baseline: by each all-candidates build, by the selected "
-                "build, and by shipping a whole -march=x86-64-v3 build beside the baseline (glibc-hwcaps).</p>\n");
+    report_table_free(&t);
 }
 
 char *select_report_html(const struct select_report *r)
 {
-    struct strbuf sb = STRBUF_INIT;
-    sb_adds(&sb, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fmvgen select</title></head><body>\n"
-                 "<h1>fmvgen select</h1>\n");
-    if (!r->static_mode && r->n_functions) {
-        /* speedup axis 0..max(3, largest finite bound), one bar per function */
-        double top = 3;
-        for (size_t f = 0; f < r->n_functions; f++) {
-            const struct stats_interval *iv = &r->decision.functions[f].by_variant[select_shown_variant(r, f)];
-            if (select_speedup_unknown(iv)) continue;
-            if (isfinite(iv->speedup_hi) && iv->speedup_hi > top) top = iv->speedup_hi;
-            if (isfinite(iv->speedup) && iv->speedup > top) top = iv->speedup;
-        }
-        if (top > 20) top = 20;
-        const int w = 640, left = 200, row = 24;
-        int h = (int)r->n_functions * row + 40;
-        double scale = (w - left - 150) / top;   /* room for the label right of the longest bar */
-        sb_addf(&sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
-                     "font-size=\"12\">\n", w, h);
-        sb_addf(&sb, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"4\"/>"
-                     "<text x=\"%.1f\" y=\"%d\">1x</text>\n", left + scale, left + scale, h - 20, left + scale, h - 5);
-        for (size_t f = 0; f < r->n_functions; f++) {
-            const struct select_function *fn = &r->functions[f];
-            size_t v = select_shown_variant(r, f);
-            const struct stats_interval *iv = &r->decision.functions[f].by_variant[v];
-            int y = (int)f * row + 4;
-            sb_adds(&sb, "<text x=\"4\" y=\"");
-            sb_addf(&sb, "%d\">", y + 14);
-            report_html_text(&sb, fn->display_name);
-            if (select_name_ambiguous(r, f)) sb_adds(&sb, " [name not unique]");
-            const char *unknown = select_speedup_unknown(iv);
-            if (unknown) {
-                /* no bar: there is no ratio to draw */
-                sb_addf(&sb, "</text><text x=\"%d\" y=\"%d\" fill=\"#888\">%s", left + 4, y + 13,
-                        select_baseline_unsampled(r, f) ? "not sampled" : unknown);
-                sb_adds(&sb, "</text>\n");
-                continue;
-            }
-            double sp = iv->speedup > top ? top : iv->speedup;
-            sb_addf(&sb, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>", left, y,
-                    sp * scale, fn->in_patch ? "#2a7" : "#bbb");
-            sb_addf(&sb, "%.2fx with %s, %.1f%% of the baseline", iv->speedup, r->variants[v].name,
-                    r->decision.functions[f].share * 100);
-            sb_adds(&sb, "</title></rect>");
-            if (iv->valid) {
-                double lo = iv->speedup_lo < 0 ? 0 : iv->speedup_lo, hi = isfinite(iv->speedup_hi) ? iv->speedup_hi : top;
-                if (hi > top) hi = top;
-                if (lo > top) lo = top;
-                sb_addf(&sb, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>", left + lo * scale,
-                        y + 8, left + hi * scale, y + 8);
-            }
-            sb_addf(&sb, "<text x=\"%.1f\" y=\"%d\">%.2fx %s", left + sp * scale + 4, y + 13, iv->speedup,
-                    fn->in_patch ? "selected" : "");
-            int64_t bytes = select_bytes_added(r, f, fn->in_patch && select_bytes_added(r, f, r->n_variants) >= 0 ? r->n_variants : v);
-            if (bytes >= 0) {
-                sb_adds(&sb, ", +");
-                report_add_bytes(&sb, (uint64_t)bytes);
-                sb_adds(&sb, " B");
-            }
-            sb_adds(&sb, "</text>\n");
-        }
-        sb_adds(&sb, "</svg>\n<p>Bars: speedup of each function's own time with the target set it got (green) or "
-                     "its best set (grey, not selected); whiskers: 95% interval; +B: the bytes its clones and "
-                     "resolver add (in the selected build when selected); no bar: the baseline (or the variant) "
-                     "never sampled it. [name not unique]: other candidates have its name, and the profile "
-                     "credits each with the samples of all; never selected.</p>\n");
+    struct strbuf sb = STRBUF_INIT, md = STRBUF_INIT;
+    struct report_table t;
+    sb_addf(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                 "<title>fmvgen select</title>\n<style>%s</style></head>\n<body><main>\n<h1>fmvgen select</h1>\n",
+            STYLE);
+    report_md_selected(&md, r);
+    sb_adds(&sb, "<div class=\"verdict\">");
+    add_prose(&sb, &md);
+    sb_adds(&sb, "</div>\n");
+    report_md_intro(&md, r);
+    if (!r->static_mode) report_add_noise(&md, r, "**Noisy measurements.** ", "\n");
+    add_prose(&sb, &md);
+    add_end_to_end(&sb, r, &md);
+
+    sb_adds(&sb, "<section id=\"functions\">\n<h2>Functions</h2>\n");
+    report_chart_functions(&sb, r);
+    report_table_functions(r, &t);
+    add_table(&sb, &t, "functions-table");
+    report_table_free(&t);
+    if (!r->static_mode) {
+        report_md_shared_names(&md, r);
+        add_prose(&sb, &md);
     }
-    add_code_chart(&sb, r);
-    /* the facts, as in report.md */
-    char *md = select_report_markdown(r);
-    sb_adds(&sb, "<pre>\n");
-    report_html_text(&sb, md);
-    sb_adds(&sb, "</pre>\n</body></html>\n");
-    free(md);
+    sb_adds(&sb, "</section>\n<section id=\"variants\">\n<h2>Variants</h2>\n");
+    report_table_variants(r, &t);
+    add_table(&sb, &t, "variants-table");
+    report_table_free(&t);
+    sb_adds(&sb, "</section>\n");
+    if (!r->static_mode) {
+        report_statistics_markdown(&md, r);
+        if (md.len) {
+            sb_adds(&sb, "<section id=\"statistics\">\n");
+            add_prose(&sb, &md);
+            sb_adds(&sb, "</section>\n");
+        }
+    }
+    add_code(&sb, r, &md);
+    if (r->notes.n) {
+        sb_adds(&sb, "<section id=\"notes\">\n<h2>Notes</h2>\n<ul>\n");
+        for (size_t i = 0; i < r->notes.n; i++) {
+            sb_adds(&sb, "<li>");
+            report_html_inline(&sb, r->notes.v[i]);
+            sb_adds(&sb, "</li>\n");
+        }
+        sb_adds(&sb, "</ul>\n</section>\n");
+    }
+    sb_adds(&sb, "</main></body></html>\n");
+    sb_free(&md);
     return sb_detach(&sb);
 }

@@ -6,6 +6,9 @@
  *   report_table.c      the four tables (variants, functions, end to end,
  *                       code size) as rows of cells, and their Markdown
  *   report_md.c         report.md, from parts report.html reuses
+ *   report_mdhtml.c     the Markdown those parts write (headings,
+ *                       paragraphs, lists, `code`, **bold**, *em*) as HTML
+ *   report_chart.c      report.html's inline SVG charts
  *   report_stats.c      the statistics (seed, A/A calibration, Holm)
  *   report_reference.c  the whole-program references */
 #ifndef FMVGEN_SELECT_REPORT_WRITE_H
@@ -74,8 +77,27 @@ void report_md_code_unmeasured(struct strbuf *sb, const struct select_report *r)
 void report_md_code_after(struct strbuf *sb, const struct select_report *r);
 void report_md_selected(struct strbuf *sb, const struct select_report *r);
 
-/* report_html.c: text with <, >, & and " escaped. */
+/* report_mdhtml.c: Markdown as report_md_* writes it, to HTML: "#" to
+ * "###" headings (h1-h3), paragraphs, "- " lists; inline `code`,
+ * **bold**, *em*; everything else escaped. report_html_text escapes plain
+ * text; report_html_inline converts one line's inline Markdown. */
 void report_html_text(struct strbuf *sb, const char *s);
+void report_html_span(struct strbuf *sb, const char *s, size_t n);   /* n bytes of s, escaped */
+void report_html_inline(struct strbuf *sb, const char *s);
+void report_html_blocks(struct strbuf *sb, const char *md);
+
+/* report_chart.c: inline SVG, at most REPORT_CHART_WIDTH px wide (and
+ * scaled down with the page). report_chart_workload: workload w's
+ * end-to-end speedups against the baseline with their 95% intervals - the
+ * A/A arm, the selected build (wall and CPU time), every all-candidates
+ * build (profiled runs' total samples), the references - or why a build
+ * has none. report_chart_functions: each function's speedup with the set
+ * it got or its best (timed mode). report_chart_code: each build's code
+ * growth (nothing when the baseline's code was not measured). */
+#define REPORT_CHART_WIDTH 960
+void report_chart_workload(struct strbuf *sb, const struct select_report *r, size_t w);
+void report_chart_functions(struct strbuf *sb, const struct select_report *r);
+void report_chart_code(struct strbuf *sb, const struct select_report *r);
 
 /* report_stats.c: the statistics behind the verdicts: the seed of the runs'
  * order, the A/A calibration, the rule against false selections (Holm). A

@@ -122,6 +122,7 @@ void select_report_free(struct select_report *r)
         free(r->workloads[w].failure);
         free(r->workloads[w].march_failure);
         free(r->workloads[w].nofma_failure);
+        free(r->workloads[w].all_candidates);
     }
     free(r->workloads);
     free(r->patch_targets);

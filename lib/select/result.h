@@ -94,6 +94,12 @@ struct select_workload_result {
     int nofma_timed;
     struct stats_interval nofma_e2e, selected_vs_nofma;
     char *nofma_failure;
+    /* Each all-candidates build against the baseline in the profiled runs,
+     * [variant] (0 unused; not valid when that variant was not profiled):
+     * the runs' total perf samples (their CPU time), widened by the A/A
+     * calibration as the end-to-end intervals are. NULL: not profiled.
+     * Shown in report.html's chart of the workload. */
+    struct stats_interval *all_candidates;
 };
 
 /* A whole second build of the unpatched project at -march=x86-64-v3: what

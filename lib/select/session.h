@@ -32,7 +32,7 @@
  * The temp dir is removed at the end of select_run (unless keep), and on
  * SIGINT/SIGTERM at the next step (select_run installs the handlers for its
  * duration and returns SELECT_INTERRUPTED). Progress goes through util/progress.h
- * (session.c's step/say): one updating line with a bar on a terminal, plain
+ * (variants.h: session_step/session_say): one updating line with a bar on a terminal, plain
  * "select: ..." lines on stderr otherwise. */
 #ifndef FMVGEN_SELECT_SESSION_H
 #define FMVGEN_SELECT_SESSION_H

@@ -20,6 +20,8 @@ PACKAGES=(
   musl-tools
   # scan tests: a ccache hit must not cost a compile its records
   ccache
+  # select tests: report.html loaded in headless chromium (--dump-dom)
+  chromium
 )
 # clang 19 dispatches target_clones correctly; tests use it when present.
 # libclang-rt-19-dev: clang-19's libFuzzer and sanitizer runtimes, for the fuzz

@@ -8,7 +8,7 @@
 #define FMVGEN_SELECT_ASSIGN_H
 
 #include "patch/plan.h"
-#include "select/report.h"
+#include "select/result.h"
 
 /* Timed mode: marks in_patch and set (= the chosen variant) of every
  * function r->decision selected, except one whose name other candidates

@@ -12,7 +12,7 @@
 #ifndef FMVGEN_SELECT_CODECOST_H
 #define FMVGEN_SELECT_CODECOST_H
 
-#include "select/report.h"
+#include "select/result.h"
 
 /* The build directories of a selection; NULL for a build that does not
  * exist (not built, failed, or not part of this run). */

@@ -198,6 +198,26 @@ static void count_outlined(struct select_session *s, const struct outlined_log *
     free(moved);
 }
 
+/* Each profiled all-candidates build against the baseline, per workload:
+ * the runs' total samples (totals[(w * nv + v) * nr + round]), widened by
+ * the A/A calibration's margin like the end-to-end intervals. */
+static void total_intervals(struct select_report *r, const double *totals, size_t nr)
+{
+    size_t nv = r->n_variants;
+    for (size_t w = 0; w < r->n_workloads; w++) {
+        struct select_workload_result *wr = &r->workloads[w];
+        free(wr->all_candidates);
+        wr->all_candidates = xcalloc(nv, sizeof *wr->all_candidates);
+        double margin = r->decision.aa_workload_margin && w < r->decision.n_workloads
+                            ? r->decision.aa_workload_margin[w] : 0;
+        for (size_t v = 1; v < nv; v++) {
+            if (!profiled(&r->variants[v], v)) continue;
+            stats_welch_log(&totals[w * nv * nr], nr, &totals[(w * nv + v) * nr], nr, &wr->all_candidates[v]);
+            stats_widen(&wr->all_candidates[v], margin);
+        }
+    }
+}
+
 int session_profile_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
@@ -288,6 +308,7 @@ int session_profile_all(struct select_session *s)
             .same_code = same_code,
         };
         decide(&in, &r->decision);
+        total_intervals(r, totals, nr);
         /* what each function's chosen clones saved, per workload: for
          * telling a fixed-time workload once the end-to-end times are in */
         s->saved = xcalloc(nw * nf + 1, sizeof *s->saved);

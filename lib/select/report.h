@@ -1,199 +1,37 @@
-/* report.h - what `fmvgen select` found, as one structure, and its writers:
- * report.md (for people), report.json (for tools), and the terminal summary.
- * The command fills the structure; the writers only format it, so the three
- * outputs cannot disagree. */
+/* report.h - the writers of what `fmvgen select` found (result.h):
+ * report.md (for people), report.json (for tools), report.html (a page with
+ * tables and charts) and the terminal summary. Each only formats the
+ * struct select_report the session filled, so the outputs cannot disagree.
+ * One file per format: report_md.c, report_json.c, report_html.c (its
+ * charts in report_chart.c), report_summary.c; what several share is in
+ * report_write.h. */
 #ifndef FMVGEN_SELECT_REPORT_H
 #define FMVGEN_SELECT_REPORT_H
 
 #include <jansson.h>
-#include <stddef.h>
-#include <stdint.h>
 
-#include "select/decision.h"
-#include "select/stats.h"
-#include "util/util.h"
+#include "select/result.h"
 
-/* The code of one build, measured in its linked x86-64 ELF files the way
- * `fmvgen inspect` measures them (elf/codesize.h). */
-struct select_code {
-    int measured;              /* the build exists and its linked files were read */
-    size_t n_files;            /* executables and shared libraries found */
-    uint64_t code_bytes;       /* allocated executable sections (.text, .init,
-                                * .fini, .plt*) of those files */
-    uint64_t clone_bytes;      /* non-default clones of the multiversioned functions */
-    uint64_t resolver_bytes;   /* their resolvers */
-    uint32_t code_crc;         /* tells identical code apart from different code */
-};
-
-struct select_variant {
-    char *name;         /* "baseline", "fma-levels", "fma-free", "selected" */
-    char *targets;      /* "arch=x86-64-v3,arch=x86-64-v4"; "" for the baseline */
-    int fma;            /* its clones may contract a*b+c */
-    int built;
-    char *failure;      /* NULL, or why it is not eligible (build, output, test) */
-    char *output_match; /* "identical", "within-tolerance", ... ("" when not compared) */
-    int eligible;
-    struct select_code code;
-};
-
-struct select_function {
-    char *name, *display_name, *file;   /* file relative to the project root */
-    int line;
-    char *kind;         /* candidates/isa.h: vectorized, target-vectorized, isa; NULL: unknown */
-    char *evidence;     /* what its code at the target changes, or NULL */
-    char **ran;         /* [variant]: the symbol that collected its samples, or NULL */
-    int in_patch;       /* in selected.patch */
-    int set;            /* with in_patch: the variant whose targets it gets */
-    char *note;         /* why chosen-but-not-patched, or NULL */
-    char *outlined;     /* static helpers of its file that ran out of line only in
-                         * the variants (their inlining into it was lost to the
-                         * clones; outlined.h), counted as its time: "a, b"; NULL */
-    int fma_free_code;  /* its clones in an FMA variant whose outputs differed hold
-                         * no FMA instruction: eligible for that variant anyway
-                         * (decision.h, function_eligible) */
-    /* Its inlined helpers (candidates/helpers.h), cloned with it: their
-     * samples and their clones' bytes count as its own. */
-    struct strvec helpers;
-    int by_file;        /* other candidates share its name, and its samples were
-                         * told from theirs by source file (attribution.h):
-                         * not ambiguous */
-    /* Bytes its clones add (non-default clones + resolver) in each build:
-     * [variant], and [n_variants] = the selected build; -1 when that build
-     * holds no clones of it (not cloned there, or not measured). NULL: no
-     * build measured. */
-    int64_t *bytes_added;
-    /* [variant]: 1 when its clones in that build are its default's code
-     * (decision.h, same_code); NULL: not known. */
-    int *same_code;
-};
-
-struct select_workload_result {
-    char *command;
-    struct stats_interval e2e;   /* baseline vs selected build, wall seconds */
-    /* The same runs' CPU time (user + system of the workload and its
-     * children): on a shared, loaded machine the wall time also counts the
-     * waits for a CPU and moves by 30% between identical builds (lz4), the
-     * CPU time by about 3%. Not valid when the runs gave none. */
-    struct stats_interval e2e_cpu;
-    /* The baseline's wall times were DECISION_WAITS_RATIO times its CPU
-     * times or more (decision_waits_dominate): the runs waited for a busy
-     * machine, so the CPU-time interval decides for this workload. */
-    int cpu_decides;
-    int timed;
-    char *failure;               /* the selected build failed it, or NULL */
-    /* With the -march=x86-64-v3 reference timed in the same interleaved runs:
-     * baseline vs it, and it vs the selected build (speedup > 1: the
-     * selected build is faster than the whole-program -march build). */
-    int march_timed;
-    struct stats_interval march_e2e, selected_vs_march;
-    char *march_failure;         /* the reference build failed it, or NULL */
-    /* The same with the -march=x86-64-v3 -mno-fma reference (march_nofma). */
-    int nofma_timed;
-    struct stats_interval nofma_e2e, selected_vs_nofma;
-    char *nofma_failure;
-};
-
-/* A whole second build of the unpatched project at -march=x86-64-v3: what
- * glibc-hwcaps packaging would ship beside the baseline (or its FMA-free
- * twin, -mno-fma: floats as the baseline's). select/reference.h. */
-struct select_march {
-    int attempted;               /* a build was tried */
-    int built;
-    const char *name, *title;    /* "v3", "-march=x86-64-v3" (select_reference_kinds) */
-    char *flags;                 /* what fmvgen's wrapper appended to every compile */
-    char *via;                   /* how the wrapper was reached: "PATH and CC/CXX", ... */
-    char *why;                   /* why it was built ("--reference", "FMA changed the outputs") */
-    size_t n_sources, n_flagged; /* the scan's sources; of them compiled with the flags */
-    struct strvec missed;        /* some of those compiled without them */
-    char *failure;               /* why there is no comparison with it, or NULL */
-    struct select_code code;
-};
-
-struct select_report {
-    int static_mode;
-    int runs;
-    double min_share, tolerance;   /* tolerance < 0: none */
-    uint64_t seed;                 /* the order of the arms in each round (util/shuffle.h) */
-    size_t n_builds, n_profiled_runs, n_timed_runs;
-    struct select_variant *variants;   /* [0] is the baseline */
-    size_t n_variants;
-    struct select_function *functions;
-    size_t n_functions;
-    struct decision decision;          /* parallel to functions (timed mode) */
-    struct select_workload_result *workloads;
-    size_t n_workloads;
-    char *patch_targets;               /* the selected patch's targets, or NULL */
-    size_t n_selected;
-    struct strvec notes;               /* plain sentences: noise, held back, ... */
-    struct select_code selected_code;  /* the selected build */
-    struct select_march march;         /* the -march=x86-64-v3 reference */
-    struct select_march march_nofma;   /* the -march=x86-64-v3 -mno-fma reference */
-};
-
-/* The code growth of a build against the baseline's code bytes: bytes and
- * percent; 0 when either was not measured. */
-int64_t select_code_growth(const struct select_report *r, const struct select_code *c);
-double select_code_growth_percent(const struct select_report *r, const struct select_code *c);
-
-/* How many candidates (f included) have f's name. Above 1, perf's symbol
- * names alone cannot tell them apart: static functions of one name in
- * different files are one name to it. The session then counts each by its
- * source file (attribution.h: the ELF symbol table's STT_FILE) when it
- * can (by_file); when it cannot, each is credited with the samples of all
- * (select_name_ambiguous). */
-size_t select_name_count(const struct select_report *r, size_t f);
-
-/* Other candidates share f's name and its samples could not be told from
- * theirs by source file (select_name_count > 1 and not by_file): never
- * selected, flagged by every writer. */
-int select_name_ambiguous(const struct select_report *r, size_t f);
-
-/* A 95% interval wider than SELECT_WIDE_INTERVAL of its speedup (about
- * +-10%), or unbounded: the machine was noisy or the workload short. The
- * writers say so in plain words for the end-to-end intervals and the
- * selected functions' intervals. */
-#define SELECT_WIDE_INTERVAL 0.2
-int select_interval_wide(const struct stats_interval *iv);
-
-/* Why iv has no finite speedup to show, or NULL when it has one: the
- * baseline never sampled the function (with or without the variant), or
- * the variant never did (stats.h gives +inf then). */
-const char *select_speedup_unknown(const struct stats_interval *iv);
-
-/* One interval as report.json writes it: speedup, its bounds, p, what the
- * A/A calibration widened it by. */
-json_t *select_interval_json(const struct stats_interval *iv);
-
-/* The statistics behind the verdicts (report_stats.c): the seed of the
- * runs' order, the A/A calibration, the rule against false selections
- * (Holm). A "## Statistics" section, report.json's "statistics", a line or
- * two of the terminal summary. */
-void select_report_statistics_markdown(struct strbuf *sb, const struct select_report *r);
-json_t *select_report_statistics_json(const struct select_report *r);
-void select_report_statistics_summary(struct strbuf *sb, const struct select_report *r);
-/* Notes (r->notes) on what the statistics held back: functions whose A/A
- * interval excluded no change, functions Holm did not reject. */
-void select_note_statistics(struct select_report *r);
-
-/* The references (report_reference.c): how each was built (flags, through
- * the wrapper, sources reached) in report.md's code-size section, and
- * report.json's "references" (every reference built or tried: its flags,
- * how, its code, its end-to-end intervals per workload); the FMA-free one's
- * line of the terminal summary. */
-void select_report_references_markdown(struct strbuf *sb, const struct select_report *r);
-json_t *select_report_references_json(const struct select_report *r);
-void select_report_references_summary(struct strbuf *sb, const struct select_report *r);
-void select_march_free(struct select_march *m);
-
+/* report.md, as a string (caller frees). */
 char *select_report_markdown(const struct select_report *r);
+/* report.json, as a new reference (caller decrefs). */
 json_t *select_report_json(const struct select_report *r);
-/* A self-contained HTML page: the markdown's facts as a table, and an inline
- * SVG bar chart of each function's speedup with the target set it got (or
- * its best set when not selected), its interval as a whisker. */
+/* report.html: one self-contained page (inline CSS and SVG, no script, no
+ * network): the facts of report.md with its tables as HTML tables, one
+ * chart per workload of the end-to-end speedups with their intervals, a
+ * chart of each function's speedup and one of the code growth. Caller frees. */
 char *select_report_html(const struct select_report *r);
-/* The terminal summary (a few lines). */
+/* The terminal summary (a few lines; caller frees). */
 char *select_report_summary(const struct select_report *r);
 
-void select_report_free(struct select_report *r);
+/* One interval as report.json writes it: speedup, its bounds, p, what the
+ * A/A calibration widened it by; speedup null (never 0) with
+ * "speedup_unknown" saying why when there is no finite one. */
+json_t *select_interval_json(const struct stats_interval *iv);
+
+/* Notes (r->notes) on what the statistics held back: functions whose A/A
+ * interval excluded no change, functions Holm did not reject. Called by the
+ * session once the decision is made (report_stats.c). */
+void select_note_statistics(struct select_report *r);
 
 #endif

@@ -2,23 +2,13 @@
  * (select/reference.h) in the reports: how each was built (the flags
  * fmvgen's wrapper appended to every compile, how the build reached the
  * wrapper, how many of the scan's sources got them), and the FMA-free
- * reference's figures, which report.c's tables (written for the plain
+ * reference's figures, which the tables (written for the plain
  * -march=x86-64-v3 one) do not hold. */
-#include "select/report.h"
+#include "select/report_write.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void select_march_free(struct select_march *m)
-{
-    free(m->flags);
-    free(m->via);
-    free(m->why);
-    free(m->failure);
-    sv_free(&m->missed);
-    memset(m, 0, sizeof *m);
-}
 
 static void add_iv(struct strbuf *sb, const struct stats_interval *iv)
 {
@@ -44,7 +34,7 @@ static void add_how(struct strbuf *sb, const struct select_march *m)
     sb_adds(sb, ".\n");
 }
 
-void select_report_references_markdown(struct strbuf *sb, const struct select_report *r)
+void report_references_markdown(struct strbuf *sb, const struct select_report *r)
 {
     if (r->march.attempted) add_how(sb, &r->march);
     const struct select_march *n = &r->march_nofma;
@@ -104,7 +94,7 @@ static json_t *reference_json(const struct select_report *r, const struct select
     return o;
 }
 
-json_t *select_report_references_json(const struct select_report *r)
+json_t *report_references_json(const struct select_report *r)
 {
     json_t *a = json_array();
     if (r->march.attempted) json_array_append_new(a, reference_json(r, &r->march, 0));
@@ -112,7 +102,7 @@ json_t *select_report_references_json(const struct select_report *r)
     return a;
 }
 
-void select_report_references_summary(struct strbuf *sb, const struct select_report *r)
+void report_references_summary(struct strbuf *sb, const struct select_report *r)
 {
     const struct select_march *n = &r->march_nofma;
     for (size_t w = 0; n->attempted && w < r->n_workloads; w++) {

@@ -2,9 +2,8 @@
  * the three reports (report.h): the seed of the runs' random order, the A/A
  * calibration (the baseline against itself), the rule that keeps many
  * tests from producing false selections (Holm-Bonferroni), and where a set
- * adding less code was preferred (decision.h). Kept apart from report.c,
- * which writes everything else. */
-#include "select/report.h"
+ * adding less code was preferred (decision.h), in each format. */
+#include "select/report_write.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -55,7 +54,7 @@ static int smaller_preferred(const struct select_report *r, size_t f)
            (size_t)d->fastest < r->n_variants;
 }
 
-void select_report_statistics_markdown(struct strbuf *sb, const struct select_report *r)
+void report_statistics_markdown(struct strbuf *sb, const struct select_report *r)
 {
     if (!timed(r)) return;
     const struct decision *d = &r->decision;
@@ -89,7 +88,7 @@ void select_report_statistics_markdown(struct strbuf *sb, const struct select_re
     sb_adds(sb, "\n");
 }
 
-json_t *select_report_statistics_json(const struct select_report *r)
+json_t *report_statistics_json(const struct select_report *r)
 {
     if (!timed(r)) return json_null();
     const struct decision *d = &r->decision;
@@ -141,7 +140,7 @@ json_t *select_report_statistics_json(const struct select_report *r)
     return o;
 }
 
-void select_report_statistics_summary(struct strbuf *sb, const struct select_report *r)
+void report_statistics_summary(struct strbuf *sb, const struct select_report *r)
 {
     if (!timed(r)) return;
     const struct decision *d = &r->decision;

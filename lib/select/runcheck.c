@@ -9,7 +9,7 @@
 #include "select/cloneisa.h"
 #include "select/isolation.h"
 #include "select/ranwhat.h"
-#include "select/session_phases.h"
+#include "select/session.h"
 
 struct select_runcheck {
     size_t nv, nf, nw;

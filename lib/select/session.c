@@ -1,7 +1,6 @@
 /* session.c - see session.h. The run of one selection (select_run,
- * run_steps) and what its phases share (session_phases.h): progress and
- * Ctrl-C, building a variant in its private tree, running a command there.
- * The phases, in the order run_steps calls them: init_report and build_all
+ * run_steps); what its phases share (progress and Ctrl-C, building and
+ * running a variant) is in variants.c, below them. The phases, in the order run_steps calls them: init_report and build_all
  * (here), session_check_all (checks.c), session_profile_all and the decision
  * (profiling.c), select_apply_decision and select_patch_assignments
  * (assign.h), session_confirm (confirm.c); select_static (static.h) instead
@@ -9,24 +8,20 @@
 #include "select/session.h"
 #include "select/session_phases.h"
 
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "select/assign.h"
-#include "select/codecost.h"
 #include "select/isolation.h"
 #include "select/reference.h"
+#include "select/report.h"
 #include "select/runcheck.h"
 #include "select/static.h"
 #include "capture/wrapper.h"
 #include "util/cmake_cache.h"
 #include "store/store.h"
 #include "targets/targets.h"
-#include "util/progress.h"
 #include "util/shuffle.h"
 
 const struct select_target_set select_target_sets[] = {
@@ -34,99 +29,6 @@ const struct select_target_set select_target_sets[] = {
     {"fma-free", TARGETS_EXACT, 1},
 };
 const size_t select_n_target_sets = sizeof select_target_sets / sizeof *select_target_sets;
-
-/* ---- Ctrl-C: remove the temp dir at the next step ---- */
-
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-int session_interrupted(void)
-{
-    if (interrupted) fmv_error("interrupted; removing the temp directory");
-    return interrupted;
-}
-
-/* The run's progress (util/progress.h): one updating line on a terminal,
- * plain "select: ..." lines otherwise; set for the duration of select_run.
- * session_step() starts a step of a phase (k of n; n == 0: uncounted), session_say() is a
- * message that stays. */
-static struct progress *bar;
-
-void session_step(size_t k, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char msg[512];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (bar) progress_step(bar, k, n, "%s", msg);
-    else if (n) fprintf(stderr, "select: %s (%zu/%zu)\n", msg, k, n);
-    else fprintf(stderr, "select: %s\n", msg);
-}
-
-void session_say(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (bar) progress_say(bar, "%s", msg);
-    else fprintf(stderr, "select: %s\n", msg);
-}
-
-/* A failing build's or workload's output, indented under the error line. */
-void session_show_output(const char *text)
-{
-    struct strbuf sb = STRBUF_INIT;
-    const char *s = text ? text : "";
-    while (*s) {
-        size_t n = strcspn(s, "\n");
-        sb_addf(&sb, "    | %.*s\n", (int)n, s);
-        s += n;
-        if (*s) s++;
-    }
-    if (bar) progress_write(bar, sb_str(&sb));
-    else fputs(sb_str(&sb), stderr);
-    sb_free(&sb);
-}
-
-/* ---- builds ---- */
-
-
-/* Builds variant `index` (NAME) in its private tree (tree.h), patched by
- * plan when not NULL; a failing build's output is shown. */
-int session_build_variant(struct select_session *s, size_t index, const char *name, const struct patch_plan *plan)
-{
-    struct variant_build *out = &s->builds[index];
-    int rc = select_tree_build(&s->tree, name, plan, s->work, out, &s->sources[index]);
-    if (rc != 0 && out->log && *out->log) session_show_output(out->log);
-    return rc;
-}
-
-/* The argv running shell command cmd for variant `index` (tree.h). */
-void session_variant_command(const struct select_session *s, size_t index, const char *cmd, struct strvec *argv)
-{
-    select_tree_variant_command(&s->tree, s->sources[index] ? s->sources[index] : s->builds[index].dir,
-                                s->builds[index].dir, cmd, argv);
-}
-
-/* Runs cmd once in variant `index`'s build dir, its output captured. */
-int session_run_shell(const struct select_session *s, size_t index, const char *cmd, struct run_result *res)
-{
-    struct strvec argv = STRVEC_INIT;
-    session_variant_command(s, index, cmd, &argv);
-    struct run_opts opts = {.cwd = s->builds[index].dir, .capture_stdout = 1, .capture_stderr = 1,
-                            .timeout_s = s->o->timeout_s};
-    int rc = run_argv(sv_argv(&argv), &opts, res);
-    sv_free(&argv);
-    return rc;
-}
 
 /* ---- the state of one selection ---- */
 
@@ -279,37 +181,6 @@ static void build_reference(struct select_session *s, struct select_march *m, si
     patch_plan_free(&plan);
 }
 
-/* Measures the code of every build that exists (select/codecost.h). */
-void session_measure_code(struct select_session *s)
-{
-    struct select_report *r = &s->rep;
-    const char **dirs = xcalloc(r->n_variants, sizeof *dirs);
-    for (size_t v = 0; v < r->n_variants; v++) dirs[v] = r->variants[v].built ? s->builds[v].dir : NULL;
-    struct select_build_dirs d = {
-        .variants = dirs,
-        .selected = s->builds[r->n_variants].dir && !s->builds[r->n_variants].failure ? s->builds[r->n_variants].dir : NULL,
-        .march = r->march.built ? s->builds[SESSION_MARCH_INDEX(r)].dir : NULL,
-        .march_nofma = r->march_nofma.built ? s->builds[SESSION_NOFMA_INDEX(r)].dir : NULL,
-    };
-    session_step(0, 0, "measuring the code of the builds");
-    select_measure_code(r, &d);
-    free(dirs);
-}
-
-double *session_code_bytes(const struct select_session *s)
-{
-    const struct select_report *r = &s->rep;
-    size_t nf = r->n_functions, nv = r->n_variants;
-    int any = 0;
-    for (size_t f = 0; f < nf; f++) any |= r->functions[f].bytes_added != NULL;
-    if (!any) return NULL;
-    double *out = xcalloc(nf * nv + 1, sizeof *out);
-    for (size_t f = 0; f < nf; f++)
-        for (size_t v = 0; v < nv; v++)
-            out[f * nv + v] = r->functions[f].bytes_added ? (double)r->functions[f].bytes_added[v] : -1;
-    return out;
-}
-
 /* Builds the baseline and every target set's all-candidates variant. */
 static int build_all(struct select_session *s)
 {
@@ -430,9 +301,9 @@ static enum select_status run_steps(struct select_session *s)
             }
         }
     }
-    if (ok && !interrupted && !s->rep.variants[0].code.measured && !s->rep.variants[1].code.measured) session_measure_code(s);
+    if (ok && !session_was_interrupted() && !s->rep.variants[0].code.measured && !s->rep.variants[1].code.measured) session_measure_code(s);
     patch_assignments_free(&assigned);
-    if (interrupted) return SELECT_INTERRUPTED;
+    if (session_was_interrupted()) return SELECT_INTERRUPTED;
     return ok ? SELECT_DONE : SELECT_FAILED;
 }
 
@@ -461,13 +332,8 @@ enum select_status select_run(struct select_session *s, const struct select_opti
         return SELECT_FAILED;
     }
     select_isolation_setup(&s->tree, s->work, o->no_namespaces);
-    interrupted = 0;
-    struct sigaction sa = {0}, old_int, old_term;
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    bar = progress_start(stderr, "select", PROGRESS_AUTO);
+    struct session_signals saved;
+    session_progress_begin(&saved);
     if (s->tree.ns_off && !o->is_static) {   /* isolation.h */
         sv_pushf(&s->rep.notes, "variants ran at their copies' own paths, not in private mount namespaces at the "
                                 "project's path (%s): every profiled run was checked to run the variant's own "
@@ -477,10 +343,7 @@ enum select_status select_run(struct select_session *s, const struct select_opti
     enum select_status status = run_steps(s);
     if (o->keep && status != SELECT_INTERRUPTED) session_say("kept the temp directory %s", s->work);
     else remove_tree(s->work);
-    progress_finish(bar);
-    bar = NULL;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    session_progress_end(&saved);
     return status;
 }
 

@@ -25,14 +25,14 @@
  *      more and timed against the baseline end to end, interleaved
  *      (lib/measure/timing.h), with an interval (lib/select/stats.h);
  *   6. select_write_outputs: .fmvgen/selected.patch, report.md, report.json,
- *      report.html (lib/select/report.h).
+ *      report.html (lib/select/report.h; the results in result.h).
  * With is_static nothing is timed: the all-candidates build is inspected
  * (lib/elf/inspect.h) and clones needing nothing beyond the default dropped.
  *
  * The temp dir is removed at the end of select_run (unless keep), and on
  * SIGINT/SIGTERM at the next step (select_run installs the handlers for its
  * duration and returns SELECT_INTERRUPTED). Progress goes through util/progress.h
- * (session.c's step/say): one updating line with a bar on a terminal, plain
+ * (variants.h: session_step/session_say): one updating line with a bar on a terminal, plain
  * "select: ..." lines on stderr otherwise. */
 #ifndef FMVGEN_SELECT_SESSION_H
 #define FMVGEN_SELECT_SESSION_H
@@ -42,7 +42,7 @@
 
 #include "measure/build.h"
 #include "patch/plan.h"
-#include "select/report.h"
+#include "select/result.h"
 #include "select/tree.h"
 #include "select/workload_output.h"
 #include "util/util.h"

@@ -9,7 +9,7 @@
 #define FMVGEN_SELECT_STATIC_H
 
 #include "patch/plan.h"
-#include "select/report.h"
+#include "select/result.h"
 #include "util/util.h"
 
 /* Judges every candidate (r->functions is parallel to candidates->functions)

@@ -25,3 +25,17 @@ finish() {
   echo "$PASSES passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]
 }
+
+# chromium_dom HTML: prints the DOM of page HTML as headless chromium lays it
+# out in a 1300x900 window (--dump-dom), its <body> carrying
+# data-page-width="N", the page's scroll width: wider than the window means
+# something runs off the right edge. Non-zero when chromium fails; check
+# have_chromium first (scripts/setup-deps.sh installs it).
+have_chromium() { command -v chromium >/dev/null 2>&1; }
+chromium_dom() {
+  local page="$TMP/dom-$RANDOM.html"
+  sed 's|</body>|<script>document.body.setAttribute("data-page-width", document.documentElement.scrollWidth)</script></body>|' \
+    "$1" >"$page"
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chromium-profile" \
+    --window-size=1300,900 --dump-dom "file://$page" 2>"$TMP/chromium.err"
+}

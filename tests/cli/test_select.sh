@@ -4,7 +4,8 @@
 # run once), built by gcc and by clang: the hot one is selected, the cold
 # one is not, the builds spent are baseline + 2 target sets + the selected
 # one, the patch applies, the user's tree is untouched and the temp dir is
-# removed. Asserts on the selection, never on times.
+# removed; report.html, loaded in headless chromium, is a page of tables
+# and one chart per workload. Asserts on the selection, never on times.
 source "$TESTLIB"
 
 export TMPDIR="$TMP/tmpdir"     # select's private copies go here: must be empty at the end
@@ -80,6 +81,29 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   [ -s "$P/.fmvgen/report.md" ] && pass || fail "$cc: no report.md"
   expect_match "$cc: report.html has the chart" "$(cat "$P/.fmvgen/report.html")" "<svg "
   expect_match "$cc: report.html has dot's bar" "$(cat "$P/.fmvgen/report.html")" ">dot</text><rect [^>]*fill=\"#2a7\""
+  # report.html is a page, not Markdown in a <pre>: self-contained, and as
+  # headless chromium lays it out at 1300 px: HTML tables, one chart per
+  # workload (baseline, A/A, selected, every all-candidates build, the
+  # -march=x86-64-v3 reference), nothing wider than the window
+  local html="$P/.fmvgen/report.html" dom
+  expect_no_match "$cc: report.html loads nothing" "$(cat "$html")" "<(script|link|img|iframe)|src=|href=|@import|url\("
+  if have_chromium; then
+    dom=$(chromium_dom "$html") || fail "$cc: chromium did not load report.html: $(tail -3 "$TMP/chromium.err")"
+    expect_eq "$cc: DOM: tables" \
+      "$(grep -oE '<table id="(end-to-end|functions|variants|code)-table"' <<<"$dom" | wc -l)" 4
+    expect_eq "$cc: DOM: one chart per workload" "$(grep -o '<figure class="workload-chart">' <<<"$dom" | wc -l)" "$nw"
+    expect_eq "$cc: DOM: each with the A/A arm" "$(grep -o '>baseline again (A/A)</text>' <<<"$dom" | wc -l)" "$nw"
+    expect_eq "$cc: DOM: each with the reference" "$(grep -o '>-march=x86-64-v3</text>' <<<"$dom" | wc -l)" "$nw"
+    expect_eq "$cc: DOM: each with both all-candidates builds" \
+      "$(grep -oE '>fma-(levels|free) \(all candidates\)</text>' <<<"$dom" | wc -l)" $((2 * nw))
+    expect_match "$cc: DOM: dot's row" "$dom" "<tr><td>dot( \[[a-z-]+\])?</td><td>kernels.c:"
+    expect_no_match "$cc: DOM: no <pre>, no Markdown table" "$dom" "<pre|\|---\|"
+    local width
+    width=$(grep -oE 'data-page-width="[0-9]+"' <<<"$dom" | grep -oE '[0-9]+')
+    [ -n "$width" ] && [ "$width" -le 1300 ] && pass || fail "$cc: DOM: page width ${width:-?} > 1300 px"
+  else
+    echo "SKIP: $cc: report.html not loaded: chromium is not installed (scripts/setup-deps.sh installs it)" >&2
+  fi
   expect_eq "$cc: report.json = --json" "$(jq -c . "$P/.fmvgen/report.json")" "$(jq -c . <<<"$out")"
   expect_eq "$cc: temp dir removed" "$(ls -A "$TMPDIR")" ""
 }

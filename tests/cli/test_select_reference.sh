@@ -36,6 +36,8 @@ expect_eq "code_size section agrees" "$(jq -r '.code_size.march_x86_64_v3 | [.fl
   "-march=x86-64-v3,null"
 expect_match "report.md says how it was built" "$(cat "$P/.fmvgen/report.md")" \
   "The -march=x86-64-v3 reference \(--reference v3\): the unpatched project built once more, \`-march=x86-64-v3\` appended to every compile by fmvgen's compiler wrapper"
+expect_eq "report.html charts both references per workload" \
+  "$(grep -oE '>-march=x86-64-v3( -mno-fma)?</text>' "$P/.fmvgen/report.html" | sort | uniq -c | awk '{print $1}' | xargs)" "1 1"
 kept=$(sed -n 's/^select: kept the temp directory //p' "$TMP/err")
 isa() { "$FMVGEN" inspect --isa --json "$1" | jq -r '.files[0].code_isa | (.needs | join(",")) + " " + .widest_vectors'; }
 expect_no_match "inspect: the baseline has no AVX2" "$(isa "$kept/baseline/prog")" "AVX2|ymm"

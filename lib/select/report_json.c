@@ -1,0 +1,231 @@
+/* report_json.c - report.json (report.h): every fact of the report for
+ * tools; a real that is not finite is null, never 0, with a field saying
+ * why where a reader needs one. */
+#include "select/report_write.h"
+
+#include <math.h>
+
+/* A number, or null when it is not finite: JSON has no inf or nan, and
+ * json_real() refuses them (the field would silently vanish). Every real
+ * the report writes goes through here; where null needs a why, the caller
+ * adds a field saying it. */
+static json_t *real_json(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* "speedup" is null, never 0 (0 reads as "infinitely slower"), when there
+ * is no finite one; "speedup_unknown" then says why. */
+json_t *select_interval_json(const struct stats_interval *iv)
+{
+    json_t *o = json_object();
+    const char *unknown = select_speedup_unknown(iv);
+    json_object_set_new(o, "speedup", unknown ? json_null() : real_json(iv->speedup));
+    json_object_set_new(o, "speedup_unknown", unknown ? json_string(unknown) : json_null());
+    json_object_set_new(o, "valid", json_boolean(iv->valid));
+    json_object_set_new(o, "wide", json_boolean(select_interval_wide(iv)));
+    if (iv->valid) {
+        json_object_set_new(o, "speedup_low", unknown ? json_null() : real_json(iv->speedup_lo));
+        json_object_set_new(o, "speedup_high", unknown ? json_null() : real_json(iv->speedup_hi));
+        json_object_set_new(o, "mean_baseline", real_json(iv->mean_a));
+        json_object_set_new(o, "mean_variant", real_json(iv->mean_b));
+        json_object_set_new(o, "p", real_json(iv->p));
+        json_object_set_new(o, "widened_by_aa", real_json(iv->widened));
+    }
+    return o;
+}
+
+/* A short, stable code for why a function is (not) in the patch. */
+static const char *reason_code(const struct select_report *r, size_t f)
+{
+    const struct select_function *fn = &r->functions[f];
+    if (fn->in_patch) return "selected";
+    if (r->static_mode || !r->decision.functions) return "not-selected";
+    const struct decision_function *d = &r->decision.functions[f];
+    if (d->chosen >= 1 && select_name_ambiguous(r, f)) return "ambiguous-name";
+    if (d->reason == DECISION_SELECTED || d->reason == DECISION_SELECTED_TOGETHER) return "held-back";
+    return decision_reason_code(d->reason);
+}
+
+static json_t *code_json(const struct select_report *r, const struct select_code *c, int growth)
+{
+    if (!c->measured) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "files", json_integer((json_int_t)c->n_files));
+    json_object_set_new(o, "code_bytes", json_integer((json_int_t)c->code_bytes));
+    json_object_set_new(o, "clone_bytes", json_integer((json_int_t)c->clone_bytes));
+    json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)c->resolver_bytes));
+    if (growth && r->n_variants && r->variants[0].code.measured) {   /* no baseline (--static): no growth */
+        json_object_set_new(o, "growth_bytes", json_integer((json_int_t)select_code_growth(r, c)));
+        json_object_set_new(o, "growth_percent", real_json(select_code_growth_percent(r, c)));
+    }
+    return o;
+}
+
+static json_t *bytes_json(int64_t n)
+{
+    return n < 0 ? json_null() : json_integer((json_int_t)n);
+}
+
+/* "code_size": the totals of every measured build. */
+static json_t *code_size_json(const struct select_report *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "counted", json_string(REPORT_CODE_COUNTED));
+    json_object_set_new(o, "baseline", r->n_variants ? code_json(r, &r->variants[0].code, 0) : json_null());
+    json_t *all = json_object();
+    for (size_t v = 1; v < r->n_variants; v++)
+        json_object_set_new(all, r->variants[v].name, code_json(r, &r->variants[v].code, 1));
+    json_object_set_new(o, "all_candidates", all);
+    json_object_set_new(o, "selected", code_json(r, &r->selected_code, 1));
+    /* selected growth / all-candidates growth, per target set */
+    json_t *ratio = json_object();
+    for (size_t v = 1; v < r->n_variants; v++) {
+        int64_t all_g = select_code_growth(r, &r->variants[v].code);
+        if (!r->selected_code.measured || !r->variants[v].code.measured || all_g <= 0) continue;
+        json_object_set_new(ratio, r->variants[v].name,
+                            real_json((double)select_code_growth(r, &r->selected_code) / (double)all_g));
+    }
+    json_object_set_new(o, "selected_growth_vs_all_candidates", ratio);
+    const struct select_march *m = &r->march;
+    json_t *mj = json_object();
+    json_object_set_new(mj, "attempted", json_boolean(m->attempted));
+    json_object_set_new(mj, "built", json_boolean(m->built));
+    json_object_set_new(mj, "flags", m->flags ? json_string(m->flags) : json_null());
+    json_object_set_new(mj, "built_via", m->via ? json_string(m->via) : json_null());
+    json_object_set_new(mj, "failure", m->failure ? json_string(m->failure) : json_null());
+    int usable = m->code.measured && !m->failure;
+    json_object_set_new(mj, "code", usable ? code_json(r, &m->code, 1) : json_null());
+    /* glibc-hwcaps ships it beside the baseline: all of its code is extra */
+    json_object_set_new(mj, "hwcaps_extra_bytes", usable ? json_integer((json_int_t)m->code.code_bytes) : json_null());
+    json_object_set_new(o, "march_x86_64_v3", mj);
+    return o;
+}
+
+/* The group of small gains (decision.h): null when nothing was timed. */
+static json_t *small_gains_json(const struct select_report *r)
+{
+    if (r->static_mode || !r->decision.functions) return json_null();
+    const struct decision_group *g = &r->decision.group;
+    json_t *o = json_object();
+    json_object_set_new(o, "pool", json_integer((json_int_t)g->n_pool));
+    json_object_set_new(o, "pool_share", real_json(g->share));
+    json_object_set_new(o, "selected", json_integer((json_int_t)g->n_members));
+    int chosen = g->chosen >= 1 && (size_t)g->chosen < r->n_variants;
+    json_object_set_new(o, "variant", chosen ? json_string(r->variants[g->chosen].name) : json_null());
+    json_object_set_new(o, "speedup", chosen ? select_interval_json(&g->by_variant_chosen) : json_null());
+    return o;
+}
+
+json_t *select_report_json(const struct select_report *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "mode", json_string(r->static_mode ? "static" : "timed"));
+    json_object_set_new(o, "timed", json_boolean(!r->static_mode));
+    json_object_set_new(o, "runs", json_integer(r->runs));
+    json_object_set_new(o, "builds", json_integer((json_int_t)r->n_builds));
+    json_object_set_new(o, "profiled_runs", json_integer((json_int_t)r->n_profiled_runs));
+    json_object_set_new(o, "timed_runs", json_integer((json_int_t)r->n_timed_runs));
+    json_object_set_new(o, "min_share", real_json(r->min_share));
+    json_object_set_new(o, "tolerance", r->tolerance < 0 ? json_null() : real_json(r->tolerance));
+    json_t *vs = json_array();
+    for (size_t v = 0; v < r->n_variants; v++) {
+        const struct select_variant *x = &r->variants[v];
+        json_t *j = json_object();
+        json_object_set_new(j, "name", json_string(x->name));
+        json_object_set_new(j, "targets", json_string(x->targets));
+        json_object_set_new(j, "fma", json_boolean(x->fma));
+        json_object_set_new(j, "built", json_boolean(x->built));
+        json_object_set_new(j, "outputs", json_string(x->output_match ? x->output_match : ""));
+        json_object_set_new(j, "eligible", json_boolean(x->eligible));
+        json_object_set_new(j, "failure", x->failure ? json_string(x->failure) : json_null());
+        json_object_set_new(j, "code", code_json(r, &x->code, v > 0));
+        json_array_append_new(vs, j);
+    }
+    json_object_set_new(o, "variants", vs);
+    json_t *fs = json_array();
+    for (size_t f = 0; f < r->n_functions; f++) {
+        const struct select_function *fn = &r->functions[f];
+        json_t *j = json_object();
+        json_object_set_new(j, "name", json_string(fn->name));
+        json_object_set_new(j, "display_name", json_string(fn->display_name));
+        json_object_set_new(j, "file", json_string(fn->file));
+        json_object_set_new(j, "line", json_integer(fn->line));
+        json_object_set_new(j, "kind", fn->kind ? json_string(fn->kind) : json_null());
+        json_object_set_new(j, "evidence", fn->evidence ? json_string(fn->evidence) : json_null());
+        json_object_set_new(j, "selected", json_boolean(fn->in_patch));
+        json_object_set_new(j, "fma_free_code", json_boolean(fn->fma_free_code));
+        json_object_set_new(j, "outlined_helpers", fn->outlined ? json_string(fn->outlined) : json_null());
+        json_t *helpers = json_array();
+        for (size_t i = 0; i < fn->helpers.n; i++) json_array_append_new(helpers, json_string(fn->helpers.v[i]));
+        json_object_set_new(j, "inlined_helpers", helpers);
+        json_object_set_new(j, "why", json_string(select_function_verdict(r, f)));
+        json_object_set_new(j, "reason", json_string(reason_code(r, f)));
+        /* other candidates have its name (select_name_count); samples_by_file:
+         * the profile still told it from them */
+        json_object_set_new(j, "name_unique", json_boolean(select_name_count(r, f) == 1));
+        json_object_set_new(j, "candidates_with_this_name", json_integer((json_int_t)select_name_count(r, f)));
+        /* a shared name told apart by source file (attribution.h) */
+        json_object_set_new(j, "samples_by_file", json_boolean(fn->by_file));
+        /* bytes its clones add: in every measured build, and the two the
+         * report shows (its set's or best set's all-candidates build, the
+         * selected build) */
+        json_t *by = json_object();
+        for (size_t v = 1; v < r->n_variants; v++)
+            if (r->variants[v].code.measured) json_object_set_new(by, r->variants[v].name, bytes_json(select_bytes_added(r, f, v)));
+        if (r->selected_code.measured) json_object_set_new(by, "selected", bytes_json(select_bytes_added(r, f, r->n_variants)));
+        json_object_set_new(j, "bytes_added", by);
+        size_t sv = select_shown_variant(r, f);
+        json_object_set_new(j, "bytes_added_all_candidates", bytes_json(select_bytes_added(r, f, sv)));
+        json_object_set_new(j, "bytes_added_all_candidates_set", sv < r->n_variants ? json_string(r->variants[sv].name) : json_null());
+        json_object_set_new(j, "bytes_added_selected", bytes_json(select_bytes_added(r, f, r->n_variants)));
+        /* the targets its clones get in selected.patch (each function its own set) */
+        json_object_set_new(j, "targets", fn->in_patch ? json_string(r->variants[fn->set].targets) : json_null());
+        if (!r->static_mode) {
+            const struct decision_function *d = &r->decision.functions[f];
+            /* no share when the baseline never sampled it: 0% would read as measured */
+            json_object_set_new(j, "share", select_baseline_unsampled(r, f) ? json_null() : real_json(d->share));
+            json_object_set_new(j, "baseline_sampled", json_boolean(!select_baseline_unsampled(r, f)));
+            json_object_set_new(j, "baseline_samples_per_run", real_json(d->base_samples));
+            json_object_set_new(j, "target_set", fn->in_patch ? json_string(r->variants[fn->set].name) : json_null());
+            json_t *by = json_object();
+            for (size_t v = 1; v < r->n_variants; v++) {
+                if (!r->variants[v].built) continue;
+                json_t *iv = select_interval_json(&d->by_variant[v]);
+                json_object_set_new(iv, "clone_ran", fn->ran && fn->ran[v] ? json_string(fn->ran[v]) : json_null());
+                json_object_set_new(iv, "same_code", json_boolean(fn->same_code && fn->same_code[v]));
+                json_object_set_new(by, r->variants[v].name, iv);
+            }
+            json_object_set_new(j, "variants", by);
+        }
+        json_array_append_new(fs, j);
+    }
+    json_object_set_new(o, "functions", fs);
+    json_t *ws = json_array();
+    for (size_t w = 0; w < r->n_workloads; w++) {
+        const struct select_workload_result *wr = &r->workloads[w];
+        json_t *j = json_object();
+        json_object_set_new(j, "command", json_string(wr->command));
+        json_object_set_new(j, "end_to_end", wr->timed ? select_interval_json(&wr->e2e) : json_null());
+        json_object_set_new(j, "decided_on", !wr->timed ? json_null() : json_string(wr->cpu_decides ? "cpu" : "wall"));
+        json_object_set_new(j, "end_to_end_cpu",
+                            wr->timed && wr->e2e_cpu.valid ? select_interval_json(&wr->e2e_cpu) : json_null());
+        json_object_set_new(j, "failure", wr->failure ? json_string(wr->failure) : json_null());
+        json_object_set_new(j, "march_x86_64_v3", wr->march_timed ? select_interval_json(&wr->march_e2e) : json_null());
+        json_object_set_new(j, "selected_vs_march_x86_64_v3",
+                            wr->march_timed ? select_interval_json(&wr->selected_vs_march) : json_null());
+        json_object_set_new(j, "march_failure", wr->march_failure ? json_string(wr->march_failure) : json_null());
+        json_array_append_new(ws, j);
+    }
+    json_object_set_new(o, "workloads", ws);
+    json_object_set_new(o, "patch_targets", r->patch_targets ? json_string(r->patch_targets) : json_null());
+    json_object_set_new(o, "selected", json_integer((json_int_t)r->n_selected));
+    json_object_set_new(o, "code_size", code_size_json(r));
+    json_object_set_new(o, "small_gains", small_gains_json(r));
+    json_object_set_new(o, "statistics", report_statistics_json(r));
+    json_object_set_new(o, "references", report_references_json(r));
+    json_t *notes = json_array();
+    for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
+    json_object_set_new(o, "notes", notes);
+    return o;
+}

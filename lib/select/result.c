@@ -1,0 +1,133 @@
+/* result.c - the queries on select's results and their release (result.h). */
+#include "select/result.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *select_speedup_unknown(const struct stats_interval *iv)
+{
+    if (iv->mean_a <= 0 && iv->mean_b <= 0) return "not sampled by either build";
+    if (iv->mean_a <= 0) return "not sampled by the baseline";
+    if (iv->mean_b <= 0 || !isfinite(iv->speedup)) return "not sampled by this variant";
+    return NULL;
+}
+
+int select_interval_wide(const struct stats_interval *iv)
+{
+    if (!iv->valid || select_speedup_unknown(iv)) return 0;
+    if (!isfinite(iv->speedup_lo) || !isfinite(iv->speedup_hi)) return 1;
+    return iv->speedup_hi - iv->speedup_lo > SELECT_WIDE_INTERVAL * iv->speedup;
+}
+
+size_t select_name_count(const struct select_report *r, size_t f)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < r->n_functions; g++)
+        if (strcmp(r->functions[g].name, r->functions[f].name) == 0) n++;
+    return n;
+}
+
+int select_name_ambiguous(const struct select_report *r, size_t f)
+{
+    return !r->functions[f].by_file && select_name_count(r, f) > 1;
+}
+
+int select_baseline_unsampled(const struct select_report *r, size_t f)
+{
+    const struct decision_function *d = r->decision.functions ? &r->decision.functions[f] : NULL;
+    return !r->static_mode && d && d->base_samples <= 0 && d->share <= 0;
+}
+
+int64_t select_code_growth(const struct select_report *r, const struct select_code *c)
+{
+    if (!r->n_variants || !r->variants[0].code.measured || !c->measured) return 0;
+    return (int64_t)c->code_bytes - (int64_t)r->variants[0].code.code_bytes;
+}
+
+double select_code_growth_percent(const struct select_report *r, const struct select_code *c)
+{
+    if (!r->n_variants || !r->variants[0].code.measured || !r->variants[0].code.code_bytes) return 0;
+    return 100.0 * (double)select_code_growth(r, c) / (double)r->variants[0].code.code_bytes;
+}
+
+size_t select_shown_variant(const struct select_report *r, size_t f)
+{
+    if (r->functions[f].in_patch) return (size_t)r->functions[f].set;
+    size_t best = 1;
+    if (r->static_mode || !r->decision.functions) {
+        for (size_t v = 1; v < r->n_variants; v++)
+            if (r->variants[v].built) return v;
+        return best;
+    }
+    for (size_t v = 1; v < r->n_variants; v++)
+        if (r->decision.functions[f].by_variant[v].speedup > r->decision.functions[f].by_variant[best].speedup)
+            best = v;
+    return best;
+}
+
+int64_t select_bytes_added(const struct select_report *r, size_t f, size_t v)
+{
+    const struct select_function *fn = &r->functions[f];
+    return fn->bytes_added && v <= r->n_variants ? fn->bytes_added[v] : -1;
+}
+
+const char *select_function_verdict(const struct select_report *r, size_t f)
+{
+    const struct select_function *fn = &r->functions[f];
+    if (r->static_mode) return fn->note ? fn->note : (fn->in_patch ? "selected" : "dropped");
+    if (fn->note) return fn->note;
+    return decision_reason_name(r->decision.functions[f].reason);
+}
+
+void select_march_free(struct select_march *m)
+{
+    free(m->flags);
+    free(m->via);
+    free(m->why);
+    free(m->failure);
+    sv_free(&m->missed);
+    memset(m, 0, sizeof *m);
+}
+
+void select_report_free(struct select_report *r)
+{
+    for (size_t v = 0; v < r->n_variants; v++) {
+        free(r->variants[v].name);
+        free(r->variants[v].targets);
+        free(r->variants[v].failure);
+        free(r->variants[v].output_match);
+    }
+    free(r->variants);
+    for (size_t f = 0; f < r->n_functions; f++) {
+        struct select_function *fn = &r->functions[f];
+        free(fn->name);
+        free(fn->display_name);
+        free(fn->file);
+        free(fn->kind);
+        free(fn->evidence);
+        free(fn->note);
+        free(fn->outlined);
+        sv_free(&fn->helpers);
+        if (fn->ran)
+            for (size_t v = 0; v < r->n_variants; v++) free(fn->ran[v]);
+        free(fn->ran);
+        free(fn->bytes_added);
+        free(fn->same_code);
+    }
+    free(r->functions);
+    decision_free(&r->decision);
+    for (size_t w = 0; w < r->n_workloads; w++) {
+        free(r->workloads[w].command);
+        free(r->workloads[w].failure);
+        free(r->workloads[w].march_failure);
+        free(r->workloads[w].nofma_failure);
+        free(r->workloads[w].all_candidates);
+    }
+    free(r->workloads);
+    free(r->patch_targets);
+    select_march_free(&r->march);
+    select_march_free(&r->march_nofma);
+    sv_free(&r->notes);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,191 @@
+/* result.h - what one `fmvgen select` found, as plain structures: the
+ * variants built, the candidate functions with their verdicts and the bytes
+ * their clones add, the end-to-end intervals per workload, the code of every
+ * build and the whole-program references. The session (session.h and its
+ * phases) fills a struct select_report; the writers (report.h: report.md,
+ * report.json, report.html, the terminal summary) only read it, so the
+ * outputs cannot disagree. The queries below are the facts every writer
+ * derives the same way. */
+#ifndef FMVGEN_SELECT_RESULT_H
+#define FMVGEN_SELECT_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "select/decision.h"
+#include "select/stats.h"
+#include "util/util.h"
+
+/* The code of one build, measured in its linked x86-64 ELF files the way
+ * `fmvgen inspect` measures them (elf/codesize.h). */
+struct select_code {
+    int measured;              /* the build exists and its linked files were read */
+    size_t n_files;            /* executables and shared libraries found */
+    uint64_t code_bytes;       /* allocated executable sections (.text, .init,
+                                * .fini, .plt*) of those files */
+    uint64_t clone_bytes;      /* non-default clones of the multiversioned functions */
+    uint64_t resolver_bytes;   /* their resolvers */
+    uint32_t code_crc;         /* tells identical code apart from different code */
+};
+
+struct select_variant {
+    char *name;         /* "baseline", "fma-levels", "fma-free", "selected" */
+    char *targets;      /* "arch=x86-64-v3,arch=x86-64-v4"; "" for the baseline */
+    int fma;            /* its clones may contract a*b+c */
+    int built;
+    char *failure;      /* NULL, or why it is not eligible (build, output, test) */
+    char *output_match; /* "identical", "within-tolerance", ... ("" when not compared) */
+    int eligible;
+    struct select_code code;
+};
+
+struct select_function {
+    char *name, *display_name, *file;   /* file relative to the project root */
+    int line;
+    char *kind;         /* candidates/isa.h: vectorized, target-vectorized, isa; NULL: unknown */
+    char *evidence;     /* what its code at the target changes, or NULL */
+    char **ran;         /* [variant]: the symbol that collected its samples, or NULL */
+    int in_patch;       /* in selected.patch */
+    int set;            /* with in_patch: the variant whose targets it gets */
+    char *note;         /* why chosen-but-not-patched, or NULL */
+    char *outlined;     /* static helpers of its file that ran out of line only in
+                         * the variants (their inlining into it was lost to the
+                         * clones; outlined.h), counted as its time: "a, b"; NULL */
+    int fma_free_code;  /* its clones in an FMA variant whose outputs differed hold
+                         * no FMA instruction: eligible for that variant anyway
+                         * (decision.h, function_eligible) */
+    /* Its inlined helpers (candidates/helpers.h), cloned with it: their
+     * samples and their clones' bytes count as its own. */
+    struct strvec helpers;
+    int by_file;        /* other candidates share its name, and its samples were
+                         * told from theirs by source file (attribution.h):
+                         * not ambiguous */
+    /* Bytes its clones add (non-default clones + resolver) in each build:
+     * [variant], and [n_variants] = the selected build; -1 when that build
+     * holds no clones of it (not cloned there, or not measured). NULL: no
+     * build measured. */
+    int64_t *bytes_added;
+    /* [variant]: 1 when its clones in that build are its default's code
+     * (decision.h, same_code); NULL: not known. */
+    int *same_code;
+};
+
+struct select_workload_result {
+    char *command;
+    struct stats_interval e2e;   /* baseline vs selected build, wall seconds */
+    /* The same runs' CPU time (user + system of the workload and its
+     * children): on a shared, loaded machine the wall time also counts the
+     * waits for a CPU and moves by 30% between identical builds (lz4), the
+     * CPU time by about 3%. Not valid when the runs gave none. */
+    struct stats_interval e2e_cpu;
+    /* The baseline's wall times were DECISION_WAITS_RATIO times its CPU
+     * times or more (decision_waits_dominate): the runs waited for a busy
+     * machine, so the CPU-time interval decides for this workload. */
+    int cpu_decides;
+    int timed;
+    char *failure;               /* the selected build failed it, or NULL */
+    /* With the -march=x86-64-v3 reference timed in the same interleaved runs:
+     * baseline vs it, and it vs the selected build (speedup > 1: the
+     * selected build is faster than the whole-program -march build). */
+    int march_timed;
+    struct stats_interval march_e2e, selected_vs_march;
+    char *march_failure;         /* the reference build failed it, or NULL */
+    /* The same with the -march=x86-64-v3 -mno-fma reference (march_nofma). */
+    int nofma_timed;
+    struct stats_interval nofma_e2e, selected_vs_nofma;
+    char *nofma_failure;
+    /* Each all-candidates build against the baseline in the profiled runs,
+     * [variant] (0 unused; not valid when that variant was not profiled):
+     * the runs' total perf samples (their CPU time), widened by the A/A
+     * calibration as the end-to-end intervals are. NULL: not profiled.
+     * Shown in report.html's chart of the workload. */
+    struct stats_interval *all_candidates;
+};
+
+/* A whole second build of the unpatched project at -march=x86-64-v3: what
+ * glibc-hwcaps packaging would ship beside the baseline (or its FMA-free
+ * twin, -mno-fma: floats as the baseline's). select/reference.h. */
+struct select_march {
+    int attempted;               /* a build was tried */
+    int built;
+    const char *name, *title;    /* "v3", "-march=x86-64-v3" (select_reference_kinds) */
+    char *flags;                 /* what fmvgen's wrapper appended to every compile */
+    char *via;                   /* how the wrapper was reached: "PATH and CC/CXX", ... */
+    char *why;                   /* why it was built ("--reference", "FMA changed the outputs") */
+    size_t n_sources, n_flagged; /* the scan's sources; of them compiled with the flags */
+    struct strvec missed;        /* some of those compiled without them */
+    char *failure;               /* why there is no comparison with it, or NULL */
+    struct select_code code;
+};
+
+struct select_report {
+    int static_mode;
+    int runs;
+    double min_share, tolerance;   /* tolerance < 0: none */
+    uint64_t seed;                 /* the order of the arms in each round (util/shuffle.h) */
+    size_t n_builds, n_profiled_runs, n_timed_runs;
+    struct select_variant *variants;   /* [0] is the baseline */
+    size_t n_variants;
+    struct select_function *functions;
+    size_t n_functions;
+    struct decision decision;          /* parallel to functions (timed mode) */
+    struct select_workload_result *workloads;
+    size_t n_workloads;
+    char *patch_targets;               /* the selected patch's targets, or NULL */
+    size_t n_selected;
+    struct strvec notes;               /* plain sentences: noise, held back, ... */
+    struct select_code selected_code;  /* the selected build */
+    struct select_march march;         /* the -march=x86-64-v3 reference */
+    struct select_march march_nofma;   /* the -march=x86-64-v3 -mno-fma reference */
+};
+
+/* The code growth of a build against the baseline's code bytes: bytes and
+ * percent; 0 when either was not measured. */
+int64_t select_code_growth(const struct select_report *r, const struct select_code *c);
+double select_code_growth_percent(const struct select_report *r, const struct select_code *c);
+
+/* How many candidates (f included) have f's name. Above 1, perf's symbol
+ * names alone cannot tell them apart: static functions of one name in
+ * different files are one name to it. The session then counts each by its
+ * source file (attribution.h: the ELF symbol table's STT_FILE) when it
+ * can (by_file); when it cannot, each is credited with the samples of all
+ * (select_name_ambiguous). */
+size_t select_name_count(const struct select_report *r, size_t f);
+
+/* Other candidates share f's name and its samples could not be told from
+ * theirs by source file (select_name_count > 1 and not by_file): never
+ * selected, flagged by every writer. */
+int select_name_ambiguous(const struct select_report *r, size_t f);
+
+/* A 95% interval wider than SELECT_WIDE_INTERVAL of its speedup (about
+ * +-10%), or unbounded: the machine was noisy or the workload short. The
+ * writers say so in plain words for the end-to-end intervals and the
+ * selected functions' intervals. */
+#define SELECT_WIDE_INTERVAL 0.2
+int select_interval_wide(const struct stats_interval *iv);
+
+/* Why iv has no finite speedup to show, or NULL when it has one: the
+ * baseline never sampled the function (with or without the variant), or
+ * the variant never did (stats.h gives +inf then). */
+const char *select_speedup_unknown(const struct stats_interval *iv);
+
+/* The variant a function is shown with: its patch's set, else (timed) the
+ * set that made it fastest, else (static) the first one built. */
+size_t select_shown_variant(const struct select_report *r, size_t f);
+
+/* Bytes f's clones add in build v (0..n_variants-1, or n_variants: the
+ * selected build); -1 when unknown. */
+int64_t select_bytes_added(const struct select_report *r, size_t f, size_t v);
+
+/* The baseline never sampled function f (timed mode): no share, no speedup
+ * to show. */
+int select_baseline_unsampled(const struct select_report *r, size_t f);
+
+/* Why f is (not) in the patch, in words: its note, else the decision's
+ * reason ("selected", "cold", ...); static: "selected" / "dropped". */
+const char *select_function_verdict(const struct select_report *r, size_t f);
+
+void select_march_free(struct select_march *m);
+void select_report_free(struct select_report *r);
+
+#endif

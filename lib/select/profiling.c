@@ -13,6 +13,7 @@
 #include "measure/profile.h"
 #include "select/attribution.h"
 #include "select/cloneisa.h"
+#include "select/hostlines.h"
 #include "select/outlined.h"
 #include "select/decision.h"
 #include "util/shuffle.h"
@@ -155,6 +156,105 @@ static void count_outlined(struct select_session *s, const struct outlined_log *
     free(moved);
 }
 
+/* Kernels the baseline inlined into their hosts (hostlines.h): each one's
+ * hosts, and the tallies that tell whether its time could be told apart. */
+struct inlined_kernels {
+    struct hostlines *lines;
+    struct hostlines_function *fns;     /* [f]; hosts NULL: not such a kernel */
+    struct strvec *hosts;               /* [f] */
+    long *add, *unresolved, *host;      /* [f]: one run's */
+    long *base_unresolved, *base_host;  /* [f]: over the baseline's runs */
+    double *base_credited;              /* [f]: over the baseline's runs */
+    size_t n, nf;                       /* n: how many have hosts */
+};
+
+static void inlined_kernels_init(struct inlined_kernels *k, const struct select_session *s,
+                                 const struct attribution_function *fns)
+{
+    size_t nf = s->rep.n_functions;
+    memset(k, 0, sizeof *k);
+    k->nf = nf;
+    k->fns = xcalloc(nf + 1, sizeof *k->fns);
+    k->hosts = xcalloc(nf + 1, sizeof *k->hosts);
+    k->add = xcalloc(nf + 1, sizeof *k->add);
+    k->unresolved = xcalloc(nf + 1, sizeof *k->unresolved);
+    k->host = xcalloc(nf + 1, sizeof *k->host);
+    k->base_unresolved = xcalloc(nf + 1, sizeof *k->base_unresolved);
+    k->base_host = xcalloc(nf + 1, sizeof *k->base_host);
+    k->base_credited = xcalloc(nf + 1, sizeof *k->base_credited);
+    for (size_t f = 0; f < nf; f++) {
+        k->fns[f] = (struct hostlines_function){fns[f].name, fns[f].files, NULL};
+        if (!hostlines_hosts_of(s->candidates.functions[f].notes, &k->hosts[f])) continue;
+        k->fns[f].hosts = sv_argv(&k->hosts[f]);
+        k->n++;
+    }
+    if (k->n) k->lines = hostlines_new();
+}
+
+/* Credits the kernels of run p with their samples inside their hosts. */
+static void inlined_kernels_count(struct inlined_kernels *k, const struct profile *p, int baseline, double *samples,
+                                  double *name_samples, size_t stride)
+{
+    if (!k->n) return;
+    hostlines_count(k->lines, p, k->fns, k->nf, k->add, k->unresolved, k->host);
+    for (size_t f = 0; f < k->nf; f++) {
+        if (!k->fns[f].hosts) continue;
+        samples[f * stride] += (double)k->add[f];
+        name_samples[f * stride] += (double)k->add[f];
+        if (!baseline) continue;
+        k->base_unresolved[f] += k->unresolved[f];
+        k->base_host[f] += k->host[f];
+        k->base_credited[f] += (double)k->add[f];
+    }
+}
+
+/* After the runs: a kernel whose hosts' baseline samples could not be
+ * resolved to inline frames is not judged (all its samples zeroed: too few
+ * samples), and said; those credited are said once. */
+static void inlined_kernels_finish(struct inlined_kernels *k, struct select_session *s, double *samples,
+                                   double *aa_samples)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = (size_t)s->o->runs;
+    struct strbuf told = STRBUF_INIT;
+    size_t n_told = 0;
+    for (size_t f = 0; f < nf && k->n; f++) {
+        if (!k->fns[f].hosts) continue;
+        const char *hosts = k->hosts[f].v[0];
+        if (hostlines_unjudged(k->base_unresolved[f], k->base_host[f])) {
+            for (size_t i = 0; i < nw * nv; i++) memset(&samples[(i * nf + f) * nr], 0, nr * sizeof *samples);
+            for (size_t w = 0; w < nw; w++) memset(&aa_samples[(w * nf + f) * nr], 0, nr * sizeof *aa_samples);
+            sv_pushf(&r->notes, "%s: not judged: the baseline inlined it into %s%s, and %ld of the %ld samples "
+                                "taken there have no line information to tell its time from %s's (build with -g)",
+                     r->functions[f].display_name, hosts, k->hosts[f].n > 1 ? " and others" : "",
+                     k->base_unresolved[f], k->base_host[f], hosts);
+            continue;
+        }
+        if (k->base_credited[f] <= 0) continue;
+        sb_addf(&told, "%s%s (%.0f samples per run, in %s)", n_told++ ? ", " : "", r->functions[f].display_name,
+                k->base_credited[f] / (double)(nr ? nr : 1), hosts);
+    }
+    if (n_told)
+        sv_pushf(&r->notes, "inlined into their hosts in the baseline, compared out of line in the variants: %s - "
+                            "the hosts' samples whose inline frames (addr2line) hold the kernel counted as its own, in "
+                            "every arm alike", sb_str(&told));
+    sb_free(&told);
+}
+
+static void inlined_kernels_free(struct inlined_kernels *k)
+{
+    hostlines_free(k->lines);
+    for (size_t f = 0; f < k->nf; f++) sv_free(&k->hosts[f]);
+    free(k->hosts);
+    free(k->fns);
+    free(k->add);
+    free(k->unresolved);
+    free(k->host);
+    free(k->base_unresolved);
+    free(k->base_host);
+    free(k->base_credited);
+}
+
 int session_profile_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
@@ -170,6 +270,8 @@ int session_profile_all(struct select_session *s)
     struct elf_symsource_cache *symbols = elf_symsource_cache_new();
     struct outlined_log helpers_log = {0};
     attribution_plan(s, fns, sources, need);
+    struct inlined_kernels kernels;
+    inlined_kernels_init(&kernels, s, fns);
     double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
     int *eligible = xcalloc(nv, sizeof *eligible);
     const char **names = xcalloc(nf + 1, sizeof *names);
@@ -213,6 +315,12 @@ int session_profile_all(struct select_session *s)
                     undecided[f] |= c.undecided;
                     if (!aa && c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
                 }
+                if (aa)
+                    inlined_kernels_count(&kernels, &p, 0, &aa_samples[w * nf * nr + round],
+                                          &aa_name_samples[w * nf * nr + round], nr);
+                else
+                    inlined_kernels_count(&kernels, &p, v == 0, &samples[(w * nv + v) * nf * nr + round],
+                                          &name_samples[(w * nv + v) * nf * nr + round], nr);
                 free(origins);
                 profile_free(&p);
             }
@@ -227,6 +335,7 @@ int session_profile_all(struct select_session *s)
         for (size_t w = 0; undecided[f] && w < nw; w++)
             memcpy(&aa_samples[(w * nf + f) * nr], &aa_name_samples[(w * nf + f) * nr], nr * sizeof *samples);
     }
+    if (rc == 0) inlined_kernels_finish(&kernels, s, samples, aa_samples);
     if (rc == 0) rc = select_runcheck_finish(check, s);
     select_runcheck_free(check);
     int *function_eligible = NULL;
@@ -265,6 +374,7 @@ int session_profile_all(struct select_session *s)
     free(undecided);
     elf_symsource_cache_free(symbols);
     outlined_log_free(&helpers_log);
+    inlined_kernels_free(&kernels);
     free(totals);
     free(eligible);
     free(names);

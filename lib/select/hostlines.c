@@ -20,6 +20,7 @@ struct hl_addr {
     uint64_t addr;
     int known;               /* frames resolved */
     struct strvec names, files;
+    int line;                /* the innermost frame's line, 0: unknown */
 };
 
 struct hl_sym {
@@ -101,12 +102,14 @@ static int is_address_line(const char *s)
     return 1;
 }
 
-/* "FILE:LINE (discriminator N)" -> FILE ("" for "??") */
-static char *location_file(const char *loc)
+/* "FILE:LINE (discriminator N)" -> FILE ("" for "??"), *line (0: "?") */
+static char *location_file(const char *loc, int *line)
 {
     const char *colon = strrchr(loc, ':');
     size_t n = colon ? (size_t)(colon - loc) : strlen(loc);
     if (n == 2 && !strncmp(loc, "??", 2)) n = 0;
+    *line = colon ? atoi(colon + 1) : 0;
+    if (*line < 0) *line = 0;
     return xstrndup(loc, n);
 }
 
@@ -115,13 +118,14 @@ struct chain {
     unsigned long long addr;
     int unknown;
     struct strvec names, files;
+    int lines[64];   /* the first 64 frames' lines */
 };
 
 static void chain_flush(struct chain *c, hostlines_frames_fn fn, void *ctx)
 {
     if (c->open) {
-        size_t n = c->unknown ? 0 : c->files.n;
-        fn(c->addr, c->names.v, c->files.v, n, ctx);
+        size_t n = c->unknown || !c->files.n || !*c->files.v[0] ? 0 : c->files.n;
+        fn(c->addr, c->names.v, c->files.v, c->lines, n, ctx);
     }
     sv_free(&c->names);
     sv_free(&c->files);
@@ -150,7 +154,9 @@ void hostlines_parse_addr2line(const char *text, hostlines_frames_fn fn, void *c
                 if (!strcmp(l, "??")) c.unknown = 1;
                 sv_push(&c.names, l);
             } else {
-                char *file = location_file(l);
+                int line;
+                char *file = location_file(l, &line);
+                if (c.files.n < sizeof c.lines / sizeof *c.lines) c.lines[c.files.n] = line;
                 sv_push(&c.files, file);
                 free(file);
             }
@@ -213,13 +219,15 @@ struct collect {
     size_t first;   /* the new entries start here */
 };
 
-static void store_frames(unsigned long long addr, char *const *names, char *const *files, size_t n, void *ctx)
+static void store_frames(unsigned long long addr, char *const *names, char *const *files, const int *lines, size_t n,
+                         void *ctx)
 {
     struct collect *c = ctx;
     for (size_t i = c->first; i < c->f->n_addrs; i++) {
         struct hl_addr *a = &c->f->addrs[i];
         if (a->addr != addr || a->known) continue;
         a->known = n > 0;
+        a->line = n > 0 ? lines[0] : 0;
         for (size_t k = 0; k < n; k++) {
             sv_push(&a->names, names[k]);
             sv_push(&a->files, files[k]);
@@ -281,9 +289,13 @@ static int any_host(const char *symbol, const struct hostlines_function *fs, siz
 }
 
 /* The frames hold fn: a frame of its name from one of its files (any file
- * when the frame names none). The outermost frame is the host itself. */
+ * when the frame names none), or the innermost line lies in its definition.
+ * The outermost frame is the host itself. */
 static int holds(const struct hl_addr *a, const struct hostlines_function *fn)
 {
+    if (fn->file && fn->end_line > 0 && a->line >= fn->line && a->line <= fn->end_line && a->files.n &&
+        !strcmp(path_basename(a->files.v[0]), path_basename(fn->file)))
+        return 1;
     for (size_t i = 0; i + 1 < a->names.n; i++) {
         if (strcmp(a->names.v[i], fn->name) != 0) continue;
         const char *file = a->files.v[i];

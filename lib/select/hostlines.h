@@ -8,8 +8,12 @@
  * symbols' samples, with the samples taken at each address of a host's code
  * whose inline frames (DWARF, `addr2line -i -f`) hold a frame of the kernel
  * - the kernel's own lines and those of whatever was inlined into it there,
- * its helpers among them. The same rule on both sides: in a variant the
- * kernel is out of line and the hosts' frames hold it no more.
+ * its helpers among them -, or whose line (the innermost frame's) lies in
+ * the kernel's definition: clang 19 keeps the line table of a vectorized
+ * loop it inlined but drops its inline scope (measured: main's samples at
+ * suite.c:23, kernel_mul's body, with no kernel_mul frame). The same rule
+ * on both sides: in a variant the kernel is out of line and the hosts'
+ * code holds it no more.
  *
  * Without line information (a build without -g) or where a host's symbol
  * cannot be found in its file, the address stays unresolved: its samples
@@ -30,6 +34,8 @@ struct hostlines_function {
     char *const *files;      /* NULL-terminated: its sources (basenames compared) */
     char *const *hosts;      /* NULL-terminated: its "inlined-into" hosts; NULL or
                               * empty: no host, nothing to count */
+    const char *file;        /* its definition: file (basename compared) and */
+    int line, end_line;      /* lines; end_line 0: unknown (frames only) */
 };
 
 /* The host names of an "inlined-into" note in notes (a function's notes
@@ -44,8 +50,9 @@ void hostlines_free(struct hostlines *h);
 /* For each f of fs[0..nf) with hosts: samples[f] = the samples of p's
  * sites (profile_opts.sites, dso paths readable here) in a host's symbols
  * whose inline frames hold a frame named fs[f].name whose file is one of
- * its sources (any file when addr2line names none); unresolved[f] = the
- * samples of its hosts' sites with no frames known; host_samples[f] = all
+ * its sources (any file when addr2line names none), or whose innermost
+ * line lies in [line, end_line] of its file; unresolved[f] = the samples
+ * of its hosts' sites with no frames or no line known; host_samples[f] = all
  * samples of its hosts' sites. Arrays of nf, overwritten. */
 void hostlines_count(struct hostlines *h, const struct profile *p, const struct hostlines_function *fs, size_t nf,
                      long *samples, long *unresolved, long *host_samples);
@@ -58,9 +65,10 @@ int hostlines_unjudged(long unresolved, long host_samples);
 /* Parses `addr2line -a -i -f` output: for each "0x..." address line the
  * frames after it ("NAME" then "FILE:LINE" lines, innermost first), given to
  * fn(addr, names, files, n, ctx) (files[i] "" when unknown: "??"); a frame
- * named "??" ends the chain as unknown (n = 0). For tests and the resolver. */
-typedef void (*hostlines_frames_fn)(unsigned long long addr, char *const *names, char *const *files, size_t n,
-                                    void *ctx);
+ * named "??", or an innermost frame with no file ("??:0", a build without
+ * -g), makes the chain unknown (n = 0); lines[i] 0 when unknown. For tests and the resolver. */
+typedef void (*hostlines_frames_fn)(unsigned long long addr, char *const *names, char *const *files,
+                                    const int *lines, size_t n, void *ctx);
 void hostlines_parse_addr2line(const char *text, hostlines_frames_fn fn, void *ctx);
 
 #endif

@@ -6,6 +6,7 @@
  * rule of decision.h decides. */
 #include "select/session_phases.h"
 
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "select/attribution.h"
 #include "select/cloneisa.h"
 #include "select/hostlines.h"
+#include "store/store.h"
 #include "select/outlined.h"
 #include "select/decision.h"
 #include "util/shuffle.h"
@@ -165,8 +167,44 @@ struct inlined_kernels {
     long *add, *unresolved, *host;      /* [f]: one run's */
     long *base_unresolved, *base_host;  /* [f]: over the baseline's runs */
     double *base_credited;              /* [f]: over the baseline's runs */
+    int *line_shift;                    /* [v * nf + f]: lines the patch inserted above f's
+                                         * definition in variant v's source copy */
     size_t n, nf;                       /* n: how many have hosts */
 };
+
+/* Line number `line` (1-based) of text: its start and length; 0 when none. */
+static int nth_line(const char *text, int line, const char **start, size_t *len)
+{
+    const char *p = text;
+    for (int i = 1; p && i < line; i++) {
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    if (!p || !*p) return 0;
+    *start = p;
+    *len = strcspn(p, "\n");
+    return 1;
+}
+
+/* How many lines the patch inserted above line `line` of orig in copy (it
+ * inserts whole lines, never edits one): where that line's text is found
+ * first at or below `line` in copy. 0 when it cannot be told. */
+static int line_shift(const char *orig, const char *copy, int line)
+{
+    char *a = read_file(orig, NULL), *b = read_file(copy, NULL);
+    const char *text, *at;
+    size_t len, n;
+    int shift = 0;
+    if (a && b && line > 0 && nth_line(a, line, &text, &len))
+        for (int k = line; nth_line(b, k, &at, &n); k++)
+            if (n == len && !memcmp(at, text, len)) {
+                shift = k - line;
+                break;
+            }
+    free(a);
+    free(b);
+    return shift;
+}
 
 static void inlined_kernels_init(struct inlined_kernels *k, const struct select_session *s,
                                  const struct attribution_function *fns)
@@ -183,20 +221,57 @@ static void inlined_kernels_init(struct inlined_kernels *k, const struct select_
     k->base_host = xcalloc(nf + 1, sizeof *k->base_host);
     k->base_credited = xcalloc(nf + 1, sizeof *k->base_credited);
     for (size_t f = 0; f < nf; f++) {
-        k->fns[f] = (struct hostlines_function){fns[f].name, fns[f].files, NULL};
+        k->fns[f] = (struct hostlines_function){.name = fns[f].name, .files = fns[f].files};
         if (!hostlines_hosts_of(s->candidates.functions[f].notes, &k->hosts[f])) continue;
         k->fns[f].hosts = sv_argv(&k->hosts[f]);
         k->n++;
     }
     if (k->n) k->lines = hostlines_new();
+    /* each kernel's definition extent, for the lines whose inline scope a
+     * compiler dropped (hostlines.h) */
+    sqlite3_stmt *q = NULL;
+    if (k->n && sqlite3_prepare_v2(store_db(s->st), "SELECT MIN(line), MAX(end_line) FROM functions WHERE name = ?1 "
+                                   "AND file = ?2 AND line > 0 AND end_line >= line", -1, &q, NULL) != SQLITE_OK)
+        q = NULL;
+    for (size_t f = 0; q && f < nf; f++) {
+        const struct patch_function *pf = &s->candidates.functions[f];
+        if (!k->fns[f].hosts) continue;
+        sqlite3_reset(q);
+        sqlite3_bind_text(q, 1, pf->name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(q, 2, pf->file, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
+            k->fns[f].file = pf->file;
+            k->fns[f].line = sqlite3_column_int(q, 0);
+            k->fns[f].end_line = sqlite3_column_int(q, 1);
+        }
+    }
+    sqlite3_finalize(q);
+    size_t nv = s->rep.n_variants;
+    k->line_shift = xcalloc(nv * nf + 1, sizeof *k->line_shift);
+    for (size_t v = 1; v < nv; v++)
+        for (size_t f = 0; f < nf; f++) {
+            const struct patch_function *pf = &s->candidates.functions[f];
+            if (!k->fns[f].end_line || !s->sources || !s->sources[v]) continue;
+            char *copy = path_join(s->sources[v], pf->rel);
+            k->line_shift[v * nf + f] = line_shift(pf->file, copy, k->fns[f].line);
+            free(copy);
+        }
 }
 
 /* Credits the kernels of run p with their samples inside their hosts. */
-static void inlined_kernels_count(struct inlined_kernels *k, const struct profile *p, int baseline, double *samples,
-                                  double *name_samples, size_t stride)
+static void inlined_kernels_count(struct inlined_kernels *k, const struct profile *p, size_t v, int baseline,
+                                  double *samples, double *name_samples, size_t stride)
 {
     if (!k->n) return;
-    hostlines_count(k->lines, p, k->fns, k->nf, k->add, k->unresolved, k->host);
+    /* the definitions' lines in this variant's (patched) source */
+    struct hostlines_function *fns = xcalloc(k->nf + 1, sizeof *fns);
+    for (size_t f = 0; f < k->nf; f++) {
+        fns[f] = k->fns[f];
+        fns[f].line += k->line_shift[v * k->nf + f];
+        fns[f].end_line += fns[f].end_line ? k->line_shift[v * k->nf + f] : 0;
+    }
+    hostlines_count(k->lines, p, fns, k->nf, k->add, k->unresolved, k->host);
+    free(fns);
     for (size_t f = 0; f < k->nf; f++) {
         if (!k->fns[f].hosts) continue;
         samples[f * stride] += (double)k->add[f];
@@ -253,6 +328,7 @@ static void inlined_kernels_free(struct inlined_kernels *k)
     free(k->base_unresolved);
     free(k->base_host);
     free(k->base_credited);
+    free(k->line_shift);
 }
 
 int session_profile_all(struct select_session *s)
@@ -316,10 +392,10 @@ int session_profile_all(struct select_session *s)
                     if (!aa && c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
                 }
                 if (aa)
-                    inlined_kernels_count(&kernels, &p, 0, &aa_samples[w * nf * nr + round],
+                    inlined_kernels_count(&kernels, &p, 0, 0, &aa_samples[w * nf * nr + round],
                                           &aa_name_samples[w * nf * nr + round], nr);
                 else
-                    inlined_kernels_count(&kernels, &p, v == 0, &samples[(w * nv + v) * nf * nr + round],
+                    inlined_kernels_count(&kernels, &p, v, v == 0, &samples[(w * nv + v) * nf * nr + round],
                                           &name_samples[(w * nv + v) * nf * nr + round], nr);
                 free(origins);
                 profile_free(&p);

@@ -200,7 +200,7 @@ for ((w = 0; w < ${#runs[@]}; w++)); do
   read -r svn svl svh < <(ratio "${cpu[$w.v3-nofma]}" "${cpu[$w.selected]}")
   awk -v s="$sr" -v f="$nr" -v v="$vr" -v a="$svn" -v l="$svl" -v h="$svh" 'BEGIN {
     printf "  selected vs v3-nofma %.3fx [%.3f, %.3f]; share of the v3-nofma gain reached: %s; selected vs v3: %.3fx\n",
-      a, l, h, (f > 1.0) ? sprintf("%.0f%%", 100 * (s - 1) / (f - 1)) : "n/a (v3-nofma gains nothing)", v > 0 ? s / v : 0 }'
+      a, l, h, (f > 1.0) ? sprintf("%.0f%%", 100 * (s - 1) / (f - 1)) : "n/a (v3-nofma gains nothing)", (v > 0) ? s / v : 0 }'
   sel_logs+="$sr " nofma_logs+="$nr " v3_logs+="$vr "
 done
 awk -v S="$sel_logs" -v F="$nofma_logs" -v V="$v3_logs" 'BEGIN {

@@ -159,6 +159,12 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
                            "tell which programs and libraries ran");
         run_result_free(&res);
     }
+    if (!*why && o && o->sites && o->sites[0]) {
+        char *const script[] = {"perf", "script", "-i", data, "-F", "ip,sym,symoff,dso", NULL};
+        if (run_perf(prefix, script, "perf script", &res, why) == 0)
+            profile_parse_sites(res.out ? res.out : "", o->sites, out);
+        run_result_free(&res);
+    }
     remove_tree(data);
     free(data);
     if (*why) {
@@ -166,6 +172,79 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
         return -1;
     }
     return 0;
+}
+
+/* symbol is name, or name and a '.' suffix (a compiler piece: main.cold) */
+static int site_wanted(const char *symbol, size_t len, char *const *names)
+{
+    for (size_t i = 0; names[i]; i++) {
+        size_t n = strlen(names[i]);
+        if (n <= len && !strncmp(symbol, names[i], n) && (n == len || symbol[n] == '.')) return 1;
+    }
+    return 0;
+}
+
+static int compare_sites(const void *a, const void *b)
+{
+    const struct profile_site *x = a, *y = b;
+    int c = strcmp(x->dso, y->dso);
+    if (!c) c = strcmp(x->symbol, y->symbol);
+    if (!c) c = (x->offset > y->offset) - (x->offset < y->offset);
+    return c;
+}
+
+long profile_parse_sites(const char *text, char *const *names, struct profile *p)
+{
+    long added = 0;
+    size_t first = p->n_sites;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        /* "  IP SYM+0xOFF (DSO)": the symbol is the last '+' before " (" */
+        char *l = xstrndup(line, len);
+        line = end ? end + 1 : NULL;
+        char *open = strstr(l, " (");
+        char *s = l;
+        while (*s == ' ' || *s == '\t') s++;
+        s += strcspn(s, " \t");   /* past the ip */
+        while (*s == ' ' || *s == '\t') s++;
+        char *plus = open ? open : NULL;
+        while (plus && plus > s && *plus != '+') plus--;
+        size_t dlen = open ? strlen(open + 2) : 0;
+        if (!open || !plus || plus <= s || dlen < 2 || open[1 + dlen] != ')' || strncmp(plus, "+0x", 3) != 0 ||
+            !site_wanted(s, (size_t)(plus - s), names)) {
+            free(l);
+            continue;
+        }
+        char *stop;
+        uint64_t off = strtoull(plus + 3, &stop, 16);
+        if (stop != open) {
+            free(l);
+            continue;
+        }
+        struct profile_site key = {.symbol = xstrndup(s, (size_t)(plus - s)),
+                                   .dso = xstrndup(open + 2, dlen - 1), .offset = off, .samples = 1};
+        p->sites = xrealloc(p->sites, (p->n_sites + 1) * sizeof *p->sites);
+        p->sites[p->n_sites++] = key;
+        added++;
+        free(l);
+    }
+    /* merge equal sites (the new ones with each other and the old ones) */
+    if (p->n_sites > first) {
+        qsort(p->sites, p->n_sites, sizeof *p->sites, compare_sites);
+        size_t k = 0;
+        for (size_t i = 0; i < p->n_sites; i++) {
+            if (k && !compare_sites(&p->sites[k - 1], &p->sites[i])) {
+                p->sites[k - 1].samples += p->sites[i].samples;
+                free(p->sites[i].symbol);
+                free(p->sites[i].dso);
+                continue;
+            }
+            p->sites[k++] = p->sites[i];
+        }
+        p->n_sites = k;
+    }
+    return added;
 }
 
 long profile_samples(const struct profile *p, const char *symbol)
@@ -188,6 +267,11 @@ void profile_free(struct profile *p)
         free(p->maps[i].path);
     }
     free(p->maps);
+    for (size_t i = 0; i < p->n_sites; i++) {
+        free(p->sites[i].symbol);
+        free(p->sites[i].dso);
+    }
+    free(p->sites);
     free(p->output);
     memset(p, 0, sizeof *p);
 }

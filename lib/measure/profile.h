@@ -39,6 +39,16 @@ struct profile_map {
                         * its interpreter) */
 };
 
+/* The samples at one address of a symbol asked for by profile_opts.sites:
+ * for telling which inlined code inside a function ran (select/hostlines.h
+ * resolves the address to its inline frames). */
+struct profile_site {
+    char *symbol;      /* as the ELF spells it: "main", "main.cold" */
+    char *dso;         /* as in profile_entry */
+    uint64_t offset;   /* from the symbol's start */
+    long samples;
+};
+
 struct profile {
     struct profile_entry *entries;
     size_t n;
@@ -46,6 +56,8 @@ struct profile {
     char *output;      /* the profiled program's stdout */
     struct profile_map *maps;   /* with profile_opts.maps, in record order */
     size_t n_maps;
+    struct profile_site *sites;   /* with profile_opts.sites, sorted by dso, symbol, offset */
+    size_t n_sites;
 };
 
 /* How profile_run_with runs perf. */
@@ -57,6 +69,10 @@ struct profile_opts {
     /* 1: also read the mmap records into out->maps; a profile without any
      * is an error (a perf that records no mmap data cannot say what ran) */
     int maps;
+    /* NULL-terminated function names, or NULL: the samples of their
+     * symbols (the name, or the name and a '.' suffix: "main.cold") by
+     * address into out->sites (one more `perf script`) */
+    char *const *sites;
 };
 
 /* Runs argv (in cwd, NULL: inherit) under perf, writing perf's data into
@@ -82,6 +98,12 @@ size_t profile_parse_maps(const char *text, struct profile *p);
  * asks for: "percent|samples|dso|0xADDR O [.] symbol", '#' lines skipped;
  * without -v's address, addr stays 0) to p and its total. */
 void profile_parse_report(const char *text, struct profile *p);
+
+/* Adds the samples of `perf script -F ip,sym,symoff,dso` output text
+ * ("  55d0c8a4f1a3 main+0x1a3 (/tmp/p/prog)") whose symbol belongs to one
+ * of names (NULL-terminated; see profile_opts.sites) to p->sites, merged
+ * and sorted. Returns the number of samples added. */
+long profile_parse_sites(const char *text, char *const *names, struct profile *p);
 
 /* Samples of one symbol (0 when it never showed up), in every dso. */
 long profile_samples(const struct profile *p, const char *symbol);

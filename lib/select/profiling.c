@@ -13,6 +13,7 @@
 #include "measure/profile.h"
 #include "select/attribution.h"
 #include "select/cloneisa.h"
+#include "select/inlinedkernels.h"
 #include "select/outlined.h"
 #include "select/decision.h"
 #include "util/shuffle.h"
@@ -233,6 +234,8 @@ int session_profile_all(struct select_session *s)
     struct elf_symsource_cache *symbols = elf_symsource_cache_new();
     struct outlined_log helpers_log = {0};
     attribution_plan(s, fns, sources, need);
+    struct inlined_kernels kernels;
+    inlined_kernels_init(&kernels, s, fns);
     double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
     int *eligible = xcalloc(nv, sizeof *eligible);
     const char **names = xcalloc(nf + 1, sizeof *names);
@@ -276,6 +279,12 @@ int session_profile_all(struct select_session *s)
                     undecided[f] |= c.undecided;
                     if (!aa && c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
                 }
+                if (aa)
+                    inlined_kernels_count(&kernels, &p, 0, 0, &aa_samples[w * nf * nr + round],
+                                          &aa_name_samples[w * nf * nr + round], nr);
+                else
+                    inlined_kernels_count(&kernels, &p, v, v == 0, &samples[(w * nv + v) * nf * nr + round],
+                                          &name_samples[(w * nv + v) * nf * nr + round], nr);
                 free(origins);
                 profile_free(&p);
             }
@@ -290,6 +299,7 @@ int session_profile_all(struct select_session *s)
         for (size_t w = 0; undecided[f] && w < nw; w++)
             memcpy(&aa_samples[(w * nf + f) * nr], &aa_name_samples[(w * nf + f) * nr], nr * sizeof *samples);
     }
+    if (rc == 0) inlined_kernels_finish(&kernels, s, samples, aa_samples);
     if (rc == 0) rc = select_runcheck_finish(check, s);
     select_runcheck_free(check);
     int *function_eligible = NULL, *same_code = NULL;
@@ -332,6 +342,7 @@ int session_profile_all(struct select_session *s)
     free(undecided);
     elf_symsource_cache_free(symbols);
     outlined_log_free(&helpers_log);
+    inlined_kernels_free(&kernels);
     free(totals);
     free(eligible);
     free(names);

@@ -7,6 +7,7 @@
 
 #include "elf/codesize.h"
 #include "select/cloneisa.h"
+#include "select/hostlines.h"
 #include "select/isolation.h"
 #include "select/ranwhat.h"
 #include "select/session.h"
@@ -16,6 +17,8 @@ struct select_runcheck {
     struct ranwhat_tally *tally;   /* [v * nf + f] */
     char **objects;                /* [w]: the project objects of the workload's first run */
     char **objects_what;           /* [w]: which run that was */
+    struct strvec hosts;           /* the hosts of the candidates' "inlined-into" notes:
+                                    * their samples by address (hostlines.h) */
 };
 
 struct select_runcheck *select_runcheck_new(const struct select_session *s)
@@ -27,6 +30,8 @@ struct select_runcheck *select_runcheck_new(const struct select_session *s)
     c->tally = xcalloc(c->nv * c->nf + 1, sizeof *c->tally);
     c->objects = xcalloc(c->nw + 1, sizeof *c->objects);
     c->objects_what = xcalloc(c->nw + 1, sizeof *c->objects_what);
+    c->hosts = (struct strvec)STRVEC_INIT;
+    for (size_t f = 0; f < c->nf; f++) hostlines_hosts_of(s->candidates.functions[f].notes, &c->hosts);
     return c;
 }
 
@@ -41,6 +46,7 @@ void select_runcheck_free(struct select_runcheck *c)
     free(c->tally);
     free(c->objects);
     free(c->objects_what);
+    sv_free(&c->hosts);
     free(c);
 }
 
@@ -65,6 +71,11 @@ static void map_outside(const struct select_session *s, size_t v, struct profile
         char *out = select_isolation_outside(&s->tree, copy, dir, p->maps[i].path);
         free(p->maps[i].path);
         p->maps[i].path = out;
+    }
+    for (size_t i = 0; i < p->n_sites; i++) {
+        char *out = select_isolation_outside(&s->tree, copy, dir, p->sites[i].dso);
+        free(p->sites[i].dso);
+        p->sites[i].dso = out;
     }
 }
 
@@ -124,7 +135,8 @@ int select_runcheck_profile(struct select_runcheck *c, struct select_session *s,
     struct strvec argv = STRVEC_INIT, prefix = STRVEC_INIT;
     select_tree_command(workload, copy, &argv);
     select_isolation_prefix(&s->tree, copy, dir, &prefix);
-    struct profile_opts opts = {.prefix = prefix.n ? sv_argv(&prefix) : NULL, .maps = 1};
+    struct profile_opts opts = {.prefix = prefix.n ? sv_argv(&prefix) : NULL, .maps = 1,
+                               .sites = c->hosts.n ? sv_argv(&c->hosts) : NULL};
     char *why = NULL;
     int rc = profile_run_with(sv_argv(&argv), dir, s->work, &opts, p, &why);
     sv_free(&argv);

@@ -64,9 +64,45 @@ static void test_plain_report(void **state)
     profile_free(&p);
 }
 
+/* perf script -F ip,sym,symoff,dso: the samples of the asked-for symbols
+ * (and their '.' pieces), by address, merged and sorted; others skipped. */
+static void test_sites(void **state)
+{
+    (void)state;
+    struct profile p = {0};
+    const char *text = "     561db156b193 main+0x143 (/tmp/p/prog)\n"
+                       "     561db156b20b main+0x1bb (/tmp/p/prog)\n"
+                       "     561db156b193 main+0x143 (/tmp/p/prog)\n"
+                       "     561db156c000 main.cold+0x10 (/tmp/p/prog)\n"
+                       "     561db156d000 mainly+0x10 (/tmp/p/prog)\n"
+                       "     7f00000a1000 work+0x22 (/tmp/p/libw.so)\n"
+                       " ffffffff815fa201 lock_mm_and_find_vma+0x41 ([kernel.kallsyms])\n"
+                       "     7f0000001000 [unknown] ([unknown])\n"
+                       "     561db156b193 main+0xzz (/tmp/p/prog)\n"
+                       "garbage\n";
+    char *names[] = {"main", "work", NULL};
+    assert_int_equal(profile_parse_sites(text, names, &p), 5);
+    assert_int_equal(p.n_sites, 4);
+    assert_string_equal(p.sites[0].dso, "/tmp/p/libw.so");
+    assert_string_equal(p.sites[0].symbol, "work");
+    assert_true(p.sites[0].offset == 0x22);
+    assert_string_equal(p.sites[1].symbol, "main");
+    assert_true(p.sites[1].offset == 0x143);
+    assert_int_equal(p.sites[1].samples, 2);
+    assert_true(p.sites[2].offset == 0x1bb);
+    assert_string_equal(p.sites[3].symbol, "main.cold");
+    assert_int_equal(p.sites[3].samples, 1);
+    /* a second run's text merges into the same sites */
+    assert_int_equal(profile_parse_sites("  1 main+0x1bb (/tmp/p/prog)\n", names, &p), 1);
+    assert_int_equal(p.n_sites, 4);
+    assert_int_equal(p.sites[2].samples, 2);
+    profile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sites),
         cmocka_unit_test(test_verbose_report),
         cmocka_unit_test(test_plain_report),
     };

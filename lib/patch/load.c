@@ -138,7 +138,7 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(store_db(st),
                            "SELECT compile_id, name, display_name, file, line, insert_offset, insert_line, "
-                           "source_hash, notes, kind, score, evidence, fma_score FROM functions WHERE status = 'candidate' "
+                           "source_hash, notes, kind, score, evidence, fma_score, end_line, end_col FROM functions WHERE status = 'candidate' "
                            "ORDER BY file, insert_offset, id",
                            -1, &q, NULL) != SQLITE_OK)
         return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
@@ -181,6 +181,8 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         f->score = sqlite3_column_int(q, 10);
         f->evidence = col_dup(q, 11);
         f->fma_score = sqlite3_column_int(q, 12);
+        f->end_line = sqlite3_column_int(q, 13);
+        f->end_col = sqlite3_column_int(q, 14);
         const char *notes = (const char *)sqlite3_column_text(q, 8);
         json_error_t e;
         f->notes = notes ? json_loads(notes, 0, &e) : NULL;

@@ -33,7 +33,7 @@ int patch_hidden_functions(struct store *st, const struct patch_plan *p, struct 
         return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
     for (size_t i = 0; i < p->nfunctions; i++) {
         const struct patch_function *f = &p->functions[i];
-        if (f->is_static) continue;
+        if (f->is_static || f->pointer) continue;   /* pointer: its trampoline is plain C, visibility as written */
         sqlite3_reset(q);
         sqlite3_bind_text(q, 1, f->name, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(q, 2, f->file, -1, SQLITE_TRANSIENT);

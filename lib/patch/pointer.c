@@ -57,7 +57,7 @@ static void line(struct strbuf *sb, const char *eol, const char *fmt, ...)
  * aligned at that call (8 pushes + 136 bytes after the caller's call). */
 static const char *const BODY_LINES[] = {
     "# define FMVGEN_PTR_BODY(sym, mv) { \\",
-    "  __asm__ volatile(FMVGEN_PTR_ENDBR_ \"jmp *\" #sym \".fmvgen_ptr(%%rip)\\n\\t\" \\",
+    "  __asm__ volatile(FMVGEN_PTR_ENDBR_ \"jmp *\" #sym \".fmvgen_ptr(%%rip)\\n\\t\" FMVGEN_PTR_HIDE_(mv) \\",
     "    \".pushsection .data\\n\\t.balign 8\\n\" #sym \".fmvgen_ptr:\\n\\t.quad \" #sym \".fmvgen_init\\n\\t.popsection\\n\\t\" \\",
     "    \".pushsection .text\\n\\t.type \" #sym \".fmvgen_init, @function\\n\" #sym \".fmvgen_init:\\n\\t\" FMVGEN_PTR_ENDBR_ \\",
     "    \"push %%rdi\\n\\tpush %%rsi\\n\\tpush %%rdx\\n\\tpush %%rcx\\n\\tpush %%r8\\n\\tpush %%r9\\n\\tpush %%rax\\n\\t\" \\",
@@ -86,12 +86,16 @@ static void shared_block(struct strbuf *sb, const char *eol)
     line(sb, eol, "#    define FMVGEN_PTR_ON");
     line(sb, eol, "#    define FMVGEN_PTR_STATIC_ON");
     line(sb, eol, "#    define FMVGEN_PTR_RESOLVER_(mv) \"%%c0.resolver\"");
+    line(sb, eol, "#    define FMVGEN_PTR_HIDE_(mv) \"\"");
     line(sb, eol, "#   elif !defined(__cplusplus)");
     line(sb, eol, "     /* clang < 18 names the IFUNC mv.ifunc, so %%c0 cannot name the resolver: the C");
     line(sb, eol, "      * name does (not a C++ one, mangled); its static functions' resolvers are");
-    line(sb, eol, "      * global symbols, which two files' statics of one name would share. */");
+    line(sb, eol, "      * global symbols, which two files' statics of one name would share. Its");
+    line(sb, eol, "      * resolvers are global even for a static function: hidden here, so a");
+    line(sb, eol, "      * shared library neither exports nor calls it through the PLT. */");
     line(sb, eol, "#    define FMVGEN_PTR_ON");
     line(sb, eol, "#    define FMVGEN_PTR_RESOLVER_(mv) #mv \".resolver\"");
+    line(sb, eol, "#    define FMVGEN_PTR_HIDE_(mv) \".hidden \" #mv \".resolver\\n\\t\"");
     line(sb, eol, "#   endif");
     line(sb, eol, "#  endif");
     line(sb, eol, "# endif");

@@ -270,6 +270,12 @@ static char *notes_for(const struct pp_directives *pp, struct parsed_tu *tu, con
         free(d);
         free(macro);
     }
+    /* Hidden visibility (-fvisibility=hidden or an attribute, as libclang
+     * sees the compile): GCC and clang < 18 export a target_clones
+     * dispatcher anyway, so the patch hides it (patch/preamble.h). */
+    if (def->match == DEF_FOUND && clang_getCursorLinkage(def->cursor) == CXLinkage_External &&
+        clang_getCursorVisibility(def->cursor) == CXVisibility_Hidden)
+        add_note(notes, "visibility", "hidden (-fvisibility=hidden or an attribute): the patch keeps its dispatcher hidden");
     if (def->shared_line_prefix) {
         char *d = xasprintf("line %u also holds '%s' before the definition: an attribute line inserted above "
                             "it would precede that code too",
@@ -534,6 +540,8 @@ static int store_rows(struct store *st, int64_t compile_id, const struct row_lis
     if (!ok) fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
     sqlite3_finalize(del);
     sqlite3_finalize(ins);
+    /* the functions' "visibility" notes are there: one missing means default */
+    if (ok && store_meta_set(st, "visibility_notes", "1") != 0) ok = 0;
     if (!ok) {
         store_rollback(st);
         return -1;

@@ -109,6 +109,7 @@ static void read_included_note(struct patch_function *f)
         const char *kind = json_string_value(json_object_get(note, "kind"));
         json_t *st = json_object_get(note, "static");
         if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
+        if (kind && !strcmp(kind, "visibility")) f->hidden = 1;
         if (!kind || strcmp(kind, "included-source") != 0) continue;
         size_t k;
         json_t *sym;

@@ -244,7 +244,20 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
     for (size_t i = 0; i < n && first_helper == SIZE_MAX; i++)
         if (fs[i]->helper_of) first_helper = fs[i]->start;
     int inline_missing = first_helper != SIZE_MAX && !preamble_defined(pf->old, first_helper, INLINE_MACRO);
-    if (nmissing || nmissing_ptr || inline_missing) {
+    /* the hidden-visibility macros, for the sets of such functions */
+    struct patch_target_set *hidden_sets = xcalloc(p->nsets, sizeof *hidden_sets);
+    size_t nhidden = 0;
+    for (size_t s = 0; s < p->nsets; s++) {
+        int used = 0;
+        for (size_t i = 0; i < n && !used; i++)
+            used = fs[i]->set == s && !fs[i]->helper_of && !fs[i]->pointer && !fs[i]->is_static && fs[i]->hidden;
+        if (used && !memmem(pf->old, pf->old_len, "FMVGEN_HIDE_", 12)) hidden_sets[nhidden++] = p->sets[s];
+        if (used && first_missing == SIZE_MAX)
+            for (size_t i = 0; i < n; i++)
+                if (fs[i]->set == s && !fs[i]->helper_of && patch_redecl_first_start(fs[i]) < first_missing)
+                    first_missing = patch_redecl_first_start(fs[i]);
+    }
+    if (nmissing || nmissing_ptr || inline_missing || nhidden) {
         size_t pre = preamble_offset(pf->old, inline_missing && first_helper < first_missing ? first_helper : first_missing);
         const char *eol = eol_at(pf->old, pf->old_len, pre);
         struct strbuf text = STRBUF_INIT;
@@ -252,6 +265,9 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
         if (part) sb_adds(&text, part);
         free(part);
         part = nmissing_ptr ? patch_preamble_pointer(missing_ptr, nmissing_ptr, eol) : NULL;
+        if (part) sb_adds(&text, part);
+        free(part);
+        part = nhidden ? patch_preamble_hidden(hidden_sets, nhidden, eol) : NULL;
         if (part) sb_adds(&text, part);
         free(part);
         part = inline_missing ? patch_preamble_inline(eol) : NULL;
@@ -264,6 +280,7 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
     }
     free(missing);
     free(missing_ptr);
+    free(hidden_sets);
     size_t npre = k;
     for (size_t i = 0; i < n; i++) {
         if (fs[i]->pointer) {
@@ -286,7 +303,7 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
             texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i]->set].macro,
                                  eol_at(pf->old, pf->old_len, fs[i]->offset));
         else   /* the preamble macro-expands the argument: each TU's own symbol */
-            texts[k] = xasprintf("%s%s(%s)%s", indent, p->sets[fs[i]->set].macro,
+            texts[k] = xasprintf("%s%s%s(%s)%s", indent, p->sets[fs[i]->set].macro, fs[i]->hidden ? "_HIDDEN" : "",
                                  fs[i]->clones_arg ? fs[i]->clones_arg : fs[i]->name,
                                  eol_at(pf->old, pf->old_len, fs[i]->offset));
         free(indent);

@@ -74,6 +74,8 @@ struct patch_function {
     enum { PATCH_LINKAGE_UNKNOWN = 0, PATCH_LINKAGE_STATIC, PATCH_LINKAGE_EXTERNAL } linkage;
     int is_static;                  /* internal linkage (static, C++ anonymous
                                      * namespace): FMVGEN_CLONES_STATIC */
+    int hidden;                     /* hidden visibility as the scan saw it (its
+                                     * "visibility" note): <SET>_HIDDEN(sym) */
     int pointer;                    /* reached through a pointer (patch/pointer.h),
                                      * set by patch_build_file; 0: IFUNC */
     /* NULL for a candidate. For a helper (candidates/helpers.h: a static

@@ -5,6 +5,7 @@
 #include "store/store.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* 1 when the last -fvisibility= of argv (a JSON array) hides symbols. */
@@ -25,6 +26,12 @@ static int argv_hides(const char *argv_json)
 
 int patch_hidden_functions(struct store *st, const struct patch_plan *p, struct strvec *out)
 {
+    /* A scan that recorded visibility (candidates/analyze.c): the hidden
+     * functions are hidden by the patch, the others are exported as their
+     * source says. Nothing to say. */
+    char *recorded = store_meta_get(st, "visibility_notes");
+    free(recorded);
+    if (recorded) return 0;
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(store_db(st),
                            "SELECT c.argv FROM functions f JOIN compiles c ON c.id = f.compile_id "
@@ -33,7 +40,7 @@ int patch_hidden_functions(struct store *st, const struct patch_plan *p, struct 
         return fmv_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
     for (size_t i = 0; i < p->nfunctions; i++) {
         const struct patch_function *f = &p->functions[i];
-        if (f->is_static || f->pointer) continue;   /* pointer: its trampoline is plain C, visibility as written */
+        if (f->is_static || f->pointer || f->hidden) continue;   /* pointer: its trampoline is plain C, visibility as written */
         sqlite3_reset(q);
         sqlite3_bind_text(q, 1, f->name, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(q, 2, f->file, -1, SQLITE_TRANSIENT);

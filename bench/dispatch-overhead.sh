@@ -6,7 +6,7 @@
 # fmvgen given (default build/src/fmvgen), built with each compiler (gcc,
 # clang-19 where installed) as a PIE, and the builds are run interleaved,
 # RUNS rounds, each round in a fresh random order. Prints each build's
-# median time and the ratios pointer/ifunc (goal: <= 1.02) and, for scale,
+# median CPU time and the ratios pointer/ifunc (goal: <= 1.02) and, for scale,
 # ifunc/direct (the unpatched build, which calls the default code with no
 # dispatch at all). The musl builds (pointer only: IFUNC does not run
 # there) are timed too, against the glibc pointer build.
@@ -80,15 +80,15 @@ fi
 declare -A times
 for ((r = 0; r < RUNS; r++)); do
   for b in $(printf '%s\n' "${builds[@]}" | shuf); do
-    s=$(date +%s%N)
-    "$W/b-$b/prog" >/dev/null
-    e=$(date +%s%N)
-    times[$b]+="$(((e - s) / 1000)) "
+    # CPU time (user + sys, microseconds): a busy machine delays a run's
+    # wall time, not the instructions it runs
+    t=$( { TIMEFORMAT='%3U %3S'; time "$W/b-$b/prog" >/dev/null; } 2>&1 )
+    times[$b]+="$(echo "$t" | awk '{printf "%d", ($1 + $2) * 1000000}') "
   done
 done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 declare -A med
-echo "dispatch overhead: $CALLS calls of a 16-element sum of squares, $RUNS interleaved runs each"
+echo "dispatch overhead: $CALLS calls of a 16-element sum of squares, $RUNS interleaved runs each (CPU time, user + sys)"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for b in "${builds[@]}"; do
   med[$b]=$(printf '%s' "${times[$b]}" | median)

@@ -65,29 +65,36 @@ char *patch_render_header(const struct patch_plan *p)
     int mixed = p->nsets > 1;
     sb_addf(&sb, "fmvgen %s: function multi-versioning patch (GCC/Clang target_clones)\n\n", FMVGEN_VERSION);
     sb_adds(&sb, "Apply with 'patch -p1 < FILE', 'git apply FILE' or 'quilt import FILE'.\n");
+    int ifunc_used = p->dispatch != PATCH_DISPATCH_POINTER || p->ifunc_fallback.n;
     if (!mixed) {
-        sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
-                     "FMVGEN_CLONES_STATIC (empty for compilers without target_clones; build with\n"
-                     "-DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by clang < 18\n"
-                     "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n"
-                     "clang < 18 also makes a static function's resolver a global symbol (two files'\n"
-                     "static functions of one name would not link): FMVGEN_CLONES_STATIC is empty\n"
-                     "there, static functions get no clones.\n");
-        sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
+        if (ifunc_used) {
+            sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
+                         "FMVGEN_CLONES_STATIC (empty for compilers without target_clones; build with\n"
+                         "-DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by clang < 18\n"
+                         "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n"
+                         "clang < 18 also makes a static function's resolver a global symbol (two files'\n"
+                         "static functions of one name would not link): FMVGEN_CLONES_STATIC is empty\n"
+                         "there, static functions get no clones.\n");
+            sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
+        }
         sb_adds(&sb, "Targets: ");
         sb_add_joined(&sb, &p->targets, ", ");
         sb_adds(&sb, ", default\n");
         describe_targets(&sb, &p->targets, "  ");
     } else {
-        sb_adds(&sb, "Functions get different target sets. Each patched file gets a preamble\n"
-                     "defining, for each set its functions use, FMVGEN_CLONES_<SET>(symbol) and\n"
-                     "FMVGEN_CLONES_<SET>_STATIC (empty for compilers without target_clones; build\n"
-                     "with -DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by\n"
-                     "clang < 18 only, which names the dispatcher symbol.ifunc: the preamble defines\n"
-                     "symbol too. clang < 18 also makes a static function's resolver a global symbol\n"
-                     "(two files' static functions of one name would not link): the _STATIC macros\n"
-                     "are empty there, static functions get no clones.\n");
-        sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
+        if (ifunc_used) {
+            sb_adds(&sb, "Functions get different target sets. Each patched file gets a preamble\n"
+                         "defining, for each set its functions use, FMVGEN_CLONES_<SET>(symbol) and\n"
+                         "FMVGEN_CLONES_<SET>_STATIC (empty for compilers without target_clones; build\n"
+                         "with -DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by\n"
+                         "clang < 18 only, which names the dispatcher symbol.ifunc: the preamble defines\n"
+                         "symbol too. clang < 18 also makes a static function's resolver a global symbol\n"
+                         "(two files' static functions of one name would not link): the _STATIC macros\n"
+                         "are empty there, static functions get no clones.\n");
+            sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
+        } else {
+            sb_adds(&sb, "Functions get different target sets:\n");
+        }
         sb_addf(&sb, "Target sets (%zu):\n", p->nsets);
         for (size_t s = 0; s < p->nsets; s++) {
             sb_addf(&sb, "  %s: ", p->sets[s].macro);

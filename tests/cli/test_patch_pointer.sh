@@ -41,6 +41,7 @@ expect_eq "json: no IFUNC fallback" "$(printf '%s' "$json" | jq -c .ifunc_fallba
 expect_eq "json: default is ifunc" "$("$FMVGEN" patch --json | jq -r '.dispatch + " " + ([.functions[].dispatch] | unique | join(","))')" "ifunc ifunc"
 "$FMVGEN" patch --dispatch pointer -o "$TMP/fmv.patch" 2>/dev/null
 expect_match "header: the dispatch" "$(cat "$TMP/fmv.patch")" 'Dispatch: pointer \(--dispatch pointer\)'
+expect_no_match "header: no IFUNC text where no function uses IFUNC" "$(cat "$TMP/fmv.patch")" 'The clones need IFUNC'
 # the patch applies with patch -p1 and git apply too (whole lines only)
 mkdir -p "$TMP/ga" && cp -a "$FIXTURES/patch-libc/." "$TMP/ga/"
 (cd "$TMP/ga" && git init -q . && git apply "$TMP/fmv.patch")

@@ -9,7 +9,9 @@
 # median CPU time and the ratios pointer/ifunc (goal: <= 1.02) and, for scale,
 # ifunc/direct (the unpatched build, which calls the default code with no
 # dispatch at all). The musl builds (pointer only: IFUNC does not run
-# there) are timed too, against the glibc pointer build.
+# there) are timed too, against the glibc pointer build. Then, where
+# valgrind is installed, the instructions per call of each build (callgrind:
+# deterministic, whatever the machine's load).
 #
 # usage: bench/dispatch-overhead.sh [FMVGEN] [RUNS] [CALLS]
 # Writes nothing outside a temp dir; redirect the output to bench/results/.
@@ -103,3 +105,26 @@ for cc in gcc clang-19; do
 done
 ratio musl-pointer gcc-pointer || true
 ratio musl-static-pointer gcc-pointer || true
+
+# Instructions per call, which no load on the machine changes: valgrind's
+# callgrind counts every instruction of a run with N and with 2N calls; the
+# difference over N is the cost of one call and its kernel (the first call's
+# resolver runs in both). valgrind's CPU has no AVX-512, so the clones it
+# runs are the x86-64-v3 ones.
+if command -v valgrind >/dev/null; then
+  n=1000000
+  ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" 2>&1 | awk '/Collected/ {print $NF}'; }
+  declare -A per
+  echo "instructions per call (valgrind callgrind, runs of $n and $((2 * n)) calls):"
+  for b in "${builds[@]}"; do
+    a=$(ir "$W/b-$b/prog" $n)
+    c=$(ir "$W/b-$b/prog" $((2 * n)))
+    [ -n "$a" ] && [ -n "$c" ] || continue
+    per[$b]=$(echo "($c - $a) / $n" | bc -l)
+    printf '  %-22s %.3f\n' "$b" "${per[$b]}"
+  done
+  for cc in gcc clang-19; do
+    [ -n "${per[$cc-pointer]:-}" ] && [ -n "${per[$cc-ifunc]:-}" ] &&
+      printf '  %-40s %.3f\n' "$cc-pointer / $cc-ifunc" "$(echo "${per[$cc-pointer]} / ${per[$cc-ifunc]}" | bc -l)"
+  done
+fi

@@ -86,6 +86,12 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
         free(d);
         free(macro);
     }
+    /* Hidden visibility (-fvisibility=hidden or an attribute, as libclang
+     * sees the compile): GCC and clang < 18 export a target_clones
+     * dispatcher anyway, so the patch hides it (patch/preamble.h). */
+    if (def->match == DEF_FOUND && clang_getCursorLinkage(def->cursor) == CXLinkage_External &&
+        clang_getCursorVisibility(def->cursor) == CXVisibility_Hidden)
+        add_note(notes, NOTE_VISIBILITY, "hidden (-fvisibility=hidden or an attribute): the patch keeps its dispatcher hidden");
     if (def->shared_line_prefix) {
         char *d = xasprintf("line %u also holds '%s' before the definition: an attribute line inserted above "
                             "it would precede that code too",

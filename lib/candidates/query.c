@@ -115,6 +115,8 @@ int candidates_query_store_rows(struct store *st, int64_t compile_id, const stru
     if (!ok) fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));
     sqlite3_finalize(del);
     sqlite3_finalize(ins);
+    /* the functions' "visibility" notes are there: one missing means default */
+    if (ok && store_meta_set(st, "visibility_notes", "1") != 0) ok = 0;
     if (!ok) {
         store_rollback(st);
         return -1;

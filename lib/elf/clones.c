@@ -296,11 +296,13 @@ static int cmp_function(const void *a, const void *b)
     return strcmp(((const struct elf_mv_function *)a)->name, ((const struct elf_mv_function *)b)->name);
 }
 
-/* ifunc when an IFUNC symbol names f or an IRELATIVE relocation's addend is
- * its resolver (what a loader calls); else none. */
+/* pointer when fmvgen's init code calls its resolver (marked by
+ * pointer_dispatch); ifunc when an IFUNC symbol names f or an IRELATIVE
+ * relocation's addend is its resolver (what a loader calls); else none. */
 static enum elf_mv_dispatch dispatch_of(const struct elf_file *ef, const struct elf_mv_list *list,
                                         const struct elf_mv_function *f)
 {
+    if (f->dispatch == ELF_MV_DISPATCH_POINTER) return ELF_MV_DISPATCH_POINTER;
     if (list->ifunc_unresolved) return ELF_MV_DISPATCH_NONE;
     if (f->ifunc) return ELF_MV_DISPATCH_IFUNC;
     for (size_t i = 0; i < ef->n_irelative && f->resolver_addr; i++)
@@ -308,16 +310,74 @@ static enum elf_mv_dispatch dispatch_of(const struct elf_file *ef, const struct 
     return ELF_MV_DISPATCH_NONE;
 }
 
+/* ---- fmvgen's pointer dispatch (patch/pointer.h) ---- */
+
+#define POINTER_INIT_SUFFIX ".fmvgen_init"
+
+struct call_ctx {
+    uint64_t target;
+};
+
+static int on_init_insn(const cs_insn *insn, void *ctx)
+{
+    struct call_ctx *c = ctx;
+    const cs_detail *d = insn->detail;
+    if (!d) return 0;
+    for (uint8_t g = 0; g < d->groups_count; g++)
+        if (d->groups[g] == X86_GRP_CALL && d->x86.op_count == 1 && d->x86.operands[0].type == X86_OP_IMM) {
+            c->target = (uint64_t)d->x86.operands[0].imm;
+            return 1;
+        }
+    return 0;
+}
+
+/* For each FUNC symbol SYM.fmvgen_init: the resolver its code calls. The
+ * function of b with that resolver is SYM's, reached through the pointer:
+ * it takes the name SYM (its own, fmvgen_mv_NAME, is the renamed
+ * definition's) and dispatch pointer. */
+static void pointer_dispatch(const struct elf_file *ef, struct fn_builder *b)
+{
+    size_t slen = sizeof POINTER_INIT_SUFFIX - 1;
+    for (size_t i = 0; i < ef->n_syms; i++) {
+        const struct elf_sym *s = &ef->syms[i];
+        size_t n = strlen(s->name);
+        if (s->type != STT_FUNC || n <= slen || strcmp(s->name + n - slen, POINTER_INIT_SUFFIX)) continue;
+        uint64_t len = 0;
+        const uint8_t *code = elf_file_window(ef, s->value, s->size ? s->size : 256, &len);
+        struct call_ctx c = {0};
+        if (code) disasm_walk(code, len, s->value, on_init_insn, &c, NULL);
+        for (size_t k = 0; c.target && k < b->n; k++) {
+            struct elf_mv_function *f = &b->fns[k];
+            if (f->resolver_addr != c.target || f->dispatch == ELF_MV_DISPATCH_POINTER) continue;
+            free(f->name);
+            f->name = xstrndup(s->name, n - slen);
+            f->dispatch = ELF_MV_DISPATCH_POINTER;
+            break;
+        }
+    }
+}
+
+/* 1 when an IFUNC symbol at addr belongs to a pointer-dispatched function
+ * (its unreferenced dispatcher). */
+static int pointer_ifunc(const struct fn_builder *b, uint64_t addr)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (b->fns[i].dispatch == ELF_MV_DISPATCH_POINTER && (b->fns[i].ifunc_addr == addr || b->fns[i].resolver_addr == addr))
+            return 1;
+    return 0;
+}
+
 /* A program whose C library never resolves IFUNCs, told positively: musl
  * (no IFUNC support by design). Its dynamic loader is ld-musl-*.so.1 and
  * refuses the program ("unsupported relocation type 37"); a static one has
  * musl's __init_libc and startup code that applies no IRELATIVE
  * relocation, so a call lands in the unresolved PLT slot. NULL otherwise. */
-static char *ifunc_unresolved(const struct elf_file *ef)
+static char *ifunc_unresolved(const struct elf_file *ef, const struct fn_builder *b)
 {
     if (!ef->n_irelative && !ef->n_syms) return NULL;
     int has_ifunc = ef->n_irelative > 0;
-    for (size_t i = 0; i < ef->n_syms && !has_ifunc; i++) has_ifunc = ef->syms[i].type == STT_GNU_IFUNC;
+    for (size_t i = 0; i < ef->n_syms && !has_ifunc; i++)
+        has_ifunc = ef->syms[i].type == STT_GNU_IFUNC && !pointer_ifunc(b, ef->syms[i].value);
     if (!has_ifunc) return NULL;
     if (ef->interp && !strncmp(path_basename(ef->interp), "ld-musl", 7))
         return xasprintf("its interpreter %s is musl's, which does not resolve IFUNCs: the program does not "
@@ -442,7 +502,8 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         free(base);
     }
 
-    out->ifunc_unresolved = ifunc_unresolved(ef);
+    pointer_dispatch(ef, &b);
+    out->ifunc_unresolved = ifunc_unresolved(ef, &b);
     for (size_t i = 0; i < b.n; i++) b.fns[i].dispatch = dispatch_of(ef, out, &b.fns[i]);
     for (size_t i = 0; i < b.n; i++)
         if (b.fns[i].n_clones) qsort(b.fns[i].clones, b.fns[i].n_clones, sizeof *b.fns[i].clones, cmp_clone);
@@ -506,5 +567,5 @@ const char *elf_mv_origin_name(enum elf_mv_origin origin)
 
 const char *elf_mv_dispatch_name(enum elf_mv_dispatch dispatch)
 {
-    return dispatch == ELF_MV_DISPATCH_IFUNC ? "ifunc" : "none";
+    return dispatch == ELF_MV_DISPATCH_IFUNC ? "ifunc" : dispatch == ELF_MV_DISPATCH_POINTER ? "pointer" : "none";
 }

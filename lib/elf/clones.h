@@ -19,6 +19,10 @@
  *   file): its addend is a resolver; the function is named "ifunc@0xADDR"
  *   and its versions are found from the resolver's code as above (when
  *   none is found, it is not listed: see n_irelative_unlisted).
+ *   fmvgen's pointer dispatch (patch --dispatch pointer): the clones of
+ *   fmvgen_mv_NAME (GCC or Clang as above; its IFUNC, if any, unreferenced)
+ *   whose resolver the FUNC symbol SYM.fmvgen_init calls: the function is
+ *   named SYM (the user's symbol), dispatch pointer.
  * Compiler-made pieces of a version (foo.avx2.cold, foo.default.constprop.0,
  * .isra/.part/.lto_priv) are not versions.
  *
@@ -44,6 +48,10 @@ enum elf_mv_dispatch {
                               * relocation whose addend is its resolver: the
                               * C library's loader (or static startup code)
                               * calls the resolver and binds the result */
+    ELF_MV_DISPATCH_POINTER, /* fmvgen's --dispatch pointer: the resolver is
+                              * called by NAME.fmvgen_init on the first call
+                              * of NAME, which jumps through NAME.fmvgen_ptr
+                              * (patch/pointer.h); no loader is involved */
     ELF_MV_DISPATCH_NONE,    /* versions, maybe a resolver, but neither: no
                               * loader ever picks among them (clones whose
                               * dispatcher is gone, foo.default alone); or
@@ -122,7 +130,7 @@ const struct elf_clone *elf_mv_default(const struct elf_mv_function *f);
 /* "gcc", "clang", "ifunc". */
 const char *elf_mv_origin_name(enum elf_mv_origin origin);
 
-/* "ifunc", "none". */
+/* "ifunc", "pointer", "none". */
 const char *elf_mv_dispatch_name(enum elf_mv_dispatch dispatch);
 
 #endif

@@ -65,29 +65,36 @@ char *patch_render_header(const struct patch_plan *p)
     int mixed = p->nsets > 1;
     sb_addf(&sb, "fmvgen %s: function multi-versioning patch (GCC/Clang target_clones)\n\n", FMVGEN_VERSION);
     sb_adds(&sb, "Apply with 'patch -p1 < FILE', 'git apply FILE' or 'quilt import FILE'.\n");
+    int ifunc_used = p->dispatch != PATCH_DISPATCH_POINTER || p->ifunc_fallback.n;
     if (!mixed) {
-        sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
-                     "FMVGEN_CLONES_STATIC (empty for compilers without target_clones; build with\n"
-                     "-DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by clang < 18\n"
-                     "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n"
-                     "clang < 18 also makes a static function's resolver a global symbol (two files'\n"
-                     "static functions of one name would not link): FMVGEN_CLONES_STATIC is empty\n"
-                     "there, static functions get no clones.\n");
-        sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
+        if (ifunc_used) {
+            sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
+                         "FMVGEN_CLONES_STATIC (empty for compilers without target_clones; build with\n"
+                         "-DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by clang < 18\n"
+                         "only, which names the dispatcher symbol.ifunc: the preamble defines symbol too.\n"
+                         "clang < 18 also makes a static function's resolver a global symbol (two files'\n"
+                         "static functions of one name would not link): FMVGEN_CLONES_STATIC is empty\n"
+                         "there, static functions get no clones.\n");
+            sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
+        }
         sb_adds(&sb, "Targets: ");
         sb_add_joined(&sb, &p->targets, ", ");
         sb_adds(&sb, ", default\n");
         describe_targets(&sb, &p->targets, "  ");
     } else {
-        sb_adds(&sb, "Functions get different target sets. Each patched file gets a preamble\n"
-                     "defining, for each set its functions use, FMVGEN_CLONES_<SET>(symbol) and\n"
-                     "FMVGEN_CLONES_<SET>_STATIC (empty for compilers without target_clones; build\n"
-                     "with -DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by\n"
-                     "clang < 18 only, which names the dispatcher symbol.ifunc: the preamble defines\n"
-                     "symbol too. clang < 18 also makes a static function's resolver a global symbol\n"
-                     "(two files' static functions of one name would not link): the _STATIC macros\n"
-                     "are empty there, static functions get no clones.\n");
-        sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
+        if (ifunc_used) {
+            sb_adds(&sb, "Functions get different target sets. Each patched file gets a preamble\n"
+                         "defining, for each set its functions use, FMVGEN_CLONES_<SET>(symbol) and\n"
+                         "FMVGEN_CLONES_<SET>_STATIC (empty for compilers without target_clones; build\n"
+                         "with -DFMVGEN_NO_CLONES to turn the clones off). The symbol is used by\n"
+                         "clang < 18 only, which names the dispatcher symbol.ifunc: the preamble defines\n"
+                         "symbol too. clang < 18 also makes a static function's resolver a global symbol\n"
+                         "(two files' static functions of one name would not link): the _STATIC macros\n"
+                         "are empty there, static functions get no clones.\n");
+            sb_adds(&sb, PATCH_PREAMBLE_LIBC_NOTE "\n");
+        } else {
+            sb_adds(&sb, "Functions get different target sets:\n");
+        }
         sb_addf(&sb, "Target sets (%zu):\n", p->nsets);
         for (size_t s = 0; s < p->nsets; s++) {
             sb_addf(&sb, "  %s: ", p->sets[s].macro);
@@ -97,6 +104,18 @@ char *patch_render_header(const struct patch_plan *p)
         }
     }
     if (p->exact) sb_adds(&sb, "  --exact: FMA-free targets, every clone computes bit-identical results\n");
+    if (p->dispatch == PATCH_DISPATCH_POINTER) {
+        sb_adds(&sb, "\nDispatch: pointer (--dispatch pointer). A function marked <SET>_PTR is compiled as\n"
+                     "target_clones under the name fmvgen_mv_<name> (a #define around its definition);\n"
+                     "<name> is defined below it as a jump through a pointer that its first call sets,\n"
+                     "once, to the clone the clones' resolver picks for this CPU. No IFUNC: the clones\n"
+                     "run with glibc and musl, dynamic and static. clang < 18 gives C++ and static\n"
+                     "functions no clones there (see the preamble).\n");
+        if (p->ifunc_fallback.n) {
+            sb_addf(&sb, "Dispatched by IFUNC instead, FMVGEN_CLONES (glibc only) (%zu):\n", p->ifunc_fallback.n);
+            for (size_t i = 0; i < p->ifunc_fallback.n; i++) sb_addf(&sb, "  %s\n", p->ifunc_fallback.v[i]);
+        }
+    }
 
     sb_addf(&sb, "\nFunctions (%zu), with the loops the compiler vectorized and what their code at the target\n"
                  "changes, [kind]: vectorized, target-vectorized or isa (no loop vectorized):\n",
@@ -231,6 +250,7 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_object_set_new(j, "evidence", f->evidence ? json_string(f->evidence) : json_null());
         json_object_set_new(j, "targets", targets_json(&p->sets[f->set].targets));
         json_object_set_new(j, "macro", json_string(p->sets[f->set].macro));
+        json_object_set_new(j, "dispatch", json_string(f->pointer ? "pointer" : "ifunc"));
         json_object_set(j, "notes", f->notes);
         json_array_append_new(fns, j);
     }
@@ -248,5 +268,9 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
     for (size_t i = 0; i < p->skipped.n; i++) json_array_append_new(skipped, json_string(p->skipped.v[i]));
     json_object_set_new(o, "skipped", skipped);
     json_object_set_new(o, "already_patched", json_integer((json_int_t)p->already));
+    json_object_set_new(o, "dispatch", json_string(patch_dispatch_name(p->dispatch)));
+    json_t *fallback = json_array();
+    for (size_t i = 0; i < p->ifunc_fallback.n; i++) json_array_append_new(fallback, json_string(p->ifunc_fallback.v[i]));
+    json_object_set_new(o, "ifunc_fallback", fallback);
     return o;
 }

@@ -96,6 +96,7 @@ static void read_included_note(struct patch_function *f)
     {
         json_t *st = json_object_get(note, "static");
         if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
+        if (note_kind_of(note) == NOTE_VISIBILITY) f->hidden = 1;
         if (note_kind_of(note) != NOTE_INCLUDED_SOURCE) continue;
         size_t k;
         json_t *sym;
@@ -164,6 +165,8 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         f->score = r.score;
         f->evidence = dup_or_null(r.evidence);
         f->fma_score = r.fma_score;
+        f->end_line = r.end_line;
+        f->end_col = r.end_col;
         const char *notes = r.notes;
         json_error_t e;
         f->notes = notes ? json_loads(notes, 0, &e) : NULL;

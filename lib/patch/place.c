@@ -5,6 +5,7 @@
 #include "patch/plan_internal.h"
 #include "patch/marker.h"
 #include "patch/diff.h"
+#include "patch/pointer.h"
 #include "patch/redecl.h"
 
 #include <errno.h>
@@ -144,7 +145,51 @@ static int preamble_defined(const char *text, size_t offset, const char *macro)
 
 /* Reads one file, checks it is the scanned version, and computes its new
  * content and diff for functions fs[0..n). */
-int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, const struct patch_plan *p,
+/* Settles each function's linkage and, with pointer dispatch, whether the
+ * rename can take it (its lines in pl[i]; the others go to IFUNC, said
+ * why in p->ifunc_fallback). */
+static void settle_functions(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_plan *p,
+                             struct patch_pointer_lines *pl)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (fs[i]->helper_of) continue;
+        char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
+        /* Internal linkage: "static", or a C++ anonymous namespace (its
+         * mangled names hold _GLOBAL__N_): no global alias may be made. Or
+         * libclang's linkage, when the scan stored it (a source file TUs
+         * include: libjpeg-turbo's "METHODDEF(void)" hides its "static"). */
+        fs[i]->is_static = fs[i]->linkage ? fs[i]->linkage == PATCH_LINKAGE_STATIC
+                                        : is_static_at(pf->old, pf->old_len, fs[i]->offset + strlen(indent)) ||
+                                              strstr(fs[i]->name, "_GLOBAL__N_");
+        free(indent);
+    }
+    if (p->dispatch != PATCH_DISPATCH_POINTER) return;
+    for (size_t i = 0; i < n; i++) {
+        if (fs[i]->helper_of) continue;
+        const char *why = patch_pointer_lines(fs[i], pf->old, pf->old_len, p->sets[fs[i]->set].macro, &pl[i]);
+        /* C++ overloads both renamed: fmvgen_mv_NAME would name two functions */
+        char *ident = why ? NULL : patch_pointer_ident(fs[i]);
+        for (size_t j = 0; ident && j < n && !why; j++) {
+            if (j == i || fs[j]->helper_of) continue;
+            char *other = patch_pointer_ident(fs[j]);
+            if (other && !strcmp(other, ident)) why = "another patched function of its file has the same name (an overload)";
+            free(other);
+        }
+        free(ident);
+        if (why) {
+            patch_pointer_lines_free(&pl[i]);
+            sv_pushf(&p->ifunc_fallback, "%s:%d %s: %s", fs[i]->rel, fs[i]->line, fs[i]->display_name, why);
+            fmv_note("%s:%d: %s is dispatched by IFUNC (glibc only), not through a pointer: %s", fs[i]->rel,
+                     fs[i]->line, fs[i]->display_name, why);
+            continue;
+        }
+        fs[i]->pointer = 1;
+    }
+}
+
+/* Reads one file, checks it is the scanned version, and computes its new
+ * content and diff for functions fs[0..n). */
+int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_plan *p,
                      struct strbuf *diff)
 {
     pf->path = xstrdup(fs[0]->file);
@@ -164,35 +209,65 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
                              fs[i]->insert_line);
     }
     if (patch_redecl_check(fs, n, pf->path, pf->old, pf->old_len) != 0) return -1;
-    /* the preamble, a line per function, a redeclaration per function */
-    struct insertion *ins = xcalloc(2 * n + 1, sizeof *ins);
-    char **texts = xcalloc(2 * n + 1, sizeof *texts);
+    struct patch_pointer_lines *pl = xcalloc(n, sizeof *pl);
+    settle_functions(pf, fs, n, p, pl);
+    /* the preamble, a line (pointer: two groups) per function, a redeclaration per function */
+    struct insertion *ins = xcalloc(3 * n + 1, sizeof *ins);
+    char **texts = xcalloc(3 * n + 1, sizeof *texts);
     size_t k = 0;
     /* The sets this file's functions use whose macros are not defined above
      * their first use yet (a file patched before has its preamble: once is
-     * enough). Their blocks go together above the first function needing
-     * one. */
+     * enough), for IFUNC and for pointer dispatch apart. Their blocks go
+     * together above the first function needing one. */
     struct patch_target_set *missing = xcalloc(p->nsets, sizeof *missing);
-    size_t nmissing = 0, first_missing = SIZE_MAX;
-    for (size_t s = 0; s < p->nsets; s++) {
-        size_t first = SIZE_MAX;
-        for (size_t i = 0; i < n; i++)   /* a redeclaration may come first (patch/redecl.h) */
-            if (fs[i]->set == s && !fs[i]->helper_of && patch_redecl_first_start(fs[i]) < first)
-                first = patch_redecl_first_start(fs[i]);
-        if (first == SIZE_MAX || preamble_defined(pf->old, first, p->sets[s].macro)) continue;
-        if (first < first_missing) first_missing = first;
-        missing[nmissing++] = p->sets[s];
+    struct patch_target_set *missing_ptr = xcalloc(p->nsets, sizeof *missing_ptr);
+    size_t nmissing = 0, nmissing_ptr = 0, first_missing = SIZE_MAX;
+    for (int ptr = 0; ptr < 2; ptr++) {
+        for (size_t s = 0; s < p->nsets; s++) {
+            size_t first = SIZE_MAX;
+            for (size_t i = 0; i < n; i++)   /* a redeclaration may come first (patch/redecl.h) */
+                if (fs[i]->set == s && !fs[i]->helper_of && fs[i]->pointer == ptr) {
+                    size_t at = ptr ? fs[i]->start : patch_redecl_first_start(fs[i]);
+                    if (at < first) first = at;
+                }
+            char *macro = ptr ? patch_pointer_macro(p->sets[s].macro) : xstrdup(p->sets[s].macro);
+            int defined = first != SIZE_MAX && preamble_defined(pf->old, first, macro);
+            free(macro);
+            if (first == SIZE_MAX || defined) continue;
+            if (first < first_missing) first_missing = first;
+            if (ptr) missing_ptr[nmissing_ptr++] = p->sets[s];
+            else missing[nmissing++] = p->sets[s];
+        }
     }
     /* the helpers' macro, the same way */
     size_t first_helper = SIZE_MAX;
     for (size_t i = 0; i < n && first_helper == SIZE_MAX; i++)
         if (fs[i]->helper_of) first_helper = fs[i]->start;
     int inline_missing = first_helper != SIZE_MAX && !preamble_defined(pf->old, first_helper, INLINE_MACRO);
-    if (nmissing || inline_missing) {
+    /* the hidden-visibility macros, for the sets of such functions */
+    struct patch_target_set *hidden_sets = xcalloc(p->nsets, sizeof *hidden_sets);
+    size_t nhidden = 0;
+    for (size_t s = 0; s < p->nsets; s++) {
+        int used = 0;
+        for (size_t i = 0; i < n && !used; i++)
+            used = fs[i]->set == s && !fs[i]->helper_of && !fs[i]->pointer && !fs[i]->is_static && fs[i]->hidden;
+        if (used && !memmem(pf->old, pf->old_len, "FMVGEN_HIDE_", 12)) hidden_sets[nhidden++] = p->sets[s];
+        if (used && first_missing == SIZE_MAX)
+            for (size_t i = 0; i < n; i++)
+                if (fs[i]->set == s && !fs[i]->helper_of && patch_redecl_first_start(fs[i]) < first_missing)
+                    first_missing = patch_redecl_first_start(fs[i]);
+    }
+    if (nmissing || nmissing_ptr || inline_missing || nhidden) {
         size_t pre = preamble_offset(pf->old, inline_missing && first_helper < first_missing ? first_helper : first_missing);
         const char *eol = eol_at(pf->old, pf->old_len, pre);
         struct strbuf text = STRBUF_INIT;
         char *part = nmissing ? patch_preamble_sets(missing, nmissing, eol) : NULL;
+        if (part) sb_adds(&text, part);
+        free(part);
+        part = nmissing_ptr ? patch_preamble_pointer(missing_ptr, nmissing_ptr, eol) : NULL;
+        if (part) sb_adds(&text, part);
+        free(part);
+        part = nhidden ? patch_preamble_hidden(hidden_sets, nhidden, eol) : NULL;
         if (part) sb_adds(&text, part);
         free(part);
         part = inline_missing ? patch_preamble_inline(eol) : NULL;
@@ -204,29 +279,31 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
         k++;
     }
     free(missing);
+    free(missing_ptr);
+    free(hidden_sets);
     size_t npre = k;
     for (size_t i = 0; i < n; i++) {
-        char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
-        if (fs[i]->helper_of) {
-            texts[k] = xasprintf("%s%s%s", indent, INLINE_MACRO, eol_at(pf->old, pf->old_len, fs[i]->offset));
-            free(indent);
-            ins[k].offset = fs[i]->offset;
+        if (fs[i]->pointer) {
+            /* the lines after the previous definitions' end come first at one offset */
+            texts[k] = pl[i].before;
+            ins[k].offset = pl[i].before_offset;
             ins[k].text = texts[k];
             k++;
+            texts[k] = pl[i].after;
+            ins[k].offset = pl[i].after_offset;
+            ins[k].text = texts[k];
+            k++;
+            memset(&pl[i], 0, sizeof pl[i]);
             continue;
         }
-        /* Internal linkage: "static", or a C++ anonymous namespace (its
-         * mangled names hold _GLOBAL__N_): no global alias may be made. Or
-         * libclang's linkage, when the scan stored it (a source file TUs
-         * include: libjpeg-turbo's "METHODDEF(void)" hides its "static"). */
-        fs[i]->is_static = fs[i]->linkage ? fs[i]->linkage == PATCH_LINKAGE_STATIC
-                                        : is_static_at(pf->old, pf->old_len, fs[i]->offset + strlen(indent)) ||
-                                              strstr(fs[i]->name, "_GLOBAL__N_");
-        if (fs[i]->is_static)
+        char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
+        if (fs[i]->helper_of)
+            texts[k] = xasprintf("%s%s%s", indent, INLINE_MACRO, eol_at(pf->old, pf->old_len, fs[i]->offset));
+        else if (fs[i]->is_static)
             texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i]->set].macro,
                                  eol_at(pf->old, pf->old_len, fs[i]->offset));
         else   /* the preamble macro-expands the argument: each TU's own symbol */
-            texts[k] = xasprintf("%s%s(%s)%s", indent, p->sets[fs[i]->set].macro,
+            texts[k] = xasprintf("%s%s%s(%s)%s", indent, p->sets[fs[i]->set].macro, fs[i]->hidden ? "_HIDDEN" : "",
                                  fs[i]->clones_arg ? fs[i]->clones_arg : fs[i]->name,
                                  eol_at(pf->old, pf->old_len, fs[i]->offset));
         free(indent);
@@ -234,6 +311,7 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
         ins[k].text = texts[k];
         k++;
     }
+    free(pl);
     patch_redecl_insert(fs, n, p->sets, pf->old, pf->old_len, ins, &k, npre, texts);
     pf->new_data = diff_apply_insertions(pf->old, pf->old_len, ins, k, &pf->new_len);
     diff_write_insertions(diff, pf->rel, pf->old, pf->old_len, ins, k, DIFF_CONTEXT);

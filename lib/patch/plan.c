@@ -81,10 +81,12 @@ static struct patch_function **edits_in_order(struct patch_plan *p, size_t *n)
  * assigned (by name, and file when it gives one) or else set 0; then the
  * files and the text. */
 static int build_plan(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
-                      const struct patch_assignments *assigned, int min_score, struct patch_plan *p)
+                      const struct patch_assignments *assigned, int min_score, enum patch_dispatch dispatch,
+                      struct patch_plan *p)
 {
     memset(p, 0, sizeof *p);
     p->exact = exact;
+    p->dispatch = dispatch;
     if (targets) patch_plan_set(p, targets);
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
@@ -130,19 +132,25 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
 
 int patch_plan_build(struct store *st, const struct strvec *targets, int exact, struct patch_plan *p)
 {
-    return build_plan(st, targets, exact, NULL, NULL, 0, p);
+    return build_plan(st, targets, exact, NULL, NULL, 0, PATCH_DISPATCH_IFUNC, p);
 }
 
 int patch_plan_build_scored(struct store *st, const struct strvec *targets, int exact, int min_score,
                             struct patch_plan *p)
 {
-    return build_plan(st, targets, exact, NULL, NULL, min_score, p);
+    return build_plan(st, targets, exact, NULL, NULL, min_score, PATCH_DISPATCH_IFUNC, p);
+}
+
+int patch_plan_build_dispatch(struct store *st, const struct strvec *targets, int exact, int min_score,
+                              enum patch_dispatch dispatch, struct patch_plan *p)
+{
+    return build_plan(st, targets, exact, NULL, NULL, min_score, dispatch, p);
 }
 
 int patch_plan_build_only(struct store *st, const struct strvec *targets, int exact, const struct strvec *only,
                           struct patch_plan *p)
 {
-    return build_plan(st, targets, exact, only, NULL, 0, p);
+    return build_plan(st, targets, exact, only, NULL, 0, PATCH_DISPATCH_IFUNC, p);
 }
 
 int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *p)
@@ -153,7 +161,7 @@ int patch_plan_build_assigned(struct store *st, const struct patch_assignments *
             return fmv_error("%s: no targets given for it", a->v[i].name);
         }
     }
-    return build_plan(st, NULL, 0, NULL, a, 0, p);
+    return build_plan(st, NULL, 0, NULL, a, 0, PATCH_DISPATCH_IFUNC, p);
 }
 
 void patch_plan_free(struct patch_plan *p)
@@ -180,5 +188,6 @@ void patch_plan_free(struct patch_plan *p)
     free(p->text);
     sv_free(&p->targets);
     sv_free(&p->skipped);
+    sv_free(&p->ifunc_fallback);
     memset(p, 0, sizeof *p);
 }

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "patch/pointer.h"
 #include "patch/preamble.h"
 #include "util/util.h"
 
@@ -45,6 +46,7 @@ struct patch_function {
     char *file, *rel;          /* absolute; relative to the root */
     char *name, *display_name;
     int line;                  /* the definition's line (shown in the header) */
+    int end_line, end_col;     /* where its body ends (functions.end_line/end_col; 0: unknown) */
     int insert_line;           /* where the attribute goes (1-based) */
     size_t offset;             /* insert_offset; below the leading [[...]] lines of a C++ definition */
     size_t start;              /* insert_offset as scanned: the preamble goes above it */
@@ -72,6 +74,10 @@ struct patch_function {
     enum { PATCH_LINKAGE_UNKNOWN = 0, PATCH_LINKAGE_STATIC, PATCH_LINKAGE_EXTERNAL } linkage;
     int is_static;                  /* internal linkage (static, C++ anonymous
                                      * namespace): FMVGEN_CLONES_STATIC */
+    int hidden;                     /* hidden visibility as the scan saw it (its
+                                     * "visibility" note): <SET>_HIDDEN(sym) */
+    int pointer;                    /* reached through a pointer (patch/pointer.h),
+                                     * set by patch_build_file; 0: IFUNC */
     /* NULL for a candidate. For a helper (candidates/helpers.h: a static
      * function whose loops the candidate inlined, used by no one else):
      * the candidate's display name; set is the candidate's, the targets
@@ -121,6 +127,9 @@ struct patch_plan {
     struct patch_file *files;
     size_t nfiles;
     struct strvec skipped;          /* "REL:LINE NAME: why" of candidates left out */
+    enum patch_dispatch dispatch;   /* how the clones are reached (--dispatch) */
+    struct strvec ifunc_fallback;   /* with dispatch pointer: "REL:LINE NAME: why" of the
+                                     * functions dispatched by IFUNC instead */
     size_t already;                 /* candidates already preceded by an FMVGEN_CLONES line */
     char *text;                     /* header comment + unified diff ("" when nothing to do) */
 };
@@ -160,6 +169,12 @@ int patch_plan_build(struct store *st, const struct strvec *targets, int exact, 
  * what changes. min_score <= 0 takes every candidate. */
 int patch_plan_build_scored(struct store *st, const struct strvec *targets, int exact, int min_score,
                             struct patch_plan *out);
+
+/* patch_plan_build_scored with the clones reached as dispatch says
+ * (patch/pointer.h): IFUNC, or a pointer where each function's shape
+ * allows it (the others by IFUNC, listed in ifunc_fallback). */
+int patch_plan_build_dispatch(struct store *st, const struct strvec *targets, int exact, int min_score,
+                              enum patch_dispatch dispatch, struct patch_plan *out);
 
 /* The same restricted to the candidates whose name (struct patch_function's
  * name) is in only; NULL: all of them. `fmvgen select` uses it to patch the

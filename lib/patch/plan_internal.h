@@ -47,9 +47,10 @@ void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size
  * unified diff to diff: the preamble blocks the file still lacks, a line
  * per function of fs[0..n) (one file, sorted by offset; helpers among
  * them), their redeclarations (patch/redecl.h). Sets each function's
- * is_static. 0, or -1 after the error (an unreadable or changed file, a
+ * is_static, and with p->dispatch pointer its pointer flag (patch/pointer.h;
+ * the functions left to IFUNC are added to p->ifunc_fallback). 0, or -1 after the error (an unreadable or changed file, a
  * stale offset, a redeclaration patch_redecl_check refuses). */
-int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, const struct patch_plan *p,
+int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_plan *p,
                      struct strbuf *diff);
 
 /* place.c: the 1-based line of offset in text. */

@@ -209,6 +209,37 @@ char *patch_preamble_inline(const char *eol)
     return sb_detach(&sb);
 }
 
+char *patch_preamble_hidden(const struct patch_target_set *sets, size_t n, const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    add_line(&sb, eol, "/* fmvgen: <SET>_HIDDEN(symbol) is <SET>(symbol) for a function of hidden");
+    add_line(&sb, eol, " * visibility: GCC exports a target_clones dispatcher (symbol, symbol.resolver)");
+    add_line(&sb, eol, " * whatever -fvisibility or a visibility attribute says, clang < 18 its alias,");
+    add_line(&sb, eol, " * symbol.ifunc and resolver, clang 19 its resolver: marked .hidden here. */");
+    add_line(&sb, eol, "#ifndef FMVGEN_HIDE_");
+    libc_lines(&sb, eol);
+    add_line(&sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones)");
+    add_line(&sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
+    add_line(&sb, eol, "#    define FMVGEN_HIDE_(sym) __asm__(\".hidden \" #sym \"\\n\\t.hidden \" #sym \".ifunc\\n\\t.hidden \" "
+                       "#sym \".resolver\");");
+    add_line(&sb, eol, "#   else");
+    add_line(&sb, eol, "#    define FMVGEN_HIDE_(sym) __asm__(\".hidden \" #sym \"\\n\\t.hidden \" #sym \".resolver\");");
+    add_line(&sb, eol, "#   endif");
+    add_line(&sb, eol, "#  endif");
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "# ifndef FMVGEN_HIDE_");
+    add_line(&sb, eol, "#  define FMVGEN_HIDE_(sym)");
+    add_line(&sb, eol, "# endif");
+    add_line(&sb, eol, "#endif");
+    for (size_t i = 0; i < n; i++) {
+        add_line(&sb, eol, "#ifndef %s_HIDDEN", sets[i].macro);
+        add_line(&sb, eol, "# define %s_HIDDEN(sym) FMVGEN_HIDE_(sym) %s(sym)", sets[i].macro, sets[i].macro);
+        add_line(&sb, eol, "#endif");
+    }
+    add_line(&sb, eol, "%s", "");
+    return sb_detach(&sb);
+}
+
 char *patch_preamble(const struct strvec *targets, const char *eol)
 {
     struct patch_target_set one = {.targets = *targets, .macro = (char *)DEFAULT_MACRO};

@@ -49,6 +49,14 @@ char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const c
  * else empty; each line ending in eol. */
 char *patch_preamble_inline(const char *eol);
 
+/* The guarded block defining, for each of sets[0..n), M_HIDDEN(sym): M(sym)
+ * preceded by top-level .hidden directives for the dispatcher symbols that
+ * GCC and clang < 18 export whatever visibility the function has (sym,
+ * sym.resolver; clang < 18 also sym.ifunc; clang 19 exports the resolver),
+ * where the clones are on; each line ending in eol. For external functions
+ * the scan saw with hidden visibility. */
+char *patch_preamble_hidden(const struct patch_target_set *sets, size_t n, const char *eol);
+
 /* The macro name for a set in a plan with several: FMVGEN_CLONES_ then each
  * target upper-cased, "arch=" dropped, other characters than letters and
  * digits as '_', joined by '_' ("arch=x86-64-v3,arch=x86-64-v4" ->

@@ -21,6 +21,7 @@ struct patch_candidate_row {
     int insert_line;
     const char *source_hash, *notes, *kind, *evidence;
     int score, fma_score;
+    int end_line, end_col;    /* the definition's end (its closing brace); 0 when NULL */
 };
 
 /* The candidate rows ordered by file, insert_offset, id: open, then

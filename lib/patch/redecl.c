@@ -72,6 +72,7 @@ void patch_redecl_insert(struct patch_function *const *fs, size_t n, const struc
         size_t offset;
         int line;
         const char *decl;
+        if (f->pointer) continue;   /* its uses reach the plain trampoline (patch/pointer.h) */
         if (!redecl_of(f, &offset, &line, &decl)) continue;
         size_t blanks = 0;
         while (offset + blanks < len && (old[offset + blanks] == ' ' || old[offset + blanks] == '\t')) blanks++;

@@ -42,10 +42,18 @@ static int note_hidden(void *ctx, size_t i, const char *argv_json)
 
 int patch_hidden_functions(struct store *st, const struct patch_plan *p, struct strvec *out)
 {
+    /* A scan that recorded visibility (candidates/analyze_rows.c): the hidden
+     * functions are hidden by the patch, the others are exported as their
+     * source says. Nothing to say. */
+    char *recorded = store_meta_get(st, "visibility_notes");
+    free(recorded);
+    if (recorded) return 0;
     size_t n = p->nfunctions;
     const char **names = xcalloc(n ? n : 1, sizeof *names), **files = xcalloc(n ? n : 1, sizeof *files);
     for (size_t i = 0; i < n; i++) {
-        names[i] = p->functions[i].is_static ? NULL : p->functions[i].name;
+        /* pointer: its trampoline is plain C, visibility as written */
+        const struct patch_function *f = &p->functions[i];
+        names[i] = f->is_static || f->pointer || f->hidden ? NULL : f->name;
         files[i] = p->functions[i].file;
     }
     struct hidden_walk w = {p, out};

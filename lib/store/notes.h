@@ -25,6 +25,7 @@ enum note_kind {
     NOTE_HELPER_LEFT_OUT,  /* "helper-left-out": such a helper that cannot be always_inline */
     NOTE_INLINED_INTO,     /* "inlined-into": a static callee inlined into excluded hosts; "hosts" */
     NOTE_INCLUDED_SOURCE,  /* "included-source": defined in a source file TUs #include; "tus", "symbols" */
+    NOTE_VISIBILITY,       /* "visibility": external but hidden (-fvisibility=hidden or an attribute) */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

@@ -22,7 +22,8 @@
 #define MIN_SCORE_TEXT(n) MIN_SCORE_TEXT_(n)
 
 static const char USAGE[] =
-    "usage: fmvgen patch [-o FILE] [--apply] [--targets LIST] [--exact] [--min-score N] [--compiler CC] [--json]\n"
+    "usage: fmvgen patch [-o FILE] [--apply] [--targets LIST] [--exact] [--min-score N] [--compiler CC]\n"
+    "                    [--dispatch auto|ifunc|pointer] [--json]\n"
     "\n"
     "Writes a unified diff (paths relative to the project root; apply with\n"
     "'patch -p1', 'git apply' or quilt) that puts FMVGEN_CLONES, a guarded\n"
@@ -41,6 +42,10 @@ static const char USAGE[] =
     "                   as much in replaced instructions); the header says which;\n"
     "                   0 takes them all, as 'fmvgen select' does\n"
     "  --compiler CC    check the targets with CC instead of the scanned compilers\n"
+    "  --dispatch HOW   how calls reach the clones: auto or ifunc (target_clones' IFUNC,\n"
+    "                   which glibc resolves; elsewhere the functions stay plain), or\n"
+    "                   pointer (a pointer set from the CPU on the first call: the\n"
+    "                   clones run with musl and static builds too)\n"
     "  --json           print a machine-readable summary (with the patch text when\n"
     "                   neither -o nor --apply is given)\n"
     "  --help           this text\n";
@@ -75,11 +80,12 @@ int cmd_patch(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"apply", no_argument, NULL, 'a'},
         {"targets", required_argument, NULL, 't'}, {"exact", no_argument, NULL, 'e'},
         {"compiler", required_argument, NULL, 'c'}, {"json", no_argument, NULL, 'j'},
-        {"min-score", required_argument, NULL, 'm'},
+        {"min-score", required_argument, NULL, 'm'}, {"dispatch", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     const char *output = NULL, *spec = NULL, *compiler = NULL;
     int apply = 0, exact = 0, json = 0, c, min_score = ISA_MIN_SCORE_DEFAULT;
+    enum patch_dispatch dispatch = PATCH_DISPATCH_IFUNC;
     while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
@@ -98,6 +104,12 @@ int cmd_patch(int argc, char **argv)
             min_score = (int)v;
             break;
         }
+        case 'd':
+            if (patch_dispatch_parse(optarg, &dispatch) != 0) {
+                fmv_error("--dispatch %s: expected auto, ifunc or pointer", optarg);
+                return 2;
+            }
+            break;
         case 'h': return cli_usage(USAGE, 0);
         default: return cli_usage(USAGE, 1);
         }
@@ -121,7 +133,7 @@ int cmd_patch(int argc, char **argv)
         rc = 2;
         goto out;
     }
-    if (patch_plan_build_scored(st, &targets, exact, min_score, &plan) != 0) {
+    if (patch_plan_build_dispatch(st, &targets, exact, min_score, dispatch, &plan) != 0) {
         rc = 1;
         goto out;
     }

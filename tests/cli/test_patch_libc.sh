@@ -16,8 +16,9 @@
 # clang) and as C++98, and a -fvisibility=hidden shared library, with and
 # without -fno-plt -Wl,-z,now, runs. A compiler that is not installed is
 # skipped with a message (musl-tools is in scripts/setup-deps.sh). A
-# project compiled with -fvisibility=hidden gets a note naming its patched
-# external functions.
+# project compiled with -fvisibility=hidden gets FMVGEN_CLONES_HIDDEN for its
+# external kernels, and its shared library (gcc, clang 14 and 19) exports
+# none of their symbols.
 source "$TESTLIB"
 command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
 command -v qemu-x86_64 >/dev/null || { echo "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"; exit 1; }
@@ -51,16 +52,22 @@ expect_match "kernel.c: mix patched" "$k" $'\nFMVGEN_CLONES\\(mix\\)\nvoid mix'
 expect_match "kernel.c: the preamble tells the C library" "$k" \
   $'#  if !defined\\(__GLIBC__\\) && !defined\\(_FEATURES_H\\)\n#   include <limits.h>\n#  endif\n#  if defined\\(__GLIBC__\\) && !defined\\(__UCLIBC__\\) && __has_attribute\\(target_clones\\)'
 
-# Compiled with -fvisibility=hidden: the external kernels are named in a
-# note (GCC exports their dispatchers anyway), the static preinit is not.
+# Compiled with -fvisibility=hidden: the scan records the external kernels
+# as hidden, and the patch keeps their dispatchers hidden (GCC and clang < 18
+# would export them): FMVGEN_CLONES_HIDDEN, no note.
 H="$TMP/hidden"
 mkdir -p "$H" && cp -a "$FIXTURES/patch-libc/." "$H/"
 (cd "$H" && "$FMVGEN" scan --root "$H" -- make -s CC=gcc CFLAGS="-O3 -fvisibility=hidden" >/dev/null 2>&1)
+expect_eq "-fvisibility=hidden: the scan's visibility notes" \
+  "$(cd "$H" && "$FMVGEN" list --json | jq -r '[.functions[] | select(.status == "candidate" and (.notes | map(.kind) | index("visibility"))) | .name] | sort | join(",")')" \
+  "mix,sum_sq"
 err=$(cd "$H" && "$FMVGEN" patch -o "$TMP/hidden.patch" 2>&1 >/dev/null)
-expect_match "-fvisibility=hidden: note" "$err" \
-  'note: 2 patched external functions are compiled with -fvisibility=hidden \(kernel.c:6 sum_sq, kernel.c:14 mix\): GCC and clang < 18 export a target_clones dispatcher all the same'
-expect_eq "-fvisibility=hidden: JSON" "$(cd "$H" && "$FMVGEN" patch --json | jq -c '.hidden_visibility')" \
-  '["kernel.c:6 sum_sq","kernel.c:14 mix"]'
+expect_no_match "-fvisibility=hidden: no note left" "$err" 'fvisibility'
+expect_eq "-fvisibility=hidden: JSON" "$(cd "$H" && "$FMVGEN" patch --json | jq -c '.hidden_visibility')" '[]'
+expect_match "-fvisibility=hidden: the hidden macro" "$(cat "$TMP/hidden.patch")" \
+  $'\n\\+FMVGEN_CLONES_HIDDEN\\(sum_sq\\)\n long sum_sq'
+(cd "$H" && patch -s -p1 <"$TMP/hidden.patch")
+expect_eq "-fvisibility=hidden: patch -p1" "$?" 0
 
 have() {
   command -v "$1" >/dev/null 2>&1 && return 0
@@ -156,7 +163,7 @@ solib() {   # DIR CC EXTRA... -> DIR/launch
     "$cc" -shared "$@" -o libk.so kernel.o main.o &&
     "$cc" "$@" "$TMP/launch.c" -L. -lk -Wl,-rpath,"$dir" -o launch) >"$TMP/solib.log" 2>&1
 }
-for cc in gcc clang-19; do
+for cc in gcc clang-14 clang-19; do
   command -v "$cc" >/dev/null || continue
   for extra in "" "-fno-plt -Wl,-z,now"; do
     # shellcheck disable=SC2086
@@ -166,6 +173,16 @@ for cc in gcc clang-19; do
     expect_eq "$cc hidden .so $extra: output on Nehalem" "$(qemu-x86_64 -cpu Nehalem "$P/launch")" "$want"
     expect_eq "$cc hidden .so $extra: sum_sq multi-versioned" \
       "$("$FMVGEN" inspect --json "$P/libk.so" | jq '[.files[0].functions[] | select(.name == "sum_sq")] | length')" 1
+    # the tree patched from the -fvisibility=hidden scan: nothing of the
+    # kernels is exported (GCC would export the IFUNC and its resolver)
+    # shellcheck disable=SC2086
+    if solib "$H" "$cc" $extra; then pass; else fail "$cc hidden-patched .so $extra: $(head -3 "$TMP/solib.log")"; continue; fi
+    expect_eq "$cc hidden-patched .so $extra: output" "$("$H/launch")" "$want"
+    expect_eq "$cc hidden-patched .so $extra: output on Nehalem" "$(qemu-x86_64 -cpu Nehalem "$H/launch")" "$want"
+    expect_eq "$cc hidden-patched .so $extra: no kernel symbol exported" \
+      "$(readelf -W --dyn-syms "$H/libk.so" | awk '$7 != "UND" {print $8}' | grep -cE '^(sum_sq|mix)')" 0
+    expect_eq "$cc hidden-patched .so $extra: sum_sq still multi-versioned" \
+      "$("$FMVGEN" inspect --json "$H/libk.so" | jq '[.files[0].functions[] | select(.name == "sum_sq" and .versions >= 2)] | length')" 1
   done
 done
 

@@ -1,0 +1,400 @@
+/* pointer.c - see pointer.h. The preamble text of pointer dispatch, and
+ * the lines each function gets: where its definition's head and body are
+ * in the file (comments, strings and parentheses skipped), whether the
+ * rename can take it, and the copied head. */
+#include "patch/pointer.h"
+#include "patch/plan.h"
+#include "targets/targets.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int patch_dispatch_parse(const char *word, enum patch_dispatch *out)
+{
+    if (!strcmp(word, "auto") || !strcmp(word, "ifunc")) *out = PATCH_DISPATCH_IFUNC;
+    else if (!strcmp(word, "pointer")) *out = PATCH_DISPATCH_POINTER;
+    else return -1;
+    return 0;
+}
+
+const char *patch_dispatch_name(enum patch_dispatch d)
+{
+    return d == PATCH_DISPATCH_POINTER ? "pointer" : "ifunc";
+}
+
+char *patch_pointer_macro(const char *set_macro)
+{
+    return xasprintf("%s_PTR", set_macro);
+}
+
+/* ---- the preamble ---- */
+
+static void line(struct strbuf *sb, const char *eol, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void line(struct strbuf *sb, const char *eol, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = NULL;
+    if (vasprintf(&p, fmt, ap) < 0) p = NULL;
+    va_end(ap);
+    if (!p) {
+        fputs("fmvgen: out of memory\n", stderr);
+        abort();
+    }
+    sb_adds(sb, p);
+    sb_adds(sb, eol);
+    free(p);
+}
+
+/* The trampoline's body, as lines of the FMVGEN_PTR_BODY macro (each but
+ * the last ending in a backslash). Three asm statements, so that no string
+ * literal exceeds the 509 characters C89 promises (clang's
+ * -Woverlength-strings under -pedantic). The init code keeps every
+ * argument register (rdi rsi rdx rcx r8 r9, rax for varargs, r10 the
+ * static chain, xmm0-7) around the resolver call; the stack is 16-byte
+ * aligned at that call (8 pushes + 136 bytes after the caller's call). */
+static const char *const BODY_LINES[] = {
+    "# define FMVGEN_PTR_BODY(sym, mv) { \\",
+    "  __asm__ volatile(FMVGEN_PTR_ENDBR_ \"jmp *\" #sym \".fmvgen_ptr(%%rip)\\n\\t\" FMVGEN_PTR_HIDE_(mv) \\",
+    "    \".pushsection .data\\n\\t.balign 8\\n\" #sym \".fmvgen_ptr:\\n\\t.quad \" #sym \".fmvgen_init\\n\\t.popsection\\n\\t\" \\",
+    "    \".pushsection .text\\n\\t.type \" #sym \".fmvgen_init, @function\\n\" #sym \".fmvgen_init:\\n\\t\" FMVGEN_PTR_ENDBR_ \\",
+    "    \"push %%rdi\\n\\tpush %%rsi\\n\\tpush %%rdx\\n\\tpush %%rcx\\n\\tpush %%r8\\n\\tpush %%r9\\n\\tpush %%rax\\n\\t\" \\",
+    "    \"push %%r10\\n\\tsub $136, %%rsp\\n\\t\" : : \"i\"(mv) : \"memory\"); \\",
+    "  __asm__ volatile(\"movdqu %%xmm0, (%%rsp)\\n\\tmovdqu %%xmm1, 16(%%rsp)\\n\\tmovdqu %%xmm2, 32(%%rsp)\\n\\t\" \\",
+    "    \"movdqu %%xmm3, 48(%%rsp)\\n\\tmovdqu %%xmm4, 64(%%rsp)\\n\\tmovdqu %%xmm5, 80(%%rsp)\\n\\t\" \\",
+    "    \"movdqu %%xmm6, 96(%%rsp)\\n\\tmovdqu %%xmm7, 112(%%rsp)\\n\\tcall \" FMVGEN_PTR_RESOLVER_(mv) \"\\n\\t\" \\",
+    "    \"mov %%rax, \" #sym \".fmvgen_ptr(%%rip)\\n\\tmov %%rax, %%r11\\n\\t\" : : \"i\"(mv) : \"memory\"); \\",
+    "  __asm__ volatile(\"movdqu (%%rsp), %%xmm0\\n\\tmovdqu 16(%%rsp), %%xmm1\\n\\tmovdqu 32(%%rsp), %%xmm2\\n\\t\" \\",
+    "    \"movdqu 48(%%rsp), %%xmm3\\n\\tmovdqu 64(%%rsp), %%xmm4\\n\\tmovdqu 80(%%rsp), %%xmm5\\n\\t\" \\",
+    "    \"movdqu 96(%%rsp), %%xmm6\\n\\tmovdqu 112(%%rsp), %%xmm7\\n\\tadd $136, %%rsp\\n\\tpop %%r10\\n\\t\" \\",
+    "    \"pop %%rax\\n\\tpop %%r9\\n\\tpop %%r8\\n\\tpop %%rcx\\n\\tpop %%rdx\\n\\tpop %%rsi\\n\\tpop %%rdi\\n\\t\" \\",
+    "    \"jmp *%%r11\\n\\t.size \" #sym \".fmvgen_init, .-\" #sym \".fmvgen_init\\n\\t.popsection\" : : \"i\"(mv) : \"memory\"); \\",
+    "  } _Pragma(\"GCC diagnostic pop\")",
+    NULL,
+};
+
+/* The shared block: when the pointer is on, and the two macros every
+ * function's trampoline line uses. */
+static void shared_block(struct strbuf *sb, const char *eol)
+{
+    line(sb, eol, "#ifndef FMVGEN_PTR_BODY");
+    line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    line(sb, eol, "#  if __has_attribute(target_clones) && __has_attribute(naked)");
+    line(sb, eol, "#   if !defined(__clang__) || __clang_major__ >= 18");
+    line(sb, eol, "#    define FMVGEN_PTR_ON");
+    line(sb, eol, "#    define FMVGEN_PTR_STATIC_ON");
+    line(sb, eol, "#    define FMVGEN_PTR_RESOLVER_(mv) \"%%c0.resolver\"");
+    line(sb, eol, "#    define FMVGEN_PTR_HIDE_(mv) \"\"");
+    line(sb, eol, "#   elif !defined(__cplusplus)");
+    line(sb, eol, "     /* clang < 18 names the IFUNC mv.ifunc, so %%c0 cannot name the resolver: the C");
+    line(sb, eol, "      * name does (not a C++ one, mangled); its static functions' resolvers are");
+    line(sb, eol, "      * global symbols, which two files' statics of one name would share. Its");
+    line(sb, eol, "      * resolvers are global even for a static function: hidden here, so a");
+    line(sb, eol, "      * shared library neither exports nor calls it through the PLT. */");
+    line(sb, eol, "#    define FMVGEN_PTR_ON");
+    line(sb, eol, "#    define FMVGEN_PTR_RESOLVER_(mv) #mv \".resolver\"");
+    line(sb, eol, "#    define FMVGEN_PTR_HIDE_(mv) \".hidden \" #mv \".resolver\\n\\t\"");
+    line(sb, eol, "#   endif");
+    line(sb, eol, "#  endif");
+    line(sb, eol, "# endif");
+    line(sb, eol, "# ifdef __CET__");
+    line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
+    line(sb, eol, "# else");
+    line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \"\"");
+    line(sb, eol, "# endif");
+    line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
+    line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
+    for (size_t i = 0; BODY_LINES[i]; i++) line(sb, eol, "%s", BODY_LINES[i]);
+    line(sb, eol, "#endif");
+}
+
+static void clones_list(struct strbuf *sb, const struct strvec *spelled)
+{
+    for (size_t i = 0; i < spelled->n; i++) sb_addf(sb, "\"%s\", ", spelled->v[i]);
+    sb_adds(sb, "\"default\"");
+}
+
+/* One set's M_PTR (static: the renamed definition of an external function
+ * has internal linkage, so no clone, resolver or IFUNC of it is exported)
+ * and M_PTR_STATIC, or both empty. */
+static void set_block(struct strbuf *sb, const struct patch_target_set *set, const char *eol)
+{
+    struct strvec modern = STRVEC_INIT, features = STRVEC_INIT;
+    targets_spell(&set->targets, "gcc", 12, &modern);
+    targets_spell(&set->targets, "clang", 14, &features);
+    struct strbuf m = STRBUF_INIT, f = STRBUF_INIT;
+    clones_list(&m, &modern);
+    clones_list(&f, &features);
+    char *n = patch_pointer_macro(set->macro);
+    int differ = strcmp(sb_str(&m), sb_str(&f)) != 0;
+    line(sb, eol, "#ifndef %s_STATIC", n);
+    static const char *const kinds[2][3] = {{"", "FMVGEN_PTR_ON", "static "}, {"_STATIC", "FMVGEN_PTR_STATIC_ON", ""}};
+    for (int k = 0; k < 2; k++) {
+        line(sb, eol, "# ifdef %s", kinds[k][1]);
+        if (differ) {
+            line(sb, eol, "#  if %s", TARGETS_FEATURE_SPELLING_CONDITION);
+            line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&f));
+            line(sb, eol, "#  else");
+            line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&m));
+            line(sb, eol, "#  endif");
+        } else {
+            line(sb, eol, "#  define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&m));
+        }
+        line(sb, eol, "# else");
+        line(sb, eol, "#  define %s%s", n, kinds[k][0]);
+        line(sb, eol, "# endif");
+    }
+    line(sb, eol, "#endif");
+    free(n);
+    sv_free(&modern);
+    sv_free(&features);
+    sb_free(&m);
+    sb_free(&f);
+}
+
+char *patch_preamble_pointer(const struct patch_target_set *sets, size_t n, const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    line(&sb, eol, "/* fmvgen (--dispatch pointer): <SET>_PTR before a function - <SET>_PTR_STATIC for");
+    line(&sb, eol, " * a static one - compiles it as target_clones under the name fmvgen_mv_<name>");
+    line(&sb, eol, " * (renamed by the #define above it); <name> itself is then defined below it as");
+    line(&sb, eol, " * a jump through a pointer that its first call sets, once, to the clone the");
+    line(&sb, eol, " * clones' own resolver picks for this CPU (__builtin_cpu_init and");
+    line(&sb, eol, " * __builtin_cpu_supports). No IFUNC: it runs with glibc, musl, dynamic and");
+    line(&sb, eol, " * static. Compilers without target_clones or naked functions, non-x86-64 or");
+    line(&sb, eol, " * non-ELF builds, -DFMVGEN_NO_CLONES, and with clang < 18 C++ and static");
+    line(&sb, eol, " * functions get the plain functions. */");
+    shared_block(&sb, eol);
+    for (size_t i = 0; i < n; i++) set_block(&sb, &sets[i], eol);
+    line(&sb, eol, "%s", "");
+    return sb_detach(&sb);
+}
+
+/* ---- one function's lines ---- */
+
+static int is_ident_char(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+char *patch_pointer_ident(const struct patch_function *f)
+{
+    const char *d = f->display_name ? f->display_name : f->name;
+    const char *paren = strchr(d, '(');
+    size_t end = paren ? (size_t)(paren - d) : strlen(d);
+    size_t start = end;
+    while (start > 0 && is_ident_char(d[start - 1])) start--;
+    if (start == end || (d[start] >= '0' && d[start] <= '9')) return NULL;
+    if (end - start == 8 && !strncmp(d + start, "operator", 8)) return NULL;
+    for (size_t i = end; i < strlen(d) && d[i] != '('; i++)
+        if (d[i] != ' ') return NULL;   /* "operator+" and the like */
+    return xstrndup(d + start, end - start);
+}
+
+/* A cursor over C/C++ text that skips comments, string and character
+ * literals. */
+struct scan {
+    const char *t;
+    size_t len, i;
+};
+
+/* Moves past a comment or literal at s->i; 1 when it did. */
+static int skip_trivia(struct scan *s)
+{
+    const char *t = s->t;
+    size_t i = s->i;
+    if (t[i] == '/' && i + 1 < s->len && t[i + 1] == '*') {
+        const char *close = memmem(t + i + 2, s->len - i - 2, "*/", 2);
+        s->i = close ? (size_t)(close - t) + 2 : s->len;
+        return 1;
+    }
+    if (t[i] == '/' && i + 1 < s->len && t[i + 1] == '/') {
+        while (s->i < s->len && t[s->i] != '\n') s->i++;
+        return 1;
+    }
+    if (t[i] == '"' || t[i] == '\'') {
+        char q = t[i];
+        for (i++; i < s->len && t[i] != q && t[i] != '\n'; i++)
+            if (t[i] == '\\') i++;
+        s->i = i < s->len ? i + 1 : s->len;
+        return 1;
+    }
+    return 0;
+}
+
+/* The identifier token at s->i (moving past it), or 0 when none is there. */
+static size_t ident_at(struct scan *s)
+{
+    size_t i = s->i;
+    if (!is_ident_char(s->t[i]) || (i > 0 && is_ident_char(s->t[i - 1]))) return 0;
+    while (s->i < s->len && is_ident_char(s->t[s->i])) s->i++;
+    return s->i - i;
+}
+
+/* The offset of the body's '{' of the definition starting at start (the
+ * first '{' outside parentheses), or (size_t)-1. Sets *why for heads the
+ * copy cannot take. */
+static size_t body_brace(const char *t, size_t start, size_t end, const char **why)
+{
+    struct scan s = {t, end, start};
+    int depth = 0, line_start = 1;
+    while (s.i < end) {
+        char c = t[s.i];
+        if (line_start && c == '#') {
+            *why = "a preprocessor line inside its head";
+            return (size_t)-1;
+        }
+        if (c != ' ' && c != '\t' && c != '\r') line_start = c == '\n';
+        if (skip_trivia(&s)) continue;
+        if (c == '(' || c == '[') depth++;
+        else if ((c == ')' || c == ']') && depth > 0) depth--;
+        else if (c == ';' && depth == 0) {
+            *why = "a K&R definition (parameter declarations after its head)";
+            return (size_t)-1;
+        } else if (c == '{' && depth == 0) {
+            return s.i;
+        }
+        s.i++;
+    }
+    *why = "its body could not be found";
+    return (size_t)-1;
+}
+
+/* The head t[start, brace) on one line: comments as one space, runs of
+ * blanks and newlines as one space, literals kept. */
+static char *flatten(const char *t, size_t start, size_t brace)
+{
+    struct strbuf sb = STRBUF_INIT;
+    struct scan s = {t, brace, start};
+    int space = 0;
+    while (s.i < brace) {
+        char c = t[s.i];
+        size_t from = s.i;
+        if (skip_trivia(&s)) {
+            if (c == '"' || c == '\'') {
+                if (space && sb.len) sb_addc(&sb, ' ');
+                space = 0;
+                sb_add(&sb, t + from, s.i - from);
+            } else {
+                space = 1;
+            }
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            space = 1;
+        } else {
+            if (space && sb.len) sb_addc(&sb, ' ');
+            space = 0;
+            sb_addc(&sb, c);
+        }
+        s.i++;
+    }
+    return sb_detach(&sb);
+}
+
+/* The offset just past the definition's closing brace, from the stored
+ * end line and column (libclang's extent end: just after the '}'; the '}'
+ * itself is accepted too), or (size_t)-1. */
+static size_t closing_end(const char *t, size_t len, int end_line, int end_col)
+{
+    if (end_line <= 0 || end_col <= 0) return (size_t)-1;
+    size_t pos = 0;
+    for (int l = 1; l < end_line; l++) {
+        const char *nl = memchr(t + pos, '\n', len - pos);
+        if (!nl) return (size_t)-1;
+        pos = (size_t)(nl - t) + 1;
+    }
+    size_t at = pos + (size_t)end_col - 1;
+    if (at > len) return (size_t)-1;
+    if (at > pos && t[at - 1] == '}') return at;
+    if (at < len && t[at] == '}') return at + 1;
+    return (size_t)-1;
+}
+
+const char *patch_pointer_lines(const struct patch_function *f, const char *text, size_t len, const char *set_macro,
+                                struct patch_pointer_lines *out)
+{
+    memset(out, 0, sizeof *out);
+    if (f->clones_arg || f->symbols.n > 1) return "its name is given by a macro in some TU (a source file TUs include)";
+    char *ident = patch_pointer_ident(f);
+    if (!ident) return "an operator has no name a #define can rename";
+    size_t end = closing_end(text, len, f->end_line, f->end_col);
+    const char *why = NULL;
+    size_t start = f->offset;
+    while (start < len && (text[start] == ' ' || text[start] == '\t')) start++;
+    size_t brace = end == (size_t)-1 ? (size_t)-1 : body_brace(text, start, end, &why);
+    if (end == (size_t)-1 && !why) why = "its stored end does not close its body; run 'fmvgen scan' again";
+    /* the rest of the closing brace's line: blanks or a // comment */
+    size_t after = end;
+    if (!why) {
+        while (after < len && (text[after] == ' ' || text[after] == '\t' || text[after] == '\r')) after++;
+        if (after + 1 < len && text[after] == '/' && text[after + 1] == '/')
+            while (after < len && text[after] != '\n') after++;
+        if (after >= len) why = "the file ends on its closing brace without a newline";
+        else if (text[after] != '\n') why = "code follows its closing brace on the same line";
+        else after++;
+    }
+    /* the name: once in the head, unqualified, never again in the body */
+    size_t ilen = strlen(ident), named = 0;
+    int qualified = 0, externed = 0;
+    if (!why) {
+        struct scan s = {text, end, start};
+        while (s.i < end) {
+            if (skip_trivia(&s)) continue;
+            size_t at = s.i, n = ident_at(&s);
+            if (!n) {
+                s.i++;
+                continue;
+            }
+            if (at < brace && n == 6 && !strncmp(text + at, "extern", 6)) externed = 1;
+            if (n != ilen || strncmp(text + at, ident, ilen)) continue;
+            named++;
+            size_t b = at;
+            while (b > start && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\n' || text[b - 1] == '\r')) b--;
+            if (at < brace && b >= start + 2 && text[b - 1] == ':' && text[b - 2] == ':') qualified = 1;
+            if (at > brace) {
+                why = "its body names it too (a recursive call, or a member or variable of that name), which the "
+                      "rename would reach";
+                break;
+            }
+        }
+        if (!why && qualified) why = "a qualified name (a C++ member or a namespace member defined outside it)";
+        else if (!why && externed) why = "its head says extern, which the renamed static definition cannot take";
+        else if (!why && named != 1) why = "its name is not written once in its head";
+    }
+    if (why) {
+        free(ident);
+        return why;
+    }
+    char *head = flatten(text, start, brace);
+    size_t hl = strlen(head);
+    if (hl >= 3 && !strcmp(head + hl - 3, "try") && (hl == 3 || !is_ident_char(head[hl - 4]))) {
+        free(head);
+        free(ident);
+        return "a function-try-block";
+    }
+    const char *eol = memchr(text + f->offset, '\n', len - f->offset);
+    eol = eol && eol > text && eol[-1] == '\r' ? "\r\n" : "\n";
+    const char *on = f->is_static ? "FMVGEN_PTR_STATIC_ON" : "FMVGEN_PTR_ON";
+    char *macro = patch_pointer_macro(set_macro);
+    size_t indent = start - f->offset;
+    out->before_offset = f->offset;
+    out->before = xasprintf("#ifdef %s%s# define %s fmvgen_mv_%s%s#endif%s%.*s%s%s%s", on, eol, ident, ident, eol, eol,
+                            (int)indent, text + f->offset, macro, f->is_static ? "_STATIC" : "", eol);
+    out->after_offset = after;
+    out->after = xasprintf("#ifdef %s%s# undef %s%s%.*sFMVGEN_PTR_DEF %s FMVGEN_PTR_BODY(%s, fmvgen_mv_%s)%s#endif%s", on,
+                           eol, ident, eol, (int)indent, text + f->offset, head, f->name, ident, eol, eol);
+    free(macro);
+    free(head);
+    free(ident);
+    return NULL;
+}
+
+void patch_pointer_lines_free(struct patch_pointer_lines *l)
+{
+    free(l->before);
+    free(l->after);
+    memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,86 @@
+/* pointer.h - `fmvgen patch --dispatch pointer`: the same target_clones
+ * clones, reached through a function pointer instead of an IFUNC, so that
+ * C libraries without IFUNC (musl, dynamic and static) run them too.
+ *
+ * What a function f (symbol SYM, set macro M) gets, whole lines only:
+ *
+ *   #ifdef FMVGEN_PTR_ON                  (FMVGEN_PTR_STATIC_ON: static f)
+ *   # define f fmvgen_mv_f                the definition below is renamed
+ *   #endif
+ *   M_PTR                                 static target_clones (M_PTR_STATIC)
+ *   long f(const int *a, int n)           the definition, untouched
+ *   { ... }
+ *   #ifdef FMVGEN_PTR_ON
+ *   # undef f
+ *   FMVGEN_PTR_DEF long f(const int *a, int n) FMVGEN_PTR_BODY(SYM, fmvgen_mv_f)
+ *   #endif
+ *
+ * The last line copies the definition's head (decl-specifiers and
+ * declarator, comments dropped, on one line) into a naked definition of f
+ * whose body jumps through the pointer SYM.fmvgen_ptr. That pointer starts
+ * at SYM.fmvgen_init, which saves the argument registers, calls the clones'
+ * own resolver (fmvgen_mv_f.resolver: __builtin_cpu_init and
+ * __builtin_cpu_supports, the choice an IFUNC would make), stores its
+ * answer (one aligned 8-byte store: threads racing there store the same
+ * value) and jumps to it. Nothing runs before the first call, so no
+ * constructor order matters; no IFUNC symbol is referenced, so no IRELATIVE
+ * relocation exists. f keeps its own linkage and visibility: it is a plain
+ * C definition, so -fvisibility and visibility attributes apply as written.
+ * Where the preamble turns the pointer off (see patch_preamble_pointer) the
+ * lines are empty or excluded and f is the plain function it was.
+ *
+ * A function whose shape the rename cannot take is dispatched by IFUNC
+ * instead (FMVGEN_CLONES(sym), glibc only), with the reason:
+ * patch_pointer_plan. */
+#ifndef FMVGEN_PATCH_POINTER_H
+#define FMVGEN_PATCH_POINTER_H
+
+#include <stddef.h>
+
+#include "patch/preamble.h"
+#include "util/util.h"
+
+struct patch_function;
+
+enum patch_dispatch {
+    PATCH_DISPATCH_IFUNC = 0,   /* target_clones' IFUNC (auto) */
+    PATCH_DISPATCH_POINTER,     /* the clones through a pointer set on first call */
+};
+
+/* "auto" and "ifunc" -> IFUNC, "pointer" -> POINTER. 0, or -1 (unknown
+ * word; nothing printed). */
+int patch_dispatch_parse(const char *word, enum patch_dispatch *out);
+const char *patch_dispatch_name(enum patch_dispatch d);
+
+/* The preamble blocks of pointer dispatch for sets[0..n): the shared block
+ * (FMVGEN_PTR_ON, FMVGEN_PTR_STATIC_ON, FMVGEN_PTR_DEF, FMVGEN_PTR_BODY),
+ * guarded, then per set M_PTR / M_PTR_STATIC (guard "#ifndef M_PTR_STATIC").
+ * Lines end in eol. */
+char *patch_preamble_pointer(const struct patch_target_set *sets, size_t n, const char *eol);
+
+/* The macro name of a set's pointer pair: "<macro>_PTR". Caller frees. */
+char *patch_pointer_macro(const char *set_macro);
+
+/* Where f's pointer lines go in its file's text and what they say, or why
+ * f cannot be renamed (NULL reason: it can). Reasons: a C++ member or
+ * qualified name, an operator, a name a macro gives (included-source
+ * spellings), a K&R definition, a preprocessor line or `extern` in its
+ * head, its own name inside its body (recursion, a member or variable of
+ * that name would be renamed too), code after its closing brace on the
+ * same line, no newline at the end of the file. */
+struct patch_pointer_lines {
+    size_t before_offset;   /* f's insert offset */
+    char *before;           /* the #ifdef/#define/#endif lines and the attribute line */
+    size_t after_offset;    /* start of the line after the closing brace */
+    char *after;            /* the #ifdef/#undef/trampoline/#endif lines */
+};
+const char *patch_pointer_lines(const struct patch_function *f, const char *text, size_t len, const char *set_macro,
+                                struct patch_pointer_lines *out);
+void patch_pointer_lines_free(struct patch_pointer_lines *l);
+
+/* The identifier f is written with (C: its name; C++: the last component
+ * of its display name before '('), or NULL when that is no plain
+ * identifier (an operator). Caller frees. */
+char *patch_pointer_ident(const struct patch_function *f);
+
+#endif

@@ -1,0 +1,166 @@
+/* Unit tests of lib/patch/pointer.h on texts written here: the lines a
+ * function gets with --dispatch pointer (the rename above, the trampoline
+ * with the definition's head below, comments dropped and lines joined), a
+ * static one's STATIC macros and CRLF endings kept, and each shape the
+ * rename cannot take named with its reason (K&R, its name again in its
+ * body, a qualified name, extern, a preprocessor line in its head, code
+ * after its closing brace, no final newline, a macro-given name); the
+ * --dispatch words. The patched files are compiled by
+ * tests/cli/test_patch_pointer.sh. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patch/plan.h"
+#include "patch/pointer.h"
+#include "util/util.h"
+
+/* A function defined at the first line of text starting with first_line,
+ * ending at the last '}' of text (end_line/end_col as libclang gives them:
+ * just past the brace). */
+static struct patch_function fn(const char *text, const char *name, const char *display, const char *first_line,
+                                int is_static)
+{
+    struct patch_function f;
+    memset(&f, 0, sizeof f);
+    f.name = (char *)name;
+    f.display_name = (char *)display;
+    f.is_static = is_static;
+    const char *at = strstr(text, first_line);
+    assert_non_null(at);
+    f.offset = (size_t)(at - text);
+    const char *brace = strrchr(text, '}');
+    int line = 1, col = 1;
+    for (const char *c = text; c < brace; c++) {
+        if (*c == '\n') line++, col = 1;
+        else col++;
+    }
+    f.end_line = line;
+    f.end_col = col + 1;
+    return f;
+}
+
+static const char *why_of(const char *text, struct patch_function *f)
+{
+    struct patch_pointer_lines l;
+    const char *why = patch_pointer_lines(f, text, strlen(text), "FMVGEN_CLONES", &l);
+    patch_pointer_lines_free(&l);
+    return why;
+}
+
+static void test_lines(void **state)
+{
+    (void)state;
+    const char *text = "#include \"k.h\"\n\n"
+                       "long sum_sq(const int *a, /* the data */\n"
+                       "            int n) // count\n"
+                       "{\n    long s = 0;\n    return s + a[n];\n}\n"
+                       "int after;\n";
+    struct patch_function f = fn(text, "sum_sq", "sum_sq", "long sum_sq", 0);
+    struct patch_pointer_lines l;
+    assert_null(patch_pointer_lines(&f, text, strlen(text), "FMVGEN_CLONES", &l));
+    assert_int_equal(l.before_offset, f.offset);
+    assert_string_equal(l.before, "#ifdef FMVGEN_PTR_ON\n# define sum_sq fmvgen_mv_sum_sq\n#endif\nFMVGEN_CLONES_PTR\n");
+    assert_int_equal(l.after_offset, (size_t)(strstr(text, "int after;") - text));
+    assert_string_equal(l.after, "#ifdef FMVGEN_PTR_ON\n# undef sum_sq\n"
+                                 "FMVGEN_PTR_DEF long sum_sq(const int *a, int n) FMVGEN_PTR_BODY(sum_sq, fmvgen_mv_sum_sq)\n"
+                                 "#endif\n");
+    patch_pointer_lines_free(&l);
+}
+
+static void test_static_crlf_cxx(void **state)
+{
+    (void)state;
+    const char *text = "namespace ns {\r\n  static void fill(int *a) {\r\n    a[0] = 1;\r\n  }  \r\n}\r\n";
+    struct patch_function f = fn(text, "_ZN2nsL4fillEPi", "ns::fill(int *)", "  static void fill", 1);
+    /* the last '}' closes the namespace: point at fill's own brace */
+    f.end_line = 4;
+    f.end_col = 4;
+    struct patch_pointer_lines l;
+    assert_null(patch_pointer_lines(&f, text, strlen(text), "FMVGEN_CLONES_AVX2", &l));
+    assert_string_equal(l.before, "#ifdef FMVGEN_PTR_STATIC_ON\r\n# define fill fmvgen_mv_fill\r\n#endif\r\n"
+                                  "  FMVGEN_CLONES_AVX2_PTR_STATIC\r\n");
+    assert_string_equal(l.after, "#ifdef FMVGEN_PTR_STATIC_ON\r\n# undef fill\r\n"
+                                 "  FMVGEN_PTR_DEF static void fill(int *a) FMVGEN_PTR_BODY(_ZN2nsL4fillEPi, fmvgen_mv_fill)\r\n"
+                                 "#endif\r\n");
+    assert_int_equal(l.after_offset, (size_t)(strstr(text, "}\r\n") - text));
+    patch_pointer_lines_free(&l);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    const char *kr = "int add(a, n)\nint *a; int n;\n{\n    return a[n];\n}\n";
+    struct patch_function f = fn(kr, "add", "add", "int add", 0);
+    assert_string_equal(why_of(kr, &f), "a K&R definition (parameter declarations after its head)");
+
+    const char *self = "void scale(struct acc *s, int *a)\n{\n    a[0] *= s->scale;\n}\n";
+    f = fn(self, "scale", "scale", "void scale", 0);
+    assert_non_null(strstr(why_of(self, &f), "its body names it too"));
+
+    const char *member = "void S::run(int *a)\n{\n    a[0] = 1;\n}\n";
+    f = fn(member, "_ZN1S3runEPi", "S::run(int *)", "void S::run", 0);
+    assert_non_null(strstr(why_of(member, &f), "a qualified name"));
+
+    const char *ext = "extern void go(int *a)\n{\n    a[0] = 1;\n}\n";
+    f = fn(ext, "go", "go", "extern void go", 0);
+    assert_non_null(strstr(why_of(ext, &f), "extern"));
+
+    const char *pp = "void go(int *a,\n#ifdef X\n int b,\n#endif\n int n)\n{\n    a[0] = n;\n}\n";
+    f = fn(pp, "go", "go", "void go", 0);
+    assert_string_equal(why_of(pp, &f), "a preprocessor line inside its head");
+
+    const char *tail = "void go(int *a)\n{\n    a[0] = 1;\n} int x;\n";
+    f = fn(tail, "go", "go", "void go", 0);
+    assert_string_equal(why_of(tail, &f), "code follows its closing brace on the same line");
+
+    const char *noeol = "void go(int *a)\n{\n    a[0] = 1;\n}";
+    f = fn(noeol, "go", "go", "void go", 0);
+    assert_string_equal(why_of(noeol, &f), "the file ends on its closing brace without a newline");
+
+    const char *plain = "void go(int *a)\n{\n    a[0] = 1;\n}\n";
+    f = fn(plain, "go", "go", "void go", 0);
+    f.clones_arg = (char *)"GO";
+    assert_non_null(strstr(why_of(plain, &f), "given by a macro"));
+    f.clones_arg = NULL;
+    f.end_line = 2;   /* a stale end: not at a closing brace */
+    assert_non_null(strstr(why_of(plain, &f), "run 'fmvgen scan' again"));
+}
+
+static void test_ident_and_words(void **state)
+{
+    (void)state;
+    struct patch_function f;
+    memset(&f, 0, sizeof f);
+    f.name = (char *)"_ZN2ns3sumEPfi";
+    f.display_name = (char *)"ns::sum(float *, int)";
+    char *id = patch_pointer_ident(&f);
+    assert_string_equal(id, "sum");
+    free(id);
+    f.display_name = (char *)"V::operator+(const V &)";
+    assert_null(patch_pointer_ident(&f));
+    enum patch_dispatch d;
+    assert_int_equal(patch_dispatch_parse("auto", &d), 0);
+    assert_int_equal(d, PATCH_DISPATCH_IFUNC);
+    assert_int_equal(patch_dispatch_parse("pointer", &d), 0);
+    assert_int_equal(d, PATCH_DISPATCH_POINTER);
+    assert_int_equal(patch_dispatch_parse("ifunc", &d), 0);
+    assert_int_equal(d, PATCH_DISPATCH_IFUNC);
+    assert_int_equal(patch_dispatch_parse("ptr", &d), -1);
+    assert_string_equal(patch_dispatch_name(PATCH_DISPATCH_POINTER), "pointer");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lines),
+        cmocka_unit_test(test_static_crlf_cxx),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_ident_and_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -4,9 +4,9 @@
  * rename can take it, and the copied head. */
 #include "patch/pointer.h"
 #include "patch/plan.h"
+#include "patch/preamble.h"
 #include "targets/targets.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,23 +30,6 @@ char *patch_pointer_macro(const char *set_macro)
 }
 
 /* ---- the preamble ---- */
-
-static void line(struct strbuf *sb, const char *eol, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void line(struct strbuf *sb, const char *eol, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *p = NULL;
-    if (vasprintf(&p, fmt, ap) < 0) p = NULL;
-    va_end(ap);
-    if (!p) {
-        fputs("fmvgen: out of memory\n", stderr);
-        abort();
-    }
-    sb_adds(sb, p);
-    sb_adds(sb, eol);
-    free(p);
-}
 
 /* The trampoline's body, as lines of the FMVGEN_PTR_BODY macro (each but
  * the last ending in a backslash). Three asm statements, so that no string
@@ -79,35 +62,35 @@ static const char *const BODY_LINES[] = {
  * function's trampoline line uses. */
 static void shared_block(struct strbuf *sb, const char *eol)
 {
-    line(sb, eol, "#ifndef FMVGEN_PTR_BODY");
-    line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
-    line(sb, eol, "#  if __has_attribute(target_clones) && __has_attribute(naked)");
-    line(sb, eol, "#   if !defined(__clang__) || __clang_major__ >= 18");
-    line(sb, eol, "#    define FMVGEN_PTR_ON");
-    line(sb, eol, "#    define FMVGEN_PTR_STATIC_ON");
-    line(sb, eol, "#    define FMVGEN_PTR_RESOLVER_(mv) \"%%c0.resolver\"");
-    line(sb, eol, "#    define FMVGEN_PTR_HIDE_(mv) \"\"");
-    line(sb, eol, "#   elif !defined(__cplusplus)");
-    line(sb, eol, "     /* clang < 18 names the IFUNC mv.ifunc, so %%c0 cannot name the resolver: the C");
-    line(sb, eol, "      * name does (not a C++ one, mangled); its static functions' resolvers are");
-    line(sb, eol, "      * global symbols, which two files' statics of one name would share. Its");
-    line(sb, eol, "      * resolvers are global even for a static function: hidden here, so a");
-    line(sb, eol, "      * shared library neither exports nor calls it through the PLT. */");
-    line(sb, eol, "#    define FMVGEN_PTR_ON");
-    line(sb, eol, "#    define FMVGEN_PTR_RESOLVER_(mv) #mv \".resolver\"");
-    line(sb, eol, "#    define FMVGEN_PTR_HIDE_(mv) \".hidden \" #mv \".resolver\\n\\t\"");
-    line(sb, eol, "#   endif");
-    line(sb, eol, "#  endif");
-    line(sb, eol, "# endif");
-    line(sb, eol, "# ifdef __CET__");
-    line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
-    line(sb, eol, "# else");
-    line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \"\"");
-    line(sb, eol, "# endif");
-    line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
-    line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
-    for (size_t i = 0; BODY_LINES[i]; i++) line(sb, eol, "%s", BODY_LINES[i]);
-    line(sb, eol, "#endif");
+    patch_text_line(sb, eol, "#ifndef FMVGEN_PTR_BODY");
+    patch_text_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    patch_text_line(sb, eol, "#  if __has_attribute(target_clones) && __has_attribute(naked)");
+    patch_text_line(sb, eol, "#   if !defined(__clang__) || __clang_major__ >= 18");
+    patch_text_line(sb, eol, "#    define FMVGEN_PTR_ON");
+    patch_text_line(sb, eol, "#    define FMVGEN_PTR_STATIC_ON");
+    patch_text_line(sb, eol, "#    define FMVGEN_PTR_RESOLVER_(mv) \"%%c0.resolver\"");
+    patch_text_line(sb, eol, "#    define FMVGEN_PTR_HIDE_(mv) \"\"");
+    patch_text_line(sb, eol, "#   elif !defined(__cplusplus)");
+    patch_text_line(sb, eol, "     /* clang < 18 names the IFUNC mv.ifunc, so %%c0 cannot name the resolver: the C");
+    patch_text_line(sb, eol, "      * name does (not a C++ one, mangled); its static functions' resolvers are");
+    patch_text_line(sb, eol, "      * global symbols, which two files' statics of one name would share. Its");
+    patch_text_line(sb, eol, "      * resolvers are global even for a static function: hidden here, so a");
+    patch_text_line(sb, eol, "      * shared library neither exports nor calls it through the PLT. */");
+    patch_text_line(sb, eol, "#    define FMVGEN_PTR_ON");
+    patch_text_line(sb, eol, "#    define FMVGEN_PTR_RESOLVER_(mv) #mv \".resolver\"");
+    patch_text_line(sb, eol, "#    define FMVGEN_PTR_HIDE_(mv) \".hidden \" #mv \".resolver\\n\\t\"");
+    patch_text_line(sb, eol, "#   endif");
+    patch_text_line(sb, eol, "#  endif");
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "# ifdef __CET__");
+    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
+    patch_text_line(sb, eol, "# else");
+    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \"\"");
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
+    patch_text_line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
+    for (size_t i = 0; BODY_LINES[i]; i++) patch_text_line(sb, eol, "%s", BODY_LINES[i]);
+    patch_text_line(sb, eol, "#endif");
 }
 
 static void clones_list(struct strbuf *sb, const struct strvec *spelled)
@@ -129,24 +112,24 @@ static void set_block(struct strbuf *sb, const struct patch_target_set *set, con
     clones_list(&f, &features);
     char *n = patch_pointer_macro(set->macro);
     int differ = strcmp(sb_str(&m), sb_str(&f)) != 0;
-    line(sb, eol, "#ifndef %s_STATIC", n);
+    patch_text_line(sb, eol, "#ifndef %s_STATIC", n);
     static const char *const kinds[2][3] = {{"", "FMVGEN_PTR_ON", "static "}, {"_STATIC", "FMVGEN_PTR_STATIC_ON", ""}};
     for (int k = 0; k < 2; k++) {
-        line(sb, eol, "# ifdef %s", kinds[k][1]);
+        patch_text_line(sb, eol, "# ifdef %s", kinds[k][1]);
         if (differ) {
-            line(sb, eol, "#  if %s", TARGETS_FEATURE_SPELLING_CONDITION);
-            line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&f));
-            line(sb, eol, "#  else");
-            line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&m));
-            line(sb, eol, "#  endif");
+            patch_text_line(sb, eol, "#  if %s", TARGETS_FEATURE_SPELLING_CONDITION);
+            patch_text_line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&f));
+            patch_text_line(sb, eol, "#  else");
+            patch_text_line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&m));
+            patch_text_line(sb, eol, "#  endif");
         } else {
-            line(sb, eol, "#  define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&m));
+            patch_text_line(sb, eol, "#  define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&m));
         }
-        line(sb, eol, "# else");
-        line(sb, eol, "#  define %s%s", n, kinds[k][0]);
-        line(sb, eol, "# endif");
+        patch_text_line(sb, eol, "# else");
+        patch_text_line(sb, eol, "#  define %s%s", n, kinds[k][0]);
+        patch_text_line(sb, eol, "# endif");
     }
-    line(sb, eol, "#endif");
+    patch_text_line(sb, eol, "#endif");
     free(n);
     sv_free(&modern);
     sv_free(&features);
@@ -157,18 +140,18 @@ static void set_block(struct strbuf *sb, const struct patch_target_set *set, con
 char *patch_preamble_pointer(const struct patch_target_set *sets, size_t n, const char *eol)
 {
     struct strbuf sb = STRBUF_INIT;
-    line(&sb, eol, "/* fmvgen (--dispatch pointer): <SET>_PTR before a function - <SET>_PTR_STATIC for");
-    line(&sb, eol, " * a static one - compiles it as target_clones under the name fmvgen_mv_<name>");
-    line(&sb, eol, " * (renamed by the #define above it); <name> itself is then defined below it as");
-    line(&sb, eol, " * a jump through a pointer that its first call sets, once, to the clone the");
-    line(&sb, eol, " * clones' own resolver picks for this CPU (__builtin_cpu_init and");
-    line(&sb, eol, " * __builtin_cpu_supports). No IFUNC: it runs with glibc, musl, dynamic and");
-    line(&sb, eol, " * static. Compilers without target_clones or naked functions, non-x86-64 or");
-    line(&sb, eol, " * non-ELF builds, -DFMVGEN_NO_CLONES, and with clang < 18 C++ and static");
-    line(&sb, eol, " * functions get the plain functions. */");
+    patch_text_line(&sb, eol, "/* fmvgen (--dispatch pointer): <SET>_PTR before a function - <SET>_PTR_STATIC for");
+    patch_text_line(&sb, eol, " * a static one - compiles it as target_clones under the name fmvgen_mv_<name>");
+    patch_text_line(&sb, eol, " * (renamed by the #define above it); <name> itself is then defined below it as");
+    patch_text_line(&sb, eol, " * a jump through a pointer that its first call sets, once, to the clone the");
+    patch_text_line(&sb, eol, " * clones' own resolver picks for this CPU (__builtin_cpu_init and");
+    patch_text_line(&sb, eol, " * __builtin_cpu_supports). No IFUNC: it runs with glibc, musl, dynamic and");
+    patch_text_line(&sb, eol, " * static. Compilers without target_clones or naked functions, non-x86-64 or");
+    patch_text_line(&sb, eol, " * non-ELF builds, -DFMVGEN_NO_CLONES, and with clang < 18 C++ and static");
+    patch_text_line(&sb, eol, " * functions get the plain functions. */");
     shared_block(&sb, eol);
     for (size_t i = 0; i < n; i++) set_block(&sb, &sets[i], eol);
-    line(&sb, eol, "%s", "");
+    patch_text_line(&sb, eol, "%s", "");
     return sb_detach(&sb);
 }
 

@@ -23,8 +23,7 @@
 
 /* ---- the preamble ---- */
 
-static void add_line(struct strbuf *sb, const char *eol, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_line(struct strbuf *sb, const char *eol, const char *fmt, ...)
+void patch_text_line(struct strbuf *sb, const char *eol, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -68,10 +67,10 @@ static void clones_list(struct strbuf *sb, const struct strvec *spelled)
  * library (above); leaves one #if open, at depth "# if". */
 static void libc_lines(struct strbuf *sb, const char *eol)
 {
-    add_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
-    add_line(sb, eol, "#  if !defined(__GLIBC__) && !defined(_FEATURES_H)");
-    add_line(sb, eol, "#   include <limits.h>");
-    add_line(sb, eol, "#  endif");
+    patch_text_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
+    patch_text_line(sb, eol, "#  if !defined(__GLIBC__) && !defined(_FEATURES_H)");
+    patch_text_line(sb, eol, "#   include <limits.h>");
+    patch_text_line(sb, eol, "#  endif");
 }
 
 /* The preamble's comment on it (four lines, the last ending the comment). */
@@ -95,25 +94,25 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
     clones_list(&m, &modern);
     clones_list(&f, &features);
     const char *n = set->macro;
-    add_line(sb, eol, "#ifndef %s_STATIC", n);
+    patch_text_line(sb, eol, "#ifndef %s_STATIC", n);
     libc_lines(sb, eol);
-    add_line(sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones)");
+    patch_text_line(sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones)");
     if (strcmp(sb_str(&m), sb_str(&f)) != 0) {
         if (!*said_spelling)
-            add_line(sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
+            patch_text_line(sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
         *said_spelling = 1;
-        add_line(sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
-        add_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&f));
-        add_line(sb, eol, "#   else");
-        add_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
-        add_line(sb, eol, "#   endif");
+        patch_text_line(sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
+        patch_text_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&f));
+        patch_text_line(sb, eol, "#   else");
+        patch_text_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
+        patch_text_line(sb, eol, "#   endif");
     } else {
-        add_line(sb, eol, "#   define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
+        patch_text_line(sb, eol, "#   define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
     }
-    add_line(sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
+    patch_text_line(sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
     if (!*said_alias) {
-        add_line(sb, eol, "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias");
-        add_line(sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
+        patch_text_line(sb, eol, "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias");
+        patch_text_line(sb, eol, "      * SYMBOL is added, or calls from other files would not link. */");
     }
     /* clang < 18 is also < 19: the feature spelling, written out because
      * NAME_STATIC is emptied below. sym goes through a second macro, so it
@@ -121,29 +120,29 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
      * macro per TU (a source file several TUs #include) gets each TU's
      * symbol. */
     {   /* in each block: an earlier file's preamble may have run only some */
-        add_line(sb, eol, "#    ifndef FMVGEN_IFUNC_ALIAS_");
-        add_line(sb, eol, "#     define FMVGEN_IFUNC_ALIAS_(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" "
+        patch_text_line(sb, eol, "#    ifndef FMVGEN_IFUNC_ALIAS_");
+        patch_text_line(sb, eol, "#     define FMVGEN_IFUNC_ALIAS_(sym) __asm__(\".globl \" #sym \"\\n\\t.set \" #sym \", \" "
                           "#sym \".ifunc\");");
-        add_line(sb, eol, "#    endif");
+        patch_text_line(sb, eol, "#    endif");
     }
-    add_line(sb, eol, "#    define %s(sym) FMVGEN_IFUNC_ALIAS_(sym) __attribute__((target_clones(%s)))", n, sb_str(&f));
+    patch_text_line(sb, eol, "#    define %s(sym) FMVGEN_IFUNC_ALIAS_(sym) __attribute__((target_clones(%s)))", n, sb_str(&f));
     if (!*said_alias) {
-        add_line(sb, eol, "     /* It also makes the resolver of a static function a global symbol: two");
-        add_line(sb, eol, "      * files' static functions of one name would not link. No clones. */");
+        patch_text_line(sb, eol, "     /* It also makes the resolver of a static function a global symbol: two");
+        patch_text_line(sb, eol, "      * files' static functions of one name would not link. No clones. */");
     }
     *said_alias = 1;
-    add_line(sb, eol, "#    undef %s_STATIC", n);
-    add_line(sb, eol, "#    define %s_STATIC", n);
-    add_line(sb, eol, "#   else");
-    add_line(sb, eol, "#    define %s(sym) %s_STATIC", n, n);
-    add_line(sb, eol, "#   endif");
-    add_line(sb, eol, "#  endif");
-    add_line(sb, eol, "# endif");
-    add_line(sb, eol, "# ifndef %s_STATIC", n);
-    add_line(sb, eol, "#  define %s_STATIC", n);
-    add_line(sb, eol, "#  define %s(sym)", n);
-    add_line(sb, eol, "# endif");
-    add_line(sb, eol, "#endif");
+    patch_text_line(sb, eol, "#    undef %s_STATIC", n);
+    patch_text_line(sb, eol, "#    define %s_STATIC", n);
+    patch_text_line(sb, eol, "#   else");
+    patch_text_line(sb, eol, "#    define %s(sym) %s_STATIC", n, n);
+    patch_text_line(sb, eol, "#   endif");
+    patch_text_line(sb, eol, "#  endif");
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "# ifndef %s_STATIC", n);
+    patch_text_line(sb, eol, "#  define %s_STATIC", n);
+    patch_text_line(sb, eol, "#  define %s(sym)", n);
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "#endif");
     sv_free(&modern);
     sv_free(&features);
     sb_free(&m);
@@ -158,85 +157,85 @@ char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const c
      * _STATIC macros (no variadic macros); #ifndef so that two patched
      * files in one TU, or -DFMVGEN_CLONES_STATIC= on the command line, win. */
     if (n == 1) {
-        add_line(&sb, eol, "/* fmvgen: %s(symbol) - %s_STATIC for static functions -", sets[0].macro, sets[0].macro);
-        add_line(&sb, eol, " * makes the function after it multi-versioned: one clone per target");
-        add_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Clones need IFUNC:");
-        add_line(&sb, eol, " * %s", LIBC_SENTENCE_1);
-        add_line(&sb, eol, " * %s", LIBC_SENTENCE_2);
-        add_line(&sb, eol, " * %s", LIBC_SENTENCE_3);
-        add_line(&sb, eol, " * %s", LIBC_SENTENCE_4);
+        patch_text_line(&sb, eol, "/* fmvgen: %s(symbol) - %s_STATIC for static functions -", sets[0].macro, sets[0].macro);
+        patch_text_line(&sb, eol, " * makes the function after it multi-versioned: one clone per target");
+        patch_text_line(&sb, eol, " * (target_clones), the best for the CPU chosen at load time. Clones need IFUNC:");
+        patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_1);
+        patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_2);
+        patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_3);
+        patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_4);
     } else {
-        add_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES_<SET>(symbol) - FMVGEN_CLONES_<SET>_STATIC for static");
-        add_line(&sb, eol, " * functions - makes the function after it multi-versioned for the target set");
-        add_line(&sb, eol, " * <SET>: one clone per target (target_clones), the best for the CPU chosen at");
-        add_line(&sb, eol, " * load time. Sets:");
+        patch_text_line(&sb, eol, "/* fmvgen: FMVGEN_CLONES_<SET>(symbol) - FMVGEN_CLONES_<SET>_STATIC for static");
+        patch_text_line(&sb, eol, " * functions - makes the function after it multi-versioned for the target set");
+        patch_text_line(&sb, eol, " * <SET>: one clone per target (target_clones), the best for the CPU chosen at");
+        patch_text_line(&sb, eol, " * load time. Sets:");
         for (size_t i = 0; i < n; i++) {
             struct strbuf t = STRBUF_INIT;
             for (size_t k = 0; k < sets[i].targets.n; k++) sb_addf(&t, "%s, ", sets[i].targets.v[k]);
-            add_line(&sb, eol, " *   %s: %sdefault", sets[i].macro, sb_str(&t));
+            patch_text_line(&sb, eol, " *   %s: %sdefault", sets[i].macro, sb_str(&t));
             sb_free(&t);
         }
-        add_line(&sb, eol, " * Clones need IFUNC:");
-        add_line(&sb, eol, " * %s", LIBC_SENTENCE_1);
-        add_line(&sb, eol, " * %s", LIBC_SENTENCE_2);
-        add_line(&sb, eol, " * %s", LIBC_SENTENCE_3);
-        add_line(&sb, eol, " * %s", LIBC_SENTENCE_4);
+        patch_text_line(&sb, eol, " * Clones need IFUNC:");
+        patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_1);
+        patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_2);
+        patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_3);
+        patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_4);
     }
     int said_spelling = 0, said_alias = 0;
     for (size_t i = 0; i < n; i++) preamble_block(&sb, &sets[i], &said_spelling, &said_alias, eol);
-    add_line(&sb, eol, "%s", "");
+    patch_text_line(&sb, eol, "%s", "");
     return sb_detach(&sb);
 }
 
 char *patch_preamble_inline(const char *eol)
 {
     struct strbuf sb = STRBUF_INIT;
-    add_line(&sb, eol, "/* fmvgen: %s marks a static helper whose loops a multi-versioned", INLINE_MACRO);
-    add_line(&sb, eol, " * function inlined: always_inline inlines it into each of that function's");
-    add_line(&sb, eol, " * clones, as the unpatched build inlined it, so its loops are compiled for each");
-    add_line(&sb, eol, " * clone's target. Empty where there are no clones (see FMVGEN_CLONES). */");
-    add_line(&sb, eol, "#ifndef %s", INLINE_MACRO);
+    patch_text_line(&sb, eol, "/* fmvgen: %s marks a static helper whose loops a multi-versioned", INLINE_MACRO);
+    patch_text_line(&sb, eol, " * function inlined: always_inline inlines it into each of that function's");
+    patch_text_line(&sb, eol, " * clones, as the unpatched build inlined it, so its loops are compiled for each");
+    patch_text_line(&sb, eol, " * clone's target. Empty where there are no clones (see FMVGEN_CLONES). */");
+    patch_text_line(&sb, eol, "#ifndef %s", INLINE_MACRO);
     libc_lines(&sb, eol);
-    add_line(&sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones) && __has_attribute(always_inline)");
-    add_line(&sb, eol, "#   define %s __attribute__((always_inline)) __inline__", INLINE_MACRO);
-    add_line(&sb, eol, "#  endif");
-    add_line(&sb, eol, "# endif");
-    add_line(&sb, eol, "# ifndef %s", INLINE_MACRO);
-    add_line(&sb, eol, "#  define %s", INLINE_MACRO);
-    add_line(&sb, eol, "# endif");
-    add_line(&sb, eol, "#endif");
-    add_line(&sb, eol, "%s", "");
+    patch_text_line(&sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones) && __has_attribute(always_inline)");
+    patch_text_line(&sb, eol, "#   define %s __attribute__((always_inline)) __inline__", INLINE_MACRO);
+    patch_text_line(&sb, eol, "#  endif");
+    patch_text_line(&sb, eol, "# endif");
+    patch_text_line(&sb, eol, "# ifndef %s", INLINE_MACRO);
+    patch_text_line(&sb, eol, "#  define %s", INLINE_MACRO);
+    patch_text_line(&sb, eol, "# endif");
+    patch_text_line(&sb, eol, "#endif");
+    patch_text_line(&sb, eol, "%s", "");
     return sb_detach(&sb);
 }
 
 char *patch_preamble_hidden(const struct patch_target_set *sets, size_t n, const char *eol)
 {
     struct strbuf sb = STRBUF_INIT;
-    add_line(&sb, eol, "/* fmvgen: <SET>_HIDDEN(symbol) is <SET>(symbol) for a function of hidden");
-    add_line(&sb, eol, " * visibility: GCC exports a target_clones dispatcher (symbol, symbol.resolver)");
-    add_line(&sb, eol, " * whatever -fvisibility or a visibility attribute says, clang < 18 its alias,");
-    add_line(&sb, eol, " * symbol.ifunc and resolver, clang 19 its resolver: marked .hidden here. */");
-    add_line(&sb, eol, "#ifndef FMVGEN_HIDE_");
+    patch_text_line(&sb, eol, "/* fmvgen: <SET>_HIDDEN(symbol) is <SET>(symbol) for a function of hidden");
+    patch_text_line(&sb, eol, " * visibility: GCC exports a target_clones dispatcher (symbol, symbol.resolver)");
+    patch_text_line(&sb, eol, " * whatever -fvisibility or a visibility attribute says, clang < 18 its alias,");
+    patch_text_line(&sb, eol, " * symbol.ifunc and resolver, clang 19 its resolver: marked .hidden here. */");
+    patch_text_line(&sb, eol, "#ifndef FMVGEN_HIDE_");
     libc_lines(&sb, eol);
-    add_line(&sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones)");
-    add_line(&sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
-    add_line(&sb, eol, "#    define FMVGEN_HIDE_(sym) __asm__(\".hidden \" #sym \"\\n\\t.hidden \" #sym \".ifunc\\n\\t.hidden \" "
+    patch_text_line(&sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones)");
+    patch_text_line(&sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
+    patch_text_line(&sb, eol, "#    define FMVGEN_HIDE_(sym) __asm__(\".hidden \" #sym \"\\n\\t.hidden \" #sym \".ifunc\\n\\t.hidden \" "
                        "#sym \".resolver\");");
-    add_line(&sb, eol, "#   else");
-    add_line(&sb, eol, "#    define FMVGEN_HIDE_(sym) __asm__(\".hidden \" #sym \"\\n\\t.hidden \" #sym \".resolver\");");
-    add_line(&sb, eol, "#   endif");
-    add_line(&sb, eol, "#  endif");
-    add_line(&sb, eol, "# endif");
-    add_line(&sb, eol, "# ifndef FMVGEN_HIDE_");
-    add_line(&sb, eol, "#  define FMVGEN_HIDE_(sym)");
-    add_line(&sb, eol, "# endif");
-    add_line(&sb, eol, "#endif");
+    patch_text_line(&sb, eol, "#   else");
+    patch_text_line(&sb, eol, "#    define FMVGEN_HIDE_(sym) __asm__(\".hidden \" #sym \"\\n\\t.hidden \" #sym \".resolver\");");
+    patch_text_line(&sb, eol, "#   endif");
+    patch_text_line(&sb, eol, "#  endif");
+    patch_text_line(&sb, eol, "# endif");
+    patch_text_line(&sb, eol, "# ifndef FMVGEN_HIDE_");
+    patch_text_line(&sb, eol, "#  define FMVGEN_HIDE_(sym)");
+    patch_text_line(&sb, eol, "# endif");
+    patch_text_line(&sb, eol, "#endif");
     for (size_t i = 0; i < n; i++) {
-        add_line(&sb, eol, "#ifndef %s_HIDDEN", sets[i].macro);
-        add_line(&sb, eol, "# define %s_HIDDEN(sym) FMVGEN_HIDE_(sym) %s(sym)", sets[i].macro, sets[i].macro);
-        add_line(&sb, eol, "#endif");
+        patch_text_line(&sb, eol, "#ifndef %s_HIDDEN", sets[i].macro);
+        patch_text_line(&sb, eol, "# define %s_HIDDEN(sym) FMVGEN_HIDE_(sym) %s(sym)", sets[i].macro, sets[i].macro);
+        patch_text_line(&sb, eol, "#endif");
     }
-    add_line(&sb, eol, "%s", "");
+    patch_text_line(&sb, eol, "%s", "");
     return sb_detach(&sb);
 }
 

@@ -38,6 +38,11 @@ struct patch_target_set {
  * files in one TU do not redefine them. */
 char *patch_preamble(const struct strvec *targets, const char *eol);
 
+/* Appends fmt's text and eol (the patched file's line ending) to sb: one
+ * line of text the patch inserts (the preamble's, the trampolines'). */
+struct strbuf;
+void patch_text_line(struct strbuf *sb, const char *eol, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* The same for several sets: one guarded block per set defining
  * sets[i].macro(sym) and sets[i].macro_STATIC with sets[i].targets (one
  * explanatory comment above them). patch_preamble is this with the single

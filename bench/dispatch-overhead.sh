@@ -79,13 +79,20 @@ if command -v musl-gcc >/dev/null; then
   build musl-static-pointer musl-gcc "-O2 -static" pointer
 fi
 
-declare -A times
+declare -A times round
 for ((r = 0; r < RUNS; r++)); do
   for b in $(printf '%s\n' "${builds[@]}" | shuf); do
     # CPU time (user + sys, microseconds): a busy machine delays a run's
     # wall time, not the instructions it runs
     t=$( { TIMEFORMAT='%3U %3S'; time "$W/b-$b/prog" >/dev/null; } 2>&1 )
-    times[$b]+="$(echo "$t" | awk '{printf "%d", ($1 + $2) * 1000000}') "
+    round[$b]=$(echo "$t" | awk '{printf "%d", ($1 + $2) * 1000000}')
+    times[$b]+="${round[$b]} "
+  done
+  # the same round's runs, paired: what the load of that moment did to
+  # one it did to the other
+  for cc in gcc clang-19; do
+    [ -n "${round[$cc-pointer]:-}" ] && [ -n "${round[$cc-ifunc]:-}" ] &&
+      times[$cc-paired]+="$(echo "${round[$cc-pointer]} / ${round[$cc-ifunc]}" | bc -l) "
   done
 done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
@@ -105,6 +112,24 @@ for cc in gcc clang-19; do
 done
 ratio musl-pointer gcc-pointer || true
 ratio musl-static-pointer gcc-pointer || true
+# The median of the rounds' paired ratios, with its distribution-free 95%
+# interval (order statistics k and n-k+1 of the sorted ratios, k from the
+# binomial(n, 1/2) tail <= 2.5%).
+median_interval() {
+  tr ' ' '\n' | grep . | sort -g | awk '
+    {v[NR] = $1}
+    END {
+      n = NR; if (n < 6) { printf "%.3f (too few rounds for an interval)", v[int((n + 1) / 2)]; exit }
+      p = 0.5 ^ n; c = p; k = 0
+      while (c <= 0.025) { k++; p = p * (n - k + 1) / k; c += p }
+      med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+      printf "%.3f [%.3f, %.3f]", med, v[k], v[n - k + 1]
+    }'
+}
+echo "paired per round (pointer / ifunc CPU time of the same round: median [95% interval]):"
+for cc in gcc clang-19; do
+  [ -n "${times[$cc-paired]:-}" ] && printf '  %-40s %s\n' "$cc-pointer / $cc-ifunc" "$(printf '%s' "${times[$cc-paired]}" | median_interval)"
+done
 
 # Instructions per call, which no load on the machine changes: valgrind's
 # callgrind counts every instruction of a run with N and with 2N calls; the

@@ -35,8 +35,9 @@ refused() {
   expect_eq "$3: temp dir removed" "$(ls -A "$TMPDIR")" ""
 }
 
-# ---- no namespace: fmvgen without its helper next to it ----
-mkdir -p "$TMP/alone" && cp "$FMVGEN" "$TMP/alone/fmvgen"
+# ---- no namespace: fmvgen without its helper fmvgen-ns next to it (its
+# compiler wrapper fmvgen-cc is there: the reference builds through it) ----
+mkdir -p "$TMP/alone" && cp "$FMVGEN" "$(dirname "$FMVGEN")/fmvgen-cc" "$TMP/alone/"
 out=$(cd "$P" && "$TMP/alone/fmvgen" select --build 'make libs' --run './bin/prog 20000' --runs 2 2>&1); rc=$?
 refused "$rc" "$out" "wrapper, no helper"
 err=$(grep '^fmvgen: ' <<<"$out")

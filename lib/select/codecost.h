@@ -1,5 +1,5 @@
-/* codecost.h - what a selection costs in code, for the report (issue 4,
- * "Report what was measured"): each build's code bytes, measured in its
+/* codecost.h - what a selection costs in code, for the report: each
+ * build's code bytes, measured in its
  * linked files by elf/codesize.h (the way `fmvgen inspect` measures one
  * file), and each candidate's bytes added by its clones in every build.
  * A candidate is matched to the multiversioned functions of the files by

@@ -1,6 +1,6 @@
 /* reference.h - the builds `fmvgen select` compares its choice with: the
  * unpatched project compiled whole-program at -march=x86-64-v3 (what
- * glibc-hwcaps packaging would ship beside the baseline; issue 4), and on
+ * glibc-hwcaps packaging would ship beside the baseline), and on
  * request the same with -mno-fma (the FMA-free comparison, whose floats
  * match the baseline's).
  *

@@ -1,4 +1,4 @@
-/* session.h - one run of `fmvgen select` (issue 4), as a library: the CLI
+/* session.h - one run of `fmvgen select`, as a library: the CLI
  * (src/cli/select.c) parses options, opens the store, calls select_run,
  * then writes and prints what it found - like git's builtins over libgit.
  *

@@ -1,5 +1,5 @@
-/* static.h - `fmvgen select --static`: choosing without a benchmark (issue 4,
- * "Without a benchmark"). From the all-candidates build: a candidate whose
+/* static.h - `fmvgen select --static`: choosing without a benchmark.
+ * From the all-candidates build: a candidate whose
  * clones use instructions the default clone does not (the ISA verdicts of
  * lib/elf/inspect.h) is kept, one whose clones need nothing more is dropped;
  * when no linked program of the build holds its clones, the loop records

@@ -1,6 +1,6 @@
 /* workload_output.h - which part of a workload's stdout `fmvgen select`
- * compares between the baseline and a variant (issue 4, "correctness before
- * speed"). A benchmark often prints its own timings ("lz4 -b", tjbench:
+ * compares between the baseline and a variant, so that a variant is
+ * judged correct before it is timed. A benchmark often prints its own timings ("lz4 -b", tjbench:
  * MB/s), which differ from run to run whatever the build: compared byte for
  * byte, every variant would look wrong. So the baseline runs each workload
  * twice, and

@@ -93,23 +93,13 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "#endif");
 }
 
-static void clones_list(struct strbuf *sb, const struct strvec *spelled)
-{
-    for (size_t i = 0; i < spelled->n; i++) sb_addf(sb, "\"%s\", ", spelled->v[i]);
-    sb_adds(sb, "\"default\"");
-}
-
 /* One set's M_PTR (static: the renamed definition of an external function
  * has internal linkage, so no clone, resolver or IFUNC of it is exported)
  * and M_PTR_STATIC, or both empty. */
 static void set_block(struct strbuf *sb, const struct patch_target_set *set, const char *eol)
 {
-    struct strvec modern = STRVEC_INIT, features = STRVEC_INIT;
-    targets_spell(&set->targets, "gcc", 12, &modern);
-    targets_spell(&set->targets, "clang", 14, &features);
     struct strbuf m = STRBUF_INIT, f = STRBUF_INIT;
-    clones_list(&m, &modern);
-    clones_list(&f, &features);
+    patch_clones_spellings(set, &m, &f);
     char *n = patch_pointer_macro(set->macro);
     int differ = strcmp(sb_str(&m), sb_str(&f)) != 0;
     patch_text_line(sb, eol, "#ifndef %s_STATIC", n);
@@ -131,8 +121,6 @@ static void set_block(struct strbuf *sb, const struct patch_target_set *set, con
     }
     patch_text_line(sb, eol, "#endif");
     free(n);
-    sv_free(&modern);
-    sv_free(&features);
     sb_free(&m);
     sb_free(&f);
 }

@@ -45,6 +45,17 @@ static void clones_list(struct strbuf *sb, const struct strvec *spelled)
     sb_adds(sb, "\"default\"");
 }
 
+void patch_clones_spellings(const struct patch_target_set *set, struct strbuf *modern, struct strbuf *features)
+{
+    struct strvec m = STRVEC_INIT, f = STRVEC_INIT;
+    targets_spell(&set->targets, "gcc", 12, &m);
+    targets_spell(&set->targets, "clang", 14, &f);
+    clones_list(modern, &m);
+    clones_list(features, &f);
+    sv_free(&m);
+    sv_free(&f);
+}
+
 /* The clones need IFUNC: a resolver the C library's loader (or, in a
  * static program, its startup code) calls to pick a clone. glibc resolves
  * them in dynamic, -static and -static-pie programs, before any
@@ -85,14 +96,8 @@ static void libc_lines(struct strbuf *sb, const char *eol)
 static void preamble_block(struct strbuf *sb, const struct patch_target_set *set, int *said_spelling, int *said_alias,
                            const char *eol)
 {
-    /* The two spellings: what the modern resolvers dispatch (gcc >= 11,
-     * clang >= 19), and feature names for the others. */
-    struct strvec modern = STRVEC_INIT, features = STRVEC_INIT;
-    targets_spell(&set->targets, "gcc", 12, &modern);
-    targets_spell(&set->targets, "clang", 14, &features);
     struct strbuf m = STRBUF_INIT, f = STRBUF_INIT;
-    clones_list(&m, &modern);
-    clones_list(&f, &features);
+    patch_clones_spellings(set, &m, &f);
     const char *n = set->macro;
     patch_text_line(sb, eol, "#ifndef %s_STATIC", n);
     libc_lines(sb, eol);
@@ -143,8 +148,6 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
     patch_text_line(sb, eol, "#  define %s(sym)", n);
     patch_text_line(sb, eol, "# endif");
     patch_text_line(sb, eol, "#endif");
-    sv_free(&modern);
-    sv_free(&features);
     sb_free(&m);
     sb_free(&f);
 }

@@ -47,6 +47,10 @@ void patch_text_line(struct strbuf *sb, const char *eol, const char *fmt, ...) _
  * sets[i].macro(sym) and sets[i].macro_STATIC with sets[i].targets (one
  * explanatory comment above them). patch_preamble is this with the single
  * set {targets, "FMVGEN_CLONES"}. */
+/* The set's clone list, "\"t1\", \"t2\", \"default\"", appended to modern as
+ * the resolvers of gcc >= 11 and clang >= 19 dispatch it and to features in
+ * the feature names the others need (targets_spell). */
+void patch_clones_spellings(const struct patch_target_set *set, struct strbuf *modern, struct strbuf *features);
 char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const char *eol);
 
 /* The guarded block defining FMVGEN_CLONES_INLINE, what helpers get:

@@ -25,8 +25,9 @@ struct compiler_id {
 int compiler_identify(const char *compiler, struct compiler_id *out);
 /* The same, remembered across processes in cache_dir (one small file per
  * compiler, keyed by the resolved file's identity and mtime): the wrapper
- * identifies the compiler of every compile, and `clang --version` alone
- * costs ~30 ms. cache_dir NULL: no cross-process cache. */
+ * identifies the compiler of every compile, and a `--version` run is a
+ * process per compile (docs/FINDINGS.md, "Capture"). cache_dir NULL: no
+ * cross-process cache. */
 int compiler_identify_cached(const char *compiler, const char *cache_dir, struct compiler_id *out);
 void compiler_id_free(struct compiler_id *id);
 /* 1 when a program basename names a C/C++ compiler driver the scan wraps:
@@ -42,9 +43,8 @@ const char *compiler_kind_name(enum compiler_kind k);   /* "gcc" / "clang" */
  *     optimized=DIR/STEM.slp1", "-fdump-tree-slp2-optimized=DIR/STEM.slp2"
  *     (records.h, format "gcc-dump"); the three files are created empty
  *     here, as the reader needs them all and GCC writes one only for
- *     functions its pass ran on. Measured with GCC 12 on fmvgen's lib/:
- *     the same records as the JSON, at ~1/4 of its cost, and the objects
- *     stay byte-identical also with -g and -frecord-gcc-switches.
+ *     functions its pass ran on. The same records as the JSON, and the
+ *     objects stay byte-identical also with -g and -frecord-gcc-switches.
  *   - older GCC: "-fsave-optimization-record -dumpdir DIR/ -dumpbase STEM"
  *     -> DIR/STEM.opt-record.json.gz (an explicit dump base, because GCC
  *     would otherwise append the source's suffix), format "gcc-json";
@@ -60,9 +60,8 @@ void compiler_record_flags(const struct compiler_id *id, const char *records_dir
  * compiler_record_flags when it exists, else (format "gcc-json") the one
  * *.opt-record.json.gz file in its directory. GCC names the JSON file after
  * more than the -dumpbase given when a command has other inputs besides its
- * source: `cc x.o prog.c -o prog` writes "prog-prog.c.opt-record.json.gz"
- * (measured with GCC 12, also with -dumpbase-ext or a -dumpbase holding a
- * directory), and other GCC versions name it their own way; the records
+ * source (`cc x.o prog.c -o prog` writes "prog-prog.c.opt-record.json.gz";
+ * docs/FINDINGS.md, "Capture"), and GCC versions differ in it; the records
  * dir is private to one compile, so the one file in it is this compile's.
  * Returns a path (caller frees) or NULL when the compiler wrote none. */
 char *compiler_record_file_found(const char *record_path, const char *format);
@@ -91,7 +90,8 @@ char *compile_args_output_of(const struct compile_args *a, size_t i, const char 
 
 /* NULL when the record flags can be added to this compile without changing
  * any file the build writes; else why not (a short phrase). Such compiles
- * get their records from a second, records-only compile instead. Measured:
+ * get their records from a second, records-only compile instead. The flags
+ * that do so:
  *   - GCC 12+ (dumps): only -flto (the options are recorded, and only the
  *     link vectorizes), the build's own -fdump-* and -fcompare-debug;
  *     -g, -frecord-gcc-switches, -MD, -fstack-usage, ... are fine;

@@ -35,8 +35,8 @@
  *     exactly as called.
  *
  * The links point at `fmvgen-cc`, installed next to fmvgen: the same wrapper
- * code without libclang, whose loading alone costs ~45 ms per process
- * (measured), which would be paid by every compile of the build. */
+ * code without libclang, whose loading every compile of the build would
+ * otherwise pay (docs/DESIGN.md, `src/fmvgen-cc.c`). */
 #ifndef FMVGEN_WRAPPER_H
 #define FMVGEN_WRAPPER_H
 

@@ -14,12 +14,9 @@
  * and a lookup of any other name there fails (a local symbol perf named
  * from separate debug info: its file cannot be told).
  *
- * Addresses are FILE OFFSETS, as perf reports them (measured, perf 6.1:
- * `perf report --sort dso,sym -v` prints map_ip(ip), the offset in the
- * file): equal to the symbol's address (st_value) in an ordinary PIE or
- * shared library, 0x400000 below it in a non-PIE executable, and different
- * again in a PIE linked with -Ttext-segment. They are mapped to addresses
- * through the PT_LOAD program headers.
+ * Addresses are FILE OFFSETS, as perf reports them (docs/FINDINGS.md,
+ * "Profiles"), not symbol values: they are mapped to addresses through the
+ * PT_LOAD program headers.
  *
  * Files are read once per cache (a selection's profiles name the same few
  * files over and over) and closed again: the cache holds copies, no file

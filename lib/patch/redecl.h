@@ -9,8 +9,8 @@
  * both; clang accepts the definition's attribute only then). For clang < 18
  * FMVGEN_CLONES(sym) also emits the ".globl sym / .set sym, sym.ifunc"
  * alias: with the redeclaration it is emitted twice, to the same value,
- * which GNU as and LLVM's integrated assembler both accept (measured with
- * clang 14, integrated and -fno-integrated-as).
+ * which GNU as and LLVM's integrated assembler both accept (docs/FINDINGS.md,
+ * "Patch").
  *
  * The line goes at a line start of the file, on the line the scan named;
  * the preamble must come before it (patch_redecl_first_start), and at one

@@ -3,7 +3,7 @@
  * GCC 12 gives the dispatcher of a target_clones function default
  * visibility whatever -fvisibility=hidden (or a visibility("hidden")
  * attribute) says, and clang < 18's f.ifunc alias and resolver are global
- * too (measured; docs/DESIGN.md, "-fvisibility=hidden"): a shared library
+ * too (docs/DESIGN.md, "-fvisibility=hidden"): a shared library
  * built that way would export each patched external function, and a
  * function of the same name in the program or in another library could
  * then be called instead of it. The scan records each function libclang

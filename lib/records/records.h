@@ -15,13 +15,12 @@
  *
  * `function` is the function the compiler was compiling when it vectorized,
  * i.e. AFTER inlining - the one to clone - while file/line may point into an
- * inlined helper or a macro. Measured on this machine:
- *   - GCC 12 puts the assembler name there: plain C names ("foo"), and for
- *     C++ the MANGLED symbol ("_ZN2ns3Vec3addERKS0_" for ns::Vec::add(const
- *     Vec&); each overload has its own; extern "C" functions are plain).
- *     A loop in a lambda or method inlined into `use` carries use's symbol.
- *   - Clang 14 and 19 also put the (mangled for C++) symbol there.
- *   So for both compilers, C++ functions are matched by mangled name.
+ * inlined helper or a macro (docs/FINDINGS.md, "Records"):
+ *   - it is the assembler name: plain C names ("foo"), and for C++ the
+ *     MANGLED symbol ("_ZN2ns3Vec3addERKS0_" for ns::Vec::add(const Vec&);
+ *     each overload has its own; extern "C" functions are plain). A loop
+ *     in a lambda or method inlined into `use` carries use's symbol. So
+ *     C++ functions are matched by mangled name.
  *   - Compiler-made clones carry a suffix after a '.', e.g. GCC's
  *     "scale.constprop.0", ".isra.0", ".part.0", Clang-19's ".specialized.1":
  *     the readers strip it (no C identifier or mangled name contains '.'),
@@ -67,8 +66,8 @@ typedef int (*record_fn)(const struct loop_record *rec, void *ctx);
  * (zlib reads an uncompressed GCC .json as well, so either form works.)
  *
  * Empty files: GCC always writes a header, so an empty .json.gz is corrupt;
- * Clang writes a 0-byte YAML file for a TU without functions (measured with
- * clang 14 and 19), so an empty YAML file is valid and holds no records;
+ * Clang writes a 0-byte YAML file for a TU without functions, so an empty
+ * YAML file is valid and holds no records;
  * an empty build log is an error (nothing to read). */
 int records_read_gcc_json(const char *path, record_fn fn, void *ctx);
 /* GCC's vectorizer dumps of one compile: path is the loop vectorizer's

@@ -10,8 +10,8 @@
  * - the kernel's own lines and those of whatever was inlined into it there,
  * its helpers among them -, or whose line (the innermost frame's) lies in
  * the kernel's definition: clang 19 keeps the line table of a vectorized
- * loop it inlined but drops its inline scope (measured: main's samples at
- * suite.c:23, kernel_mul's body, with no kernel_mul frame). The same rule
+ * loop it inlined but may drop its inline scope (docs/FINDINGS.md,
+ * "Profiles"). The same rule
  * on both sides: in a variant the kernel is out of line and the hosts'
  * code holds it no more.
  *

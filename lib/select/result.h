@@ -75,8 +75,8 @@ struct select_workload_result {
     struct stats_interval e2e;   /* baseline vs selected build, wall seconds */
     /* The same runs' CPU time (user + system of the workload and its
      * children): on a shared, loaded machine the wall time also counts the
-     * waits for a CPU and moves by 30% between identical builds (lz4), the
-     * CPU time by about 3%. Not valid when the runs gave none. */
+     * waits for a CPU, the CPU time far less (docs/FINDINGS.md, "Select").
+     * Not valid when the runs gave none. */
     struct stats_interval e2e_cpu;
     /* The baseline's wall times were DECISION_WAITS_RATIO times its CPU
      * times or more (decision_waits_dominate): the runs waited for a busy

@@ -43,7 +43,8 @@ char *store_find_builddir(const char *start);
 void store_close(struct store *st);
 /* Leaves the WAL checkpoint to the next connection that closes with it on
  * (the last connection to close would otherwise write the WAL into the
- * database: four fdatasyncs, ~15 ms per compiler wrapper). */
+ * database, a cost each compiler wrapper would pay: docs/FINDINGS.md,
+ * "Store"). */
 void store_skip_checkpoint_on_close(struct store *st);
 
 sqlite3 *store_db(struct store *st);

@@ -4,18 +4,14 @@
  * resolver dispatches correctly, and validating a set by test-compiling a
  * one-function file with the chosen compiler before anything is written.
  *
- * Facts behind the tables (measured with gcc 12, clang 14 and clang 19, a
- * program whose clones report which one ran, natively on an AVX-512 Xeon and
- * under qemu-x86_64 -cpu Haswell / SandyBridge / Nehalem):
- *   - gcc >= 11 and clang >= 19 dispatch "arch=x86-64-v3"/"arch=x86-64-v4"
- *     correctly; clang 14 accepts them but its resolver always picks the
- *     default clone. Feature names ("avx2", "avx512f") dispatch correctly
- *     everywhere, so compilers older than that get feature names.
- *   - "arch=CPU" clones (arch=haswell, ...) are chosen by CPU *model*: on a
- *     newer CPU (even a superset) the default runs. Accepted, but warned.
- *   - -mavx512f (and the arch=x86-64-v3/v4 levels, and -mfma) let GCC and
- *     Clang contract a*b+c into vfmadd; -mavx2 alone does not. So the
- *     FMA-free (bit-exact) set may hold avx2 and below, never avx512*. */
+ * The rules the tables follow (why: docs/FINDINGS.md, "Targets"):
+ *   - "arch=x86-64-v3"/"arch=x86-64-v4" only for gcc >= 11 and clang >= 19;
+ *     older compilers get feature names ("avx2", "avx512f"), which every
+ *     resolver dispatches correctly;
+ *   - "arch=CPU" clones (arch=haswell, ...) are accepted, with a warning:
+ *     resolvers choose them by CPU model, not by features;
+ *   - the FMA-free (bit-exact) set holds avx2 and below, never avx512* or
+ *     the x86-64-v3/v4 levels, which let the compilers contract a*b+c. */
 #ifndef FMVGEN_TARGETS_H
 #define FMVGEN_TARGETS_H
 

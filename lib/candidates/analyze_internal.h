@@ -21,6 +21,7 @@
 #include "candidates/helpers.h"
 #include "candidates/included.h"
 #include "candidates/locate.h"
+#include "store/kinds.h"
 #include "store/reasons.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -41,8 +42,8 @@ struct wanted {
     struct loop_position *positions;
     size_t npositions;
     struct strvec files;
-    /* candidates/isa.h: KIND_*, and what its code at the target changes. */
-    const char *kind;
+    /* store/kinds.h, and what its code at the target changes. */
+    enum candidate_kind kind;
     int score, fma_score;
     char *evidence;
 };
@@ -75,7 +76,7 @@ struct fn_row {
     unsigned insert_offset, insert_line;
     enum exclusion_reason reason;   /* REASON_NONE: candidate */
     char *detail, *notes, *source_hash;
-    const char *kind;            /* KIND_* (static strings) */
+    enum candidate_kind kind;
     int score, fma_score;
     char *evidence;
 };

@@ -150,7 +150,7 @@ void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const 
 void fn_row_take_kind(struct fn_row *r, const struct wanted *w)
 {
     if (!r) return;
-    r->kind = isa_kind_max(r->kind, w->kind);
+    r->kind = candidate_kind_max(r->kind, w->kind);
     if (w->score > r->score) {
         r->score = w->score;
         r->fma_score = w->fma_score;

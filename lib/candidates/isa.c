@@ -271,16 +271,3 @@ void isa_result_free(struct isa_result *r)
     memset(r, 0, sizeof *r);
 }
 
-static int kind_rank(const char *k)
-{
-    if (!k) return 0;
-    if (!strcmp(k, KIND_VECTORIZED)) return 3;
-    if (!strcmp(k, KIND_TARGET_VECTORIZED)) return 2;
-    if (!strcmp(k, KIND_ISA)) return 1;
-    return 0;
-}
-
-const char *isa_kind_max(const char *a, const char *b)
-{
-    return kind_rank(a) >= kind_rank(b) ? a : b;
-}

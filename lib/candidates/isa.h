@@ -16,6 +16,7 @@
 #define FMVGEN_CANDIDATES_ISA_H
 
 #include "elf/funcisa.h"
+#include "store/kinds.h"
 #include "util/util.h"
 
 struct store;
@@ -31,11 +32,6 @@ struct compile_row;
 /* The default of `patch --min-score`: one call removed, or as much in
  * replaced instructions. */
 #define ISA_MIN_SCORE_DEFAULT 8
-
-/* Candidate kinds, as stored in functions.kind. */
-#define KIND_VECTORIZED "vectorized"                /* loop records in the build */
-#define KIND_TARGET_VECTORIZED "target-vectorized"  /* loop records only at the target */
-#define KIND_ISA "isa"                              /* no loop record: the ISA comparison */
 
 /* Compares one function's build and target profiles: the score (0: no
  * evidence) and, when above 0, the evidence ("popcnt replaces
@@ -66,7 +62,5 @@ struct isa_result {
 void isa_compare_compile(struct store *st, const struct compile_row *c, struct isa_result *out);
 void isa_result_free(struct isa_result *r);
 
-/* The kind that says more, of two: vectorized > target-vectorized > isa. */
-const char *isa_kind_max(const char *a, const char *b);
 
 #endif

@@ -106,7 +106,7 @@ int candidates_query_store_rows(struct store *st, int64_t compile_id, const stru
         sqlite3_bind_text(ins, 13, r->detail, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 14, r->notes ? r->notes : "[]", -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 15, r->source_hash, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(ins, 16, r->kind ? r->kind : KIND_VECTORIZED, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 16, candidate_kind_name(r->kind ? r->kind : KIND_VECTORIZED), -1, SQLITE_STATIC);
         sqlite3_bind_int(ins, 17, r->score);
         sqlite3_bind_text(ins, 18, r->evidence, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(ins, 19, r->fma_score);

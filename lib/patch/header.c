@@ -14,7 +14,7 @@
 
 static void describe_why(struct strbuf *sb, const struct patch_function *f)
 {
-    if (f->kind && !strcmp(f->kind, "isa")) {
+    if (f->kind == KIND_ISA) {
         sb_addf(sb, "no loop vectorized; isa: %s (score %d) [isa]",
                 f->evidence ? f->evidence : "its code differs at the target", f->score);
         return;
@@ -34,7 +34,7 @@ static void describe_why(struct strbuf *sb, const struct patch_function *f)
         sb_adds(sb, "vectorized (no loop records kept)");
     }
     if (f->evidence) sb_addf(sb, "; isa: %s (score %d)", f->evidence, f->score);
-    if (f->kind) sb_addf(sb, " [%s]", f->kind);
+    if (candidate_kind_name(f->kind)) sb_addf(sb, " [%s]", candidate_kind_name(f->kind));
 }
 
 /* The spelling and CPU-model remarks of one target set, each line starting
@@ -245,7 +245,7 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_object_set_new(j, "build_loops", json_integer(f->build_loops));
         json_object_set_new(j, "probe_loops", json_integer(f->probe_loops));
         json_object_set_new(j, "probe_target", f->probe_target ? json_string(f->probe_target) : json_null());
-        json_object_set_new(j, "kind", f->kind ? json_string(f->kind) : json_null());
+        json_object_set_new(j, "kind", candidate_kind_json(f->kind));
         json_object_set_new(j, "score", json_integer(f->score));
         json_object_set_new(j, "evidence", f->evidence ? json_string(f->evidence) : json_null());
         json_object_set_new(j, "targets", targets_json(&p->sets[f->set].targets));

@@ -161,7 +161,7 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         f->line = f->insert_line;
         if (r.line > 0) f->line = r.line;
         f->source_hash = dup_or_null(r.source_hash);
-        f->kind = dup_or_null(r.kind);
+        f->kind = candidate_kind_parse(r.kind);
         f->score = r.score;
         f->evidence = dup_or_null(r.evidence);
         f->fma_score = r.fma_score;

@@ -19,7 +19,6 @@ void patch_function_free(struct patch_function *f)
     free(f->display_name);
     free(f->source_hash);
     free(f->probe_target);
-    free(f->kind);
     free(f->evidence);
     free(f->clones_arg);
     free(f->helper_of);

@@ -38,6 +38,7 @@
 
 #include "patch/pointer.h"
 #include "patch/preamble.h"
+#include "store/kinds.h"
 #include "util/util.h"
 
 struct store;
@@ -54,10 +55,10 @@ struct patch_function {
     int build_loops, build_bytes;   /* vectorized loops in the user's build, widest vector */
     int probe_loops, probe_bytes;   /* same at the probe target (0: none) */
     char *probe_target;             /* e.g. "arch=x86-64-v4", or NULL */
-    /* candidates/isa.h: "vectorized", "target-vectorized" or "isa" (NULL
-     * from a store before schema 3); the score of what its code at the
-     * target changes and its evidence (NULL: none). */
-    char *kind;
+    /* store/kinds.h (KIND_NONE from a store before schema 3); the score
+     * of what its code at the target changes and its evidence (NULL:
+     * none). */
+    enum candidate_kind kind;
     int score, fma_score;           /* fma_score: the part of score FMA makes */
     char *evidence;
     json_t *notes;                  /* array of {kind, detail}; never NULL */

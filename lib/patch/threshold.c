@@ -3,14 +3,13 @@
 
 #include <string.h>
 
-#include "candidates/isa.h"
 #include "patch/plan.h"
 #include "util/util.h"
 
 char *patch_below_threshold(const struct patch_function *f, int min_score, int exact)
 {
     int score = exact ? f->score - f->fma_score : f->score;
-    if (min_score <= 0 || !f->kind || strcmp(f->kind, KIND_ISA) != 0 || score >= min_score) return NULL;
+    if (min_score <= 0 || f->kind != KIND_ISA || score >= min_score) return NULL;
     if (score <= 0)   /* no --min-score takes it: only 0, which takes everything */
         return xasprintf("score without FMA (--exact) below threshold: 0 < %d (isa: %s); --min-score 0 takes it",
                          min_score, f->evidence ? f->evidence : "no evidence");

@@ -1,7 +1,7 @@
 /* report.c - see report.h. Reads only; every number is derived from the
  * stored rows, so `list` never disagrees with what scan collected. */
 #include "report/report.h"
-#include "candidates/isa.h"
+#include "store/kinds.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -161,11 +161,7 @@ static int load_functions(struct store *st, struct report *r)
             free(last_file);
             last_file = file ? xstrdup(file) : NULL;
         }
-        const char *kind = (const char *)sqlite3_column_text(q, 13);
-        if (kind && (!f->kind || !strcmp(isa_kind_max(f->kind, kind), kind))) {
-            free(f->kind);
-            f->kind = xstrdup(kind);
-        }
+        f->kind = candidate_kind_max(f->kind, candidate_kind_parse((const char *)sqlite3_column_text(q, 13)));
         if (sqlite3_column_int(q, 14) > f->score || (!f->evidence && sqlite3_column_text(q, 15))) {
             if (sqlite3_column_int(q, 14) > f->score) f->score = sqlite3_column_int(q, 14);
             free(f->evidence);
@@ -286,7 +282,7 @@ json_t *report_to_json(const struct report *r)
                               f->display_name, "file", f->file, "line", f->line, "status", f->status, "tu", f->tu,
                               "outputs", outputs, "only_at_target", f->only_at_target, "notes", f->notes, "loops",
                               loops);
-        json_object_set_new(o, "kind", f->kind ? json_string(f->kind) : json_null());
+        json_object_set_new(o, "kind", candidate_kind_json(f->kind));
         json_object_set_new(o, "score", json_integer(f->score));
         json_object_set_new(o, "evidence", f->evidence ? json_string(f->evidence) : json_null());
         if (f->reason) json_object_set_new(o, "reason", json_string(f->reason));
@@ -319,7 +315,6 @@ void report_free(struct report *r)
         free(f->reason);
         free(f->detail);
         free(f->tu);
-        free(f->kind);
         free(f->evidence);
         for (size_t j = 0; j < f->ncompiles; j++) free(f->outputs[j]);
         free(f->outputs);

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/kinds.h"
+
 struct store;
 
 struct report_loop {
@@ -42,11 +44,10 @@ struct report_function {
     char **outputs;
     size_t ncompiles;
     int only_at_target;  /* vectorizes only in the target probe */
-    /* candidates/isa.h: "vectorized", "target-vectorized" or "isa" (the
-     * one that says most over its compiles); the score of what its code at
-     * the target changes, and the evidence ("popcnt replaces
-     * __popcountdi2; 12 FMA"), NULL when none. */
-    char *kind;
+    /* store/kinds.h (the one that says most over its compiles); the
+     * score of what its code at the target changes, and the evidence
+     * ("popcnt replaces __popcountdi2; 12 FMA"), NULL when none. */
+    enum candidate_kind kind;
     int score;
     char *evidence;
     struct report_loop *loops;

@@ -151,7 +151,7 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "display_name", json_string(fn->display_name));
         json_object_set_new(j, "file", json_string(fn->file));
         json_object_set_new(j, "line", json_integer(fn->line));
-        json_object_set_new(j, "kind", fn->kind ? json_string(fn->kind) : json_null());
+        json_object_set_new(j, "kind", candidate_kind_json(fn->kind));
         json_object_set_new(j, "evidence", fn->evidence ? json_string(fn->evidence) : json_null());
         json_object_set_new(j, "selected", json_boolean(fn->in_patch));
         json_object_set_new(j, "fma_free_code", json_boolean(fn->fma_free_code));

@@ -121,7 +121,7 @@ int report_table_functions(const struct select_report *r, struct report_table *t
         const struct select_function *fn = &r->functions[f];
         const struct decision_function *d = &r->decision.functions[f];
         sb_adds(&sb, fn->display_name);
-        if (fn->kind) sb_addf(&sb, " [%s]", fn->kind);
+        if (candidate_kind_name(fn->kind)) sb_addf(&sb, " [%s]", candidate_kind_name(fn->kind));
         report_add_name_flag(&sb, r, f);
         cell(t, &sb);
         cellf(t, "%s:%d", fn->file, fn->line);

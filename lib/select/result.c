@@ -104,7 +104,6 @@ void select_report_free(struct select_report *r)
         free(fn->name);
         free(fn->display_name);
         free(fn->file);
-        free(fn->kind);
         free(fn->evidence);
         free(fn->note);
         free(fn->outlined);

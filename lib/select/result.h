@@ -14,6 +14,7 @@
 
 #include "select/decision.h"
 #include "select/stats.h"
+#include "store/kinds.h"
 #include "util/util.h"
 
 /* The code of one build, measured in its linked x86-64 ELF files the way
@@ -42,7 +43,7 @@ struct select_variant {
 struct select_function {
     char *name, *display_name, *file;   /* file relative to the project root */
     int line;
-    char *kind;         /* candidates/isa.h: vectorized, target-vectorized, isa; NULL: unknown */
+    enum candidate_kind kind;   /* store/kinds.h */
     char *evidence;     /* what its code at the target changes, or NULL */
     char **ran;         /* [variant]: the symbol that collected its samples, or NULL */
     int in_patch;       /* in selected.patch */

@@ -56,7 +56,7 @@ static void init_report(struct select_session *s)
         r->functions[f].display_name = xstrdup(pf->display_name ? pf->display_name : pf->name);
         r->functions[f].file = xstrdup(pf->rel);
         r->functions[f].line = pf->line;
-        r->functions[f].kind = pf->kind ? xstrdup(pf->kind) : NULL;
+        r->functions[f].kind = pf->kind;
         r->functions[f].evidence = pf->evidence ? xstrdup(pf->evidence) : NULL;
         patch_function_helpers(pf, &r->functions[f].helpers);
         r->functions[f].ran = xcalloc(r->n_variants + 1, sizeof *r->functions[f].ran);

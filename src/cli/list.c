@@ -67,7 +67,7 @@ static void print_candidates(const struct report *r)
         if (strcmp(f->status, "candidate")) continue;
         printf("  %s:%d  %s%s", f->file, f->line, f->display_name,
                f->only_at_target ? "  [vectorizes only at the target ISA]" : "");
-        if (f->kind) printf("  (%s, score %d)", f->kind, f->score);
+        if (candidate_kind_name(f->kind)) printf("  (%s, score %d)", candidate_kind_name(f->kind), f->score);
         putchar('\n');
         print_compiles(f);
         if (f->evidence) printf("      isa: %s\n", f->evidence);

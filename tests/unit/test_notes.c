@@ -1,4 +1,4 @@
-/* Unit tests of lib/store/notes.h and reasons.h: every kind and reason
+/* Unit tests of lib/store/notes.h, reasons.h and kinds.h: every kind and reason
  * encodes to the spelling the store contract (docs/DESIGN.md) fixes and
  * decodes back; unknown or missing names decode to *_UNKNOWN (or
  * REASON_NONE for a candidate's NULL), never to another kind; note objects
@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "store/kinds.h"
 #include "store/notes.h"
 #include "store/reasons.h"
 
@@ -108,6 +109,40 @@ static void test_reasons_round_trip(void **state)
     assert_null(reason_name(REASON_UNKNOWN));
 }
 
+static void test_candidate_kinds(void **state)
+{
+    (void)state;
+    static const struct {
+        enum candidate_kind kind;
+        const char *name;
+    } KINDS[] = {
+        {KIND_ISA, "isa"},
+        {KIND_TARGET_VECTORIZED, "target-vectorized"},
+        {KIND_VECTORIZED, "vectorized"},
+    };
+    for (size_t i = 0; i < COUNT(KINDS); i++) {
+        assert_string_equal(candidate_kind_name(KINDS[i].kind), KINDS[i].name);
+        assert_int_equal(candidate_kind_parse(KINDS[i].name), KINDS[i].kind);
+        json_t *j = candidate_kind_json(KINDS[i].kind);
+        assert_string_equal(json_string_value(j), KINDS[i].name);
+        json_decref(j);
+    }
+    /* No kind (NULL on disk) and a name another version stored. */
+    assert_int_equal(candidate_kind_parse(NULL), KIND_NONE);
+    assert_int_equal(candidate_kind_parse("vectorised"), KIND_UNKNOWN);
+    assert_null(candidate_kind_name(KIND_NONE));
+    assert_null(candidate_kind_name(KIND_UNKNOWN));
+    json_t *j = candidate_kind_json(KIND_UNKNOWN);
+    assert_true(json_is_null(j));
+    json_decref(j);
+    /* The one that says more wins, whichever comes first. */
+    assert_int_equal(candidate_kind_max(KIND_ISA, KIND_VECTORIZED), KIND_VECTORIZED);
+    assert_int_equal(candidate_kind_max(KIND_VECTORIZED, KIND_TARGET_VECTORIZED), KIND_VECTORIZED);
+    assert_int_equal(candidate_kind_max(KIND_TARGET_VECTORIZED, KIND_ISA), KIND_TARGET_VECTORIZED);
+    assert_int_equal(candidate_kind_max(KIND_NONE, KIND_ISA), KIND_ISA);
+    assert_int_equal(candidate_kind_max(KIND_UNKNOWN, KIND_ISA), KIND_ISA);
+}
+
 static void test_note_objects(void **state)
 {
     (void)state;
@@ -139,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_note_kinds_round_trip),
         cmocka_unit_test(test_tu_note_kinds_round_trip),
         cmocka_unit_test(test_reasons_round_trip),
+        cmocka_unit_test(test_candidate_kinds),
         cmocka_unit_test(test_note_objects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

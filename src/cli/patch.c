@@ -1,19 +1,15 @@
 /* patch.c - `fmvgen patch`: writes the target_clones patch of the stored
  * candidates (stdout or -o FILE), or applies it in place (--apply, all
- * files or none). Targets are checked (names, then a test compile with the
- * project's compilers) before anything is written. The work is in
- * lib/patch (plan.h: assembly, apply.h: atomic apply) and lib/targets. */
+ * files or none). Options here; the sequence is lib/patch/run.h's
+ * patch_run. */
 #include <getopt.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "candidates/isa.h"
 #include "cli/cli.h"
-#include "patch/apply.h"
-#include "patch/plan.h"
-#include "patch/visibility.h"
+#include "patch/run.h"
 #include "store/store.h"
 #include "targets/targets.h"
 #include "util/util.h"
@@ -49,30 +45,6 @@ static const char USAGE[] =
     "  --json           print a machine-readable summary (with the patch text when\n"
     "                   neither -o nor --apply is given)\n"
     "  --help           this text\n";
-
-static int write_output(const char *path, const char *text)
-{
-    if (!path) {
-        fputs(text, stdout);
-        return fflush(stdout) == 0 ? 0 : fmv_error("stdout: write failed");
-    }
-    if (write_file_atomic(path, text, strlen(text)) != 0) return fmv_error("%s: cannot write the patch", path);
-    return 0;
-}
-
-static int apply_plan(const struct patch_plan *p)
-{
-    struct file_update *u = xcalloc(p->nfiles ? p->nfiles : 1, sizeof *u);
-    for (size_t i = 0; i < p->nfiles; i++) {
-        u[i].path = p->files[i].path;
-        u[i].expected_hash = p->files[i].hash;   /* checked against the scan when the plan was built */
-        u[i].data = p->files[i].new_data;
-        u[i].len = p->files[i].new_len;
-    }
-    int rc = apply_updates(u, p->nfiles);
-    free(u);
-    return rc;
-}
 
 int cmd_patch(int argc, char **argv)
 {
@@ -125,101 +97,9 @@ int cmd_patch(int argc, char **argv)
 
     struct store *st = cli_open_store();
     if (!st) return 1;
-    int rc = 0;
-    struct strvec targets = STRVEC_INIT;
-    struct patch_plan plan;
-    memset(&plan, 0, sizeof plan);
-    if (patch_resolve_targets(st, spec, exact, &targets) != 0) {
-        rc = 2;
-        goto out;
-    }
-    if (patch_plan_build_dispatch(st, &targets, exact, min_score, dispatch, &plan) != 0) {
-        rc = 1;
-        goto out;
-    }
-    if (plan.nfunctions == 0) {
-        if (json) {
-            json_t *o = patch_plan_to_json(&plan);
-            json_object_set_new(o, "nothing_to_do", json_true());
-            json_dumpf(o, stdout, JSON_INDENT(2));
-            fputc('\n', stdout);
-            json_decref(o);
-        }
-        if (plan.already)
-            fprintf(stderr, "fmvgen: nothing to do: all %zu candidate function%s already carry FMVGEN_CLONES\n",
-                    plan.already, plan.already == 1 ? "" : "s");
-        else
-            fprintf(stderr, "fmvgen: nothing to do: no candidate functions in %s\n", store_path(st));
-        goto out;
-    }
-    /* Targets are checked with the real compilers before anything is written. */
-    if (compiler) {
-        const char *kind = NULL;
-        int major = 0;
-        if (targets_compiler_macros(compiler, &kind, &major) != 0 ||
-            patch_validate_targets(st, &targets, compiler, kind, major) != 0) {
-            rc = 2;
-            goto out;
-        }
-    } else if (patch_validate_targets(st, &targets, NULL, NULL, 0) != 0) {
-        rc = 2;
-        goto out;
-    }
-    if (apply) {
-        if (apply_plan(&plan) != 0) {
-            rc = 1;
-            goto out;
-        }
-        if (!json) {
-            printf("patched %zu function%s in %zu file%s; targets:", plan.nfunctions, plan.nfunctions == 1 ? "" : "s",
-                   plan.nfiles, plan.nfiles == 1 ? "" : "s");
-            for (size_t i = 0; i < plan.targets.n; i++) printf(" %s", plan.targets.v[i]);
-            printf(" default\n");
-        }
-    } else if (!json || output) {
-        if (write_output(output, plan.text) != 0) {
-            rc = 1;
-            goto out;
-        }
-    }
-    struct strvec hidden = STRVEC_INIT;
-    if (patch_hidden_functions(st, &plan, &hidden) != 0) {
-        sv_free(&hidden);
-        rc = 1;
-        goto out;
-    }
-    if (json) {
-        json_t *o = patch_plan_to_json(&plan);
-        json_t *h = json_array();
-        for (size_t i = 0; i < hidden.n; i++) json_array_append_new(h, json_string(hidden.v[i]));
-        json_object_set_new(o, "hidden_visibility", h);
-        json_object_set_new(o, "applied", json_boolean(apply));
-        json_object_set_new(o, "output", output ? json_string(output) : json_null());
-        if (!apply && !output) json_object_set_new(o, "patch", json_string(plan.text));
-        json_dumpf(o, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-        json_decref(o);
-    } else if (plan.fma && (apply || output)) {
-        /* The header says it; a user who never reads the patch sees it too. */
-        fmv_note("some targets enable FMA (the patch header says with which compilers): functions doing "
-                 "floating-point arithmetic may give results that differ in the last bits; --exact gives "
-                 "bit-identical clones");
-    }
-    if (!json && hidden.n && (apply || output)) {
-        struct strbuf list = STRBUF_INIT;
-        for (size_t i = 0; i < hidden.n && i < 3; i++) sb_addf(&list, "%s%s", i ? ", " : "", hidden.v[i]);
-        if (hidden.n > 3) sb_addf(&list, " and %zu more", hidden.n - 3);
-        fmv_note("%zu patched external function%s compiled with -fvisibility=hidden (%s): GCC and clang < 18 "
-                 "export a target_clones dispatcher all the same, so a shared library exports %s, and a function "
-                 "of the same name in the program or another library may be called instead; check with "
-                 "readelf --dyn-syms", hidden.n, hidden.n == 1 ? " is" : "s are", sb_str(&list),
-                 hidden.n == 1 ? "it" : "them");
-        sb_free(&list);
-    }
-    sv_free(&hidden);
-out:
-    patch_plan_free(&plan);
-    sv_free(&targets);
+    struct patch_request req = {.targets = spec, .exact = exact, .min_score = min_score, .dispatch = dispatch,
+                                .compiler = compiler, .output = output, .apply = apply, .json = json};
+    int rc = patch_run(st, &req);
     store_close(st);
     return rc;
 }

@@ -462,6 +462,27 @@ char *wrapper_executable(void)
     return NULL;
 }
 
+static void say_missing(const char *why)
+{
+    char *self = self_exe_path();
+    char *dir = self ? path_dirname(self) : NULL;
+    fmv_error("%s/%s: the compiler wrapper is missing (build or install it with fmvgen)%s%s",
+              dir ? dir : "/proc/self/exe", WRAPPER_EXE_NAME, why ? "; " : "", why ? why : "");
+    free(dir);
+    free(self);
+}
+
+int wrapper_require(const char *why)
+{
+    char *cc = wrapper_executable();
+    if (!cc) {
+        say_missing(why);
+        return -1;
+    }
+    free(cc);
+    return 0;
+}
+
 static void add_link(const char *dir, const char *name, const char *target)
 {
     char *link = path_join(dir, name);
@@ -556,12 +577,7 @@ int wrapper_env_apply(const char *wrapdir, const char *store_builddir, const cha
     /* The links point at fmvgen-cc only: fmvgen itself is no compiler. */
     char *target = wrapper_executable();
     if (!target) {
-        char *self = self_exe_path();
-        char *dir = self ? path_dirname(self) : NULL;
-        fmv_error("%s/%s: the compiler wrapper is missing (build or install it with fmvgen)",
-                  dir ? dir : "/proc/self/exe", WRAPPER_EXE_NAME);
-        free(dir);
-        free(self);
+        say_missing(NULL);
         return -1;
     }
     /* Fresh links each time: the fmvgen binary may have moved. */

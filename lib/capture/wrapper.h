@@ -75,6 +75,11 @@ int wrapper_launch(int argc, char **argv);
 /* fmvgen-cc next to the running fmvgen (absolute; caller frees), or NULL
  * when it is not there. */
 char *wrapper_executable(void);
+/* 0 when fmvgen-cc is there (wrapper_executable), else -1 after the one
+ * line "fmvgen: DIR/fmvgen-cc: the compiler wrapper is missing (build or
+ * install it with fmvgen)", followed by "; " and why when why is given
+ * (what needed it). */
+int wrapper_require(const char *why);
 
 /* The environment of a wrapped build, set in this process (children
  * inherit it) until wrapper_env_restore: links named like compilers (every

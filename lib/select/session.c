@@ -319,6 +319,10 @@ enum select_status select_run(struct select_session *s, const struct select_opti
         fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
         return SELECT_FAILED;
     }
+    /* the references build through fmvgen-cc: refused before anything is built */
+    if (!o->is_static && (o->reference_v3 || o->reference_nofma || o->reference_nofma_auto) &&
+        wrapper_require("the -march=x86-64-v3 reference builds through it ('--reference none': no reference)") != 0)
+        return SELECT_FAILED;
     s->builddir = path_absolute(store_builddir(st), NULL);
     s->tree = (struct select_tree){.root = s->root, .builddir = s->builddir, .configure = o->configure,
                                    .build = o->build, .timeout_s = o->timeout_s};

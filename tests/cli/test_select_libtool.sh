@@ -5,6 +5,9 @@
 # program in bin/ run through a wrapper setting LD_LIBRARY_PATH to the
 # absolute path of lib/ (like libtool's), and one linked with that path as
 # RUNPATH. The build command 'make libs' rebuilds the libraries only.
+#   - fmvgen without its compiler wrapper fmvgen-cc beside it: refused up
+#     front, one line, nothing built, unless '--reference none' (nothing
+#     else needs the wrapper);
 #   - without namespaces (fmvgen away from its fmvgen-ns helper; or
 #     --no-namespaces) every copy runs the user's libdot.so: refused, the
 #     error naming the library, the program that loaded it, the cause (a
@@ -35,11 +38,23 @@ refused() {
   expect_eq "$3: temp dir removed" "$(ls -A "$TMPDIR")" ""
 }
 
-# ---- no namespace: fmvgen without its helper fmvgen-ns next to it (its
-# compiler wrapper fmvgen-cc is there: the reference builds through it) ----
-mkdir -p "$TMP/alone" && cp "$FMVGEN" "$(dirname "$FMVGEN")/fmvgen-cc" "$TMP/alone/"
+# ---- no compiler wrapper: fmvgen alone, without fmvgen-cc (and without
+# its helper fmvgen-ns). The -march=x86-64-v3 reference (the default)
+# builds through fmvgen-cc: refused before anything is built ----
+mkdir -p "$TMP/alone" && cp "$FMVGEN" "$TMP/alone/"
 out=$(cd "$P" && "$TMP/alone/fmvgen" select --build 'make libs' --run './bin/prog 20000' --runs 2 2>&1); rc=$?
+refused "$rc" "$out" "no fmvgen-cc"
+expect_match "no fmvgen-cc: says what is missing and what needs it" "$(grep '^fmvgen: ' <<<"$out")" \
+  "^fmvgen: $TMP/alone/fmvgen-cc: the compiler wrapper is missing \(build or install it with fmvgen\); the -march=x86-64-v3 reference builds through it"
+expect_no_match "no fmvgen-cc: nothing built" "$out" "building"
+out=$(cd "$P" && "$TMP/alone/fmvgen" select --reference v3-nofma --build 'make libs' --run './bin/prog 20000' --runs 2 2>&1); rc=$?
+refused "$rc" "$out" "no fmvgen-cc, --reference v3-nofma"
+
+# ---- no namespace: the same fmvgen, no reference asked for, so nothing
+# needs fmvgen-cc ----
+out=$(cd "$P" && "$TMP/alone/fmvgen" select --reference none --build 'make libs' --run './bin/prog 20000' --runs 2 2>&1); rc=$?
 refused "$rc" "$out" "wrapper, no helper"
+expect_no_match "wrapper: fmvgen-cc not asked for" "$out" "compiler wrapper is missing"
 err=$(grep '^fmvgen: ' <<<"$out")
 expect_match "wrapper: names the library, the loader and the cause" "$err" \
   "^fmvgen: $P/lib/libdot.so: (baseline|fma-levels|fma-free)'s run of './bin/prog 20000' ran this file \([0-9]+ samples\), from the user's tree $P, not from the variant's own build in $TMPDIR/[^ ]*/\1, loaded by $TMPDIR/[^ ]*/\1/bin/\.libs/lt-prog; likely cause: a libtool wrapper script"

@@ -23,11 +23,24 @@ void report_table_free(struct report_table *t)
     t->n_cols = 0;
 }
 
+/* A cell's text in a Markdown table row: a '|' would end the cell (GFM
+ * takes "\|" for one, in code spans too) and a newline the row. */
+static void add_md_cell(struct strbuf *sb, const char *s)
+{
+    sb_adds(sb, " ");
+    for (; *s; s++) {
+        if (*s == '|') sb_adds(sb, "\\|");
+        else if (*s == '\n') sb_adds(sb, " ");
+        else sb_addc(sb, *s);
+    }
+    sb_adds(sb, " |");
+}
+
 void report_table_markdown(struct strbuf *sb, const struct report_table *t)
 {
     for (size_t row = 0; row <= report_table_rows(t); row++) {
         sb_adds(sb, "|");
-        for (size_t c = 0; c < t->n_cols; c++) sb_addf(sb, " %s |", report_table_cell(t, row, c));
+        for (size_t c = 0; c < t->n_cols; c++) add_md_cell(sb, report_table_cell(t, row, c));
         sb_adds(sb, "\n");
         if (row) continue;
         sb_adds(sb, "|");

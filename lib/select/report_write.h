@@ -55,7 +55,8 @@ struct report_table {
 size_t report_table_rows(const struct report_table *t);   /* without the header */
 const char *report_table_cell(const struct report_table *t, size_t row, size_t col);   /* row 0: header */
 void report_table_free(struct report_table *t);
-/* "| a | b |\n|---|---|\n| 1 | 2 |\n" */
+/* "| a | b |\n|---|---|\n| 1 | 2 |\n"; a '|' in a cell is written "\|",
+ * a newline as a space. */
 void report_table_markdown(struct strbuf *sb, const struct report_table *t);
 /* The tables; each returns 0 with t filled, or -1 (t empty) when the
  * report has no such table (no baseline code measured, nothing timed). */

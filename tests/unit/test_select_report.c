@@ -325,6 +325,41 @@ static void test_cpu_time_interval(void **state)
     select_report_free(&r);
 }
 
+/* The cells of a Markdown table row: its '|' not escaped as "\|". */
+static size_t md_cells(const char *line, size_t len)
+{
+    size_t bars = 0;
+    for (size_t i = 0; i < len; i++) bars += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    return bars ? bars - 1 : 0;
+}
+
+/* A workload command holding a '|' (a shell pipeline) stays in its cell
+ * of report.md's end-to-end table: escaped, the row as wide as the
+ * header; JSON and HTML keep the command as it is. */
+static void test_pipe_in_command(void **state)
+{
+    (void)state;
+    struct select_report r;
+    make_report(&r);
+    free(r.workloads[0].command);
+    r.workloads[0].command = xstrdup("./prog 100000 | tee out");
+    char *md = select_report_markdown(&r);
+    const char *head = strstr(md, "| workload |");
+    assert_non_null(head);
+    const char *row = strstr(md, "| `./prog 100000 \\| tee out` | ");
+    assert_non_null(row);
+    assert_int_equal(md_cells(row, strcspn(row, "\n")), md_cells(head, strcspn(head, "\n")));
+    free(md);
+    json_t *j = select_report_json(&r);
+    json_t *w = json_array_get(json_object_get(j, "workloads"), 0);
+    assert_string_equal(json_string_value(json_object_get(w, "command")), "./prog 100000 | tee out");
+    json_decref(j);
+    char *html = select_report_html(&r);
+    assert_non_null(strstr(html, "./prog 100000 | tee out"));
+    free(html);
+    select_report_free(&r);
+}
+
 static void test_unmeasured(void **state)
 {
     (void)state;
@@ -817,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_measure_code),
         cmocka_unit_test(test_unmeasured),
         cmocka_unit_test(test_cpu_time_interval),
+        cmocka_unit_test(test_pipe_in_command),
         cmocka_unit_test(test_reference_check),
         cmocka_unit_test(test_reference_store),
         cmocka_unit_test(test_unknown_speedup_json),

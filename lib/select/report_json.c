@@ -35,6 +35,19 @@ json_t *select_interval_json(const struct stats_interval *iv)
     return o;
 }
 
+/* Each all-candidates build against the baseline in the profiled runs (the
+ * intervals report.html charts), by variant name: an interval, or null for
+ * a variant not profiled; null when none was. */
+static json_t *all_candidates_json(const struct select_report *r, const struct select_workload_result *wr)
+{
+    if (!wr->all_candidates) return json_null();
+    json_t *o = json_object();
+    for (size_t v = 1; v < r->n_variants; v++)
+        json_object_set_new(o, r->variants[v].name,
+                            wr->all_candidates[v].valid ? select_interval_json(&wr->all_candidates[v]) : json_null());
+    return o;
+}
+
 /* A short, stable code for why a function is (not) in the patch. */
 static const char *reason_code(const struct select_report *r, size_t f)
 {
@@ -215,6 +228,7 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "selected_vs_march_x86_64_v3",
                             wr->march_timed ? select_interval_json(&wr->selected_vs_march) : json_null());
         json_object_set_new(j, "march_failure", wr->march_failure ? json_string(wr->march_failure) : json_null());
+        json_object_set_new(j, "all_candidates", all_candidates_json(r, wr));
         json_array_append_new(ws, j);
     }
     json_object_set_new(o, "workloads", ws);

@@ -360,6 +360,39 @@ static void test_pipe_in_command(void **state)
     select_report_free(&r);
 }
 
+/* report.json carries each all-candidates build's interval that
+ * report.html charts, by variant name: null for a variant not profiled,
+ * null for the whole when nothing was. */
+static void test_all_candidates_json(void **state)
+{
+    (void)state;
+    struct select_report r;
+    make_report(&r);
+    json_t *j = select_report_json(&r);
+    json_t *w = json_array_get(json_object_get(j, "workloads"), 0);
+    assert_non_null(json_object_get(w, "all_candidates"));
+    assert_true(json_is_null(json_object_get(w, "all_candidates")));
+    json_decref(j);
+
+    double base[] = {1000, 1010, 990}, fast[] = {600, 606, 594};
+    r.workloads[0].all_candidates = xcalloc(3, sizeof *r.workloads[0].all_candidates);
+    stats_welch_log(base, 3, fast, 3, &r.workloads[0].all_candidates[1]);   /* fma-free not profiled */
+    j = select_report_json(&r);
+    w = json_array_get(json_object_get(j, "workloads"), 0);
+    json_t *all = json_object_get(w, "all_candidates");
+    assert_int_equal(json_object_size(all), 2);
+    json_t *levels = json_object_get(all, "fma-levels");
+    assert_true(json_is_true(json_object_get(levels, "valid")));
+    double sp = json_real_value(json_object_get(levels, "speedup"));
+    assert_true(sp > 1.6 && sp < 1.7);
+    assert_true(json_real_value(json_object_get(levels, "speedup_low")) <= sp);
+    assert_true(json_real_value(json_object_get(levels, "speedup_high")) >= sp);
+    assert_non_null(json_object_get(all, "fma-free"));
+    assert_true(json_is_null(json_object_get(all, "fma-free")));
+    json_decref(j);
+    select_report_free(&r);
+}
+
 static void test_unmeasured(void **state)
 {
     (void)state;
@@ -853,6 +886,7 @@ int main(void)
         cmocka_unit_test(test_unmeasured),
         cmocka_unit_test(test_cpu_time_interval),
         cmocka_unit_test(test_pipe_in_command),
+        cmocka_unit_test(test_all_candidates_json),
         cmocka_unit_test(test_reference_check),
         cmocka_unit_test(test_reference_store),
         cmocka_unit_test(test_unknown_speedup_json),

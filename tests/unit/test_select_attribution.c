@@ -23,6 +23,7 @@
 #include "select/assign.h"
 #include "select/attribution.h"
 #include "select/report.h"
+#include "test_select_helpers.h"
 #include "util/util.h"
 
 /* ---- hand-made profiles ---- */
@@ -218,42 +219,18 @@ static void test_included_source(void **state)
 
 static void make_report(struct select_report *r, int by_file)
 {
-    memset(r, 0, sizeof *r);
-    r->runs = 3;
-    r->tolerance = -1;
-    r->min_share = 0.02;
-    r->n_variants = 3;
-    r->variants = xcalloc(3, sizeof *r->variants);
-    const char *names[] = {"baseline", "fma-levels", "fma-free"}, *targets[] = {"", "arch=x86-64-v3", "avx2"};
-    for (int v = 0; v < 3; v++) {
-        r->variants[v].name = xstrdup(names[v]);
-        r->variants[v].targets = xstrdup(targets[v]);
-        r->variants[v].built = r->variants[v].eligible = 1;
-        r->variants[v].output_match = xstrdup("identical");
-    }
-    r->variants[0].eligible = 0;
+    sel_report_init(r);
     /* kernel in hot.c (chosen: fma-levels) and in cold.c (cold), and dot */
     const char *fn[] = {"kernel", "kernel", "dot"}, *file[] = {"hot.c", "cold.c", "dot.c"};
-    r->n_functions = r->decision.n_functions = 3;
-    r->decision.n_variants = 3;
-    r->functions = xcalloc(3, sizeof *r->functions);
-    r->decision.functions = xcalloc(3, sizeof *r->decision.functions);
     double base[] = {300, 310, 290}, fast[] = {150, 155, 145}, cold[] = {1, 0, 1};
     for (int f = 0; f < 3; f++) {
-        struct select_function *x = &r->functions[f];
-        x->name = xstrdup(fn[f]);
-        x->display_name = xstrdup(fn[f]);
-        x->file = xstrdup(file[f]);
-        x->line = 5;
-        x->ran = xcalloc(4, sizeof(char *));
-        x->by_file = f < 2 && by_file;
+        sel_add_function(r, fn[f], file[f], 5);
+        r->functions[f].by_file = f < 2 && by_file;
         struct decision_function *d = &r->decision.functions[f];
         d->chosen = f == 1 ? -1 : 1;
         d->reason = f == 1 ? DECISION_COLD : DECISION_SELECTED;
         d->share = f == 1 ? 0.001 : 0.4;
         d->base_samples = f == 1 ? 0.67 : 300;
-        d->best_ineligible = -1;
-        d->by_variant = xcalloc(3, sizeof *d->by_variant);
         for (int v = 1; v < 3; v++)
             stats_welch(f == 1 ? cold : base, 3, f == 1 ? cold : fast, 3, &d->by_variant[v]);
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "select/report_write.h"
+#include "test_select_helpers.h"
 #include "util/util.h"
 
 static char *blocks(const char *md)
@@ -57,49 +58,27 @@ static void test_markdown(void **state)
     free(h);
 }
 
-static void interval(struct stats_interval *iv, double a, double b)
-{
-    double base[] = {a, a * 1.01, a * 0.99}, other[] = {b, b * 1.01, b * 0.99};
-    stats_welch_log(base, 3, other, 3, iv);
-}
-
 /* baseline + fma-levels + fma-free; dot selected; two workloads, the
  * second's selected build failed; both references, the FMA-free one not
  * timed on the second workload. */
 static void make_report(struct select_report *r)
 {
-    memset(r, 0, sizeof *r);
-    r->runs = 3;
-    r->tolerance = -1;
-    r->min_share = 0.02;
-    r->n_variants = 3;
-    r->variants = xcalloc(3, sizeof *r->variants);
-    const char *names[] = {"baseline", "fma-levels", "fma-free"};
+    sel_report_init(r);
     for (int v = 0; v < 3; v++) {
-        r->variants[v].name = xstrdup(names[v]);
-        r->variants[v].targets = xstrdup(v ? "arch=x86-64-v3" : "");
-        r->variants[v].built = r->variants[v].eligible = 1;
         r->variants[v].code.measured = 1;
         r->variants[v].code.n_files = 1;
         r->variants[v].code.code_bytes = 10000 + 500 * (uint64_t)v;
     }
-    r->n_functions = 1;
-    r->functions = xcalloc(1, sizeof *r->functions);
-    r->functions[0].name = xstrdup("dot");
-    r->functions[0].display_name = xstrdup("dot");
-    r->functions[0].file = xstrdup("k.c");
-    r->functions[0].line = 3;
-    r->functions[0].in_patch = 1;
-    r->functions[0].set = 1;
-    r->decision.n_functions = 1;
+    size_t dot = sel_add_function(r, "dot", "k.c", 3);
+    r->functions[dot].in_patch = 1;
+    r->functions[dot].set = 1;
     r->decision.n_workloads = 2;
-    r->decision.functions = xcalloc(1, sizeof *r->decision.functions);
-    r->decision.functions[0].chosen = 1;
-    r->decision.functions[0].share = 0.9;
-    r->decision.functions[0].base_samples = 100;
-    r->decision.functions[0].by_variant = xcalloc(3, sizeof(struct stats_interval));
-    interval(&r->decision.functions[0].by_variant[1], 100, 50);
-    interval(&r->decision.functions[0].by_variant[2], 100, 60);
+    struct decision_function *d = &r->decision.functions[dot];
+    d->chosen = 1;
+    d->share = 0.9;
+    d->base_samples = 100;
+    sel_interval(&d->by_variant[1], 100, 50);
+    sel_interval(&d->by_variant[2], 100, 60);
     r->decision.calibrated = 1;
     r->decision.aa_workload = xcalloc(2, sizeof(struct stats_interval));
     r->decision.aa_workload_margin = xcalloc(2, sizeof(double));
@@ -110,19 +89,19 @@ static void make_report(struct select_report *r)
     r->workloads[1].command = xstrdup("./prog 2");
     for (int w = 0; w < 2; w++) {
         struct select_workload_result *wr = &r->workloads[w];
-        interval(&r->decision.aa_workload[w], 1000, 1000);
+        sel_interval(&r->decision.aa_workload[w], 1000, 1000);
         wr->all_candidates = xcalloc(3, sizeof(struct stats_interval));
-        interval(&wr->all_candidates[1], 1000, 600);
-        interval(&wr->all_candidates[2], 1000, 700);
-        interval(&wr->march_e2e, 1.0, 0.5);
-        interval(&wr->selected_vs_march, 0.5, 0.6);
+        sel_interval(&wr->all_candidates[1], 1000, 600);
+        sel_interval(&wr->all_candidates[2], 1000, 700);
+        sel_interval(&wr->march_e2e, 1.0, 0.5);
+        sel_interval(&wr->selected_vs_march, 0.5, 0.6);
         wr->march_timed = 1;
     }
-    interval(&r->workloads[0].e2e, 1.0, 0.6);
+    sel_interval(&r->workloads[0].e2e, 1.0, 0.6);
     r->workloads[0].timed = 1;
     r->workloads[1].failure = xstrdup("exit 1 <core dumped>");
-    interval(&r->workloads[0].nofma_e2e, 1.0, 0.55);
-    interval(&r->workloads[0].selected_vs_nofma, 0.55, 0.6);
+    sel_interval(&r->workloads[0].nofma_e2e, 1.0, 0.55);
+    sel_interval(&r->workloads[0].selected_vs_nofma, 0.55, 0.6);
     r->workloads[0].nofma_timed = 1;
     r->march.attempted = r->march.built = 1;
     r->march.title = "-march=x86-64-v3";
@@ -157,11 +136,10 @@ static void test_page(void **state)
     assert_non_null(strstr(html, "<td>failed: exit 1 &lt;core dumped&gt;</td>"));
     /* one chart per workload, a row per build */
     assert_int_equal(count(html, "<figure class=\"workload-chart\">"), 2);
-    assert_int_equal(count(html, ">baseline again (A/A)</text>"), 2);
-    assert_int_equal(count(html, ">fma-levels (all candidates)</text>"), 2);
-    assert_int_equal(count(html, ">fma-free (all candidates)</text>"), 2);
-    assert_int_equal(count(html, ">-march=x86-64-v3</text>"), 2);
-    assert_int_equal(count(html, ">-march=x86-64-v3 -mno-fma</text>"), 2);
+    static const char *const rows[] = {">baseline again (A/A)</text>", ">fma-levels (all candidates)</text>",
+                                       ">fma-free (all candidates)</text>", ">-march=x86-64-v3</text>",
+                                       ">-march=x86-64-v3 -mno-fma</text>"};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) assert_int_equal(count(html, rows[i]), 2);
     /* the selected build's interval on the first; on the second, why none */
     const char *second = strstr(html, "<code>./prog 2</code></figcaption>");
     assert_non_null(second);

@@ -23,6 +23,7 @@
 #include "select/codecost.h"
 #include "select/reference.h"
 #include "select/report.h"
+#include "test_select_helpers.h"
 #include "util/util.h"
 
 /* dir/NAME/prog built from the fixture with gcc -O3 and the given flags. */
@@ -54,43 +55,18 @@ static char *build(const char *dir, const char *name, const char *f1, const char
  * selected with the first, scale not. */
 static void make_report(struct select_report *r)
 {
-    memset(r, 0, sizeof *r);
-    r->runs = 3;
-    r->tolerance = -1;
-    r->min_share = 0.02;
+    sel_report_init(r);
     r->n_builds = 5;
-    r->n_variants = 3;
-    r->variants = xcalloc(3, sizeof *r->variants);
-    const char *names[] = {"baseline", "fma-levels", "fma-free"}, *targets[] = {"", "arch=x86-64-v3", "avx2"};
-    for (int v = 0; v < 3; v++) {
-        r->variants[v].name = xstrdup(names[v]);
-        r->variants[v].targets = xstrdup(targets[v]);
-        r->variants[v].built = 1;
-        r->variants[v].eligible = v > 0;
-        r->variants[v].output_match = xstrdup("identical");
-    }
-    r->n_functions = 2;
-    r->functions = xcalloc(2, sizeof *r->functions);
     const char *fns[] = {"dot", "scale"};
-    for (int f = 0; f < 2; f++) {
-        r->functions[f].name = xstrdup(fns[f]);
-        r->functions[f].display_name = xstrdup(fns[f]);
-        r->functions[f].file = xstrdup("k.c");
-        r->functions[f].line = 10 + f;
-        r->functions[f].ran = xcalloc(4, sizeof(char *));
-    }
+    for (int f = 0; f < 2; f++) sel_add_function(r, fns[f], "k.c", 10 + f);
     r->functions[0].in_patch = 1;
     r->functions[0].set = 1;
-    r->decision.n_functions = 2;
-    r->decision.n_variants = 3;
-    r->decision.functions = xcalloc(2, sizeof *r->decision.functions);
     double base[] = {100, 104, 96}, fast[] = {50, 52, 48}, same[] = {101, 103, 97};
     for (int f = 0; f < 2; f++) {
         struct decision_function *d = &r->decision.functions[f];
         d->chosen = f == 0 ? 1 : -1;
         d->share = f == 0 ? 0.9 : 0.01;
         d->base_samples = 100;
-        d->by_variant = xcalloc(3, sizeof *d->by_variant);
         for (int v = 1; v < 3; v++) stats_welch(base, 3, f == 0 && v == 1 ? fast : same, 3, &d->by_variant[v]);
     }
     r->n_selected = 1;
@@ -599,25 +575,12 @@ static void test_reference_check(void **state)
 static size_t add_function(struct select_report *r, const char *name, const char *file, double share,
                            enum decision_reason why, int chosen, const double *base, const double *variant, size_t n)
 {
-    size_t f = r->n_functions++;
-    r->functions = xrealloc(r->functions, r->n_functions * sizeof *r->functions);
-    r->decision.functions = xrealloc(r->decision.functions, r->n_functions * sizeof *r->decision.functions);
-    r->decision.n_functions = r->n_functions;
-    struct select_function *fn = &r->functions[f];
-    memset(fn, 0, sizeof *fn);
-    fn->name = xstrdup(name);
-    fn->display_name = xstrdup(name);
-    fn->file = xstrdup(file);
-    fn->line = 20 + (int)f;
-    fn->ran = xcalloc(r->n_variants + 1, sizeof(char *));
+    size_t f = sel_add_function(r, name, file, 20 + (int)r->n_functions);
     struct decision_function *d = &r->decision.functions[f];
-    memset(d, 0, sizeof *d);
     d->chosen = chosen;
     d->reason = why;
     d->share = share;
     d->base_samples = stats_mean(base, n);
-    d->best_ineligible = -1;
-    d->by_variant = xcalloc(r->n_variants, sizeof *d->by_variant);
     for (size_t v = 1; v < r->n_variants; v++) stats_welch(base, n, variant, n, &d->by_variant[v]);
     return f;
 }

@@ -1,0 +1,71 @@
+/* test_select_helpers.h - shared by the test_select*.c programs that build
+ * a `struct select_report` by hand (what the session would fill): the
+ * three variants of the default target sets, functions with their decision
+ * rows, and intervals from made-up runs. Static functions: each test
+ * program includes it once. select_report_free frees what they allocate. */
+#ifndef TEST_SELECT_HELPERS_H
+#define TEST_SELECT_HELPERS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/result.h"
+#include "select/stats.h"
+#include "util/util.h"
+
+/* Not every test program uses every helper. */
+#define SEL_HELPER static __attribute__((unused))
+
+/* An empty report of 3 runs (tolerance -1, min share 2%) with the variants
+ * baseline, fma-levels (arch=x86-64-v3) and fma-free (avx2), all built,
+ * their outputs identical, eligible but the baseline. */
+SEL_HELPER void sel_report_init(struct select_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->runs = 3;
+    r->tolerance = -1;
+    r->min_share = 0.02;
+    r->n_variants = r->decision.n_variants = 3;
+    r->variants = xcalloc(3, sizeof *r->variants);
+    const char *names[] = {"baseline", "fma-levels", "fma-free"}, *targets[] = {"", "arch=x86-64-v3", "avx2"};
+    for (int v = 0; v < 3; v++) {
+        r->variants[v].name = xstrdup(names[v]);
+        r->variants[v].targets = xstrdup(targets[v]);
+        r->variants[v].built = 1;
+        r->variants[v].eligible = v > 0;
+        r->variants[v].output_match = xstrdup("identical");
+    }
+}
+
+/* Appends a function at file:line, not chosen, with its decision row (an
+ * empty interval per variant) and its ran list; returns its index. */
+SEL_HELPER size_t sel_add_function(struct select_report *r, const char *name, const char *file, int line)
+{
+    size_t f = r->n_functions++;
+    r->functions = xrealloc(r->functions, r->n_functions * sizeof *r->functions);
+    r->decision.functions = xrealloc(r->decision.functions, r->n_functions * sizeof *r->decision.functions);
+    r->decision.n_functions = r->n_functions;
+    struct select_function *fn = &r->functions[f];
+    memset(fn, 0, sizeof *fn);
+    fn->name = xstrdup(name);
+    fn->display_name = xstrdup(name);
+    fn->file = xstrdup(file);
+    fn->line = line;
+    fn->ran = xcalloc(r->n_variants + 1, sizeof(char *));
+    struct decision_function *d = &r->decision.functions[f];
+    memset(d, 0, sizeof *d);
+    d->chosen = -1;
+    d->best_ineligible = -1;
+    d->by_variant = xcalloc(r->n_variants, sizeof *d->by_variant);
+    return f;
+}
+
+/* The interval of three runs around b against three around a (log scale:
+ * speedup a / b). */
+SEL_HELPER void sel_interval(struct stats_interval *iv, double a, double b)
+{
+    double base[] = {a, a * 1.01, a * 0.99}, other[] = {b, b * 1.01, b * 0.99};
+    stats_welch_log(base, 3, other, 3, iv);
+}
+
+#endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "candidates/analyze.h"
+#include "store/notes.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -226,6 +227,24 @@ CAND_HELPER char *cand_notes_text(struct store *st, int64_t compile_id, const ch
     json_decref(a);
     cand_row_free(&r);
     return sb_detach(&sb);
+}
+
+/* The note of a kind on a function's row (it must have exactly one row):
+ * a new reference, NULL when the row has no such note. file, when not
+ * NULL, gets the row's file (caller frees). */
+CAND_HELPER json_t *cand_note(struct store *st, int64_t compile_id, const char *name, enum note_kind kind, char **file)
+{
+    struct cand_row r;
+    cand_get(st, compile_id, name, &r);
+    if (r.count != 1) fail_msg("%s: %d rows", name, r.count);
+    json_error_t e;
+    json_t *notes = json_loads(r.notes ? r.notes : "[]", 0, &e);
+    json_t *n = notes_find(notes, kind);
+    if (n) json_incref(n);
+    json_decref(notes);
+    if (file) *file = xstrdup(r.file);
+    cand_row_free(&r);
+    return n;
 }
 
 #endif

@@ -16,27 +16,15 @@ static const char *const ARGV[] = {"gcc", "-O3", "-c", "kernels.c", "-o", "kerne
 /* The inlined-into note of a row: "host+host|detail", "" when none. */
 static char *inlined_note(struct store *st, int64_t id, const char *name)
 {
-    struct cand_row r;
-    cand_get(st, id, name, &r);
-    if (r.count != 1) fail_msg("%s: %d rows", name, r.count);
-    json_error_t e;
-    json_t *notes = json_loads(r.notes ? r.notes : "[]", 0, &e);
-    char *out = xstrdup("");
-    size_t i, k;
-    json_t *n, *h;
-    json_array_foreach(notes, i, n)
-    {
-        const char *kind = json_string_value(json_object_get(n, "kind"));
-        if (!kind || strcmp(kind, "inlined-into") != 0) continue;
-        struct strbuf sb = STRBUF_INIT;
-        json_array_foreach(json_object_get(n, "hosts"), k, h) sb_addf(&sb, "%s%s", k ? "+" : "", json_string_value(json_object_get(h, "name")));
-        sb_addf(&sb, "|%s", json_string_value(json_object_get(n, "detail")));
-        free(out);
-        out = sb_detach(&sb);
-    }
-    json_decref(notes);
-    cand_row_free(&r);
-    return out;
+    json_t *n = cand_note(st, id, name, NOTE_INLINED_INTO, NULL);
+    if (!n) return xstrdup("");
+    struct strbuf sb = STRBUF_INIT;
+    size_t k;
+    json_t *h;
+    json_array_foreach(json_object_get(n, "hosts"), k, h) sb_addf(&sb, "%s%s", k ? "+" : "", json_string_value(json_object_get(h, "name")));
+    sb_addf(&sb, "|%s", json_string_value(json_object_get(n, "detail")));
+    json_decref(n);
+    return sb_detach(&sb);
 }
 
 static void expect_note(struct store *st, int64_t id, const char *name, const char *hosts, const char *needle)

@@ -19,29 +19,21 @@ static const char *const CXX_ARGV[] = {"g++", "-std=c++17", "-O3", "-c", "shapes
  * none; asserts the offset is the start of that line. */
 static char *redecl_of(struct store *st, int64_t id, const char *name)
 {
-    struct cand_row r;
-    cand_get(st, id, name, &r);
-    if (r.count != 1) fail_msg("%s: %d rows", name, r.count);
-    json_error_t e;
-    json_t *notes = json_loads(r.notes ? r.notes : "[]", 0, &e);
-    char *out = xstrdup("");
-    size_t i;
-    json_t *n;
-    json_array_foreach(notes, i, n)
-    {
-        const char *kind = json_string_value(json_object_get(n, "kind"));
-        if (!kind || strcmp(kind, "redeclared") != 0) continue;
-        int line = (int)json_integer_value(json_object_get(n, "insert_line"));
-        assert_int_equal(json_integer_value(json_object_get(n, "insert_offset")), cand_line_offset(r.file, line));
-        free(out);
-        out = xasprintf("%d|%d|%s", line, (int)json_integer_value(json_object_get(n, "use_line")),
-                        json_string_value(json_object_get(n, "text")));
-        const char *detail = json_string_value(json_object_get(n, "detail"));
-        assert_non_null(detail);
-        assert_non_null(strstr(detail, json_string_value(json_object_get(n, "text"))));
+    char *file = NULL;
+    json_t *n = cand_note(st, id, name, NOTE_REDECLARED, &file);
+    if (!n) {
+        free(file);
+        return xstrdup("");
     }
-    json_decref(notes);
-    cand_row_free(&r);
+    int line = (int)json_integer_value(json_object_get(n, "insert_line"));
+    assert_int_equal(json_integer_value(json_object_get(n, "insert_offset")), cand_line_offset(file, line));
+    char *out = xasprintf("%d|%d|%s", line, (int)json_integer_value(json_object_get(n, "use_line")),
+                          json_string_value(json_object_get(n, "text")));
+    const char *detail = json_string_value(json_object_get(n, "detail"));
+    assert_non_null(detail);
+    assert_non_null(strstr(detail, json_string_value(json_object_get(n, "text"))));
+    json_decref(n);
+    free(file);
     return out;
 }
 

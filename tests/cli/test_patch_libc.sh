@@ -20,16 +20,7 @@
 # external kernels, and its shared library (gcc, clang 14 and 19) exports
 # none of their symbols.
 source "$TESTLIB"
-command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
-command -v qemu-x86_64 >/dev/null || { echo "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"; exit 1; }
-
-U=$(copy_fixture patch-libc)
-P="$TMP/patched"
-mkdir -p "$P" && cp -a "$FIXTURES/patch-libc/." "$P/"
-cd "$P" || exit 1
-"$FMVGEN" scan --root "$P" -- make -s CC=gcc >"$TMP/scan.out" 2>&1
-expect_eq "scan: exit" "$?" 0
-make -s clean
+source "$(dirname "$TESTLIB")/patch_libc.sh"
 json=$("$FMVGEN" list --json)
 # fill: inlined into main (excluded), so it is the candidate itself
 # (candidates/inlined.h), and it runs from .preinit_array and a constructor too
@@ -69,39 +60,7 @@ expect_match "-fvisibility=hidden: the hidden macro" "$(cat "$TMP/hidden.patch")
 (cd "$H" && patch -s -p1 <"$TMP/hidden.patch")
 expect_eq "-fvisibility=hidden: patch -p1" "$?" 0
 
-have() {
-  command -v "$1" >/dev/null 2>&1 && return 0
-  echo "$1 not installed: its builds are skipped"
-  return 1
-}
-
-# build DIR NAME CC CFLAGS: DIR's make with CC/CFLAGS, the program kept as
-# DIR/prog-NAME
-build() {
-  (cd "$1" && make -s clean && make -s CC="$3" CFLAGS="$4" >"$TMP/build-$2.log" 2>&1 && mv prog "prog-$2")
-}
-
-configs=()
-add_config() { configs+=("$1|$2|$3"); }
-if have musl-gcc; then
-  add_config musl musl-gcc "-O3"
-  add_config musl-static musl-gcc "-O3 -static"
-else
-  fail "musl-gcc missing: scripts/setup-deps.sh installs musl-tools"
-fi
-printf 'int main(void) { return 0; }\n' >"$TMP/empty.c"
-if gcc -static "$TMP/empty.c" -o "$TMP/empty" 2>/dev/null; then
-  add_config gcc-static gcc "-O3 -static"
-  add_config gcc-static-pie gcc "-O3 -static-pie"
-else
-  echo "gcc -static cannot link here (no libc.a): static glibc builds skipped"
-fi
-add_config gcc-noplt-now gcc "-O3 -fno-plt -Wl,-z,now"
-have clang-14 && add_config clang-14 clang-14 "-O3"
-if have clang-19; then
-  add_config clang-19 clang-19 "-O3"
-  add_config clang-19-static clang-19 "-O3 -static"
-fi
+patch_libc_configs ""
 
 for cfg in "${configs[@]}"; do
   IFS='|' read -r name cc flags <<<"$cfg"
@@ -136,17 +95,7 @@ done
 [ ${#configs[@]} -ge 3 ] && pass || fail "too few builds ran: ${configs[*]}"
 
 # The patched file: plain C89 (pedantic) and C++98 with each C library.
-for cc in gcc musl-gcc clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
-  out=$("$cc" -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c kernel.c -o "$TMP/c89.o" 2>&1)
-  expect_eq "$cc -std=c89 -pedantic-errors: clean [$out]" "$?" 0
-done
-for cxx in g++ clang++-14 clang++-19; do
-  command -v "$cxx" >/dev/null || continue
-  out=$("$cxx" -x c++ -std=c++98 -pedantic-errors -Wall -Wextra -Werror -O2 -c kernel.c -o "$TMP/cxx.o" 2>&1)
-  expect_eq "$cxx -std=c++98 -pedantic-errors: clean [$out]" "$?" 0
-  expect_match "$cxx: clones" "$(nm "$TMP/cxx.o")" 'sum_sq.*\.(avx2|arch_x86)'
-done
+patch_libc_pedantic 'sum_sq.*\.(avx2|arch_x86)'
 
 # A -fvisibility=hidden shared library holding the kernels and the program
 # (main renamed fixture_main, exported; no .preinit_array in a DSO), run by a

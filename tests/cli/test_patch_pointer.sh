@@ -19,16 +19,7 @@
 # IFUNC instead, said in the header, --json and stderr. The patched files
 # compile as C89 (pedantic) and C++98.
 source "$TESTLIB"
-command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
-command -v qemu-x86_64 >/dev/null || { echo "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"; exit 1; }
-
-U=$(copy_fixture patch-libc)
-P="$TMP/patched"
-mkdir -p "$P" && cp -a "$FIXTURES/patch-libc/." "$P/"
-cd "$P" || exit 1
-"$FMVGEN" scan --root "$P" -- make -s CC=gcc >"$TMP/scan.out" 2>&1
-expect_eq "scan: exit" "$?" 0
-make -s clean
+source "$(dirname "$TESTLIB")/patch_libc.sh"
 "$FMVGEN" patch --dispatch nonsense >/dev/null 2>"$TMP/bad.err"
 expect_eq "--dispatch nonsense: usage error" "$?" 2
 expect_eq "--dispatch nonsense: says why" "$(cat "$TMP/bad.err")" "fmvgen: --dispatch nonsense: expected auto, ifunc or pointer"
@@ -55,34 +46,8 @@ expect_match "kernel.c: sum_sq's trampoline" "$k" \
   $'\n#ifdef FMVGEN_PTR_ON\n# undef sum_sq\nFMVGEN_PTR_DEF long sum_sq\\(const int \\*a, int n\\) FMVGEN_PTR_BODY\\(sum_sq, fmvgen_mv_sum_sq\\)\n#endif'
 expect_match "main.c: static fill" "$(cat main.c)" $'#ifdef FMVGEN_PTR_STATIC_ON\n# define fill fmvgen_mv_fill\n#endif\nFMVGEN_CLONES_PTR_STATIC\nstatic void fill'
 
-have() {
-  command -v "$1" >/dev/null 2>&1 && return 0
-  echo "$1 not installed: its builds are skipped"
-  return 1
-}
-build() {   # DIR NAME CC CFLAGS
-  (cd "$1" && make -s clean && make -s CC="$3" CFLAGS="$4" >"$TMP/build-$2.log" 2>&1 && mv prog "prog-$2")
-}
-configs=()
-add_config() { configs+=("$1|$2|$3"); }
-if have musl-gcc; then
-  add_config musl musl-gcc "-O3"
-  add_config musl-static musl-gcc "-O3 -static"
-else
-  fail "musl-gcc missing: scripts/setup-deps.sh installs musl-tools"
-fi
+patch_libc_configs " -Wall -Wextra -Werror"
 add_config gcc gcc "-O3 -Wall -Wextra -Werror"
-printf 'int main(void) { return 0; }\n' >"$TMP/empty.c"
-if gcc -static "$TMP/empty.c" -o "$TMP/empty" 2>/dev/null; then
-  add_config gcc-static gcc "-O3 -static"
-  add_config gcc-static-pie gcc "-O3 -static-pie"
-fi
-add_config gcc-noplt-now gcc "-O3 -fno-plt -Wl,-z,now"
-have clang-14 && add_config clang-14 clang-14 "-O3 -Wall -Wextra -Werror"
-if have clang-19; then
-  add_config clang-19 clang-19 "-O3 -Wall -Wextra -Werror"
-  add_config clang-19-static clang-19 "-O3 -static"
-fi
 
 for cfg in "${configs[@]}"; do
   IFS='|' read -r name cc flags <<<"$cfg"
@@ -135,16 +100,7 @@ if [ -x "$P/prog-musl-static" ] && [ -x "$P/prog-musl" ]; then
 fi
 
 # The patched files: C89 (pedantic) and C++98.
-for cc in gcc musl-gcc clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
-  out=$("$cc" -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c kernel.c -o "$TMP/c89.o" 2>&1)
-  expect_eq "$cc -std=c89 -pedantic-errors: clean [$out]" "$?" 0
-done
-for cxx in g++ clang++-14 clang++-19; do
-  command -v "$cxx" >/dev/null || continue
-  out=$("$cxx" -x c++ -std=c++98 -pedantic-errors -Wall -Wextra -Werror -O2 -c kernel.c -o "$TMP/cxx.o" 2>&1)
-  expect_eq "$cxx -std=c++98 -pedantic-errors: clean [$out]" "$?" 0
-done
+patch_libc_pedantic ""
 
 # A -fvisibility=hidden library: its exports stay as written.
 V=$(copy_fixture patch-pointer)

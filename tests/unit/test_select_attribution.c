@@ -236,11 +236,6 @@ static void make_report(struct select_report *r, int by_file)
     }
 }
 
-static json_t *function_json(json_t *report, size_t f)
-{
-    return json_array_get(json_object_get(report, "functions"), f);
-}
-
 /* Told apart by file: the hot one is selected, named by file in the
  * patch's assignments; nothing says "ambiguous". */
 static void test_told_apart_selected(void **state)
@@ -264,10 +259,10 @@ static void test_told_apart_selected(void **state)
     patch_assignments_free(&a);
 
     json_t *j = select_report_json(&r);
-    assert_string_equal(json_string_value(json_object_get(function_json(j, 0), "reason")), "selected");
-    assert_true(json_is_true(json_object_get(function_json(j, 0), "samples_by_file")));
-    assert_true(json_is_false(json_object_get(function_json(j, 2), "samples_by_file")));
-    assert_string_equal(json_string_value(json_object_get(function_json(j, 1), "reason")), "cold");
+    assert_string_equal(json_string_value(json_object_get(sel_function_json(j, 0), "reason")), "selected");
+    assert_true(json_is_true(json_object_get(sel_function_json(j, 0), "samples_by_file")));
+    assert_true(json_is_false(json_object_get(sel_function_json(j, 2), "samples_by_file")));
+    assert_string_equal(json_string_value(json_object_get(sel_function_json(j, 1), "reason")), "cold");
     json_decref(j);
     char *md = select_report_markdown(&r);
     assert_null(strstr(md, "ambiguous"));

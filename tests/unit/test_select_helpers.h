@@ -6,6 +6,7 @@
 #ifndef TEST_SELECT_HELPERS_H
 #define TEST_SELECT_HELPERS_H
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,17 @@ SEL_HELPER void sel_interval(struct stats_interval *iv, double a, double b)
 {
     double base[] = {a, a * 1.01, a * 0.99}, other[] = {b, b * 1.01, b * 0.99};
     stats_welch_log(base, 3, other, 3, iv);
+}
+
+/* Function f's and workload w's objects in a report.json. */
+SEL_HELPER json_t *sel_function_json(json_t *report, size_t f)
+{
+    return json_array_get(json_object_get(report, "functions"), f);
+}
+
+SEL_HELPER json_t *sel_workload_json(json_t *report, size_t w)
+{
+    return json_array_get(json_object_get(report, "workloads"), w);
 }
 
 #endif

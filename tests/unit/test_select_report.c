@@ -176,7 +176,7 @@ static void test_measure_code(void **state)
     json_t *mj = json_object_get(code, "march_x86_64_v3");
     assert_int_equal(json_integer_value(json_object_get(mj, "hwcaps_extra_bytes")), r.march.code.code_bytes);
     assert_true(json_is_null(json_object_get(mj, "failure")));
-    json_t *wj = json_array_get(json_object_get(j, "workloads"), 0);
+    json_t *wj = sel_workload_json(j, 0);
     assert_true(json_real_value(json_object_get(json_object_get(wj, "march_x86_64_v3"), "speedup")) > 1.5);
     assert_true(json_real_value(json_object_get(json_object_get(wj, "selected_vs_march_x86_64_v3"), "speedup")) < 1);
     json_t *vj = json_array_get(json_object_get(j, "variants"), 1);
@@ -265,7 +265,7 @@ static void test_cpu_time_interval(void **state)
     assert_non_null(strstr(md, " | 2.00x ["));
     free(md);
     json_t *j = select_report_json(&r);
-    json_t *w = json_array_get(json_object_get(j, "workloads"), 0);
+    json_t *w = sel_workload_json(j, 0);
     assert_true(json_is_object(json_object_get(w, "end_to_end_cpu")));
     assert_string_equal(json_string_value(json_object_get(w, "decided_on")), "wall");
     json_decref(j);
@@ -280,7 +280,7 @@ static void test_cpu_time_interval(void **state)
     assert_non_null(strstr(md, "] *decides* |"));
     free(md);
     j = select_report_json(&r);
-    w = json_array_get(json_object_get(j, "workloads"), 0);
+    w = sel_workload_json(j, 0);
     assert_string_equal(json_string_value(json_object_get(w, "decided_on")), "cpu");
     json_decref(j);
     sum = select_report_summary(&r);
@@ -292,7 +292,7 @@ static void test_cpu_time_interval(void **state)
     stats_welch_log(zero, 3, cs, 3, &r.workloads[0].e2e_cpu);
     assert_false(r.workloads[0].e2e_cpu.valid);
     j = select_report_json(&r);
-    w = json_array_get(json_object_get(j, "workloads"), 0);
+    w = sel_workload_json(j, 0);
     assert_true(json_is_null(json_object_get(w, "end_to_end_cpu")));
     json_decref(j);
     sum = select_report_summary(&r);
@@ -327,7 +327,7 @@ static void test_pipe_in_command(void **state)
     assert_int_equal(md_cells(row, strcspn(row, "\n")), md_cells(head, strcspn(head, "\n")));
     free(md);
     json_t *j = select_report_json(&r);
-    json_t *w = json_array_get(json_object_get(j, "workloads"), 0);
+    json_t *w = sel_workload_json(j, 0);
     assert_string_equal(json_string_value(json_object_get(w, "command")), "./prog 100000 | tee out");
     json_decref(j);
     char *html = select_report_html(&r);
@@ -345,7 +345,7 @@ static void test_all_candidates_json(void **state)
     struct select_report r;
     make_report(&r);
     json_t *j = select_report_json(&r);
-    json_t *w = json_array_get(json_object_get(j, "workloads"), 0);
+    json_t *w = sel_workload_json(j, 0);
     assert_non_null(json_object_get(w, "all_candidates"));
     assert_true(json_is_null(json_object_get(w, "all_candidates")));
     json_decref(j);
@@ -354,7 +354,7 @@ static void test_all_candidates_json(void **state)
     r.workloads[0].all_candidates = xcalloc(3, sizeof *r.workloads[0].all_candidates);
     stats_welch_log(base, 3, fast, 3, &r.workloads[0].all_candidates[1]);   /* fma-free not profiled */
     j = select_report_json(&r);
-    w = json_array_get(json_object_get(j, "workloads"), 0);
+    w = sel_workload_json(j, 0);
     json_t *all = json_object_get(w, "all_candidates");
     assert_int_equal(json_object_size(all), 2);
     json_t *levels = json_object_get(all, "fma-levels");
@@ -585,11 +585,6 @@ static size_t add_function(struct select_report *r, const char *name, const char
     return f;
 }
 
-static json_t *function_json(json_t *report, size_t f)
-{
-    return json_array_get(json_object_get(report, "functions"), f);
-}
-
 static void test_unknown_speedup_json(void **state)
 {
     (void)state;
@@ -612,7 +607,7 @@ static void test_unknown_speedup_json(void **state)
                                {"late", "not sampled by the baseline"}};
     size_t idx[] = {gone, never, late};
     for (int i = 0; i < 3; i++) {
-        json_t *fj = function_json(j, idx[i]);
+        json_t *fj = sel_function_json(j, idx[i]);
         assert_string_equal(json_string_value(json_object_get(fj, "name")), expect[i][0]);
         json_t *iv = json_object_get(json_object_get(fj, "variants"), "fma-levels");
         json_t *sp = json_object_get(iv, "speedup");
@@ -623,13 +618,13 @@ static void test_unknown_speedup_json(void **state)
         assert_true(json_is_null(json_object_get(iv, "speedup_high")));
     }
     /* a baseline that never sampled it has no share (not 0%) */
-    assert_true(json_is_null(json_object_get(function_json(j, never), "share")));
-    assert_false(json_is_true(json_object_get(function_json(j, never), "baseline_sampled")));
-    assert_true(json_is_null(json_object_get(function_json(j, late), "share")));
-    assert_true(json_is_true(json_object_get(function_json(j, gone), "baseline_sampled")));
+    assert_true(json_is_null(json_object_get(sel_function_json(j, never), "share")));
+    assert_false(json_is_true(json_object_get(sel_function_json(j, never), "baseline_sampled")));
+    assert_true(json_is_null(json_object_get(sel_function_json(j, late), "share")));
+    assert_true(json_is_true(json_object_get(sel_function_json(j, gone), "baseline_sampled")));
     assert_true(json_is_null(json_object_get(j, "min_share")));
     /* a measured speedup keeps its number, and says nothing is unknown */
-    json_t *dot = json_object_get(json_object_get(function_json(j, 0), "variants"), "fma-levels");
+    json_t *dot = json_object_get(json_object_get(sel_function_json(j, 0), "variants"), "fma-levels");
     assert_true(json_real_value(json_object_get(dot, "speedup")) > 1.9);
     assert_true(json_is_null(json_object_get(dot, "speedup_unknown")));
     /* the whole document serializes (jansson refuses inf/nan reals) */
@@ -770,13 +765,13 @@ static void test_ambiguous_name(void **state)
     assert_true(noted);
 
     json_t *j = select_report_json(&r);
-    assert_string_equal(json_string_value(json_object_get(function_json(j, a), "reason")), "ambiguous-name");
-    assert_true(json_is_false(json_object_get(function_json(j, a), "name_unique")));
-    assert_true(json_is_false(json_object_get(function_json(j, b), "name_unique")));
-    assert_int_equal(json_integer_value(json_object_get(function_json(j, b), "candidates_with_this_name")), 2);
-    assert_true(json_is_true(json_object_get(function_json(j, 0), "name_unique")));
-    assert_string_equal(json_string_value(json_object_get(function_json(j, 0), "reason")), "selected");
-    assert_string_equal(json_string_value(json_object_get(function_json(j, b), "reason")), "no-gain");
+    assert_string_equal(json_string_value(json_object_get(sel_function_json(j, a), "reason")), "ambiguous-name");
+    assert_true(json_is_false(json_object_get(sel_function_json(j, a), "name_unique")));
+    assert_true(json_is_false(json_object_get(sel_function_json(j, b), "name_unique")));
+    assert_int_equal(json_integer_value(json_object_get(sel_function_json(j, b), "candidates_with_this_name")), 2);
+    assert_true(json_is_true(json_object_get(sel_function_json(j, 0), "name_unique")));
+    assert_string_equal(json_string_value(json_object_get(sel_function_json(j, 0), "reason")), "selected");
+    assert_string_equal(json_string_value(json_object_get(sel_function_json(j, b), "reason")), "no-gain");
     json_decref(j);
     char *md = select_report_markdown(&r);
     assert_non_null(strstr(md, "| start_pass [name not unique: 2 candidates] | jcmaster.c:22 |"));
@@ -829,7 +824,7 @@ static void test_noise_said(void **state)
     free(md);
     free(sum);
     json_t *j = select_report_json(&r);
-    json_t *e2e = json_object_get(json_array_get(json_object_get(j, "workloads"), 0), "end_to_end");
+    json_t *e2e = json_object_get(sel_workload_json(j, 0), "end_to_end");
     assert_true(json_is_true(json_object_get(e2e, "wide")));
     json_decref(j);
     /* an unselected function's wide interval is no reason to warn */

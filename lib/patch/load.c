@@ -128,6 +128,7 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
     size_t cap = 16;
     p->functions = xcalloc(cap, sizeof *p->functions);
     int rc = 0;
+    size_t outside = 0;
     struct patch_candidate_row r;
     while (patch_candidates_next(rows, &r)) {
         const char *file = r.file;
@@ -143,9 +144,13 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
             p->functions[p->nfunctions - 1].offset == offset)
             continue;
         char *rel = path_relative_to(file, root);
-        if (!rel) {
-            rc = fmv_error("%s: outside the project root %s; a patch cannot name it", file, root);
-            break;
+        if (!rel) {   /* e.g. a test framework's sources under /usr/src */
+            int line = r.line > 0 ? r.line : r.insert_line;
+            sv_pushf(&p->skipped, "%s:%d %s: outside the project root %s: a patch cannot name it (scan --root DIR)",
+                     file, line, name, root);
+            fmv_warn("%s:%d: %s not patched: outside the project root %s (scan --root DIR)", file, line, name, root);
+            outside++;
+            continue;
         }
         if (p->nfunctions == cap) p->functions = xrealloc(p->functions, (cap *= 2) * sizeof *p->functions);
         struct patch_function *f = &p->functions[p->nfunctions++];
@@ -195,6 +200,9 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         }
     }
     patch_candidates_close(rows);
+    if (rc == 0 && outside && p->nfunctions == 0)
+        rc = fmv_error("%s: every candidate lies outside the project root %s; scan again with --root DIR",
+                       store_path(st), root);
     if (rc == 0) qsort(p->functions, p->nfunctions, sizeof *p->functions, patch_function_cmp);
     return rc;
 }

@@ -16,19 +16,9 @@
 #include "records/ingest.h"
 #include "run/spawn.h"
 #include "scan/explain.h"
+#include "scan/root.h"
 #include "store/store.h"
 #include "targets/targets.h"
-
-char *scan_default_root(void)
-{
-    char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
-    struct run_opts o = {.capture_stdout = 1, .null_stderr = 1};
-    struct run_result r;
-    char *root = NULL;
-    if (run_argv(argv, &o, &r) == 0 && r.out && r.out[0] == '/') root = xstrndup(r.out, strcspn(r.out, "\n"));
-    run_result_free(&r);
-    return root ? root : get_cwd();
-}
 
 /* With FMVGEN_SCAN_PHASES set: the CPU seconds (user+sys) used so far by
  * fmvgen itself and by its waited-for children (the build, the probes), so
@@ -129,13 +119,20 @@ static int ingest(struct store *st, struct ingest_stats *istats, struct scan_res
 /* Everything after the store is open; -1 when it stopped before the
  * summary. */
 static int scan_store(struct store *st, const struct scan_request *req, const char *builddir, const char *root,
-                      struct scan_result *res)
+                      int widen_root, struct scan_result *res)
 {
     if (write_meta(st, root, req->targets) != 0) return -1;
     struct ingest_stats istats = {0};
     /* Written again by this scan's probes and analysis (candidates/isa.h). */
     if (scaninfo_clear_tu_notes(st, "isa-unmatched") != 0) return -1;
     if (capture(st, req, builddir, root, &istats, res) != 0) return -1;
+    char *top = widen_root ? scan_root_of_build(builddir) : NULL;   /* root.h */
+    if (top && strcmp(top, root) != 0 && store_meta_set(st, "root", top) != 0) {
+        free(top);
+        return -1;
+    }
+    scan_root_check(st, top ? top : root);
+    free(top);
     phase_end("build");
     int ing = ingest(st, &istats, res);
     phase_end("ingest");
@@ -192,8 +189,9 @@ int scan_run(const struct scan_request *req, struct scan_result *res)
     res->store_path = xstrdup(store_path(st));
     if (req->compdb && !req->quiet)
         fprintf(stderr, "fmvgen: the store of this compile database goes to %s\n", res->store_path);
-    char *root = req->root ? path_absolute(req->root, NULL) : scan_default_root();
-    int rc = scan_store(st, req, builddir, root, res);
+    int from_git = 1;
+    char *root = req->root ? path_absolute(req->root, NULL) : scan_root_guess(&from_git);
+    int rc = scan_store(st, req, builddir, root, !req->root && !from_git, res);
     free(root);
     store_close(st);
     free(builddir);

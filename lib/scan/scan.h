@@ -35,7 +35,7 @@ struct scan_request {
     /* where the store goes (.fmvgen/ in it); NULL: the current directory.
      * Ignored with compdb: the database's directory. */
     const char *builddir;
-    const char *root;           /* project root (made absolute); NULL: scan_default_root() */
+    const char *root;           /* project root (made absolute); NULL: scan/root.h's guess, widened */
     const struct strvec *targets;   /* parsed target_clones targets (targets.h) */
     int no_probe, o3;
     int jobs;                   /* parallel probe/compdb compiles; 0: one per CPU */
@@ -73,9 +73,5 @@ void scan_warn_no_records(const struct scan_result *res);
  * build's status when it failed, else 1 on errors (rc < 0 or res->errors),
  * else 0. */
 int scan_exit_status(int rc, const struct scan_result *res);
-
-/* The git toplevel of the current directory, else the directory itself
- * (absolute; caller frees). */
-char *scan_default_root(void);
 
 #endif

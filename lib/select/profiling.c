@@ -77,7 +77,7 @@ static void count_function(const struct profile *p, const struct attribution_ori
  * wider vectors alone change no result here (no reassociation), so what
  * differs is FMA contraction in other functions. NULL when no variant is
  * such. Caller frees. */
-static int *function_eligibility(struct select_session *s, const char *const *names)
+static int *function_eligibility(struct select_session *s)
 {
     struct select_report *r = &s->rep;
     size_t nf = r->n_functions, nv = r->n_variants;
@@ -90,15 +90,13 @@ static int *function_eligibility(struct select_session *s, const char *const *na
         if (v == 0 || x->eligible || !x->fma || !exact_eligible || !x->built || !x->failure ||
             strncmp(x->failure, "output", 6) != 0)
             continue;
-        struct clone_isa *isa = xcalloc(nf + 1, sizeof *isa);
-        clone_isa_of_dir(s->builds[v].dir, names, nf, isa);
+        const struct clone_isa *isa = session_clone_isa(s, v);
         for (size_t f = 0; f < nf; f++) {
             int fma_free = isa[f].found && !clone_isa_uses_fma(&isa[f]);
             out[f * nv + v] = fma_free;
             r->functions[f].fma_free_code |= fma_free;
             any |= fma_free;
         }
-        free(isa);
     }
     if (!any) {
         free(out);
@@ -111,21 +109,19 @@ static int *function_eligibility(struct select_session *s, const char *const *na
  * variant's build are its default's code (cloneisa.h), kept in the report
  * (select_function.same_code) and said in a note. NULL when no pair is
  * such. Caller frees. */
-static int *function_same_code(struct select_session *s, const char *const *names)
+static int *function_same_code(struct select_session *s)
 {
     struct select_report *r = &s->rep;
     size_t nf = r->n_functions, nv = r->n_variants, n_everywhere = 0;
     int *out = xcalloc(nf * nv + 1, sizeof *out), any = 0;
-    struct clone_isa *isa = xcalloc(nf + 1, sizeof *isa);
     for (size_t v = 1; v < nv; v++) {
         if (!r->variants[v].built) continue;
-        clone_isa_of_dir(s->builds[v].dir, names, nf, isa);
+        const struct clone_isa *isa = session_clone_isa(s, v);
         for (size_t f = 0; f < nf; f++) {
             out[f * nv + v] = isa[f].same_code;
             any |= isa[f].same_code;
         }
     }
-    free(isa);
     struct strbuf which = STRBUF_INIT;
     for (size_t f = 0; f < nf; f++) {
         struct select_function *fn = &r->functions[f];
@@ -306,8 +302,8 @@ int session_profile_all(struct select_session *s)
     double *code_bytes = NULL;
     if (rc == 0) {
         count_outlined(s, &helpers_log, sources, samples);
-        function_eligible = function_eligibility(s, names);
-        same_code = function_same_code(s, names);
+        function_eligible = function_eligibility(s);
+        same_code = function_same_code(s);
         code_bytes = session_code_bytes(s);
         struct decision_input in = {
             .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,

@@ -11,6 +11,7 @@
 #include "select/isolation.h"
 #include "select/ranwhat.h"
 #include "select/session.h"
+#include "select/variants.h"
 
 struct select_runcheck {
     size_t nv, nf, nw;
@@ -159,28 +160,21 @@ int select_runcheck_finish(struct select_runcheck *c, struct select_session *s)
 {
     const struct select_report *r = &s->rep;
     double nr = s->o->runs > 0 ? s->o->runs : 1;
-    const char **names = xcalloc(c->nf + 1, sizeof *names);
-    for (size_t f = 0; f < c->nf; f++) names[f] = r->functions[f].name;
     int rc = 0;
     for (size_t v = 1; v < c->nv && rc == 0; v++) {
-        struct clone_isa *isa = NULL;
+        const struct clone_isa *isa = NULL;
         for (size_t f = 0; f < c->nf && rc == 0; f++) {
             const struct ranwhat_tally *t = &c->tally[v * c->nf + f];
             double base = (double)c->tally[f].samples / nr;
             if (!ranwhat_clones_missing(t, base, 1, SELECT_MIN_SAMPLES)) continue;
-            if (!isa) {   /* inspected only when some hot candidate ran no clone */
-                isa = xcalloc(c->nf + 1, sizeof *isa);
-                clone_isa_of_dir(s->builds[v].dir, names, c->nf, isa);
-            }
+            if (!isa) isa = session_clone_isa(s, v);   /* only when some hot candidate ran no clone */
             if (!ranwhat_clones_missing(t, base, isa[f].found, SELECT_MIN_SAMPLES)) continue;
             char *msg = ranwhat_describe_missing(t, r->functions[f].display_name, r->variants[v].name,
                                                  s->builds[v].dir, s->tree.ns_off);
             rc = fmv_error("%s", msg);
             free(msg);
         }
-        free(isa);
     }
-    free(names);
     return rc;
 }
 

@@ -393,7 +393,9 @@ void select_session_free(struct select_session *s)
     for (size_t v = 0; s->builds && v <= SESSION_NOFMA_INDEX(&s->rep); v++) {
         variant_build_free(&s->builds[v]);
         free(s->sources[v]);
+        if (s->clone_isa) free(s->clone_isa[v]);
     }
+    free(s->clone_isa);
     free(s->builds);
     free(s->sources);
     free(s->builddir);

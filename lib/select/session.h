@@ -94,6 +94,8 @@ struct select_session {
     struct patch_plan candidates;   /* all candidates, default targets */
     struct variant_build *builds;   /* [variant], then the selected build; dir: where commands run */
     char **sources;                 /* [variant], then the selected: its private source copy */
+    struct clone_isa **clone_isa;   /* [variant]: per function, what its clones there need, read
+                                     * once per build (variants.h's session_clone_isa) */
     struct workload_output *base_outputs;   /* [workload] what of the baseline's stdout is compared */
     double *saved;                  /* [w * n_functions + f]: share of workload w's baseline
                                      * samples f's chosen clones saved (decision_saved_share) */

@@ -102,9 +102,27 @@ void session_progress_end(const struct session_signals *saved)
 int session_build_variant(struct select_session *s, size_t index, const char *name, const struct patch_plan *plan)
 {
     struct variant_build *out = &s->builds[index];
+    if (s->clone_isa) {   /* a rebuilt variant is inspected again */
+        free(s->clone_isa[index]);
+        s->clone_isa[index] = NULL;
+    }
     int rc = select_tree_build(&s->tree, name, plan, s->work, out, &s->sources[index]);
     if (rc != 0 && out->log && *out->log) session_show_output(out->log);
     return rc;
+}
+
+const struct clone_isa *session_clone_isa(struct select_session *s, size_t index)
+{
+    size_t nf = s->rep.n_functions;
+    if (!s->clone_isa) s->clone_isa = xcalloc(SESSION_NOFMA_INDEX(&s->rep) + 1, sizeof *s->clone_isa);
+    if (!s->clone_isa[index]) {
+        const char **names = xcalloc(nf + 1, sizeof *names);
+        for (size_t f = 0; f < nf; f++) names[f] = s->rep.functions[f].name;
+        s->clone_isa[index] = xcalloc(nf + 1, sizeof *s->clone_isa[index]);
+        clone_isa_of_dir(s->builds[index].dir, names, nf, s->clone_isa[index]);
+        free(names);
+    }
+    return s->clone_isa[index];
 }
 
 /* The argv running shell command cmd for variant `index` (tree.h). */

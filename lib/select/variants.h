@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "run/spawn.h"
+#include "select/cloneisa.h"
 #include "select/session.h"
 
 /* builds[]/sources[]: [variant], [n_variants] the selected build,
@@ -42,6 +43,11 @@ void session_progress_end(const struct session_signals *saved);
 /* Builds variant `index` (NAME) in its private tree (tree.h), patched by
  * plan when not NULL; a failing build's output is shown. */
 int session_build_variant(struct select_session *s, size_t index, const char *name, const struct patch_plan *plan);
+/* Per function (rep.functions' names), what its clones in variant `index`'s
+ * build need (cloneisa.h): the build's linked files are inspected once, on
+ * the first call after the variant was (re)built, and the answer kept in
+ * s->clone_isa. Never NULL; the session owns it. */
+const struct clone_isa *session_clone_isa(struct select_session *s, size_t index);
 /* The argv running shell command cmd for variant `index` (tree.h). */
 void session_variant_command(const struct select_session *s, size_t index, const char *cmd, struct strvec *argv);
 /* Runs cmd once in variant `index`'s build dir, its output captured. */

@@ -3,10 +3,10 @@
  * "unexposed" attribute is, which inline keyword was written, coroutine
  * keywords) the rule reads the definition's own tokens. */
 #include "candidates/eligibility.h"
+#include "candidates/marker.h"
 #include "candidates/redecl.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
-#include "patch/marker.h"
 #include "util/util.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * C++11 [[...]] lists, not again where an FMVGEN_CLONES* line is - and the
  * file's new content and diff. */
 #include "patch/plan_internal.h"
-#include "patch/marker.h"
+#include "candidates/marker.h"
 #include "patch/diff.h"
 #include "patch/pointer.h"
 #include "patch/redecl.h"

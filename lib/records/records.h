@@ -38,20 +38,7 @@
 
 #include <stddef.h>
 
-enum loop_kind {
-    LOOP_VECTORIZED = 0,   /* a loop was vectorized */
-    LOOP_SLP = 1,          /* straight-line code vectorized (SLP) */
-};
-
-struct loop_record {
-    char *function;     /* compiled function: C name or mangled C++ symbol, clone suffix stripped; NULL from a log */
-    char *file;         /* location as written by the compiler; may be relative to the compile dir; NULL if none */
-    int line, column;   /* 0 when unknown */
-    enum loop_kind kind;
-    int vector_bytes;   /* 16 / 32 / 64; 0 when the compiler did not say (Clang never does) */
-    int vector_lanes;   /* elements per vector (Clang's VectorizationFactor); 0 when unknown (GCC) */
-    char *message;      /* the compiler's text, for the report */
-};
+#include "store/loops.h"   /* struct loop_record, enum loop_kind */
 
 /* Receives each record; the callee may keep nothing it does not copy.
  * Return non-zero to stop reading. */
@@ -122,8 +109,6 @@ int records_read_file(const char *format, const char *path, record_fn fn, void *
  * thread, e.g. "a.c.opt-record.json.gz: truncated gzip stream"; "" if none.
  * Lets the ingest keep the reason in the store. */
 const char *records_error(void);
-
-const char *loop_kind_name(enum loop_kind k);   /* "loop" / "slp" */
 
 /* A growable list of owned records: a record_fn that collects. */
 struct record_list {

@@ -13,7 +13,7 @@
 #include "capture/compdb.h"
 #include "capture/probe.h"
 #include "capture/wrapper.h"
-#include "records/ingest.h"
+#include "scan/ingest.h"
 #include "run/spawn.h"
 #include "scan/explain.h"
 #include "scan/root.h"

@@ -5,7 +5,7 @@
  *   build   run the build through the compiler wrapper (capture/wrapper.h)
  *   compdb  re-run a compile_commands.json's compiles (capture/compdb.h),
  *           each keeping its object for its functions and code profiles
- *   log     read an -fopt-info-vec / -Rpass build log (records/ingest.h)
+ *   log     read an -fopt-info-vec / -Rpass build log (scan/ingest.h)
  *
  * then: ingest the records -> records-only probe compiles at the widest
  * target (unless no_probe or a log: a log has no commands; with o3 also at

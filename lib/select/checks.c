@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "select/workload_output.h"
-#include "verify/compare.h"
+#include "compare/compare.h"
 
 /* The baseline's first output of workload w is out: runs it once more and
  * learns which lines are compared (workload_output.h); a benchmark printing

@@ -9,7 +9,7 @@
  *      *all* candidates cloned - a constant number of builds, whatever the
  *      candidate count;
  *   3. correctness: every variant runs every workload once (stdout compared
- *      with the baseline's, lib/verify/compare.h) and passes --test; a
+ *      with the baseline's, lib/compare/compare.h) and passes --test; a
  *      variant that fails is reported and never selected. The baseline runs
  *      each workload twice: lines that differ between its own two runs
  *      (a benchmark's MB/s) are not compared (lib/select/workload_output.h);

@@ -7,7 +7,7 @@
  *   - both runs print the same: the whole output is compared;
  *   - some lines differ between them (same number of lines): those lines are
  *     masked - blanked in both texts - and every other line must still match
- *     (the comparison is verify/compare.h's, tolerance and all);
+ *     (the comparison is compare/compare.h's, tolerance and all);
  *   - even the number of lines differs: the output is not compared.
  * The caller says which in the report; the remedy for the user is a checksum
  * of the real output on stdout, or --test. */
@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "verify/compare.h"
+#include "compare/compare.h"
 
 enum workload_output_mode {
     WORKLOAD_OUTPUT_ALL,            /* the baseline printed the same twice */

@@ -28,7 +28,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "records/records.h"
+#include "store/loops.h"
 #include "store/notes.h"
 
 #define STORE_DIRNAME ".fmvgen"

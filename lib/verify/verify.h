@@ -5,7 +5,7 @@
  * means anything) and under qemu-x86_64 for each CPU model (cpus.h). For
  * each CPU the report holds how the run ended (exit status, a named signal -
  * SIGILL is the one FMV mistakes cause -, a timeout), whether stdout and the
- * --compare files match the native run (compare.h), and which clone each
+ * --compare files match the native run (compare/compare.h), and which clone each
  * resolver picks there (dispatch.h). When outputs differ only in floats and
  * a clone that contains FMA instructions is picked differently, the report
  * says FMA contraction is the likely cause; when a resolver returns the
@@ -33,7 +33,7 @@
 #include <stddef.h>
 
 #include "util/util.h"
-#include "verify/compare.h"
+#include "compare/compare.h"
 #include "verify/dispatch.h"
 
 struct verify_options {
@@ -42,7 +42,7 @@ struct verify_options {
     double timeout_s;            /* per run; <= 0: none */
     char *const *compare;        /* files the program writes; NULL-terminated, may be NULL */
     double float_tolerance;      /* < 0: outputs must be identical */
-    char *const *ignore_lines;   /* --ignore-lines regexes (compare.h); NULL-terminated, may be NULL */
+    char *const *ignore_lines;   /* --ignore-lines regexes (compare/compare.h); NULL-terminated, may be NULL */
     const char *against;         /* --against: the reference program (path or PATH name); NULL: none */
 };
 

@@ -9,7 +9,7 @@
 
 #include <dirent.h>
 
-#include "records/ingest.h"
+#include "scan/ingest.h"
 #include "run/spawn.h"
 
 #define C_DIR FIXTURES_DIR "/candidates-c"

@@ -1,4 +1,4 @@
-/* Unit tests of lib/records/ingest.c with a real store in a temp dir:
+/* Unit tests of lib/scan/ingest.c with a real store in a temp dir:
  * pending record files become loop rows (one per location, widest width,
  * absolute file names), a corrupt file is marked and loses nobody's rows,
  * rereading never duplicates; `scan --log` imports a build log as one
@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 
-#include "records/ingest.h"
+#include "scan/ingest.h"
 #include "store/store.h"
 #include "test_records_util.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patch/marker.h"
+#include "candidates/marker.h"
 #include "patch/plan.h"
 #include "store/store.h"
 #include "targets/targets.h"

@@ -21,7 +21,7 @@
 #include "capture/compdb.h"
 #include "capture/probe.h"
 #include "records/records.h"
-#include "records/ingest.h"
+#include "scan/ingest.h"
 #include "test_probe_helpers.h"
 
 /* ---- the argv rewrite ---- */

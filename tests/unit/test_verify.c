@@ -16,7 +16,7 @@
 
 #include "run/spawn.h"
 #include "util/util.h"
-#include "verify/compare.h"
+#include "compare/compare.h"
 #include "verify/cpus.h"
 #include "verify/dispatch.h"
 #include "verify/libdeps.h"

@@ -1,5 +1,5 @@
 /* marker.c - see marker.h. */
-#include "patch/marker.h"
+#include "candidates/marker.h"
 
 #include <string.h>
 

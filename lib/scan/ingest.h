@@ -17,8 +17,8 @@
  * other file is still read and nothing already stored is dropped. Record
  * files are only read, never removed (they live in .fmvgen/records, and a
  * rescan overwrites them). */
-#ifndef FMVGEN_INGEST_H
-#define FMVGEN_INGEST_H
+#ifndef FMVGEN_SCAN_INGEST_H
+#define FMVGEN_SCAN_INGEST_H
 
 struct store;
 

@@ -1,5 +1,7 @@
 /* compare.h - does a run's output (stdout, or a file it wrote) match the
- * reference run's? Byte for byte first; when not, the text is walked as
+ * reference run's? A service below the two stages that ask: verify (each
+ * CPU's run against the native one) and select (a variant's workload
+ * output against the baseline's, select/workload_output.h). Byte for byte first; when not, the text is walked as
  * numbers and the text between them, so that a result differing only in the
  * last digits of floating-point numbers (FMA contraction in a clone, a
  * different summation order) is told apart from a real difference, and can
@@ -25,8 +27,8 @@
  *    are left out on both sides before comparing, so that a program printing
  *    its own timings ("21 tests ran. (4110 ms total)") can be verified. Line
  *    numbers in the result are still those of the unfiltered output. */
-#ifndef FMVGEN_VERIFY_COMPARE_H
-#define FMVGEN_VERIFY_COMPARE_H
+#ifndef FMVGEN_COMPARE_H
+#define FMVGEN_COMPARE_H
 
 #include <regex.h>
 #include <stddef.h>

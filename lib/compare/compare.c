@@ -1,5 +1,5 @@
 /* compare.c - see compare.h. */
-#include "verify/compare.h"
+#include "compare/compare.h"
 #include "util/util.h"
 
 #include <ctype.h>

@@ -1,12 +1,13 @@
 /* marker.h - the line `fmvgen patch` writes above a function
  * ("FMVGEN_CLONES(sym)", "FMVGEN_CLONES_STATIC", "FMVGEN_CLONES_AVX2(sym)"):
- * how a patched definition is recognized in its text. patch/place.c leaves a
+ * how a patched definition is recognized in its text. It lives in
+ * candidates/, below patch/, because both read it: patch/place.c leaves a
  * patched function alone (no second line); the scan's eligibility rules
  * exclude it - they cannot rely on the attribute alone, since libclang 14
  * parses as clang < 18, for which the preamble makes FMVGEN_CLONES_STATIC
  * empty: a patched static function shows no attribute there. */
-#ifndef FMVGEN_PATCH_MARKER_H
-#define FMVGEN_PATCH_MARKER_H
+#ifndef FMVGEN_CANDIDATES_MARKER_H
+#define FMVGEN_CANDIDATES_MARKER_H
 
 #include <stddef.h>
 

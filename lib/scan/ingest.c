@@ -2,7 +2,7 @@
  * (see ingest.h for the rules). The readers (records.h) collect a whole
  * file before anything is written, so a corrupt file never reaches the
  * store half-read; the store writes each file's rows in one transaction. */
-#include "records/ingest.h"
+#include "scan/ingest.h"
 #include "records/records.h"
 #include "store/store.h"
 #include "util/util.h"

@@ -37,7 +37,9 @@ char *patch_pointer_macro(const char *set_macro)
  * -Woverlength-strings under -pedantic). The init code keeps every
  * argument register (rdi rsi rdx rcx r8 r9, rax for varargs, r10 the
  * static chain, xmm0-7) around the resolver call; the stack is 16-byte
- * aligned at that call (8 pushes + 136 bytes after the caller's call). */
+ * aligned at that call (8 pushes + 136 bytes after the caller's call).
+ * The fourth statement is SYM.fmvgen_ctor and its .init_array.00101 entry:
+ * the same resolver call and store before the program's constructors. */
 static const char *const BODY_LINES[] = {
     "# define FMVGEN_PTR_BODY(sym, mv) { \\",
     "  __asm__ volatile(FMVGEN_PTR_ENDBR_ \"jmp *\" #sym \".fmvgen_ptr(%%rip)\\n\\t\" FMVGEN_PTR_HIDE_(mv) \\",
@@ -53,7 +55,11 @@ static const char *const BODY_LINES[] = {
     "    \"movdqu 48(%%rsp), %%xmm3\\n\\tmovdqu 64(%%rsp), %%xmm4\\n\\tmovdqu 80(%%rsp), %%xmm5\\n\\t\" \\",
     "    \"movdqu 96(%%rsp), %%xmm6\\n\\tmovdqu 112(%%rsp), %%xmm7\\n\\tadd $136, %%rsp\\n\\tpop %%r10\\n\\t\" \\",
     "    \"pop %%rax\\n\\tpop %%r9\\n\\tpop %%r8\\n\\tpop %%rcx\\n\\tpop %%rdx\\n\\tpop %%rsi\\n\\tpop %%rdi\\n\\t\" \\",
-    "    \"jmp *%%r11\\n\\t.size \" #sym \".fmvgen_init, .-\" #sym \".fmvgen_init\\n\\t.popsection\" : : \"i\"(mv) : \"memory\"); \\",
+    "    \"jmp *%%r11\\n\\t.size \" #sym \".fmvgen_init, .-\" #sym \".fmvgen_init\\n\\t\" : : \"i\"(mv) : \"memory\"); \\",
+    "  __asm__ volatile(\".type \" #sym \".fmvgen_ctor, @function\\n\" #sym \".fmvgen_ctor:\\n\\t\" FMVGEN_PTR_ENDBR_ \"sub $8, %%rsp\\n\\t\" \\",
+    "    \"call \" FMVGEN_PTR_RESOLVER_(mv) \"\\n\\tmov %%rax, \" #sym \".fmvgen_ptr(%%rip)\\n\\tadd $8, %%rsp\\n\\tret\\n\\t\" \\",
+    "    \".size \" #sym \".fmvgen_ctor, .-\" #sym \".fmvgen_ctor\\n\\t.popsection\\n\\t\" \\",
+    "    \".pushsection .init_array.00101, \\\"aw\\\", @init_array\\n\\t.balign 8\\n\\t.quad \" #sym \".fmvgen_ctor\\n\\t.popsection\" : : \"i\"(mv) : \"memory\"); \\",
     "  } _Pragma(\"GCC diagnostic pop\")",
     NULL,
 };

@@ -22,9 +22,14 @@
  * own resolver (fmvgen_mv_f.resolver: __builtin_cpu_init and
  * __builtin_cpu_supports, the choice an IFUNC would make), stores its
  * answer (one aligned 8-byte store: threads racing there store the same
- * value) and jumps to it. Nothing runs before the first call, so no
- * constructor order matters; no IFUNC symbol is referenced, so no IRELATIVE
- * relocation exists. f keeps its own linkage and visibility: it is a plain
+ * value) and jumps to it. An .init_array.00101 entry, SYM.fmvgen_ctor,
+ * stores the same answer before the program's constructors run, so that
+ * the trampoline's jump only ever sees one target (AMD Zen runs an indirect
+ * jump that has seen two targets about a cycle slower per call for a long
+ * while: docs/FINDINGS.md); a call that comes earlier (.preinit_array,
+ * another library's constructor) still finds the init stub, so no
+ * constructor order matters for correctness. No IFUNC symbol is
+ * referenced, so no IRELATIVE relocation exists. f keeps its own linkage and visibility: it is a plain
  * C definition, so -fvisibility and visibility attributes apply as written.
  * Where the preamble turns the pointer off (see patch_preamble_pointer) the
  * lines are empty or excluded and f is the plain function it was.

@@ -11,7 +11,8 @@
 # cloned kernel's dispatch 'pointer' (clang 14: the external ones; it gives
 # static functions no clones); the musl builds hold no IRELATIVE relocation;
 # gdb stops in the clone verify's dispatch map names for this CPU, so the
-# musl builds run the clones; verify --against passes there and catches a
+# musl builds run the clones, and finds the pointer already set to a clone
+# when the program's first constructor runs; verify --against passes there and catches a
 # build that prints nothing. tests/fixtures/patch-pointer (a
 # -fvisibility=hidden library exporting what its header marks) keeps its
 # exports: the hidden function stays hidden, the exported one is a plain
@@ -92,6 +93,11 @@ if [ -x "$P/prog-musl-static" ] && [ -x "$P/prog-musl" ]; then
     if command -v gdb >/dev/null; then
       stop=$(gdb -nx -batch -ex "break '$pick'" -ex run -ex 'info symbol $pc' "$P/prog-$name" 2>&1 | grep -E '^fmvgen_mv_sum_sq' | head -1)
       expect_match "$name: gdb stops in $pick" "$stop" "^$pick in section"
+      # the pointer holds the clone before the program's own constructors run
+      # (set by the trampoline's .init_array.00101 entry), so the jump never
+      # sees the init stub as a second target
+      ptr=$(gdb -nx -batch -ex 'break ctor' -ex run -ex "info symbol *(void **)&'mix.fmvgen_ptr'" "$P/prog-$name" 2>&1 | tail -1)
+      expect_match "$name: mix's pointer set before the constructors" "$ptr" '^fmvgen_mv_mix\.'
     fi
   done
   printf 'int main(void) { return 0; }\n' >"$TMP/silent.c" && musl-gcc -static "$TMP/silent.c" -o "$TMP/silent"

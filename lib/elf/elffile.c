@@ -524,8 +524,9 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
                 size_t first = lo;
                 size_t last = first;
                 while (last < nrelocs && relocs[last].offset < sym.st_value + sym.st_size) last++;
+                const char *section = elf_strptr(elf, shstrndx, csh.sh_name);
                 struct elf_object_func f = {name, (const uint8_t *)cd->d_buf + sym.st_value, sym.st_value,
-                                            sym.st_size};
+                                            sym.st_size, section ? section : ""};
                 if (fn(&f, relocs + first, last - first, ctx) != 0) rc = -1;
             }
             for (size_t i = 0; i < nsec; i++) free(all[i].v);

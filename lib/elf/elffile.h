@@ -66,6 +66,7 @@ struct elf_object_func {
     const char *name;
     const uint8_t *code;
     uint64_t addr, size;
+    const char *section;    /* its section's name (".text", ".text.startup") */
 };
 struct elf_object_reloc {
     uint64_t offset;        /* in the function's section */

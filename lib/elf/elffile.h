@@ -67,6 +67,7 @@ struct elf_object_func {
     const uint8_t *code;
     uint64_t addr, size;
     const char *section;    /* its section's name (".text", ".text.startup") */
+    int debug_lines;        /* the object has line information (.debug_line: -g) */
 };
 struct elf_object_reloc {
     uint64_t offset;        /* in the function's section */

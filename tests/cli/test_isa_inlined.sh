@@ -14,6 +14,7 @@
 #         makes it a vectorized candidate, the target's pshufb its evidence);
 #       all three contract d * 0.5 + x * y into FMA at the target;
 #   - main stays excluded and is never patched;
+#   - plain patch leaves the isa kernels out, each said ("left to select");
 #   - patch --min-score 0 marks the three kernels (FMVGEN_CLONES_STATIC);
 #     the patched tree builds and prints the same output (the FMA kernel's
 #     products are exact); gcc and clang 19 clone them, clang 14 leaves
@@ -63,6 +64,17 @@ check_compiler() {
   expect_no_match "$cc: main's gains were credited" \
     "$(printf '%s' "$json" | jq -r '.functions[] | select(.name=="main") | .notes[].kind')" "isa-unattributed"
 
+  # Plain patch leaves the isa kernels to select (a kernel out of line may
+  # lose what inlining gave it); a loop candidate still passes.
+  out=$("$FMVGEN" patch -o plain.patch 2>&1)
+  expect_eq "$cc: plain patch exit" "$?" 0
+  expect_match "$cc: plain patch says why kernel_fma is left out" "$out" \
+    "kernel_fma not patched: inlined into main in the build: cloned, it runs out of line .* left to select, which measures it; --min-score 0 takes it"
+  if [ "$cc" = gcc ]; then
+    expect_eq "$cc: plain patch has nothing to patch" "$([ -e plain.patch ] && echo written || echo none)" none
+  else
+    expect_match "$cc: the vectorized kernel passes" "$(grep -A1 '^+FMVGEN_CLONES_STATIC$' plain.patch)" "kernel_bits"
+  fi
   out=$("$FMVGEN" patch --min-score 0 -o fmv.patch 2>&1)
   expect_eq "$cc: patch exit" "$?" 0
   local patch

@@ -28,6 +28,7 @@
 #include "candidates/analyze_internal.h"
 #include "candidates/eligibility.h"
 #include "candidates/tu.h"
+#include "capture/probe.h"
 #include "store/notes.h"
 #include "util/util.h"
 
@@ -52,14 +53,6 @@ static struct fn_row *row_at(struct row_list *rows, const struct fn_def *d)
             rows->v[i].line == d->line && !strcmp(rows->v[i].name, d->symbol))
             return &rows->v[i];
     return NULL;
-}
-
-static int has_debug_flag(const struct compile_row *c)
-{
-    int g = 0;
-    for (char **a = c->argv; a && *a; a++)
-        if (!strncmp(*a, "-g", 2)) g = strcmp(*a, "-g0") != 0;
-    return g;
 }
 
 struct credited {
@@ -167,7 +160,7 @@ static void add_callee(struct parsed_tu *tu, struct pp_directives *pp, const str
 static void note_unattributed(const struct compile_row *c, const struct wanted_list *wanted, struct row_list *rows,
                               size_t nrows_before)
 {
-    int g = has_debug_flag(c);
+    int g = probe_compile_has_debug(c);
     for (size_t i = 0; i < nrows_before; i++) {
         struct fn_row *r = &rows->v[i];
         if (!r->reason || r->reason == REASON_ATTRIBUTE || !r->evidence || !r->name) continue;

@@ -286,7 +286,7 @@ static int asm_functions(const char *path, struct strvec *out)
     return 0;
 }
 
-static int has_debug_flag(const struct compile_row *c)
+int probe_compile_has_debug(const struct compile_row *c)
 {
     int g = 0;
     for (size_t i = 1; c->argv[0] && c->argv[i]; i++)
@@ -303,7 +303,7 @@ static int has_debug_flag(const struct compile_row *c)
  * then credits each inlined callee with its share (codeprofile.h). */
 static void object_instead_of_assembly(const struct compile_row *row, struct strvec *argv, char **output)
 {
-    int g = has_debug_flag(row);
+    int g = probe_compile_has_debug(row);
     for (size_t i = 0; i < argv->n; i++)
         if (!strcmp(argv->v[i], "-S") || (g && !strcmp(argv->v[i], "-g0"))) {
             const char *by = !strcmp(argv->v[i], "-S") ? "-c" : "-g1";

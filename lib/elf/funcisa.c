@@ -211,7 +211,8 @@ static int on_function(const struct elf_object_func *of, const struct elf_object
 
 struct attributing {
     struct reading *r;
-    const char *section;
+    const size_t *idx;              /* the facts of one section, by address */
+    size_t n;
     struct func_isa_list *shares;
 };
 
@@ -233,9 +234,14 @@ static void on_frames(unsigned long long addr, char *const *names, char *const *
     (void)lines;
     struct attributing *a = ctx;
     if (n < 2) return;
-    for (size_t i = 0; i < a->r->nfacts; i++) {
-        const struct insn_fact *x = &a->r->facts[i];
-        if (x->addr != addr || strcmp(a->r->sections.v[x->func], a->section) != 0) continue;
+    size_t lo = 0, hi = a->n;   /* the first fact at or after addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->r->facts[a->idx[mid]].addr < addr) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < a->n && a->r->facts[a->idx[lo]].addr == addr; lo++) {
+        const struct insn_fact *x = &a->r->facts[a->idx[lo]];
         /* the outermost frame is the function itself; the next one the
          * callee it inlined there (its own callees' code is the callee's) */
         const char *host = a->r->l->v[x->func].name;
@@ -244,26 +250,41 @@ static void on_frames(unsigned long long addr, char *const *names, char *const *
     }
 }
 
+static _Thread_local const struct insn_fact *sort_facts;   /* qsort has no context argument */
+
+static int by_addr(const void *a, const void *b)
+{
+    uint64_t x = sort_facts[*(const size_t *)a].addr, y = sort_facts[*(const size_t *)b].addr;
+    return (x > y) - (x < y);
+}
+
 /* The shares of inlined callees in r's functions, appended to out. */
 static void attribute(const char *path, struct reading *r, funcisa_frames_fn frames, void *ctx,
                       struct func_isa_list *out)
 {
     struct func_isa_list shares = {0};
     struct strvec done = STRVEC_INIT;
+    size_t *idx = xcalloc(r->nfacts, sizeof *idx);
+    uint64_t *addrs = xcalloc(r->nfacts, sizeof *addrs);
     for (size_t i = 0; i < r->nfacts; i++) {
         const char *section = r->sections.v[r->facts[i].func];
         if (sv_contains(&done, section)) continue;
         sv_push(&done, section);
-        uint64_t *addrs = xcalloc(r->nfacts, sizeof *addrs);
         size_t n = 0;
         for (size_t k = i; k < r->nfacts; k++)
-            if (!strcmp(r->sections.v[r->facts[k].func], section)) addrs[n++] = r->facts[k].addr;
-        char *text = frames(path, section, addrs, n, ctx);
-        struct attributing a = {r, section, &shares};
+            if (!strcmp(r->sections.v[r->facts[k].func], section)) idx[n++] = k;
+        sort_facts = r->facts;
+        qsort(idx, n, sizeof *idx, by_addr);
+        size_t na = 0;
+        for (size_t k = 0; k < n; k++)
+            if (!na || addrs[na - 1] != r->facts[idx[k]].addr) addrs[na++] = r->facts[idx[k]].addr;
+        char *text = frames(path, section, addrs, na, ctx);
+        struct attributing a = {r, idx, n, &shares};
         if (text) addr2line_parse(text, on_frames, &a);
         free(text);
-        free(addrs);
     }
+    free(idx);
+    free(addrs);
     sv_free(&done);
     for (size_t i = 0; i < shares.n; i++) {
         out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);

@@ -129,6 +129,7 @@ void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct com
     }
     note_helpers(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
     add_inlined_callees(tu, pp, wanted, seen_of, seen, row_of, nseen, rows);
+    analyze_isa_inlined(tu, pp, c, wanted, seen, row_of, nseen, rows);
     for (size_t k = 0; k < nseen; k++) fn_def_free(&seen[k]);
     free(seen);
     free(row_of);

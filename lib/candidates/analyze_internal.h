@@ -20,6 +20,7 @@
 
 #include "candidates/helpers.h"
 #include "candidates/included.h"
+#include "candidates/isa.h"
 #include "candidates/locate.h"
 #include "store/kinds.h"
 #include "store/reasons.h"
@@ -57,6 +58,10 @@ struct wanted_list {
     struct strvec object_functions;
     int object_known;
     struct strvec isa_notes;   /* tu_notes 'isa-unmatched' (isa.h) */
+    /* isa.h's shares of callees inlined into a function (isa_result.inl),
+     * taken over: caller frees with wanted_free. */
+    struct isa_function *inl;
+    size_t ninl;
 };
 
 /* The functions of compile c to analyze (appended to out): the build's and
@@ -103,6 +108,17 @@ void fn_row_take_kind(struct fn_row *r, const struct wanted *w);
 /* The notes of a located definition as JSON text (caller frees):
  * simd-ifdef, static-macro, shared-line. */
 char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const struct fn_def *def);
+
+/* ---- analyze_isainl.c ---- */
+
+/* Rows for the callees whose ISA gains the build compiled inlined into an
+ * excluded function (wanted->inl; see analyze_isainl.c), and an
+ * "isa-unattributed" note on each excluded host with ISA evidence that no
+ * callee was credited with. seen[0..nseen) are the located definitions,
+ * row_of[k] the row of seen[k] (SIZE_MAX: none). */
+void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
+                         const struct wanted_list *wanted, const struct fn_def *seen, const size_t *row_of,
+                         size_t nseen, struct row_list *rows);
 
 /* ---- analyze_jobs.c ---- */
 

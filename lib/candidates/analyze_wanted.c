@@ -50,6 +50,12 @@ void wanted_free(struct wanted_list *w)
     free(w->v);
     sv_free(&w->object_functions);
     sv_free(&w->isa_notes);
+    for (size_t i = 0; i < w->ninl; i++) {
+        free(w->inl[i].name);
+        free(w->inl[i].host);
+        free(w->inl[i].evidence);
+    }
+    free(w->inl);
     memset(w, 0, sizeof *w);
 }
 
@@ -74,6 +80,10 @@ static void add_isa_functions(struct store *st, const struct compile_row *c, str
         w->evidence = xstrdup(r.v[i].evidence);
     }
     for (size_t i = 0; i < r.notes.n; i++) sv_push(&out->isa_notes, r.notes.v[i]);
+    out->inl = r.inl;
+    out->ninl = r.ninl;
+    r.inl = NULL;
+    r.ninl = 0;
     isa_result_free(&r);
 }
 

@@ -1,6 +1,7 @@
 /* isa.c - see isa.h. */
 #include "candidates/isa.h"
 #include "candidates/query.h"
+#include "capture/codeprofile.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -178,6 +179,33 @@ int isa_fma_score(const struct func_isa *b, const struct func_isa *t)
     return score;
 }
 
+/* The host of the first share of name in l (the build inlined it there),
+ * or NULL. */
+static const char *build_share_host(const struct func_isa_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].host && !strcmp(l->v[i].name, name)) return l->v[i].host;
+    return NULL;
+}
+
+/* t: the target's share of a callee inlined into t->host, or the target's
+ * own code of a callee the build inlined; compared with the build's share
+ * when the callee has no code of its own in the build and the host has. */
+static void compare_share(const struct func_isa_list *build, const struct func_isa *t, struct isa_result *out)
+{
+    const char *host = t->host ? t->host : build_share_host(build, t->name);
+    if (!host || funcisa_find(build, t->name) || !funcisa_find(build, host)) return;
+    struct func_isa empty;
+    memset(&empty, 0, sizeof empty);
+    const struct func_isa *b = funcisa_find_share(build, t->name, host);
+    char *evidence = NULL;
+    int score = isa_compare(b ? b : &empty, t, &evidence);
+    if (score <= 0) return;
+    out->inl = xrealloc(out->inl, (out->ninl + 1) * sizeof *out->inl);
+    out->inl[out->ninl++] =
+        (struct isa_function){xstrdup(t->name), xstrdup(host), score, isa_fma_score(b ? b : &empty, t), evidence};
+}
+
 /* The stored profiles of one (compile, variant); 0 when none. */
 static int load_profiles(struct store *st, int64_t compile_id, const char *variant, struct func_isa_list *out)
 {
@@ -216,7 +244,7 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
             why = xstrdup("the compile names no object");
         } else {
             char *object = path_absolute(c->output, c->directory);
-            if (funcisa_read_object(object, &build, &why) == 0) have_build = 1;
+            if (codeprofile_read(object, &build, &why) == 0) have_build = 1;
             free(object);
         }
         if (!have_build) {
@@ -230,6 +258,10 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
         const struct func_isa *t = &target.v[i];
         const struct func_isa *b = funcisa_find(&build, t->name);
         char *evidence = NULL;
+        if (t->host || (!b && build_share_host(&build, t->name))) {
+            compare_share(&build, t, out);
+            continue;
+        }
         if (!b) {
             /* Inlined into its callers in the build, or named otherwise
              * there: said only when its target code alone shows something. */
@@ -242,7 +274,7 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
         int score = isa_compare(b, t, &evidence);
         if (score <= 0) continue;
         out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-        out->v[out->n++] = (struct isa_function){xstrdup(t->name), score, isa_fma_score(b, t), evidence};
+        out->v[out->n++] = (struct isa_function){xstrdup(t->name), NULL, score, isa_fma_score(b, t), evidence};
     }
     if (unmatched.n) {
         struct strbuf sb = STRBUF_INIT;
@@ -267,6 +299,12 @@ void isa_result_free(struct isa_result *r)
         free(r->v[i].evidence);
     }
     free(r->v);
+    for (size_t i = 0; i < r->ninl; i++) {
+        free(r->inl[i].name);
+        free(r->inl[i].host);
+        free(r->inl[i].evidence);
+    }
+    free(r->inl);
     sv_free(&r->notes);
     memset(r, 0, sizeof *r);
 }

@@ -43,6 +43,8 @@ int isa_fma_score(const struct func_isa *build, const struct func_isa *target);
 
 struct isa_function {
     char *name;          /* folded function name (elf/funcisa.h) */
+    char *host;          /* NULL; for isa_result.inl the function whose build
+                          * code holds name's inlined (elf/funcisa.h shares) */
     int score;
     int fma_score;       /* isa_fma_score */
     char *evidence;
@@ -51,6 +53,12 @@ struct isa_function {
 struct isa_result {
     struct isa_function *v;   /* functions of both codes with score > 0 */
     size_t n;
+    /* Callees with no code of their own in the build, inlined into host
+     * there, whose share of host's code scores > 0: the target's share
+     * (or, where the target kept the callee out of line, its own code)
+     * against the build's share (none: an empty profile). */
+    struct isa_function *inl;
+    size_t ninl;
     struct strvec notes;      /* tu_notes 'isa-unmatched' details for the compile */
 };
 

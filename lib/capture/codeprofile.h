@@ -4,12 +4,20 @@
  * (compile, variant); for variant "build" (scan --compdb) also the
  * object_functions list. An object that cannot be read (an LTO object
  * without code, ...) gives the compile a tu_notes 'isa-unmatched' line
- * ("<variant>: why"), not an error. Returns 0, or -1 on a store error. */
+ * ("<variant>: why"), not an error. Returns 0, or -1 on a store error.
+ * The profiles include the shares of callees each function inlined
+ * (codeprofile_read), for code built with -g. */
 #ifndef FMVGEN_CAPTURE_CODEPROFILE_H
 #define FMVGEN_CAPTURE_CODEPROFILE_H
 
 struct store;
 struct compile_row;
+struct func_isa_list;
+
+/* The profiles of object's functions and the shares of the callees they
+ * inlined (elf/funcisa.h funcisa_read_object_shares, the inline frames by
+ * binutils' addr2line). Returns 0, or -1 with *why (caller frees). */
+int codeprofile_read(const char *object, struct func_isa_list *out, char **why);
 
 int codeprofile_store(struct store *st, const struct compile_row *row, const char *variant, const char *object,
                       void *ctx);

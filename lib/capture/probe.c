@@ -286,15 +286,29 @@ static int asm_functions(const char *path, struct strvec *out)
     return 0;
 }
 
+int probe_compile_has_debug(const struct compile_row *c)
+{
+    int g = 0;
+    for (size_t i = 1; c->argv[0] && c->argv[i]; i++)
+        if (str_starts_with(c->argv[i], "-g") && strlen(c->argv[i]) <= 8)   /* -g, -g2, -ggdb3, not -gsplit-dwarf... */
+            g = strcmp(c->argv[i], "-g0") != 0;
+    return g;
+}
+
 /* A request with on_object: the compile keeps its code as an object (the
  * assembler's time, ~10% of a -g0 compile, buys a file libelf and capstone
- * read exactly, where assembly text would need a parser of its own). */
-static void object_instead_of_assembly(struct strvec *argv, char **output)
+ * read exactly, where assembly text would need a parser of its own). When
+ * the build compiles with -g, so does the probe at -g1 (line tables and
+ * inline frames, no variables; the same code as -g0): the code profile
+ * then credits each inlined callee with its share (codeprofile.h). */
+static void object_instead_of_assembly(const struct compile_row *row, struct strvec *argv, char **output)
 {
+    int g = probe_compile_has_debug(row);
     for (size_t i = 0; i < argv->n; i++)
-        if (!strcmp(argv->v[i], "-S")) {
+        if (!strcmp(argv->v[i], "-S") || (g && !strcmp(argv->v[i], "-g0"))) {
+            const char *by = !strcmp(argv->v[i], "-S") ? "-c" : "-g1";
             free(argv->v[i]);
-            argv->v[i] = xstrdup("-c");
+            argv->v[i] = xstrdup(by);
         }
     size_t len = strlen(*output);
     if (len > 2 && !strcmp(*output + len - 2, ".s")) (*output)[len - 1] = 'o';
@@ -345,7 +359,7 @@ static void prepare(struct probe_job *pj, const struct probe_request *req, const
         struct strvec rflags = STRVEC_INIT;
         compiler_record_flags(&cid, records_dir, output, &rflags, &pj->record_path, &pj->format);
         probe_build_argv(row, req->extra_flags, sv_argv(&rflags), output, &pj->argv);
-        if (req->on_object) object_instead_of_assembly(&pj->argv, &output);
+        if (req->on_object) object_instead_of_assembly(row, &pj->argv, &output);
         sv_free(&rflags);
         pj->asm_path = output;
         free(name);

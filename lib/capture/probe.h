@@ -50,6 +50,11 @@ struct probe_request {
  * and tu_notes sees each compile as probed. One warning per failed group. */
 int probe_run(struct store *st, const struct probe_request *req, int jobs);
 
+/* 1 when the compile asks for debug information (its last -g option is
+ * not -g0): its target probe then keeps line tables (-g1) for the code
+ * profiles' inline frames (codeprofile.h). */
+int probe_compile_has_debug(const struct compile_row *c);
+
 /* The records-only argv of one stored compile, appended to out: the real
  * compiler, the build's arguments minus its output, dependency-file and
  * other side-file flags (-o, -MD, -MMD, -MF, -MT, -MQ, -MP, -MJ, -Wp,-MD,..,

@@ -500,6 +500,12 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
             size_t nsec = 0;
             if (elf_getshdrnum(elf, &nsec) != 0) nsec = 0;
             struct section_relocs *all = object_relocs(elf, nsec);
+            int debug_lines = 0;
+            for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn && !debug_lines; scn = elf_nextscn(elf, scn)) {
+                GElf_Shdr sh;
+                const char *sn = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+                debug_lines = sn && !strcmp(sn, ".debug_line");
+            }
             for (size_t i = 0; i < n && rc == 0; i++) {
                 GElf_Sym sym;
                 if (!gelf_getsym(data, (int)i, &sym)) break;
@@ -524,8 +530,9 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
                 size_t first = lo;
                 size_t last = first;
                 while (last < nrelocs && relocs[last].offset < sym.st_value + sym.st_size) last++;
+                const char *section = elf_strptr(elf, shstrndx, csh.sh_name);
                 struct elf_object_func f = {name, (const uint8_t *)cd->d_buf + sym.st_value, sym.st_value,
-                                            sym.st_size};
+                                            sym.st_size, section ? section : "", debug_lines};
                 if (fn(&f, relocs + first, last - first, ctx) != 0) rc = -1;
             }
             for (size_t i = 0; i < nsec; i++) free(all[i].v);

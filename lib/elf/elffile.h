@@ -66,6 +66,8 @@ struct elf_object_func {
     const char *name;
     const uint8_t *code;
     uint64_t addr, size;
+    const char *section;    /* its section's name (".text", ".text.startup") */
+    int debug_lines;        /* the object has line information (.debug_line: -g) */
 };
 struct elf_object_reloc {
     uint64_t offset;        /* in the function's section */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/addr2line.h"
 #include "elf/disasm.h"
 #include "elf/elffile.h"
 
@@ -106,12 +107,6 @@ static struct func_isa *profile_for(struct func_isa_list *l, const char *symbol)
     return f;
 }
 
-struct walk {
-    struct func_isa *f;
-    const struct elf_object_reloc *relocs;
-    size_t nrelocs;
-};
-
 static int is_call_reloc(int type)
 {
     return type == R_X86_64_PLT32 || type == R_X86_64_PC32 || type == R_X86_64_GOTPCREL ||
@@ -125,63 +120,221 @@ static int has_group(const cs_insn *insn, uint8_t group)
     return 0;
 }
 
-static int on_insn(const cs_insn *insn, void *ctx)
+/* What one instruction adds to a profile (on_insn), kept for the
+ * instructions that can tell something (an op, a call, a wide vector) when
+ * shares of inlined callees are wanted. */
+struct insn_fact {
+    uint64_t addr;
+    size_t func;             /* index of its function's profile */
+    isa_set needs;
+    int bits;
+    enum funcisa_op op;
+    char *mnemonic;          /* op < FOP_N */
+    int vex;
+    struct strvec calls;
+};
+
+struct walk {
+    struct func_isa *f;
+    size_t func;
+    const struct elf_object_reloc *relocs;
+    size_t nrelocs;
+    struct insn_fact **facts;   /* NULL: none kept */
+    size_t *nfacts;
+};
+
+static void apply_fact(struct func_isa *f, const struct insn_fact *x)
 {
-    struct walk *w = ctx;
-    struct func_isa *f = w->f;
     f->n_insns++;
-    isa_set needs = 0;
-    int bits = 0;
-    isa_insn(insn, &needs, &bits);
-    f->needs |= needs;
-    if (bits > f->vector_bits) f->vector_bits = bits;
-    f->n_by_width[bits >= 512 ? 3 : bits >= 256 ? 2 : bits >= 128 ? 1 : 0]++;
-    int vex = disasm_is_vex(insn) || disasm_is_evex(insn);
-    enum funcisa_op op = disasm_is_length_only(insn) ? FOP_N : funcisa_classify(insn->mnemonic, vex);
-    if (op < FOP_N) {
-        f->ops[op]++;
-        if (!f->op_example[op]) f->op_example[op] = xstrdup(insn->mnemonic);
-        if (op == FOP_SIMD) {
-            const char *m = vex && insn->mnemonic[0] == 'v' ? insn->mnemonic + 1 : insn->mnemonic;
+    f->needs |= x->needs;
+    if (x->bits > f->vector_bits) f->vector_bits = x->bits;
+    f->n_by_width[x->bits >= 512 ? 3 : x->bits >= 256 ? 2 : x->bits >= 128 ? 1 : 0]++;
+    if (x->op < FOP_N) {
+        f->ops[x->op]++;
+        if (!f->op_example[x->op]) f->op_example[x->op] = xstrdup(x->mnemonic);
+        if (x->op == FOP_SIMD) {
+            const char *m = x->vex && x->mnemonic[0] == 'v' ? x->mnemonic + 1 : x->mnemonic;
             if (!sv_contains(&f->simd_ops, m)) sv_push(&f->simd_ops, m);
         }
     }
+    for (size_t i = 0; i < x->calls.n; i++) sv_push(&f->calls, x->calls.v[i]);
+}
+
+static int on_insn(const cs_insn *insn, void *ctx)
+{
+    struct walk *w = ctx;
+    struct insn_fact x = {.addr = insn->address, .func = w->func, .calls = STRVEC_INIT};
+    isa_insn(insn, &x.needs, &x.bits);
+    x.vex = disasm_is_vex(insn) || disasm_is_evex(insn);
+    x.op = disasm_is_length_only(insn) ? FOP_N : funcisa_classify(insn->mnemonic, x.vex);
+    x.mnemonic = (char *)insn->mnemonic;
     /* A call or (tail-call) jump whose target a relocation names. */
     if (has_group(insn, X86_GRP_CALL) || has_group(insn, X86_GRP_JUMP)) {
         for (size_t i = 0; i < w->nrelocs; i++) {
             const struct elf_object_reloc *r = &w->relocs[i];
             if (r->offset < insn->address || r->offset >= insn->address + insn->size) continue;
-            if (is_call_reloc(r->type)) sv_push(&f->calls, r->symbol);
+            if (is_call_reloc(r->type)) sv_push(&x.calls, r->symbol);
         }
+    }
+    apply_fact(w->f, &x);
+    if (w->facts && (x.op < FOP_N || x.calls.n || x.bits >= 256)) {
+        if (!(*w->nfacts & (*w->nfacts + 1))) *w->facts = xrealloc(*w->facts, (2 * *w->nfacts + 1) * sizeof **w->facts);
+        x.mnemonic = xstrdup(insn->mnemonic);
+        (*w->facts)[(*w->nfacts)++] = x;
+    } else {
+        sv_free(&x.calls);
     }
     return 0;
 }
 
+struct reading {
+    struct func_isa_list *l;
+    struct strvec sections;         /* per profile of l: its symbol's section */
+    struct insn_fact *facts;        /* NULL: none kept */
+    size_t nfacts;
+    int keep;
+    int lines;                      /* the object has line information */
+};
+
 static int on_function(const struct elf_object_func *of, const struct elf_object_reloc *relocs, size_t nrelocs,
                        void *ctx)
 {
-    struct func_isa_list *l = ctx;
-    struct walk w = {profile_for(l, of->name), relocs, nrelocs};
+    struct reading *r = ctx;
+    struct walk w = {profile_for(r->l, of->name), r->l->n - 1, relocs, nrelocs, r->keep ? &r->facts : NULL,
+                     &r->nfacts};
+    sv_push(&r->sections, of->section ? of->section : "");
+    r->lines |= of->debug_lines;
     return disasm_walk(of->code, (size_t)of->size, of->addr, on_insn, &w, NULL) < 0 ? -1 : 0;
 }
 
-int funcisa_read_object(const char *path, struct func_isa_list *out, char **why)
+/* ---- shares of inlined callees ---- */
+
+struct attributing {
+    struct reading *r;
+    const size_t *idx;              /* the facts of one section, by address */
+    size_t n;
+    struct func_isa_list *shares;
+};
+
+static struct func_isa *share_for(struct func_isa_list *l, const char *callee, const char *host)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i].name, callee) && !strcmp(l->v[i].host, host)) return &l->v[i];
+    struct func_isa *f = profile_for(l, callee);
+    free(f->name);
+    f->name = xstrdup(callee);
+    f->host = xstrdup(host);
+    return f;
+}
+
+static void on_frames(unsigned long long addr, char *const *names, char *const *files, const int *lines, size_t n,
+                      void *ctx)
+{
+    (void)files;
+    (void)lines;
+    struct attributing *a = ctx;
+    if (n < 2) return;
+    size_t lo = 0, hi = a->n;   /* the first fact at or after addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->r->facts[a->idx[mid]].addr < addr) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < a->n && a->r->facts[a->idx[lo]].addr == addr; lo++) {
+        const struct insn_fact *x = &a->r->facts[a->idx[lo]];
+        /* the outermost frame is the function itself; the next one the
+         * callee it inlined there (its own callees' code is the callee's) */
+        const char *host = a->r->l->v[x->func].name;
+        if (strcmp(names[n - 1], host) != 0 || !strcmp(names[n - 2], host)) continue;
+        apply_fact(share_for(a->shares, names[n - 2], host), x);
+    }
+}
+
+static _Thread_local const struct insn_fact *sort_facts;   /* qsort has no context argument */
+
+static int by_addr(const void *a, const void *b)
+{
+    uint64_t x = sort_facts[*(const size_t *)a].addr, y = sort_facts[*(const size_t *)b].addr;
+    return (x > y) - (x < y);
+}
+
+/* The shares of inlined callees in r's functions, appended to out. */
+static void attribute(const char *path, struct reading *r, funcisa_frames_fn frames, void *ctx,
+                      struct func_isa_list *out)
+{
+    struct func_isa_list shares = {0};
+    struct strvec done = STRVEC_INIT;
+    size_t *idx = xcalloc(r->nfacts, sizeof *idx);
+    uint64_t *addrs = xcalloc(r->nfacts, sizeof *addrs);
+    for (size_t i = 0; i < r->nfacts; i++) {
+        const char *section = r->sections.v[r->facts[i].func];
+        if (sv_contains(&done, section)) continue;
+        sv_push(&done, section);
+        size_t n = 0;
+        for (size_t k = i; k < r->nfacts; k++)
+            if (!strcmp(r->sections.v[r->facts[k].func], section)) idx[n++] = k;
+        sort_facts = r->facts;
+        qsort(idx, n, sizeof *idx, by_addr);
+        size_t na = 0;
+        for (size_t k = 0; k < n; k++)
+            if (!na || addrs[na - 1] != r->facts[idx[k]].addr) addrs[na++] = r->facts[idx[k]].addr;
+        char *text = frames(path, section, addrs, na, ctx);
+        struct attributing a = {r, idx, n, &shares};
+        if (text) addr2line_parse(text, on_frames, &a);
+        free(text);
+    }
+    free(idx);
+    free(addrs);
+    sv_free(&done);
+    for (size_t i = 0; i < shares.n; i++) {
+        out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+        out->v[out->n++] = shares.v[i];
+    }
+    free(shares.v);
+}
+
+int funcisa_read_object_shares(const char *path, funcisa_frames_fn frames, void *ctx, struct func_isa_list *out,
+                               char **why)
 {
     struct func_isa_list l = {0};
-    int rc = elf_object_code(path, on_function, &l, why);
+    struct reading r = {&l, STRVEC_INIT, NULL, 0, frames != NULL, 0};
+    int rc = elf_object_code(path, on_function, &r, why);
+    struct func_isa_list shares = {0};
+    if (rc == 0 && frames && r.lines && r.nfacts) attribute(path, &r, frames, ctx, &shares);
+    for (size_t i = 0; i < r.nfacts; i++) {
+        free(r.facts[i].mnemonic);
+        sv_free(&r.facts[i].calls);
+    }
+    free(r.facts);
+    sv_free(&r.sections);
     funcisa_sort(&l);
     for (size_t i = 0; i < l.n; i++) {
         out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
         out->v[out->n++] = l.v[i];
     }
+    for (size_t i = 0; i < shares.n; i++) {
+        out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+        out->v[out->n++] = shares.v[i];
+    }
     free(l.v);
+    free(shares.v);
     funcisa_sort(out);
     return rc;
 }
 
+int funcisa_read_object(const char *path, struct func_isa_list *out, char **why)
+{
+    return funcisa_read_object_shares(path, NULL, NULL, out, why);
+}
+
+/* By name, then host: a function's own profile (no host) first. */
 static int by_name(const void *a, const void *b)
 {
-    return strcmp(((const struct func_isa *)a)->name, ((const struct func_isa *)b)->name);
+    const struct func_isa *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c || x->host == y->host) return c;
+    if (!x->host || !y->host) return x->host ? 1 : -1;
+    return strcmp(x->host, y->host);
 }
 
 /* b's counts into a (two parts of one function: foo and foo.cold). */
@@ -209,18 +362,24 @@ void funcisa_sort(struct func_isa_list *l)
     qsort(l->v, l->n, sizeof *l->v, by_name);
     size_t out = 0;
     for (size_t i = 1; i < l->n; i++) {
-        if (!strcmp(l->v[out].name, l->v[i].name)) merge_into(&l->v[out], &l->v[i]);
+        if (!by_name(&l->v[out], &l->v[i])) merge_into(&l->v[out], &l->v[i]);
         else l->v[++out] = l->v[i];
     }
     l->n = out + 1;
 }
 
-const struct func_isa *funcisa_find(const struct func_isa_list *l, const char *name)
+const struct func_isa *funcisa_find_share(const struct func_isa_list *l, const char *name, const char *host)
 {
     if (!l || !l->n) return NULL;
     struct func_isa key;
     key.name = (char *)name;
+    key.host = (char *)host;
     return bsearch(&key, l->v, l->n, sizeof *l->v, by_name);
+}
+
+const struct func_isa *funcisa_find(const struct func_isa_list *l, const char *name)
+{
+    return funcisa_find_share(l, name, NULL);
 }
 
 static json_t *strvec_json(const struct strvec *v)
@@ -251,6 +410,7 @@ json_t *funcisa_to_json(const struct func_isa *f)
     json_object_set_new(j, "by_width", w);
     json_object_set_new(j, "calls", strvec_json(&f->calls));
     json_object_set_new(j, "simd_ops", strvec_json(&f->simd_ops));
+    if (f->host) json_object_set_new(j, "inlined_into", json_string(f->host));
     return j;
 }
 
@@ -273,6 +433,8 @@ int funcisa_from_json(const char *name, json_t *j, struct func_isa *out)
     out->simd_ops = (struct strvec)STRVEC_INIT;
     if (!json_is_object(j)) return -1;
     out->name = xstrdup(name);
+    const char *host = json_string_value(json_object_get(j, "inlined_into"));
+    out->host = host ? xstrdup(host) : NULL;
     out->needs = needs_parse(json_string_value(json_object_get(j, "needs")));
     out->vector_bits = (int)json_integer_value(json_object_get(j, "vector_bits"));
     out->n_insns = (unsigned)json_integer_value(json_object_get(j, "insns"));
@@ -294,6 +456,7 @@ int funcisa_from_json(const char *name, json_t *j, struct func_isa *out)
 void funcisa_free(struct func_isa *f)
 {
     free(f->name);
+    free(f->host);
     for (int k = 0; k < FOP_N; k++) free(f->op_example[k]);
     sv_free(&f->calls);
     sv_free(&f->simd_ops);

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "elf/isa.h"
 #include "util/util.h"
@@ -38,6 +39,9 @@ enum funcisa_op {
 struct func_isa {
     char *name;               /* the symbol with any compiler suffix folded
                                * (from the first '.': foo.cold, foo.part.0 -> foo) */
+    char *host;               /* NULL: the function's own code; else the share of
+                               * function name's code the function host inlined
+                               * (funcisa_read_object_shares) */
     isa_set needs;            /* extensions the instructions need (isa.h) */
     int vector_bits;          /* widest vector register: 0, 128, 256, 512 */
     unsigned n_insns;
@@ -59,16 +63,34 @@ struct func_isa_list {
  * not ELF, an LTO object without code, ... (elf_object_code). */
 int funcisa_read_object(const char *path, struct func_isa_list *out, char **why);
 
+/* The same, and with frames (NULL: as funcisa_read_object) also the share
+ * of each callee a function inlined: each instruction that tells something
+ * (an op above, a call, a ymm/zmm operand) whose inline frames
+ * (elf/addr2line.h) end in the function itself goes to the frame just
+ * inside it - the callee the function inlined there, with whatever that
+ * callee inlined - as a profile named after the callee with host the
+ * function (n_insns and n_by_width[0..1] count only those instructions).
+ * frames(path, section, addrs, n, ctx) returns `addr2line -a -i -f -j
+ * section` output for the section-relative addresses (caller frees), or
+ * NULL; it is called once per code section that holds such instructions.
+ * Code without line information (no -g) gives no shares. */
+typedef char *(*funcisa_frames_fn)(const char *path, const char *section, const uint64_t *addrs, size_t n,
+                                   void *ctx);
+int funcisa_read_object_shares(const char *path, funcisa_frames_fn frames, void *ctx, struct func_isa_list *out,
+                               char **why);
+
 /* The profile as JSON (what the store keeps) and back: name is not part of
- * the JSON. from_json returns 0, or -1 when j is not a profile. */
+ * the JSON, host is ("inlined_into"). from_json returns 0, or -1 when j is not a profile. */
 json_t *funcisa_to_json(const struct func_isa *f);
 int funcisa_from_json(const char *name, json_t *j, struct func_isa *out);
 
 /* Sorts l by name and merges the profiles of one name (funcisa_find needs
  * a sorted list: funcisa_read_object's is). */
 void funcisa_sort(struct func_isa_list *l);
-/* The profile of name in a sorted list, or NULL. */
+/* The profile of name's own code in a sorted list, or NULL. */
 const struct func_isa *funcisa_find(const struct func_isa_list *l, const char *name);
+/* The share of name's code that host inlined (host NULL: funcisa_find). */
+const struct func_isa *funcisa_find_share(const struct func_isa_list *l, const char *name, const char *host);
 /* Classifies one mnemonic as written by capstone (vex: it had a VEX or EVEX
  * encoding, so a leading 'v' is the encoding's). FOP_N for the rest. */
 enum funcisa_op funcisa_classify(const char *mnemonic, int vex);

@@ -62,13 +62,4 @@ void hostlines_count(struct hostlines *h, const struct profile *p, const struct 
  * than a tenth. */
 int hostlines_unjudged(long unresolved, long host_samples);
 
-/* Parses `addr2line -a -i -f` output: for each "0x..." address line the
- * frames after it ("NAME" then "FILE:LINE" lines, innermost first), given to
- * fn(addr, names, files, n, ctx) (files[i] "" when unknown: "??"); a frame
- * named "??", or an innermost frame with no file ("??:0", a build without
- * -g), makes the chain unknown (n = 0); lines[i] 0 when unknown. For tests and the resolver. */
-typedef void (*hostlines_frames_fn)(unsigned long long addr, char *const *names, char *const *files,
-                                    const int *lines, size_t n, void *ctx);
-void hostlines_parse_addr2line(const char *text, hostlines_frames_fn fn, void *ctx);
-
 #endif

@@ -26,6 +26,8 @@ enum note_kind {
     NOTE_INLINED_INTO,     /* "inlined-into": a static callee inlined into excluded hosts; "hosts" */
     NOTE_INCLUDED_SOURCE,  /* "included-source": defined in a source file TUs #include; "tus", "symbols" */
     NOTE_VISIBILITY,       /* "visibility": external but hidden (-fvisibility=hidden or an attribute) */
+    NOTE_ISA_UNATTRIBUTED, /* "isa-unattributed": an excluded function's ISA evidence that no
+                            * inlined callee was credited with, and why */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

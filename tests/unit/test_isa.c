@@ -2,8 +2,9 @@
  * (candidates/isa.h): the comparison on hand-made profiles (an encoding-only
  * difference is no evidence, a removed call is), the mnemonic classes, the
  * JSON round trip, and profiles of real objects from gcc and clang: calls by
- * relocation, a GCC .cold part folded into its function, an LTO object, a
- * missing file and a file that is no ELF object. */
+ * relocation, a GCC .cold part folded into its function, the share of an
+ * inlined callee, an LTO object, a missing file and a file that is no ELF
+ * object. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "candidates/isa.h"
+#include "capture/codeprofile.h"
 #include "elf/elffile.h"
 #include "elf/funcisa.h"
 #include "run/spawn.h"
@@ -279,9 +281,66 @@ static void test_objects(void **state)
     free(dir);
 }
 
+static const char SRC_INLINED[] =
+    "static long kernel(const unsigned long long *w, int n) { long t = 0;\n"
+    "  for (int i = 0; i < n; i++) t += __builtin_popcountll(w[i] ^ (w[i] >> 3)); return t; }\n"
+    "long run(const unsigned long long *w, int n) { return kernel(w, n) + 1; }\n";
+
+/* Shares of inlined callees (funcisa_read_object_shares through
+ * capture/codeprofile.h's addr2line): gcc -O2 inlines kernel into run; with
+ * -g the build's share of run's code calls __popcountdi2 and the target's
+ * (-g1, as the probe compiles) holds popcnt; without -g there are none. */
+static void test_inlined_shares(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-isa-shares");
+    char *src = path_join(dir, "k.c"), *base = path_join(dir, "b.o"), *wide = path_join(dir, "t.o");
+    write_file_atomic(src, SRC_INLINED, strlen(SRC_INLINED));
+    assert_int_equal(compile("gcc", "-g", "", src, base), 0);
+    assert_int_equal(compile("gcc", "-g1", "-march=x86-64-v3", src, wide), 0);
+    struct func_isa_list b = {0}, t = {0};
+    char *why = NULL;
+    assert_int_equal(codeprofile_read(base, &b, &why), 0);
+    assert_int_equal(codeprofile_read(wide, &t, &why), 0);
+    assert_null(funcisa_find(&b, "kernel"));   /* no code of its own */
+    assert_non_null(funcisa_find(&b, "run"));
+    const struct func_isa *bs = funcisa_find_share(&b, "kernel", "run"), *ts = funcisa_find_share(&t, "kernel", "run");
+    assert_non_null(bs);
+    assert_non_null(ts);
+    assert_string_equal(ts->host, "run");
+    assert_true(sv_contains(&bs->calls, "__popcountdi2"));
+    assert_true(ts->ops[FOP_POPCNT] > 0);
+    /* the host's own profile still holds everything */
+    assert_true(funcisa_find(&t, "run")->ops[FOP_POPCNT] == ts->ops[FOP_POPCNT]);
+    char *ev = NULL;
+    assert_true(isa_compare(bs, ts, &ev) > 0);
+    assert_string_equal(ev, "popcnt replaces __popcountdi2");
+    free(ev);
+    /* the share's host survives the store's JSON */
+    json_t *j = funcisa_to_json(ts);
+    struct func_isa back;
+    assert_int_equal(funcisa_from_json("kernel", j, &back), 0);
+    assert_string_equal(back.host, "run");
+    json_decref(j);
+    funcisa_free(&back);
+    funcisa_list_free(&b);
+    funcisa_list_free(&t);
+    /* no line information: no shares */
+    assert_int_equal(compile("gcc", "-g0", "-march=x86-64-v3", src, wide), 0);
+    assert_int_equal(codeprofile_read(wide, &t, &why), 0);
+    for (size_t i = 0; i < t.n; i++) assert_null(t.v[i].host);
+    funcisa_list_free(&t);
+    remove_tree(dir);
+    free(src);
+    free(base);
+    free(wide);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inlined_shares),
         cmocka_unit_test(test_encoding_only_is_no_evidence),
         cmocka_unit_test(test_removed_calls_are_evidence),
         cmocka_unit_test(test_instructions_and_vectors),

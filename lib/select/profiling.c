@@ -12,6 +12,7 @@
 #include "elf/symsource.h"
 #include "measure/profile.h"
 #include "select/attribution.h"
+#include "select/budget.h"
 #include "select/cloneisa.h"
 #include "select/inlinedkernels.h"
 #include "select/outlined.h"
@@ -318,6 +319,7 @@ int session_profile_all(struct select_session *s)
             .same_code = same_code,
         };
         decide(&in, &r->decision);
+        budget_apply(r, &in, s->o->max_growth ? s->o->max_growth : SELECT_DEFAULT_MAX_GROWTH);
         total_intervals(r, totals, nr);
         /* what each function's chosen clones saved, per workload: for
          * telling a fixed-time workload once the end-to-end times are in */

@@ -148,6 +148,23 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     free(gain);
 }
 
+char *budget_sentence(const struct select_report *r)
+{
+    const struct select_budget *b = &r->budget;
+    if (!b->applied) return NULL;
+    struct strbuf sb = STRBUF_INIT;
+    sb_addf(&sb, "code-growth budget: %.0f bytes, %g%% of a second whole build (%s, %.0f bytes); the selection was "
+                 "predicted to add %.0f bytes", b->limit, b->max_growth, b->whole_what, b->whole_bytes, b->after);
+    if (b->n_dropped) sb_addf(&sb, " after %zu function%s dropped (%.0f before)", b->n_dropped,
+                              b->n_dropped == 1 ? " was" : "s were", b->before);
+    if (r->selected_code.measured && r->n_variants && r->variants[0].code.measured) {
+        int64_t real = select_code_growth(r, &r->selected_code);
+        sb_addf(&sb, "; the selected build adds %lld bytes (%.1f%% of it): %s", (long long)real,
+                100.0 * (double)real / b->whole_bytes, (double)real <= b->limit ? "within the budget" : "ABOVE the budget");
+    }
+    return sb_detach(&sb);
+}
+
 void budget_check_measured(struct select_report *r)
 {
     const struct select_budget *b = &r->budget;

@@ -65,6 +65,10 @@ struct select_budget {
  * without them, a note says no budget was checked. */
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth);
 
+/* One sentence on the budget for the writers ("code-growth budget: ..."),
+ * without a trailing newline; NULL when none was applied. Caller frees. */
+char *budget_sentence(const struct select_report *r);
+
 /* After the selected build was measured: its real growth above the limit
  * is said in a note (the prediction was wrong). */
 void budget_check_measured(struct select_report *r);

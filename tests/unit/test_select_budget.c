@@ -15,6 +15,7 @@
 
 #include "select/budget.h"
 #include "select/decision.h"
+#include "select/report.h"
 #include "select/result.h"
 #include "util/util.h"
 
@@ -92,6 +93,8 @@ static void hand_made(struct select_report *r, struct decision_input *in, uint64
     r->variants = xcalloc(2, sizeof *r->variants);
     r->variants[0].name = xstrdup("baseline");
     r->variants[1].name = xstrdup("fma-free");
+    r->variants[0].targets = xstrdup("");
+    r->variants[1].targets = xstrdup("arch=x86-64-v3");
     r->variants[0].code = (struct select_code){.measured = 1, .code_bytes = 40000};
     r->variants[1].code = (struct select_code){.measured = 1, .code_bytes = 40000 + 4000 + 500};
     if (march_bytes) r->march.code = (struct select_code){.measured = 1, .code_bytes = march_bytes};
@@ -104,12 +107,14 @@ static void hand_made(struct select_report *r, struct decision_input *in, uint64
     for (size_t f = 0; f < NF; f++) {
         r->functions[f].name = xstrdup(names[f]);
         r->functions[f].display_name = xstrdup(names[f]);
+        r->functions[f].file = xstrdup("k.c");
         r->functions[f].bytes_added = xcalloc(3, sizeof(int64_t));
         r->functions[f].bytes_added[0] = -1;
         r->functions[f].bytes_added[1] = added[f];
         r->functions[f].bytes_added[2] = -1;
         r->decision.functions[f].chosen = 1;
         r->decision.functions[f].reason = DECISION_SELECTED;
+        r->decision.functions[f].by_variant = xcalloc(2, sizeof(struct stats_interval));
     }
     *in = (struct decision_input){.n_functions = NF, .n_workloads = 1, .n_variants = 2, .n_runs = NR,
                                   .functions = names, .samples = samples, .totals = totals};
@@ -120,12 +125,17 @@ static void free_hand_made(struct select_report *r)
     for (size_t f = 0; f < r->n_functions; f++) {
         free(r->functions[f].name);
         free(r->functions[f].display_name);
+        free(r->functions[f].file);
         free(r->functions[f].note);
         free(r->functions[f].bytes_added);
     }
     free(r->functions);
+    for (size_t f = 0; f < r->decision.n_functions; f++) free(r->decision.functions[f].by_variant);
     free(r->decision.functions);
-    for (size_t v = 0; v < r->n_variants; v++) free(r->variants[v].name);
+    for (size_t v = 0; v < r->n_variants; v++) {
+        free(r->variants[v].name);
+        free(r->variants[v].targets);
+    }
     free(r->variants);
     sv_free(&r->notes);
 }
@@ -165,6 +175,34 @@ static void test_apply_drops_and_says(void **state)
     budget_check_measured(&r);
     assert_int_equal(r.notes.n, 2);
     assert_non_null(strstr(r.notes.v[1], "exceeded"));
+    /* the writers say it: the summary's budget line, the dropped function's
+     * verdict and reason code in report.json */
+    char *summary = select_report_summary(&r);
+    assert_non_null(strstr(summary, "code-growth budget: 3800 bytes, 10% of a second whole build"));
+    assert_non_null(strstr(summary, "ABOVE the budget"));
+    assert_non_null(strstr(summary, "dropped for the code-growth budget"));
+    free(summary);
+    char *md = select_report_markdown(&r);
+    assert_non_null(strstr(md, "The budget: 3800 bytes"));
+    free(md);
+    json_t *j = select_report_json(&r);
+    json_t *b = json_object_get(json_object_get(j, "code_size"), "budget");
+    assert_true(json_is_object(b));
+    assert_int_equal(json_integer_value(json_object_get(b, "limit_bytes")), 3800);
+    assert_int_equal(json_integer_value(json_object_get(b, "dropped")), 1);
+    assert_true(json_is_false(json_object_get(b, "within")));
+    json_t *fns = json_object_get(j, "functions");
+    int found = 0;
+    for (size_t i = 0; i < json_array_size(fns); i++) {
+        json_t *fj = json_array_get(fns, i);
+        const char *name = json_string_value(json_object_get(fj, "name"));
+        if (name && !strcmp(name, "warm_b")) {
+            found = 1;
+            assert_string_equal(json_string_value(json_object_get(fj, "reason")), "code-budget");
+        }
+    }
+    assert_true(found);
+    json_decref(j);
     free_hand_made(&r);
 
     /* no reference: the baseline's code is the second whole build (40000);

@@ -92,9 +92,10 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     size_t n = d->n_functions < r->n_functions ? d->n_functions : r->n_functions;
     size_t n_selected = 0;
     for (size_t f = 0; f < n; f++) n_selected += d->functions[f].chosen >= 1;
-    if (max_growth < 0 || !n_selected) return;
+    if (max_growth < 0) return;
     if (!r->n_variants || !r->variants[0].code.measured || !r->variants[0].code.code_bytes) {
-        sv_pushf(&r->notes, "no code-growth budget was checked: the baseline's code could not be measured");
+        if (n_selected)
+            sv_pushf(&r->notes, "no code-growth budget was checked: the baseline's code could not be measured");
         return;
     }
     int march = r->march.code.measured && !r->march.failure && r->march.code.code_bytes;
@@ -105,7 +106,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
 
     int *selected = xcalloc(n + 1, sizeof *selected), *dropped = xcalloc(n + 1, sizeof *dropped);
     double *bytes = xcalloc(n + 1, sizeof *bytes), *gain = xcalloc(n + 1, sizeof *gain);
-    for (size_t f = 0; f < n; f++) {
+    for (size_t f = 0; f < n && n_selected; f++) {
         int v = d->functions[f].chosen;
         if (v < 1 || (size_t)v >= r->n_variants) continue;
         selected[f] = 1;

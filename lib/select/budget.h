@@ -45,7 +45,8 @@ struct decision_input;
 
 /* What budget_apply did, for the report (result.h keeps one). */
 struct select_budget {
-    int applied;            /* 1: a limit was known and checked */
+    int applied;            /* 1: a limit was known (and checked, when anything
+                             * was selected) */
     double max_growth;      /* percent */
     double whole_bytes;     /* a second whole build's code bytes */
     const char *whole_what; /* "the -march=x86-64-v3 reference" or "the baseline" */

@@ -126,7 +126,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
         const char *set = r->variants[df->chosen].name;
         free(fn->note);
         fn->note = xasprintf("dropped for the code-growth budget: its %s clones add %.0f bytes for %.2f%% of the "
-                             "workloads' time saved (%.2f%% per KB), the least of the selection",
+                             "workloads' time saved (%.2f%% per KB), among the least gain per byte of the selection",
                              set, bytes[f], gain[f] * 100, bytes[f] > 0 ? gain[f] * 100 * 1024 / bytes[f] : 0.0);
         sb_addf(&names, "%s%s (%.0f bytes, %.2f%% saved)", names.len ? ", " : "", fn->display_name, bytes[f],
                 gain[f] * 100);

@@ -53,6 +53,16 @@ expect_match "clang: said" "$note" "^quant: [0-9.]+ samples per run of the basel
 expect_no_match "clang: credited, not nothing" "$note" "^quant: 0.0 samples"
 expect_eq "clang: no budget" "$(jq -r '.code_size.budget' <<<"$out")" null
 expect_eq "clang: nothing dropped for code" "$(jq -r '[.functions[] | select(.reason=="code-budget")] | length' <<<"$out")" 0
+# clang 19 too: the evidence select reads (no select run: the crediting is
+# the same code for every compiler)
+if have_clang19; then
+  P=$(copy_fixture select-libcalls)
+  mv "$P" "$TMP/libcalls-clang-19"
+  P="$TMP/libcalls-clang-19"
+  (cd "$P" && "$FMVGEN" scan -- make CC=clang-19 >/dev/null 2>&1) || fail "clang-19: scan failed"
+  expect_match "clang-19: quant drops floorf" \
+    "$(cd "$P" && "$FMVGEN" list --json | jq -r '.functions[] | select(.name=="quant") | .evidence')" "replaces floorf"
+fi
 expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
 
 finish

@@ -131,6 +131,7 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
     free(check.output_match);
     if (session_interrupted()) return -1;
     session_measure_code(s);   /* tells whether the reference really got its flags */
+    budget_check_measured(r);
 
     /* per workload: baseline, selected and the references that are comparable */
     size_t nw = r->n_workloads, per = 2, index[4] = {0, r->n_variants, 0, 0};

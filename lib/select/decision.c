@@ -402,6 +402,8 @@ const char *decision_reason_name(enum decision_reason r)
     case DECISION_SAME_CODE:
         return "its clones are its default's code with every target set: no set changes it, so its timings are "
                "noise";
+    case DECISION_CODE_BUDGET:
+        return "faster, but dropped for the code-growth budget: the least gain per byte added";
     }
     return "?";
 }
@@ -419,6 +421,7 @@ const char *decision_reason_code(enum decision_reason r)
     case DECISION_MULTIPLE_TESTS: return "multiple-tests";
     case DECISION_CALIBRATION: return "calibration";
     case DECISION_SAME_CODE: return "same-code";
+    case DECISION_CODE_BUDGET: return "code-budget";
     }
     return "?";
 }

@@ -105,6 +105,8 @@ enum decision_reason {
     DECISION_CALIBRATION,     /* faster, but by no more than the baseline differs from
                                * itself (its interval widened by the A/A calibration) */
     DECISION_SAME_CODE,       /* with every set, its clones are its default's code */
+    DECISION_CODE_BUDGET,     /* selected by its timings, dropped for the code-growth
+                               * budget (select/budget.h): least gain per byte added */
 };
 
 /* A group member must hold this fraction of min_share of some workload: a

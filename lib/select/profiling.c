@@ -12,8 +12,10 @@
 #include "elf/symsource.h"
 #include "measure/profile.h"
 #include "select/attribution.h"
+#include "select/budget.h"
 #include "select/cloneisa.h"
 #include "select/inlinedkernels.h"
+#include "select/libcalls.h"
 #include "select/outlined.h"
 #include "select/decision.h"
 #include "util/shuffle.h"
@@ -215,6 +217,42 @@ static void total_intervals(struct select_report *r, const double *totals, size_
     }
 }
 
+/* Time in library calls the clones replace with an instruction is counted
+ * as the time of the candidates that drop them (libcalls.h), and said. */
+static void count_libcalls(struct select_session *s, const struct libcall_log *log, const struct strvec *dropped,
+                           const char *const *names, double *samples, double *aa_samples)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions;
+    double *credited = xcalloc(nf + 1, sizeof *credited);
+    struct strvec *seen = xcalloc(nf + 1, sizeof *seen), *shared = xcalloc(nf + 1, sizeof *shared);
+    libcalls_apply(log, dropped, names, r->n_workloads, r->n_variants, nf, (size_t)s->o->runs, samples, aa_samples,
+                   credited, seen, shared);
+    for (size_t f = 0; f < nf; f++) {
+        if (seen[f].n) {
+            struct strbuf sb = STRBUF_INIT;
+            sb_addf(&sb, "%s: %.1f samples per run of the baseline in ", r->functions[f].display_name, credited[f]);
+            sb_add_joined(&sb, &seen[f], ", ");
+            sb_adds(&sb, " - calls its clones replace with instructions (its ISA evidence) - are counted as its time "
+                         "in every arm (perf credits them to the library function, not to the caller; other callers' "
+                         "time there counts too)");
+            if (shared[f].n) {
+                sb_adds(&sb, "; split with ");
+                sb_add_joined(&sb, &shared[f], ", ");
+                sb_adds(&sb, ", which drop the same calls, by their own baseline samples: no call graph told which "
+                             "one called");
+            }
+            sv_push(&r->notes, sb_str(&sb));
+            sb_free(&sb);
+        }
+        sv_free(&seen[f]);
+        sv_free(&shared[f]);
+    }
+    free(seen);
+    free(shared);
+    free(credited);
+}
+
 int session_profile_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
@@ -229,6 +267,9 @@ int session_profile_all(struct select_session *s)
     int *undecided = xcalloc(nf + 1, sizeof *undecided);
     struct elf_symsource_cache *symbols = elf_symsource_cache_new();
     struct outlined_log helpers_log = {0};
+    struct libcall_log libcall_log = {0};
+    struct strvec *dropped = xcalloc(nf + 1, sizeof *dropped);
+    for (size_t f = 0; f < nf; f++) libcalls_parse(s->candidates.functions[f].evidence, &dropped[f]);
     attribution_plan(s, fns, sources, need);
     struct inlined_kernels kernels;
     inlined_kernels_init(&kernels, s, fns);
@@ -266,6 +307,7 @@ int session_profile_all(struct select_session *s)
                 *(aa ? &aa_totals[w * nr + round] : &totals[(w * nv + v) * nr + round]) = (double)p.total_samples;
                 struct attribution_origin *origins = attribution_locate(&p, symbols);
                 if (!aa) log_helpers(&p, origins, names, nf, w, v, round, &helpers_log);
+                libcalls_log_profile(&libcall_log, &p, dropped, nf, w, v, round, aa);
                 for (size_t f = 0; f < nf; f++) {
                     struct attribution_count c;
                     count_function(&p, origins, &fns[f], &s->candidates.functions[f], need[f], &c);
@@ -301,6 +343,7 @@ int session_profile_all(struct select_session *s)
     int *function_eligible = NULL, *same_code = NULL;
     double *code_bytes = NULL;
     if (rc == 0) {
+        count_libcalls(s, &libcall_log, dropped, names, samples, aa_samples);
         count_outlined(s, &helpers_log, sources, samples);
         function_eligible = function_eligibility(s);
         same_code = function_same_code(s);
@@ -314,6 +357,7 @@ int session_profile_all(struct select_session *s)
             .same_code = same_code,
         };
         decide(&in, &r->decision);
+        budget_apply(r, &in, s->o->max_growth ? s->o->max_growth : SELECT_DEFAULT_MAX_GROWTH);
         total_intervals(r, totals, nr);
         /* what each function's chosen clones saved, per workload: for
          * telling a fixed-time workload once the end-to-end times are in */
@@ -338,6 +382,9 @@ int session_profile_all(struct select_session *s)
     free(undecided);
     elf_symsource_cache_free(symbols);
     outlined_log_free(&helpers_log);
+    libcall_log_free(&libcall_log);
+    for (size_t f = 0; f < nf; f++) sv_free(&dropped[f]);
+    free(dropped);
     inlined_kernels_free(&kernels);
     free(totals);
     free(eligible);

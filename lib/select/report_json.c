@@ -80,6 +80,27 @@ static json_t *bytes_json(int64_t n)
     return n < 0 ? json_null() : json_integer((json_int_t)n);
 }
 
+/* The code-growth budget (select/budget.h): null when none was applied. */
+static json_t *budget_json(const struct select_report *r)
+{
+    const struct select_budget *b = &r->budget;
+    if (!b->applied) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "max_growth_percent", real_json(b->max_growth));
+    json_object_set_new(o, "second_whole_build", json_string(b->whole_what));
+    json_object_set_new(o, "second_whole_build_bytes", json_integer((json_int_t)b->whole_bytes));
+    json_object_set_new(o, "limit_bytes", json_integer((json_int_t)b->limit));
+    json_object_set_new(o, "fixed_bytes", json_integer((json_int_t)b->overhead));
+    json_object_set_new(o, "predicted_bytes_before", json_integer((json_int_t)b->before));
+    json_object_set_new(o, "predicted_bytes", json_integer((json_int_t)b->after));
+    json_object_set_new(o, "dropped", json_integer((json_int_t)b->n_dropped));
+    int measured = r->selected_code.measured && r->n_variants && r->variants[0].code.measured;
+    int64_t real = select_code_growth(r, &r->selected_code);
+    json_object_set_new(o, "selected_growth_bytes", measured ? json_integer((json_int_t)real) : json_null());
+    json_object_set_new(o, "within", measured ? json_boolean((double)real <= b->limit) : json_null());
+    return o;
+}
+
 /* "code_size": the totals of every measured build. */
 static json_t *code_size_json(const struct select_report *r)
 {
@@ -112,6 +133,7 @@ static json_t *code_size_json(const struct select_report *r)
     /* glibc-hwcaps ships it beside the baseline: all of its code is extra */
     json_object_set_new(mj, "hwcaps_extra_bytes", usable ? json_integer((json_int_t)m->code.code_bytes) : json_null());
     json_object_set_new(o, "march_x86_64_v3", mj);
+    json_object_set_new(o, "budget", budget_json(r));
     return o;
 }
 

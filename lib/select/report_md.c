@@ -150,6 +150,9 @@ void report_md_code_after(struct strbuf *sb, const struct select_report *r)
         }
         sb_adds(sb, first ? " - (no all-candidates build was measured).\n" : ".\n");
     }
+    char *budget = budget_sentence(r);
+    if (budget) sb_addf(sb, "\nThe %s.\n", budget + strlen("code-growth "));
+    free(budget);
     if (m->code.measured && !m->failure) {
         sb_adds(sb, "glibc-hwcaps packaging would ship the -march=x86-64-v3 build beside the baseline: ");
         report_add_bytes(sb, m->code.code_bytes);

@@ -103,6 +103,9 @@ char *select_report_summary(const struct select_report *r)
         }
         sb_adds(&sb, "\n");
     }
+    char *budget = budget_sentence(r);
+    if (budget) sb_addf(&sb, "%s\n", budget);
+    free(budget);
     sb_addf(&sb, "%zu of %zu candidates selected; builds: %zu\n", r->n_selected, r->n_functions, r->n_builds);
     for (size_t i = 0; i < r->notes.n; i++) sb_addf(&sb, "note: %s\n", r->notes.v[i]);
     return sb_detach(&sb);

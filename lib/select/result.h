@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "select/budget.h"
 #include "select/decision.h"
 #include "select/stats.h"
 #include "store/kinds.h"
@@ -138,6 +139,7 @@ struct select_report {
     struct select_code selected_code;  /* the selected build */
     struct select_march march;         /* the -march=x86-64-v3 reference */
     struct select_march march_nofma;   /* the -march=x86-64-v3 -mno-fma reference */
+    struct select_budget budget;       /* the code-growth budget (budget.h) */
 };
 
 /* The code growth of a build against the baseline's code bytes: bytes and

@@ -297,7 +297,9 @@ static enum select_status run_steps(struct select_session *s)
                 s->have_final = 1;
                 ok = session_confirm(s, &assigned, &s->final_plan) == 0;
             } else if (ok) {
-                sv_push(&s->rep.notes, "no function gained significantly: selected.patch is empty");
+                sv_push(&s->rep.notes, s->rep.budget.n_dropped
+                                           ? "nothing is left within the code-growth budget: selected.patch is empty"
+                                           : "no function gained significantly: selected.patch is empty");
             }
         }
     }

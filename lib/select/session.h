@@ -74,6 +74,9 @@ struct select_options {
     double timeout_s;             /* per build, workload or test */
     double tolerance;             /* < 0: outputs must be identical */
     double min_share;             /* of the baseline's samples, e.g. 0.02 */
+    double max_growth;            /* code-growth budget, percent of a second whole build
+                                   * (select/budget.h); 0: SELECT_DEFAULT_MAX_GROWTH;
+                                   * < 0: none */
     /* The whole-program references (select/reference.h): -march=x86-64-v3,
      * its -mno-fma twin, and the twin also when FMA changed the outputs. */
     int reference_v3, reference_nofma, reference_nofma_auto;

@@ -17,7 +17,8 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--set NAME=TARGETS...]\n"
+    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--max-growth PCT]\n"
+    "                     [--set NAME=TARGETS...]\n"
     "                     [--reference LIST] [--seed N] [--no-namespaces]\n"
     "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
@@ -52,6 +53,10 @@ static const char USAGE[] =
     "  --tolerance X     accept floating-point outputs within relative error X\n"
     "                    (lets FMA variants be chosen when they differ in last bits)\n"
     "  --min-share PCT   a function must hold PCT%% of the run's samples (default 2)\n"
+    "  --max-growth PCT  the code the selection may add, in percent of a second whole\n"
+    "                    build (the -march=x86-64-v3 reference's code, else the\n"
+    "                    baseline's; default 10); above it, the functions with the\n"
+    "                    least gain per byte are dropped; 'none': no limit\n"
     "  --set NAME=TARGETS  a target set to compare (repeatable; replaces the two\n"
     "                    default sets), e.g. --set v3=arch=x86-64-v3; FMA-free when\n"
     "                    none of its targets lets the compiler contract a*b+c\n"
@@ -124,13 +129,13 @@ static int parse_references(const char *list, struct select_options *o)
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
                          struct select_target_set *sets)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
         {"test", required_argument, NULL, O_TEST},   {"runs", required_argument, NULL, O_RUNS},
         {"timeout", required_argument, NULL, O_TIMEOUT}, {"tolerance", required_argument, NULL, O_TOL},
-        {"min-share", required_argument, NULL, O_SHARE}, {"static", no_argument, NULL, O_STATIC},
+        {"min-share", required_argument, NULL, O_SHARE}, {"max-growth", required_argument, NULL, O_GROWTH}, {"static", no_argument, NULL, O_STATIC},
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
         {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
@@ -169,6 +174,17 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
             o->min_share = strtod(optarg, &end) / 100;
             if (*end || !(o->min_share >= 0) || o->min_share > 1) {
                 fmv_error("--min-share: '%s' is not a percentage", optarg);
+                return 2;
+            }
+            break;
+        case O_GROWTH:
+            if (!strcmp(optarg, "none")) {
+                o->max_growth = -1;
+                break;
+            }
+            o->max_growth = strtod(optarg, &end);
+            if (*end || !*optarg || !(o->max_growth > 0) || o->max_growth > 1000) {
+                fmv_error("--max-growth: '%s' is not a percentage above 0 (or 'none')", optarg);
                 return 2;
             }
             break;

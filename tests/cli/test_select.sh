@@ -22,7 +22,7 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   (cd "$P" && "$FMVGEN" scan -- make CC="$cc" >/dev/null 2>&1) || { fail "$cc: scan failed"; return; }
   local before
   before=$(cat "$P"/*.c | md5sum)
-  out=$(cd "$P" && "$FMVGEN" select --build "make CC=$cc" --run './prog 40000' "$@" --runs 3 --json 2>"$TMP/err"); rc=$?
+  out=$(cd "$P" && "$FMVGEN" select --max-growth none --build "make CC=$cc" --run './prog 40000' "$@" --runs 3 --json 2>"$TMP/err"); rc=$?
   expect_eq "$cc: exit" "$rc" 0
   [ "$rc" = 0 ] || { cat "$TMP/err" >&2; return; }
   expect_eq "$cc: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true
@@ -116,12 +116,12 @@ P=$TMP/p-gcc
 out=$(cd "$P" && "$FMVGEN" select --run ./prog 2>&1); rc=$?
 expect_eq "no --build: exit" "$rc" 2
 expect_match "no --build: message" "$out" "^fmvgen: select: --build CMD is required"
-out=$(cd "$P" && "$FMVGEN" select --build make 2>&1); rc=$?
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make 2>&1); rc=$?
 expect_eq "no --run: exit" "$rc" 2
-out=$(cd "$P" && "$FMVGEN" select --build make --run ./prog --runs 1 2>&1); rc=$?
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run ./prog --runs 1 2>&1); rc=$?
 expect_eq "--runs 1: exit" "$rc" 2
 expect_match "--runs 1: suggests more runs" "$out" "too few samples.*--runs 3"
-out=$("$FMVGEN" -C "$TMP/tmpdir" select --build make --run ./prog 2>&1); rc=$?
+out=$("$FMVGEN" -C "$TMP/tmpdir" select --max-growth none --build make --run ./prog 2>&1); rc=$?
 expect_eq "no store: exit" "$rc" 1
 out=$("$FMVGEN" select --help); rc=$?
 expect_eq "--help: exit" "$rc" 0

@@ -17,7 +17,7 @@ aa_run() {   # CC SEED [--keep]
   local P="$TMP/aa-$cc-$seed"
   mkdir -p "$P" && cp -a "$FIXTURES/select-aa/." "$P/"
   (cd "$P" && "$FMVGEN" scan -- make CC="$cc" >/dev/null 2>&1) || { fail "$cc: scan failed"; return; }
-  out=$(cd "$P" && "$FMVGEN" select --build "make CC=$cc" --run './prog 100000' --runs 4 --set same=popcnt \
+  out=$(cd "$P" && "$FMVGEN" select --max-growth none --build "make CC=$cc" --run './prog 100000' --runs 4 --set same=popcnt \
           --reference none --seed "$seed" $keep 2>"$TMP/err"); rc=$?
   expect_eq "$cc/$seed: exit" "$rc" 0
   [ "$rc" = 0 ] || { cat "$TMP/err" >&2; return; }
@@ -67,7 +67,7 @@ expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
 # --seed and --set errors: exit 2, one line
 P="$TMP/aa-gcc-1"
 for bad in "--seed -1" "--seed x" "--set =avx2" "--set a=nosuch" "--set baseline=avx2"; do
-  out=$(cd "$P" && "$FMVGEN" select --build make --run ./prog $bad 2>&1); rc=$?
+  out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run ./prog $bad 2>&1); rc=$?
   expect_eq "$bad: exit" "$rc" 2
   expect_eq "$bad: one line" "$(printf '%s\n' "$out" | wc -l)" 1
 done

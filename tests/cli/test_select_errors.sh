@@ -12,7 +12,7 @@ export TMPDIR="$TMP/tmpdir"
 mkdir -p "$TMPDIR"
 P=$(copy_fixture select-hot-cold)
 (cd "$P" && "$FMVGEN" scan -- make CC=gcc >/dev/null 2>&1) || fail "scan failed"
-sel() { (cd "$P" && "$FMVGEN" select --build "make CC=gcc" "$@"); }
+sel() { (cd "$P" && "$FMVGEN" select --max-growth none --build "make CC=gcc" "$@"); }
 
 # A workload failing on the baseline: exit 1, its output shown, nothing written.
 out=$(sel --run 'echo boom-on-stdout; echo boom-on-stderr >&2; exit 3' --runs 2 2>&1); rc=$?
@@ -83,6 +83,9 @@ expect_eq "--tolerance: eligible" "$(jq -r '[.variants[1:][] | .eligible] | join
 expect_eq "--tolerance: outputs" "$(jq -r '.variants[1].outputs' <<<"$out")" "within-tolerance"
 out=$(sel --run ./prog --tolerance 2 2>&1); rc=$?
 expect_eq "--tolerance 2: usage error" "$rc" 2
+out=$(sel --run ./prog --max-growth 0 2>&1); rc=$?
+expect_eq "--max-growth 0: usage error" "$rc" 2
+expect_match "--max-growth 0: said" "$out" "--max-growth: '0' is not a percentage above 0 \(or 'none'\)"
 
 # Ctrl-C (SIGINT) while the workloads run: exit 130, temp dir removed.
 (cd "$P" && exec "$FMVGEN" select --build "make CC=gcc" --run 'sleep 1; ./prog 100' --runs 20 >/dev/null 2>&1) &

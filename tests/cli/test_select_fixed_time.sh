@@ -14,7 +14,7 @@ export TMPDIR="$TMP/tmpdir"
 mkdir -p "$TMPDIR"
 P=$(copy_fixture select-fixed-time)
 (cd "$P" && "$FMVGEN" scan -- make CC=gcc >/dev/null 2>&1) || fail "scan failed"
-out=$(cd "$P" && "$FMVGEN" select --build "make CC=gcc" --run './bench time 0.3' --run './bench work 20000' \
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build "make CC=gcc" --run './bench time 0.3' --run './bench work 20000' \
         --runs 5 --json 2>"$TMP/err"); rc=$?
 expect_eq "exit" "$rc" 0
 [ "$rc" = 0 ] || cat "$TMP/err" >&2

@@ -19,7 +19,7 @@ export TMPDIR="$TMP/tmpdir"
 mkdir -p "$TMPDIR"
 
 run_select() {   # DIR CC CFLAGS -> report.json on stdout
-  (cd "$1" && "$FMVGEN" select --build "make -s CC=$2 CFLAGS='$3'" --run './prog 20000' --runs 3 \
+  (cd "$1" && "$FMVGEN" select --max-growth none --build "make -s CC=$2 CFLAGS='$3'" --run './prog 20000' --runs 3 \
      --reference none --json 2>"$TMP/err-$2")
 }
 verdict() { jq -r --arg f "$2" '.functions[] | select(.name == $f) | "\(.selected)"' <<<"$1"; }

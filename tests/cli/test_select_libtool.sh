@@ -52,7 +52,7 @@ refused "$rc" "$out" "no fmvgen-cc, --reference v3-nofma"
 
 # ---- no namespace: the same fmvgen, no reference asked for, so nothing
 # needs fmvgen-cc ----
-out=$(cd "$P" && "$TMP/alone/fmvgen" select --reference none --build 'make libs' --run './bin/prog 20000' --runs 2 2>&1); rc=$?
+out=$(cd "$P" && "$TMP/alone/fmvgen" select --reference none --max-growth none --build 'make libs' --run './bin/prog 20000' --runs 2 2>&1); rc=$?
 refused "$rc" "$out" "wrapper, no helper"
 expect_no_match "wrapper: fmvgen-cc not asked for" "$out" "compiler wrapper is missing"
 err=$(grep '^fmvgen: ' <<<"$out")
@@ -76,7 +76,7 @@ if ! unshare --mount true 2>/dev/null; then
   finish
   exit $?
 fi
-out=$(cd "$P" && "$FMVGEN" select --build 'make libs' --run './bin/prog 20000' --run './bin/prog-rpath 10000' \
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build 'make libs' --run './bin/prog 20000' --run './bin/prog-rpath 10000' \
         --runs 3 --json 2>"$TMP/err"); rc=$?
 expect_eq "namespaces: exit" "$rc" 0
 [ "$rc" = 0 ] || cat "$TMP/err" >&2
@@ -92,7 +92,7 @@ expect_eq "namespaces: temp dir removed" "$(ls -A "$TMPDIR")" ""
 written=$(cd "$P/.fmvgen" && md5sum selected.patch report.json)
 
 # ---- a build command that rebuilds nothing: the copies hold the user's build, no clone could run ----
-out=$(cd "$P" && "$FMVGEN" select --build true --run './bin/prog 20000' --runs 2 2>&1); rc=$?
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build true --run './bin/prog 20000' --runs 2 2>&1); rc=$?
 refused "$rc" "$out" "nothing rebuilt" 4
 expect_match "nothing rebuilt: names the build dir, the variant and the command" "$(grep '^fmvgen: ' <<<"$out")" \
   "^fmvgen: $TMPDIR/[^ ]*/fma-levels: the build of fma-levels \('true'\) changed none of its 4 programs and libraries, which are still the copies of the user's build"
@@ -107,7 +107,7 @@ cat >"$TMP/fakeperf/perf" <<'SH'
 exec /usr/bin/perf "$@"
 SH
 chmod +x "$TMP/fakeperf/perf"
-out=$(cd "$P" && PATH="$TMP/fakeperf:$PATH" "$FMVGEN" select --build make --run './bin/prog 20000' --runs 2 2>&1); rc=$?
+out=$(cd "$P" && PATH="$TMP/fakeperf:$PATH" "$FMVGEN" select --max-growth none --build make --run './bin/prog 20000' --runs 2 2>&1); rc=$?
 refused "$rc" "$out" "no mmap data" 4
 expect_match "no mmap data: says so" "$(grep '^fmvgen: ' <<<"$out")" \
   "^fmvgen: $P: cannot profile './bin/prog 20000' on (baseline|fma-levels|fma-free): perf recorded no mmap events"
@@ -115,7 +115,7 @@ expect_eq "no mmap data: earlier outputs unchanged" "$(cd "$P/.fmvgen" && md5sum
 
 # ---- a program that moves between runs: every other run starts the RUNPATH program ----
 moving='if [ -e .alt ]; then rm .alt; exec ./bin/prog-rpath 20000; else touch .alt; exec ./bin/prog 20000; fi'
-out=$(cd "$P" && "$FMVGEN" select --build make --run "$moving" --runs 2 2>&1); rc=$?
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run "$moving" --runs 2 2>&1); rc=$?
 refused "$rc" "$out" "moving program" 4
 expect_match "moving program: names it and the runs" "$(grep '^fmvgen: ' <<<"$out")" \
   "^fmvgen: bin/(prog-rpath|\.libs/lt-prog): run 1 of [a-z-]+ of '.*' loaded it, run 1 of [a-z-]+ did not: a workload must run the same programs"

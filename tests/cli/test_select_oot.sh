@@ -38,7 +38,7 @@ configure_and_scan "$P" "$B" || fail "outside: configure/build/scan failed"
 before_src=$(snapshot "$P")
 before_build=$(cd "$B" && md5sum prog CMakeCache.txt Makefile)
 
-out=$(cd "$B" && "$FMVGEN" select --build make --run './prog 40000' --runs 3 2>&1); rc=$?
+out=$(cd "$B" && "$FMVGEN" select --max-growth none --build make --run './prog 40000' --runs 3 2>&1); rc=$?
 expect_eq "outside, no --configure: exit" "$rc" 1
 expect_match "outside, no --configure: says what to pass" "$out" \
   "^fmvgen: $B: the build directory is outside the project root $P: give --configure CMD"
@@ -47,7 +47,7 @@ expect_eq "outside, no --configure: one line" "$(printf '%s\n' "$out" | wc -l)" 
 
 # The test checks it runs in a fresh build dir beside its own source copy.
 test_cmd='[ -f "$FMVGEN_SOURCE_DIR/kernels.c" ] && [ -f CMakeCache.txt ] && [ ! -f kernels.c ] && [ "$FMVGEN_SOURCE_DIR" != '"'$P'"' ]'
-out=$(cd "$B" && "$FMVGEN" select --configure 'cmake -S "$FMVGEN_SOURCE_DIR" -B .' --build make \
+out=$(cd "$B" && "$FMVGEN" select --max-growth none --configure 'cmake -S "$FMVGEN_SOURCE_DIR" -B .' --build make \
         --run './prog 40000' --test "$test_cmd" --runs 3 --keep --json 2>"$TMP/err"); rc=$?
 expect_eq "outside: exit" "$rc" 0
 [ "$rc" = 0 ] || cat "$TMP/err" >&2
@@ -79,7 +79,7 @@ rm -rf "$kept"
 
 # A failing configure: reported as such, nothing written, temp dir removed.
 rm -f "$B/.fmvgen/report.json"
-out=$(cd "$B" && "$FMVGEN" select --configure 'echo no-configure-here; exit 4' --build make \
+out=$(cd "$B" && "$FMVGEN" select --max-growth none --configure 'echo no-configure-here; exit 4' --build make \
         --run './prog 40000' --runs 2 2>&1); rc=$?
 expect_eq "failing configure: exit" "$rc" 1
 expect_match "failing configure: error line" "$out" "fmvgen: .*build of variant 'baseline' failed \(configure: exit status 4\)"
@@ -89,7 +89,7 @@ expect_eq "failing configure: temp dir removed" "$(ls -A "$TMPDIR")" ""
 
 # Ctrl-C while a fresh build dir is being configured: exit 130, the source
 # copies and build dirs removed.
-(cd "$B" && exec "$FMVGEN" select --configure 'sleep 2; cmake -S "$FMVGEN_SOURCE_DIR" -B .' --build make \
+(cd "$B" && exec "$FMVGEN" select --max-growth none --configure 'sleep 2; cmake -S "$FMVGEN_SOURCE_DIR" -B .' --build make \
    --run './prog 100' --runs 2 >/dev/null 2>&1) &
 pid=$!
 for _ in $(seq 1 100); do ls -d "$TMPDIR"/*/src-baseline >/dev/null 2>&1 && break; sleep 0.1; done
@@ -104,7 +104,7 @@ Q="$TMP/q"
 mkdir -p "$Q" && cp -a "$FIXTURES/select-cmake/." "$Q/"
 configure_and_scan "$Q" "$Q/build" || fail "below: configure/build/scan failed"
 before_q=$(cd "$Q" && find . -path ./build/.fmvgen -prune -o -type f -print0 | sort -z | xargs -0 md5sum)
-out=$(cd "$Q/build" && "$FMVGEN" select --build make --run './prog 40000' --runs 3 --json 2>"$TMP/err"); rc=$?
+out=$(cd "$Q/build" && "$FMVGEN" select --max-growth none --build make --run './prog 40000' --runs 3 --json 2>"$TMP/err"); rc=$?
 expect_eq "below: exit" "$rc" 0
 [ "$rc" = 0 ] || cat "$TMP/err" >&2
 expect_eq "below: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$out")" true

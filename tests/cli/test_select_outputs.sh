@@ -11,7 +11,7 @@ export TMPDIR="$TMP/tmpdir"
 mkdir -p "$TMPDIR"
 P=$(copy_fixture select-hot-cold)
 (cd "$P" && "$FMVGEN" scan -- make CC=gcc >/dev/null 2>&1) || fail "scan failed"
-sel() { (cd "$P" && "$FMVGEN" select --build "make CC=gcc" "$@" --json 2>"$TMP/err"); }
+sel() { (cd "$P" && "$FMVGEN" select --max-growth none --build "make CC=gcc" "$@" --json 2>"$TMP/err"); }
 
 # A timing line: masked; the variants stay eligible and dot is selected.
 run='./prog 40000; echo "throughput: $(date +%N) MB/s"'

@@ -16,7 +16,7 @@ P=$(copy_fixture select-reference)
 (cd "$P" && "$FMVGEN" scan -- make >/dev/null 2>&1) || fail "scan failed"
 before=$(cd "$P" && md5sum Makefile *.c *.h)
 
-out=$(cd "$P" && "$FMVGEN" select --build make --run './prog 30000' --runs 2 --reference v3,v3-nofma --keep \
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run './prog 30000' --runs 2 --reference v3,v3-nofma --keep \
         --json 2>"$TMP/err"); rc=$?
 expect_eq "exit" "$rc" 0
 [ "$rc" = 0 ] || cat "$TMP/err" >&2
@@ -51,7 +51,7 @@ expect_eq "user's tree untouched" "$(cd "$P" && md5sum Makefile *.c *.h)" "$befo
 
 # A build that reaches its compiler by absolute path bypasses the wrapper:
 # no reference, and why, in report.json, report.md and on the terminal.
-out=$(cd "$P" && "$FMVGEN" select --build 'make CC=/usr/bin/gcc' --run './prog 30000' --runs 2 --reference v3 \
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build 'make CC=/usr/bin/gcc' --run './prog 30000' --runs 2 --reference v3 \
         2>"$TMP/err"); rc=$?
 expect_eq "absolute CC: exit" "$rc" 0
 expect_match "absolute CC: said on the terminal" "$out" \
@@ -65,10 +65,10 @@ expect_eq "absolute CC: not timed" "$(jq -r '.workloads[0].march_x86_64_v3' "$j"
 expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
 
 # --reference errors: exit 2, one line
-out=$(cd "$P" && "$FMVGEN" select --build make --run ./prog --reference v4 2>&1); rc=$?
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run ./prog --reference v4 2>&1); rc=$?
 expect_eq "--reference v4: exit" "$rc" 2
 expect_match "--reference v4: message" "$out" "^fmvgen: --reference: 'v4' is not a reference \(v3, v3-nofma or none\)$"
-out=$(cd "$P" && "$FMVGEN" select --build make --run ./prog --reference none,v3 2>&1); rc=$?
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run ./prog --reference none,v3 2>&1); rc=$?
 expect_eq "--reference none,v3: exit" "$rc" 2
 
 finish

@@ -1,0 +1,77 @@
+/* budget.h - the code-growth budget of `fmvgen select`: the selection may
+ * add at most a given share of a second whole build in code.
+ *
+ * Definitions (what the report states):
+ *   - a second whole build: the code bytes (allocated executable sections
+ *     of every linked ELF file, elf/codesize.h) of the -march=x86-64-v3
+ *     reference when it was built and measured - what shipping a second
+ *     whole build beside the baseline (glibc-hwcaps) adds - else the
+ *     baseline's own code bytes;
+ *   - the limit: max_growth percent of it (--max-growth, default
+ *     SELECT_DEFAULT_MAX_GROWTH);
+ *   - a selection's predicted growth: the bytes its functions' clones and
+ *     resolvers add in their chosen sets' all-candidates builds
+ *     (bytes_added), plus, when anything is selected, the fixed part: the
+ *     largest, over the sets used, of that set's all-candidates growth
+ *     beyond its clones' own bytes (the CPU-model code libgcc links into
+ *     each file with a resolver, callers changed by the calls that are now
+ *     through a resolver), never below 0;
+ *   - a function's gain: the share of each workload's baseline samples its
+ *     chosen clones saved in the profiled runs (decision_saved_share),
+ *     averaged over the workloads.
+ * When the prediction is above the limit, the selected functions with the
+ * least gain per byte added are dropped until it is not; then each dropped
+ * one that fits again (best gain per byte first) is taken back. A function
+ * whose bytes are unknown is never dropped (dropping it would save nothing
+ * measurable); the report says so. */
+#ifndef FMVGEN_SELECT_BUDGET_H
+#define FMVGEN_SELECT_BUDGET_H
+
+#include <stddef.h>
+
+#define SELECT_DEFAULT_MAX_GROWTH 10.0   /* percent of a second whole build */
+
+/* The pure rule, on hand-made or measured inputs. selected[f]: in the
+ * selection; bytes[f]: what f adds (< 0 unknown); gain[f]: its gain (any
+ * sign). overhead: the fixed part (>= 0), counted while anything is
+ * selected. limit: bytes allowed (< 0: no limit). Sets dropped[f] (0/1) and
+ * returns the number dropped; *before and *after (each may be NULL) get the
+ * predicted growth of the selection as given and once fitted. */
+size_t budget_fit(size_t n, const int *selected, const double *bytes, const double *gain, double overhead,
+                  double limit, int *dropped, double *before, double *after);
+
+struct select_report;
+struct decision_input;
+
+/* What budget_apply did, for the report (result.h keeps one). */
+struct select_budget {
+    int applied;            /* 1: a limit was known (and checked, when anything
+                             * was selected) */
+    double max_growth;      /* percent */
+    double whole_bytes;     /* a second whole build's code bytes */
+    const char *whole_what; /* "the -march=x86-64-v3 reference" or "the baseline" */
+    double limit;           /* bytes */
+    double overhead;        /* the fixed part, bytes */
+    double before, after;   /* predicted growth, bytes */
+    size_t n_dropped;
+    size_t n_unknown;       /* selected functions whose bytes were unknown */
+};
+
+/* Applies the budget to r->decision (after decide(), before
+ * select_apply_decision): each dropped function gets reason
+ * DECISION_CODE_BUDGET (chosen -1), a note with its bytes and gain, and r
+ * gets a note naming them; r->budget is filled. in: the decision's input
+ * (its samples give the gains). max_growth < 0: no budget. Needs the
+ * baseline's and the variants' code measured (select_measure_code);
+ * without them, a note says no budget was checked. */
+void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth);
+
+/* One sentence on the budget for the writers ("code-growth budget: ..."),
+ * without a trailing newline; NULL when none was applied. Caller frees. */
+char *budget_sentence(const struct select_report *r);
+
+/* After the selected build was measured: its real growth above the limit
+ * is said in a note (the prediction was wrong). */
+void budget_check_measured(struct select_report *r);
+
+#endif

@@ -1,0 +1,68 @@
+#!/bin/bash
+# test_select_libcalls.sh - `fmvgen select` on tests/fixtures/select-libcalls,
+# whose hot functions call a library function their clones replace with an
+# instruction: popsum calls libgcc's __popcountdi2 with gcc, quant libm's
+# floorf with clang. perf credits that time to the callee; select counts it
+# as the caller's (lib/select/libcalls.h) and says so. Also the code-growth
+# budget (lib/select/budget.h) on a program whose whole code is about 1 KB:
+# its limit is 10% of the baseline's code (no v3 reference here), and what
+# is left selected fits it; --max-growth none applies none. Behaviour only:
+# whether a function gains significantly is not asserted.
+source "$TESTLIB"
+
+export TMPDIR="$TMP/tmpdir"
+mkdir -p "$TMPDIR"
+
+# run_one CC FUNCTION CALLEE [select args...]
+run_one() {
+  local cc=$1 fn=$2 callee=$3
+  shift 3
+  local P
+  P=$(copy_fixture select-libcalls)
+  mv "$P" "$TMP/libcalls-$cc"   # a copy of its own per compiler
+  P="$TMP/libcalls-$cc"
+  (cd "$P" && "$FMVGEN" scan -- make CC="$cc" >/dev/null 2>&1) || fail "$cc: scan failed"
+  expect_match "$cc: $fn drops $callee" \
+    "$(cd "$P" && "$FMVGEN" list --json | jq -r ".functions[] | select(.name==\"$fn\") | .evidence")" "replaces $callee"
+  out=$(cd "$P" && "$FMVGEN" select --build "make CC=$cc" --run './prog 2000' --runs 2 --reference none --json "$@" \
+        2>"$TMP/err"); rc=$?
+  expect_eq "$cc: exit" "$rc" 0
+  [ "$rc" = 0 ] || cat "$TMP/err" >&2
+}
+
+run_one gcc popsum __popcountdi2
+# the callee's baseline samples are credited to popsum, and said
+note=$(jq -r '.notes[] | select(startswith("popsum: "))' <<<"$out")
+expect_match "gcc: said" "$note" \
+  "^popsum: [0-9.]+ samples per run of the baseline in __popcountdi2 - calls its clones replace with instructions"
+expect_no_match "gcc: credited, not nothing" "$note" "^popsum: 0.0 samples"
+expect_no_match "gcc: one dropper, no split" "$note" "split with"
+expect_eq "gcc: popsum sampled" "$(jq -r '.functions[] | select(.name=="popsum") | .share > 0' <<<"$out")" true
+# the budget: 10% of the baseline's code; the selection left fits it
+base=$(jq -r '.code_size.baseline.code_bytes' <<<"$out")
+expect_eq "budget: 10% of the baseline" "$(jq -r '.code_size.budget.limit_bytes' <<<"$out")" $((base / 10))
+expect_match "budget: what a second whole build is" "$(jq -r '.code_size.budget.second_whole_build' <<<"$out")" \
+  "^the baseline"
+expect_eq "budget: the selection fits" "$(jq -r '.code_size.budget | .predicted_bytes <= .limit_bytes' <<<"$out")" true
+expect_eq "budget: dropped ones say why" \
+  "$(jq -r '[.functions[] | select(.reason=="code-budget") | select(.why | test("code-growth budget") | not)] | length' <<<"$out")" 0
+
+run_one clang-14 quant floorf --max-growth none
+note=$(jq -r '.notes[] | select(startswith("quant: "))' <<<"$out")
+expect_match "clang: said" "$note" "^quant: [0-9.]+ samples per run of the baseline in floorf"
+expect_no_match "clang: credited, not nothing" "$note" "^quant: 0.0 samples"
+expect_eq "clang: no budget" "$(jq -r '.code_size.budget' <<<"$out")" null
+expect_eq "clang: nothing dropped for code" "$(jq -r '[.functions[] | select(.reason=="code-budget")] | length' <<<"$out")" 0
+# clang 19 too: the evidence select reads (no select run: the crediting is
+# the same code for every compiler)
+if have_clang19; then
+  P=$(copy_fixture select-libcalls)
+  mv "$P" "$TMP/libcalls-clang-19"
+  P="$TMP/libcalls-clang-19"
+  (cd "$P" && "$FMVGEN" scan -- make CC=clang-19 >/dev/null 2>&1) || fail "clang-19: scan failed"
+  expect_match "clang-19: quant drops floorf" \
+    "$(cd "$P" && "$FMVGEN" list --json | jq -r '.functions[] | select(.name=="quant") | .evidence')" "replaces floorf"
+fi
+expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
+
+finish

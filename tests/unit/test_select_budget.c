@@ -1,0 +1,239 @@
+/* Unit tests of select/budget.h on hand-made inputs: the rule alone (within
+ * the limit nothing is dropped; above it the least gain per byte goes
+ * first; a dropped function that fits again is taken back; unknown sizes
+ * are never dropped; the fixed part counts only while something is
+ * selected; no limit), and budget_apply on a hand-made report: the limit
+ * from the v3 reference's code (else the baseline's), the dropped
+ * function's reason, note and the report's note naming it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/budget.h"
+#include "select/decision.h"
+#include "select/report.h"
+#include "select/result.h"
+#include "util/util.h"
+
+static void test_fit_within_limit(void **state)
+{
+    (void)state;
+    int sel[] = {1, 1, 0}, dropped[3];
+    double bytes[] = {1000, 500, 9000}, gain[] = {0.1, 0.01, 0.5}, before, after;
+    /* the unselected 9000 bytes do not count; the fixed part does */
+    assert_int_equal(budget_fit(3, sel, bytes, gain, 200, 1700, dropped, &before, &after), 0);
+    assert_true(before == 1700 && after == 1700);
+    assert_int_equal(dropped[0] + dropped[1] + dropped[2], 0);
+}
+
+static void test_fit_drops_least_gain_per_byte(void **state)
+{
+    (void)state;
+    /* A: 5000 B for 20% (4e-5/B); B: 900 B for 2% (2.2e-5/B); C: 300 B for 3% (1e-4/B) */
+    int sel[] = {1, 1, 1}, dropped[3];
+    double bytes[] = {5000, 900, 300}, gain[] = {0.20, 0.02, 0.03}, before, after;
+    assert_int_equal(budget_fit(3, sel, bytes, gain, 0, 5700, dropped, &before, &after), 1);
+    assert_true(before == 6200);
+    assert_int_equal(dropped[1], 1);   /* B, the least per byte */
+    assert_int_equal(dropped[0] + dropped[2], 0);
+    assert_true(after == 5300);
+}
+
+static void test_fit_takes_back_what_fits(void **state)
+{
+    (void)state;
+    /* dropping order: D (least per byte, small), then A (big): after A is
+     * gone, D fits again and is taken back */
+    int sel[] = {1, 1, 1}, dropped[3];
+    double bytes[] = {5000, 400, 1000}, gain[] = {0.05, 0.001, 0.10}, after;
+    assert_int_equal(budget_fit(3, sel, bytes, gain, 0, 1500, dropped, NULL, &after), 1);
+    assert_int_equal(dropped[0], 1);
+    assert_int_equal(dropped[1], 0);
+    assert_int_equal(dropped[2], 0);
+    assert_true(after == 1400);
+}
+
+static void test_fit_losers_and_unknown(void **state)
+{
+    (void)state;
+    /* a function that saved nothing goes before any that saved something;
+     * one of unknown size is never dropped and never takes back room */
+    int sel[] = {1, 1, 1}, dropped[3];
+    double bytes[] = {100, 2000, -1}, gain[] = {-0.01, 0.3, 0.2}, after;
+    assert_int_equal(budget_fit(3, sel, bytes, gain, 0, 2000, dropped, NULL, &after), 1);
+    assert_int_equal(dropped[0], 1);
+    assert_int_equal(dropped[2], 0);
+    assert_true(after == 2000);
+    /* the fixed part alone is above the limit: all go (nothing added at all) */
+    int sel2[] = {1, 1}, dropped2[2];
+    double bytes2[] = {100, 200}, gain2[] = {0.1, 0.1};
+    assert_int_equal(budget_fit(2, sel2, bytes2, gain2, 5000, 1000, dropped2, NULL, &after), 2);
+    assert_true(after == 0);
+    /* no limit */
+    assert_int_equal(budget_fit(2, sel2, bytes2, gain2, 5000, -1, dropped2, NULL, &after), 0);
+    assert_true(after == 5300);
+}
+
+/* One workload, baseline and one set, 2 runs; two functions selected with
+ * the set: f0 saves 40 of 100 samples with 3000 bytes, f1 saves 5 with
+ * 1000 bytes. */
+#define NF 2
+#define NR 2
+static double samples[2 * NF * NR] = {40, 40, 10, 10, /* baseline: f0, f1 */ 0, 0, 5, 5 /* the set */};
+static double totals[2 * NR] = {100, 100, 55, 55};
+
+static void hand_made(struct select_report *r, struct decision_input *in, uint64_t march_bytes)
+{
+    memset(r, 0, sizeof *r);
+    r->n_variants = 2;
+    r->variants = xcalloc(2, sizeof *r->variants);
+    r->variants[0].name = xstrdup("baseline");
+    r->variants[1].name = xstrdup("fma-free");
+    r->variants[0].targets = xstrdup("");
+    r->variants[1].targets = xstrdup("arch=x86-64-v3");
+    r->variants[0].code = (struct select_code){.measured = 1, .code_bytes = 40000};
+    r->variants[1].code = (struct select_code){.measured = 1, .code_bytes = 40000 + 4000 + 500};
+    if (march_bytes) r->march.code = (struct select_code){.measured = 1, .code_bytes = march_bytes};
+    r->n_functions = NF;
+    r->functions = xcalloc(NF, sizeof *r->functions);
+    const char *names[] = {"hot_a", "warm_b"};
+    int64_t added[] = {3000, 1000};
+    r->decision.n_functions = NF;
+    r->decision.functions = xcalloc(NF, sizeof *r->decision.functions);
+    for (size_t f = 0; f < NF; f++) {
+        r->functions[f].name = xstrdup(names[f]);
+        r->functions[f].display_name = xstrdup(names[f]);
+        r->functions[f].file = xstrdup("k.c");
+        r->functions[f].bytes_added = xcalloc(3, sizeof(int64_t));
+        r->functions[f].bytes_added[0] = -1;
+        r->functions[f].bytes_added[1] = added[f];
+        r->functions[f].bytes_added[2] = -1;
+        r->decision.functions[f].chosen = 1;
+        r->decision.functions[f].reason = DECISION_SELECTED;
+        r->decision.functions[f].by_variant = xcalloc(2, sizeof(struct stats_interval));
+    }
+    *in = (struct decision_input){.n_functions = NF, .n_workloads = 1, .n_variants = 2, .n_runs = NR,
+                                  .functions = names, .samples = samples, .totals = totals};
+}
+
+static void free_hand_made(struct select_report *r)
+{
+    for (size_t f = 0; f < r->n_functions; f++) {
+        free(r->functions[f].name);
+        free(r->functions[f].display_name);
+        free(r->functions[f].file);
+        free(r->functions[f].note);
+        free(r->functions[f].bytes_added);
+    }
+    free(r->functions);
+    for (size_t f = 0; f < r->decision.n_functions; f++) free(r->decision.functions[f].by_variant);
+    free(r->decision.functions);
+    for (size_t v = 0; v < r->n_variants; v++) {
+        free(r->variants[v].name);
+        free(r->variants[v].targets);
+    }
+    free(r->variants);
+    sv_free(&r->notes);
+}
+
+static void test_apply_drops_and_says(void **state)
+{
+    (void)state;
+    struct select_report r;
+    struct decision_input in;
+    /* the v3 reference: 38000 bytes, 10% = 3800; the fixed part: 4500 -
+     * 4000 = 500; both selected: 4500 > 3800; warm_b has the least gain per
+     * byte (5% / 1000 B vs 40% / 3000 B) */
+    hand_made(&r, &in, 38000);
+    budget_apply(&r, &in, 10);
+    assert_true(r.budget.applied);
+    assert_true(r.budget.whole_bytes == 38000);
+    assert_non_null(strstr(r.budget.whole_what, "x86-64-v3"));
+    assert_true(r.budget.limit == 3800);
+    assert_true(r.budget.overhead == 500);
+    assert_true(r.budget.before == 4500 && r.budget.after == 3500);
+    assert_int_equal(r.budget.n_dropped, 1);
+    assert_int_equal(r.decision.functions[0].chosen, 1);
+    assert_int_equal(r.decision.functions[0].reason, DECISION_SELECTED);
+    assert_null(r.functions[0].note);
+    assert_int_equal(r.decision.functions[1].chosen, -1);
+    assert_int_equal(r.decision.functions[1].reason, DECISION_CODE_BUDGET);
+    assert_string_equal(decision_reason_code(DECISION_CODE_BUDGET), "code-budget");
+    assert_non_null(r.functions[1].note);
+    assert_non_null(strstr(r.functions[1].note, "code-growth budget"));
+    assert_non_null(strstr(r.functions[1].note, "1000 bytes"));
+    assert_non_null(strstr(r.functions[1].note, "5.00%"));
+    assert_int_equal(r.notes.n, 1);
+    assert_non_null(strstr(r.notes.v[0], "warm_b (1000 bytes"));
+    assert_non_null(strstr(r.notes.v[0], "3800 bytes"));
+    /* the measured selected build above the limit is said too */
+    r.selected_code = (struct select_code){.measured = 1, .code_bytes = 40000 + 3900};
+    budget_check_measured(&r);
+    assert_int_equal(r.notes.n, 2);
+    assert_non_null(strstr(r.notes.v[1], "exceeded"));
+    /* the writers say it: the summary's budget line, the dropped function's
+     * verdict and reason code in report.json */
+    char *summary = select_report_summary(&r);
+    assert_non_null(strstr(summary, "code-growth budget: 3800 bytes, 10% of a second whole build"));
+    assert_non_null(strstr(summary, "ABOVE the budget"));
+    assert_non_null(strstr(summary, "dropped for the code-growth budget"));
+    free(summary);
+    char *md = select_report_markdown(&r);
+    assert_non_null(strstr(md, "The budget: 3800 bytes"));
+    free(md);
+    json_t *j = select_report_json(&r);
+    json_t *b = json_object_get(json_object_get(j, "code_size"), "budget");
+    assert_true(json_is_object(b));
+    assert_int_equal(json_integer_value(json_object_get(b, "limit_bytes")), 3800);
+    assert_int_equal(json_integer_value(json_object_get(b, "dropped")), 1);
+    assert_true(json_is_false(json_object_get(b, "within")));
+    json_t *fns = json_object_get(j, "functions");
+    int found = 0;
+    for (size_t i = 0; i < json_array_size(fns); i++) {
+        json_t *fj = json_array_get(fns, i);
+        const char *name = json_string_value(json_object_get(fj, "name"));
+        if (name && !strcmp(name, "warm_b")) {
+            found = 1;
+            assert_string_equal(json_string_value(json_object_get(fj, "reason")), "code-budget");
+        }
+    }
+    assert_true(found);
+    json_decref(j);
+    free_hand_made(&r);
+
+    /* no reference: the baseline's code is the second whole build (40000);
+     * a wider budget keeps both */
+    hand_made(&r, &in, 0);
+    budget_apply(&r, &in, 20);
+    assert_true(r.budget.whole_bytes == 40000 && r.budget.limit == 8000);
+    assert_int_equal(r.budget.n_dropped, 0);
+    assert_int_equal(r.decision.functions[1].chosen, 1);
+    assert_int_equal(r.notes.n, 0);
+    r.selected_code = (struct select_code){.measured = 1, .code_bytes = 40000 + 4500};
+    budget_check_measured(&r);
+    assert_int_equal(r.notes.n, 0);
+    free_hand_made(&r);
+
+    /* no budget */
+    hand_made(&r, &in, 38000);
+    budget_apply(&r, &in, -1);
+    assert_false(r.budget.applied);
+    assert_int_equal(r.decision.functions[1].chosen, 1);
+    free_hand_made(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fit_within_limit),
+        cmocka_unit_test(test_fit_drops_least_gain_per_byte),
+        cmocka_unit_test(test_fit_takes_back_what_fits),
+        cmocka_unit_test(test_fit_losers_and_unknown),
+        cmocka_unit_test(test_apply_drops_and_says),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

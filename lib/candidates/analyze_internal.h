@@ -47,6 +47,7 @@ struct wanted {
     enum candidate_kind kind;
     int score, fma_score;
     char *evidence;
+    struct strvec dropped;   /* the library calls its target code drops (isa.h) */
 };
 
 struct wanted_list {
@@ -84,6 +85,7 @@ struct fn_row {
     enum candidate_kind kind;
     int score, fma_score;
     char *evidence;
+    struct strvec dropped;   /* functions.dropped_calls (isa.h) */
 };
 
 struct row_list {
@@ -102,7 +104,7 @@ void fn_rows_add_unlocated(struct row_list *rows, const struct wanted *w, const 
                            enum exclusion_reason reason, char *detail, const struct fn_def *def);
 /* Appends note (a copy of the reference) to r's notes. */
 void fn_row_add_note(struct fn_row *r, json_t *note);
-/* The kind, score and evidence of a wanted function onto its row (r may be
+/* The kind, score, evidence and dropped calls of a wanted function onto its row (r may be
  * NULL); "foo" and "foo.part.0" on one row keep the kind that says more. */
 void fn_row_take_kind(struct fn_row *r, const struct wanted *w);
 /* The notes of a located definition as JSON text (caller frees):

@@ -59,6 +59,7 @@ struct credited {
     struct strvec hosts, reasons, also;
     int score, fma_score;
     struct strbuf evidence;
+    struct strvec dropped;   /* the calls its shares drop, each once */
 };
 
 static json_t *inlined_note(const char *callee, struct credited *cr)
@@ -119,6 +120,8 @@ static void add_callee(struct parsed_tu *tu, struct pp_directives *pp, const str
             r->score = cr->score;
             r->fma_score = cr->fma_score;
             r->evidence = xstrdup(evidence);
+            sv_free(&r->dropped);
+            sv_push_all(&r->dropped, cr->dropped.v);
         }
         r->kind = candidate_kind_max(r->kind != KIND_NONE ? r->kind : KIND_VECTORIZED, KIND_ISA);
         sb_adds(&cr->evidence, evidence);
@@ -139,6 +142,7 @@ static void add_callee(struct parsed_tu *tu, struct pp_directives *pp, const str
     r->score = cr->score;
     r->fma_score = cr->fma_score;
     r->evidence = evidence;
+    sv_push_all(&r->dropped, cr->dropped.v);
     sb_adds(&cr->evidence, evidence);
     json_t *n = inlined_note(r->display_name, cr);
     fn_row_add_note(r, n);
@@ -190,7 +194,7 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
         const char *callee = wanted->inl[i].name;
         if (sv_contains(&done, callee)) continue;
         sv_push(&done, callee);
-        struct credited cr = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, 0, 0, STRBUF_INIT};
+        struct credited cr = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, 0, 0, STRBUF_INIT, STRVEC_INIT};
         for (size_t k = i; k < wanted->ninl; k++) {
             const struct isa_function *f = &wanted->inl[k];
             if (strcmp(f->name, callee) != 0) continue;
@@ -207,12 +211,15 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
             cr.fma_score += f->fma_score;
             if (cr.evidence.len) sb_addf(&cr.evidence, "; inlined into %s: ", h->display_name);
             sb_adds(&cr.evidence, f->evidence);
+            for (size_t d = 0; d < f->dropped.n; d++)
+                if (!sv_contains(&cr.dropped, f->dropped.v[d])) sv_push(&cr.dropped, f->dropped.v[d]);
         }
         if (cr.hosts.n) add_callee(tu, pp, wanted, seen, nseen, rows, callee, &cr);
         sv_free(&cr.hosts);
         sv_free(&cr.reasons);
         sv_free(&cr.also);
         sb_free(&cr.evidence);
+        sv_free(&cr.dropped);
     }
     sv_free(&done);
     note_unattributed(c, wanted, rows, nrows_before);

@@ -29,6 +29,7 @@ static void fn_row_free(struct fn_row *r)
     free(r->notes);
     free(r->source_hash);
     free(r->evidence);
+    sv_free(&r->dropped);
 }
 
 void fn_rows_free(struct row_list *rows)
@@ -156,6 +157,8 @@ void fn_row_take_kind(struct fn_row *r, const struct wanted *w)
         r->fma_score = w->fma_score;
         free(r->evidence);
         r->evidence = w->evidence ? xstrdup(w->evidence) : NULL;
+        sv_free(&r->dropped);
+        sv_push_all(&r->dropped, w->dropped.v);
     }
 }
 

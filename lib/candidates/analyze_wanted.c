@@ -21,6 +21,7 @@ static void wanted_push(struct wanted_list *w, const char *function, const char 
     w->v[w->n].kind = KIND_VECTORIZED;
     w->v[w->n].score = w->v[w->n].fma_score = 0;
     w->v[w->n].evidence = NULL;
+    w->v[w->n].dropped = (struct strvec)STRVEC_INIT;
     w->n++;
 }
 
@@ -46,6 +47,7 @@ void wanted_free(struct wanted_list *w)
         free(w->v[i].positions);
         sv_free(&w->v[i].files);
         free(w->v[i].evidence);
+        sv_free(&w->v[i].dropped);
     }
     free(w->v);
     sv_free(&w->object_functions);
@@ -54,6 +56,7 @@ void wanted_free(struct wanted_list *w)
         free(w->inl[i].name);
         free(w->inl[i].host);
         free(w->inl[i].evidence);
+        sv_free(&w->inl[i].dropped);
     }
     free(w->inl);
     memset(w, 0, sizeof *w);
@@ -78,6 +81,8 @@ static void add_isa_functions(struct store *st, const struct compile_row *c, str
         w->score = r.v[i].score;
         w->fma_score = r.v[i].fma_score;
         w->evidence = xstrdup(r.v[i].evidence);
+        sv_free(&w->dropped);
+        sv_push_all(&w->dropped, r.v[i].dropped.v);
     }
     for (size_t i = 0; i < r.notes.n; i++) sv_push(&out->isa_notes, r.notes.v[i]);
     out->inl = r.inl;

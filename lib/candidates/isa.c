@@ -68,35 +68,66 @@ static void add_part(struct strbuf *sb, const char *text)
     sb_adds(sb, text);
 }
 
-int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evidence)
+/* The calls removed, grouped by the instruction that replaces them: one
+ * drop per callee, in the build's call order within each group. */
+struct drop {
+    const char *callee;
+    enum replacement rep;
+    unsigned sites;   /* call sites removed */
+};
+
+static size_t calls_dropped(const struct func_isa *b, const struct func_isa *t, struct drop **out)
+{
+    struct drop *v = NULL;
+    size_t n = 0;
+    for (int r = 0; r < REP_NONE; r++)
+        for (size_t i = 0; i < b->calls.n; i++) {
+            const char *callee = b->calls.v[i];
+            if (replacement_of(callee) != (enum replacement)r) continue;
+            int seen = 0;
+            for (size_t k = 0; k < n && !seen; k++) seen = !strcmp(v[k].callee, callee);
+            unsigned nb = count_of(&b->calls, callee), nt = count_of(&t->calls, callee);
+            if (seen || nt >= nb) continue;
+            v = xrealloc(v, (n + 1) * sizeof *v);
+            v[n++] = (struct drop){callee, (enum replacement)r, nb - nt};
+        }
+    *out = v;
+    return n;
+}
+
+/* "X replaces a, b (N calls)" for each replacing instruction of drops. */
+static void render_drops(const struct drop *d, size_t n, const struct func_isa *t, struct strbuf *sb)
+{
+    for (size_t i = 0; i < n;) {
+        struct strbuf part = STRBUF_INIT;
+        unsigned sites = 0;
+        size_t j = i;
+        sb_addf(&part, "%s replaces ", replacement_insn(d[i].rep, t));
+        for (; j < n && d[j].rep == d[i].rep; j++) {
+            sb_addf(&part, "%s%s", j > i ? ", " : "", d[j].callee);
+            sites += d[j].sites;
+        }
+        if (sites > j - i) sb_addf(&part, " (%u calls)", sites);
+        add_part(sb, sb_str(&part));
+        sb_free(&part);
+        i = j;
+    }
+}
+
+int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evidence, struct strvec *dropped)
 {
     struct strbuf sb = STRBUF_INIT;
     int score = 0;
     int replaced[REP_NONE] = {0};
-    /* Calls removed, grouped by the instruction that replaces them. */
-    for (int r = 0; r < REP_NONE; r++) {
-        struct strvec callees = STRVEC_INIT;
-        unsigned sites = 0;
-        for (size_t i = 0; i < b->calls.n; i++) {
-            const char *callee = b->calls.v[i];
-            if (replacement_of(callee) != (enum replacement)r || sv_contains(&callees, callee)) continue;
-            unsigned nb = count_of(&b->calls, callee), nt = count_of(&t->calls, callee);
-            if (nt >= nb) continue;
-            sv_push(&callees, callee);
-            sites += nb - nt;
-        }
-        if (callees.n) {
-            struct strbuf part = STRBUF_INIT;
-            sb_addf(&part, "%s replaces ", replacement_insn((enum replacement)r, t));
-            for (size_t i = 0; i < callees.n; i++) sb_addf(&part, "%s%s", i ? ", " : "", callees.v[i]);
-            if (sites > callees.n) sb_addf(&part, " (%u calls)", sites);
-            add_part(&sb, sb_str(&part));
-            sb_free(&part);
-            score += ISA_W_CALL * (int)sites;
-            replaced[r] = 1;
-        }
-        sv_free(&callees);
+    /* Calls removed: the data (dropped) and the text are rendered from
+     * the same list. */
+    struct drop *drops = NULL;
+    size_t ndrops = calls_dropped(b, t, &drops);
+    for (size_t i = 0; i < ndrops; i++) {
+        score += ISA_W_CALL * (int)drops[i].sites;
+        replaced[drops[i].rep] = 1;
     }
+    render_drops(drops, ndrops, t, &sb);
     /* Instructions the target has more of. */
     static const struct {
         enum funcisa_op op;
@@ -159,6 +190,9 @@ int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evide
     }
     *evidence = NULL;
     if (score > 0) *evidence = sb_detach(&sb);
+    for (size_t i = 0; dropped && score > 0 && i < ndrops; i++)
+        if (!sv_contains(dropped, drops[i].callee)) sv_push(dropped, drops[i].callee);
+    free(drops);
     sb_free(&sb);
     return score;
 }
@@ -199,11 +233,12 @@ static void compare_share(const struct func_isa_list *build, const struct func_i
     memset(&empty, 0, sizeof empty);
     const struct func_isa *b = funcisa_find_share(build, t->name, host);
     char *evidence = NULL;
-    int score = isa_compare(b ? b : &empty, t, &evidence);
+    struct strvec dropped = STRVEC_INIT;
+    int score = isa_compare(b ? b : &empty, t, &evidence, &dropped);
     if (score <= 0) return;
     out->inl = xrealloc(out->inl, (out->ninl + 1) * sizeof *out->inl);
-    out->inl[out->ninl++] =
-        (struct isa_function){xstrdup(t->name), xstrdup(host), score, isa_fma_score(b ? b : &empty, t), evidence};
+    out->inl[out->ninl++] = (struct isa_function){xstrdup(t->name), xstrdup(host), score,
+                                                  isa_fma_score(b ? b : &empty, t), evidence, dropped};
 }
 
 /* The stored profiles of one (compile, variant); 0 when none. */
@@ -267,14 +302,16 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
              * there: said only when its target code alone shows something. */
             struct func_isa empty;
             memset(&empty, 0, sizeof empty);
-            if (isa_compare(&empty, t, &evidence) > 0) sv_push(&unmatched, t->name);
+            if (isa_compare(&empty, t, &evidence, NULL) > 0) sv_push(&unmatched, t->name);
             free(evidence);
             continue;
         }
-        int score = isa_compare(b, t, &evidence);
+        struct strvec dropped = STRVEC_INIT;
+        int score = isa_compare(b, t, &evidence, &dropped);
         if (score <= 0) continue;
         out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-        out->v[out->n++] = (struct isa_function){xstrdup(t->name), NULL, score, isa_fma_score(b, t), evidence};
+        out->v[out->n++] =
+            (struct isa_function){xstrdup(t->name), NULL, score, isa_fma_score(b, t), evidence, dropped};
     }
     if (unmatched.n) {
         struct strbuf sb = STRBUF_INIT;
@@ -297,12 +334,14 @@ void isa_result_free(struct isa_result *r)
     for (size_t i = 0; i < r->n; i++) {
         free(r->v[i].name);
         free(r->v[i].evidence);
+        sv_free(&r->v[i].dropped);
     }
     free(r->v);
     for (size_t i = 0; i < r->ninl; i++) {
         free(r->inl[i].name);
         free(r->inl[i].host);
         free(r->inl[i].evidence);
+        sv_free(&r->inl[i].dropped);
     }
     free(r->inl);
     sv_free(&r->notes);

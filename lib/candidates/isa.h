@@ -35,8 +35,13 @@ struct compile_row;
 
 /* Compares one function's build and target profiles: the score (0: no
  * evidence) and, when above 0, the evidence ("popcnt replaces
- * __popcountdi2; 12 FMA; ymm (build: xmm)"; caller frees), else NULL. */
-int isa_compare(const struct func_isa *build, const struct func_isa *target, char **evidence);
+ * __popcountdi2; 12 FMA; ymm (build: xmm)"; caller frees), else NULL.
+ * When above 0 and dropped is not NULL, the library calls the target's
+ * code no longer makes (__popcountdi2, floorf, ...) are appended to it,
+ * each once: the data the evidence's "X replaces a, b" parts are rendered
+ * from, stored as functions.dropped_calls for select (libcalls.h). */
+int isa_compare(const struct func_isa *build, const struct func_isa *target, char **evidence,
+                struct strvec *dropped);
 /* The part of that score FMA makes (fma() calls removed, FMA instructions
  * added): what FMA-free clones (`patch --exact`) do not get. */
 int isa_fma_score(const struct func_isa *build, const struct func_isa *target);
@@ -48,6 +53,7 @@ struct isa_function {
     int score;
     int fma_score;       /* isa_fma_score */
     char *evidence;
+    struct strvec dropped;   /* isa_compare's dropped calls */
 };
 
 struct isa_result {

@@ -2,6 +2,7 @@
 #include "candidates/query.h"
 #include "candidates/analyze_internal.h"
 #include "candidates/isa.h"
+#include "store/dropped.h"
 #include "store/reasons.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -77,7 +78,7 @@ int candidates_query_store_rows(struct store *st, int64_t compile_id, const stru
              sqlite3_prepare_v2(db,
                                 "INSERT INTO functions(compile_id,name,display_name,file,line,col,end_line,end_col,"
                                 "insert_offset,insert_line,status,reason,detail,notes,source_hash,kind,score,evidence,"
-                                "fma_score) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                "fma_score,dropped_calls) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                 -1, &ins, NULL) == SQLITE_OK;
     if (ok) {
         sqlite3_bind_int64(del, 1, compile_id);
@@ -110,6 +111,9 @@ int candidates_query_store_rows(struct store *st, int64_t compile_id, const stru
         sqlite3_bind_int(ins, 17, r->score);
         sqlite3_bind_text(ins, 18, r->evidence, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(ins, 19, r->fma_score);
+        char *dropped = dropped_calls_encode(&r->dropped);
+        sqlite3_bind_text(ins, 20, dropped, -1, SQLITE_TRANSIENT);
+        free(dropped);
         ok = sqlite3_step(ins) == SQLITE_DONE;
     }
     if (!ok) fmv_error("%s/store.sqlite: %s", store_path(st), sqlite3_errmsg(db));

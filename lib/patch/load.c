@@ -5,6 +5,7 @@
  * through query.h. */
 #include "patch/plan_internal.h"
 #include "patch/query.h"
+#include "store/dropped.h"
 #include "store/notes.h"
 #include "store/store.h"
 #include "targets/targets.h"
@@ -170,6 +171,14 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         f->score = r.score;
         f->evidence = dup_or_null(r.evidence);
         f->fma_score = r.fma_score;
+        int known = dropped_calls_decode(r.dropped_calls, &f->dropped_calls);
+        if (known < 0) {
+            rc = fmv_error("%s: functions.dropped_calls of %s is no JSON array of names ('%s'); run 'fmvgen scan' "
+                           "again",
+                           store_path(st), name, r.dropped_calls);
+            break;
+        }
+        f->dropped_known = known == 0;
         f->end_line = r.end_line;
         f->end_col = r.end_col;
         const char *notes = r.notes;

@@ -20,6 +20,7 @@ void patch_function_free(struct patch_function *f)
     free(f->source_hash);
     free(f->probe_target);
     free(f->evidence);
+    sv_free(&f->dropped_calls);
     free(f->clones_arg);
     free(f->helper_of);
     sv_free(&f->symbols);

@@ -61,6 +61,11 @@ struct patch_function {
     enum candidate_kind kind;
     int score, fma_score;           /* fma_score: the part of score FMA makes */
     char *evidence;
+    /* store/dropped.h: the library calls its target code drops, the data
+     * its evidence's "X replaces a, b" is rendered from; dropped_known 0
+     * for a row of an analysis before schema 4 (calls not known). */
+    struct strvec dropped_calls;
+    int dropped_known;
     json_t *notes;                  /* array of {kind, detail}; never NULL */
     size_t set;                     /* its targets: the plan's sets[set] */
     /* A definition in a source file TUs #include (candidates/included.h):

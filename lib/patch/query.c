@@ -20,7 +20,8 @@ struct patch_candidates *patch_candidates_open(struct store *st)
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(store_db(st),
                            "SELECT compile_id, name, display_name, file, line, insert_offset, insert_line, "
-                           "source_hash, notes, kind, score, evidence, fma_score, end_line, end_col FROM functions WHERE status = 'candidate' "
+                           "source_hash, notes, kind, score, evidence, fma_score, end_line, end_col, dropped_calls "
+                           "FROM functions WHERE status = 'candidate' "
                            "ORDER BY file, insert_offset, id",
                            -1, &q, NULL) != SQLITE_OK) {
         store_error(st);
@@ -56,6 +57,7 @@ int patch_candidates_next(struct patch_candidates *c, struct patch_candidate_row
     r->fma_score = sqlite3_column_int(q, 12);
     r->end_line = sqlite3_column_int(q, 13);
     r->end_col = sqlite3_column_int(q, 14);
+    r->dropped_calls = text(q, 15);
     return 1;
 }
 

@@ -20,6 +20,7 @@ struct patch_candidate_row {
     int64_t insert_offset;
     int insert_line;
     const char *source_hash, *notes, *kind, *evidence;
+    const char *dropped_calls;   /* store/dropped.h text, NULL before schema 4 */
     int score, fma_score;
     int end_line, end_col;    /* the definition's end (its closing brace); 0 when NULL */
 };

@@ -1,6 +1,7 @@
 /* report.c - see report.h. Reads only; every number is derived from the
  * stored rows, so `list` never disagrees with what scan collected. */
 #include "report/report.h"
+#include "store/dropped.h"
 #include "store/kinds.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -126,7 +127,8 @@ static int load_functions(struct store *st, struct report *r)
      * into several objects) follow each other. */
     sqlite3_stmt *q = prepare(st,
         "SELECT f.id, f.name, f.display_name, f.file, f.line, f.status, f.reason, f.detail, f.notes,"
-        "  c.source, f.compile_id, COALESCE(f.end_line, f.line), c.output, f.kind, f.score, f.evidence"
+        "  c.source, f.compile_id, COALESCE(f.end_line, f.line), c.output, f.kind, f.score, f.evidence,"
+        "  f.dropped_calls"
         " FROM functions f JOIN compiles c ON c.id=f.compile_id"
         " ORDER BY f.status, f.file, f.line, f.name, c.output, f.id");
     if (!q) return -1;
@@ -166,6 +168,8 @@ static int load_functions(struct store *st, struct report *r)
             if (sqlite3_column_int(q, 14) > f->score) f->score = sqlite3_column_int(q, 14);
             free(f->evidence);
             f->evidence = col_text(q, 15);
+            free(f->dropped_calls);
+            f->dropped_calls = col_text(q, 16);
         }
         f->outputs = xrealloc(f->outputs, (f->ncompiles + 1) * sizeof *f->outputs);
         f->outputs[f->ncompiles++] = display_path(r->root, (const char *)sqlite3_column_text(q, 12));
@@ -285,6 +289,11 @@ json_t *report_to_json(const struct report *r)
         json_object_set_new(o, "kind", candidate_kind_json(f->kind));
         json_object_set_new(o, "score", json_integer(f->score));
         json_object_set_new(o, "evidence", f->evidence ? json_string(f->evidence) : json_null());
+        struct strvec calls = STRVEC_INIT;
+        json_t *dropped = dropped_calls_decode(f->dropped_calls, &calls) == 0 ? json_array() : json_null();
+        for (size_t k = 0; k < calls.n; k++) json_array_append_new(dropped, json_string(calls.v[k]));
+        sv_free(&calls);
+        json_object_set_new(o, "dropped_calls", dropped);
         if (f->reason) json_object_set_new(o, "reason", json_string(f->reason));
         if (f->detail) json_object_set_new(o, "detail", json_string(f->detail));
         json_array_append_new(fs, o);
@@ -316,6 +325,7 @@ void report_free(struct report *r)
         free(f->detail);
         free(f->tu);
         free(f->evidence);
+        free(f->dropped_calls);
         for (size_t j = 0; j < f->ncompiles; j++) free(f->outputs[j]);
         free(f->outputs);
         json_decref(f->notes);

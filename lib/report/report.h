@@ -50,6 +50,7 @@ struct report_function {
     enum candidate_kind kind;
     int score;
     char *evidence;
+    char *dropped_calls;   /* store/dropped.h text that goes with evidence (NULL: not known) */
     struct report_loop *loops;
     size_t nloops;
 };

@@ -5,26 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-void libcalls_parse(const char *evidence, struct strvec *out)
+void libcalls_dropped(const struct patch_function *fns, size_t nf, struct strvec *dropped, struct strvec *unknown)
 {
-    static const char key[] = " replaces ";
-    for (const char *at = evidence ? strstr(evidence, key) : NULL; at; at = strstr(at, key)) {
-        at += sizeof key - 1;
-        /* names up to ';', " (" or the end, ", "-separated */
-        size_t len = strcspn(at, ";");
-        const char *paren = strstr(at, " (");
-        if (paren && (size_t)(paren - at) < len) len = (size_t)(paren - at);
-        for (size_t i = 0; i < len;) {
-            size_t word = strcspn(at + i, ", ");
-            if (word > len - i) word = len - i;
-            if (word) {
-                char *name = xstrndup(at + i, word);
-                if (!sv_contains(out, name)) sv_push(out, name);
-                free(name);
-            }
-            i += word ? word : 1;
+    for (size_t f = 0; f < nf; f++) {
+        const struct patch_function *fn = &fns[f];
+        if (!fn->dropped_known) {
+            if (fn->evidence && unknown) sv_push(unknown, fn->display_name ? fn->display_name : fn->name);
+            continue;
         }
-        at += len;
+        for (size_t k = 0; k < fn->dropped_calls.n; k++)
+            if (!sv_contains(&dropped[f], fn->dropped_calls.v[k])) sv_push(&dropped[f], fn->dropped_calls.v[k]);
     }
 }
 

@@ -1,20 +1,22 @@
 /* libcalls.h - time in library calls that a candidate's clones replace
  * with an instruction. At the baseline a function may call floorf, lrint
  * (libm) or __popcountdi2 (libgcc), and its clones compute the same in one
- * roundss or popcnt (the candidate's ISA evidence says which calls are
- * dropped: candidates/isa.h, "roundss replaces floorf, ceilf (2 calls)").
+ * roundss or popcnt (the candidate's dropped calls say which: stored as
+ * data, functions.dropped_calls, store/dropped.h; its ISA evidence text
+ * "roundss replaces floorf, ceilf (2 calls)" is rendered from the same
+ * list and never read back).
  * perf credits the callee's time to the callee, not to the caller, so the
  * caller's baseline time, its share and its gain would be undercounted.
  *
  * So in every run of every arm (baseline, each variant, the A/A arm) the
  * samples of a symbol that is such a dropped callee - its own name, or a
  * glibc implementation of it, "__floorf_sse41", "__lrint_c" - are counted
- * as time of the candidates whose evidence drops it. When several
+ * as time of the candidates that drop it. When several
  * candidates drop the same callee, its samples are split among them by
  * their own baseline samples in that workload (no call graph tells which
  * one called: the split is said, never hidden); when none of them was
- * sampled, equally. Whether a symbol counts is decided from the evidence
- * alone, the same in every arm, so no variant's speed picks what is added.
+ * sampled, equally. Whether a symbol counts is decided from the dropped
+ * calls alone, the same in every arm, so no variant's speed picks what is added.
  * Time other callers spend in the same callee is counted too: the note
  * says so. */
 #ifndef FMVGEN_SELECT_LIBCALLS_H
@@ -23,11 +25,15 @@
 #include <stddef.h>
 
 #include "measure/profile.h"
+#include "patch/plan.h"
 #include "util/util.h"
 
-/* The calls an ISA evidence text says are dropped ("X replaces a, b (N
- * calls); ..."), appended to out (no duplicates). */
-void libcalls_parse(const char *evidence, struct strvec *out);
+/* The calls each of the nf candidates drops (its dropped_calls), into
+ * dropped[f] (no duplicates). The display names of candidates with ISA
+ * evidence whose calls are not known (a row of an analysis before store
+ * schema 4) are appended to unknown: nothing is credited to them, and the
+ * caller says so. */
+void libcalls_dropped(const struct patch_function *fns, size_t nf, struct strvec *dropped, struct strvec *unknown);
 
 /* 1 when the profile symbol sym is callee's code: "floorf", or a glibc
  * implementation "__floorf_sse41", "__floorf_c" (the callee between "__"
@@ -39,7 +45,7 @@ struct libcall_log {
     struct libcall_entry {
         size_t w, v, r;
         int aa;          /* the A/A arm (v is 0 then) */
-        char *callee;    /* as the evidence names it */
+        char *callee;    /* as the dropped calls name it */
         double samples;
     } *v;
 };

@@ -233,7 +233,7 @@ static void count_libcalls(struct select_session *s, const struct libcall_log *l
             struct strbuf sb = STRBUF_INIT;
             sb_addf(&sb, "%s: %.1f samples per run of the baseline in ", r->functions[f].display_name, credited[f]);
             sb_add_joined(&sb, &seen[f], ", ");
-            sb_adds(&sb, " - calls its clones replace with instructions (its ISA evidence) - are counted as its time "
+            sb_adds(&sb, " - calls its clones replace with instructions (its dropped calls) - are counted as its time "
                          "in every arm (perf credits them to the library function, not to the caller; other callers' "
                          "time there counts too)");
             if (shared[f].n) {
@@ -269,7 +269,19 @@ int session_profile_all(struct select_session *s)
     struct outlined_log helpers_log = {0};
     struct libcall_log libcall_log = {0};
     struct strvec *dropped = xcalloc(nf + 1, sizeof *dropped);
-    for (size_t f = 0; f < nf; f++) libcalls_parse(s->candidates.functions[f].evidence, &dropped[f]);
+    struct strvec unknown = STRVEC_INIT;
+    libcalls_dropped(s->candidates.functions, nf, dropped, &unknown);
+    if (unknown.n) {
+        struct strbuf sb = STRBUF_INIT;
+        sb_add_joined(&sb, &unknown, ", ");
+        sv_pushf(&r->notes, "%zu candidate%s (%s) %s analysed by an fmvgen before store schema 4: the library calls "
+                            "%s clones drop are not known, so time in them is not counted as %s (run 'fmvgen scan' "
+                            "again)",
+                 unknown.n, unknown.n == 1 ? "" : "s", sb_str(&sb), unknown.n == 1 ? "was" : "were",
+                 unknown.n == 1 ? "its" : "their", unknown.n == 1 ? "its" : "theirs");
+        sb_free(&sb);
+    }
+    sv_free(&unknown);
     attribution_plan(s, fns, sources, need);
     struct inlined_kernels kernels;
     inlined_kernels_init(&kernels, s, fns);

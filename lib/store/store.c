@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCHEMA_VERSION 3   /* 2: object_functions; 3: function_profiles, functions.kind/score/evidence */
+#define SCHEMA_VERSION 4   /* 2: object_functions; 3: function_profiles, functions.kind/score/evidence;
+                              * 4: functions.dropped_calls */
 
 static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS meta("
@@ -91,7 +92,9 @@ static const char SCHEMA[] =
     "  kind TEXT,"
     "  score INTEGER NOT NULL DEFAULT 0,"
     "  evidence TEXT,"
-    "  fma_score INTEGER NOT NULL DEFAULT 0);";  /* the part of score FMA makes */
+    "  fma_score INTEGER NOT NULL DEFAULT 0,"  /* the part of score FMA makes */
+    /* store/dropped.h: the library calls its target code drops, as data */
+    "  dropped_calls TEXT);";
 
 /* Columns later schemas added to tables an older store already has. */
 static const struct {
@@ -101,6 +104,7 @@ static const struct {
     {"functions", "score", "INTEGER NOT NULL DEFAULT 0"},
     {"functions", "evidence", "TEXT"},
     {"functions", "fma_score", "INTEGER NOT NULL DEFAULT 0"},
+    {"functions", "dropped_calls", "TEXT"},
 };
 
 struct store {

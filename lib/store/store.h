@@ -19,7 +19,8 @@
  *                                         JSON) per folded function name of a compile's code
  *   functions(id, compile_id, name, display_name, file, line, col,
  *             end_line, end_col, insert_offset, insert_line, status, reason,
- *             detail, notes, source_hash, kind, score, evidence, fma_score)
+ *             detail, notes, source_hash, kind, score, evidence, fma_score,
+ *             dropped_calls)                store/dropped.h
  * variant is "build" for the user's own compile and "probe:<what>" for the
  * extra records-only compiles (e.g. "probe:arch=x86-64-v4", "probe:O3"). */
 #ifndef FMVGEN_STORE_H

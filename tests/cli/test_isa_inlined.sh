@@ -56,8 +56,11 @@ check_compiler() {
     expect_match "$cc: kernel_round evidence" "$(field kernel_round evidence)" "^[0-9]+ v(round|rndscale)ss$"
     expect_eq "$cc: kernel_bits kind" "$(field kernel_bits kind)" isa
     expect_eq "$cc: kernel_bits evidence" "$(field kernel_bits evidence)" "popcnt replaces __popcountdi2"
+    expect_eq "$cc: kernel_bits drops (data)" "$(field kernel_bits 'dropped_calls | join(" ")')" "__popcountdi2"
+    expect_eq "$cc: kernel_round drops nothing (expanded inline)" "$(field kernel_round 'dropped_calls | length')" 0
   else
     expect_eq "$cc: kernel_round evidence" "$(field kernel_round evidence)" "vroundss replaces floorf, ceilf (4 calls)"
+    expect_eq "$cc: kernel_round drops (data)" "$(field kernel_round 'dropped_calls | join(" ")')" "floorf ceilf"
     expect_eq "$cc: kernel_bits kind (its loop vectorizes at -O2)" "$(field kernel_bits kind)" vectorized
     expect_match "$cc: kernel_bits evidence" "$(field kernel_bits evidence)" "pshufb"
   fi

@@ -24,6 +24,13 @@ run_one() {
   (cd "$P" && "$FMVGEN" scan -- make CC="$cc" >/dev/null 2>&1) || fail "$cc: scan failed"
   expect_match "$cc: $fn drops $callee" \
     "$(cd "$P" && "$FMVGEN" list --json | jq -r ".functions[] | select(.name==\"$fn\") | .evidence")" "replaces $callee"
+  expect_eq "$cc: $fn drops $callee (data)" \
+    "$(cd "$P" && "$FMVGEN" list --json | jq -r ".functions[] | select(.name==\"$fn\") | .dropped_calls | join(\" \")")" \
+    "$callee"
+  # select credits from that data, never from the evidence text: reworded
+  # here, the calls are still credited (the notes below)
+  sqlite3 "$P/.fmvgen/store.sqlite" "UPDATE functions SET evidence = 'reworded' WHERE name = '$fn'" ||
+    fail "$cc: cannot reword the evidence"
   out=$(cd "$P" && "$FMVGEN" select --build "make CC=$cc" --run './prog 2000' --runs 2 --reference none --json "$@" \
         2>"$TMP/err"); rc=$?
   expect_eq "$cc: exit" "$rc" 0

@@ -49,7 +49,7 @@ static void test_encoding_only_is_no_evidence(void **state)
     t.needs = ISA_BIT(ISA_AVX) | ISA_BIT(ISA_AVX512F) | ISA_BIT(ISA_AVX512VL);
     t.vector_bits = 128;
     char *ev = (char *)"unset";
-    assert_int_equal(isa_compare(&b, &t, &ev), 0);
+    assert_int_equal(isa_compare(&b, &t, &ev, NULL), 0);
     assert_null(ev);
     /* Scalar float moving into xmm (a call to fma() became vfmadd) is no
      * "wider vector" either; the FMA and the call are the evidence. */
@@ -58,7 +58,7 @@ static void test_encoding_only_is_no_evidence(void **state)
     t2.vector_bits = 128;
     t2.n_by_width[1] = 1;
     set_op(&t2, FOP_FMA, 1, "vfmadd132sd");
-    int score = isa_compare(&b2, &t2, &ev);
+    int score = isa_compare(&b2, &t2, &ev, NULL);
     assert_int_equal(score, ISA_W_CALL + ISA_W_FMA);
     assert_string_equal(ev, "vfmadd132sd replaces fma");
     free(ev);
@@ -80,10 +80,17 @@ static void test_removed_calls_are_evidence(void **state)
     set_op(&t, FOP_POPCNT, 1, "popcnt");
     set_op(&t, FOP_ROUND, 3, "vroundss");
     char *ev = NULL;
-    int score = isa_compare(&b, &t, &ev);
+    struct strvec dropped = STRVEC_INIT;
+    int score = isa_compare(&b, &t, &ev, &dropped);
     /* 4 call sites removed; 1 popcnt and 3 vroundss added. */
     assert_int_equal(score, 4 * ISA_W_CALL + 4 * ISA_W_SINGLE);
     assert_string_equal(ev, "popcnt replaces __popcountdi2; vroundss replaces floorf, ceilf (3 calls)");
+    /* the same calls as data, each once (select credits them, libcalls.h) */
+    assert_int_equal(dropped.n, 3);
+    assert_string_equal(dropped.v[0], "__popcountdi2");
+    assert_string_equal(dropped.v[1], "floorf");
+    assert_string_equal(dropped.v[2], "ceilf");
+    sv_free(&dropped);
     free(ev);
     /* A call the target still makes as often is no evidence. */
     sv_push(&t.calls, "__popcountdi2");
@@ -92,8 +99,9 @@ static void test_removed_calls_are_evidence(void **state)
     sv_push(&t.calls, "floorf");
     sv_push(&t.calls, "floorf");
     sv_push(&t.calls, "ceilf");
-    assert_int_equal(isa_compare(&b, &t, &ev), 0);
+    assert_int_equal(isa_compare(&b, &t, &ev, &dropped), 0);
     assert_null(ev);
+    assert_int_equal(dropped.n, 0);
     funcisa_free(&b);
     funcisa_free(&t);
 }
@@ -112,7 +120,7 @@ static void test_instructions_and_vectors(void **state)
     t.vector_bits = 256;
     t.n_by_width[2] = 20;
     char *ev = NULL;
-    int score = isa_compare(&b, &t, &ev);
+    int score = isa_compare(&b, &t, &ev, NULL);
     assert_int_equal(score, ISA_W_SINGLE + 12 * ISA_W_FMA + 2 * ISA_W_SIMD + 20 * ISA_W_WIDE);
     assert_string_equal(ev, "1 blsr; 12 FMA; 2 SSE4/AVX2/AVX-512 operations (pbroadcastd); ymm (build: xmm)");
     free(ev);
@@ -172,7 +180,7 @@ static void test_json_round_trip(void **state)
     assert_string_equal(g.calls.v[0], "floorf");
     assert_string_equal(g.simd_ops.v[0], "pshufb");
     char *ev = NULL;
-    assert_int_equal(isa_compare(&f, &g, &ev), 0);   /* the same profile: nothing changes */
+    assert_int_equal(isa_compare(&f, &g, &ev, NULL), 0);   /* the same profile: nothing changes */
     json_decref(j);
     struct func_isa h;
     json_t *x = json_string("x");
@@ -247,7 +255,7 @@ static void test_objects(void **state)
         assert_non_null(bh);
         assert_non_null(th);
         char *ev = NULL;
-        assert_true(isa_compare(bh, th, &ev) > 0);
+        assert_true(isa_compare(bh, th, &ev, NULL) > 0);
         assert_non_null(strstr(ev, "popcnt"));
         if (!strcmp(ccs[c], "gcc")) assert_string_equal(ev, "popcnt replaces __popcountdi2");
         free(ev);
@@ -313,7 +321,7 @@ static void test_inlined_shares(void **state)
     /* the host's own profile still holds everything */
     assert_true(funcisa_find(&t, "run")->ops[FOP_POPCNT] == ts->ops[FOP_POPCNT]);
     char *ev = NULL;
-    assert_true(isa_compare(bs, ts, &ev) > 0);
+    assert_true(isa_compare(bs, ts, &ev, NULL) > 0);
     assert_string_equal(ev, "popcnt replaces __popcountdi2");
     free(ev);
     /* the share's host survives the store's JSON */

@@ -1,5 +1,6 @@
 /* Unit tests of select/libcalls.h on hand-made profiles: the dropped calls
- * read from ISA evidence texts; glibc's implementation names matched to
+ * taken from the data (patch_function.dropped_calls), not the evidence
+ * text; glibc's implementation names matched to
  * the callee; samples in a dropped callee counted as the dropping
  * candidate's in every arm (baseline, variant, A/A), split by baseline
  * samples when two candidates drop it (and said: shared_with), equally
@@ -14,22 +15,67 @@
 
 #include "select/libcalls.h"
 
-static void test_parse(void **state)
+/* The dropped calls come from the data (functions.dropped_calls), never
+ * from the evidence text: a text that names other calls, or none, changes
+ * nothing; a row without the data (an analysis before schema 4) credits
+ * nothing and is named. */
+static void test_dropped_from_data(void **state)
 {
     (void)state;
-    struct strvec v = STRVEC_INIT;
-    libcalls_parse("roundss replaces floorf, ceilf (3 calls); popcnt replaces __popcountdi2; 4 VEX instructions", &v);
-    assert_int_equal(v.n, 3);
-    assert_string_equal(v.v[0], "floorf");
-    assert_string_equal(v.v[1], "ceilf");
-    assert_string_equal(v.v[2], "__popcountdi2");
-    libcalls_parse("inline code replaces lrint", &v);
-    assert_int_equal(v.n, 4);
-    assert_string_equal(v.v[3], "lrint");
-    libcalls_parse("wider vectors: 256-bit", &v);
-    libcalls_parse(NULL, &v);
-    assert_int_equal(v.n, 4);
-    sv_free(&v);
+    struct patch_function fns[4];
+    memset(fns, 0, sizeof fns);
+    fns[0].name = "quantize";
+    fns[0].evidence = "roundss replaces floorf, ceilf (3 calls)";
+    sv_push(&fns[0].dropped_calls, "floorf");
+    sv_push(&fns[0].dropped_calls, "ceilf");
+    sv_push(&fns[0].dropped_calls, "floorf");
+    fns[0].dropped_known = 1;
+    fns[1].name = "popsum";   /* the text reworded: no "replaces" in it */
+    fns[1].evidence = "__popcountdi2 becomes popcnt";
+    sv_push(&fns[1].dropped_calls, "__popcountdi2");
+    fns[1].dropped_known = 1;
+    fns[2].name = "lround_all";   /* no evidence text at all */
+    sv_push(&fns[2].dropped_calls, "lrint");
+    fns[2].dropped_known = 1;
+    fns[3].name = "old_row";   /* the text says a call is dropped, the data is not known */
+    fns[3].display_name = "old_row(int)";
+    fns[3].evidence = "popcnt replaces __popcountdi2";
+    struct strvec dropped[4] = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT};
+    struct strvec unknown = STRVEC_INIT;
+    libcalls_dropped(fns, 4, dropped, &unknown);
+    assert_int_equal(dropped[0].n, 2);
+    assert_string_equal(dropped[0].v[0], "floorf");
+    assert_string_equal(dropped[0].v[1], "ceilf");
+    assert_int_equal(dropped[1].n, 1);
+    assert_string_equal(dropped[1].v[0], "__popcountdi2");
+    assert_int_equal(dropped[2].n, 1);
+    assert_string_equal(dropped[2].v[0], "lrint");
+    assert_int_equal(dropped[3].n, 0);
+    assert_int_equal(unknown.n, 1);
+    assert_string_equal(unknown.v[0], "old_row(int)");
+    /* and the samples follow the data: lrint's go to lround_all, which
+     * has no evidence text */
+    struct libcall_log log = {0};
+    static const char *const syms[] = {"__lrint_c", "__popcountdi2"};
+    static const long n[] = {12, 6};
+    struct profile p;
+    memset(&p, 0, sizeof p);
+    p.entries = calloc(2, sizeof *p.entries);
+    p.n = 2;
+    for (size_t i = 0; i < 2; i++) p.entries[i].symbol = (char *)syms[i], p.entries[i].samples = n[i];
+    libcalls_log_profile(&log, &p, dropped, 4, 0, 0, 0, 0);
+    free(p.entries);
+    assert_int_equal(log.n, 2);
+    double samples[4] = {0}, credited[4] = {0};
+    const char *names[4] = {"quantize", "popsum", "lround_all", "old_row"};
+    libcalls_apply(&log, dropped, names, 1, 1, 4, 1, samples, NULL, credited, NULL, NULL);
+    assert_true(samples[1] == 6 && samples[2] == 12 && samples[0] == 0 && samples[3] == 0);
+    libcall_log_free(&log);
+    for (size_t i = 0; i < 4; i++) {
+        sv_free(&dropped[i]);
+        sv_free(&fns[i].dropped_calls);
+    }
+    sv_free(&unknown);
 }
 
 static void test_symbol_is(void **state)
@@ -68,9 +114,9 @@ static void test_apply(void **state)
     /* quantize drops floorf; hamming and popsum both drop __popcountdi2 */
     const char *names[NF] = {"quantize", "hamming", "popsum"};
     struct strvec dropped[NF] = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT};
-    libcalls_parse("roundss replaces floorf", &dropped[0]);
-    libcalls_parse("popcnt replaces __popcountdi2", &dropped[1]);
-    libcalls_parse("popcnt replaces __popcountdi2 (2 calls)", &dropped[2]);
+    sv_push(&dropped[0], "floorf");
+    sv_push(&dropped[1], "__popcountdi2");
+    sv_push(&dropped[2], "__popcountdi2");
     /* the functions' own samples: [((w * NV + v) * NF + f) * NR + r] */
     double samples[NV * NF * NR] = {
         10, 10, 30, 30, 10, 10,   /* baseline: quantize, hamming, popsum */
@@ -134,7 +180,7 @@ static void test_apply(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_dropped_from_data),
         cmocka_unit_test(test_symbol_is),
         cmocka_unit_test(test_apply),
     };

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "store/dropped.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -185,6 +186,7 @@ static void test_schema_2_migrated_and_profiles(void **state)
                                   "DROP TABLE function_profiles; ALTER TABLE functions DROP COLUMN kind;"
                                   " ALTER TABLE functions DROP COLUMN score; ALTER TABLE functions DROP COLUMN evidence;"
                                   " ALTER TABLE functions DROP COLUMN fma_score;"
+                                  " ALTER TABLE functions DROP COLUMN dropped_calls;"
                                   " PRAGMA user_version=2",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
@@ -194,12 +196,14 @@ static void test_schema_2_migrated_and_profiles(void **state)
     store_close(st);
     assert_int_equal(store_open(dir, 0, &st), 0);
     sqlite3_stmt *q;
-    assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT name, kind, score, evidence FROM functions", -1, &q, NULL),
+    assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT name, kind, score, evidence, dropped_calls FROM functions", -1, &q, NULL),
                      SQLITE_OK);
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
     assert_string_equal((const char *)sqlite3_column_text(q, 0), "f");   /* kept */
     assert_int_equal(sqlite3_column_type(q, 1), SQLITE_NULL);
     assert_int_equal(sqlite3_column_int(q, 2), 0);
+    /* schema 4's dropped calls: not known for an older row (NULL), not none */
+    assert_int_equal(sqlite3_column_type(q, 4), SQLITE_NULL);
     sqlite3_finalize(q);
     struct strvec names = STRVEC_INIT, profiles = STRVEC_INIT;
     sv_push(&names, "f");
@@ -218,6 +222,33 @@ static void test_schema_2_migrated_and_profiles(void **state)
     free(dir);
 }
 
+/* functions.dropped_calls (store/dropped.h): encoded and decoded back;
+ * NULL is "not known" (1), a malformed text an error (-1) that adds
+ * nothing. */
+static void test_dropped_calls_text(void **state)
+{
+    (void)state;
+    struct strvec calls = STRVEC_INIT, back = STRVEC_INIT;
+    char *text = dropped_calls_encode(&calls);
+    assert_string_equal(text, "[]");
+    free(text);
+    sv_push(&calls, "floorf");
+    sv_push(&calls, "__popcountdi2");
+    text = dropped_calls_encode(&calls);
+    assert_string_equal(text, "[\"floorf\",\"__popcountdi2\"]");
+    assert_int_equal(dropped_calls_decode(text, &back), 0);
+    assert_int_equal(back.n, 2);
+    assert_string_equal(back.v[0], "floorf");
+    assert_string_equal(back.v[1], "__popcountdi2");
+    free(text);
+    assert_int_equal(dropped_calls_decode(NULL, &back), 1);
+    assert_int_equal(dropped_calls_decode("floorf, ceilf", &back), -1);
+    assert_int_equal(dropped_calls_decode("[\"ceilf\", 3]", &back), -1);
+    assert_int_equal(back.n, 2);
+    sv_free(&calls);
+    sv_free(&back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_parallel_writers_lose_nothing),
         cmocka_unit_test(test_missing_and_newer_store_refused),
         cmocka_unit_test(test_schema_2_migrated_and_profiles),
+        cmocka_unit_test(test_dropped_calls_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

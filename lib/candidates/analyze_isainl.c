@@ -27,6 +27,7 @@
  * attribute by; else its gains are its own code's. */
 #include "candidates/analyze_internal.h"
 #include "candidates/eligibility.h"
+#include "candidates/inlined.h"
 #include "candidates/tu.h"
 #include "capture/probe.h"
 #include "store/notes.h"
@@ -62,29 +63,13 @@ struct credited {
     struct strvec dropped;   /* the calls its shares drop, each once */
 };
 
-static json_t *inlined_note(const char *callee, struct credited *cr)
+static json_t *inlined_note(const char *callee, enum exclusion_reason reason, struct credited *cr)
 {
-    struct strbuf sb = STRBUF_INIT;
-    sb_addf(&sb, "its code gains at the target (isa: %s) where the build inlined it into ", sb_str(&cr->evidence));
-    for (size_t i = 0; i < cr->hosts.n; i++)
-        sb_addf(&sb, "%s%s (excluded: %s)", i == 0 ? "" : i + 1 == cr->hosts.n ? " and " : ", ", cr->hosts.v[i],
-                cr->reasons.v[i]);
-    sb_addf(&sb, ", so the candidate is %s itself; cloned, it stays out of line: adds one call at each call from %s",
-            callee, cr->hosts.n == 1 ? cr->hosts.v[0] : "them");
-    if (cr->also.n) {
-        sb_adds(&sb, ". It was also inlined into ");
-        sb_add_joined(&sb, &cr->also, ", ");
-        sb_adds(&sb, cr->also.n == 1 ? ", a candidate, whose clones call it out of line too"
-                                     : ", candidates whose clones call it out of line too");
-    }
-    json_t *hosts = json_array();
-    for (size_t i = 0; i < cr->hosts.n; i++)
-        json_array_append_new(hosts, json_pack("{s:s, s:s}", "name", cr->hosts.v[i], "reason", cr->reasons.v[i]));
-    json_t *n = note_new(NOTE_INLINED_INTO, sb_str(&sb));
-    json_object_set_new(n, "hosts", hosts);
+    char *what = xasprintf("its code gains at the target (isa: %s) where the build inlined it", sb_str(&cr->evidence));
+    json_t *n = inlined_into_note(what, callee, reason, &cr->hosts, &cr->reasons, &cr->also);
+    free(what);
     json_object_set_new(n, "lines", json_array());
     json_object_set_new(n, "isa", json_true());
-    sb_free(&sb);
     return n;
 }
 
@@ -126,7 +111,7 @@ static void add_callee(struct parsed_tu *tu, struct pp_directives *pp, const str
         r->kind = candidate_kind_max(r->kind != KIND_NONE ? r->kind : KIND_VECTORIZED, KIND_ISA);
         sb_adds(&cr->evidence, evidence);
         if (!has_note_kind(r, "inlined-into")) {
-            json_t *n = inlined_note(r->display_name, cr);
+            json_t *n = inlined_note(r->display_name, r->reason, cr);
             fn_row_add_note(r, n);
             json_decref(n);
         }
@@ -144,7 +129,7 @@ static void add_callee(struct parsed_tu *tu, struct pp_directives *pp, const str
     r->evidence = evidence;
     sv_push_all(&r->dropped, cr->dropped.v);
     sb_adds(&cr->evidence, evidence);
-    json_t *n = inlined_note(r->display_name, cr);
+    json_t *n = inlined_note(r->display_name, el.reason, cr);
     fn_row_add_note(r, n);
     json_decref(n);
     if (el.note) fn_row_add_note(r, el.note);

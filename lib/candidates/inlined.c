@@ -48,36 +48,46 @@ static void push_once(struct strvec *v, const char *s)
     if (!sv_contains(v, s)) sv_push(v, s);
 }
 
-static json_t *note_of(const struct found *f, enum exclusion_reason reason)
+json_t *inlined_into_note(const char *what, const char *callee, enum exclusion_reason reason,
+                          const struct strvec *hosts, const struct strvec *reasons, const struct strvec *also)
 {
     struct strbuf sb = STRBUF_INIT;
-    sb_adds(&sb, "its loops (line ");
-    sb_add_joined(&sb, &f->lines, ", ");
-    sb_adds(&sb, ") were compiled inlined into ");
-    for (size_t i = 0; i < f->hosts.n; i++)
-        sb_addf(&sb, "%s%s (excluded: %s)", i == 0 ? "" : i + 1 == f->hosts.n ? " and " : ", ", f->hosts.v[i],
-                f->reasons.v[i]);
+    sb_addf(&sb, "%s into ", what);
+    for (size_t i = 0; i < hosts->n; i++)
+        sb_addf(&sb, "%s%s (excluded: %s)", i == 0 ? "" : i + 1 == hosts->n ? " and " : ", ", hosts->v[i],
+                reasons->v[i]);
     if (reason)
-        sb_addf(&sb, "; %s is no candidate either (%s)", name_of(&f->def), reason_name(reason));
+        sb_addf(&sb, "; %s is no candidate either (%s)", callee, reason_name(reason));
     else
         sb_addf(&sb, ", so the candidate is %s itself; cloned, it stays out of line: one call more at each call "
                      "from %s",
-                name_of(&f->def), f->hosts.n == 1 ? f->hosts.v[0] : "them");
-    if (f->also.n) {
+                callee, hosts->n == 1 ? hosts->v[0] : "them");
+    if (also && also->n) {
         sb_adds(&sb, ". It was also inlined into ");
-        sb_add_joined(&sb, &f->also, ", ");
-        sb_adds(&sb, f->also.n == 1 ? ", a candidate, whose clones call it out of line too"
-                                    : ", candidates whose clones call it out of line too");
+        sb_add_joined(&sb, also, ", ");
+        sb_adds(&sb, also->n == 1 ? ", a candidate, whose clones call it out of line too"
+                                  : ", candidates whose clones call it out of line too");
     }
-    json_t *hosts = json_array();
-    for (size_t i = 0; i < f->hosts.n; i++)
-        json_array_append_new(hosts, json_pack("{s:s, s:s}", "name", f->hosts.v[i], "reason", f->reasons.v[i]));
+    json_t *hs = json_array();
+    for (size_t i = 0; i < hosts->n; i++)
+        json_array_append_new(hs, json_pack("{s:s, s:s}", "name", hosts->v[i], "reason", reasons->v[i]));
+    json_t *n = note_new(NOTE_INLINED_INTO, sb_str(&sb));
+    json_object_set_new(n, "hosts", hs);
+    sb_free(&sb);
+    return n;
+}
+
+static json_t *note_of(const struct found *f, enum exclusion_reason reason)
+{
+    struct strbuf what = STRBUF_INIT;
+    sb_adds(&what, "its loops (line ");
+    sb_add_joined(&what, &f->lines, ", ");
+    sb_adds(&what, ") were compiled inlined");
+    json_t *n = inlined_into_note(sb_str(&what), name_of(&f->def), reason, &f->hosts, &f->reasons, &f->also);
+    sb_free(&what);
     json_t *lines = json_array();
     for (size_t i = 0; i < f->lines.n; i++) json_array_append_new(lines, json_integer(atoi(f->lines.v[i])));
-    json_t *n = note_new(NOTE_INLINED_INTO, sb_str(&sb));
-    json_object_set_new(n, "hosts", hosts);
     json_object_set_new(n, "lines", lines);
-    sb_free(&sb);
     return n;
 }
 

@@ -46,6 +46,19 @@
 
 struct pp_directives;
 
+/* The "inlined-into" note (store/notes.h) of a callee the build inlined
+ * into the excluded hosts (display names; reasons: their exclusion reasons'
+ * names, one a host) and into the candidates also (NULL or empty: none).
+ * detail: "<what> into H1 (excluded: R1) and H2 (excluded: R2)", then for
+ * a callee that is a candidate (reason REASON_NONE) ", so the candidate is
+ * <callee> itself; cloned, it stays out of line: one call more at each call
+ * from H1" ("from them" for several), else "; <callee> is no candidate
+ * either (<reason>)"; then ". It was also inlined into C1, ..." when also
+ * has any. JSON {kind, detail, hosts: [{name, reason}]}: the caller adds
+ * what its kind of note has more ("lines", "isa"). New reference. */
+json_t *inlined_into_note(const char *what, const char *callee, enum exclusion_reason reason,
+                          const struct strvec *hosts, const struct strvec *reasons, const struct strvec *also);
+
 /* A located function of the TU with its verdict and its loop positions. */
 struct inlined_host {
     const struct fn_def *def;                  /* DEF_FOUND */

@@ -17,8 +17,15 @@
  * but "attribute": such a host compiles the callee for its own targets
  * already). The callee is then judged by the eligibility rules like any
  * definition. A callee inlined into several excluded hosts is one row with
- * the scores of all its shares added and each host named; into candidates
- * too, those are named in the note (their clones call it out of line).
+ * the scores of all its shares added, each host named in its note, its
+ * evidence each share's, named by host ("inlined into logf_all: vroundss
+ * replaces floorf; inlined into main: ...") and its dropped calls those of
+ * all shares; into candidates too, those are named in the note (their
+ * clones call it out of line; each such candidate's own evidence holds its
+ * share already, and select splits the samples of a call both drop). A
+ * share the compiler left without inline frames (clang merges the inlined
+ * copies of an unrolled loop into the host's scope) is credited to no
+ * callee: the callee then names only the hosts whose frames held it.
  * A callee that has a row already (its loops, inlined.h) takes the score
  * and evidence when it has none, and the kind that says more.
  *
@@ -28,6 +35,7 @@
 #include "candidates/analyze_internal.h"
 #include "candidates/eligibility.h"
 #include "candidates/inlined.h"
+#include "candidates/inlname.h"
 #include "candidates/tu.h"
 #include "capture/probe.h"
 #include "store/notes.h"
@@ -58,6 +66,7 @@ static struct fn_row *row_at(struct row_list *rows, const struct fn_def *d)
 
 struct credited {
     struct strvec hosts, reasons, also;
+    size_t *host_rows;       /* the hosts' rows (indices: rows grow) */
     int score, fma_score;
     struct strbuf evidence;
     struct strvec dropped;   /* the calls its shares drop, each once */
@@ -88,15 +97,28 @@ static int has_note_kind(const struct fn_row *r, const char *kind)
     return found;
 }
 
-/* The row of one callee credited with shares of excluded hosts. */
-static void add_callee(struct parsed_tu *tu, struct pp_directives *pp, const struct wanted_list *wanted,
-                       const struct fn_def *seen, size_t nseen, struct row_list *rows, const char *callee,
-                       struct credited *cr)
+/* The row of one callee credited with shares of excluded hosts; NULL, or
+ * why the callee has none (caller frees), said on its hosts. */
+static char *add_callee(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
+                        const struct wanted_list *wanted, const struct fn_def *seen, size_t nseen,
+                        struct row_list *rows, const char *callee, struct credited *cr)
 {
     struct fn_def def;
-    if (locate_by_name(tu, callee, &def) != DEF_FOUND || !tu_is_main_file(tu, def.cxfile)) {
+    size_t nsame = 0;
+    enum def_match m = inline_name_locate(tu, c->source, callee, &def, &nsame);
+    if (m != DEF_FOUND && m != DEF_TEMPLATE) {
+        return nsame > 1 ? xasprintf("%zu definitions of this file are named %s (inline frames name a C++ function "
+                                     "by its short name): which one it is cannot be told",
+                                     nsame, callee)
+                         : xasprintf("no definition of %s is located in this file (a callee from a header, or a "
+                                     "name libclang does not know)",
+                                     callee);
+    }
+    if (!tu_is_main_file(tu, def.cxfile)) {
+        char *why = xasprintf("%s is defined in %s, not in this file: a header's function is not patched", callee,
+                              def.file ? def.file : "another file");
         fn_def_free(&def);
-        return;
+        return why;
     }
     char *evidence = sb_detach(&cr->evidence);
     struct fn_row *r = row_at(rows, &def);
@@ -117,7 +139,7 @@ static void add_callee(struct parsed_tu *tu, struct pp_directives *pp, const str
         }
         free(evidence);
         fn_def_free(&def);
-        return;
+        return NULL;
     }
     struct eligibility el;
     eligibility_check(tu, pp, &def, &el);
@@ -144,6 +166,24 @@ static void add_callee(struct parsed_tu *tu, struct pp_directives *pp, const str
         json_decref(notes);
     }
     fn_def_free(&def);
+    return NULL;
+}
+
+/* The hosts of a callee that has no row of its own say that their gains
+ * in its share are attributed to no candidate, and why. */
+static void note_unlocated(struct row_list *rows, const struct credited *cr, const char *callee,
+                           const char *evidence, const char *why)
+{
+    for (size_t i = 0; i < cr->hosts.n; i++) {
+        struct fn_row *h = &rows->v[cr->host_rows[i]];
+        char *d = xasprintf("%s's gains at the target include the share of %s, a callee it inlined (isa: %s), "
+                            "which no candidate takes: %s",
+                            h->display_name, callee, evidence, why);
+        json_t *n = note_new(NOTE_ISA_UNATTRIBUTED, d);
+        fn_row_add_note(h, n);
+        json_decref(n);
+        free(d);
+    }
 }
 
 static void note_unattributed(const struct compile_row *c, const struct wanted_list *wanted, struct row_list *rows,
@@ -154,7 +194,36 @@ static void note_unattributed(const struct compile_row *c, const struct wanted_l
         struct fn_row *r = &rows->v[i];
         if (!r->reason || r->reason == REASON_ATTRIBUTE || !r->evidence || !r->name) continue;
         int credited = 0;
-        for (size_t k = 0; k < wanted->ninl && !credited; k++) credited = !strcmp(wanted->inl[k].host, r->name);
+        struct strvec left = STRVEC_INIT;   /* its dropped calls no callee's share drops */
+        sv_push_all(&left, r->dropped.v);
+        for (size_t k = 0; k < wanted->ninl; k++) {
+            if (strcmp(wanted->inl[k].host, r->name) != 0) continue;
+            credited = 1;
+            for (size_t d = 0; d < wanted->inl[k].dropped.n; d++)
+                for (size_t x = 0; x < left.n; x++)
+                    if (!strcmp(left.v[x], wanted->inl[k].dropped.v[d])) {
+                        free(left.v[x]);
+                        left.v[x] = left.v[--left.n];
+                        left.v[left.n] = NULL;
+                        break;
+                    }
+        }
+        if (credited && left.n) {
+            /* clang 14 keeps no inline frame on a roundss that replaces an
+             * inlined callee's floorf: the call is gone, and no share says */
+            struct strbuf sb = STRBUF_INIT;
+            sb_add_joined(&sb, &left, ", ");
+            char *d = xasprintf("%s's code at the target no longer calls %s, and no callee it inlined is credited "
+                                "with that: its own calls, or a callee's whose code at the target kept no inline "
+                                "frame; that gain goes to no candidate",
+                                r->display_name, sb_str(&sb));
+            json_t *n = note_new(NOTE_ISA_UNATTRIBUTED, d);
+            fn_row_add_note(r, n);
+            json_decref(n);
+            free(d);
+            sb_free(&sb);
+        }
+        sv_free(&left);
         if (credited) continue;
         char *d = g ? xasprintf("%s's gains at the target (isa: %s) are credited to no callee: no callee's inline "
                                 "frames hold them (its own code, or a callee defined elsewhere)",
@@ -179,7 +248,8 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
         const char *callee = wanted->inl[i].name;
         if (sv_contains(&done, callee)) continue;
         sv_push(&done, callee);
-        struct credited cr = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, 0, 0, STRBUF_INIT, STRVEC_INIT};
+        struct credited cr = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, STRBUF_INIT, STRVEC_INIT};
+        struct strvec shares = STRVEC_INIT;   /* each host's share's evidence */
         for (size_t k = i; k < wanted->ninl; k++) {
             const struct isa_function *f = &wanted->inl[k];
             if (strcmp(f->name, callee) != 0) continue;
@@ -190,16 +260,26 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
                 continue;
             }
             if (h->reason == REASON_ATTRIBUTE || sv_contains(&cr.hosts, h->display_name)) continue;
+            cr.host_rows = xrealloc(cr.host_rows, (cr.hosts.n + 1) * sizeof *cr.host_rows);
+            cr.host_rows[cr.hosts.n] = (size_t)(h - rows->v);
             sv_push(&cr.hosts, h->display_name);
             sv_push(&cr.reasons, reason_name(h->reason));
             cr.score += f->score;
             cr.fma_score += f->fma_score;
-            if (cr.evidence.len) sb_addf(&cr.evidence, "; inlined into %s: ", h->display_name);
-            sb_adds(&cr.evidence, f->evidence);
+            sv_push(&shares, f->evidence);
             for (size_t d = 0; d < f->dropped.n; d++)
                 if (!sv_contains(&cr.dropped, f->dropped.v[d])) sv_push(&cr.dropped, f->dropped.v[d]);
         }
-        if (cr.hosts.n) add_callee(tu, pp, wanted, seen, nseen, rows, callee, &cr);
+        /* one host: its share's evidence; several: each share named */
+        for (size_t k = 0; k < shares.n; k++) {
+            if (shares.n > 1) sb_addf(&cr.evidence, "%sinlined into %s: ", k ? "; " : "", cr.hosts.v[k]);
+            sb_adds(&cr.evidence, shares.v[k]);
+        }
+        sv_free(&shares);
+        char *why = cr.hosts.n ? add_callee(tu, pp, c, wanted, seen, nseen, rows, callee, &cr) : NULL;
+        if (why) note_unlocated(rows, &cr, callee, sb_str(&cr.evidence), why);
+        free(why);
+        free(cr.host_rows);
         sv_free(&cr.hosts);
         sv_free(&cr.reasons);
         sv_free(&cr.also);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "store/store.h"
+#include "util/demangle.h"
 
 /* Functions a wider ISA computes in one instruction, by what replaces them. */
 enum replacement { REP_POPCNT, REP_LZCNT, REP_TZCNT, REP_ROUND, REP_FMA, REP_NONE };
@@ -222,6 +223,48 @@ static const char *build_share_host(const struct func_isa_list *l, const char *n
     return NULL;
 }
 
+/* The bare name of a function as an inline frame or a symbol names it:
+ * "count" for "_ZN3dsp4Bits5countEy", "dsp::Bits::count(unsigned long
+ * long)" or "count"; "snap" for "snap<double>" (caller frees). */
+static char *bare_name(const char *name)
+{
+    char *d = symbol_is_mangled(name) ? symbol_demangle(name) : NULL;
+    const char *s = d ? d : name;
+    struct strbuf sb = STRBUF_INIT;
+    int angle = 0;
+    for (size_t i = 0; s[i]; i++) {
+        char ch = s[i];
+        if (ch == '<') angle++;
+        else if (ch == '>' && angle) angle--;
+        else if (angle) continue;
+        else if (ch == '(' && i && (s[i - 1] == '_' || s[i - 1] == '>' || (s[i - 1] >= '0' && s[i - 1] <= '9') ||
+                                    ((s[i - 1] | 32) >= 'a' && (s[i - 1] | 32) <= 'z')))
+            break;   /* the parameter list */
+        else if (ch == ':' || ch == ' ') sb_reset(&sb);   /* a qualifier or return type before */
+        else sb_addc(&sb, ch);
+    }
+    free(d);
+    return sb_detach(&sb);
+}
+
+/* The build's share of callee inlined into host: by the same name, else
+ * by the same bare name (the build compiled with -g names C++ callees by
+ * their symbol, the probe's -g1 by their plain name); NULL when none. */
+static const struct func_isa *build_share(const struct func_isa_list *build, const char *callee, const char *host)
+{
+    const struct func_isa *b = funcisa_find_share(build, callee, host);
+    if (b) return b;
+    char *want = bare_name(callee);
+    for (size_t i = 0; i < build->n && !b; i++) {
+        if (!build->v[i].host || strcmp(build->v[i].host, host) != 0) continue;
+        char *have = bare_name(build->v[i].name);
+        if (*want && !strcmp(have, want)) b = &build->v[i];
+        free(have);
+    }
+    free(want);
+    return b;
+}
+
 /* t: the target's share of a callee inlined into t->host, or the target's
  * own code of a callee the build inlined; compared with the build's share
  * when the callee has no code of its own in the build and the host has. */
@@ -231,7 +274,7 @@ static void compare_share(const struct func_isa_list *build, const struct func_i
     if (!host || funcisa_find(build, t->name) || !funcisa_find(build, host)) return;
     struct func_isa empty;
     memset(&empty, 0, sizeof empty);
-    const struct func_isa *b = funcisa_find_share(build, t->name, host);
+    const struct func_isa *b = build_share(build, t->name, host);
     char *evidence = NULL;
     struct strvec dropped = STRVEC_INIT;
     int score = isa_compare(b ? b : &empty, t, &evidence, &dropped);

@@ -11,6 +11,7 @@
 #include "elf/addr2line.h"
 #include "elf/disasm.h"
 #include "elf/elffile.h"
+#include "util/demangle.h"
 
 static const char *const op_names[FOP_N] = {
     [FOP_POPCNT] = "popcnt", [FOP_LZCNT] = "lzcnt", [FOP_TZCNT] = "tzcnt", [FOP_BMI] = "bmi",
@@ -243,9 +244,12 @@ static void on_frames(unsigned long long addr, char *const *names, char *const *
     for (; lo < a->n && a->r->facts[a->idx[lo]].addr == addr; lo++) {
         const struct insn_fact *x = &a->r->facts[a->idx[lo]];
         /* the outermost frame is the function itself; the next one the
-         * callee it inlined there (its own callees' code is the callee's) */
+         * callee it inlined there (its own callees' code is the callee's).
+         * A C++ function's frame may carry its plain name ("mix") where
+         * the symbol is mangled ("_Z3mixiz": clang's -g1 keeps no linkage
+         * names); the address lies in the symbol, so it is the host. */
         const char *host = a->r->l->v[x->func].name;
-        if (strcmp(names[n - 1], host) != 0 || !strcmp(names[n - 2], host)) continue;
+        if ((strcmp(names[n - 1], host) != 0 && !symbol_is_mangled(host)) || !strcmp(names[n - 2], host)) continue;
         apply_fact(share_for(a->shares, names[n - 2], host), x);
     }
 }

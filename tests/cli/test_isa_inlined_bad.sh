@@ -20,17 +20,23 @@
 
 j() { printf '%s' "$json" | jq -r "$@"; }
 
-check_multi() {
-  local cc=$1 dir expected
-  dir=$(copy_fixture isa-inlined-multi)
-  mv "$dir" "$TMP/multi-$cc"
-  dir="$TMP/multi-$cc"
-  cd "$dir" || return
-  expected=$(make -s CC="$cc" >/dev/null 2>&1 && ./prog)
+# scan_fixture FIXTURE VAR COMPILER: a copy of its own, built plainly
+# (expected: its output), cleaned, scanned (json: list --json); in it.
+scan_fixture() {
+  local dir
+  dir=$(copy_fixture "$1")
+  mv "$dir" "$TMP/$1-$3"
+  cd "$TMP/$1-$3" || return 1
+  expected=$(make -s "$2=$3" >/dev/null 2>&1 && ./prog)
   make -s clean
-  "$FMVGEN" scan -- make CC="$cc" >/dev/null 2>&1
-  expect_eq "$cc: scan exit" "$?" 0
+  "$FMVGEN" scan -- make "$2=$3" >/dev/null 2>&1
+  expect_eq "$3: scan exit" "$?" 0
   json=$("$FMVGEN" list --json)
+}
+
+check_multi() {
+  local cc=$1 expected json
+  scan_fixture isa-inlined-multi CC "$cc" || return
   expect_eq "$cc: candidates" "$(j '[.functions[] | select(.status=="candidate") | .name] | sort | join(" ")')" \
     "bits count_bits quant"
   local hosts
@@ -70,16 +76,8 @@ check_multi() {
 }
 
 check_cxx() {
-  local cxx=$1 dir expected
-  dir=$(copy_fixture isa-inlined-cxx)
-  mv "$dir" "$TMP/cxx-$cxx"
-  dir="$TMP/cxx-$cxx"
-  cd "$dir" || return
-  expected=$(make -s CXX="$cxx" >/dev/null 2>&1 && ./prog)
-  make -s clean
-  "$FMVGEN" scan -- make CXX="$cxx" >/dev/null 2>&1
-  expect_eq "$cxx: scan exit" "$?" 0
-  json=$("$FMVGEN" list --json)
+  local cxx=$1 expected json
+  scan_fixture isa-inlined-cxx CXX "$cxx" || return
   expect_eq "$cxx: the one candidate, by its symbol" \
     "$(j '[.functions[] | select(.status=="candidate") | .name] | join(" ")')" "_ZN12_GLOBAL__N_15quantEf"
   expect_eq "$cxx: quant's hosts (a C++ host, and main)" \

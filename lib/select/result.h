@@ -41,6 +41,17 @@ struct select_variant {
     struct select_code code;
 };
 
+/* The linked files of one build that hold a function's clones. */
+struct select_clone_file {
+    char *path;          /* relative to the build's directory */
+    int64_t cpu_detect;  /* bytes of CPU-detection code this build's file holds
+                          * beyond the baseline's (elf/cpudetect.h); -1: unknown */
+};
+struct select_clone_files {
+    struct select_clone_file *files;
+    size_t n;
+};
+
 struct select_function {
     char *name, *display_name, *file;   /* file relative to the project root */
     int line;
@@ -67,6 +78,10 @@ struct select_function {
      * holds no clones of it (not cloned there, or not measured). NULL: no
      * build measured. */
     int64_t *bytes_added;
+    /* [variant], [n_variants] = the selected build: the linked files holding
+     * its clones there, each with the CPU-detection code a resolver brings
+     * into it (select/codecost.h); NULL: no build measured. */
+    struct select_clone_files *clone_files;
     /* [variant]: 1 when its clones in that build are its default's code
      * (decision.h, same_code); NULL: not known. */
     int *same_code;

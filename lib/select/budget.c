@@ -233,6 +233,17 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     free(gain);
 }
 
+int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_t *cpu_detect, int64_t *rest)
+{
+    if (!r->selected_code.measured || !r->n_variants || !r->variants[0].code.measured) return 0;
+    const struct select_code *s = &r->selected_code, *base = &r->variants[0].code;
+    int64_t real = select_code_growth(r, s);
+    *clones = (int64_t)(s->clone_bytes + s->resolver_bytes) - (int64_t)(base->clone_bytes + base->resolver_bytes);
+    *cpu_detect = s->cpu_detect_bytes >= 0 && base->cpu_detect_bytes >= 0 ? s->cpu_detect_bytes - base->cpu_detect_bytes : -1;
+    *rest = real - *clones - (*cpu_detect > 0 ? *cpu_detect : 0);
+    return 1;
+}
+
 char *budget_sentence(const struct select_report *r)
 {
     const struct select_budget *b = &r->budget;
@@ -246,6 +257,13 @@ char *budget_sentence(const struct select_report *r)
         int64_t real = select_code_growth(r, &r->selected_code);
         sb_addf(&sb, "; the selected build adds %lld bytes (%.1f%% of it): %s", (long long)real,
                 100.0 * (double)real / b->whole_bytes, (double)real <= b->limit ? "within the budget" : "ABOVE the budget");
+        int64_t clones, cpu, rest;
+        if (real && budget_measured_parts(r, &clones, &cpu, &rest)) {
+            sb_addf(&sb, " (clones and resolvers %lld, ", (long long)clones);
+            if (cpu >= 0) sb_addf(&sb, "the runtime's CPU detection %lld, ", (long long)cpu);
+            else sb_adds(&sb, "the runtime's CPU detection not told (a stripped file), ");
+            sb_addf(&sb, "other %lld)", (long long)rest);
+        }
     }
     return sb_detach(&sb);
 }

@@ -35,6 +35,7 @@
 #define FMVGEN_SELECT_BUDGET_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SELECT_DEFAULT_MAX_GROWTH 10.0   /* percent of a second whole build */
 
@@ -94,6 +95,13 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
 /* One sentence on the budget for the writers ("code-growth budget: ..."),
  * without a trailing newline; NULL when none was applied. Caller frees. */
 char *budget_sentence(const struct select_report *r);
+
+/* What the measured selected build's growth is made of, against the
+ * baseline: the clones and resolvers of its multiversioned functions, the
+ * runtime's CPU detection (-1: could not be told), and the rest (the
+ * default clones' and callers' changes, alignment). 0 when the selected
+ * build or the baseline was not measured, else 1. */
+int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_t *cpu_detect, int64_t *rest);
 
 /* After the selected build was measured: its real growth above the limit
  * is said in a note (the prediction was wrong). */

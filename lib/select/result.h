@@ -28,6 +28,9 @@ struct select_code {
     uint64_t clone_bytes;      /* non-default clones of the multiversioned functions */
     uint64_t resolver_bytes;   /* their resolvers */
     uint32_t code_crc;         /* tells identical code apart from different code */
+    int64_t cpu_detect_bytes;  /* the compiler runtime's CPU-detection code in
+                                * those files (elf/cpudetect.h); -1: some file
+                                * could not tell (stripped) */
 };
 
 struct select_variant {

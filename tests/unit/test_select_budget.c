@@ -215,7 +215,8 @@ static void test_apply_drops_and_says(void **state)
     assert_non_null(strstr(r.notes.v[0], "warm_b (1000 bytes"));
     assert_non_null(strstr(r.notes.v[0], "3800 bytes"));
     /* the measured selected build above the limit is said too */
-    r.selected_code = (struct select_code){.measured = 1, .code_bytes = 40000 + 3900};
+    r.selected_code = (struct select_code){.measured = 1, .code_bytes = 40000 + 3900, .clone_bytes = 2950,
+                                           .resolver_bytes = 50, .cpu_detect_bytes = 500};
     budget_check_measured(&r);
     assert_int_equal(r.notes.n, 2);
     assert_non_null(strstr(r.notes.v[1], "exceeded"));
@@ -224,6 +225,8 @@ static void test_apply_drops_and_says(void **state)
     char *summary = select_report_summary(&r);
     assert_non_null(strstr(summary, "code-growth budget: 3800 bytes, 10% of a second whole build"));
     assert_non_null(strstr(summary, "ABOVE the budget"));
+    /* what the measured growth is made of */
+    assert_non_null(strstr(summary, "(clones and resolvers 3000, the runtime's CPU detection 500, other 400)"));
     assert_non_null(strstr(summary, "dropped for the code-growth budget"));
     free(summary);
     char *md = select_report_markdown(&r);
@@ -235,6 +238,10 @@ static void test_apply_drops_and_says(void **state)
     assert_int_equal(json_integer_value(json_object_get(b, "limit_bytes")), 3800);
     assert_int_equal(json_integer_value(json_object_get(b, "dropped")), 1);
     assert_true(json_is_false(json_object_get(b, "within")));
+    json_t *parts = json_object_get(b, "selected_growth_parts");
+    assert_int_equal(json_integer_value(json_object_get(parts, "clones_and_resolvers")), 3000);
+    assert_int_equal(json_integer_value(json_object_get(parts, "cpu_detection")), 500);
+    assert_int_equal(json_integer_value(json_object_get(parts, "other")), 400);
     json_t *fns = json_object_get(j, "functions");
     int found = 0;
     for (size_t i = 0; i < json_array_size(fns); i++) {

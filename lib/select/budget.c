@@ -239,7 +239,9 @@ int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_
     const struct select_code *s = &r->selected_code, *base = &r->variants[0].code;
     int64_t real = select_code_growth(r, s);
     *clones = (int64_t)(s->clone_bytes + s->resolver_bytes) - (int64_t)(base->clone_bytes + base->resolver_bytes);
-    *cpu_detect = s->cpu_detect_bytes >= 0 && base->cpu_detect_bytes >= 0 ? s->cpu_detect_bytes - base->cpu_detect_bytes : -1;
+    *cpu_detect = s->cpu_detect_bytes >= 0 && base->cpu_detect_bytes >= 0
+                      ? s->cpu_detect_bytes - base->cpu_detect_bytes
+                      : -1;
     *rest = real - *clones - (*cpu_detect > 0 ? *cpu_detect : 0);
     return 1;
 }

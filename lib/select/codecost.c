@@ -25,7 +25,8 @@ static int measure(struct select_report *r, const char *what, const char *dir, s
     c->code_crc = cs->code_crc;
     c->cpu_detect_bytes = 0;
     for (size_t i = 0; i < cs->n_files && c->cpu_detect_bytes >= 0; i++)
-        c->cpu_detect_bytes = cs->files[i].cpu_detect_bytes < 0 ? -1 : c->cpu_detect_bytes + cs->files[i].cpu_detect_bytes;
+        c->cpu_detect_bytes =
+            cs->files[i].cpu_detect_bytes < 0 ? -1 : c->cpu_detect_bytes + cs->files[i].cpu_detect_bytes;
     return 0;
 }
 

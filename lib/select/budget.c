@@ -110,6 +110,48 @@ static double fixed_part(const struct select_report *r, size_t v)
     return rest > 0 ? rest : 0;
 }
 
+/* The fixed parts of the selection (selected[f]: f in it, with its
+ * decision's set): one per linked file holding a selected function's
+ * clones (key: the file's path; bytes: its CPU detection, the largest over
+ * the sets), or one per set where some file could not tell ("\001" and the
+ * set's name: its all-candidates residue). Fills keys and *fixed; returns
+ * needs[f * keys->n + k] (caller frees). */
+static unsigned char *fixed_parts(const struct select_report *r, size_t n, const int *selected, struct strvec *keys,
+                                  double **fixed)
+{
+    const struct decision *d = &r->decision;
+    unsigned char *needs = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) needs = xcalloc(n * keys->n + 1, 1);
+        for (size_t f = 0; f < n; f++) {
+            if (!selected[f]) continue;
+            size_t v = (size_t)d->functions[f].chosen;
+            const struct select_clone_files *cf = r->functions[f].clone_files ? &r->functions[f].clone_files[v] : NULL;
+            int known = cf && cf->n;
+            for (size_t i = 0; known && i < cf->n; i++) known = cf->files[i].cpu_detect >= 0;
+            char *residue = xasprintf("\001%s", r->variants[v].name);
+            for (size_t i = 0; i < (known ? cf->n : 1); i++) {
+                const char *key = known ? cf->files[i].path : residue;
+                double part = known ? (double)cf->files[i].cpu_detect : fixed_part(r, v);
+                size_t k = 0;
+                while (k < keys->n && strcmp(keys->v[k], key)) k++;
+                if (pass) {
+                    needs[f * keys->n + k] = 1;
+                    continue;
+                }
+                if (k == keys->n) {
+                    sv_push(keys, key);
+                    *fixed = xrealloc(*fixed, keys->n * sizeof **fixed);
+                    (*fixed)[k] = 0;
+                }
+                if (part > (*fixed)[k]) (*fixed)[k] = part;
+            }
+            free(residue);
+        }
+    }
+    return needs;
+}
+
 /* What the fixed part is, in words. Caller frees. */
 static char *budget_fixed_what(const struct select_budget *b)
 {
@@ -147,8 +189,6 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
 
     int *selected = xcalloc(n + 1, sizeof *selected), *dropped = xcalloc(n + 1, sizeof *dropped);
     double *bytes = xcalloc(n + 1, sizeof *bytes), *gain = xcalloc(n + 1, sizeof *gain);
-    /* the fixed parts: one per linked file ("path"), or per set whose files
-     * could not be told ("\001set": its all-candidates residue) */
     struct strvec keys = STRVEC_INIT;
     double *fixed = NULL;
     for (size_t f = 0; f < n && n_selected; f++) {
@@ -160,35 +200,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
         for (size_t w = 0; w < in->n_workloads; w++) gain[f] += decision_saved_share(in, w, f, (size_t)v);
         if (in->n_workloads) gain[f] /= (double)in->n_workloads;
     }
-    unsigned char *needs = NULL;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass) needs = xcalloc(n * keys.n + 1, 1);
-        for (size_t f = 0; f < n; f++) {
-            if (!selected[f]) continue;
-            size_t v = (size_t)d->functions[f].chosen;
-            const struct select_clone_files *cf = r->functions[f].clone_files ? &r->functions[f].clone_files[v] : NULL;
-            int known = cf && cf->n;
-            for (size_t i = 0; known && i < cf->n; i++) known = cf->files[i].cpu_detect >= 0;
-            char *residue = xasprintf("\001%s", r->variants[v].name);
-            for (size_t i = 0; i < (known ? cf->n : 1); i++) {
-                const char *key = known ? cf->files[i].path : residue;
-                double part = known ? (double)cf->files[i].cpu_detect : fixed_part(r, v);
-                size_t k = 0;
-                while (k < keys.n && strcmp(keys.v[k], key)) k++;
-                if (pass) {
-                    needs[f * keys.n + k] = 1;
-                    continue;
-                }
-                if (k == keys.n) {
-                    sv_push(&keys, key);
-                    fixed = xrealloc(fixed, keys.n * sizeof *fixed);
-                    fixed[k] = 0;
-                }
-                if (part > fixed[k]) fixed[k] = part;
-            }
-            free(residue);
-        }
-    }
+    unsigned char *needs = fixed_parts(r, n, selected, &keys, &fixed);
     for (size_t k = 0; k < keys.n; k++) {
         b->overhead += fixed[k];
         if (keys.v[k][0] == '\001') b->fixed_residue = 1;

@@ -1,12 +1,12 @@
 /* cpudetect.c - see cpudetect.h. */
 #include "elf/cpudetect.h"
 
-#include <gelf.h>
-#include <libelf.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "elf/elffile.h"
+#include "elf/symwalk.h"
 #include "util/util.h"
 
 int elf_cpu_detect_tu(const char *name)
@@ -27,40 +27,31 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* pairs (address, size) of the symbols counted, deduplicated afterwards */
+struct found {
+    uint64_t *v;
+    size_t n, cap;
+};
+
+static int count_sym(const struct elf_walk_sym *s, void *ctx)
+{
+    struct found *fd = ctx;
+    if (s->type != STT_FUNC || !s->size) return 0;
+    if (strcmp(s->name, "__cpu_indicator_init") && !(s->tu && elf_cpu_detect_tu(s->tu))) return 0;
+    if (fd->n + 2 > fd->cap) fd->v = xrealloc(fd->v, (fd->cap = fd->cap ? 2 * fd->cap : 32) * sizeof *fd->v);
+    fd->v[fd->n++] = s->value;
+    fd->v[fd->n++] = s->size;
+    return 0;
+}
+
 int elf_cpu_detect_bytes(const struct elf_file *ef, uint64_t *bytes)
 {
     *bytes = 0;
-    Elf *elf = ef->elf;
-    Elf_Scn *scn = NULL;
-    GElf_Shdr sh;
-    while ((scn = elf_nextscn(elf, scn)))
-        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_entsize) break;
-    if (!scn) return -1;
-    Elf_Data *data = elf_getdata(scn, NULL);
-    if (!data) return -1;
-    size_t n = sh.sh_size / sh.sh_entsize, count = 0, cap = 0;
-    /* pairs (address, size) of the symbols counted, deduplicated below */
-    uint64_t *found = NULL;
-    int in_tu = 0;
-    for (size_t i = 0; i < n; i++) {
-        GElf_Sym s;
-        if (!gelf_getsym(data, (int)i, &s)) break;
-        int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
-        const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
-        if (type == STT_FILE) {
-            in_tu = name && elf_cpu_detect_tu(name);
-            continue;
-        }
-        if (type != STT_FUNC || s.st_shndx == SHN_UNDEF || !s.st_size) continue;
-        int named = name && !strcmp(name, "__cpu_indicator_init");
-        if (!named && !(in_tu && bind == STB_LOCAL)) continue;
-        if (count + 2 > cap) found = xrealloc(found, (cap = cap ? 2 * cap : 32) * sizeof *found);
-        found[count++] = s.st_value;
-        found[count++] = s.st_size;
-    }
-    if (count) qsort(found, count / 2, 2 * sizeof *found, cmp_u64);
-    for (size_t i = 0; i < count; i += 2)
-        if (i == 0 || found[i] != found[i - 2]) *bytes += found[i + 1];
-    free(found);
+    struct found fd = {NULL, 0, 0};
+    if (elf_symtab_walk(ef->elf, 0, count_sym, &fd) != 0) return -1;
+    if (fd.n) qsort(fd.v, fd.n / 2, 2 * sizeof *fd.v, cmp_u64);
+    for (size_t i = 0; i < fd.n; i += 2)
+        if (i == 0 || fd.v[i] != fd.v[i - 2]) *bytes += fd.v[i + 1];
+    free(fd.v);
     return 0;
 }

@@ -101,7 +101,11 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
         }
         if (!fn->clone_files) fn->clone_files = xcalloc(r->n_variants + 1, sizeof *fn->clone_files);
         fn->bytes_added[index] = added_bytes(cs, fn->name);
-        clone_files(cs, dir, fn->name, base, base_dir, &fn->clone_files[index]);
+        struct select_clone_files *cf = &fn->clone_files[index];   /* measured anew each time */
+        for (size_t i = 0; i < cf->n; i++) free(cf->files[i].path);
+        free(cf->files);
+        memset(cf, 0, sizeof *cf);
+        clone_files(cs, dir, fn->name, base, base_dir, cf);
     }
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "elf/cpudetect.h"
 #include "elf/elffile.h"
 #include "elf/inspect.h"
 
@@ -88,7 +89,7 @@ static struct code_size_function *function_slot(struct code_size *cs, size_t *ca
     return f;
 }
 
-static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir)
+static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir, size_t file)
 {
     for (size_t i = 0; i < ir->list.n_functions; i++) {
         const struct inspect_function *inf = &ir->functions[i];
@@ -96,6 +97,10 @@ static void add_functions(struct code_size *cs, size_t *cap, const struct inspec
         const struct elf_mv_function *fn = inf->fn;
         struct code_size_function *f = function_slot(cs, cap, fn->name);
         if ((int)fn->n_clones > f->n_versions) f->n_versions = (int)fn->n_clones;
+        if (!f->n_files || f->files[f->n_files - 1] != file) {
+            f->files = xrealloc(f->files, (f->n_files + 1) * sizeof *f->files);
+            f->files[f->n_files++] = file;
+        }
         f->resolver_bytes += fn->resolver_size;
         for (size_t c = 0; c < fn->n_clones; c++) {
             /* inspect's size: the symbol's, or estimated from the code */
@@ -125,14 +130,20 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         }
         out->code_bytes += ef.text_size;
         out->code_crc = code_crc(&ef, out->code_crc);
+        struct code_size_file file = {.path = NULL, .code_bytes = ef.text_size, .cpu_detect_bytes = -1};
+        uint64_t cpu;
+        if (elf_cpu_detect_bytes(&ef, &cpu) == 0) file.cpu_detect_bytes = (int64_t)cpu;
         elf_file_close(&ef);
         struct inspect_report ir;
         if (inspect_file(files[i], &ir) != 0) {
             out->n_unreadable++;
             continue;
         }
+        file.path = xstrdup(files[i]);
+        out->files = xrealloc(out->files, (out->n_files + 1) * sizeof *out->files);
+        out->files[out->n_files] = file;
+        add_functions(out, &cap, &ir, out->n_files);
         out->n_files++;
-        add_functions(out, &cap, &ir);
         inspect_free(&ir);
     }
     if (out->n_functions) qsort(out->functions, out->n_functions, sizeof *out->functions, cmp_function);
@@ -172,7 +183,12 @@ uint64_t code_size_added(const struct code_size_function *f)
 
 void code_size_free(struct code_size *cs)
 {
-    for (size_t i = 0; i < cs->n_functions; i++) free(cs->functions[i].name);
+    for (size_t i = 0; i < cs->n_functions; i++) {
+        free(cs->functions[i].name);
+        free(cs->functions[i].files);
+    }
     free(cs->functions);
+    for (size_t i = 0; i < cs->n_files; i++) free(cs->files[i].path);
+    free(cs->files);
     memset(cs, 0, sizeof *cs);
 }

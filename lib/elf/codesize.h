@@ -40,6 +40,17 @@ struct code_size_function {
     uint64_t default_bytes;    /* default clones, summed over the files */
     int estimated;             /* a clone's size was estimated from its code
                                 * (no symbol size: a stripped file) */
+    size_t *files;             /* the files holding its clones: indices into
+                                * code_size.files, ascending */
+    size_t n_files;
+};
+
+/* One linked file measured. */
+struct code_size_file {
+    char *path;                /* as given to code_size_measure */
+    uint64_t code_bytes;       /* its allocated executable sections */
+    int64_t cpu_detect_bytes;  /* the compiler runtime's CPU-detection code in
+                                * it (elf/cpudetect.h); -1: no .symtab to tell */
 };
 
 struct code_size {
@@ -51,6 +62,7 @@ struct code_size {
     uint32_t code_crc;         /* CRC-32 of those sections' bytes, file after file */
     struct code_size_function *functions;   /* counted functions, sorted by name */
     size_t n_functions;
+    struct code_size_file *files;           /* [n_files], in the order measured */
 };
 
 /* Measures the files (in the given order). A file that cannot be read gets

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/cpudetect.h"
 #include "elf/elffile.h"
 #include "elf/samecode.h"
 #include "util/util.h"
@@ -161,6 +162,8 @@ int inspect_file(const char *path, struct inspect_report *out)
         analyze_function(&ef, &starts, &out->list.functions[i], &out->functions[i]);
     free(starts.v);
     account_sizes(out, ef.text_size);
+    uint64_t cpu;
+    out->size.cpu_detect_bytes = elf_cpu_detect_bytes(&ef, &cpu) == 0 ? (int64_t)cpu : -1;
     elf_file_close(&ef);
     return 0;
 }
@@ -304,6 +307,8 @@ static json_t *size_json(const struct inspect_size *s)
     json_object_set_new(o, "clone_bytes", json_integer((json_int_t)s->clone_bytes));
     json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)s->resolver_bytes));
     json_object_set_new(o, "measured_growth_bytes", json_integer((json_int_t)(s->clone_bytes + s->resolver_bytes)));
+    json_object_set_new(o, "cpu_detection_bytes",
+                        s->cpu_detect_bytes >= 0 ? json_integer((json_int_t)s->cpu_detect_bytes) : json_null());
     json_object_set_new(o, "default_clone_bytes", json_integer((json_int_t)s->default_bytes));
     json_object_set_new(o, "R", json_real(s->r));
     json_object_set_new(o, "N", s->n_versions ? json_integer(s->n_versions) : json_null());

@@ -62,6 +62,9 @@ struct inspect_size {
     int n_versions;              /* N when the same for all counted functions, else 0 */
     double n_mean;               /* N averaged, weighted by default clone size */
     uint64_t predicted_growth;   /* sum(default_size * (N_f - 1)) */
+    int64_t cpu_detect_bytes;    /* the compiler runtime's CPU detection that a
+                                  * resolver links in (elf/cpudetect.h), part of
+                                  * text and of C; -1: no .symtab to tell */
 };
 
 struct inspect_report {

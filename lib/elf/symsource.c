@@ -11,6 +11,7 @@
 
 #include "elf/codesize.h"
 #include "elf/elffile.h"
+#include "elf/symwalk.h"
 #include "util/util.h"
 
 /* How many symbols below an address are looked at for one that holds it:
@@ -73,45 +74,35 @@ static int cmp_sym(const void *a, const void *b)
     return x < y ? -1 : x > y;   /* stable enough: the table order came first */
 }
 
+struct walk {
+    struct symfile *f;
+    size_t cap;
+    const char *tu;        /* the last STT_FILE name seen, as in the file */
+};
+
+static int keep_sym(const struct elf_walk_sym *s, void *ctx)
+{
+    struct walk *w = ctx;
+    struct symfile *f = w->f;
+    const char *file = NULL;
+    if (s->tu) {
+        /* symbols keep pointing at the copy: a strvec's strings do not move
+         * when it grows, only its array does */
+        if (s->tu != w->tu) sv_push(&f->files, s->tu);
+        w->tu = s->tu;
+        file = f->files.v[f->files.n - 1];
+    }
+    if (f->n_syms == w->cap) f->syms = xrealloc(f->syms, (w->cap = w->cap ? 2 * w->cap : 256) * sizeof *f->syms);
+    f->syms[f->n_syms++] = (struct sym){s->value, s->size, xstrdup(s->name), file, s->bind == STB_LOCAL};
+    return 0;
+}
+
 /* The function symbols of the .symtab (else of the .dynsym: a stripped
  * file), each local one with the STT_FILE before it. */
 static void read_symtab(Elf *elf, struct symfile *f)
 {
-    Elf_Scn *scn = NULL, *dynsym = NULL;
-    GElf_Shdr sh, dynsym_sh;
-    while ((scn = elf_nextscn(elf, scn))) {
-        if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize) continue;
-        if (sh.sh_type == SHT_SYMTAB) break;
-        if (sh.sh_type == SHT_DYNSYM) dynsym = scn, dynsym_sh = sh;
-    }
-    if (!scn) scn = dynsym, sh = dynsym_sh;
-    if (!scn) return;
-    Elf_Data *data = elf_getdata(scn, NULL);
-    if (!data) return;
-    size_t n = sh.sh_size / sh.sh_entsize, cap = 0;
-    const char *file = NULL;
-    for (size_t i = 0; i < n; i++) {
-        GElf_Sym s;
-        if (!gelf_getsym(data, (int)i, &s)) break;
-        int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
-        const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
-        if (type == STT_FILE) {
-            /* an empty name closes the last TU's locals (the linker's own) */
-            file = NULL;
-            if (name && *name) {
-                /* symbols keep pointing at it: a strvec's strings do
-                 * not move when it grows, only its array does */
-                sv_push(&f->files, name);
-                file = f->files.v[f->files.n - 1];
-            }
-            continue;
-        }
-        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || !name || !*name) continue;
-        if (f->n_syms == cap) f->syms = xrealloc(f->syms, (cap = cap ? 2 * cap : 256) * sizeof *f->syms);
-        f->syms[f->n_syms++] = (struct sym){s.st_value, s.st_size, xstrdup(name),
-                                            bind == STB_LOCAL ? file : NULL, bind == STB_LOCAL};
-    }
-    f->readable = 1;
+    struct walk w = {f, 0, NULL};
+    if (elf_symtab_walk(elf, 1, keep_sym, &w) == 0) f->readable = 1;
 }
 
 static void read_segments(Elf *elf, struct symfile *f)

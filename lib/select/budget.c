@@ -8,16 +8,28 @@
 #include "select/result.h"
 #include "util/util.h"
 
-static double predicted(size_t n, const int *selected, const double *bytes, const int *dropped, double overhead)
+/* The growth of the selection less dropped: the kept functions' bytes and
+ * every fixed part some kept function needs. skip: one more function
+ * counted as dropped (-1: none). */
+static double predicted(const struct budget_parts *p, const int *dropped, long skip)
 {
     double sum = 0;
-    int any = 0;
-    for (size_t f = 0; f < n; f++) {
-        if (!selected[f] || dropped[f]) continue;
-        any = 1;
-        if (bytes[f] > 0) sum += bytes[f];
+    for (size_t f = 0; f < p->n; f++)
+        if (p->selected[f] && !dropped[f] && (long)f != skip && p->bytes[f] > 0) sum += p->bytes[f];
+    for (size_t k = 0; k < p->n_fixed; k++) {
+        int needed = 0;
+        for (size_t f = 0; f < p->n && !needed; f++)
+            needed = p->selected[f] && !dropped[f] && (long)f != skip && p->needs[f * p->n_fixed + k];
+        if (needed && p->fixed[k] > 0) sum += p->fixed[k];
     }
-    return any ? sum + overhead : 0;
+    return sum;
+}
+
+/* What dropping f alone would save: its bytes and the fixed parts only it
+ * needs. */
+static double marginal(const struct budget_parts *p, const int *dropped, size_t f)
+{
+    return predicted(p, dropped, -1) - predicted(p, dropped, (long)f);
 }
 
 /* a's gain per byte is below b's (ties: the bigger goes first) */
@@ -28,36 +40,39 @@ static int worse(double gain_a, double bytes_a, double gain_b, double bytes_b)
     return bytes_a > bytes_b;
 }
 
-size_t budget_fit(size_t n, const int *selected, const double *bytes, const double *gain, double overhead,
-                  double limit, int *dropped, double *before, double *after)
+size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped, double *before, double *after)
 {
-    if (overhead < 0) overhead = 0;
+    size_t n = p->n;
     for (size_t f = 0; f < n; f++) dropped[f] = 0;
-    double now = predicted(n, selected, bytes, dropped, overhead);
+    double now = predicted(p, dropped, -1);
     if (before) *before = now;
     size_t n_dropped = 0;
     while (limit >= 0 && now > limit) {
         long pick = -1;
+        double pick_bytes = 0;
         for (size_t f = 0; f < n; f++) {
-            if (!selected[f] || dropped[f] || !(bytes[f] > 0)) continue;
-            if (pick < 0 || worse(gain[f], bytes[f], gain[pick], bytes[pick])) pick = (long)f;
+            if (!p->selected[f] || dropped[f] || !(p->bytes[f] > 0)) continue;
+            double m = marginal(p, dropped, f);
+            if (pick < 0 || worse(p->gain[f], m, p->gain[pick], pick_bytes)) pick = (long)f, pick_bytes = m;
         }
         if (pick < 0) break;   /* only unknown sizes left: nothing more to drop */
         dropped[pick] = 1;
         n_dropped++;
-        now = predicted(n, selected, bytes, dropped, overhead);
+        now = predicted(p, dropped, -1);
     }
     /* take back what fits again, best gain per byte first (a big function
      * dropped early can leave room for a small one dropped before it) */
     for (int again = 1; again && n_dropped;) {
         again = 0;
         long pick = -1;
+        double pick_bytes = 0;
         for (size_t f = 0; f < n; f++) {
-            if (!dropped[f]) continue;
+            if (!dropped[f] || !(p->gain[f] > 0)) continue;
             dropped[f] = 0;
-            int fits = predicted(n, selected, bytes, dropped, overhead) <= limit;
+            double with = predicted(p, dropped, -1), m = with - predicted(p, dropped, (long)f);
             dropped[f] = 1;
-            if (fits && gain[f] > 0 && (pick < 0 || worse(gain[pick], bytes[pick], gain[f], bytes[f]))) pick = (long)f;
+            if (with <= limit && (pick < 0 || worse(p->gain[pick], pick_bytes, p->gain[f], m)))
+                pick = (long)f, pick_bytes = m;
         }
         if (pick >= 0) {
             dropped[pick] = 0;
@@ -65,8 +80,20 @@ size_t budget_fit(size_t n, const int *selected, const double *bytes, const doub
             again = 1;
         }
     }
-    if (after) *after = predicted(n, selected, bytes, dropped, overhead);
+    if (after) *after = predicted(p, dropped, -1);
     return n_dropped;
+}
+
+size_t budget_fit(size_t n, const int *selected, const double *bytes, const double *gain, double overhead,
+                  double limit, int *dropped, double *before, double *after)
+{
+    unsigned char *needs = xcalloc(n + 1, 1);
+    for (size_t f = 0; f < n; f++) needs[f] = 1;
+    double fixed = overhead > 0 ? overhead : 0;
+    struct budget_parts p = {n, selected, bytes, gain, 1, &fixed, needs};
+    size_t k = budget_fit_parts(&p, limit, dropped, before, after);
+    free(needs);
+    return k;
 }
 
 /* The fixed part of set v's growth: its all-candidates build's growth beyond
@@ -81,6 +108,62 @@ static double fixed_part(const struct select_report *r, size_t v)
     }
     double rest = (double)select_code_growth(r, &r->variants[v].code) - clones;
     return rest > 0 ? rest : 0;
+}
+
+/* The fixed parts of the selection (selected[f]: f in it, with its
+ * decision's set): one per linked file holding a selected function's
+ * clones (key: the file's path; bytes: its CPU detection, the largest over
+ * the sets), or one per set where some file could not tell ("\001" and the
+ * set's name: its all-candidates residue). Fills keys and *fixed; returns
+ * needs[f * keys->n + k] (caller frees). */
+static unsigned char *fixed_parts(const struct select_report *r, size_t n, const int *selected, struct strvec *keys,
+                                  double **fixed)
+{
+    const struct decision *d = &r->decision;
+    unsigned char *needs = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) needs = xcalloc(n * keys->n + 1, 1);
+        for (size_t f = 0; f < n; f++) {
+            if (!selected[f]) continue;
+            size_t v = (size_t)d->functions[f].chosen;
+            const struct select_clone_files *cf = r->functions[f].clone_files ? &r->functions[f].clone_files[v] : NULL;
+            int known = cf && cf->n;
+            for (size_t i = 0; known && i < cf->n; i++) known = cf->files[i].cpu_detect >= 0;
+            char *residue = xasprintf("\001%s", r->variants[v].name);
+            for (size_t i = 0; i < (known ? cf->n : 1); i++) {
+                const char *key = known ? cf->files[i].path : residue;
+                double part = known ? (double)cf->files[i].cpu_detect : fixed_part(r, v);
+                size_t k = 0;
+                while (k < keys->n && strcmp(keys->v[k], key)) k++;
+                if (pass) {
+                    needs[f * keys->n + k] = 1;
+                    continue;
+                }
+                if (k == keys->n) {
+                    sv_push(keys, key);
+                    *fixed = xrealloc(*fixed, keys->n * sizeof **fixed);
+                    (*fixed)[k] = 0;
+                }
+                if (part > (*fixed)[k]) (*fixed)[k] = part;
+            }
+            free(residue);
+        }
+    }
+    return needs;
+}
+
+/* What the fixed part is, in words. Caller frees. */
+static char *budget_fixed_what(const struct select_budget *b)
+{
+    struct strbuf sb = STRBUF_INIT;
+    if (b->n_fixed_files)
+        sb_addf(&sb, "the compiler runtime's CPU detection linked into %zu file%s with a resolver", b->n_fixed_files,
+                b->n_fixed_files == 1 ? "" : "s");
+    if (b->fixed_residue)
+        sb_addf(&sb, "%sthe all-candidates build's growth beyond its clones, where the CPU-detection code could not "
+                     "be told (an overestimate)", sb.len ? "; " : "");
+    if (!sb.len) sb_adds(&sb, "none");
+    return sb_detach(&sb);
 }
 
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth)
@@ -106,18 +189,28 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
 
     int *selected = xcalloc(n + 1, sizeof *selected), *dropped = xcalloc(n + 1, sizeof *dropped);
     double *bytes = xcalloc(n + 1, sizeof *bytes), *gain = xcalloc(n + 1, sizeof *gain);
+    struct strvec keys = STRVEC_INIT;
+    double *fixed = NULL;
     for (size_t f = 0; f < n && n_selected; f++) {
         int v = d->functions[f].chosen;
         if (v < 1 || (size_t)v >= r->n_variants) continue;
         selected[f] = 1;
         bytes[f] = (double)select_bytes_added(r, f, (size_t)v);
         if (bytes[f] < 0) b->n_unknown++;
-        double fixed = fixed_part(r, (size_t)v);
-        if (fixed > b->overhead) b->overhead = fixed;
         for (size_t w = 0; w < in->n_workloads; w++) gain[f] += decision_saved_share(in, w, f, (size_t)v);
         if (in->n_workloads) gain[f] /= (double)in->n_workloads;
     }
-    b->n_dropped = budget_fit(n, selected, bytes, gain, b->overhead, b->limit, dropped, &b->before, &b->after);
+    unsigned char *needs = fixed_parts(r, n, selected, &keys, &fixed);
+    for (size_t k = 0; k < keys.n; k++) {
+        b->overhead += fixed[k];
+        if (keys.v[k][0] == '\001') b->fixed_residue = 1;
+        else b->n_fixed_files++;
+    }
+    struct budget_parts parts = {n, selected, bytes, gain, keys.n, fixed, needs};
+    b->n_dropped = budget_fit_parts(&parts, b->limit, dropped, &b->before, &b->after);
+    sv_free(&keys);
+    free(fixed);
+    free(needs);
     struct strbuf names = STRBUF_INIT;
     for (size_t f = 0; f < n; f++) {
         if (!dropped[f]) continue;
@@ -133,20 +226,36 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
         df->chosen = -1;
         df->reason = DECISION_CODE_BUDGET;
     }
+    char *fixed_what = budget_fixed_what(b);
     if (b->n_dropped)
         sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
                             "build (%s, %.0f bytes): %.0f bytes; dropped, least gain per byte first: %s; it now adds "
-                            "%.0f bytes (predicted, the fixed part %.0f included)",
-                 b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, sb_str(&names), b->after, b->overhead);
+                            "%.0f bytes (predicted; the fixed part of the selection as given: %.0f bytes, %s)",
+                 b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, sb_str(&names), b->after, b->overhead,
+                 fixed_what);
     if (b->after > b->limit)
         sv_pushf(&r->notes, "code-growth budget: the selection still adds %.0f bytes, above the limit of %.0f bytes: "
                             "%zu selected function%s added bytes that could not be measured", b->after, b->limit,
                  b->n_unknown, b->n_unknown == 1 ? "" : "s");
+    free(fixed_what);
     sb_free(&names);
     free(selected);
     free(dropped);
     free(bytes);
     free(gain);
+}
+
+int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_t *cpu_detect, int64_t *rest)
+{
+    if (!r->selected_code.measured || !r->n_variants || !r->variants[0].code.measured) return 0;
+    const struct select_code *s = &r->selected_code, *base = &r->variants[0].code;
+    int64_t real = select_code_growth(r, s);
+    *clones = (int64_t)(s->clone_bytes + s->resolver_bytes) - (int64_t)(base->clone_bytes + base->resolver_bytes);
+    *cpu_detect = s->cpu_detect_bytes >= 0 && base->cpu_detect_bytes >= 0
+                      ? s->cpu_detect_bytes - base->cpu_detect_bytes
+                      : -1;
+    *rest = real - *clones - (*cpu_detect > 0 ? *cpu_detect : 0);
+    return 1;
 }
 
 char *budget_sentence(const struct select_report *r)
@@ -162,6 +271,13 @@ char *budget_sentence(const struct select_report *r)
         int64_t real = select_code_growth(r, &r->selected_code);
         sb_addf(&sb, "; the selected build adds %lld bytes (%.1f%% of it): %s", (long long)real,
                 100.0 * (double)real / b->whole_bytes, (double)real <= b->limit ? "within the budget" : "ABOVE the budget");
+        int64_t clones, cpu, rest;
+        if (real && budget_measured_parts(r, &clones, &cpu, &rest)) {
+            sb_addf(&sb, " (clones and resolvers %lld, ", (long long)clones);
+            if (cpu >= 0) sb_addf(&sb, "the runtime's CPU detection %lld, ", (long long)cpu);
+            else sb_adds(&sb, "the runtime's CPU detection not told (a stripped file), ");
+            sb_addf(&sb, "other %lld)", (long long)rest);
+        }
     }
     return sb_detach(&sb);
 }

@@ -11,16 +11,23 @@
  *     SELECT_DEFAULT_MAX_GROWTH);
  *   - a selection's predicted growth: the bytes its functions' clones and
  *     resolvers add in their chosen sets' all-candidates builds
- *     (bytes_added), plus, when anything is selected, the fixed part: the
- *     largest, over the sets used, of that set's all-candidates growth
- *     beyond its clones' own bytes (the CPU-model code libgcc links into
- *     each file with a resolver, callers changed by the calls that are now
- *     through a resolver), never below 0;
+ *     (bytes_added), plus the fixed parts: for each linked file that holds
+ *     a selected function's clones there, the CPU-detection code the
+ *     compiler runtime links into a file with a resolver (libgcc's
+ *     cpuinfo.o, elf/cpudetect.h), as much as that file of the
+ *     all-candidates build holds beyond the baseline's (the largest over
+ *     the sets used), counted once per file however many functions it
+ *     holds. Where that cannot be told (a stripped file, clones found in
+ *     no file), the set's all-candidates growth beyond its clones' own
+ *     bytes stands for it (an overestimate: it also holds the changes to
+ *     every other candidate's default and callers), and the report says
+ *     so;
  *   - a function's gain: the share of each workload's baseline samples its
  *     chosen clones saved in the profiled runs (decision_saved_share),
  *     averaged over the workloads.
  * When the prediction is above the limit, the selected functions with the
- * least gain per byte added are dropped until it is not; then each dropped
+ * least gain per byte added (their bytes and the fixed parts no other kept
+ * function needs) are dropped until it is not; then each dropped
  * one that fits again (best gain per byte first) is taken back. A function
  * whose bytes are unknown is never dropped (dropping it would save nothing
  * measurable); the report says so. */
@@ -28,6 +35,7 @@
 #define FMVGEN_SELECT_BUDGET_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SELECT_DEFAULT_MAX_GROWTH 10.0   /* percent of a second whole build */
 
@@ -40,6 +48,21 @@
 size_t budget_fit(size_t n, const int *selected, const double *bytes, const double *gain, double overhead,
                   double limit, int *dropped, double *before, double *after);
 
+/* The same with fixed parts that only some functions need (one per linked
+ * file: its CPU-detection code). n functions as above; fixed[k] (>= 0) the
+ * bytes of part k; needs[f * n_fixed + k] 1 when f, kept, brings part k. A
+ * part counts once while any kept function needs it. budget_fit is this
+ * with one part every function needs. */
+struct budget_parts {
+    size_t n;
+    const int *selected;
+    const double *bytes, *gain;
+    size_t n_fixed;
+    const double *fixed;
+    const unsigned char *needs;
+};
+size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped, double *before, double *after);
+
 struct select_report;
 struct decision_input;
 
@@ -51,7 +74,10 @@ struct select_budget {
     double whole_bytes;     /* a second whole build's code bytes */
     const char *whole_what; /* "the -march=x86-64-v3 reference" or "the baseline" */
     double limit;           /* bytes */
-    double overhead;        /* the fixed part, bytes */
+    double overhead;        /* the fixed parts of the selection as given, bytes */
+    size_t n_fixed_files;   /* linked files whose CPU-detection code counts */
+    int fixed_residue;      /* 1: some fixed part is an all-candidates residue
+                             * (the CPU-detection code could not be told) */
     double before, after;   /* predicted growth, bytes */
     size_t n_dropped;
     size_t n_unknown;       /* selected functions whose bytes were unknown */
@@ -69,6 +95,13 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
 /* One sentence on the budget for the writers ("code-growth budget: ..."),
  * without a trailing newline; NULL when none was applied. Caller frees. */
 char *budget_sentence(const struct select_report *r);
+
+/* What the measured selected build's growth is made of, against the
+ * baseline: the clones and resolvers of its multiversioned functions, the
+ * runtime's CPU detection (-1: could not be told), and the rest (the
+ * default clones' and callers' changes, alignment). 0 when the selected
+ * build or the baseline was not measured, else 1. */
+int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_t *cpu_detect, int64_t *rest);
 
 /* After the selected build was measured: its real growth above the limit
  * is said in a note (the prediction was wrong). */

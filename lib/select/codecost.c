@@ -23,6 +23,10 @@ static int measure(struct select_report *r, const char *what, const char *dir, s
     c->clone_bytes = cs->clone_bytes;
     c->resolver_bytes = cs->resolver_bytes;
     c->code_crc = cs->code_crc;
+    c->cpu_detect_bytes = 0;
+    for (size_t i = 0; i < cs->n_files && c->cpu_detect_bytes >= 0; i++)
+        c->cpu_detect_bytes =
+            cs->files[i].cpu_detect_bytes < 0 ? -1 : c->cpu_detect_bytes + cs->files[i].cpu_detect_bytes;
     return 0;
 }
 
@@ -39,7 +43,55 @@ static int64_t added_bytes(const struct code_size *cs, const char *name)
     return total;
 }
 
-static void fill_functions(struct select_report *r, size_t index, const struct code_size *cs)
+/* The path of file (a path under dir) relative to dir. */
+static const char *relative(const char *dir, const char *file)
+{
+    size_t n = strlen(dir);
+    if (!strncmp(file, dir, n) && file[n] == '/') return file + n + 1;
+    return file;
+}
+
+/* The CPU-detection bytes file i of cs (under dir) holds beyond the same
+ * file of the baseline (base, under base_dir; NULL: none measured): -1
+ * when either cannot be told. */
+static int64_t cpu_detect_added(const struct code_size *cs, const char *dir, size_t i, const struct code_size *base,
+                                const char *base_dir)
+{
+    int64_t own = cs->files[i].cpu_detect_bytes;
+    if (own < 0) return -1;
+    const char *rel = relative(dir, cs->files[i].path);
+    for (size_t j = 0; base && j < base->n_files; j++) {
+        if (strcmp(relative(base_dir, base->files[j].path), rel)) continue;
+        if (base->files[j].cpu_detect_bytes < 0) return -1;
+        return own > base->files[j].cpu_detect_bytes ? own - base->files[j].cpu_detect_bytes : 0;
+    }
+    return own;   /* a file the baseline does not have */
+}
+
+/* The files of cs where function name has clones, into out. */
+static void clone_files(const struct code_size *cs, const char *dir, const char *name, const struct code_size *base,
+                        const char *base_dir, struct select_clone_files *out)
+{
+    for (size_t k = 0; k < cs->n_functions; k++) {
+        char *b = attribution_base_name(cs->functions[k].name);
+        int match = !strcmp(b, name);
+        free(b);
+        if (!match) continue;
+        for (size_t j = 0; j < cs->functions[k].n_files; j++) {
+            size_t i = cs->functions[k].files[j];
+            const char *rel = relative(dir, cs->files[i].path);
+            int seen = 0;
+            for (size_t m = 0; m < out->n && !seen; m++) seen = !strcmp(out->files[m].path, rel);
+            if (seen) continue;
+            out->files = xrealloc(out->files, (out->n + 1) * sizeof *out->files);
+            out->files[out->n++] =
+                (struct select_clone_file){xstrdup(rel), cpu_detect_added(cs, dir, i, base, base_dir)};
+        }
+    }
+}
+
+static void fill_functions(struct select_report *r, size_t index, const struct code_size *cs, const char *dir,
+                           const struct code_size *base, const char *base_dir)
 {
     for (size_t f = 0; f < r->n_functions; f++) {
         struct select_function *fn = &r->functions[f];
@@ -47,20 +99,36 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
             fn->bytes_added = xcalloc(r->n_variants + 1, sizeof *fn->bytes_added);
             for (size_t v = 0; v <= r->n_variants; v++) fn->bytes_added[v] = -1;
         }
+        if (!fn->clone_files) fn->clone_files = xcalloc(r->n_variants + 1, sizeof *fn->clone_files);
         fn->bytes_added[index] = added_bytes(cs, fn->name);
+        struct select_clone_files *cf = &fn->clone_files[index];   /* measured anew each time */
+        for (size_t i = 0; i < cf->n; i++) free(cf->files[i].path);
+        free(cf->files);
+        memset(cf, 0, sizeof *cf);
+        clone_files(cs, dir, fn->name, base, base_dir, cf);
     }
 }
 
 void select_measure_code(struct select_report *r, const struct select_build_dirs *dirs)
 {
-    struct code_size cs;
+    struct code_size cs, base;
+    memset(&base, 0, sizeof base);
+    const char *base_dir = r->n_variants && dirs->variants ? dirs->variants[0] : NULL;
+    int have_base = 0;
     for (size_t v = 0; v < r->n_variants; v++) {
-        if (measure(r, r->variants[v].name, dirs->variants ? dirs->variants[v] : NULL, &r->variants[v].code, &cs) == 0)
-            fill_functions(r, v, &cs);
-        code_size_free(&cs);
+        const char *dir = dirs->variants ? dirs->variants[v] : NULL;
+        if (measure(r, r->variants[v].name, dir, &r->variants[v].code, &cs) == 0)
+            fill_functions(r, v, &cs, dir, have_base ? &base : NULL, base_dir);
+        if (v == 0 && r->variants[0].code.measured) {
+            base = cs;   /* kept: the other builds' files are told against it */
+            have_base = 1;
+        } else
+            code_size_free(&cs);
     }
-    if (measure(r, "selected", dirs->selected, &r->selected_code, &cs) == 0) fill_functions(r, r->n_variants, &cs);
+    if (measure(r, "selected", dirs->selected, &r->selected_code, &cs) == 0)
+        fill_functions(r, r->n_variants, &cs, dirs->selected, have_base ? &base : NULL, base_dir);
     code_size_free(&cs);
+    code_size_free(&base);
 
     struct select_march *refs[2] = {&r->march, &r->march_nofma};
     const char *ref_dirs[2] = {dirs->march, dirs->march_nofma};

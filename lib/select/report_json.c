@@ -98,6 +98,17 @@ static json_t *budget_json(const struct select_report *r)
     int64_t real = select_code_growth(r, &r->selected_code);
     json_object_set_new(o, "selected_growth_bytes", measured ? json_integer((json_int_t)real) : json_null());
     json_object_set_new(o, "within", measured ? json_boolean((double)real <= b->limit) : json_null());
+    json_object_set_new(o, "fixed_files", json_integer((json_int_t)b->n_fixed_files));
+    json_object_set_new(o, "fixed_from_residue", json_boolean(b->fixed_residue));
+    int64_t clones, cpu, rest;
+    if (budget_measured_parts(r, &clones, &cpu, &rest)) {
+        json_t *parts = json_object();
+        json_object_set_new(parts, "clones_and_resolvers", json_integer((json_int_t)clones));
+        json_object_set_new(parts, "cpu_detection", cpu >= 0 ? json_integer((json_int_t)cpu) : json_null());
+        json_object_set_new(parts, "other", json_integer((json_int_t)rest));
+        json_object_set_new(o, "selected_growth_parts", parts);
+    } else
+        json_object_set_new(o, "selected_growth_parts", json_null());
     return o;
 }
 

@@ -28,6 +28,9 @@ struct select_code {
     uint64_t clone_bytes;      /* non-default clones of the multiversioned functions */
     uint64_t resolver_bytes;   /* their resolvers */
     uint32_t code_crc;         /* tells identical code apart from different code */
+    int64_t cpu_detect_bytes;  /* the compiler runtime's CPU-detection code in
+                                * those files (elf/cpudetect.h); -1: some file
+                                * could not tell (stripped) */
 };
 
 struct select_variant {
@@ -39,6 +42,17 @@ struct select_variant {
     char *output_match; /* "identical", "within-tolerance", ... ("" when not compared) */
     int eligible;
     struct select_code code;
+};
+
+/* The linked files of one build that hold a function's clones. */
+struct select_clone_file {
+    char *path;          /* relative to the build's directory */
+    int64_t cpu_detect;  /* bytes of CPU-detection code this build's file holds
+                          * beyond the baseline's (elf/cpudetect.h); -1: unknown */
+};
+struct select_clone_files {
+    struct select_clone_file *files;
+    size_t n;
 };
 
 struct select_function {
@@ -67,6 +81,10 @@ struct select_function {
      * holds no clones of it (not cloned there, or not measured). NULL: no
      * build measured. */
     int64_t *bytes_added;
+    /* [variant], [n_variants] = the selected build: the linked files holding
+     * its clones there, each with the CPU-detection code a resolver brings
+     * into it (select/codecost.h); NULL: no build measured. */
+    struct select_clone_files *clone_files;
     /* [variant]: 1 when its clones in that build are its default's code
      * (decision.h, same_code); NULL: not known. */
     int *same_code;

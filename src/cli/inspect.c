@@ -125,6 +125,9 @@ static void print_size(const struct inspect_size *s)
     printf("  extra clones (non-default versions)   %10" PRIu64 "\n", s->clone_bytes);
     printf("  resolvers                             %10" PRIu64 "\n", s->resolver_bytes);
     printf("  C = text without the extra clones     %10" PRIu64 "\n", s->text_without);
+    if (s->cpu_detect_bytes >= 0)
+        printf("    of it, the runtime's CPU detection  %10" PRId64 "  (linked in with a file's first resolver)\n",
+               s->cpu_detect_bytes);
     printf("  measured growth                       %10" PRIu64 "  (%.2f%% of C)\n", growth, percent(growth, s->text_without));
     printf("  formula (1-R)*C + R*C*N, from this binary:\n");
     printf("    R = default clones / C = %" PRIu64 " / %" PRIu64 " = %.4f\n", s->default_bytes, s->text_without, s->r);

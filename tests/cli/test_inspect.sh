@@ -76,6 +76,8 @@ assert s["text_bytes_without_clones"] + s["clone_bytes"] + s["resolver_bytes"] =
 assert s["measured_growth_bytes"] == s["clone_bytes"] + s["resolver_bytes"] and s["functions_counted"] == 2
 assert s["predicted_growth_bytes"] == sum(c["size"] * (f["versions"] - 1) for f in fn.values() for c in f["clones"] if c["default"])
 assert s["N"] is None and d["files"][1]["code_size"]["N"] == 3
+# the CPU detection a resolver links in: __cpu_indicator_init and its helpers
+assert s["cpu_detection_bytes"] > 1000 and s["cpu_detection_bytes"] < s["text_bytes_without_clones"], s
 print("ok")
 ' "$TMP/$cc.json" 2>&1)
     expect_eq "$cc: JSON shape and values" "$shape" ok

@@ -5,8 +5,9 @@
 # floorf with clang. perf credits that time to the callee; select counts it
 # as the caller's (lib/select/libcalls.h) and says so. Also the code-growth
 # budget (lib/select/budget.h) on a program whose whole code is about 1 KB:
-# its limit is 10% of the baseline's code (no v3 reference here), and what
-# is left selected fits it; --max-growth none applies none. Behaviour only:
+# its limit is 10% of the baseline's code (no v3 reference here), its fixed
+# part the CPU detection libgcc links into the program, and what is left
+# selected fits it; --max-growth none applies none. Behaviour only:
 # whether a function gains significantly is not asserted.
 source "$TESTLIB"
 
@@ -53,6 +54,16 @@ expect_match "budget: what a second whole build is" "$(jq -r '.code_size.budget.
 expect_eq "budget: the selection fits" "$(jq -r '.code_size.budget | .predicted_bytes <= .limit_bytes' <<<"$out")" true
 expect_eq "budget: dropped ones say why" \
   "$(jq -r '[.functions[] | select(.reason=="code-budget") | select(.why | test("code-growth budget") | not)] | length' <<<"$out")" 0
+# its fixed part is the CPU detection libgcc links into prog, the one linked
+# file with clones (elf/cpudetect.h), when anything was chosen; none else
+chosen=$(jq -r '[.functions[] | select(.selected or .reason=="code-budget")] | length' <<<"$out")
+if [ "$chosen" -gt 0 ]; then
+  expect_eq "budget: one file's CPU detection" "$(jq -r '.code_size.budget.fixed_files' <<<"$out")" 1
+  expect_eq "budget: told, not the residue" "$(jq -r '.code_size.budget.fixed_from_residue' <<<"$out")" false
+  expect_eq "budget: libgcc's cpuinfo.o is KBs" "$(jq -r '.code_size.budget.fixed_bytes > 1000' <<<"$out")" true
+else
+  expect_eq "budget: nothing chosen, no fixed part" "$(jq -r '.code_size.budget.fixed_bytes' <<<"$out")" 0
+fi
 
 run_one clang-14 quant floorf --max-growth none
 note=$(jq -r '.notes[] | select(startswith("quant: "))' <<<"$out")

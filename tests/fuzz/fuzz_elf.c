@@ -1,10 +1,12 @@
 /* fuzz_elf.c - the ELF reader behind `inspect` (elf_file_open_buffer), and
  * what inspect does with an open file: find the multiversioned functions
  * (elf_mv_scan, which disassembles resolvers) and analyse each clone's
- * code (isa_analyze, isa_analyze_reachable). The input is the file. */
+ * code (isa_analyze, isa_analyze_reachable), and the CPU-detection bytes
+ * (elf_cpu_detect_bytes: the symbol table walk). The input is the file. */
 #include "fuzz_common.h"
 
 #include "elf/clones.h"
+#include "elf/cpudetect.h"
 #include "elf/elffile.h"
 #include "elf/isa.h"
 
@@ -20,6 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)elf_file_ifunc_at(&ef, s->value, s->name);
         (void)elf_file_addr_is_code(&ef, s->value);
     }
+    uint64_t cpu;
+    (void)elf_cpu_detect_bytes(&ef, &cpu);
     struct elf_mv_list mv;
     if (elf_mv_scan(&ef, &mv) == 0) {
         for (size_t i = 0; i < mv.n_functions; i++) {

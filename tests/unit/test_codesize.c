@@ -2,7 +2,9 @@
  * linked x86-64 ELF files, and the code bytes and per-function clone bytes
  * measured in them, on the inspect-clones fixture compiled at test time by
  * gcc (and clang when installed). The sizes are checked against the symbol
- * sizes of lib/elf/clones.h and against binutils' `size -A`. */
+ * sizes of lib/elf/clones.h and against binutils' `size -A`; the files
+ * holding each function's clones and each file's CPU-detection code
+ * (elf/cpudetect.h: present with a resolver, 0 without, unknown stripped). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,8 @@
 
 #include "elf/clones.h"
 #include "elf/codesize.h"
+#include "elf/cpudetect.h"
+#include "elf/elffile.h"
 #include "run/spawn.h"
 #include "util/util.h"
 
@@ -161,6 +165,24 @@ static void check_compiler(const char *cc)
     assert_int_equal(cs.clone_bytes + cs.resolver_bytes, sum);
     assert_null(code_size_find(&cs, "main"));
     assert_true(cs.code_bytes > sum);
+    /* each function knows the files holding its clones; each file its CPU
+     * detection: the runtime's __cpu_indicator_init and the helpers of its
+     * object (more than that symbol alone), in both files (each has a
+     * resolver) */
+    for (int i = 0; i < 3; i++) {
+        const struct code_size_function *f = code_size_find(&cs, names[i]);
+        assert_int_equal(f->n_files, 1);
+        assert_string_equal(cs.files[f->files[0]].path, where[i]);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(cs.files[i].code_bytes, size_a_code(cs.files[i].path));
+        struct elf_file ef;
+        assert_int_equal(elf_file_open(cs.files[i].path, &ef), 0);
+        const struct elf_sym *init = elf_file_sym_named(&ef, "__cpu_indicator_init");
+        assert_non_null(init);
+        assert_true(cs.files[i].cpu_detect_bytes > (int64_t)init->size);
+        elf_file_close(&ef);
+    }
 
     /* the CRC tells same code from different code, wherever the build ran */
     char *dir2 = make_build(cc, NULL), *dir3 = make_build(cc, "-march=x86-64-v3");
@@ -190,6 +212,24 @@ static void check_compiler(const char *cc)
     assert_int_equal(cs4.n_functions, 3);
     code_size_free(&cs4);
     free(bad);
+
+    /* a program without resolvers has no CPU detection; a stripped one
+     * cannot tell */
+    char *plain = path_join(dir, "plain"), *stripped = path_join(dir, "stripped"), *plain_c = path_join(dir, "plain.c");
+    const char *plain_src = "int main(void) { return 0; }\n";
+    assert_int_equal(write_file_atomic(plain_c, plain_src, strlen(plain_src)), 0);
+    compile(cc, NULL, NULL, plain_c, plain);
+    compile(cc, "-s", NULL, FIXTURES_DIR "/inspect-clones/prog.c", stripped);
+    char *const list2[] = {plain, stripped};
+    struct code_size cs5;
+    assert_int_equal(code_size_measure(list2, 2, &cs5), 0);
+    assert_int_equal(cs5.n_files, 2);
+    assert_int_equal(cs5.files[0].cpu_detect_bytes, 0);
+    assert_int_equal(cs5.files[1].cpu_detect_bytes, -1);
+    code_size_free(&cs5);
+    free(plain);
+    free(plain_c);
+    free(stripped);
 
     code_size_free(&cs);
     sv_free(&files);

@@ -2,8 +2,11 @@
  * the limit nothing is dropped; above it the least gain per byte goes
  * first; a dropped function that fits again is taken back; unknown sizes
  * are never dropped; the fixed part counts only while something is
- * selected; no limit), and budget_apply on a hand-made report: the limit
- * from the v3 reference's code (else the baseline's), the dropped
+ * selected; no limit; fixed parts per file, counted once while a function
+ * needing them is kept, and part of what dropping a function saves), and
+ * budget_apply on a hand-made report: the limit from the v3 reference's code
+ * (else the baseline's), the fixed part from the CPU-detection code of the
+ * files holding the clones (else the all-candidates residue), the dropped
  * function's reason, note and the report's note naming it. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,6 +81,31 @@ static void test_fit_losers_and_unknown(void **state)
     assert_true(after == 5300);
 }
 
+static void test_fit_parts_per_file(void **state)
+{
+    (void)state;
+    /* a library (part 0, 4600 B of CPU detection) holds A and B; a program
+     * (part 1, 4600 B) holds C alone. Per own byte C is the best (3%/300 B),
+     * but dropping it saves 4900 B; B (2%/900 B) saves only its 900 */
+    int sel[] = {1, 1, 1}, dropped[3];
+    double bytes[] = {5000, 900, 300}, gain[] = {0.20, 0.02, 0.03}, fixed[] = {4600, 4600}, before, after;
+    unsigned char needs[] = {1, 0, /* A */ 1, 0, /* B */ 0, 1 /* C */};
+    struct budget_parts p = {3, sel, bytes, gain, 2, fixed, needs};
+    assert_int_equal(budget_fit_parts(&p, 10500, dropped, &before, &after), 1);
+    assert_true(before == 6200 + 9200);
+    assert_int_equal(dropped[2], 1);   /* C: 3% for 4900 B */
+    assert_int_equal(dropped[0] + dropped[1], 0);
+    assert_true(after == 5900 + 4600);
+    /* room for all: each part still counts once */
+    assert_int_equal(budget_fit_parts(&p, 20000, dropped, NULL, &after), 0);
+    assert_true(after == 6200 + 9200);
+    /* A alone above the limit: all of A's file goes, C's stays */
+    assert_int_equal(budget_fit_parts(&p, 5000, dropped, NULL, &after), 2);
+    assert_int_equal(dropped[0] + dropped[1], 2);
+    assert_int_equal(dropped[2], 0);
+    assert_true(after == 4900);
+}
+
 /* One workload, baseline and one set, 2 runs; two functions selected with
  * the set: f0 saves 40 of 100 samples with 3000 bytes, f1 saves 5 with
  * 1000 bytes. */
@@ -86,7 +114,7 @@ static void test_fit_losers_and_unknown(void **state)
 static double samples[2 * NF * NR] = {40, 40, 10, 10, /* baseline: f0, f1 */ 0, 0, 5, 5 /* the set */};
 static double totals[2 * NR] = {100, 100, 55, 55};
 
-static void hand_made(struct select_report *r, struct decision_input *in, uint64_t march_bytes)
+static void hand_made(struct select_report *r, struct decision_input *in, uint64_t march_bytes, int64_t cpu_detect)
 {
     memset(r, 0, sizeof *r);
     r->n_variants = 2;
@@ -112,6 +140,15 @@ static void hand_made(struct select_report *r, struct decision_input *in, uint64
         r->functions[f].bytes_added[0] = -1;
         r->functions[f].bytes_added[1] = added[f];
         r->functions[f].bytes_added[2] = -1;
+        if (cpu_detect) {
+            /* hot_a in the library, warm_b in the library and a program */
+            r->functions[f].clone_files = xcalloc(3, sizeof *r->functions[f].clone_files);
+            struct select_clone_files *cf = &r->functions[f].clone_files[1];
+            cf->n = f + 1;
+            cf->files = xcalloc(cf->n, sizeof *cf->files);
+            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect};
+            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect};
+        }
         r->decision.functions[f].chosen = 1;
         r->decision.functions[f].reason = DECISION_SELECTED;
         r->decision.functions[f].by_variant = xcalloc(2, sizeof(struct stats_interval));
@@ -128,6 +165,13 @@ static void free_hand_made(struct select_report *r)
         free(r->functions[f].file);
         free(r->functions[f].note);
         free(r->functions[f].bytes_added);
+        if (r->functions[f].clone_files)
+            for (size_t v = 0; v <= r->n_variants; v++) {
+                for (size_t i = 0; i < r->functions[f].clone_files[v].n; i++)
+                    free(r->functions[f].clone_files[v].files[i].path);
+                free(r->functions[f].clone_files[v].files);
+            }
+        free(r->functions[f].clone_files);
     }
     free(r->functions);
     for (size_t f = 0; f < r->decision.n_functions; f++) free(r->decision.functions[f].by_variant);
@@ -148,7 +192,7 @@ static void test_apply_drops_and_says(void **state)
     /* the v3 reference: 38000 bytes, 10% = 3800; the fixed part: 4500 -
      * 4000 = 500; both selected: 4500 > 3800; warm_b has the least gain per
      * byte (5% / 1000 B vs 40% / 3000 B) */
-    hand_made(&r, &in, 38000);
+    hand_made(&r, &in, 38000, 0);
     budget_apply(&r, &in, 10);
     assert_true(r.budget.applied);
     assert_true(r.budget.whole_bytes == 38000);
@@ -171,7 +215,8 @@ static void test_apply_drops_and_says(void **state)
     assert_non_null(strstr(r.notes.v[0], "warm_b (1000 bytes"));
     assert_non_null(strstr(r.notes.v[0], "3800 bytes"));
     /* the measured selected build above the limit is said too */
-    r.selected_code = (struct select_code){.measured = 1, .code_bytes = 40000 + 3900};
+    r.selected_code = (struct select_code){.measured = 1, .code_bytes = 40000 + 3900, .clone_bytes = 2950,
+                                           .resolver_bytes = 50, .cpu_detect_bytes = 500};
     budget_check_measured(&r);
     assert_int_equal(r.notes.n, 2);
     assert_non_null(strstr(r.notes.v[1], "exceeded"));
@@ -180,6 +225,8 @@ static void test_apply_drops_and_says(void **state)
     char *summary = select_report_summary(&r);
     assert_non_null(strstr(summary, "code-growth budget: 3800 bytes, 10% of a second whole build"));
     assert_non_null(strstr(summary, "ABOVE the budget"));
+    /* what the measured growth is made of */
+    assert_non_null(strstr(summary, "(clones and resolvers 3000, the runtime's CPU detection 500, other 400)"));
     assert_non_null(strstr(summary, "dropped for the code-growth budget"));
     free(summary);
     char *md = select_report_markdown(&r);
@@ -191,6 +238,10 @@ static void test_apply_drops_and_says(void **state)
     assert_int_equal(json_integer_value(json_object_get(b, "limit_bytes")), 3800);
     assert_int_equal(json_integer_value(json_object_get(b, "dropped")), 1);
     assert_true(json_is_false(json_object_get(b, "within")));
+    json_t *parts = json_object_get(b, "selected_growth_parts");
+    assert_int_equal(json_integer_value(json_object_get(parts, "clones_and_resolvers")), 3000);
+    assert_int_equal(json_integer_value(json_object_get(parts, "cpu_detection")), 500);
+    assert_int_equal(json_integer_value(json_object_get(parts, "other")), 400);
     json_t *fns = json_object_get(j, "functions");
     int found = 0;
     for (size_t i = 0; i < json_array_size(fns); i++) {
@@ -207,7 +258,7 @@ static void test_apply_drops_and_says(void **state)
 
     /* no reference: the baseline's code is the second whole build (40000);
      * a wider budget keeps both */
-    hand_made(&r, &in, 0);
+    hand_made(&r, &in, 0, 0);
     budget_apply(&r, &in, 20);
     assert_true(r.budget.whole_bytes == 40000 && r.budget.limit == 8000);
     assert_int_equal(r.budget.n_dropped, 0);
@@ -218,8 +269,30 @@ static void test_apply_drops_and_says(void **state)
     assert_int_equal(r.notes.n, 0);
     free_hand_made(&r);
 
+    /* the CPU detection known per file: 200 B in the library, 200 B in the
+     * program, against the residue of 500; both: 4000 + 400 = 4400 > 3800;
+     * warm_b alone brings the program's part: dropping it saves 1200 */
+    hand_made(&r, &in, 38000, 200);
+    budget_apply(&r, &in, 10);
+    assert_true(r.budget.overhead == 400);
+    assert_int_equal(r.budget.n_fixed_files, 2);
+    assert_false(r.budget.fixed_residue);
+    assert_true(r.budget.before == 4400 && r.budget.after == 3200);
+    assert_int_equal(r.budget.n_dropped, 1);
+    assert_int_equal(r.decision.functions[1].chosen, -1);
+    assert_non_null(strstr(r.notes.v[0], "CPU detection linked into 2 files"));
+    free_hand_made(&r);
+    /* a file that cannot tell (stripped): the residue stands for it */
+    hand_made(&r, &in, 38000, -1);
+    budget_apply(&r, &in, 10);
+    assert_true(r.budget.overhead == 500);
+    assert_true(r.budget.fixed_residue);
+    assert_int_equal(r.budget.n_fixed_files, 0);
+    assert_non_null(strstr(r.notes.v[0], "an overestimate"));
+    free_hand_made(&r);
+
     /* no budget */
-    hand_made(&r, &in, 38000);
+    hand_made(&r, &in, 38000, 0);
     budget_apply(&r, &in, -1);
     assert_false(r.budget.applied);
     assert_int_equal(r.decision.functions[1].chosen, 1);
@@ -233,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_fit_drops_least_gain_per_byte),
         cmocka_unit_test(test_fit_takes_back_what_fits),
         cmocka_unit_test(test_fit_losers_and_unknown),
+        cmocka_unit_test(test_fit_parts_per_file),
         cmocka_unit_test(test_apply_drops_and_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

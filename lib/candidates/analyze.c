@@ -11,6 +11,7 @@
 #include "candidates/inlined.h"
 #include "candidates/query.h"
 #include "candidates/simdifdef.h"
+#include "store/notes.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -30,6 +31,32 @@ static struct loop_position *positions_of(const struct wanted_list *wanted, cons
     for (size_t i = 0; i < wanted->n; i++)
         for (size_t p = 0; seen_of[i] == k && p < wanted->v[i].npositions; p++) v[(*n)++] = wanted->v[i].positions[p];
     return v;
+}
+
+/* 1 when the build's object defines symbol as a function of its own (or
+ * only as GCC's out-of-line copies of it: "f.constprop.0", "f.isra.0");
+ * 0 when it does not or the object could not be read. */
+static int emitted_by_build(const struct wanted_list *wanted, const char *symbol)
+{
+    if (!wanted->object_known || !symbol) return 0;
+    size_t n = strlen(symbol);
+    for (size_t i = 0; i < wanted->object_functions.n; i++) {
+        const char *f = wanted->object_functions.v[i];
+        if (!strncmp(f, symbol, n) && (f[n] == '\0' || f[n] == '.')) return 1;
+    }
+    return 0;
+}
+
+/* The note of a function declared inline that eligibility.h let through
+ * because the build compiled it out of line. */
+static void note_inline_emitted(struct fn_row *r)
+{
+    json_t *n = note_new(NOTE_INLINE_EMITTED,
+                         "declared inline, but the build compiled it out of line (a symbol of its own in the "
+                         "object): cloned like any static function; a call site the build inlined it into "
+                         "becomes a call");
+    fn_row_add_note(r, n);
+    json_decref(n);
 }
 
 /* The helpers.h notes of the candidate rows: each definition's loop
@@ -113,12 +140,14 @@ void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct com
             continue;
         }
         struct eligibility el;
-        eligibility_check(tu, pp, &def, &el);
+        int emitted = def.match == DEF_FOUND && emitted_by_build(wanted, def.symbol);
+        eligibility_check_emitted(tu, pp, &def, emitted, &el);
         row_of[nseen] = SIZE_MAX;
         if (def.match == DEF_FOUND || def.match == DEF_TEMPLATE) {
             fn_row_located(fn_row_new(rows), &def, &el, def_notes(pp, tu, &def));
             row_of[nseen] = rows->n - 1;
             if (el.note) fn_row_add_note(&rows->v[rows->n - 1], el.note);   /* redecl.h */
+            if (emitted && !el.reason && clang_Cursor_isFunctionInlined(def.cursor)) note_inline_emitted(&rows->v[rows->n - 1]);
         } else {
             fn_rows_add_unlocated(rows, w, c->directory, el.reason, el.detail, &def);
         }

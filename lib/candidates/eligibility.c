@@ -320,11 +320,22 @@ static int head_token(CXTranslationUnit tu, CXToken tok, const char *s, void *ct
     return 0;
 }
 
-static char *rule_inline(struct parsed_tu *tu, const struct fn_def *def, const struct strvec *attrs)
+/* 1 when def is declared inline (not always_inline), has internal linkage
+ * and is a plain C function or a free C++ one: a function that, compiled
+ * out of line, is an ordinary static function to clone. */
+static int inline_static_plain(const struct fn_def *def, int always)
+{
+    if (always || clang_getCursorLinkage(def->cursor) != CXLinkage_Internal) return 0;
+    enum CXCursorKind kind = clang_getCursorKind(def->cursor);
+    return kind == CXCursor_FunctionDecl;
+}
+
+static char *rule_inline(struct parsed_tu *tu, const struct fn_def *def, const struct strvec *attrs, int emitted)
 {
     int inlined = clang_Cursor_isFunctionInlined(def->cursor);
     int always = sv_contains(attrs, "always_inline");
     if (!inlined && !always) return NULL;
+    if (emitted && inline_static_plain(def, always)) return NULL;
     /* The words written before the name say which kind of inline it is. */
     struct head_words w = {0};
     CXSourceRange head = clang_getRange(clang_getRangeStart(clang_getCursorExtent(def->cursor)),
@@ -497,6 +508,12 @@ static char *rule_target_pragma(const struct pp_directives *pp, const struct fn_
 void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
                        struct eligibility *out)
 {
+    eligibility_check_emitted(tu, pp, def, 0, out);
+}
+
+void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
+                               int emitted, struct eligibility *out)
+{
     memset(out, 0, sizeof *out);
     char *d;
     if (def->match == DEF_NOT_FOUND) {
@@ -524,7 +541,7 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
 
     struct strvec attrs = STRVEC_INIT;
     collect_attributes(tu_handle(tu), def->cursor, &attrs);
-    d = rule_inline(tu, def, &attrs);
+    d = rule_inline(tu, def, &attrs, emitted);
     if (d) set(out, REASON_INLINE, d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, REASON_VARIADIC, xstrdup("variadic function (takes ...)"));

@@ -17,7 +17,10 @@
  *   virtual     a C++ virtual member function
  *   coroutine   co_await / co_yield / co_return in the body
  *   inline      inline, static inline, extern inline, __inline__,
- *               always_inline, constexpr, C++ members defined in their class
+ *               always_inline, constexpr, C++ members defined in their class;
+ *               except (eligibility_check_emitted) a C function or free C++
+ *               one with internal linkage, not always_inline, that the
+ *               build compiled out of line: a static function like any
  *   variadic    takes "..."
  *   attribute   already carries target, target_clones, ifunc, naked, weak
  *               (also target_version, cpu_dispatch, cpu_specific), in
@@ -60,5 +63,10 @@ struct eligibility {
 struct pp_directives;
 void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
                        struct eligibility *out);
+/* The same, for a function the build's object defines as a symbol of its
+ * own (emitted = 1: a static inline function it did not inline everywhere),
+ * which the inline rule then lets through as above. */
+void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
+                               int emitted, struct eligibility *out);
 
 #endif

@@ -28,6 +28,8 @@ enum note_kind {
     NOTE_VISIBILITY,       /* "visibility": external but hidden (-fvisibility=hidden or an attribute) */
     NOTE_ISA_UNATTRIBUTED, /* "isa-unattributed": an excluded function's ISA evidence that no
                             * inlined callee was credited with, and why */
+    NOTE_INLINE_EMITTED,   /* "inline-out-of-line": declared inline (internal linkage), but the
+                            * build compiled it out of line: a candidate like any static function */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

@@ -154,15 +154,17 @@ int session_fma_bisect(struct select_session *s, const struct decision_input *in
         b->why = xasprintf("%s changed an output, but no function whose clones there hold FMA instructions would "
                            "have taken them: no build was needed", r->variants[v].name);
     } else if (b->limit <= 0) {
-        b->why = xasprintf("%s changed an output; %zu function%s with FMA clones would have taken it, but "
-                           "--fma-bisect 0 makes no build to tell which function's FMA changes it",
-                           r->variants[v].name, n, n == 1 ? "" : "s");
+        b->why = xasprintf("%s changed an output; %zu function%s with FMA clones %s, but --fma-bisect 0 makes no "
+                           "build to tell which function's FMA changes it", r->variants[v].name, n, n == 1 ? "" : "s",
+                           s->o->fma_bisect_all ? "(--fma-bisect-all)" : "would have taken it");
         for (size_t i = 0; i < n; i++) r->functions[fns[i]].fma_verdict = FMA_VERDICT_UNRESOLVED;
     } else {
         b->why = xasprintf("%s changed an output and %s kept them all; %zu function%s whose clones at %s hold FMA "
-                           "instructions would have taken them: bisected with builds that put some at %s and every "
-                           "other candidate at %s, outputs checked", r->variants[v].name, r->variants[e].name, n,
-                           n == 1 ? "" : "s", r->variants[v].name, r->variants[v].name, r->variants[e].name);
+                           "instructions %s: bisected with builds that put some at %s and every other candidate at "
+                           "%s, outputs checked", r->variants[v].name, r->variants[e].name, n, n == 1 ? "" : "s",
+                           r->variants[v].name, s->o->fma_bisect_all ? "(--fma-bisect-all: every one)"
+                                                                     : "would have taken that set",
+                           r->variants[v].name, r->variants[e].name);
         session_say("%s", b->why);
         struct bisect_ctx c = {.s = s, .v = v, .e = e, .fns = fns};
         enum fma_verdict *verdict = xcalloc(n + 1, sizeof *verdict);
@@ -214,7 +216,10 @@ void session_note_fma_bisect(struct select_session *s)
             fn->note = xasprintf("selected with %s, whose all-candidates outputs differ: a build with its FMA "
                                  "clones (and every function cleared with it) kept every output (FMA bisection)",
                                  vname);
-        } else if (fn->fma_verdict == FMA_VERDICT_CHANGES_OUTPUT && !fn->in_patch) {
+        } else if (fn->fma_verdict == FMA_VERDICT_CHANGES_OUTPUT && !fn->in_patch && f < r->decision.n_functions &&
+                   r->decision.functions[f].reason == DECISION_INELIGIBLE &&
+                   r->decision.functions[f].best_ineligible == b->variant) {
+            /* held back for that set: the reason is its FMA, not the set's */
             free(fn->note);
             fn->note = xasprintf("fma-changes-output: its %s clones change an output: %s", vname,
                                  fn->fma_why ? fn->fma_why : "(known from the build holding it with others)");

@@ -35,7 +35,8 @@
 int session_fma_bisect(struct select_session *s, const struct decision_input *in, int **eligible);
 
 /* After select_apply_decision: culprits the decision held back for the FMA
- * set get the fma-changes-output note; cleared functions selected with it
+ * set (it gained only with it) get the fma-changes-output note (other
+ * culprits keep their reason; report.json's fma_verdict says it); cleared functions selected with it
  * get a note saying which build vouched for them. */
 void session_note_fma_bisect(struct select_session *s);
 

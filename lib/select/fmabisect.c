@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "select/assign.h"
 #include "select/cloneisa.h"
 #include "select/fmagroup.h"
 #include "targets/targets.h"
@@ -201,6 +202,42 @@ int session_fma_bisect(struct select_session *s, const struct decision_input *in
     }
     free(fns);
     return changed;
+}
+
+int session_fma_fallback(struct select_session *s, const char *failure, struct patch_assignments *retry)
+{
+    struct select_report *r = &s->rep;
+    const struct select_fma_bisect *b = &r->fma_bisect;
+    if (b->variant < 1) return 0;
+    size_t dropped = 0, left = 0;
+    for (size_t f = 0; f < r->n_functions; f++) {
+        const struct select_function *fn = &r->functions[f];
+        if (!fn->in_patch) continue;
+        if (fn->fma_verdict == FMA_VERDICT_CLEARED && fn->set == b->variant) dropped++;
+        else left++;
+    }
+    if (!dropped || !left) return 0;
+    struct strbuf names = STRBUF_INIT;
+    for (size_t f = 0; f < r->n_functions; f++) {
+        struct select_function *fn = &r->functions[f];
+        if (!fn->in_patch || fn->fma_verdict != FMA_VERDICT_CLEARED || fn->set != b->variant) continue;
+        fn->in_patch = 0;
+        fn->fma_verdict = FMA_VERDICT_CHANGES_OUTPUT;   /* with the others selected */
+        free(fn->note);
+        fn->note = xasprintf("fma-changes-output: withdrawn: cleared by the FMA bisection, but the selected build with "
+                             "its %s clones failed a check (%s)", r->variants[b->variant].name, failure);
+        sb_addf(&names, "%s%s", names.len ? ", " : "", fn->display_name);
+    }
+    sv_pushf(&r->notes, "the selected build fails a check (%s) with the %s clones of %s, which the FMA bisection "
+                        "cleared (each build it made kept the outputs): their FMA changes an output together with "
+                        "this selection, so they were dropped and the rest built and checked once more",
+             failure, r->variants[b->variant].name, sb_str(&names));
+    session_say("%s", r->notes.v[r->notes.n - 1]);
+    sb_free(&names);
+    patch_assignments_free(retry);
+    clear_slot(s, r->n_variants);
+    if (select_patch_assignments(r, retry) != 0) return 0;
+    return 1;
 }
 
 void session_note_fma_bisect(struct select_session *s)

@@ -19,7 +19,8 @@
  * (function_eligible); culprits keep it ineligible, with their reason
  * (fma-changes-output) and the failing output. The selected build's own
  * check still runs (confirm.c): a selection the search never built as such
- * (a subset of the cleared set) is vouched for there. */
+ * (a subset of the cleared set) is vouched for there, and
+ * session_fma_fallback drops the cleared functions when it fails. */
 #ifndef FMVGEN_SELECT_FMABISECT_H
 #define FMVGEN_SELECT_FMABISECT_H
 
@@ -39,5 +40,14 @@ int session_fma_bisect(struct select_session *s, const struct decision_input *in
  * culprits keep their reason; report.json's fma_verdict says it); cleared functions selected with it
  * get a note saying which build vouched for them. */
 void session_note_fma_bisect(struct select_session *s);
+
+/* The selected build failed its check (failure): when functions cleared by
+ * the bisection were selected with the FMA set, they may change an output
+ * together in a way no test built (or with a subset of the cleared set).
+ * They are dropped from the selection (a note each and one in the report),
+ * the build slot cleared, and *retry filled with the selection left: 1 to
+ * build that once more; 0 (nothing changed, retry untouched) when none was
+ * such or none would be left - the caller withdraws the selection. */
+int session_fma_fallback(struct select_session *s, const char *failure, struct patch_assignments *retry);
 
 #endif

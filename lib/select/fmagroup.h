@@ -13,8 +13,8 @@
  * Interactions: two functions whose FMA changes the output only together -
  * the one tried first is cleared, the other is a culprit (its test held the
  * first too). A selection that then takes only a subset of C is a build no
- * test made; the selected build's own output check covers that (it is
- * withdrawn when it fails).
+ * test made; the selected build's own output check covers that (fmabisect.h:
+ * on failure the cleared functions are dropped and the rest checked again).
  *
  * Search: bisect(T): when T is not known to fail with C, test C + T; a pass
  * clears T. A failing singleton is a culprit. Otherwise split T in halves A,

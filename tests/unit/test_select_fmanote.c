@@ -4,7 +4,8 @@
  * notes and report.json's reason fma-changes-output; a cleared function
  * selected with the FMA set gets a note naming the bisection; a culprit
  * the decision did not hold back for the FMA set keeps its own reason; and
- * report.json's fma_bisect and fma_verdict. */
+ * report.json's fma_bisect and fma_verdict; the fallback when the selected
+ * build fails its check with cleared functions at the FMA set. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,6 +74,49 @@ static void test_notes_and_json(void **state)
     select_report_free(r);
 }
 
+/* The selected build failed its check with a cleared function at the FMA
+ * set: it is dropped, the rest is to be built once more; with nothing such
+ * selected (or nothing left), no retry. */
+static void test_fallback(void **state)
+{
+    (void)state;
+    struct select_session s;
+    memset(&s, 0, sizeof s);
+    struct select_report *r = &s.rep;
+    sel_report_init(r);
+    s.builds = xcalloc(r->n_variants + 3, sizeof *s.builds);
+    s.sources = xcalloc(r->n_variants + 3, sizeof *s.sources);
+    size_t cleared = sel_add_function(r, "madd", "k.c", 9);
+    size_t plain = sel_add_function(r, "scale", "k.c", 15);
+    r->functions[cleared].fma_verdict = FMA_VERDICT_CLEARED;
+    r->functions[cleared].in_patch = 1;
+    r->functions[cleared].set = 1;
+    r->functions[plain].in_patch = 1;
+    r->functions[plain].set = 2;
+    struct patch_assignments retry = {0};
+    /* no bisection ran: nothing to retry */
+    r->fma_bisect.variant = -1;
+    assert_int_equal(session_fma_fallback(&s, "output of './p' differs", &retry), 0);
+    r->fma_bisect.variant = 1;
+    r->fma_bisect.exact = 2;
+    assert_int_equal(session_fma_fallback(&s, "output of './p' differs", &retry), 1);
+    assert_int_equal(retry.n, 1);
+    assert_string_equal(retry.v[0].name, "scale");
+    assert_string_equal(retry.v[0].targets.v[0], "avx2");
+    assert_false(r->functions[cleared].in_patch);
+    assert_int_equal(r->functions[cleared].fma_verdict, FMA_VERDICT_CHANGES_OUTPUT);
+    assert_non_null(strstr(r->functions[cleared].note, "output of './p' differs"));
+    assert_int_equal(r->n_selected, 1);
+    assert_string_equal(r->patch_targets, "avx2");
+    /* nothing cleared is selected any more: the caller withdraws */
+    assert_int_equal(session_fma_fallback(&s, "again", &retry), 0);
+    assert_int_equal(retry.n, 1);
+    patch_assignments_free(&retry);
+    free(s.builds);
+    free(s.sources);
+    select_report_free(r);
+}
+
 static void test_no_search_no_json(void **state)
 {
     (void)state;
@@ -89,6 +133,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_notes_and_json),
+        cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_no_search_no_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 
 #include "measure/timing.h"
 #include "select/decision.h"
+#include "select/fmabisect.h"
 #include "select/stats.h"
 
 /* A workload that runs for a fixed time cannot show a speedup in time
@@ -106,29 +107,58 @@ static void withdraw(struct select_session *s, struct patch_plan *plan, const ch
     s->have_final = 0;
 }
 
-int session_confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
+/* Builds and checks the selected patch of a into *plan: 1 passed, 0 failed
+ * (said, or withdrawn), -1 error. Once, when the FMA bisection's cleared
+ * functions took the FMA set (fmabisect.h), a failing check is retried
+ * without them. */
+static int build_and_check(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
 {
     struct select_report *r = &s->rep;
-    if (patch_validate_assignments(s->st, a) != 0 || patch_plan_build_assigned(s->st, a, plan) != 0) return -1;
-    if (session_interrupted()) return -1;
-    session_step(0, 0, "building the selected variant (%zu function%s, targets %s)", a->n, a->n == 1 ? "" : "s",
-         r->patch_targets);
-    struct variant_build *b = &s->builds[r->n_variants];
-    r->n_builds++;
-    if (session_build_variant(s, r->n_variants, "selected", plan) != 0) {
-        sv_pushf(&r->notes, "the selected variant did not build (%s)", b->failure ? b->failure : "?");
-        return 0;
-    }
-    struct select_variant check = {0};
-    session_check_variant(s, r->n_variants, &check);
-    if (check.failure) {
+    struct patch_assignments retry = {0};
+    int rc = 1;
+    for (int attempt = 0;; attempt++) {
+        if (patch_validate_assignments(s->st, a) != 0 || patch_plan_build_assigned(s->st, a, plan) != 0) {
+            rc = -1;
+            break;
+        }
+        if (session_interrupted()) {
+            rc = -1;
+            break;
+        }
+        session_step(0, 0, "building the selected variant (%zu function%s, targets %s)", a->n, a->n == 1 ? "" : "s",
+                     r->patch_targets);
+        struct variant_build *b = &s->builds[r->n_variants];
+        r->n_builds++;
+        if (session_build_variant(s, r->n_variants, "selected", plan) != 0) {
+            sv_pushf(&r->notes, "the selected variant did not build (%s)", b->failure ? b->failure : "?");
+            rc = 0;
+            break;
+        }
+        struct select_variant check = {0};
+        session_check_variant(s, r->n_variants, &check);
+        free(check.output_match);
+        if (!check.failure) break;
+        if (attempt == 0 && session_fma_fallback(s, check.failure, &retry) > 0) {
+            free(check.failure);
+            patch_plan_free(plan);
+            a = &retry;
+            continue;
+        }
         /* a build that fails is never selected, the selected one neither */
         withdraw(s, plan, check.failure);
         free(check.failure);
-        free(check.output_match);
-        return 0;
+        rc = 0;
+        break;
     }
-    free(check.output_match);
+    patch_assignments_free(&retry);
+    return rc;
+}
+
+int session_confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
+{
+    struct select_report *r = &s->rep;
+    int checked = build_and_check(s, a, plan);
+    if (checked <= 0) return checked;
     if (session_interrupted()) return -1;
     session_measure_code(s);   /* tells whether the reference really got its flags */
     budget_check_measured(r);

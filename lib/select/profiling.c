@@ -18,6 +18,7 @@
 #include "select/libcalls.h"
 #include "select/outlined.h"
 #include "select/decision.h"
+#include "select/fmabisect.h"
 #include "util/shuffle.h"
 #include "select/runcheck.h"
 
@@ -369,6 +370,15 @@ int session_profile_all(struct select_session *s)
             .same_code = same_code,
         };
         decide(&in, &r->decision);
+        /* an FMA set that changed an output: which functions' FMA did
+         * (fmabisect.h); those cleared make the decision again */
+        int cleared = session_fma_bisect(s, &in, &function_eligible);
+        if (cleared < 0) rc = -1;
+        if (cleared > 0) {
+            in.function_eligible = function_eligible;
+            decision_free(&r->decision);
+            decide(&in, &r->decision);
+        }
         budget_apply(r, &in, s->o->max_growth ? s->o->max_growth : SELECT_DEFAULT_MAX_GROWTH);
         total_intervals(r, totals, nr);
         /* what each function's chosen clones saved, per workload: for
@@ -429,7 +439,9 @@ void session_note_fma_free(struct select_session *s)
     size_t n = 0, set = 0;
     for (size_t f = 0; f < r->n_functions; f++) {
         struct select_function *fn = &r->functions[f];
-        if (!fn->in_patch || fn->set < 1 || (size_t)fn->set >= r->n_variants || r->variants[fn->set].eligible) continue;
+        if (!fn->in_patch || fn->set < 1 || (size_t)fn->set >= r->n_variants || r->variants[fn->set].eligible ||
+            fn->fma_verdict == FMA_VERDICT_CLEARED)   /* session_note_fma_bisect says why */
+            continue;
         free(fn->note);
         fn->note = xasprintf("selected with %s, whose outputs differ: its clones there hold no FMA instruction "
                              "(inspect), so they compute what the baseline computes",

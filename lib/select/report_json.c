@@ -57,6 +57,9 @@ static const char *reason_code(const struct select_report *r, size_t f)
     const struct decision_function *d = &r->decision.functions[f];
     if (d->chosen >= 1 && select_name_ambiguous(r, f)) return "ambiguous-name";
     if (d->reason == DECISION_SELECTED || d->reason == DECISION_SELECTED_TOGETHER) return "held-back";
+    if (d->reason == DECISION_INELIGIBLE && fn->fma_verdict == FMA_VERDICT_CHANGES_OUTPUT &&
+        d->best_ineligible == r->fma_bisect.variant)
+        return "fma-changes-output";
     return decision_reason_code(d->reason);
 }
 
@@ -163,6 +166,26 @@ static json_t *small_gains_json(const struct select_report *r)
     return o;
 }
 
+/* The FMA bisection (fmabisect.h): null when no search arose. */
+static json_t *fma_bisect_json(const struct select_report *r)
+{
+    const struct select_fma_bisect *b = &r->fma_bisect;
+    if (!b->why || b->variant < 1) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "variant", json_string(r->variants[b->variant].name));
+    json_object_set_new(o, "others_at", json_string(r->variants[b->exact].name));
+    json_object_set_new(o, "limit", json_integer(b->limit));
+    json_object_set_new(o, "builds", json_integer((json_int_t)b->n_builds));
+    json_object_set_new(o, "why", json_string(b->why));
+    json_object_set_new(o, "cleared", json_integer((json_int_t)b->n_cleared));
+    json_object_set_new(o, "changes_output", json_integer((json_int_t)b->n_culprits));
+    json_object_set_new(o, "unresolved", json_integer((json_int_t)b->n_unresolved));
+    json_t *tests = json_array();
+    for (size_t i = 0; i < b->tests.n; i++) json_array_append_new(tests, json_string(b->tests.v[i]));
+    json_object_set_new(o, "tests", tests);
+    return o;
+}
+
 json_t *select_report_json(const struct select_report *r)
 {
     json_t *o = json_object();
@@ -170,6 +193,7 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "timed", json_boolean(!r->static_mode));
     json_object_set_new(o, "runs", json_integer(r->runs));
     json_object_set_new(o, "builds", json_integer((json_int_t)r->n_builds));
+    json_object_set_new(o, "fma_bisect", fma_bisect_json(r));
     json_object_set_new(o, "profiled_runs", json_integer((json_int_t)r->n_profiled_runs));
     json_object_set_new(o, "timed_runs", json_integer((json_int_t)r->n_timed_runs));
     json_object_set_new(o, "min_share", real_json(r->min_share));
@@ -201,6 +225,8 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "evidence", fn->evidence ? json_string(fn->evidence) : json_null());
         json_object_set_new(j, "selected", json_boolean(fn->in_patch));
         json_object_set_new(j, "fma_free_code", json_boolean(fn->fma_free_code));
+        json_object_set_new(j, "fma_verdict", fn->fma_verdict ? json_string(fma_verdict_code(fn->fma_verdict))
+                                                               : json_null());
         json_object_set_new(j, "outlined_helpers", fn->outlined ? json_string(fn->outlined) : json_null());
         json_t *helpers = json_array();
         for (size_t i = 0; i < fn->helpers.n; i++) json_array_append_new(helpers, json_string(fn->helpers.v[i]));

@@ -193,6 +193,11 @@ char *select_report_markdown(const struct select_report *r)
     report_table_markdown(&sb, &t);
     report_table_free(&t);
     if (!r->static_mode) report_md_shared_names(&sb, r);
+    /* which functions' FMA changed an output (fmabisect.h) */
+    char *bisect = r->fma_bisect.variant >= 1 ? fma_bisect_sentence(&r->fma_bisect, r->variants[r->fma_bisect.variant].name) : NULL;
+    if (bisect) sb_addf(&sb, "\n## FMA bisection\n\n%s.\n\n", bisect);
+    for (size_t i = 0; bisect && i < r->fma_bisect.tests.n; i++) sb_addf(&sb, "- %s\n", r->fma_bisect.tests.v[i]);
+    free(bisect);
     int march;
     if (report_table_e2e(r, &t, &march) == 0) {
         sb_adds(&sb, "\n## End to end: selected build vs baseline\n\n");

@@ -106,6 +106,9 @@ char *select_report_summary(const struct select_report *r)
     char *budget = budget_sentence(r);
     if (budget) sb_addf(&sb, "%s\n", budget);
     free(budget);
+    char *bisect = r->fma_bisect.variant >= 1 ? fma_bisect_sentence(&r->fma_bisect, r->variants[r->fma_bisect.variant].name) : NULL;
+    if (bisect) sb_addf(&sb, "%s\n", bisect);
+    free(bisect);
     sb_addf(&sb, "%zu of %zu candidates selected; builds: %zu\n", r->n_selected, r->n_functions, r->n_builds);
     for (size_t i = 0; i < r->notes.n; i++) sb_addf(&sb, "note: %s\n", r->notes.v[i]);
     return sb_detach(&sb);

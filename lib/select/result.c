@@ -119,6 +119,7 @@ void select_report_free(struct select_report *r)
             }
         free(fn->clone_files);
         free(fn->same_code);
+        free(fn->fma_why);
     }
     free(r->functions);
     decision_free(&r->decision);
@@ -134,5 +135,6 @@ void select_report_free(struct select_report *r)
     select_march_free(&r->march);
     select_march_free(&r->march_nofma);
     sv_free(&r->notes);
+    select_fma_bisect_free(&r->fma_bisect);
     memset(r, 0, sizeof *r);
 }

@@ -14,6 +14,7 @@
 
 #include "select/budget.h"
 #include "select/decision.h"
+#include "select/fmagroup.h"
 #include "select/stats.h"
 #include "store/kinds.h"
 #include "util/util.h"
@@ -70,6 +71,8 @@ struct select_function {
     int fma_free_code;  /* its clones in an FMA variant whose outputs differed hold
                          * no FMA instruction: eligible for that variant anyway
                          * (decision.h, function_eligible) */
+    enum fma_verdict fma_verdict;   /* the FMA bisection's verdict (fmabisect.h) */
+    char *fma_why;      /* with FMA_VERDICT_CHANGES_OUTPUT: the output that changed */
     /* Its inlined helpers (candidates/helpers.h), cloned with it: their
      * samples and their clones' bytes count as its own. */
     struct strvec helpers;
@@ -158,6 +161,7 @@ struct select_report {
     struct select_march march;         /* the -march=x86-64-v3 reference */
     struct select_march march_nofma;   /* the -march=x86-64-v3 -mno-fma reference */
     struct select_budget budget;       /* the code-growth budget (budget.h) */
+    struct select_fma_bisect fma_bisect;   /* the per-function FMA verdict (fmabisect.h) */
 };
 
 /* The code growth of a build against the baseline's code bytes: bytes and

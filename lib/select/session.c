@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "select/assign.h"
+#include "select/fmabisect.h"
 #include "select/isolation.h"
 #include "select/reference.h"
 #include "select/report.h"
@@ -292,6 +293,7 @@ static enum select_status run_steps(struct select_session *s)
             select_apply_decision(&s->rep);
             session_note_small_gains(s);
             session_note_fma_free(s);
+            session_note_fma_bisect(s);
             ok = select_patch_assignments(&s->rep, &assigned) == 0;
             if (ok && assigned.n) {
                 s->have_final = 1;

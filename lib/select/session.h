@@ -52,6 +52,8 @@ struct store;
 #define SELECT_DEFAULT_RUNS 5
 #define SELECT_DEFAULT_TIMEOUT_S 600
 #define SELECT_DEFAULT_MIN_SHARE 0.02
+/* Most extra builds telling which functions' FMA changes an output (fmabisect.h). */
+#define SELECT_DEFAULT_FMA_BISECT 8
 /* Fewer baseline samples per run than this make no verdict. */
 #define SELECT_MIN_SAMPLES 20
 
@@ -85,6 +87,10 @@ struct select_options {
     const struct select_target_set *sets;
     size_t n_sets;
     uint64_t seed;                /* the arms' order in each round of runs */
+    int fma_bisect;               /* most builds telling which functions' FMA changes an
+                                   * output (select/fmabisect.h); 0: none */
+    int fma_bisect_all;           /* search every function with FMA clones, not only those
+                                   * that would take the FMA set */
 };
 
 struct select_session {

@@ -18,7 +18,7 @@
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
     "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--max-growth PCT]\n"
-    "                     [--set NAME=TARGETS...]\n"
+    "                     [--set NAME=TARGETS...] [--fma-bisect N] [--fma-bisect-all]\n"
     "                     [--reference LIST] [--seed N] [--no-namespaces]\n"
     "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
@@ -57,6 +57,12 @@ static const char USAGE[] =
     "                    build (the -march=x86-64-v3 reference's code, else the\n"
     "                    baseline's; default 10); above it, the functions with the\n"
     "                    least gain per byte are dropped; 'none': no limit\n"
+    "  --fma-bisect N    when an FMA set changes an output and an FMA-free set keeps\n"
+    "                    them, at most N extra builds (default 8; 0: none) telling\n"
+    "                    which functions' FMA clones change it (bisection, outputs\n"
+    "                    checked, nothing timed): the others may take that set;\n"
+    "                    only functions that would take that set are searched\n"
+    "  --fma-bisect-all  search every function whose clones hold FMA instructions\n"
     "  --set NAME=TARGETS  a target set to compare (repeatable; replaces the two\n"
     "                    default sets), e.g. --set v3=arch=x86-64-v3; FMA-free when\n"
     "                    none of its targets lets the compiler contract a*b+c\n"
@@ -129,7 +135,7 @@ static int parse_references(const char *list, struct select_options *o)
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
                          struct select_target_set *sets)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -139,7 +145,9 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
         {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
-        {"no-namespaces", no_argument, NULL, O_NO_NS}, {NULL, 0, NULL, 0},
+        {"no-namespaces", no_argument, NULL, O_NO_NS}, {"fma-bisect", required_argument, NULL, O_FMA_BISECT},
+        {"fma-bisect-all", no_argument, NULL, O_FMA_ALL},
+        {NULL, 0, NULL, 0},
     };
     int c;
     char *end;
@@ -177,6 +185,14 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
                 return 2;
             }
             break;
+        case O_FMA_BISECT:
+            o->fma_bisect = (int)strtol(optarg, &end, 10);
+            if (*end || !*optarg || o->fma_bisect < 0 || o->fma_bisect > 100) {
+                fmv_error("--fma-bisect: '%s' is not a number of builds (0..100)", optarg);
+                return 2;
+            }
+            break;
+        case O_FMA_ALL: o->fma_bisect_all = 1; break;
         case O_GROWTH:
             if (!strcmp(optarg, "none")) {
                 o->max_growth = -1;
@@ -253,7 +269,7 @@ int cmd_select(int argc, char **argv)
     struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS,
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
                                .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1,
-                               .reference_nofma_auto = 1};
+                               .reference_nofma_auto = 1, .fma_bisect = SELECT_DEFAULT_FMA_BISECT};
     struct select_target_set sets[MAX_SETS + 1] = {{0}};
     int prc = parse_options(argc, argv, &o, &runs_cmd, &json, sets);
     while (o.n_sets < MAX_SETS && sets[o.n_sets].name) o.n_sets++;

@@ -3,6 +3,7 @@
 #include "candidates/analyze_internal.h"
 #include "candidates/isa.h"
 #include "candidates/query.h"
+#include "capture/wrapper.h"
 #include "elf/elffile.h"
 #include "util/util.h"
 
@@ -128,6 +129,10 @@ int wanted_load(struct store *st, const struct compile_row *c, struct wanted_lis
         if (!out->object_known && c->output) {
             char *object = path_absolute(c->output, c->directory);
             out->object_known = elf_object_functions(object, &out->object_functions) == 0;
+            /* The build deleted it: the copy the wrapper kept (capture/wrapper.h). */
+            char *kept = out->object_known ? NULL : wrapper_kept_object(store_path(st), c->source, object);
+            if (kept) out->object_known = elf_object_functions(kept, &out->object_functions) == 0;
+            free(kept);
             free(object);
         }
     }

@@ -2,6 +2,7 @@
 #include "candidates/isa.h"
 #include "candidates/query.h"
 #include "capture/codeprofile.h"
+#include "capture/wrapper.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -323,6 +324,17 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
         } else {
             char *object = path_absolute(c->output, c->directory);
             if (codeprofile_read(object, &build, &why) == 0) have_build = 1;
+            /* The build deleted it (make's intermediate files): the copy
+             * the wrapper kept (capture/wrapper.h). */
+            char *kept = have_build ? NULL : wrapper_kept_object(store_path(st), c->source, object);
+            char *kept_why = NULL;
+            if (kept && codeprofile_read(kept, &build, &kept_why) == 0) {
+                have_build = 1;
+                free(why);
+                why = NULL;
+            }
+            free(kept_why);
+            free(kept);
             free(object);
         }
         if (!have_build) {

@@ -232,6 +232,49 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
     store_close(st);
 }
 
+/* <wrap_records>/<hash of source and output>: one compile's records dir. */
+static char *records_dir_of(const char *wrap_records, const char *source, const char *output)
+{
+    struct strbuf key = STRBUF_INIT;
+    sb_adds(&key, source);
+    sb_addc(&key, '\n');
+    sb_adds(&key, output);
+    char *h = hash_bytes_hex(key.buf, key.len);
+    char *dir = path_join(wrap_records, h);
+    free(h);
+    sb_free(&key);
+    return dir;
+}
+
+char *wrapper_kept_object(const char *store_dir, const char *source, const char *output)
+{
+    char *wrap_records = path_join(store_dir, "records/wrap");
+    char *dir = records_dir_of(wrap_records, source, output);
+    char *kept = path_join(dir, WRAPPER_KEPT_OBJECT);
+    free(dir);
+    free(wrap_records);
+    if (access(kept, R_OK) == 0) return kept;
+    free(kept);
+    return NULL;
+}
+
+/* The compiled object kept beside its records (wrapper.h): a hard link, or
+ * a copy when the records live on another file system. Failing only costs
+ * the ISA comparison of a build that deletes its objects. */
+static void keep_object(const struct wrapped_source *w)
+{
+    if (!w->output || !w->records_dir) return;
+    char *kept = path_join(w->records_dir, WRAPPER_KEPT_OBJECT);
+    unlink(kept);
+    if (link(w->output, kept) != 0) {
+        size_t len = 0;
+        char *data = read_file(w->output, &len);
+        if (data) write_file_atomic(kept, data, len);
+        free(data);
+    }
+    free(kept);
+}
+
 static int wrap_compile(const char *store_dir, char **real_argv)
 {
     /* @FILE arguments expanded (the compiler reads them itself), so that
@@ -281,14 +324,7 @@ static int wrap_compile(const char *store_dir, char **real_argv)
     for (size_t i = 0; i < n; i++) {
         /* One stable directory per (source, output): a rebuild replaces its
          * own records and nothing piles up. */
-        struct strbuf key = STRBUF_INIT;
-        sb_adds(&key, ws[i].source);
-        sb_addc(&key, '\n');
-        sb_adds(&key, ws[i].output);
-        char *h = hash_bytes_hex(key.buf, key.len);
-        ws[i].records_dir = path_join(wrap_records, h);
-        free(h);
-        sb_free(&key);
+        ws[i].records_dir = records_dir_of(wrap_records, ws[i].source, ws[i].output);
         remove_tree(ws[i].records_dir);
         mkdir_p(ws[i].records_dir, 0755);
     }
@@ -352,6 +388,8 @@ static int wrap_compile(const char *store_dir, char **real_argv)
         if (tmp) remove_tree(tmp);
         free(tmp);
     }
+    if (code == 0 && !args.links)
+        for (size_t i = 0; i < n; i++) keep_object(&ws[i]);
     record_compiles(store_dir, sv_argv(&expanded), cwd, &id, ws, n, code);
 
 out:

@@ -40,6 +40,17 @@
 #ifndef FMVGEN_WRAPPER_H
 #define FMVGEN_WRAPPER_H
 
+/* The wrapper keeps each compiled object it recorded: a hard link (a copy
+ * across file systems) at WRAPPER_KEPT_OBJECT under the compile's records
+ * directory, so that the ISA comparison (candidates/isa.h) still reads the
+ * build's code when the build deletes its objects (make's intermediate
+ * files, `make clean` before the scan ends). A rebuild of the same (source,
+ * output) replaces it. wrapper_kept_object returns the kept copy's path for
+ * a compile of the store at store_dir (<builddir>/.fmvgen), or NULL when
+ * none exists. */
+#define WRAPPER_KEPT_OBJECT "object.o"
+char *wrapper_kept_object(const char *store_dir, const char *source, const char *output);
+
 /* Environment variable naming the build directory whose store the wrapper
  * records into. */
 #define WRAPPER_STORE_ENV "FMVGEN_STORE"

@@ -31,7 +31,9 @@
 #            configured before); both CPU times (user+sys of the whole tree
 #            of processes), medians, ratios for make alone and for configure
 #            + make, and the scan's CPU by phase (FMVGEN_SCAN_PHASES: the
-#            build inside the scan, probes, analysis with libclang, the rest)
+#            build inside the scan, probes, analysis with libclang, the rest;
+#            and addr2line's share, counted by a PATH shim around it that
+#            adds a GNU time process per run)
 #   --configure-args ARGS   for configure (word-split), e.g. "--disable-nls"
 #   --scan-args ARGS        more `fmvgen scan` options, e.g. "--o3"
 # Environment: FMVGEN (default: build/src/fmvgen under the source tree), CC
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
     --autotools) AUTOTOOLS=1; shift ;;
     --configure-args) CONF_ARGS=$2; shift 2 ;;
     --scan-args) SCAN_ARGS=$2; shift 2 ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) PROJECT=$1; shift ;;
   esac
 done
@@ -67,7 +69,11 @@ if [ -n "$AUTOTOOLS" ]; then
   SRC="$WORK/src"
   mkdir -p "$SRC" && cp -a "$PROJECT/." "$SRC/"
   if [ ! -x "$SRC/configure" ]; then
-    (cd "$SRC" && autoreconf -fi >"$WORK/autoreconf.log" 2>&1) ||
+    # A git tree of a gettext-using project (flac) lacks config.rpath, which
+    # autogen.sh would copy from gettext; an empty one does for the build.
+    (cd "$SRC" && { autoreconf -fi >"$WORK/autoreconf.log" 2>&1 ||
+                    { grep -q "config.rpath' not found" "$WORK/autoreconf.log" && touch config.rpath &&
+                      autoreconf -fi >"$WORK/autoreconf.log" 2>&1; }; }) ||
       { echo "scan_overhead: autoreconf -fi failed in the copy of $PROJECT (see the project's autogen.sh)" >&2; exit 1; }
   fi
   read -r -a CONF <<< "$CONF_ARGS"
@@ -78,7 +84,13 @@ if [ -n "$AUTOTOOLS" ]; then
       { echo "scan_overhead: configure failed in $1" >&2; exit 1; }
     cpu_of "$WORK/conf.time"
   }
-  declare -a CONF_P CONF_S MAKE_P SCAN_S PH_BUILD PH_PROBES PH_ANALYZE PH_REST
+  declare -a CONF_P CONF_S MAKE_P SCAN_S PH_BUILD PH_PROBES PH_ANALYZE PH_REST A2L
+  # addr2line (inline frames of -g objects, elf/funcisa.h) runs through a
+  # shim that adds each run's CPU to a log: its share of the scan.
+  A2L_REAL=$(command -v addr2line || true)
+  mkdir -p "$WORK/shim"
+  [ -n "$A2L_REAL" ] && printf '#!/bin/sh\nexec %s -a -o %s -f "%%U %%S" %s "$@"\n' "$TIME" "$WORK/a2l.log" \
+    "$A2L_REAL" > "$WORK/shim/addr2line" && chmod +x "$WORK/shim/addr2line"
   configure_in "$WORK/warm" >/dev/null && (cd "$WORK/warm" && make -s -j"$JOBS" >/dev/null 2>&1)   # warm the caches
   for ((i = 0; i < RUNS; i++)); do
     CONF_P+=("$(configure_in "$WORK/plain")")
@@ -86,10 +98,12 @@ if [ -n "$AUTOTOOLS" ]; then
       { echo "scan_overhead: the plain build failed" >&2; exit 1; }
     MAKE_P+=("$(cpu_of "$WORK/make.time")")
     CONF_S+=("$(configure_in "$WORK/scan")")
-    (cd "$WORK/scan" && FMVGEN_SCAN_PHASES=1 "$TIME" -o "$WORK/scan.time" -f '%e %U %S' \
+    rm -f "$WORK/a2l.log"
+    (cd "$WORK/scan" && PATH="$WORK/shim:$PATH" FMVGEN_SCAN_PHASES=1 "$TIME" -o "$WORK/scan.time" -f '%e %U %S' \
        "$FMVGEN" scan -j "$JOBS" "${SARGS[@]}" -- make -j"$JOBS" >/dev/null 2>"$WORK/scan.err") ||
       { echo "scan_overhead: the scan failed:" >&2; tail -5 "$WORK/scan.err" >&2; exit 1; }
     SCAN_S+=("$(cpu_of "$WORK/scan.time")")
+    A2L+=("$(awk '{s += $1 + $2} END {printf "%.3f\n", s}' "$WORK/a2l.log" 2>/dev/null || echo 0)")
     # Phase ends: "fmvgen: scan phase NAME: cpu self S children C" (cumulative).
     # (An fmvgen before FMVGEN_SCAN_PHASES prints none: no breakdown then.)
     read -r b p a <<< "$(awk '/scan phase build:/ {b = $7 + $9} /scan phase probe-ingest:/ {p = $7 + $9}
@@ -116,6 +130,7 @@ if [ -n "$AUTOTOOLS" ]; then
   [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  records, probes (compiles), their records" "$(median "${PH_PROBES[@]}")" "$(echo "$(median "${PH_PROBES[@]}") / $mp" | bc -l)"
   [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  analysis (libclang, candidates)" "$(median "${PH_ANALYZE[@]}")" "$(echo "$(median "${PH_ANALYZE[@]}") / $mp" | bc -l)"
   [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  rest (summary, closing the store)" "$(median "${PH_REST[@]}")" "$(echo "$(median "${PH_REST[@]}") / $mp" | bc -l)"
+  printf '%-48s %8.2fs %5.2fx\n' "  of these, addr2line (all runs, from a shim)" "$(median "${A2L[@]}")" "$(echo "$(median "${A2L[@]}") / $mp" | bc -l)"
   printf '%-48s %8.2fs %5.2fx\n' "configure + make, plain" "$(echo "$cp + $mp" | bc -l)" 1
   printf '%-48s %8.2fs %5.2fx\n' "configure + fmvgen scan -- make" "$(echo "$cs + $ss" | bc -l)" "$(echo "($cs + $ss) / ($cp + $mp)" | bc -l)"
   pr=() pc=()

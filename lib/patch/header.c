@@ -2,6 +2,7 @@
  * (patch_plan_to_json): what a plan says of itself, as the comment above
  * the diff and as the --json summary. */
 #include "patch/plan_internal.h"
+#include "store/notes.h"
 #include "targets/targets.h"
 
 #include <string.h>
@@ -134,6 +135,7 @@ char *patch_render_header(const struct patch_plan *p)
         json_t *note;
         json_array_foreach(f->notes, j, note)
         {
+            if (note_kind_of(note) == NOTE_PARAMS) continue;   /* said in the fallback list when it matters */
             const char *kind = json_string_value(json_object_get(note, "kind"));
             const char *detail = json_string_value(json_object_get(note, "detail"));
             sb_addf(&sb, "      note (%s): %s\n", kind ? kind : "note", detail ? detail : "");

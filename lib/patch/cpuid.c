@@ -56,27 +56,28 @@ static int used(const struct patch_target_set *sets, size_t n, const struct cpu_
 
 /* fmvgen_cpu_levels: CPUID leaves 1, 7.0, 0x80000001 and XCR0, as GCC's
  * and glibc's x86-64-vN levels define them; the answer kept after the
- * first call. C89 (no long long, declarations first). */
+ * first call. Branch-free tests (0/1 values and'ed): smaller code. C89 (no
+ * long long, declarations first). */
 static const char *const LEVELS_LINES[] = {
     "/* bit 0: x86-64-v2, bit 1: x86-64-v3, bit 2: x86-64-v4 (CPUID and XCR0) */",
     "static __attribute__((unused, noinline)) unsigned fmvgen_cpu_levels(void)",
     "{",
     "    static unsigned known;",
-    "    unsigned a, b, c, d, max, c1 = 0, b7 = 0, c81 = 0, xcr0 = 0, lv = 0;",
+    "    unsigned a, b, c, d, max, c1, b7 = 0, c81, xcr0 = 0, lv;",
     "    const unsigned v2c = 0x982201u; /* ECX.1: sse3 ssse3 cx16 sse4.1 sse4.2 popcnt */",
     "    const unsigned v3c = 0x3cd83201u; /* + fma movbe xsave osxsave avx f16c */",
     "    const unsigned v3b = 0x128u; /* EBX.7: bmi1 avx2 bmi2 */",
     "    const unsigned v4b = 0xd0030000u; /* EBX.7: avx512f dq cd bw vl */",
     "    if (known) return known & 7u;",
     "    __asm__(\"cpuid\" : \"=a\"(max), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0), \"c\"(0));",
-    "    if (max >= 1) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c1), \"=d\"(d) : \"a\"(1), \"c\"(0));",
+    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c1), \"=d\"(d) : \"a\"(1), \"c\"(0));",
     "    if (max >= 7) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b7), \"=c\"(c), \"=d\"(d) : \"a\"(7), \"c\"(0));",
-    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0x80000000u), \"c\"(0));",
-    "    if (a >= 0x80000001u) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c81), \"=d\"(d) : \"a\"(0x80000001u), \"c\"(0));",
+    "    /* every x86-64 CPU has leaf 0x80000001 (its long-mode bit) */",
+    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c81), \"=d\"(d) : \"a\"(0x80000001u), \"c\"(0));",
     "    if (c1 & (1u << 27)) __asm__(\".byte 0x0f, 0x01, 0xd0\" : \"=a\"(xcr0), \"=d\"(d) : \"c\"(0)); /* xgetbv */",
-    "    if ((c1 & v2c) == v2c && (c81 & 1u)) lv |= 1u; /* + lahf */",
-    "    if ((lv & 1u) && (c1 & v3c) == v3c && (b7 & v3b) == v3b && (c81 & 0x20u) && (xcr0 & 6u) == 6u) lv |= 2u; /* + lzcnt */",
-    "    if ((lv & 2u) && (b7 & v4b) == v4b && (xcr0 & 0xe6u) == 0xe6u) lv |= 4u;",
+    "    lv = ((c1 & v2c) == v2c) & c81; /* v2: + lahf */",
+    "    lv |= (lv & ((c1 & v3c) == v3c) & ((b7 & v3b) == v3b) & (c81 >> 5) & ((xcr0 & 6u) == 6u)) << 1; /* v3: + lzcnt */",
+    "    lv |= ((lv >> 1) & ((b7 & v4b) == v4b) & ((xcr0 & 0xe6u) == 0xe6u)) << 2;",
     "    known = lv | 8u;",
     "    return lv;",
     "}",

@@ -2,7 +2,7 @@
  * detection, the target macros, the trampoline shared with pointer
  * dispatch) and the lines each function gets. */
 #include "patch/cpuid.h"
-#include "patch/plan.h"
+#include "patch/plan_internal.h"
 #include "store/notes.h"
 
 #include <jansson.h>
@@ -101,17 +101,9 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "# endif");
     patch_text_line(sb, eol, "#endif");
     patch_text_line(sb, eol, "#if defined(FMVGEN_CPU_ON) && !defined(FMVGEN_CPU_BODY)");
-    /* the same text as pointer dispatch's (patch/pointer.c): either may come first */
-    patch_text_line(sb, eol, "# ifndef FMVGEN_PTR_ENDBR_");
-    patch_text_line(sb, eol, "#  ifdef __CET__");
-    patch_text_line(sb, eol, "#   define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
-    patch_text_line(sb, eol, "#  else");
-    patch_text_line(sb, eol, "#   define FMVGEN_PTR_ENDBR_ \"\"");
-    patch_text_line(sb, eol, "#  endif");
-    patch_text_line(sb, eol, "# endif");
+    /* pointer dispatch's (patch/pointer.c), which may come first */
     patch_text_line(sb, eol, "# ifndef FMVGEN_PTR_DEF");
-    patch_text_line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
-    patch_text_line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
+    patch_pointer_entry_macros(sb, eol);
     patch_text_line(sb, eol, "# endif");
     patch_pointer_body_macro(sb, eol, 1);
     patch_text_line(sb, eol, "typedef void (*fmvgen_fn_)(void);");
@@ -122,10 +114,8 @@ static void shared_block(struct strbuf *sb, const char *eol)
 static void target_macro(struct strbuf *sb, const char *eol, const char *macro, const char *features)
 {
     patch_text_line(sb, eol, "#ifndef FMVGEN_CPU_T_%s", macro);
-    if (features)
-        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((target(\"%s\"), noinline))", macro, features);
-    else
-        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((noinline))", macro);
+    patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((%s%s%snoinline))", macro, features ? "target(\"" : "",
+                    features ? features : "", features ? "\"), " : "");
     patch_text_line(sb, eol, "#endif");
 }
 
@@ -150,28 +140,14 @@ char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const 
     return sb_detach(&sb);
 }
 
-/* 1 when text[0, offset) holds the line "#ifndef word" (the whole word). */
-static int guard_before(const char *text, size_t offset, const char *word)
-{
-    char *guard = xasprintf("#ifndef %s", word);
-    size_t glen = strlen(guard);
-    int found = 0;
-    for (const char *at = text; !found && (at = memmem(at, offset - (size_t)(at - text), guard, glen)); at++) {
-        char after = (size_t)(at - text) + glen < offset ? at[glen] : '\n';
-        found = after == '\n' || after == '\r' || after == ' ' || after == '\t';
-    }
-    free(guard);
-    return found;
-}
-
 int patch_cpuid_preamble_defined(const char *text, size_t offset, const struct patch_target_set *sets, size_t n)
 {
-    if (!guard_before(text, offset, PATCH_CPUID_MACRO "_STATIC") || !guard_before(text, offset, "FMVGEN_CPU_T_DEFAULT"))
+    if (!patch_guard_defined(text, offset, PATCH_CPUID_MACRO "_STATIC") || !patch_guard_defined(text, offset, "FMVGEN_CPU_T_DEFAULT"))
         return 0;
     for (size_t i = 0; i < NTARGETS; i++) {
         if (!used(sets, n, &TARGETS[i])) continue;
         char *m = xasprintf("FMVGEN_CPU_T_%s", TARGETS[i].macro);
-        int there = guard_before(text, offset, m);
+        int there = patch_guard_defined(text, offset, m);
         free(m);
         if (!there) return 0;
     }

@@ -22,28 +22,13 @@
 #include "store/notes.h"
 #include "util/util.h"
 
-/* A function defined at the line of text starting with first_line, ending
- * at the last '}' of text, with a params note from params_json (NULL:
- * none). */
+#include "test_patch_text_helpers.h"
+
+/* text_fn's function, with a params note from params_json (NULL: none). */
 static struct patch_function fn(const char *text, const char *name, const char *first_line, int is_static,
                                 const char *params_json)
 {
-    struct patch_function f;
-    memset(&f, 0, sizeof f);
-    f.name = (char *)name;
-    f.display_name = (char *)name;
-    f.is_static = is_static;
-    const char *at = strstr(text, first_line);
-    assert_non_null(at);
-    f.offset = (size_t)(at - text);
-    const char *brace = strrchr(text, '}');
-    int line = 1, col = 1;
-    for (const char *c = text; c < brace; c++) {
-        if (*c == '\n') line++, col = 1;
-        else col++;
-    }
-    f.end_line = line;
-    f.end_col = col + 1;
+    struct patch_function f = text_fn(text, name, name, first_line, is_static);
     f.notes = json_array();
     if (params_json) {
         json_error_t e;

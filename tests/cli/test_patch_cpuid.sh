@@ -18,7 +18,7 @@
 # take fall back to IFUNC with the reason (a body naming its function, C++,
 # a store scanned before the params note); a candidate's helpers stay
 # always_inline in its copies; patch-libc's patched file compiles as C89
-# (pedantic) and C++98.
+# (pedantic) and C++98. Scanned again, the patched tree has no candidate.
 source "$TESTLIB"
 PATCH_LIBC_FIXTURE=patch-cpuid
 source "$(dirname "$TESTLIB")/patch_libc.sh"
@@ -87,6 +87,14 @@ for cfg in "${configs[@]}"; do
   esac
 done
 [ "$ran" -ge 5 ] && pass || fail "too few builds ran ($ran): ${configs[*]}"
+
+# Scanned again, the patched tree has no candidate: its copies are fmvgen's own.
+(cd "$P" && make -s clean && "$FMVGEN" scan --root "$P" -- make -s CC=gcc >/dev/null 2>&1)
+rj=$(cd "$P" && "$FMVGEN" list --json)
+expect_eq "rescanned: no candidate" "$(jq '[.functions[] | select(.status == "candidate")] | length' <<<"$rj")" 0
+expect_match "rescanned: a default copy excluded as fmvgen's own" \
+  "$(jq -r '.functions[] | select(.name == "fmvgen_cp_popcount_all_default") | .detail' <<<"$rj")" \
+  "^fmvgen_cp_popcount_all_default is fmvgen's own code \(--dispatch cpuid\)$"
 
 # A -fvisibility=hidden shared library: it exports what it exported.
 for cc in gcc clang-14 clang-19; do

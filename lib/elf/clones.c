@@ -329,6 +329,12 @@ static int on_init_insn(const cs_insn *insn, void *ctx)
     return 0;
 }
 
+size_t elf_mv_init_sym_len(const struct elf_sym *s)
+{
+    size_t n = strlen(s->name), slen = sizeof ELF_MV_INIT_SUFFIX - 1;
+    return s->type == STT_FUNC && n > slen && !strcmp(s->name + n - slen, ELF_MV_INIT_SUFFIX) ? n - slen : 0;
+}
+
 uint64_t elf_mv_init_call(const struct elf_file *ef, const struct elf_sym *init)
 {
     uint64_t len = 0;
@@ -359,8 +365,7 @@ static int cmp_range(const void *a, const void *b)
 
 uint64_t elf_mv_trampoline_size(const struct elf_file *ef, const struct elf_sym *init)
 {
-    size_t n = strlen(init->name) - (sizeof ELF_MV_INIT_SUFFIX - 1);
-    char *sym = xstrndup(init->name, n), *ctor = xasprintf("%s.fmvgen_ctor", sym);
+    char *sym = xstrndup(init->name, elf_mv_init_sym_len(init)), *ctor = xasprintf("%s.fmvgen_ctor", sym);
     const struct elf_sym *parts[3] = {nearest_named(ef, sym, init->value), init, nearest_named(ef, ctor, init->value)};
     uint64_t r[3][2], bytes = 0, end = 0;
     size_t k = 0;
@@ -386,17 +391,15 @@ uint64_t elf_mv_trampoline_size(const struct elf_file *ef, const struct elf_sym 
  * definition's) and dispatch pointer. */
 static void pointer_dispatch(const struct elf_file *ef, struct fn_builder *b)
 {
-    size_t slen = sizeof ELF_MV_INIT_SUFFIX - 1;
     for (size_t i = 0; i < ef->n_syms; i++) {
         const struct elf_sym *s = &ef->syms[i];
-        size_t n = strlen(s->name);
-        if (s->type != STT_FUNC || n <= slen || strcmp(s->name + n - slen, ELF_MV_INIT_SUFFIX)) continue;
-        uint64_t target = elf_mv_init_call(ef, s);
+        size_t n = elf_mv_init_sym_len(s);
+        uint64_t target = n ? elf_mv_init_call(ef, s) : 0;
         for (size_t k = 0; target && k < b->n; k++) {
             struct elf_mv_function *f = &b->fns[k];
             if (f->resolver_addr != target || f->dispatch == ELF_MV_DISPATCH_POINTER) continue;
             free(f->name);
-            f->name = xstrndup(s->name, n - slen);
+            f->name = xstrndup(s->name, n);
             f->dispatch = ELF_MV_DISPATCH_POINTER;
             f->trampoline_size = elf_mv_trampoline_size(ef, s);
             break;

@@ -32,6 +32,8 @@ void elf_mv_add_clone(struct elf_mv_function *f, const char *symbol, const char 
 size_t elf_mv_resolver_loads(const struct elf_file *ef, uint64_t addr, uint64_t size, uint64_t **addrs);
 
 #define ELF_MV_INIT_SUFFIX ".fmvgen_init"
+/* The length of SYM when s is a FUNC symbol SYM.fmvgen_init, else 0. */
+size_t elf_mv_init_sym_len(const struct elf_sym *s);
 /* The address of the first direct call in the code of init (a FUNC symbol
  * SYM.fmvgen_init), or 0. */
 uint64_t elf_mv_init_call(const struct elf_file *ef, const struct elf_sym *init);

@@ -85,15 +85,14 @@ static void collect_copies(const struct elf_file *ef, struct elf_mv_function *f,
 
 void elf_mv_cpuid_scan(const struct elf_file *ef, struct fn_builder *b)
 {
-    size_t slen = sizeof ELF_MV_INIT_SUFFIX - 1, rlen = sizeof ELF_CPUID_RESOLVER_PREFIX - 1;
+    size_t rlen = sizeof ELF_CPUID_RESOLVER_PREFIX - 1;
     for (size_t i = 0; i < ef->n_syms; i++) {
         const struct elf_sym *s = &ef->syms[i];
-        size_t n = strlen(s->name);
-        if (s->type != STT_FUNC || n <= slen || strcmp(s->name + n - slen, ELF_MV_INIT_SUFFIX)) continue;
-        uint64_t target = elf_mv_init_call(ef, s);
+        size_t n = elf_mv_init_sym_len(s);
+        uint64_t target = n ? elf_mv_init_call(ef, s) : 0;
         const struct elf_sym *r = target ? elf_file_func_at(ef, target) : NULL;
         if (!r || r->value != target || strncmp(r->name, ELF_CPUID_RESOLVER_PREFIX, rlen) || !r->name[rlen]) continue;
-        char *sym = xstrndup(s->name, n - slen);
+        char *sym = xstrndup(s->name, n);
         struct elf_mv_function *f = elf_mv_new_function(b, sym, ELF_MV_FMVGEN);
         free(sym);
         f->dispatch = ELF_MV_DISPATCH_CPUID;

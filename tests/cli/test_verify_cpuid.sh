@@ -6,8 +6,9 @@
 # the copy and target picked: default on qemu64, Nehalem and SandyBridge
 # (count_bits' x86-64-v2 copy from Nehalem up), the x86-64-v3 or avx2 copy
 # on Haswell, natively the copy of this CPU's level (x86-64-v4 on an AVX-512
-# host). A resolver that returns a function that is none of its copies, or
-# a copy beyond the CPU, fails that CPU with an error line naming both.
+# host); a static program's resolvers, called through gdb, the same. A
+# resolver that returns a function that is none of its copies, or a copy
+# beyond the CPU, fails that CPU with an error line naming both.
 source "$TESTLIB"
 command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
 command -v qemu-x86_64 >/dev/null || { echo "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"; exit 1; }
@@ -58,6 +59,17 @@ for cc in $compilers; do
   expect_match "$cc: table row" "$table" $'\nkern +prog-'"$cc"' +arch=x86-64-v[34] +default +arch=x86-64-v3\n'
   expect_match "$cc: table result" "$table" "Result: OK on all 3 CPUs"
 done
+
+# A static program takes no preloaded helper: gdb calls the same resolvers.
+if command -v gdb >/dev/null && gcc -O2 -static "$SRC/main.c" "$SRC/kern.c" "$SRC/pop.c" "$SRC/scale2.c" -o static -lm 2>/dev/null; then
+  "$FMVGEN" verify --json --cpu Nehalem,Haswell -- ./static >static.json; rc=$?
+  expect_eq "static: exit status" "$rc" 0
+  expect_eq "static: the cpuid functions' targets on Nehalem/Haswell" \
+    "$(jq -r '[.dispatch[] | select(.dispatch == "cpuid") | .function + ":" + .targets.Nehalem + "/" + .targets.Haswell] | join(" ")' static.json)" \
+    "count_bits:arch=x86-64-v2/arch=x86-64-v2 kern:default/arch=x86-64-v3 scale:default/avx2 scale:default/arch=x86-64-v3"
+else
+  echo "gdb or a static libc missing: the static program is skipped"
+fi
 
 # A resolver that answers with something other than the copy for the CPU.
 gcc -O2 -DFMVGEN_TEST_NOT_A_COPY -DFMVGEN_TEST_WRONG_COPY "$SRC/main.c" "$SRC/kern.c" "$SRC/pop.c" "$SRC/scale2.c" -o bad -lm

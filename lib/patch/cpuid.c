@@ -2,7 +2,7 @@
  * detection, the target macros, the trampoline shared with pointer
  * dispatch) and the lines each function gets. */
 #include "patch/cpuid.h"
-#include "patch/plan.h"
+#include "patch/plan_internal.h"
 #include "store/notes.h"
 
 #include <jansson.h>
@@ -56,27 +56,28 @@ static int used(const struct patch_target_set *sets, size_t n, const struct cpu_
 
 /* fmvgen_cpu_levels: CPUID leaves 1, 7.0, 0x80000001 and XCR0, as GCC's
  * and glibc's x86-64-vN levels define them; the answer kept after the
- * first call. C89 (no long long, declarations first). */
+ * first call. Branch-free tests (0/1 values and'ed): smaller code. C89 (no
+ * long long, declarations first). */
 static const char *const LEVELS_LINES[] = {
     "/* bit 0: x86-64-v2, bit 1: x86-64-v3, bit 2: x86-64-v4 (CPUID and XCR0) */",
     "static __attribute__((unused, noinline)) unsigned fmvgen_cpu_levels(void)",
     "{",
     "    static unsigned known;",
-    "    unsigned a, b, c, d, max, c1 = 0, b7 = 0, c81 = 0, xcr0 = 0, lv = 0;",
+    "    unsigned a, b, c, d, max, c1, b7 = 0, c81, xcr0 = 0, lv;",
     "    const unsigned v2c = 0x982201u; /* ECX.1: sse3 ssse3 cx16 sse4.1 sse4.2 popcnt */",
     "    const unsigned v3c = 0x3cd83201u; /* + fma movbe xsave osxsave avx f16c */",
     "    const unsigned v3b = 0x128u; /* EBX.7: bmi1 avx2 bmi2 */",
     "    const unsigned v4b = 0xd0030000u; /* EBX.7: avx512f dq cd bw vl */",
     "    if (known) return known & 7u;",
     "    __asm__(\"cpuid\" : \"=a\"(max), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0), \"c\"(0));",
-    "    if (max >= 1) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c1), \"=d\"(d) : \"a\"(1), \"c\"(0));",
+    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c1), \"=d\"(d) : \"a\"(1), \"c\"(0));",
     "    if (max >= 7) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b7), \"=c\"(c), \"=d\"(d) : \"a\"(7), \"c\"(0));",
-    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0x80000000u), \"c\"(0));",
-    "    if (a >= 0x80000001u) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c81), \"=d\"(d) : \"a\"(0x80000001u), \"c\"(0));",
+    "    /* every x86-64 CPU has leaf 0x80000001 (its long-mode bit) */",
+    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c81), \"=d\"(d) : \"a\"(0x80000001u), \"c\"(0));",
     "    if (c1 & (1u << 27)) __asm__(\".byte 0x0f, 0x01, 0xd0\" : \"=a\"(xcr0), \"=d\"(d) : \"c\"(0)); /* xgetbv */",
-    "    if ((c1 & v2c) == v2c && (c81 & 1u)) lv |= 1u; /* + lahf */",
-    "    if ((lv & 1u) && (c1 & v3c) == v3c && (b7 & v3b) == v3b && (c81 & 0x20u) && (xcr0 & 6u) == 6u) lv |= 2u; /* + lzcnt */",
-    "    if ((lv & 2u) && (b7 & v4b) == v4b && (xcr0 & 0xe6u) == 0xe6u) lv |= 4u;",
+    "    lv = ((c1 & v2c) == v2c) & c81; /* v2: + lahf */",
+    "    lv |= (lv & ((c1 & v3c) == v3c) & ((b7 & v3b) == v3b) & (c81 >> 5) & ((xcr0 & 6u) == 6u)) << 1; /* v3: + lzcnt */",
+    "    lv |= ((lv >> 1) & ((b7 & v4b) == v4b) & ((xcr0 & 0xe6u) == 0xe6u)) << 2;",
     "    known = lv | 8u;",
     "    return lv;",
     "}",
@@ -100,17 +101,9 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "# endif");
     patch_text_line(sb, eol, "#endif");
     patch_text_line(sb, eol, "#if defined(FMVGEN_CPU_ON) && !defined(FMVGEN_CPU_BODY)");
-    /* the same text as pointer dispatch's (patch/pointer.c): either may come first */
-    patch_text_line(sb, eol, "# ifndef FMVGEN_PTR_ENDBR_");
-    patch_text_line(sb, eol, "#  ifdef __CET__");
-    patch_text_line(sb, eol, "#   define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
-    patch_text_line(sb, eol, "#  else");
-    patch_text_line(sb, eol, "#   define FMVGEN_PTR_ENDBR_ \"\"");
-    patch_text_line(sb, eol, "#  endif");
-    patch_text_line(sb, eol, "# endif");
+    /* pointer dispatch's (patch/pointer.c), which may come first */
     patch_text_line(sb, eol, "# ifndef FMVGEN_PTR_DEF");
-    patch_text_line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
-    patch_text_line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
+    patch_pointer_entry_macros(sb, eol);
     patch_text_line(sb, eol, "# endif");
     patch_pointer_body_macro(sb, eol, 1);
     patch_text_line(sb, eol, "typedef void (*fmvgen_fn_)(void);");
@@ -121,10 +114,8 @@ static void shared_block(struct strbuf *sb, const char *eol)
 static void target_macro(struct strbuf *sb, const char *eol, const char *macro, const char *features)
 {
     patch_text_line(sb, eol, "#ifndef FMVGEN_CPU_T_%s", macro);
-    if (features)
-        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((target(\"%s\"), noinline))", macro, features);
-    else
-        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((noinline))", macro);
+    patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((%s%s%snoinline))", macro, features ? "target(\"" : "",
+                    features ? features : "", features ? "\"), " : "");
     patch_text_line(sb, eol, "#endif");
 }
 
@@ -149,28 +140,14 @@ char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const 
     return sb_detach(&sb);
 }
 
-/* 1 when text[0, offset) holds the line "#ifndef word" (the whole word). */
-static int guard_before(const char *text, size_t offset, const char *word)
-{
-    char *guard = xasprintf("#ifndef %s", word);
-    size_t glen = strlen(guard);
-    int found = 0;
-    for (const char *at = text; !found && (at = memmem(at, offset - (size_t)(at - text), guard, glen)); at++) {
-        char after = (size_t)(at - text) + glen < offset ? at[glen] : '\n';
-        found = after == '\n' || after == '\r' || after == ' ' || after == '\t';
-    }
-    free(guard);
-    return found;
-}
-
 int patch_cpuid_preamble_defined(const char *text, size_t offset, const struct patch_target_set *sets, size_t n)
 {
-    if (!guard_before(text, offset, PATCH_CPUID_MACRO "_STATIC") || !guard_before(text, offset, "FMVGEN_CPU_T_DEFAULT"))
+    if (!patch_guard_defined(text, offset, PATCH_CPUID_MACRO "_STATIC") || !patch_guard_defined(text, offset, "FMVGEN_CPU_T_DEFAULT"))
         return 0;
     for (size_t i = 0; i < NTARGETS; i++) {
         if (!used(sets, n, &TARGETS[i])) continue;
         char *m = xasprintf("FMVGEN_CPU_T_%s", TARGETS[i].macro);
-        int there = guard_before(text, offset, m);
+        int there = patch_guard_defined(text, offset, m);
         free(m);
         if (!there) return 0;
     }

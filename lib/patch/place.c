@@ -128,12 +128,9 @@ size_t patch_line_of_offset(const char *text, size_t offset)
     return line;
 }
 
-/* 1 when text before offset already holds the guard "#ifndef MACRO_STATIC"
- * of a preamble (the whole word: FMVGEN_CLONES_STATIC is not
- * FMVGEN_CLONES_AVX2_STATIC). */
-static int preamble_defined(const char *text, size_t offset, const char *macro)
+int patch_guard_defined(const char *text, size_t offset, const char *word)
 {
-    char *guard = xasprintf("#ifndef %s_STATIC", macro);
+    char *guard = xasprintf("#ifndef %s", word);
     size_t glen = strlen(guard);
     int found = 0;
     for (const char *at = text; !found && (at = memmem(at, offset - (size_t)(at - text), guard, glen)); at++) {
@@ -144,8 +141,17 @@ static int preamble_defined(const char *text, size_t offset, const char *macro)
     return found;
 }
 
-/* Reads one file, checks it is the scanned version, and computes its new
- * content and diff for functions fs[0..n). */
+/* 1 when text before offset already holds the guard "#ifndef MACRO_STATIC"
+ * of a preamble (the whole word: FMVGEN_CLONES_STATIC is not
+ * FMVGEN_CLONES_AVX2_STATIC). */
+static int preamble_defined(const char *text, size_t offset, const char *macro)
+{
+    char *word = xasprintf("%s_STATIC", macro);
+    int found = patch_guard_defined(text, offset, word);
+    free(word);
+    return found;
+}
+
 /* Settles each function's linkage and, with pointer dispatch, whether the
  * rename can take it (its lines in pl[i]; the others go to IFUNC, said
  * why in p->ifunc_fallback). */

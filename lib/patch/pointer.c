@@ -103,6 +103,17 @@ void patch_pointer_body_macro(struct strbuf *sb, const char *eol, int cpuid)
     }
 }
 
+void patch_pointer_entry_macros(struct strbuf *sb, const char *eol)
+{
+    patch_text_line(sb, eol, "# ifdef __CET__");
+    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
+    patch_text_line(sb, eol, "# else");
+    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \"\"");
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
+    patch_text_line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
+}
+
 /* The shared block: when the pointer is on, and the two macros every
  * function's trampoline line uses. */
 static void shared_block(struct strbuf *sb, const char *eol)
@@ -127,13 +138,7 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "#   endif");
     patch_text_line(sb, eol, "#  endif");
     patch_text_line(sb, eol, "# endif");
-    patch_text_line(sb, eol, "# ifdef __CET__");
-    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
-    patch_text_line(sb, eol, "# else");
-    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \"\"");
-    patch_text_line(sb, eol, "# endif");
-    patch_text_line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
-    patch_text_line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
+    patch_pointer_entry_macros(sb, eol);
     patch_pointer_body_macro(sb, eol, 0);
     patch_text_line(sb, eol, "#endif");
 }

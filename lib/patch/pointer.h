@@ -99,6 +99,11 @@ const char *patch_pointer_shape(const struct patch_function *f, const char *text
                                 struct patch_pointer_shape *out);
 void patch_pointer_shape_free(struct patch_pointer_shape *s);
 
+/* Appends (eol-terminated) the definitions of FMVGEN_PTR_ENDBR_ (endbr64
+ * under -fcf-protection) and FMVGEN_PTR_DEF (naked, noinline, and a
+ * diagnostic push ignoring -Wunused-parameter) the trampolines use. */
+void patch_pointer_entry_macros(struct strbuf *sb, const char *eol);
+
 /* Appends the trampoline body's macro lines (eol-terminated) to sb:
  * FMVGEN_PTR_BODY(sym, mv), whose init stub and constructor call mv's
  * target_clones resolver (FMVGEN_PTR_RESOLVER_), or with cpuid

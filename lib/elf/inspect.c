@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "elf/cpudetect.h"
+#include "elf/cpukind.h"
 #include "elf/elffile.h"
 #include "elf/samecode.h"
 #include "util/util.h"
@@ -145,27 +146,23 @@ static void account_sizes(struct inspect_report *r, uint64_t text)
     s->n_mean = s->default_bytes ? weighted_n / (double)s->default_bytes : 0;
 }
 
-/* Both kinds of CPU detection (cpudetect.h), and the cpuid resolvers that
- * hold theirs inline. */
+/* Both kinds of CPU detection: the runtime's bytes (cpudetect.h) and
+ * fmvgen_cpu_levels (cpukind.h). */
 static void cpu_detection(const struct elf_file *ef, struct inspect_report *r)
 {
     struct inspect_size *s = &r->size;
-    struct elf_cpu_detect parts;
-    if (elf_cpu_detect_parts(ef, &parts) != 0) {
+    uint64_t runtime;
+    struct elf_cpu_kinds k;
+    if (elf_cpu_detect_bytes(ef, &runtime) != 0 || elf_cpu_kinds(ef, &k) != 0) {
         s->cpu_detect_bytes = -1;
         return;
     }
-    s->runtime_cpu_detect_bytes = parts.runtime_bytes;
-    s->runtime_cpu_detect = parts.runtime;
-    s->own_cpu_detect_bytes = parts.own_bytes;
-    s->own_cpu_detect_copies = parts.own_copies;
-    s->cpu_detect_bytes = (int64_t)(parts.runtime_bytes + parts.own_bytes);
-    for (size_t i = 0; i < r->list.n_functions; i++) {
-        const struct elf_mv_function *fn = &r->list.functions[i];
-        if (fn->dispatch == ELF_MV_DISPATCH_CPUID && fn->resolver_addr &&
-            elf_code_has_cpuid(ef, fn->resolver_addr, fn->resolver_size))
-            s->own_cpu_detect_inlined++;
-    }
+    s->runtime_cpu_detect_bytes = runtime;
+    s->runtime_cpu_detect = runtime ? (k.runtime ? k.runtime : "the runtime's") : NULL;
+    s->own_cpu_detect_bytes = k.levels_bytes;
+    s->own_cpu_detect_copies = k.n_levels;
+    s->own_cpu_detect_inlined = k.n_inlined;
+    s->cpu_detect_bytes = (int64_t)(runtime + k.levels_bytes);
 }
 
 int inspect_file(const char *path, struct inspect_report *out)

@@ -66,16 +66,16 @@ struct inspect_size {
     double n_mean;               /* N averaged, weighted by default clone size */
     uint64_t predicted_growth;   /* sum(default_size * (N_f - 1)) */
     int64_t cpu_detect_bytes;    /* the CPU detection of the file, both kinds
-                                  * below (elf/cpudetect.h), part of text and
-                                  * of C; -1: no .symtab to tell */
+                                  * below (elf/cpudetect.h, elf/cpukind.h), part
+                                  * of text and of C; -1: no .symtab to tell */
     uint64_t runtime_cpu_detect_bytes;  /* the compiler runtime's, which an
                                   * IFUNC resolver links in */
     const char *runtime_cpu_detect;     /* its kind ("libgcc cpuinfo"), or NULL */
     uint64_t own_cpu_detect_bytes;      /* fmvgen_cpu_levels (--dispatch cpuid) */
     size_t own_cpu_detect_copies;       /* its symbols: one per object file */
-    size_t own_cpu_detect_inlined;      /* cpuid resolvers holding the detection
-                                  * themselves (fmvgen_cpu_levels inlined:
-                                  * counted in resolver_bytes) */
+    size_t own_cpu_detect_inlined;      /* fmvgen_resolve_* resolvers holding the
+                                  * detection themselves (fmvgen_cpu_levels
+                                  * inlined: counted in resolver_bytes) */
 };
 
 struct inspect_report {

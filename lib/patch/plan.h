@@ -192,6 +192,11 @@ int patch_plan_build_only(struct store *st, const struct strvec *targets, int ex
  * per-function choice of `fmvgen select`). exact is set when no set enables
  * FMA. Returns 0 (nfunctions 0 when none is left), or -1 after the error. */
 int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *out);
+/* The same with the clones reached as dispatch says (patch/pointer.h;
+ * functions whose shape does not allow it by IFUNC, in ifunc_fallback):
+ * what `fmvgen select` builds and writes with its --dispatch. */
+int patch_plan_build_assigned_dispatch(struct store *st, const struct patch_assignments *a,
+                                       enum patch_dispatch dispatch, struct patch_plan *out);
 
 /* The --json summary: files, functions (each with its targets), targets,
  * sets, fma. */

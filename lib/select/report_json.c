@@ -2,6 +2,7 @@
  * tools; a real that is not finite is null, never 0, with a field saying
  * why where a reader needs one. */
 #include "select/report_write.h"
+#include "select/dispatch.h"
 
 #include <math.h>
 
@@ -239,6 +240,8 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "candidates_with_this_name", json_integer((json_int_t)select_name_count(r, f)));
         /* a shared name told apart by source file (attribution.h) */
         json_object_set_new(j, "samples_by_file", json_boolean(fn->by_file));
+        json_object_set_new(j, "dispatch", !r->dispatch ? json_null()
+                                           : json_string(fn->ifunc_fallback ? "ifunc" : r->dispatch));
         /* bytes its clones add: in every measured build, and the two the
          * report shows (its set's or best set's all-candidates build, the
          * selected build) */
@@ -294,6 +297,7 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "patch_targets", r->patch_targets ? json_string(r->patch_targets) : json_null());
     json_object_set_new(o, "selected", json_integer((json_int_t)r->n_selected));
     json_object_set_new(o, "code_size", code_size_json(r));
+    json_object_set_new(o, "dispatch", select_dispatch_json(r));
     json_object_set_new(o, "small_gains", small_gains_json(r));
     json_object_set_new(o, "statistics", report_statistics_json(r));
     json_object_set_new(o, "references", report_references_json(r));

@@ -135,6 +135,7 @@ void select_report_free(struct select_report *r)
     select_march_free(&r->march);
     select_march_free(&r->march_nofma);
     sv_free(&r->notes);
+    sv_free(&r->ifunc_fallback);
     select_fma_bisect_free(&r->fma_bisect);
     memset(r, 0, sizeof *r);
 }

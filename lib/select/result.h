@@ -76,6 +76,8 @@ struct select_function {
     /* Its inlined helpers (candidates/helpers.h), cloned with it: their
      * samples and their clones' bytes count as its own. */
     struct strvec helpers;
+    int ifunc_fallback; /* the selection's dispatch is not IFUNC, but the patch
+                         * dispatched it by IFUNC (its shape: r->ifunc_fallback) */
     int by_file;        /* other candidates share its name, and its samples were
                          * told from theirs by source file (attribution.h):
                          * not ambiguous */
@@ -155,6 +157,11 @@ struct select_report {
     struct select_workload_result *workloads;
     size_t n_workloads;
     char *patch_targets;               /* the selected patch's targets, or NULL */
+    const char *dispatch;              /* how every build's clones were reached (--dispatch,
+                                        * patch_dispatch_name): "cpuid", "pointer", "ifunc"; NULL:
+                                        * not said (static name, never freed) */
+    struct strvec ifunc_fallback;      /* "REL:LINE NAME: why" of the candidates a plan of this
+                                        * selection dispatched by IFUNC instead (select/dispatch.h) */
     size_t n_selected;
     struct strvec notes;               /* plain sentences: noise, held back, ... */
     struct select_code selected_code;  /* the selected build */

@@ -19,7 +19,7 @@ static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
     "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--max-growth PCT]\n"
     "                     [--set NAME=TARGETS...] [--fma-bisect N] [--fma-bisect-all]\n"
-    "                     [--reference LIST] [--seed N] [--no-namespaces]\n"
+    "                     [--reference LIST] [--dispatch MODE] [--seed N] [--no-namespaces]\n"
     "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
@@ -71,6 +71,13 @@ static const char USAGE[] =
     "                    the build does with CFLAGS): v3 (-march=x86-64-v3), v3-nofma\n"
     "                    (the same with -mno-fma: the baseline's floats), or none;\n"
     "                    default: v3, and v3-nofma too when FMA changes the outputs\n"
+    "  --dispatch MODE   how the clones are reached, in every build measured and in\n"
+    "                    selected.patch (as patch --dispatch): cpuid (the default;\n"
+    "                    auto means it) - fmvgen's own CPUID check, no libgcc CPU\n"
+    "                    detection (~4.6 KB per linked file) in the growth; pointer;\n"
+    "                    ifunc (target_clones' IFUNC, glibc only). Functions the\n"
+    "                    patch cannot give cpuid or pointer get IFUNC (listed in\n"
+    "                    the report)\n"
     "  --seed N          the seed of the runs' random order in each round (report.json\n"
     "                    prints the one used: give it to repeat a run)\n"
     "  --no-namespaces   run variants at their copies' own paths, not in a private mount\n"
@@ -135,7 +142,7 @@ static int parse_references(const char *list, struct select_options *o)
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
                          struct select_target_set *sets)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL, O_DISPATCH };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -146,7 +153,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
         {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
         {"no-namespaces", no_argument, NULL, O_NO_NS}, {"fma-bisect", required_argument, NULL, O_FMA_BISECT},
-        {"fma-bisect-all", no_argument, NULL, O_FMA_ALL},
+        {"fma-bisect-all", no_argument, NULL, O_FMA_ALL}, {"dispatch", required_argument, NULL, O_DISPATCH},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -193,6 +200,14 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
             }
             break;
         case O_FMA_ALL: o->fma_bisect_all = 1; break;
+        case O_DISPATCH:
+            /* "auto": select's default, which patch's auto (IFUNC) is not */
+            if (!strcmp(optarg, "auto")) o->dispatch = SELECT_DEFAULT_DISPATCH;
+            else if (patch_dispatch_parse(optarg, &o->dispatch) != 0) {
+                fmv_error("--dispatch: '%s' is not a dispatch (cpuid, pointer, ifunc or auto)", optarg);
+                return 2;
+            }
+            break;
         case O_GROWTH:
             if (!strcmp(optarg, "none")) {
                 o->max_growth = -1;
@@ -269,7 +284,8 @@ int cmd_select(int argc, char **argv)
     struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS,
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
                                .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1,
-                               .reference_nofma_auto = 1, .fma_bisect = SELECT_DEFAULT_FMA_BISECT};
+                               .reference_nofma_auto = 1, .fma_bisect = SELECT_DEFAULT_FMA_BISECT,
+                               .dispatch = SELECT_DEFAULT_DISPATCH};
     struct select_target_set sets[MAX_SETS + 1] = {{0}};
     int prc = parse_options(argc, argv, &o, &runs_cmd, &json, sets);
     while (o.n_sets < MAX_SETS && sets[o.n_sets].name) o.n_sets++;

@@ -103,12 +103,16 @@ static json_t *budget_json(const struct select_report *r)
     json_object_set_new(o, "selected_growth_bytes", measured ? json_integer((json_int_t)real) : json_null());
     json_object_set_new(o, "within", measured ? json_boolean((double)real <= b->limit) : json_null());
     json_object_set_new(o, "fixed_files", json_integer((json_int_t)b->n_fixed_files));
+    json_object_set_new(o, "fixed_units", json_integer((json_int_t)b->n_fixed_units));
     json_object_set_new(o, "fixed_from_residue", json_boolean(b->fixed_residue));
     int64_t clones, cpu, rest;
     if (budget_measured_parts(r, &clones, &cpu, &rest)) {
         json_t *parts = json_object();
         json_object_set_new(parts, "clones_and_resolvers", json_integer((json_int_t)clones));
         json_object_set_new(parts, "cpu_detection", cpu >= 0 ? json_integer((json_int_t)cpu) : json_null());
+        /* of it, fmvgen's own (cpuid dispatch: fmvgen_cpu_levels) */
+        int64_t lv = r->selected_code.cpu_levels_bytes, lb = r->variants[0].code.cpu_levels_bytes;
+        json_object_set_new(parts, "cpu_detection_fmvgen", lv >= 0 && lb >= 0 ? json_integer((json_int_t)(lv - lb)) : json_null());
         json_object_set_new(parts, "other", json_integer((json_int_t)rest));
         json_object_set_new(o, "selected_growth_parts", parts);
     } else

@@ -29,9 +29,11 @@ struct select_code {
     uint64_t clone_bytes;      /* non-default clones of the multiversioned functions */
     uint64_t resolver_bytes;   /* their resolvers */
     uint32_t code_crc;         /* tells identical code apart from different code */
-    int64_t cpu_detect_bytes;  /* the compiler runtime's CPU-detection code in
-                                * those files (elf/cpudetect.h); -1: some file
-                                * could not tell (stripped) */
+    int64_t cpu_detect_bytes;  /* the CPU-detection code in those files: the
+                                * compiler runtime's (elf/cpudetect.h) and fmvgen's
+                                * fmvgen_cpu_levels (cpuid dispatch); -1: some
+                                * file could not tell (stripped) */
+    int64_t cpu_levels_bytes;  /* of it, fmvgen's (-1 likewise) */
 };
 
 struct select_variant {
@@ -45,11 +47,17 @@ struct select_variant {
     struct select_code code;
 };
 
-/* The linked files of one build that hold a function's clones. */
+/* The linked files of one build that hold a function's clones, and for
+ * cpuid-dispatched copies the object files of that link holding them. */
 struct select_clone_file {
     char *path;          /* relative to the build's directory */
-    int64_t cpu_detect;  /* bytes of CPU-detection code this build's file holds
-                          * beyond the baseline's (elf/cpudetect.h); -1: unknown */
+    int64_t cpu_detect;  /* bytes; -1: unknown. With unit NULL, its clones are
+                          * reached through a compiler-made resolver and this
+                          * is the runtime's CPU detection this build's file
+                          * holds beyond the baseline's (elf/cpudetect.h); else
+                          * the unit's fmvgen_cpu_levels */
+    char *unit;          /* NULL, or the object file of path holding its cpuid
+                          * copies ("a.c#0", elf/cpuidcode.h) */
 };
 struct select_clone_files {
     struct select_clone_file *files;

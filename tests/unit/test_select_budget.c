@@ -146,8 +146,8 @@ static void hand_made(struct select_report *r, struct decision_input *in, uint64
             struct select_clone_files *cf = &r->functions[f].clone_files[1];
             cf->n = f + 1;
             cf->files = xcalloc(cf->n, sizeof *cf->files);
-            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect};
-            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect};
+            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect, NULL};
+            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect, NULL};
         }
         r->decision.functions[f].chosen = 1;
         r->decision.functions[f].reason = DECISION_SELECTED;

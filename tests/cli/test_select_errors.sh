@@ -86,6 +86,9 @@ expect_eq "--tolerance 2: usage error" "$rc" 2
 out=$(sel --run ./prog --max-growth 0 2>&1); rc=$?
 expect_eq "--max-growth 0: usage error" "$rc" 2
 expect_match "--max-growth 0: said" "$out" "--max-growth: '0' is not a percentage above 0 \(or 'none'\)"
+out=$(sel --run ./prog --dispatch plt 2>&1); rc=$?
+expect_eq "--dispatch plt: usage error" "$rc" 2
+expect_match "--dispatch plt: said" "$out" "--dispatch: 'plt' is not a dispatch \(cpuid, pointer, ifunc or auto\)"
 
 # Ctrl-C (SIGINT) while the workloads run: exit 130, temp dir removed.
 (cd "$P" && exec "$FMVGEN" select --build "make CC=gcc" --run 'sleep 1; ./prog 100' --runs 20 >/dev/null 2>&1) &

@@ -82,8 +82,9 @@ struct patch_function {
                                      * namespace): FMVGEN_CLONES_STATIC */
     int hidden;                     /* hidden visibility as the scan saw it (its
                                      * "visibility" note): <SET>_HIDDEN(sym) */
-    int pointer;                    /* reached through a pointer (patch/pointer.h),
-                                     * set by patch_build_file; 0: IFUNC */
+    int pointer;                    /* reached through a pointer (patch/pointer.h;
+                                     * with --dispatch cpuid its own copies,
+                                     * patch/cpuid.h), set by patch_build_file; 0: IFUNC */
     /* NULL for a candidate. For a helper (candidates/helpers.h: a static
      * function whose loops the candidate inlined, used by no one else):
      * the candidate's display name; set is the candidate's, the targets

@@ -108,19 +108,21 @@ static int is_cpuid(const struct elf_mv_function *fn)
 }
 
 /* The code of fn's pointer trampoline (patch/pointer.h): NAME.fmvgen_init,
- * NAME.fmvgen_ctor and NAME, the jump. */
+ * NAME.fmvgen_ctor and NAME, the jump (a naked function whose size may
+ * span the other two: shared bytes once). */
 static uint64_t trampoline_bytes(const struct elf_file *ef, const struct elf_mv_function *fn)
 {
     if (fn->dispatch != ELF_MV_DISPATCH_POINTER) return 0;
     static const char *const tails[] = {".fmvgen_init", ".fmvgen_ctor", ""};
-    uint64_t sum = 0;
+    uint64_t pairs[6];
+    size_t n = 0;
     for (int i = 0; i < 3; i++) {
         char *name = xasprintf("%s%s", fn->name, tails[i]);
         const struct elf_sym *s = elf_file_sym_named(ef, name);
-        if (s && s->type == STT_FUNC) sum += s->size;
+        if (s && s->type == STT_FUNC) pairs[2 * n] = s->value, pairs[2 * n + 1] = s->size, n++;
         free(name);
     }
-    return sum;
+    return elf_ranges_bytes(pairs, n);
 }
 
 static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir,

@@ -54,39 +54,93 @@ static char *unit_name(const struct walk *w, size_t tu_index, const char *tu)
     return xasprintf("%s#%zu", tu, k);
 }
 
-/* Sums the sizes of the symbols i of w matching (role, ident, tu_index)
- * - is_default too for copies (-1: any) - counting an address once. */
-static uint64_t bytes_of(const struct walk *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
-                         int is_default, int *count)
+static int cmp_range(const void *a, const void *b)
 {
-    uint64_t sum = 0;
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+uint64_t elf_ranges_bytes(uint64_t *pairs, size_t n)
+{
+    if (n) qsort(pairs, n, 2 * sizeof *pairs, cmp_range);
+    uint64_t sum = 0, end = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t start = pairs[2 * i], stop = start + pairs[2 * i + 1];
+        if (start < end) start = end;   /* the part an earlier range covered */
+        if (stop > start) sum += stop - start;
+        if (stop > end) end = stop;
+    }
+    return sum;
+}
+
+struct ranges {
+    uint64_t *v;
+    size_t n, cap;
+};
+
+static void add_range(struct ranges *r, uint64_t value, uint64_t size)
+{
+    if (!size) return;
+    if (2 * (r->n + 1) > r->cap) r->v = xrealloc(r->v, (r->cap = r->cap ? 2 * r->cap : 16) * sizeof *r->v);
+    r->v[2 * r->n] = value;
+    r->v[2 * r->n + 1] = size;
+    r->n++;
+}
+
+/* The ranges of the symbols of w matching (role, ident, tu_index) - and
+ * is_default for copies (-1: any) - into r; *count (may be NULL) gets one
+ * more per symbol. */
+static void ranges_of(const struct walk *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
+                      int is_default, struct ranges *r, int *count)
+{
     for (size_t i = 0; i < w->n; i++) {
         const struct sym *s = &w->v[i];
         if (s->role != role || s->tu_index != tu_index || (ident && (!s->ident || strcmp(s->ident, ident))) ||
             (is_default >= 0 && s->is_default != is_default))
             continue;
-        int dup = 0;
-        for (size_t j = 0; j < i && !dup; j++)
-            dup = w->v[j].value == s->value && w->v[j].role == role && w->v[j].tu_index == tu_index;
-        if (dup) continue;
-        sum += s->size;
+        add_range(r, s->value, s->size);
         if (count) ++*count;
     }
-    return sum;
+}
+
+/* The bytes of those symbols, shared bytes once. */
+static uint64_t bytes_of(const struct walk *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
+                         int is_default, int *count)
+{
+    struct ranges r = {NULL, 0, 0};
+    ranges_of(w, role, ident, tu_index, is_default, &r, count);
+    uint64_t b = elf_ranges_bytes(r.v, r.n);
+    free(r.v);
+    return b;
 }
 
 /* The trampoline IDENT: the local FUNC of that name in the TU, else the
- * global one. */
-static uint64_t trampoline_bytes(const struct walk *w, const char *ident, size_t tu_index)
+ * global one. NULL when there is none. */
+static const struct sym *trampoline(const struct walk *w, const char *ident, size_t tu_index)
 {
     const struct sym *global = NULL;
     for (size_t i = 0; i < w->n; i++) {
         const struct sym *s = &w->v[i];
         if (!s->plain || strcmp(s->plain, ident)) continue;
-        if (s->tu_index == tu_index) return s->size;
+        if (s->tu_index == tu_index) return s;
         if (!s->tu_index && !global) global = s;
     }
-    return global ? global->size : 0;
+    return global;
+}
+
+/* Resolver, .fmvgen_init, .fmvgen_ctor and the trampoline: the bytes they
+ * cover together. */
+static uint64_t dispatch_bytes(const struct walk *w, const char *ident, size_t tu_index)
+{
+    struct ranges r = {NULL, 0, 0};
+    int n_tramp = 0;
+    ranges_of(w, ELF_FMV_RESOLVER, ident, tu_index, -1, &r, NULL);
+    ranges_of(w, ELF_FMV_TRAMPOLINE, ident, tu_index, -1, &r, &n_tramp);
+    const struct sym *t = n_tramp ? trampoline(w, ident, tu_index) : NULL;
+    if (t) add_range(&r, t->value, t->size);
+    uint64_t b = elf_ranges_bytes(r.v, r.n);
+    free(r.v);
+    return b;
 }
 
 int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
@@ -115,10 +169,7 @@ int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
         f->unit = unit_name(&w, s->tu_index, s->tu);
         f->default_bytes = bytes_of(&w, ELF_FMV_COPY, s->ident, s->tu_index, 1, &f->n_copies);
         f->copy_bytes = bytes_of(&w, ELF_FMV_COPY, s->ident, s->tu_index, 0, &f->n_copies);
-        int n_tramp = 0;
-        f->dispatch_bytes = bytes_of(&w, ELF_FMV_RESOLVER, s->ident, s->tu_index, -1, NULL) +
-                            bytes_of(&w, ELF_FMV_TRAMPOLINE, s->ident, s->tu_index, -1, &n_tramp);
-        if (n_tramp) f->dispatch_bytes += trampoline_bytes(&w, s->ident, s->tu_index);
+        f->dispatch_bytes = dispatch_bytes(&w, s->ident, s->tu_index);
         f->levels_bytes = bytes_of(&w, ELF_FMV_LEVELS, NULL, s->tu_index, -1, NULL);
     }
     for (size_t i = 0; i < w.n; i++) {

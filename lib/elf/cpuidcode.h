@@ -14,7 +14,9 @@
  *                    per TU however many functions share it (0 when the
  *                    compiler inlined it into the TU's one resolver: its
  *                    bytes are then in dispatch_bytes).
- * Sizes are the symbols' (st_size); aliases count once. */
+ * Sizes are the symbols' (st_size); bytes two symbols share count once
+ * (aliases; the trampoline IDENT, a naked function whose .size spans the
+ * .fmvgen_init and .fmvgen_ctor code its asm puts right after it). */
 #ifndef FMVGEN_ELF_CPUIDCODE_H
 #define FMVGEN_ELF_CPUIDCODE_H
 
@@ -43,5 +45,9 @@ struct elf_cpuid_code {
  * told; out is then empty). Nothing is printed. */
 int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out);
 void elf_cpuid_code_free(struct elf_cpuid_code *c);
+
+/* The bytes the n ranges (pairs[2k] start, pairs[2k + 1] size) cover,
+ * overlaps counted once. Sorts pairs. */
+uint64_t elf_ranges_bytes(uint64_t *pairs, size_t n);
 
 #endif

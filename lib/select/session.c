@@ -353,6 +353,7 @@ enum select_status select_run(struct select_session *s, const struct select_opti
                                 "build", s->tree.ns_off);
         session_say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
     }
+    if (o->dispatch_why && !o->is_static) sv_pushf(&s->rep.notes, "%s", o->dispatch_why);
     enum select_status status = run_steps(s);
     if (o->keep && status != SELECT_INTERRUPTED) session_say("kept the temp directory %s", s->work);
     else remove_tree(s->work);

@@ -55,7 +55,7 @@ struct store;
 /* Most extra builds telling which functions' FMA changes an output (fmabisect.h). */
 #define SELECT_DEFAULT_FMA_BISECT 8
 /* How the clones are reached when --dispatch does not say (select_options.dispatch). */
-#define SELECT_DEFAULT_DISPATCH PATCH_DISPATCH_IFUNC
+#define SELECT_DEFAULT_DISPATCH PATCH_DISPATCH_CPUID
 /* Fewer baseline samples per run than this make no verdict. */
 #define SELECT_MIN_SAMPLES 20
 
@@ -100,6 +100,7 @@ struct select_options {
      * ifunc_fallback; the report lists them). --static inspects an IFUNC
      * build (inspect reads target_clones' clones) and writes this. */
     enum patch_dispatch dispatch;
+    const char *dispatch_why;     /* NULL, or why dispatch is not the default (a note) */
 };
 
 struct select_session {

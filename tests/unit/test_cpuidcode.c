@@ -1,8 +1,9 @@
 /* Unit tests of lib/elf/cpuidcode (and its use by elf/codesize.h and
  * select/codecost.h) on the hand-written --dispatch cpuid shape of
  * tests/fixtures/cpuid-shape, compiled at test time by gcc, clang and
- * clang-19 when installed: a library whose one TU holds two cpuid functions
- * (one fmvgen_cpu_levels), and a program with two TUs of one basename
+ * clang-19 when installed: a library whose TU a.c holds two cpuid functions
+ * (one fmvgen_cpu_levels) and b.c one whose naked trampoline's size spans
+ * its .fmvgen_ctor (as the patch's does), and a program with two TUs of one basename
  * (d1/u.c, d2/u.c: a static `work` and its own fmvgen_cpu_levels each) and
  * an IFUNC target_clones function (what a fallback is; it links libgcc's
  * CPU detection). Checked against the symbols' sizes: copies, default,
@@ -90,7 +91,7 @@ static void check_compiler(const char *cc)
     }
     char *dir = make_temp_dir("test-cpuidcode");
     char *lib = path_join(dir, "libk.so"), *prog = path_join(dir, "prog"), *strip = path_join(dir, "stripped.so");
-    char *const c_lib[] = {(char *)cc, "-O2", "-shared", "-fPIC", SHAPE "/a.c", "-o", lib, NULL};
+    char *const c_lib[] = {(char *)cc, "-O2", "-shared", "-fPIC", SHAPE "/a.c", SHAPE "/b.c", "-o", lib, NULL};
     char *const c_prog[] = {(char *)cc, "-O2", SHAPE "/prog.c", SHAPE "/d1/u.c", SHAPE "/d2/u.c", "-o", prog, NULL};
     char *const c_strip[] = {(char *)cc, "-O2", "-s", "-shared", "-fPIC", SHAPE "/a.c", "-o", strip, NULL};
     run_ok(c_lib);
@@ -102,17 +103,26 @@ static void check_compiler(const char *cc)
     assert_int_equal(elf_file_open(lib, &ef), 0);
     assert_int_equal(elf_cpuid_code(&ef, &cc_lib), 0);
     elf_file_close(&ef);
-    uint64_t levels = sym_bytes(lib, "fmvgen_cpu_levels");
+    uint64_t levels = sym_bytes(lib, "fmvgen_cpu_levels");   /* a.c's and b.c's */
     assert_true(levels > 0);
-    assert_int_equal(cc_lib.n_levels, 1);
+    assert_int_equal(cc_lib.n_levels, 2);
     assert_int_equal(cc_lib.levels_bytes, levels);
-    assert_int_equal(cc_lib.n_functions, 2);
+    assert_int_equal(cc_lib.n_functions, 3);
+    /* scale (b.c): its naked trampoline's size spans scale.fmvgen_ctor,
+     * counted once */
+    const struct elf_cpuid_function *sc = &cc_lib.functions[2];
+    assert_string_equal(sc->name, "scale");
+    assert_string_equal(sc->unit, "b.c#0");
+    assert_int_equal(sc->levels_bytes + cc_lib.functions[0].levels_bytes, levels);
+    assert_true(sym_bytes(lib, "scale.fmvgen_ctor") > 0);
+    assert_int_equal(sc->dispatch_bytes,
+                     sym_bytes(lib, "fmvgen_resolve_scale") + sym_bytes(lib, "scale.fmvgen_init") + sym_bytes(lib, "scale"));
     for (size_t i = 0; i < 2; i++) {
         const struct elf_cpuid_function *f = &cc_lib.functions[i];
         assert_true(!strcmp(f->name, "sum") || !strcmp(f->name, "dot"));
         assert_string_equal(f->unit, "a.c#0");
         assert_int_equal(f->n_copies, 2);
-        assert_int_equal(f->levels_bytes, levels);
+        assert_int_equal(f->levels_bytes, sym_bytes(lib, "fmvgen_cpu_levels") - sc->levels_bytes);
         char *v3 = xasprintf("fmvgen_cp_%s_x86_64_v3", f->name), *def = xasprintf("fmvgen_cp_%s_default", f->name);
         assert_int_equal(f->copy_bytes, sym_bytes(lib, v3));
         assert_int_equal(f->default_bytes, sym_bytes(lib, def));
@@ -121,6 +131,7 @@ static void check_compiler(const char *cc)
         free(v3);
         free(def);
     }
+    uint64_t sc_levels = sc->levels_bytes;
     elf_cpuid_code_free(&cc_lib);
 
     /* the build as codesize measures it */
@@ -140,7 +151,7 @@ static void check_compiler(const char *cc)
     assert_int_equal(sum->n_units, 1);
     assert_int_equal(sum->units[0].file, at_lib);
     assert_string_equal(sum->units[0].unit, "a.c#0");
-    assert_int_equal(sum->units[0].levels_bytes, levels);
+    assert_int_equal(sum->units[0].levels_bytes, levels - sc_levels);
     assert_int_equal(code_size_added(sum), sym_bytes(lib, "fmvgen_cp_sum_x86_64_v3") + dispatch_bytes(lib, "sum"));
     assert_int_equal(sum->default_bytes, sym_bytes(lib, "fmvgen_cp_sum_default"));
 
@@ -184,7 +195,7 @@ static void check_compiler(const char *cc)
     assert_int_equal(cf->n, 1);
     assert_string_equal(cf->files[0].path, "libk.so");
     assert_string_equal(cf->files[0].unit, "a.c#0");
-    assert_int_equal(cf->files[0].cpu_detect, levels);
+    assert_int_equal(cf->files[0].cpu_detect, levels - sc_levels);
     cf = &r.functions[1].clone_files[1];
     assert_int_equal(cf->n, 2);
     assert_string_equal(cf->files[0].unit, "u.c#0");
@@ -212,6 +223,17 @@ static void check_compiler(const char *cc)
     free(strip);
 }
 
+/* shared bytes once: disjoint, overlapping, contained, touching */
+static void test_ranges(void **state)
+{
+    (void)state;
+    uint64_t a[] = {100, 10, 0, 5, 103, 4, 110, 2};
+    assert_int_equal(elf_ranges_bytes(a, 4), 5 + 10 + 2);
+    uint64_t b[] = {10, 14, 16, 6, 0, 12};   /* 0..12, 10..24, 16..22 */
+    assert_int_equal(elf_ranges_bytes(b, 3), 24);
+    assert_int_equal(elf_ranges_bytes(NULL, 0), 0);
+}
+
 static void test_gcc(void **state)
 {
     (void)state;
@@ -228,6 +250,7 @@ static void test_clang(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_gcc),
         cmocka_unit_test(test_clang),
     };

@@ -64,6 +64,11 @@ static const char *reason_code(const struct select_report *r, size_t f)
     return decision_reason_code(d->reason);
 }
 
+static json_t *bytes_json(int64_t n)
+{
+    return n < 0 ? json_null() : json_integer((json_int_t)n);
+}
+
 static json_t *code_json(const struct select_report *r, const struct select_code *c, int growth)
 {
     if (!c->measured) return json_null();
@@ -72,16 +77,14 @@ static json_t *code_json(const struct select_report *r, const struct select_code
     json_object_set_new(o, "code_bytes", json_integer((json_int_t)c->code_bytes));
     json_object_set_new(o, "clone_bytes", json_integer((json_int_t)c->clone_bytes));
     json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)c->resolver_bytes));
+    /* CPU detection: libgcc's and fmvgen's fmvgen_cpu_levels; null: a stripped file */
+    json_object_set_new(o, "cpu_detection_bytes", bytes_json(c->cpu_detect_bytes));
+    json_object_set_new(o, "cpu_detection_fmvgen_bytes", bytes_json(c->cpu_levels_bytes));
     if (growth && r->n_variants && r->variants[0].code.measured) {   /* no baseline (--static): no growth */
         json_object_set_new(o, "growth_bytes", json_integer((json_int_t)select_code_growth(r, c)));
         json_object_set_new(o, "growth_percent", real_json(select_code_growth_percent(r, c)));
     }
     return o;
-}
-
-static json_t *bytes_json(int64_t n)
-{
-    return n < 0 ? json_null() : json_integer((json_int_t)n);
 }
 
 /* The code-growth budget (select/budget.h): null when none was applied. */

@@ -14,10 +14,17 @@
  * or local to a translation unit whose STT_FILE is cpuinfo.* or
  * cpu_model.* (the .symtab keeps each TU's locals after its STT_FILE; a
  * linked hidden symbol such as __cpu_indicator_init becomes local under
- * the linker's own, unnamed STT_FILE, so it is found by name). */
+ * the linker's own, unnamed STT_FILE, so it is found by name).
+ *
+ * fmvgen's --dispatch cpuid brings its own CPU detection instead:
+ * fmvgen_cpu_levels (cpuiddisp.h), a static function of each object file
+ * with such functions, about 200 bytes; the compiler may inline it into the
+ * file's one resolver, and the resolver's code then holds the CPUID
+ * instruction itself. elf_cpu_detect_parts tells the two kinds apart. */
 #ifndef FMVGEN_ELF_CPUDETECT_H
 #define FMVGEN_ELF_CPUDETECT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct elf_file;
@@ -26,6 +33,23 @@ struct elf_file;
  * returns 0; returns -1 when ef has no .symtab (stripped: cannot be told)
  * or it cannot be read. Nothing is printed. */
 int elf_cpu_detect_bytes(const struct elf_file *ef, uint64_t *bytes);
+
+/* Both kinds of CPU detection in a file. */
+struct elf_cpu_detect {
+    uint64_t runtime_bytes;   /* the compiler runtime's (what elf_cpu_detect_bytes counts) */
+    const char *runtime;      /* "libgcc cpuinfo", "compiler-rt cpu_model", or
+                               * "__cpu_indicator_init" when only that name
+                               * tells; NULL when runtime_bytes is 0 */
+    uint64_t own_bytes;       /* fmvgen_cpu_levels symbols, each address once */
+    size_t own_copies;        /* how many of them (one per object file) */
+};
+/* Fills *out and returns 0; -1 when ef has no .symtab or it cannot be read.
+ * Nothing is printed. */
+int elf_cpu_detect_parts(const struct elf_file *ef, struct elf_cpu_detect *out);
+
+/* 1 when the code at addr (size bytes) holds a CPUID instruction: a
+ * resolver that detects the CPU itself (fmvgen_cpu_levels inlined). */
+int elf_code_has_cpuid(const struct elf_file *ef, uint64_t addr, uint64_t size);
 
 /* 1 when name is the basename of the runtime's CPU-detection source or
  * object ("cpuinfo.c", "cpuinfo.o", "cpu_model.c", "cpu_model.o"). */

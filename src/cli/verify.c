@@ -316,6 +316,9 @@ static void print_table(const struct verify_report *r)
         for (size_t i = 0; i < r->n_runs; i++)
             if (r->runs[i].dispatch.error)
                 printf("  %s: %s\n", r->runs[i].cpu, r->runs[i].dispatch.error);
+        for (size_t i = 0; i < r->n_runs; i++)
+            for (size_t k = 0; k < r->runs[i].dispatch_errors.n; k++)
+                printf("  %s: WRONG: %s\n", r->runs[i].cpu, r->runs[i].dispatch_errors.v[k]);
     }
     if (r->notes.n) {
         printf("\nNotes:\n");
@@ -332,7 +335,10 @@ static void print_table(const struct verify_report *r)
         if (a && !a->ok && a->silent) why = "silent: prints nothing, exits 0";
         else if (a && !a->ok && output_only && !a->status_match) why = "ends unlike the unpatched build";
         else if (a && !a->ok && output_only) why = "output differs from the unpatched build";
-        sb_addf(&failed, "%s%s (%s)", failed.len ? ", " : "", r->runs[i].cpu, why);
+        if (r->runs[i].dispatch_errors.n && r->runs[i].ok_but_dispatch)
+            why = "wrong dispatch";
+        sb_addf(&failed, "%s%s (%s%s)", failed.len ? ", " : "", r->runs[i].cpu, why,
+                r->runs[i].dispatch_errors.n && !r->runs[i].ok_but_dispatch ? ", wrong dispatch" : "");
         free(res);
     }
     if (r->ok && r->against)

@@ -2,7 +2,9 @@
  * what inspect does with an open file: find the multiversioned functions
  * (elf_mv_scan, which disassembles resolvers) and analyse each clone's
  * code (isa_analyze, isa_analyze_reachable), and the CPU-detection bytes
- * (elf_cpu_detect_bytes: the symbol table walk). The input is the file. */
+ * (elf_cpu_detect_bytes, elf_cpu_detect_parts: the symbol table walk;
+ * elf_code_has_cpuid on each resolver of fmvgen's --dispatch cpuid). The
+ * input is the file. */
 #include "fuzz_common.h"
 
 #include "elf/clones.h"
@@ -24,11 +26,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint64_t cpu;
     (void)elf_cpu_detect_bytes(&ef, &cpu);
+    struct elf_cpu_detect parts;
+    if (elf_cpu_detect_parts(&ef, &parts) == 0 && parts.runtime_bytes != cpu) abort();
     struct elf_mv_list mv;
     if (elf_mv_scan(&ef, &mv) == 0) {
         for (size_t i = 0; i < mv.n_functions; i++) {
             const struct elf_mv_function *f = &mv.functions[i];
             (void)elf_mv_default(f);
+            if (f->dispatch == ELF_MV_DISPATCH_CPUID) (void)elf_code_has_cpuid(&ef, f->resolver_addr, f->resolver_size);
             for (size_t k = 0; k < f->n_clones; k++) {
                 const struct elf_clone *c = &f->clones[k];
                 struct isa_usage u;

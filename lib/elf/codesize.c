@@ -97,36 +97,14 @@ static void add_file(struct code_size_function *f, size_t file)
     f->files[f->n_files++] = file;
 }
 
-/* fn's clones are fmvgen's cpuid copies (counted from elf/cpuidcode.h):
- * an inspect that recognises them must not count them twice. */
+/* fmvgen's cpuid copies are counted per object file from elf/cpuidcode.h
+ * (the budget needs their units), not from inspect's list. */
 static int is_cpuid(const struct elf_mv_function *fn)
 {
-    if (fn->resolver && !strncmp(fn->resolver, "fmvgen_resolve_", 15)) return 1;
-    for (size_t c = 0; c < fn->n_clones; c++)
-        if (!strncmp(fn->clones[c].symbol, "fmvgen_cp_", 10)) return 1;
-    return 0;
+    return fn->dispatch == ELF_MV_DISPATCH_CPUID;
 }
 
-/* The code of fn's pointer trampoline (patch/pointer.h): NAME.fmvgen_init,
- * NAME.fmvgen_ctor and NAME, the jump (a naked function whose size may
- * span the other two: shared bytes once). */
-static uint64_t trampoline_bytes(const struct elf_file *ef, const struct elf_mv_function *fn)
-{
-    if (fn->dispatch != ELF_MV_DISPATCH_POINTER) return 0;
-    static const char *const tails[] = {".fmvgen_init", ".fmvgen_ctor", ""};
-    uint64_t pairs[6];
-    size_t n = 0;
-    for (int i = 0; i < 3; i++) {
-        char *name = xasprintf("%s%s", fn->name, tails[i]);
-        const struct elf_sym *s = elf_file_sym_named(ef, name);
-        if (s && s->type == STT_FUNC) pairs[2 * n] = s->value, pairs[2 * n + 1] = s->size, n++;
-        free(name);
-    }
-    return elf_ranges_bytes(pairs, n);
-}
-
-static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir,
-                          const struct elf_file *ef, size_t file)
+static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir, size_t file)
 {
     for (size_t i = 0; i < ir->list.n_functions; i++) {
         const struct inspect_function *inf = &ir->functions[i];
@@ -135,7 +113,7 @@ static void add_functions(struct code_size *cs, size_t *cap, const struct inspec
         struct code_size_function *f = function_slot(cs, cap, fn->name);
         if ((int)fn->n_clones > f->n_versions) f->n_versions = (int)fn->n_clones;
         add_file(f, file);
-        f->resolver_bytes += fn->resolver_size + trampoline_bytes(ef, fn);
+        f->resolver_bytes += fn->resolver_size + fn->trampoline_size;   /* pointer dispatch's trampoline */
         for (size_t c = 0; c < fn->n_clones; c++) {
             /* inspect's size: the symbol's, or estimated from the code */
             uint64_t size = inf->clones[c].size;
@@ -181,26 +159,28 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         out->code_crc = code_crc(&ef, out->code_crc);
         struct code_size_file file = {.path = NULL, .code_bytes = ef.text_size, .cpu_detect_bytes = -1,
                                       .cpu_levels_bytes = -1};
-        uint64_t cpu;
-        if (elf_cpu_detect_bytes(&ef, &cpu) == 0) file.cpu_detect_bytes = (int64_t)cpu;
+        struct elf_cpu_detect cpu;
+        if (elf_cpu_detect_parts(&ef, &cpu) == 0) {
+            file.cpu_detect_bytes = (int64_t)cpu.runtime_bytes;
+            file.cpu_levels_bytes = (int64_t)cpu.own_bytes;
+        }
         struct elf_cpuid_code cc;
-        if (elf_cpuid_code(&ef, &cc) == 0) file.cpu_levels_bytes = (int64_t)cc.levels_bytes;
+        elf_cpuid_code(&ef, &cc);   /* stripped: none found */
+        elf_file_close(&ef);
         struct inspect_report ir;
         if (inspect_file(files[i], &ir) != 0) {
             out->n_unreadable++;
             elf_cpuid_code_free(&cc);
-            elf_file_close(&ef);
             continue;
         }
         file.path = xstrdup(files[i]);
         out->files = xrealloc(out->files, (out->n_files + 1) * sizeof *out->files);
         out->files[out->n_files] = file;
-        add_functions(out, &cap, &ir, &ef, out->n_files);
+        add_functions(out, &cap, &ir, out->n_files);
         add_cpuid_functions(out, &cap, &cc, out->n_files);
         out->n_files++;
         inspect_free(&ir);
         elf_cpuid_code_free(&cc);
-        elf_file_close(&ef);
     }
     if (out->n_functions) qsort(out->functions, out->n_functions, sizeof *out->functions, cmp_function);
     for (size_t i = 0; i < out->n_functions; i++) {

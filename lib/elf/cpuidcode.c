@@ -151,11 +151,6 @@ int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
     size_t cap = 0;
     for (size_t i = 0; rc == 0 && i < w.n; i++) {
         const struct sym *s = &w.v[i];
-        if (s->role == ELF_FMV_LEVELS) {
-            int dup = 0;
-            for (size_t j = 0; j < i && !dup; j++) dup = w.v[j].role == ELF_FMV_LEVELS && w.v[j].value == s->value;
-            if (!dup) out->levels_bytes += s->size, out->n_levels++;
-        }
         if (s->role != ELF_FMV_COPY || !s->tu_index) continue;
         int known = 0;   /* the first copy of (TU, IDENT) makes the function */
         for (size_t j = 0; j < i && !known; j++)

@@ -13,7 +13,10 @@
  *   levels_bytes     the TU's fmvgen_cpu_levels: the CPU detection, once
  *                    per TU however many functions share it (0 when the
  *                    compiler inlined it into the TU's one resolver: its
- *                    bytes are then in dispatch_bytes).
+ *                    bytes are then in dispatch_bytes). A file's total is
+ *                    elf/cpudetect.h's (elf_cpu_detect_parts).
+ * inspect lists the same functions (elf/clones.h, dispatch cpuid) without
+ * their TU; code size and the budget need it, so they read this.
  * Sizes are the symbols' (st_size); bytes two symbols share count once
  * (aliases; the trampoline IDENT, a naked function whose .size spans the
  * .fmvgen_init and .fmvgen_ctor code its asm puts right after it). */
@@ -37,8 +40,6 @@ struct elf_cpuid_function {
 struct elf_cpuid_code {
     struct elf_cpuid_function *functions;   /* in symbol-table order of their units */
     size_t n_functions;
-    uint64_t levels_bytes;    /* every fmvgen_cpu_levels of the file */
-    size_t n_levels;          /* how many there are */
 };
 
 /* Reads ef's .symtab. 0, or -1 when it has none (stripped: nothing can be

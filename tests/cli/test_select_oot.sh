@@ -121,7 +121,7 @@ expect_eq "below: every source got the flag" \
   "$(jq -r '.references[0] | .sources == .sources_with_flags and .sources > 0' <<<"$out")" true
 expect_eq "below: -march=x86-64-v3 reference timed" \
   "$(jq -r '.workloads[0].march_x86_64_v3 != null' <<<"$out")" true
-expect_match "below: patch names dot" "$(cat "$Q/build/.fmvgen/selected.patch")" "\+FMVGEN_CLONES\(dot\)"
+expect_match "below: patch names dot" "$(cat "$Q/build/.fmvgen/selected.patch")" "FMVGEN_CPU_BODY\(dot, fmvgen_resolve_dot\)"
 expect_eq "below: user's tree and build dir untouched" \
   "$(cd "$Q" && find . -path ./build/.fmvgen -prune -o -type f -print0 | sort -z | xargs -0 md5sum)" "$before_q"
 expect_eq "below: temp dir removed" "$(ls -A "$TMPDIR")" ""

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "elf/cpudetect.h"
+#include "elf/cpuidcode.h"
 #include "elf/elffile.h"
 #include "elf/inspect.h"
 
@@ -89,19 +90,30 @@ static struct code_size_function *function_slot(struct code_size *cs, size_t *ca
     return f;
 }
 
+static void add_file(struct code_size_function *f, size_t file)
+{
+    if (f->n_files && f->files[f->n_files - 1] == file) return;
+    f->files = xrealloc(f->files, (f->n_files + 1) * sizeof *f->files);
+    f->files[f->n_files++] = file;
+}
+
+/* fmvgen's cpuid copies are counted per object file from elf/cpuidcode.h
+ * (the budget needs their units), not from inspect's list. */
+static int is_cpuid(const struct elf_mv_function *fn)
+{
+    return fn->dispatch == ELF_MV_DISPATCH_CPUID;
+}
+
 static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir, size_t file)
 {
     for (size_t i = 0; i < ir->list.n_functions; i++) {
         const struct inspect_function *inf = &ir->functions[i];
-        if (!inf->counted) continue;
+        if (!inf->counted || is_cpuid(inf->fn)) continue;
         const struct elf_mv_function *fn = inf->fn;
         struct code_size_function *f = function_slot(cs, cap, fn->name);
         if ((int)fn->n_clones > f->n_versions) f->n_versions = (int)fn->n_clones;
-        if (!f->n_files || f->files[f->n_files - 1] != file) {
-            f->files = xrealloc(f->files, (f->n_files + 1) * sizeof *f->files);
-            f->files[f->n_files++] = file;
-        }
-        f->resolver_bytes += fn->resolver_size;
+        add_file(f, file);
+        f->resolver_bytes += fn->resolver_size + fn->trampoline_size;   /* pointer dispatch's trampoline */
         for (size_t c = 0; c < fn->n_clones; c++) {
             /* inspect's size: the symbol's, or estimated from the code */
             uint64_t size = inf->clones[c].size;
@@ -109,6 +121,21 @@ static void add_functions(struct code_size *cs, size_t *cap, const struct inspec
             if (fn->clones[c].is_default) f->default_bytes += size;
             else f->clone_bytes += size;
         }
+    }
+}
+
+/* The cpuid-dispatched functions of file (elf/cpuidcode.h). */
+static void add_cpuid_functions(struct code_size *cs, size_t *cap, const struct elf_cpuid_code *cc, size_t file)
+{
+    for (size_t i = 0; i < cc->n_functions; i++) {
+        const struct elf_cpuid_function *c = &cc->functions[i];
+        struct code_size_function *f = function_slot(cs, cap, c->name);
+        if (c->n_copies > f->n_versions) f->n_versions = c->n_copies;
+        f->clone_bytes += c->copy_bytes;
+        f->default_bytes += c->default_bytes;
+        f->resolver_bytes += c->dispatch_bytes;
+        f->units = xrealloc(f->units, (f->n_units + 1) * sizeof *f->units);
+        f->units[f->n_units++] = (struct code_size_unit){file, xstrdup(c->unit), c->levels_bytes};
     }
 }
 
@@ -130,21 +157,30 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         }
         out->code_bytes += ef.text_size;
         out->code_crc = code_crc(&ef, out->code_crc);
-        struct code_size_file file = {.path = NULL, .code_bytes = ef.text_size, .cpu_detect_bytes = -1};
-        uint64_t cpu;
-        if (elf_cpu_detect_bytes(&ef, &cpu) == 0) file.cpu_detect_bytes = (int64_t)cpu;
+        struct code_size_file file = {.path = NULL, .code_bytes = ef.text_size, .cpu_detect_bytes = -1,
+                                      .cpu_levels_bytes = -1};
+        struct elf_cpu_detect cpu;
+        if (elf_cpu_detect_parts(&ef, &cpu) == 0) {
+            file.cpu_detect_bytes = (int64_t)cpu.runtime_bytes;
+            file.cpu_levels_bytes = (int64_t)cpu.own_bytes;
+        }
+        struct elf_cpuid_code cc;
+        elf_cpuid_code(&ef, &cc);   /* stripped: none found */
         elf_file_close(&ef);
         struct inspect_report ir;
         if (inspect_file(files[i], &ir) != 0) {
             out->n_unreadable++;
+            elf_cpuid_code_free(&cc);
             continue;
         }
         file.path = xstrdup(files[i]);
         out->files = xrealloc(out->files, (out->n_files + 1) * sizeof *out->files);
         out->files[out->n_files] = file;
         add_functions(out, &cap, &ir, out->n_files);
+        add_cpuid_functions(out, &cap, &cc, out->n_files);
         out->n_files++;
         inspect_free(&ir);
+        elf_cpuid_code_free(&cc);
     }
     if (out->n_functions) qsort(out->functions, out->n_functions, sizeof *out->functions, cmp_function);
     for (size_t i = 0; i < out->n_functions; i++) {
@@ -186,6 +222,8 @@ void code_size_free(struct code_size *cs)
     for (size_t i = 0; i < cs->n_functions; i++) {
         free(cs->functions[i].name);
         free(cs->functions[i].files);
+        for (size_t u = 0; u < cs->functions[i].n_units; u++) free(cs->functions[i].units[u].unit);
+        free(cs->functions[i].units);
     }
     free(cs->functions);
     for (size_t i = 0; i < cs->n_files; i++) free(cs->files[i].path);

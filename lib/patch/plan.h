@@ -195,7 +195,9 @@ int patch_plan_build_only(struct store *st, const struct strvec *targets, int ex
 int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *out);
 /* The same with the copies reached as dispatch says (patch/pointer.h,
  * patch/cpuid.h; with cpuid, every set's targets must be ones
- * patch_cpuid_unknown_target knows). */
+ * patch_cpuid_unknown_target knows; functions whose shape does not allow
+ * it by IFUNC, in ifunc_fallback): what `fmvgen select` builds and writes
+ * with its --dispatch. */
 int patch_plan_build_assigned_dispatch(struct store *st, const struct patch_assignments *a, enum patch_dispatch dispatch,
                                        struct patch_plan *out);
 

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "elf/cpudetect.h"
+#include "elf/cpukind.h"
 #include "elf/cpuidcode.h"
 #include "elf/elffile.h"
 #include "elf/inspect.h"
@@ -159,10 +160,11 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         out->code_crc = code_crc(&ef, out->code_crc);
         struct code_size_file file = {.path = NULL, .code_bytes = ef.text_size, .cpu_detect_bytes = -1,
                                       .cpu_levels_bytes = -1};
-        struct elf_cpu_detect cpu;
-        if (elf_cpu_detect_parts(&ef, &cpu) == 0) {
-            file.cpu_detect_bytes = (int64_t)cpu.runtime_bytes;
-            file.cpu_levels_bytes = (int64_t)cpu.own_bytes;
+        uint64_t runtime = 0;
+        struct elf_cpu_kinds kinds;
+        if (elf_cpu_detect_bytes(&ef, &runtime) == 0 && elf_cpu_kinds(&ef, &kinds) == 0) {
+            file.cpu_detect_bytes = (int64_t)runtime;
+            file.cpu_levels_bytes = (int64_t)kinds.levels_bytes;
         }
         struct elf_cpuid_code cc;
         elf_cpuid_code(&ef, &cc);   /* stripped: none found */

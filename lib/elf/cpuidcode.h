@@ -14,7 +14,7 @@
  *                    per TU however many functions share it (0 when the
  *                    compiler inlined it into the TU's one resolver: its
  *                    bytes are then in dispatch_bytes). A file's total is
- *                    elf/cpudetect.h's (elf_cpu_detect_parts).
+ *                    elf/cpudetect.h and elf/cpukind.h.
  * inspect lists the same functions (elf/clones.h, dispatch cpuid) without
  * their TU; code size and the budget need it, so they read this.
  * Sizes are the symbols' (st_size); bytes two symbols share count once

@@ -201,12 +201,17 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
     int indent = (int)sh.indent;
     const char *lead = text + f->offset;
     out->before_offset = f->offset;
-    out->before = xasprintf("#ifdef FMVGEN_CPU_ON%s# define %s fmvgen_mv_%s%s# pragma GCC diagnostic push%s"
+    struct strbuf push = STRBUF_INIT;
+    patch_pointer_self_name(&push, &sh, 0, 1);
+    out->before = xasprintf("#ifdef FMVGEN_CPU_ON%s# define %s fmvgen_mv_%s%s%s# pragma GCC diagnostic push%s"
                             "# pragma GCC diagnostic ignored \"-Wattributes\"%s#endif%s%.*s%s%s%s",
-                            eol, id, id, eol, eol, eol, eol, indent, lead, PATCH_CPUID_MACRO,
+                            eol, id, id, eol, sb_str(&push), eol, eol, eol, indent, lead, PATCH_CPUID_MACRO,
                             f->is_static ? "_STATIC" : "", eol);
+    sb_free(&push);
     struct strbuf sb = STRBUF_INIT;
-    sb_addf(&sb, "#ifdef FMVGEN_CPU_ON%s# undef %s%s", eol, id, eol);
+    sb_addf(&sb, "#ifdef FMVGEN_CPU_ON%s", eol);
+    patch_pointer_self_name(&sb, &sh, 0, 0);
+    sb_addf(&sb, "# undef %s%s", id, eol);
     const char *head = sh.head, *rest = sh.head + sh.name_at + strlen(id);
     /* the copies: the set's targets, the highest level first, then default */
     const struct cpu_target *order[NTARGETS];

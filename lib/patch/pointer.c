@@ -334,6 +334,31 @@ static size_t closing_end(const char *t, size_t len, int end_line, int end_col)
     return (size_t)-1;
 }
 
+/* The identifiers whose value is the enclosing function's name (and
+ * assert, which expands to one): the rename would change them. */
+static const char *const SELF_NAMES[] = {"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"};
+
+static int self_name_token(const char *t, size_t n)
+{
+    if (n == 6 && !strncmp(t, "assert", 6)) return 1;
+    for (size_t i = 0; i < sizeof SELF_NAMES / sizeof *SELF_NAMES; i++)
+        if (strlen(SELF_NAMES[i]) == n && !strncmp(t, SELF_NAMES[i], n)) return 1;
+    return 0;
+}
+
+void patch_pointer_self_name(struct strbuf *sb, const struct patch_pointer_shape *s, int cxx, int push)
+{
+    if (!s->names_itself) return;
+    size_t n = sizeof SELF_NAMES / sizeof *SELF_NAMES - (cxx ? 1 : 0);
+    for (size_t i = 0; i < n; i++) {
+        if (push)
+            sb_addf(sb, "# pragma push_macro(\"%s\")%s# undef %s%s# define %s \"%s\"%s", SELF_NAMES[i], s->eol,
+                    SELF_NAMES[i], s->eol, SELF_NAMES[i], s->ident, s->eol);
+        else
+            sb_addf(sb, "# pragma pop_macro(\"%s\")%s", SELF_NAMES[i], s->eol);
+    }
+}
+
 const char *patch_pointer_shape(const struct patch_function *f, const char *text, size_t len,
                                 struct patch_pointer_shape *out)
 {
@@ -370,6 +395,7 @@ const char *patch_pointer_shape(const struct patch_function *f, const char *text
                 continue;
             }
             if (at < brace && n == 6 && !strncmp(text + at, "extern", 6)) externed = 1;
+            if (at > brace && self_name_token(text + at, n)) out->names_itself = 1;
             if (n != ilen || strncmp(text + at, ident, ilen)) continue;
             named++;
             size_t b = at;
@@ -432,11 +458,19 @@ const char *patch_pointer_lines(const struct patch_function *f, const char *text
     const char *on = f->is_static ? "FMVGEN_PTR_STATIC_ON" : "FMVGEN_PTR_ON";
     char *macro = patch_pointer_macro(set_macro);
     out->before_offset = f->offset;
-    out->before = xasprintf("#ifdef %s%s# define %s fmvgen_mv_%s%s#endif%s%.*s%s%s%s", on, eol, ident, ident, eol, eol,
-                            (int)sh.indent, text + f->offset, macro, f->is_static ? "_STATIC" : "", eol);
+    int cxx = !strncmp(f->name, "_Z", 2);
+    struct strbuf push = STRBUF_INIT, pop = STRBUF_INIT;
+    patch_pointer_self_name(&push, &sh, cxx, 1);
+    patch_pointer_self_name(&pop, &sh, cxx, 0);
+    out->before = xasprintf("#ifdef %s%s# define %s fmvgen_mv_%s%s%s#endif%s%.*s%s%s%s", on, eol, ident, ident, eol,
+                            sb_str(&push), eol, (int)sh.indent, text + f->offset, macro, f->is_static ? "_STATIC" : "",
+                            eol);
     out->after_offset = sh.after_offset;
-    out->after = xasprintf("#ifdef %s%s# undef %s%s%.*sFMVGEN_PTR_DEF %s FMVGEN_PTR_BODY(%s, fmvgen_mv_%s)%s#endif%s", on,
-                           eol, ident, eol, (int)sh.indent, text + f->offset, sh.head, f->name, ident, eol, eol);
+    out->after = xasprintf("#ifdef %s%s%s# undef %s%s%.*sFMVGEN_PTR_DEF %s FMVGEN_PTR_BODY(%s, fmvgen_mv_%s)%s#endif%s",
+                           on, eol, sb_str(&pop), ident, eol, (int)sh.indent, text + f->offset, sh.head, f->name, ident,
+                           eol, eol);
+    sb_free(&push);
+    sb_free(&pop);
     free(macro);
     patch_pointer_shape_free(&sh);
     return NULL;

@@ -94,10 +94,22 @@ struct patch_pointer_shape {
     size_t indent;          /* blanks before the head on its first line (at f->offset) */
     size_t after_offset;    /* start of the line after the closing brace */
     const char *eol;        /* the line ending of f's first line */
+    /* its body writes __func__, __FUNCTION__, __PRETTY_FUNCTION__ or
+     * assert (which expands to one): the renamed definition keeps the
+     * function's own name in them (patch_pointer_self_name) */
+    int names_itself;
 };
 const char *patch_pointer_shape(const struct patch_function *f, const char *text, size_t len,
                                 struct patch_pointer_shape *out);
 void patch_pointer_shape_free(struct patch_pointer_shape *s);
+
+/* The lines that keep a renamed definition's __func__, __FUNCTION__ and
+ * (C only: C++'s holds the signature) __PRETTY_FUNCTION__ the function's
+ * own name: push (before the definition) saves each as a macro
+ * (#pragma push_macro: a program's own macro of that name comes back) and
+ * defines it as the string "ident"; pop (after it) restores them. Nothing
+ * unless s->names_itself. Appended to sb, each line ending in s->eol. */
+void patch_pointer_self_name(struct strbuf *sb, const struct patch_pointer_shape *s, int cxx, int push);
 
 /* Appends (eol-terminated) the definitions of FMVGEN_PTR_ENDBR_ (endbr64
  * under -fcf-protection) and FMVGEN_PTR_DEF (naked, noinline, and a

@@ -52,6 +52,9 @@ expect_contains "k.c: static snap_one's copy (no second static)" "$k" \
   $'\nFMVGEN_CPU_T_DEFAULT static float fmvgen_cp_snap_one_default(const float *a, int n) { return fmvgen_mv_snap_one(a, n); }\n'
 expect_eq "k.c: popcount_all, used above its definition, needs no redeclaration" \
   "$(grep -c 'popcount_all(const unsigned long long \*w, int n);' k.c)" 0
+expect_contains "k.c: snap_one's __func__ stays its name" "$k" \
+  $'# define snap_one fmvgen_mv_snap_one\n# pragma push_macro("__func__")\n# undef __func__\n# define __func__ "snap_one"\n'
+expect_contains "k.c: and comes back after it" "$k" $'# pragma pop_macro("__PRETTY_FUNCTION__")\n# undef snap_one\n'
 expect_eq "k.c: one preamble" "$(grep -c '^#ifndef FMVGEN_CLONES_CPU_STATIC$' k.c)" 1
 
 patch_libc_configs " -Wall -Wextra -Werror"

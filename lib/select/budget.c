@@ -132,7 +132,8 @@ static unsigned char *fixed_parts(const struct select_report *r, size_t n, const
             char *residue = xasprintf("\001%s", r->variants[v].name);
             for (size_t i = 0; i < (known ? cf->n : 1); i++) {
                 const char *key = known ? cf->files[i].path : residue;
-                double part = known ? (double)cf->files[i].cpu_detect : fixed_part(r, v);
+                double part = known ? (double)(cf->files[i].cpu_detect + (int64_t)cf->files[i].run_padding)
+                                    : fixed_part(r, v);
                 size_t k = 0;
                 while (k < keys->n && strcmp(keys->v[k], key)) k++;
                 if (pass) {
@@ -250,7 +251,8 @@ int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_
     if (!r->selected_code.measured || !r->n_variants || !r->variants[0].code.measured) return 0;
     const struct select_code *s = &r->selected_code, *base = &r->variants[0].code;
     int64_t real = select_code_growth(r, s);
-    *clones = (int64_t)(s->clone_bytes + s->resolver_bytes) - (int64_t)(base->clone_bytes + base->resolver_bytes);
+    *clones = (int64_t)(s->clone_bytes + s->resolver_bytes) + s->extra_bytes -
+              ((int64_t)(base->clone_bytes + base->resolver_bytes) + base->extra_bytes);
     *cpu_detect = s->cpu_detect_bytes >= 0 && base->cpu_detect_bytes >= 0
                       ? s->cpu_detect_bytes - base->cpu_detect_bytes
                       : -1;
@@ -273,7 +275,7 @@ char *budget_sentence(const struct select_report *r)
                 100.0 * (double)real / b->whole_bytes, (double)real <= b->limit ? "within the budget" : "ABOVE the budget");
         int64_t clones, cpu, rest;
         if (real && budget_measured_parts(r, &clones, &cpu, &rest)) {
-            sb_addf(&sb, " (clones and resolvers %lld, ", (long long)clones);
+            sb_addf(&sb, " (clones and resolvers with their padding and PLT entries %lld, ", (long long)clones);
             if (cpu >= 0) sb_addf(&sb, "the runtime's CPU detection %lld, ", (long long)cpu);
             else sb_adds(&sb, "the runtime's CPU detection not told (a stripped file), ");
             sb_addf(&sb, "other %lld)", (long long)rest);

@@ -11,7 +11,9 @@
  *     SELECT_DEFAULT_MAX_GROWTH);
  *   - a selection's predicted growth: the bytes its functions' clones and
  *     resolvers add in their chosen sets' all-candidates builds
- *     (bytes_added), plus the fixed parts: for each linked file that holds
+ *     (bytes_added: with the alignment padding after each and the PLT
+ *     entries their resolvers fill that the baseline did not have,
+ *     select/codecost.h), plus the fixed parts: for each linked file that holds
  *     a selected function's clones there, the CPU-detection code the
  *     compiler runtime links into a file with a resolver (libgcc's
  *     cpuinfo.o, elf/cpudetect.h), as much as that file of the
@@ -97,9 +99,10 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
 char *budget_sentence(const struct select_report *r);
 
 /* What the measured selected build's growth is made of, against the
- * baseline: the clones and resolvers of its multiversioned functions, the
- * runtime's CPU detection (-1: could not be told), and the rest (the
- * default clones' and callers' changes, alignment). 0 when the selected
+ * baseline: the clones and resolvers of its multiversioned functions with
+ * their alignment padding and new PLT entries, the runtime's CPU detection
+ * with its padding (-1: could not be told), and the rest (the default
+ * clones' and callers' changes). 0 when the selected
  * build or the baseline was not measured, else 1. */
 int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_t *cpu_detect, int64_t *rest);
 

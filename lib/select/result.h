@@ -28,6 +28,9 @@ struct select_code {
                                 * .fini, .plt*) of those files */
     uint64_t clone_bytes;      /* non-default clones of the multiversioned functions */
     uint64_t resolver_bytes;   /* their resolvers */
+    int64_t extra_bytes;       /* the alignment padding after those clones and
+                                * resolvers, and the PLT entries the resolvers
+                                * fill that the baseline did not have */
     uint32_t code_crc;         /* tells identical code apart from different code */
     int64_t cpu_detect_bytes;  /* the compiler runtime's CPU-detection code in
                                 * those files (elf/cpudetect.h); -1: some file
@@ -50,6 +53,8 @@ struct select_clone_file {
     char *path;          /* relative to the build's directory */
     int64_t cpu_detect;  /* bytes of CPU-detection code this build's file holds
                           * beyond the baseline's (elf/cpudetect.h); -1: unknown */
+    uint64_t run_padding;   /* the alignment padding before its runs of clones and
+                             * resolvers (elf/codesize.h): counted once per file */
 };
 struct select_clone_files {
     struct select_clone_file *files;

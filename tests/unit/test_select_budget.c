@@ -146,8 +146,8 @@ static void hand_made(struct select_report *r, struct decision_input *in, uint64
             struct select_clone_files *cf = &r->functions[f].clone_files[1];
             cf->n = f + 1;
             cf->files = xcalloc(cf->n, sizeof *cf->files);
-            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect};
-            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect};
+            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect, 0};
+            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect, 0};
         }
         r->decision.functions[f].chosen = 1;
         r->decision.functions[f].reason = DECISION_SELECTED;
@@ -226,7 +226,7 @@ static void test_apply_drops_and_says(void **state)
     assert_non_null(strstr(summary, "code-growth budget: 3800 bytes, 10% of a second whole build"));
     assert_non_null(strstr(summary, "ABOVE the budget"));
     /* what the measured growth is made of */
-    assert_non_null(strstr(summary, "(clones and resolvers 3000, the runtime's CPU detection 500, other 400)"));
+    assert_non_null(strstr(summary, "(clones and resolvers with their padding and PLT entries 3000, the runtime's CPU detection 500, other 400)"));
     assert_non_null(strstr(summary, "dropped for the code-growth budget"));
     free(summary);
     char *md = select_report_markdown(&r);

@@ -33,6 +33,7 @@
 #include "run/spawn.h"
 #include "select/budget.h"
 #include "select/codecost.h"
+#include "select/report.h"
 #include "select/result.h"
 #include "util/util.h"
 
@@ -102,6 +103,7 @@ static void hand_made(struct select_report *r)
         r->functions[f].display_name = xstrdup(names[f]);
         r->functions[f].file = xstrdup("lib.c");
         r->decision.functions[f].chosen = -1;
+        r->decision.functions[f].by_variant = xcalloc(2, sizeof(struct stats_interval));
     }
 }
 
@@ -167,6 +169,20 @@ static void predict(const char *base, const char *all, const char *sel, const ch
     budget_apply(&r, &in, 1000);   /* no function dropped */
     assert_true(r.budget.applied);
     assert_int_equal(r.budget.n_dropped, 0);
+    /* the fixed part is each linked file's CPU detection, told (not the
+     * all-candidates residue), once per file holding a selected function's
+     * clones - the same in report.json, which test_select_libcalls.sh
+     * reads when timing chose something */
+    size_t files = strstr(clones, "PROG_KERNEL") ? 2 : 1;
+    assert_int_equal(r.budget.n_fixed_files, files);
+    assert_false(r.budget.fixed_residue);
+    assert_true(r.budget.overhead > 1000.0 * (double)files);
+    json_t *j = select_report_json(&r);
+    json_t *b = json_object_get(json_object_get(j, "code_size"), "budget");
+    assert_int_equal(json_integer_value(json_object_get(b, "fixed_files")), (json_int_t)files);
+    assert_true(json_is_false(json_object_get(b, "fixed_from_residue")));
+    assert_true(json_integer_value(json_object_get(b, "fixed_bytes")) > 1000 * (json_int_t)files);
+    json_decref(j);
     *predicted = r.budget.after;
     *measured = select_code_growth(&r, &r.selected_code);
     /* the measured parts: all of the clones' overheads are told */

@@ -36,23 +36,11 @@ static uint64_t padding(uint64_t end, uint64_t next)
     return next % align == 0 ? gap : 0;
 }
 
-/* Index of the first symbol at addr or above in ef->by_addr. */
-static size_t lower_bound(const struct elf_file *ef, uint64_t addr)
-{
-    size_t lo = 0, hi = ef->n_syms;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ef->by_addr[mid]->value < addr) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 uint64_t elf_padding_after(const struct elf_file *ef, uint64_t addr, uint64_t size)
 {
     uint64_t start, end, here = addr + size;
     if (!size || !code_section(ef, addr, &start, &end) || here >= end) return 0;
-    size_t i = lower_bound(ef, here);
+    size_t i = elf_file_addr_lower_bound(ef, here);
     /* no symbol after it in its section: the gap is not told */
     return i < ef->n_syms && ef->by_addr[i]->value < end ? padding(here, ef->by_addr[i]->value) : 0;
 }
@@ -63,7 +51,7 @@ uint64_t elf_padding_before(const struct elf_file *ef, uint64_t addr)
     if (!code_section(ef, addr, &start, &end)) return 0;
     /* the symbols that start last before addr (aliases, or a symbol and a
      * sized alias): the furthest end among them */
-    size_t i = lower_bound(ef, addr);
+    size_t i = elf_file_addr_lower_bound(ef, addr);
     uint64_t prev = 0, prev_end = 0;
     int found = 0;
     while (i-- > 0) {
@@ -81,6 +69,6 @@ int elf_function_after(const struct elf_file *ef, uint64_t end)
 {
     uint64_t start, sec_end;
     if (!end || !code_section(ef, end - 1, &start, &sec_end)) return 0;
-    size_t i = lower_bound(ef, end);
+    size_t i = elf_file_addr_lower_bound(ef, end);
     return i < ef->n_syms && ef->by_addr[i]->value < sec_end;
 }

@@ -3,6 +3,7 @@
 #include "candidates/analyze_internal.h"
 #include "candidates/eligibility.h"
 #include "candidates/isa.h"
+#include "candidates/params.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
 #include "store/notes.h"
@@ -100,6 +101,8 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
         add_note(notes, NOTE_SHARED_LINE, d);
         free(d);
     }
+    /* what --dispatch cpuid forwards (params.h) */
+    if (def->match == DEF_FOUND) json_array_append_new(notes, params_note(tu, def));
     char *s = json_dumps(notes, JSON_COMPACT);
     json_decref(notes);
     char *r = xstrdup(s ? s : "[]");

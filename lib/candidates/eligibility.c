@@ -296,6 +296,12 @@ static char *rule_attribute(const struct strvec *attrs)
  * libclang 14 may see no attribute where the line makes one). */
 static char *rule_patched(struct parsed_tu *tu, const struct fn_def *def)
 {
+    /* --dispatch cpuid's copies, resolvers and CPU levels (patch/cpuid.h):
+     * the default copy carries no attribute that says so */
+    const char *name = def->display_name ? def->display_name : def->symbol;
+    if (name && (!strncmp(name, "fmvgen_cp_", 10) || !strncmp(name, "fmvgen_resolve_", 15) ||
+                 !strcmp(name, "fmvgen_cpu_levels")))
+        return xasprintf("%s is fmvgen's own code (--dispatch cpuid)", name);
     size_t len = 0, at = 0;
     const char *text = tu_file_text(tu, def->cxfile, &len);
     size_t n = patch_marker_at(text, len, def->insert_offset, &at);

@@ -80,7 +80,7 @@ static char *cannot_redeclare(struct parsed_tu *tu, const struct fn_def *def)
  * prototype its parameter declarations make, but a prototype is
  * compatible with it only where no parameter is promoted (char, short,
  * float), so the declaration written is "int f();". */
-static int is_knr_definition(struct parsed_tu *tu, const struct fn_def *def)
+int redecl_is_knr(struct parsed_tu *tu, const struct fn_def *def)
 {
     if (tu_is_cxx(tu)) return 0;
     CXTranslationUnit t = tu_handle(tu);
@@ -94,7 +94,7 @@ static int is_knr_definition(struct parsed_tu *tu, const struct fn_def *def)
         if (clang_getTokenKind(toks[i]) != CXToken_Punctuation) continue;
         char *sp = cx_take(clang_getTokenSpelling(t, toks[i]));
         if (sp && !strcmp(sp, "(")) depth++;
-        else if (sp && !strcmp(sp, ")") && --depth == 0) closed = 1;
+        else if (sp && !strcmp(sp, ")") && depth > 0 && --depth == 0) closed = 1;   /* from the name: "f(int k))(int)" */
         else if (sp && closed && depth == 0 && !strcmp(sp, "{")) i = n;   /* the body */
         else if (sp && closed && depth == 0 && !strcmp(sp, ";")) knr = 1;
         free(sp);
@@ -139,7 +139,7 @@ char *redecl_text(struct parsed_tu *tu, const struct fn_def *def, char **why)
         sb_adds(&sb, "static ");
     size_t rn = strlen(ret);
     sb_addf(&sb, "%s%s%s(", ret, rn && ret[rn - 1] == '*' ? "" : " ", name);
-    if (ft.kind == CXType_FunctionNoProto || is_knr_definition(tu, def)) {
+    if (ft.kind == CXType_FunctionNoProto || redecl_is_knr(tu, def)) {
         /* A K&R definition: "f()" declares it without a prototype, the
          * only declaration compatible with its promoted parameters. */
     } else {

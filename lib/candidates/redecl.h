@@ -66,4 +66,8 @@ json_t *redecl_note(const struct redecl *r, const struct fn_def *def);
  * part of redecl_plan the unit tests check on their own. */
 char *redecl_text(struct parsed_tu *tu, const struct fn_def *def, char **why);
 
+/* 1 when def (C) is a K&R definition: parameter declarations between its
+ * ')' and its body. */
+int redecl_is_knr(struct parsed_tu *tu, const struct fn_def *def);
+
 #endif

@@ -3,6 +3,7 @@
  * hand-written ifunc, or of a stripped file whose clone names are gone, are
  * the function addresses its resolver loads. */
 #include "elf/clones.h"
+#include "elf/clones_build.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -76,12 +77,7 @@ static char *suffix_target(const char *full_suffix, int *numbered)
     return target;
 }
 
-struct fn_builder {
-    struct elf_mv_function *fns;
-    size_t n, cap;
-};
-
-static struct elf_mv_function *new_function(struct fn_builder *b, const char *name, enum elf_mv_origin origin)
+struct elf_mv_function *elf_mv_new_function(struct fn_builder *b, const char *name, enum elf_mv_origin origin)
 {
     if (b->n == b->cap) {
         b->cap = b->cap ? 2 * b->cap : 16;
@@ -94,7 +90,7 @@ static struct elf_mv_function *new_function(struct fn_builder *b, const char *na
     return f;
 }
 
-static void add_clone(struct elf_mv_function *f, const char *symbol, const char *target, uint64_t addr,
+void elf_mv_add_clone(struct elf_mv_function *f, const char *symbol, const char *target, uint64_t addr,
                       uint64_t size, int is_default)
 {
     for (size_t i = 0; i < f->n_clones; i++)
@@ -116,7 +112,7 @@ static void collect_named_clones(const struct elf_file *ef, struct elf_mv_functi
         char *target = suffix_target(s->name + plen + 1, &numbered);
         if (!target) continue;
         *numbered_any |= numbered;
-        add_clone(f, s->name, target, s->value, s->size, !strcmp(target, "default"));
+        elf_mv_add_clone(f, s->name, target, s->value, s->size, !strcmp(target, "default"));
         free(target);
     }
     free(prefix);
@@ -124,7 +120,7 @@ static void collect_named_clones(const struct elf_file *ef, struct elf_mv_functi
      * name (a FUNC, where target_clones makes it the IFUNC). */
     if (!elf_mv_default(f)) {
         const struct elf_sym *plain = elf_file_sym_named(ef, f->name);
-        if (plain && plain->type == STT_FUNC) add_clone(f, plain->name, "default", plain->value, plain->size, 1);
+        if (plain && plain->type == STT_FUNC) elf_mv_add_clone(f, plain->name, "default", plain->value, plain->size, 1);
     }
 }
 
@@ -182,14 +178,13 @@ static void walk_resolver_code(const struct elf_file *ef, uint64_t addr, uint64_
     if (code) disasm_walk_flow(code, len, addr, on_resolver_insn, c, NULL);
 }
 
-/* The code addresses f's resolver can return: its own code and the
- * ".cold" part GCC may split off (reached by a jump out of the resolver;
- * its name is no guide, two static resolvers may share it).
- * Caller frees *addrs. */
-static size_t resolver_targets(const struct elf_file *ef, const struct elf_mv_function *f, uint64_t **addrs)
+/* The code addresses a resolver can return: its own code and the ".cold"
+ * part GCC may split off (reached by a jump out of the resolver; its name
+ * is no guide, two static resolvers may share it). */
+size_t elf_mv_resolver_loads(const struct elf_file *ef, uint64_t addr, uint64_t size, uint64_t **addrs)
 {
-    struct scan_ctx c = {ef, f->resolver_addr, NULL, 0, 0};
-    if (f->resolver_addr) walk_resolver_code(ef, f->resolver_addr, f->resolver_size, &c);
+    struct scan_ctx c = {ef, addr, NULL, 0, 0};
+    if (addr) walk_resolver_code(ef, addr, size, &c);
     if (c.cold) {
         const struct elf_sym *cs = elf_file_func_at(ef, c.cold);
         c.cold = 0;
@@ -197,6 +192,11 @@ static size_t resolver_targets(const struct elf_file *ef, const struct elf_mv_fu
     }
     *addrs = c.addrs;
     return c.n;
+}
+
+static size_t resolver_targets(const struct elf_file *ef, const struct elf_mv_function *f, uint64_t **addrs)
+{
+    return elf_mv_resolver_loads(ef, f->resolver_addr, f->resolver_size, addrs);
 }
 
 /* Versions found from the resolver's code alone, named by their symbol or
@@ -208,10 +208,10 @@ static void collect_resolver_targets(const struct elf_file *ef, struct elf_mv_fu
     for (size_t i = 0; i < n; i++) {
         const struct elf_sym *s = elf_file_func_at(ef, addrs[i]);
         if (s) {
-            add_clone(f, s->name, "", s->value, s->size, 0);
+            elf_mv_add_clone(f, s->name, "", s->value, s->size, 0);
         } else {
             char *name = xasprintf("0x%llx", (unsigned long long)addrs[i]);
-            add_clone(f, name, "", addrs[i], 0, 0);
+            elf_mv_add_clone(f, name, "", addrs[i], 0, 0);
             free(name);
         }
     }
@@ -296,13 +296,13 @@ static int cmp_function(const void *a, const void *b)
     return strcmp(((const struct elf_mv_function *)a)->name, ((const struct elf_mv_function *)b)->name);
 }
 
-/* pointer when fmvgen's init code calls its resolver (marked by
- * pointer_dispatch); ifunc when an IFUNC symbol names f or an IRELATIVE
+/* pointer or cpuid when fmvgen's init code calls its resolver (marked by
+ * pointer_dispatch, elf_mv_cpuid_scan); ifunc when an IFUNC symbol names f or an IRELATIVE
  * relocation's addend is its resolver (what a loader calls); else none. */
 static enum elf_mv_dispatch dispatch_of(const struct elf_file *ef, const struct elf_mv_list *list,
                                         const struct elf_mv_function *f)
 {
-    if (f->dispatch == ELF_MV_DISPATCH_POINTER) return ELF_MV_DISPATCH_POINTER;
+    if (f->dispatch == ELF_MV_DISPATCH_POINTER || f->dispatch == ELF_MV_DISPATCH_CPUID) return f->dispatch;
     if (list->ifunc_unresolved) return ELF_MV_DISPATCH_NONE;
     if (f->ifunc) return ELF_MV_DISPATCH_IFUNC;
     for (size_t i = 0; i < ef->n_irelative && f->resolver_addr; i++)
@@ -311,8 +311,6 @@ static enum elf_mv_dispatch dispatch_of(const struct elf_file *ef, const struct 
 }
 
 /* ---- fmvgen's pointer dispatch (patch/pointer.h) ---- */
-
-#define POINTER_INIT_SUFFIX ".fmvgen_init"
 
 struct call_ctx {
     uint64_t target;
@@ -331,27 +329,79 @@ static int on_init_insn(const cs_insn *insn, void *ctx)
     return 0;
 }
 
+size_t elf_mv_init_sym_len(const struct elf_sym *s)
+{
+    size_t n = strlen(s->name), slen = sizeof ELF_MV_INIT_SUFFIX - 1;
+    return s->type == STT_FUNC && n > slen && !strcmp(s->name + n - slen, ELF_MV_INIT_SUFFIX) ? n - slen : 0;
+}
+
+uint64_t elf_mv_init_call(const struct elf_file *ef, const struct elf_sym *init)
+{
+    uint64_t len = 0;
+    const uint8_t *code = elf_file_window(ef, init->value, init->size ? init->size : 256, &len);
+    struct call_ctx c = {0};
+    if (code) disasm_walk(code, len, init->value, on_init_insn, &c, NULL);
+    return c.target;
+}
+
+/* The FUNC symbol named name nearest to addr, or NULL. */
+static const struct elf_sym *nearest_named(const struct elf_file *ef, const char *name, uint64_t addr)
+{
+    const struct elf_sym *best = NULL;
+    for (size_t i = elf_file_sym_lower_bound(ef, name); i < ef->n_syms && !strcmp(ef->syms[i].name, name); i++) {
+        const struct elf_sym *s = &ef->syms[i];
+        uint64_t d = s->value > addr ? s->value - addr : addr - s->value;
+        if (s->type == STT_FUNC && (!best || d < (best->value > addr ? best->value - addr : addr - best->value)))
+            best = s;
+    }
+    return best;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+uint64_t elf_mv_trampoline_size(const struct elf_file *ef, const struct elf_sym *init)
+{
+    char *sym = xstrndup(init->name, elf_mv_init_sym_len(init)), *ctor = xasprintf("%s.fmvgen_ctor", sym);
+    const struct elf_sym *parts[3] = {nearest_named(ef, sym, init->value), init, nearest_named(ef, ctor, init->value)};
+    uint64_t r[3][2], bytes = 0, end = 0;
+    size_t k = 0;
+    for (int i = 0; i < 3; i++)
+        if (parts[i] && parts[i]->size) {
+            r[k][0] = parts[i]->value;
+            r[k++][1] = parts[i]->value + parts[i]->size;
+        }
+    qsort(r, k, sizeof *r, cmp_range);
+    for (size_t i = 0; i < k; i++) {
+        uint64_t from = r[i][0] > end ? r[i][0] : end;
+        if (r[i][1] > from) bytes += r[i][1] - from;
+        if (r[i][1] > end) end = r[i][1];
+    }
+    free(sym);
+    free(ctor);
+    return bytes;
+}
+
 /* For each FUNC symbol SYM.fmvgen_init: the resolver its code calls. The
  * function of b with that resolver is SYM's, reached through the pointer:
  * it takes the name SYM (its own, fmvgen_mv_NAME, is the renamed
  * definition's) and dispatch pointer. */
 static void pointer_dispatch(const struct elf_file *ef, struct fn_builder *b)
 {
-    size_t slen = sizeof POINTER_INIT_SUFFIX - 1;
     for (size_t i = 0; i < ef->n_syms; i++) {
         const struct elf_sym *s = &ef->syms[i];
-        size_t n = strlen(s->name);
-        if (s->type != STT_FUNC || n <= slen || strcmp(s->name + n - slen, POINTER_INIT_SUFFIX)) continue;
-        uint64_t len = 0;
-        const uint8_t *code = elf_file_window(ef, s->value, s->size ? s->size : 256, &len);
-        struct call_ctx c = {0};
-        if (code) disasm_walk(code, len, s->value, on_init_insn, &c, NULL);
-        for (size_t k = 0; c.target && k < b->n; k++) {
+        size_t n = elf_mv_init_sym_len(s);
+        uint64_t target = n ? elf_mv_init_call(ef, s) : 0;
+        for (size_t k = 0; target && k < b->n; k++) {
             struct elf_mv_function *f = &b->fns[k];
-            if (f->resolver_addr != c.target || f->dispatch == ELF_MV_DISPATCH_POINTER) continue;
+            if (f->resolver_addr != target || f->dispatch == ELF_MV_DISPATCH_POINTER) continue;
             free(f->name);
-            f->name = xstrndup(s->name, n - slen);
+            f->name = xstrndup(s->name, n);
             f->dispatch = ELF_MV_DISPATCH_POINTER;
+            f->trampoline_size = elf_mv_trampoline_size(ef, s);
             break;
         }
     }
@@ -412,7 +462,7 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         const struct elf_sym *ifunc = elf_file_ifunc_at(ef, s->value, base);
         const struct elf_sym *cifunc = elf_file_ifunc_at(ef, s->value, clang_ifunc);
         const struct elf_sym *any = ifunc ? ifunc : cifunc ? cifunc : elf_file_ifunc_at(ef, s->value, NULL);
-        struct elf_mv_function *f = new_function(&b, base, cifunc ? ELF_MV_CLANG : ELF_MV_GCC);
+        struct elf_mv_function *f = elf_mv_new_function(&b, base, cifunc ? ELF_MV_CLANG : ELF_MV_GCC);
         f->resolver = xstrdup(s->name);
         f->resolver_addr = s->value;
         f->resolver_size = s->size;
@@ -444,7 +494,7 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
             if (ef->syms[j].type == STT_GNU_IFUNC && ef->syms[j].value == s->value &&
                 better_sym(&ef->syms[j], best))
                 best = &ef->syms[j];
-        struct elf_mv_function *f = new_function(&b, best->name, ELF_MV_IFUNC);
+        struct elf_mv_function *f = elf_mv_new_function(&b, best->name, ELF_MV_IFUNC);
         f->ifunc = xstrdup(best->name);
         f->ifunc_addr = best->value;
         f->resolver_addr = best->value;
@@ -464,7 +514,7 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         if (claimed(&b, addr)) continue;
         const struct elf_sym *rs = elf_file_func_at(ef, addr);
         char *name = rs ? xstrdup(rs->name) : xasprintf("ifunc@0x%llx", (unsigned long long)addr);
-        struct elf_mv_function *f = new_function(&b, name, ELF_MV_IFUNC);
+        struct elf_mv_function *f = elf_mv_new_function(&b, name, ELF_MV_IFUNC);
         free(name);
         f->resolver = rs ? xstrdup(rs->name) : NULL;
         f->resolver_addr = addr;
@@ -495,7 +545,7 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         int known = 0;
         for (size_t k = 0; k < b.n && !known; k++) known = !strcmp(b.fns[k].name, base);
         if (!known) {
-            struct elf_mv_function *f = new_function(&b, base, numbered ? ELF_MV_CLANG : ELF_MV_GCC);
+            struct elf_mv_function *f = elf_mv_new_function(&b, base, numbered ? ELF_MV_CLANG : ELF_MV_GCC);
             int numbered_any = 0;
             collect_named_clones(ef, f, &numbered_any);
         }
@@ -503,6 +553,7 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
     }
 
     pointer_dispatch(ef, &b);
+    elf_mv_cpuid_scan(ef, &b);
     out->ifunc_unresolved = ifunc_unresolved(ef, &b);
     for (size_t i = 0; i < b.n; i++) b.fns[i].dispatch = dispatch_of(ef, out, &b.fns[i]);
     for (size_t i = 0; i < b.n; i++)
@@ -561,11 +612,17 @@ const char *elf_mv_origin_name(enum elf_mv_origin origin)
     switch (origin) {
     case ELF_MV_GCC: return "gcc";
     case ELF_MV_CLANG: return "clang";
+    case ELF_MV_FMVGEN: return "fmvgen";
     default: return "ifunc";
     }
 }
 
 const char *elf_mv_dispatch_name(enum elf_mv_dispatch dispatch)
 {
-    return dispatch == ELF_MV_DISPATCH_IFUNC ? "ifunc" : dispatch == ELF_MV_DISPATCH_POINTER ? "pointer" : "none";
+    switch (dispatch) {
+    case ELF_MV_DISPATCH_IFUNC: return "ifunc";
+    case ELF_MV_DISPATCH_POINTER: return "pointer";
+    case ELF_MV_DISPATCH_CPUID: return "cpuid";
+    default: return "none";
+    }
 }

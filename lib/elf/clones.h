@@ -23,6 +23,10 @@
  *   fmvgen_mv_NAME (GCC or Clang as above; its IFUNC, if any, unreferenced)
  *   whose resolver the FUNC symbol SYM.fmvgen_init calls: the function is
  *   named SYM (the user's symbol), dispatch pointer.
+ *   fmvgen's cpuid dispatch (patch --dispatch cpuid, cpuiddisp.h): the
+ *   FUNC symbol SYM.fmvgen_init calls fmvgen_resolve_IDENT, which returns
+ *   one of the copies fmvgen_cp_IDENT_SLUG: the function is named SYM,
+ *   origin fmvgen, dispatch cpuid, its versions are those copies.
  * Compiler-made pieces of a version (foo.avx2.cold, foo.default.constprop.0,
  * .isra/.part/.lto_priv) are not versions.
  *
@@ -40,6 +44,8 @@ enum elf_mv_origin {
     ELF_MV_GCC,      /* GCC target_clones / target() overloads */
     ELF_MV_CLANG,    /* Clang target_clones (foo.ifunc, foo.x.N) */
     ELF_MV_IFUNC,    /* another STT_GNU_IFUNC: a hand-written dispatcher */
+    ELF_MV_FMVGEN,   /* fmvgen's own copies (--dispatch cpuid):
+                      * fmvgen_cp_IDENT_SLUG, resolver fmvgen_resolve_IDENT */
 };
 
 /* How calls reach a function's versions. */
@@ -52,6 +58,11 @@ enum elf_mv_dispatch {
                               * called by NAME.fmvgen_init on the first call
                               * of NAME, which jumps through NAME.fmvgen_ptr
                               * (patch/pointer.h); no loader is involved */
+    ELF_MV_DISPATCH_CPUID,   /* fmvgen's --dispatch cpuid: the same pointer
+                              * and NAME.fmvgen_init, whose resolver
+                              * fmvgen_resolve_IDENT asks CPUID itself
+                              * (fmvgen_cpu_levels, no libgcc) and returns
+                              * one of the copies fmvgen_cp_IDENT_SLUG */
     ELF_MV_DISPATCH_NONE,    /* versions, maybe a resolver, but neither: no
                               * loader ever picks among them (clones whose
                               * dispatcher is gone, foo.default alone); or
@@ -87,6 +98,10 @@ struct elf_mv_function {
     struct elf_clone *clones;  /* sorted: default first, then by symbol */
     size_t n_clones;
     enum elf_mv_dispatch dispatch;
+    uint64_t trampoline_size;  /* pointer and cpuid dispatch: the bytes of
+                              * NAME, NAME.fmvgen_init and NAME.fmvgen_ctor
+                              * (the code every call goes through), each
+                              * byte once; 0 for the others */
 };
 
 struct elf_mv_list {
@@ -127,10 +142,10 @@ const struct elf_clone *elf_mv_clone_at(const struct elf_mv_function *f, uint64_
 /* The default clone of f, or NULL when none is known. */
 const struct elf_clone *elf_mv_default(const struct elf_mv_function *f);
 
-/* "gcc", "clang", "ifunc". */
+/* "gcc", "clang", "ifunc", "fmvgen". */
 const char *elf_mv_origin_name(enum elf_mv_origin origin);
 
-/* "ifunc", "pointer", "none". */
+/* "ifunc", "pointer", "cpuid", "none". */
 const char *elf_mv_dispatch_name(enum elf_mv_dispatch dispatch);
 
 #endif

@@ -14,6 +14,8 @@
 #include <zlib.h>
 
 #include "elf/cpudetect.h"
+#include "elf/cpukind.h"
+#include "elf/cpuidcode.h"
 #include "elf/elffile.h"
 #include "elf/inspect.h"
 #include "elf/padding.h"
@@ -91,6 +93,20 @@ static struct code_size_function *function_slot(struct code_size *cs, size_t *ca
     return f;
 }
 
+static void add_file(struct code_size_function *f, size_t file)
+{
+    if (f->n_files && f->files[f->n_files - 1] == file) return;
+    f->files = xrealloc(f->files, (f->n_files + 1) * sizeof *f->files);
+    f->files[f->n_files++] = file;
+}
+
+/* fmvgen's cpuid copies are counted per object file from elf/cpuidcode.h
+ * (the budget needs their units), not from inspect's list. */
+static int is_cpuid(const struct elf_mv_function *fn)
+{
+    return fn->dispatch == ELF_MV_DISPATCH_CPUID;
+}
+
 /* The padding after f's non-default clones and its resolver, and the PLT
  * entries its resolver fills, in ef. */
 static void add_extra(const struct elf_file *ef, const struct elf_plt_slots *plt, const struct inspect_function *inf,
@@ -142,7 +158,7 @@ static uint64_t run_padding(const struct elf_file *ef, const struct inspect_repo
     free(cpu);
     for (size_t i = 0; i < ir->list.n_functions; i++) {
         const struct inspect_function *inf = &ir->functions[i];
-        if (!inf->counted) continue;
+        if (!inf->counted || is_cpuid(inf->fn)) continue;   /* IFUNC and pointer clones only */
         const struct elf_mv_function *fn = inf->fn;
         v = xrealloc(v, (n + 2 * fn->n_clones + 2) * sizeof *v);
         if (fn->resolver_addr) v[n++] = fn->resolver_addr, v[n++] = fn->resolver_size;
@@ -168,15 +184,12 @@ static void add_functions(struct code_size *cs, size_t *cap, const struct inspec
 {
     for (size_t i = 0; i < ir->list.n_functions; i++) {
         const struct inspect_function *inf = &ir->functions[i];
-        if (!inf->counted) continue;
+        if (!inf->counted || is_cpuid(inf->fn)) continue;
         const struct elf_mv_function *fn = inf->fn;
         struct code_size_function *f = function_slot(cs, cap, fn->name);
         if ((int)fn->n_clones > f->n_versions) f->n_versions = (int)fn->n_clones;
-        if (!f->n_files || f->files[f->n_files - 1] != file) {
-            f->files = xrealloc(f->files, (f->n_files + 1) * sizeof *f->files);
-            f->files[f->n_files++] = file;
-        }
-        f->resolver_bytes += fn->resolver_size;
+        add_file(f, file);
+        f->resolver_bytes += fn->resolver_size + fn->trampoline_size;   /* pointer dispatch's trampoline */
         for (size_t c = 0; c < fn->n_clones; c++) {
             /* inspect's size: the symbol's, or estimated from the code */
             uint64_t size = inf->clones[c].size;
@@ -185,6 +198,21 @@ static void add_functions(struct code_size *cs, size_t *cap, const struct inspec
             else f->clone_bytes += size;
         }
         add_extra(ef, plt, inf, f);
+    }
+}
+
+/* The cpuid-dispatched functions of file (elf/cpuidcode.h). */
+static void add_cpuid_functions(struct code_size *cs, size_t *cap, const struct elf_cpuid_code *cc, size_t file)
+{
+    for (size_t i = 0; i < cc->n_functions; i++) {
+        const struct elf_cpuid_function *c = &cc->functions[i];
+        struct code_size_function *f = function_slot(cs, cap, c->name);
+        if (c->n_copies > f->n_versions) f->n_versions = c->n_copies;
+        f->clone_bytes += c->copy_bytes;
+        f->default_bytes += c->default_bytes;
+        f->resolver_bytes += c->dispatch_bytes;
+        f->units = xrealloc(f->units, (f->n_units + 1) * sizeof *f->units);
+        f->units[f->n_units++] = (struct code_size_unit){file, xstrdup(c->unit), c->levels_bytes};
     }
 }
 
@@ -206,13 +234,21 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         }
         out->code_bytes += ef.text_size;
         out->code_crc = code_crc(&ef, out->code_crc);
-        struct code_size_file file = {.path = NULL, .code_bytes = ef.text_size, .cpu_detect_bytes = -1};
-        uint64_t cpu;
-        if (elf_cpu_detect_bytes(&ef, &cpu) == 0) file.cpu_detect_bytes = (int64_t)cpu;
+        struct code_size_file file = {.path = NULL, .code_bytes = ef.text_size, .cpu_detect_bytes = -1,
+                                      .cpu_levels_bytes = -1};
+        uint64_t runtime = 0;
+        struct elf_cpu_kinds kinds;
+        if (elf_cpu_detect_bytes(&ef, &runtime) == 0 && elf_cpu_kinds(&ef, &kinds) == 0) {
+            file.cpu_detect_bytes = (int64_t)runtime;
+            file.cpu_levels_bytes = (int64_t)kinds.levels_bytes;
+        }
+        struct elf_cpuid_code cc;
+        elf_cpuid_code(&ef, &cc);   /* stripped: none found */
         struct inspect_report ir;
         if (inspect_file(files[i], &ir) != 0) {
             elf_file_close(&ef);
             out->n_unreadable++;
+            elf_cpuid_code_free(&cc);
             continue;
         }
         struct elf_plt_slots plt;
@@ -223,11 +259,13 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         out->files = xrealloc(out->files, (out->n_files + 1) * sizeof *out->files);
         out->files[out->n_files] = file;
         add_functions(out, &cap, &ir, out->n_files, &ef, &plt);
+        add_cpuid_functions(out, &cap, &cc, out->n_files);
         out->files[out->n_files].jump_slots = plt.jump_slots;   /* kept */
         plt.jump_slots = (struct strvec)STRVEC_INIT;
         out->n_files++;
         elf_plt_slots_free(&plt);
         inspect_free(&ir);
+        elf_cpuid_code_free(&cc);
         elf_file_close(&ef);
     }
     if (out->n_functions) qsort(out->functions, out->n_functions, sizeof *out->functions, cmp_function);
@@ -278,6 +316,8 @@ void code_size_free(struct code_size *cs)
         free(cs->functions[i].name);
         free(cs->functions[i].files);
         free(cs->functions[i].plt);
+        for (size_t u = 0; u < cs->functions[i].n_units; u++) free(cs->functions[i].units[u].unit);
+        free(cs->functions[i].units);
     }
     free(cs->functions);
     for (size_t i = 0; i < cs->n_files; i++) {

@@ -12,7 +12,15 @@
  *                   (elf/padding.h) and the PLT entries its resolver fills
  *                   (elf/pltslots.h). Only inspect's "counted" functions:
  *                   the compiler-made ones with a known default clone.
- *                   inspect's own account counts symbol sizes only.
+ *                   inspect's own account counts symbol sizes only. With
+ *                   fmvgen's pointer dispatch the trampoline's code (NAME,
+ *                   NAME.fmvgen_init, NAME.fmvgen_ctor) counts as resolver
+ *                   bytes too; with its cpuid dispatch (elf/cpuidcode.h)
+ *                   the copies other than fmvgen_cp_NAME_default are clone
+ *                   bytes, the resolver and trampoline resolver bytes, and
+ *                   each object file's fmvgen_cpu_levels is the CPU
+ *                   detection (a fixed part, per unit); padding and PLT
+ *                   entries are predicted for compiler-made resolvers only.
  *
  * `fmvgen select` compares builds with it: the all-candidates variants, the
  * selected one, and a whole-program -march=x86-64-v3 build. The code hash
@@ -43,7 +51,9 @@ struct code_size_function {
     uint64_t default_bytes;    /* default clones, summed over the files */
     int estimated;             /* a clone's size was estimated from its code
                                 * (no symbol size: a stripped file) */
-    size_t *files;             /* the files holding its clones: indices into
+    size_t *files;             /* the files holding its clones reached through a
+                                * compiler-made resolver (IFUNC, pointer), which
+                                * links the runtime's CPU detection: indices into
                                 * code_size.files, ascending */
     size_t n_files;
     uint64_t padding_bytes;    /* alignment padding after its non-default
@@ -53,6 +63,15 @@ struct code_size_function {
         uint64_t bytes;        /* PLT entries its resolver fills there */
     } *plt;                    /* one per file where it has such entries */
     size_t n_plt;
+    struct code_size_unit *units;   /* the object files holding its cpuid copies */
+    size_t n_units;
+};
+
+/* An object file of a link that holds cpuid-dispatched copies. */
+struct code_size_unit {
+    size_t file;               /* index into code_size.files */
+    char *unit;                /* elf_cpuid_function.unit: "a.c#0" */
+    uint64_t levels_bytes;     /* its fmvgen_cpu_levels (once per unit) */
 };
 
 /* One linked file measured. */
@@ -73,6 +92,8 @@ struct code_size_file {
     struct strvec jump_slots;  /* the symbols its JUMP_SLOT relocations name,
                                 * sorted: the functions it already called
                                 * through the PLT (elf/pltslots.h) */
+    int64_t cpu_levels_bytes;  /* fmvgen's own (cpuid dispatch: every
+                                * fmvgen_cpu_levels); -1: no .symtab to tell */
 };
 
 struct code_size {

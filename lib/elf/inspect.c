@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "elf/cpudetect.h"
+#include "elf/cpukind.h"
 #include "elf/elffile.h"
 #include "elf/samecode.h"
 #include "util/util.h"
@@ -130,6 +131,7 @@ static void account_sizes(struct inspect_report *r, uint64_t text)
         int n = (int)fn->n_clones;
         s->n_counted++;
         s->resolver_bytes += fn->resolver_size;
+        s->trampoline_bytes += fn->trampoline_size;
         s->default_bytes += def->size;
         for (size_t c = 0; c < fn->n_clones; c++)
             if (&fn->clones[c] != def) s->clone_bytes += fn->clones[c].size;
@@ -137,11 +139,30 @@ static void account_sizes(struct inspect_report *r, uint64_t text)
         weighted_n += (double)def->size * n;
         same_n = same_n == -1 ? n : same_n == n ? n : 0;
     }
-    uint64_t extra = s->clone_bytes + s->resolver_bytes;
+    uint64_t extra = s->clone_bytes + s->resolver_bytes + s->trampoline_bytes;
     s->text_without = text > extra ? text - extra : 0;
     s->r = s->text_without ? (double)s->default_bytes / (double)s->text_without : 0;
     s->n_versions = same_n > 0 ? same_n : 0;
     s->n_mean = s->default_bytes ? weighted_n / (double)s->default_bytes : 0;
+}
+
+/* Both kinds of CPU detection: the runtime's bytes (cpudetect.h) and
+ * fmvgen_cpu_levels (cpukind.h). */
+static void cpu_detection(const struct elf_file *ef, struct inspect_report *r)
+{
+    struct inspect_size *s = &r->size;
+    uint64_t runtime;
+    struct elf_cpu_kinds k;
+    if (elf_cpu_detect_bytes(ef, &runtime) != 0 || elf_cpu_kinds(ef, &k) != 0) {
+        s->cpu_detect_bytes = -1;
+        return;
+    }
+    s->runtime_cpu_detect_bytes = runtime;
+    s->runtime_cpu_detect = runtime ? (k.runtime ? k.runtime : "the runtime's") : NULL;
+    s->own_cpu_detect_bytes = k.levels_bytes;
+    s->own_cpu_detect_copies = k.n_levels;
+    s->own_cpu_detect_inlined = k.n_inlined;
+    s->cpu_detect_bytes = (int64_t)(runtime + k.levels_bytes);
 }
 
 int inspect_file(const char *path, struct inspect_report *out)
@@ -162,8 +183,7 @@ int inspect_file(const char *path, struct inspect_report *out)
         analyze_function(&ef, &starts, &out->list.functions[i], &out->functions[i]);
     free(starts.v);
     account_sizes(out, ef.text_size);
-    uint64_t cpu;
-    out->size.cpu_detect_bytes = elf_cpu_detect_bytes(&ef, &cpu) == 0 ? (int64_t)cpu : -1;
+    cpu_detection(&ef, out);
     elf_file_close(&ef);
     return 0;
 }
@@ -192,8 +212,9 @@ char *inspect_stripped_note(const struct inspect_report *r)
         /* Every ifunc a linked file uses leaves an IFUNC symbol in .dynsym
          * (exported) or an IRELATIVE relocation (internal): none of either
          * means no function here is dispatched, stripped or not. */
-        sb_adds(&sb, "stripped (no .symtab), but that hides nothing here: with no IFUNC symbol in .dynsym and no "
-                     "IRELATIVE relocation, no function of this file is dispatched by an ifunc");
+        sb_adds(&sb, "stripped (no .symtab): with no IFUNC symbol in .dynsym and no IRELATIVE relocation, no "
+                     "function of this file is dispatched by an ifunc; fmvgen's --dispatch pointer and cpuid are "
+                     "found by local symbols, gone here");
         return sb_detach(&sb);
     }
     sb_adds(&sb, "stripped (no .symtab): ");
@@ -282,6 +303,7 @@ static json_t *function_json(const struct inspect_function *f)
     json_object_set_new(res, "address", hex(fn->resolver_addr));
     json_object_set_new(res, "size", json_integer((json_int_t)fn->resolver_size));
     json_object_set_new(o, "resolver", res);
+    json_object_set_new(o, "trampoline_bytes", json_integer((json_int_t)fn->trampoline_size));
     if (fn->ifunc) {
         json_t *i = json_object();
         json_object_set_new(i, "symbol", json_string(fn->ifunc));
@@ -298,6 +320,23 @@ static json_t *function_json(const struct inspect_function *f)
     return o;
 }
 
+/* Which kinds of CPU detection the file holds, and their bytes; null when
+ * it cannot be told (stripped). */
+static json_t *cpu_detection_json(const struct inspect_size *s)
+{
+    if (s->cpu_detect_bytes < 0) return json_null();
+    json_t *o = json_object(), *kinds = json_array();
+    if (s->runtime_cpu_detect_bytes) json_array_append_new(kinds, json_string(s->runtime_cpu_detect));
+    if (s->own_cpu_detect_bytes || s->own_cpu_detect_inlined) json_array_append_new(kinds, json_string("fmvgen_cpu_levels"));
+    json_object_set_new(o, "kinds", kinds);
+    json_object_set_new(o, "runtime", s->runtime_cpu_detect ? json_string(s->runtime_cpu_detect) : json_null());
+    json_object_set_new(o, "runtime_bytes", json_integer((json_int_t)s->runtime_cpu_detect_bytes));
+    json_object_set_new(o, "fmvgen_cpu_levels_bytes", json_integer((json_int_t)s->own_cpu_detect_bytes));
+    json_object_set_new(o, "fmvgen_cpu_levels_copies", json_integer((json_int_t)s->own_cpu_detect_copies));
+    json_object_set_new(o, "inlined_in_resolvers", json_integer((json_int_t)s->own_cpu_detect_inlined));
+    return o;
+}
+
 static json_t *size_json(const struct inspect_size *s)
 {
     json_t *o = json_object();
@@ -306,9 +345,12 @@ static json_t *size_json(const struct inspect_size *s)
     json_object_set_new(o, "text_bytes_without_clones", json_integer((json_int_t)s->text_without));
     json_object_set_new(o, "clone_bytes", json_integer((json_int_t)s->clone_bytes));
     json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)s->resolver_bytes));
-    json_object_set_new(o, "measured_growth_bytes", json_integer((json_int_t)(s->clone_bytes + s->resolver_bytes)));
+    json_object_set_new(o, "trampoline_bytes", json_integer((json_int_t)s->trampoline_bytes));
+    json_object_set_new(o, "measured_growth_bytes",
+                        json_integer((json_int_t)(s->clone_bytes + s->resolver_bytes + s->trampoline_bytes)));
     json_object_set_new(o, "cpu_detection_bytes",
                         s->cpu_detect_bytes >= 0 ? json_integer((json_int_t)s->cpu_detect_bytes) : json_null());
+    json_object_set_new(o, "cpu_detection", cpu_detection_json(s));
     json_object_set_new(o, "default_clone_bytes", json_integer((json_int_t)s->default_bytes));
     json_object_set_new(o, "R", json_real(s->r));
     json_object_set_new(o, "N", s->n_versions ? json_integer(s->n_versions) : json_null());

@@ -4,14 +4,16 @@
  * its default clone, and the code-size account of the article:
  *
  *   C = text bytes without the extra clones (text as built minus the
- *       non-default clones and the resolvers of the counted functions)
+ *       non-default clones, the resolvers and the trampolines of the
+ *       counted functions)
  *   R = share of C taken by the default clones of those functions
  *   N = versions per function, default included
  *   predicted text = (1-R)*C + R*C*N, i.e. growth R*C*(N-1); with N
  *   differing between functions, the growth is summed per function:
  *   sum(default_size * (N_f - 1)).
- * "Counted" functions are the compiler-made ones (GCC/Clang) with a known
- * default clone; hand-written ifuncs have no default to measure against. */
+ * "Counted" functions are the compiler-made ones (GCC/Clang) and fmvgen's
+ * cpuid copies, with a known default; hand-written ifuncs have no default
+ * to measure against. */
 #ifndef FMVGEN_ELF_INSPECT_H
 #define FMVGEN_ELF_INSPECT_H
 
@@ -56,15 +58,24 @@ struct inspect_size {
     uint64_t text;               /* allocated executable sections, as built */
     uint64_t clone_bytes;        /* non-default clones of counted functions */
     uint64_t resolver_bytes;     /* their resolvers */
-    uint64_t text_without;       /* C = text - clone_bytes - resolver_bytes */
+    uint64_t trampoline_bytes;   /* their trampolines (pointer and cpuid dispatch) */
+    uint64_t text_without;       /* C = text - clone_bytes - resolver_bytes - trampoline_bytes */
     uint64_t default_bytes;      /* R*C: their default clones */
     double r;                    /* default_bytes / C */
     int n_versions;              /* N when the same for all counted functions, else 0 */
     double n_mean;               /* N averaged, weighted by default clone size */
     uint64_t predicted_growth;   /* sum(default_size * (N_f - 1)) */
-    int64_t cpu_detect_bytes;    /* the compiler runtime's CPU detection that a
-                                  * resolver links in (elf/cpudetect.h), part of
-                                  * text and of C; -1: no .symtab to tell */
+    int64_t cpu_detect_bytes;    /* the CPU detection of the file, both kinds
+                                  * below (elf/cpudetect.h, elf/cpukind.h), part
+                                  * of text and of C; -1: no .symtab to tell */
+    uint64_t runtime_cpu_detect_bytes;  /* the compiler runtime's, which an
+                                  * IFUNC resolver links in */
+    const char *runtime_cpu_detect;     /* its kind ("libgcc cpuinfo"), or NULL */
+    uint64_t own_cpu_detect_bytes;      /* fmvgen_cpu_levels (--dispatch cpuid) */
+    size_t own_cpu_detect_copies;       /* its symbols: one per object file */
+    size_t own_cpu_detect_inlined;      /* fmvgen_resolve_* resolvers holding the
+                                  * detection themselves (fmvgen_cpu_levels
+                                  * inlined: counted in resolver_bytes) */
 };
 
 struct inspect_report {

@@ -21,6 +21,7 @@ int elf_symtab_walk(void *elf_, int dynsym_fallback, int (*fn)(const struct elf_
     if (!data) return -1;
     size_t n = sh.sh_size / sh.sh_entsize;
     const char *tu = NULL;
+    size_t tu_index = 0;
     for (size_t i = 0; i < n; i++) {
         GElf_Sym s;
         if (!gelf_getsym(data, (int)i, &s)) break;
@@ -28,10 +29,12 @@ int elf_symtab_walk(void *elf_, int dynsym_fallback, int (*fn)(const struct elf_
         const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
         if (type == STT_FILE) {
             tu = name && *name ? name : NULL;
+            tu_index = tu ? i : 0;
             continue;
         }
         if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || !name || !*name) continue;
-        struct elf_walk_sym w = {name, bind == STB_LOCAL ? tu : NULL, s.st_value, s.st_size, type, bind};
+        int in_tu = bind == STB_LOCAL && tu;
+        struct elf_walk_sym w = {name, in_tu ? tu : NULL, s.st_value, s.st_size, type, bind, in_tu ? tu_index : 0};
         if (fn(&w, ctx)) break;
     }
     return 0;

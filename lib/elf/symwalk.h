@@ -9,6 +9,7 @@
 #ifndef FMVGEN_ELF_SYMWALK_H
 #define FMVGEN_ELF_SYMWALK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct elf_walk_sym {
@@ -18,6 +19,8 @@ struct elf_walk_sym {
     uint64_t value, size;
     int type;           /* STT_FUNC or STT_GNU_IFUNC */
     int bind;           /* STB_LOCAL / STB_GLOBAL / STB_WEAK */
+    size_t tu_index;    /* with tu: the symbol-table index of that STT_FILE, which
+                         * tells two TUs of one basename apart; else 0 */
 };
 
 /* Calls fn for each defined, named STT_FUNC and STT_GNU_IFUNC symbol of

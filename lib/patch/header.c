@@ -1,7 +1,9 @@
 /* header.c - see plan_internal.h (patch_render_header) and plan.h
  * (patch_plan_to_json): what a plan says of itself, as the comment above
  * the diff and as the --json summary. */
+#include "patch/cpuid.h"
 #include "patch/plan_internal.h"
+#include "store/notes.h"
 #include "targets/targets.h"
 
 #include <string.h>
@@ -65,7 +67,7 @@ char *patch_render_header(const struct patch_plan *p)
     int mixed = p->nsets > 1;
     sb_addf(&sb, "fmvgen %s: function multi-versioning patch (GCC/Clang target_clones)\n\n", FMVGEN_VERSION);
     sb_adds(&sb, "Apply with 'patch -p1 < FILE', 'git apply FILE' or 'quilt import FILE'.\n");
-    int ifunc_used = p->dispatch != PATCH_DISPATCH_POINTER || p->ifunc_fallback.n;
+    int ifunc_used = p->dispatch == PATCH_DISPATCH_IFUNC || p->ifunc_fallback.n;
     if (!mixed) {
         if (ifunc_used) {
             sb_adds(&sb, "Each patched file gets a preamble defining FMVGEN_CLONES(symbol) and\n"
@@ -111,10 +113,18 @@ char *patch_render_header(const struct patch_plan *p)
                      "once, to the clone the clones' resolver picks for this CPU. No IFUNC: the clones\n"
                      "run with glibc and musl, dynamic and static. clang < 18 gives C++ and static\n"
                      "functions no clones there (see the preamble).\n");
-        if (p->ifunc_fallback.n) {
-            sb_addf(&sb, "Dispatched by IFUNC instead, FMVGEN_CLONES (glibc only) (%zu):\n", p->ifunc_fallback.n);
-            for (size_t i = 0; i < p->ifunc_fallback.n; i++) sb_addf(&sb, "  %s\n", p->ifunc_fallback.v[i]);
-        }
+    } else if (p->dispatch == PATCH_DISPATCH_CPUID) {
+        sb_adds(&sb, "\nDispatch: cpuid (--dispatch cpuid). A function marked " PATCH_CPUID_MACRO " becomes an\n"
+                     "always_inline body named fmvgen_mv_<name> (a #define around its definition),\n"
+                     "inlined into one copy per target, fmvgen_cp_<name>_<target> (target attributes,\n"
+                     "no target_clones); <name> is defined below it as a jump through a pointer set,\n"
+                     "once, to the copy its resolver picks by the preamble's own CPUID code\n"
+                     "(fmvgen_cpu_levels). No IFUNC and no libgcc CPU detection: the copies run with\n"
+                     "glibc and musl, dynamic and static. C only.\n");
+    }
+    if (p->dispatch != PATCH_DISPATCH_IFUNC && p->ifunc_fallback.n) {
+        sb_addf(&sb, "Dispatched by IFUNC instead, FMVGEN_CLONES (glibc only) (%zu):\n", p->ifunc_fallback.n);
+        for (size_t i = 0; i < p->ifunc_fallback.n; i++) sb_addf(&sb, "  %s\n", p->ifunc_fallback.v[i]);
     }
 
     sb_addf(&sb, "\nFunctions (%zu), with the loops the compiler vectorized and what their code at the target\n"
@@ -134,6 +144,7 @@ char *patch_render_header(const struct patch_plan *p)
         json_t *note;
         json_array_foreach(f->notes, j, note)
         {
+            if (note_kind_of(note) == NOTE_PARAMS) continue;   /* said in the fallback list when it matters */
             const char *kind = json_string_value(json_object_get(note, "kind"));
             const char *detail = json_string_value(json_object_get(note, "detail"));
             sb_addf(&sb, "      note (%s): %s\n", kind ? kind : "note", detail ? detail : "");
@@ -250,7 +261,7 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_object_set_new(j, "evidence", f->evidence ? json_string(f->evidence) : json_null());
         json_object_set_new(j, "targets", targets_json(&p->sets[f->set].targets));
         json_object_set_new(j, "macro", json_string(p->sets[f->set].macro));
-        json_object_set_new(j, "dispatch", json_string(f->pointer ? "pointer" : "ifunc"));
+        json_object_set_new(j, "dispatch", json_string(f->pointer ? patch_dispatch_name(p->dispatch) : "ifunc"));
         json_object_set(j, "notes", f->notes);
         json_array_append_new(fns, j);
     }

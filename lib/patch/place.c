@@ -4,6 +4,7 @@
  * file's new content and diff. */
 #include "patch/plan_internal.h"
 #include "candidates/marker.h"
+#include "patch/cpuid.h"
 #include "patch/diff.h"
 #include "patch/pointer.h"
 #include "patch/redecl.h"
@@ -127,12 +128,9 @@ size_t patch_line_of_offset(const char *text, size_t offset)
     return line;
 }
 
-/* 1 when text before offset already holds the guard "#ifndef MACRO_STATIC"
- * of a preamble (the whole word: FMVGEN_CLONES_STATIC is not
- * FMVGEN_CLONES_AVX2_STATIC). */
-static int preamble_defined(const char *text, size_t offset, const char *macro)
+int patch_guard_defined(const char *text, size_t offset, const char *word)
 {
-    char *guard = xasprintf("#ifndef %s_STATIC", macro);
+    char *guard = xasprintf("#ifndef %s", word);
     size_t glen = strlen(guard);
     int found = 0;
     for (const char *at = text; !found && (at = memmem(at, offset - (size_t)(at - text), guard, glen)); at++) {
@@ -143,8 +141,17 @@ static int preamble_defined(const char *text, size_t offset, const char *macro)
     return found;
 }
 
-/* Reads one file, checks it is the scanned version, and computes its new
- * content and diff for functions fs[0..n). */
+/* 1 when text before offset already holds the guard "#ifndef MACRO_STATIC"
+ * of a preamble (the whole word: FMVGEN_CLONES_STATIC is not
+ * FMVGEN_CLONES_AVX2_STATIC). */
+static int preamble_defined(const char *text, size_t offset, const char *macro)
+{
+    char *word = xasprintf("%s_STATIC", macro);
+    int found = patch_guard_defined(text, offset, word);
+    free(word);
+    return found;
+}
+
 /* Settles each function's linkage and, with pointer dispatch, whether the
  * rename can take it (its lines in pl[i]; the others go to IFUNC, said
  * why in p->ifunc_fallback). */
@@ -163,10 +170,12 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
                                               strstr(fs[i]->name, "_GLOBAL__N_");
         free(indent);
     }
-    if (p->dispatch != PATCH_DISPATCH_POINTER) return;
+    if (p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID) return;
     for (size_t i = 0; i < n; i++) {
         if (fs[i]->helper_of) continue;
-        const char *why = patch_pointer_lines(fs[i], pf->old, pf->old_len, p->sets[fs[i]->set].macro, &pl[i]);
+        const char *why = p->dispatch == PATCH_DISPATCH_CPUID
+                              ? patch_cpuid_lines(fs[i], pf->old, pf->old_len, &p->sets[fs[i]->set], &pl[i])
+                              : patch_pointer_lines(fs[i], pf->old, pf->old_len, p->sets[fs[i]->set].macro, &pl[i]);
         /* C++ overloads both renamed: fmvgen_mv_NAME would name two functions */
         char *ident = why ? NULL : patch_pointer_ident(fs[i]);
         for (size_t j = 0; ident && j < n && !why; j++) {
@@ -179,8 +188,9 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
         if (why) {
             patch_pointer_lines_free(&pl[i]);
             sv_pushf(&p->ifunc_fallback, "%s:%d %s: %s", fs[i]->rel, fs[i]->line, fs[i]->display_name, why);
-            fmv_note("%s:%d: %s is dispatched by IFUNC (glibc only), not through a pointer: %s", fs[i]->rel,
-                     fs[i]->line, fs[i]->display_name, why);
+            fmv_note("%s:%d: %s is dispatched by IFUNC (glibc only), not %s: %s", fs[i]->rel, fs[i]->line,
+                     fs[i]->display_name,
+                     p->dispatch == PATCH_DISPATCH_CPUID ? "by its own CPUID copies" : "through a pointer", why);
             continue;
         }
         fs[i]->pointer = 1;
@@ -230,9 +240,14 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
                     size_t at = ptr ? fs[i]->start : patch_redecl_first_start(fs[i]);
                     if (at < first) first = at;
                 }
-            char *macro = ptr ? patch_pointer_macro(p->sets[s].macro) : xstrdup(p->sets[s].macro);
-            int defined = first != SIZE_MAX && preamble_defined(pf->old, first, macro);
-            free(macro);
+            int defined = 0;
+            if (first != SIZE_MAX && ptr && p->dispatch == PATCH_DISPATCH_CPUID) {
+                defined = patch_cpuid_preamble_defined(pf->old, first, &p->sets[s], 1);
+            } else if (first != SIZE_MAX) {
+                char *macro = ptr ? patch_pointer_macro(p->sets[s].macro) : xstrdup(p->sets[s].macro);
+                defined = preamble_defined(pf->old, first, macro);
+                free(macro);
+            }
             if (first == SIZE_MAX || defined) continue;
             if (first < first_missing) first_missing = first;
             if (ptr) missing_ptr[nmissing_ptr++] = p->sets[s];
@@ -264,7 +279,9 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
         char *part = nmissing ? patch_preamble_sets(missing, nmissing, eol) : NULL;
         if (part) sb_adds(&text, part);
         free(part);
-        part = nmissing_ptr ? patch_preamble_pointer(missing_ptr, nmissing_ptr, eol) : NULL;
+        part = !nmissing_ptr                           ? NULL
+               : p->dispatch == PATCH_DISPATCH_CPUID ? patch_preamble_cpuid(missing_ptr, nmissing_ptr, eol)
+                                                       : patch_preamble_pointer(missing_ptr, nmissing_ptr, eol);
         if (part) sb_adds(&text, part);
         free(part);
         part = nhidden ? patch_preamble_hidden(hidden_sets, nhidden, eol) : NULL;

@@ -155,13 +155,19 @@ int patch_plan_build_only(struct store *st, const struct strvec *targets, int ex
 
 int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *p)
 {
+    return patch_plan_build_assigned_dispatch(st, a, PATCH_DISPATCH_IFUNC, p);
+}
+
+int patch_plan_build_assigned_dispatch(struct store *st, const struct patch_assignments *a, enum patch_dispatch dispatch,
+                                       struct patch_plan *p)
+{
     for (size_t i = 0; i < a->n; i++) {
         if (!a->v[i].targets.n) {
             memset(p, 0, sizeof *p);
             return fmv_error("%s: no targets given for it", a->v[i].name);
         }
     }
-    return build_plan(st, NULL, 0, NULL, a, 0, PATCH_DISPATCH_IFUNC, p);
+    return build_plan(st, NULL, 0, NULL, a, 0, dispatch, p);
 }
 
 void patch_plan_free(struct patch_plan *p)

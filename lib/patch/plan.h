@@ -82,8 +82,9 @@ struct patch_function {
                                      * namespace): FMVGEN_CLONES_STATIC */
     int hidden;                     /* hidden visibility as the scan saw it (its
                                      * "visibility" note): <SET>_HIDDEN(sym) */
-    int pointer;                    /* reached through a pointer (patch/pointer.h),
-                                     * set by patch_build_file; 0: IFUNC */
+    int pointer;                    /* reached through a pointer (patch/pointer.h;
+                                     * with --dispatch cpuid its own copies,
+                                     * patch/cpuid.h), set by patch_build_file; 0: IFUNC */
     /* NULL for a candidate. For a helper (candidates/helpers.h: a static
      * function whose loops the candidate inlined, used by no one else):
      * the candidate's display name; set is the candidate's, the targets
@@ -192,6 +193,13 @@ int patch_plan_build_only(struct store *st, const struct strvec *targets, int ex
  * per-function choice of `fmvgen select`). exact is set when no set enables
  * FMA. Returns 0 (nfunctions 0 when none is left), or -1 after the error. */
 int patch_plan_build_assigned(struct store *st, const struct patch_assignments *a, struct patch_plan *out);
+/* The same with the copies reached as dispatch says (patch/pointer.h,
+ * patch/cpuid.h; with cpuid, every set's targets must be ones
+ * patch_cpuid_unknown_target knows; functions whose shape does not allow
+ * it by IFUNC, in ifunc_fallback): what `fmvgen select` builds and writes
+ * with its --dispatch. */
+int patch_plan_build_assigned_dispatch(struct store *st, const struct patch_assignments *a, enum patch_dispatch dispatch,
+                                       struct patch_plan *out);
 
 /* The --json summary: files, functions (each with its targets), targets,
  * sets, fma. */

@@ -53,6 +53,10 @@ void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size
 int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_plan *p,
                      struct strbuf *diff);
 
+/* place.c: 1 when text[0, offset) holds the line "#ifndef word" (word
+ * whole: followed by a blank or the line's end), a preamble block's guard. */
+int patch_guard_defined(const char *text, size_t offset, const char *word);
+
 /* place.c: the 1-based line of offset in text. */
 size_t patch_line_of_offset(const char *text, size_t offset);
 

@@ -15,13 +15,14 @@ int patch_dispatch_parse(const char *word, enum patch_dispatch *out)
 {
     if (!strcmp(word, "auto") || !strcmp(word, "ifunc")) *out = PATCH_DISPATCH_IFUNC;
     else if (!strcmp(word, "pointer")) *out = PATCH_DISPATCH_POINTER;
+    else if (!strcmp(word, "cpuid")) *out = PATCH_DISPATCH_CPUID;
     else return -1;
     return 0;
 }
 
 const char *patch_dispatch_name(enum patch_dispatch d)
 {
-    return d == PATCH_DISPATCH_POINTER ? "pointer" : "ifunc";
+    return d == PATCH_DISPATCH_POINTER ? "pointer" : d == PATCH_DISPATCH_CPUID ? "cpuid" : "ifunc";
 }
 
 char *patch_pointer_macro(const char *set_macro)
@@ -64,6 +65,55 @@ static const char *const BODY_LINES[] = {
     NULL,
 };
 
+/* s with every from replaced by to. Caller frees. */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+    struct strbuf sb = STRBUF_INIT;
+    size_t n = strlen(from);
+    for (const char *at; (at = strstr(s, from)); s = at + n) {
+        sb_add(&sb, s, (size_t)(at - s));
+        sb_adds(&sb, to);
+    }
+    sb_adds(&sb, s);
+    return sb_detach(&sb);
+}
+
+void patch_pointer_body_macro(struct strbuf *sb, const char *eol, int cpuid)
+{
+    for (size_t i = 0; BODY_LINES[i]; i++) {
+        if (!cpuid) {
+            patch_text_line(sb, eol, "%s", BODY_LINES[i]);
+            continue;
+        }
+        /* the resolver function itself: a local symbol, called by its name */
+        static const char *const SUBST[][2] = {
+            {"FMVGEN_PTR_BODY(sym, mv)", "FMVGEN_CPU_BODY(sym, resolve)"},
+            {"FMVGEN_PTR_RESOLVER_(mv)", "\"%c0\""},
+            {" FMVGEN_PTR_HIDE_(mv)", ""},
+            {"\"i\"(mv)", "\"i\"(resolve)"},
+        };
+        char *line = xstrdup(BODY_LINES[i]);
+        for (size_t k = 0; k < sizeof SUBST / sizeof SUBST[0]; k++) {
+            char *next = replace_all(line, SUBST[k][0], SUBST[k][1]);
+            free(line);
+            line = next;
+        }
+        patch_text_line(sb, eol, "%s", line);
+        free(line);
+    }
+}
+
+void patch_pointer_entry_macros(struct strbuf *sb, const char *eol)
+{
+    patch_text_line(sb, eol, "# ifdef __CET__");
+    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
+    patch_text_line(sb, eol, "# else");
+    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \"\"");
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
+    patch_text_line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
+}
+
 /* The shared block: when the pointer is on, and the two macros every
  * function's trampoline line uses. */
 static void shared_block(struct strbuf *sb, const char *eol)
@@ -88,14 +138,8 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "#   endif");
     patch_text_line(sb, eol, "#  endif");
     patch_text_line(sb, eol, "# endif");
-    patch_text_line(sb, eol, "# ifdef __CET__");
-    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \".byte 0xf3, 0x0f, 0x1e, 0xfa\\n\\t\"");
-    patch_text_line(sb, eol, "# else");
-    patch_text_line(sb, eol, "#  define FMVGEN_PTR_ENDBR_ \"\"");
-    patch_text_line(sb, eol, "# endif");
-    patch_text_line(sb, eol, "# define FMVGEN_PTR_DEF _Pragma(\"GCC diagnostic push\") \\");
-    patch_text_line(sb, eol, "  _Pragma(\"GCC diagnostic ignored \\\"-Wunused-parameter\\\"\") __attribute__((naked, noinline))");
-    for (size_t i = 0; BODY_LINES[i]; i++) patch_text_line(sb, eol, "%s", BODY_LINES[i]);
+    patch_pointer_entry_macros(sb, eol);
+    patch_pointer_body_macro(sb, eol, 0);
     patch_text_line(sb, eol, "#endif");
 }
 
@@ -290,8 +334,8 @@ static size_t closing_end(const char *t, size_t len, int end_line, int end_col)
     return (size_t)-1;
 }
 
-const char *patch_pointer_lines(const struct patch_function *f, const char *text, size_t len, const char *set_macro,
-                                struct patch_pointer_lines *out)
+const char *patch_pointer_shape(const struct patch_function *f, const char *text, size_t len,
+                                struct patch_pointer_shape *out)
 {
     memset(out, 0, sizeof *out);
     if (f->clones_arg || f->symbols.n > 1) return "its name is given by a macro in some TU (a source file TUs include)";
@@ -352,20 +396,49 @@ const char *patch_pointer_lines(const struct patch_function *f, const char *text
         free(ident);
         return "a function-try-block";
     }
+    /* the name's place in the flattened head (its one token there) */
+    struct scan h = {head, hl, 0};
+    out->name_at = (size_t)-1;
+    while (h.i < hl && out->name_at == (size_t)-1) {
+        if (skip_trivia(&h)) continue;
+        size_t at = h.i, n = ident_at(&h);
+        if (!n) h.i++;
+        else if (n == ilen && !strncmp(head + at, ident, ilen)) out->name_at = at;
+    }
     const char *eol = memchr(text + f->offset, '\n', len - f->offset);
-    eol = eol && eol > text && eol[-1] == '\r' ? "\r\n" : "\n";
+    out->eol = eol && eol > text && eol[-1] == '\r' ? "\r\n" : "\n";
+    out->ident = ident;
+    out->head = head;
+    out->indent = start - f->offset;
+    out->after_offset = after;
+    return NULL;
+}
+
+void patch_pointer_shape_free(struct patch_pointer_shape *s)
+{
+    free(s->ident);
+    free(s->head);
+    memset(s, 0, sizeof *s);
+}
+
+const char *patch_pointer_lines(const struct patch_function *f, const char *text, size_t len, const char *set_macro,
+                                struct patch_pointer_lines *out)
+{
+    memset(out, 0, sizeof *out);
+    struct patch_pointer_shape sh;
+    const char *why = patch_pointer_shape(f, text, len, &sh);
+    if (why) return why;
+    const char *eol = sh.eol, *ident = sh.ident;
     const char *on = f->is_static ? "FMVGEN_PTR_STATIC_ON" : "FMVGEN_PTR_ON";
     char *macro = patch_pointer_macro(set_macro);
-    size_t indent = start - f->offset;
     out->before_offset = f->offset;
     out->before = xasprintf("#ifdef %s%s# define %s fmvgen_mv_%s%s#endif%s%.*s%s%s%s", on, eol, ident, ident, eol, eol,
-                            (int)indent, text + f->offset, macro, f->is_static ? "_STATIC" : "", eol);
-    out->after_offset = after;
+                            (int)sh.indent, text + f->offset, macro, f->is_static ? "_STATIC" : "", eol);
+    out->after_offset = sh.after_offset;
     out->after = xasprintf("#ifdef %s%s# undef %s%s%.*sFMVGEN_PTR_DEF %s FMVGEN_PTR_BODY(%s, fmvgen_mv_%s)%s#endif%s", on,
-                           eol, ident, eol, (int)indent, text + f->offset, head, f->name, ident, eol, eol);
+                           eol, ident, eol, (int)sh.indent, text + f->offset, sh.head, f->name, ident, eol, eol);
     free(macro);
-    free(head);
-    free(ident);
+    patch_pointer_shape_free(&sh);
     return NULL;
 }
 

@@ -50,9 +50,10 @@ struct patch_function;
 enum patch_dispatch {
     PATCH_DISPATCH_IFUNC = 0,   /* target_clones' IFUNC (auto) */
     PATCH_DISPATCH_POINTER,     /* the clones through a pointer set on first call */
+    PATCH_DISPATCH_CPUID,       /* own copies and resolver, through the same pointer (patch/cpuid.h) */
 };
 
-/* "auto" and "ifunc" -> IFUNC, "pointer" -> POINTER. 0, or -1 (unknown
+/* "auto" and "ifunc" -> IFUNC, "pointer" -> POINTER, "cpuid" -> CPUID. 0, or -1 (unknown
  * word; nothing printed). */
 int patch_dispatch_parse(const char *word, enum patch_dispatch *out);
 const char *patch_dispatch_name(enum patch_dispatch d);
@@ -82,6 +83,34 @@ struct patch_pointer_lines {
 const char *patch_pointer_lines(const struct patch_function *f, const char *text, size_t len, const char *set_macro,
                                 struct patch_pointer_lines *out);
 void patch_pointer_lines_free(struct patch_pointer_lines *l);
+
+/* What patch_pointer_lines reads from f's definition (and patch/cpuid.h's
+ * lines too), or why f cannot be renamed (the reasons above; NULL: it
+ * can). */
+struct patch_pointer_shape {
+    char *ident;            /* the identifier f is written with */
+    char *head;             /* decl-specifiers and declarator on one line, comments dropped */
+    size_t name_at;         /* where ident is in head */
+    size_t indent;          /* blanks before the head on its first line (at f->offset) */
+    size_t after_offset;    /* start of the line after the closing brace */
+    const char *eol;        /* the line ending of f's first line */
+};
+const char *patch_pointer_shape(const struct patch_function *f, const char *text, size_t len,
+                                struct patch_pointer_shape *out);
+void patch_pointer_shape_free(struct patch_pointer_shape *s);
+
+/* Appends (eol-terminated) the definitions of FMVGEN_PTR_ENDBR_ (endbr64
+ * under -fcf-protection) and FMVGEN_PTR_DEF (naked, noinline, and a
+ * diagnostic push ignoring -Wunused-parameter) the trampolines use. */
+void patch_pointer_entry_macros(struct strbuf *sb, const char *eol);
+
+/* Appends the trampoline body's macro lines (eol-terminated) to sb:
+ * FMVGEN_PTR_BODY(sym, mv), whose init stub and constructor call mv's
+ * target_clones resolver (FMVGEN_PTR_RESOLVER_), or with cpuid
+ * FMVGEN_CPU_BODY(sym, resolve), which call the function resolve itself
+ * (`call %c0`). Both use FMVGEN_PTR_ENDBR_ and end the diagnostic push of
+ * FMVGEN_PTR_DEF. */
+void patch_pointer_body_macro(struct strbuf *sb, const char *eol, int cpuid);
 
 /* The identifier f is written with (C: its name; C++: the last component
  * of its display name before '('), or NULL when that is no plain

@@ -196,10 +196,11 @@ char *patch_preamble_inline(const char *eol)
     patch_text_line(&sb, eol, "/* fmvgen: %s marks a static helper whose loops a multi-versioned", INLINE_MACRO);
     patch_text_line(&sb, eol, " * function inlined: always_inline inlines it into each of that function's");
     patch_text_line(&sb, eol, " * clones, as the unpatched build inlined it, so its loops are compiled for each");
-    patch_text_line(&sb, eol, " * clone's target. Empty where there are no clones (see FMVGEN_CLONES). */");
+    patch_text_line(&sb, eol, " * clone's target (--dispatch cpuid: each copy's). Empty where there are no");
+    patch_text_line(&sb, eol, " * clones (see FMVGEN_CLONES, FMVGEN_CPU_ON). */");
     patch_text_line(&sb, eol, "#ifndef %s", INLINE_MACRO);
     libc_lines(&sb, eol);
-    patch_text_line(&sb, eol, "#  if " IFUNC_LIBC " && __has_attribute(target_clones) && __has_attribute(always_inline)");
+    patch_text_line(&sb, eol, "#  if (" IFUNC_LIBC " && __has_attribute(target_clones) && __has_attribute(always_inline)) || defined(FMVGEN_CPU_ON)");
     patch_text_line(&sb, eol, "#   define %s __attribute__((always_inline)) __inline__", INLINE_MACRO);
     patch_text_line(&sb, eol, "#  endif");
     patch_text_line(&sb, eol, "# endif");

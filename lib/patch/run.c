@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "patch/apply.h"
+#include "patch/cpuid.h"
 #include "patch/plan.h"
 #include "patch/visibility.h"
 #include "store/store.h"
@@ -115,6 +116,12 @@ static int run(struct store *st, const struct patch_request *req, FILE *out, str
                struct patch_plan *plan)
 {
     if (patch_resolve_targets(st, req->targets, req->exact, targets) != 0) return 2;
+    const char *unknown = req->dispatch == PATCH_DISPATCH_CPUID ? patch_cpuid_unknown_target(targets) : NULL;
+    if (unknown) {
+        fmv_error("--dispatch cpuid: target '%s' has no copy (known: arch=x86-64-v2, arch=x86-64-v3, "
+                  "arch=x86-64-v4, avx2)", unknown);
+        return 2;
+    }
     if (patch_plan_build_dispatch(st, targets, req->exact, req->min_score, req->dispatch, plan) != 0) return 1;
     if (plan->nfunctions == 0) {
         say_nothing_to_do(st, plan, req, out);

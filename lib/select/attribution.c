@@ -5,17 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/fmvnames.h"
 #include "elf/symsource.h"
 #include "store/notes.h"
 #include "util/util.h"
 
 char *attribution_base_name(const char *symbol)
 {
-    return xstrndup(symbol, strcspn(symbol, "."));
+    const char *start;
+    size_t n = elf_fmv_base(symbol, &start);
+    return xstrndup(start, n);
 }
 
 char *attribution_clone_suffix(const char *symbol)
 {
+    struct elf_fmv_name nm;
+    if (elf_fmv_name(symbol, &nm) == ELF_FMV_COPY) return xstrdup(nm.slug);
     const char *dot = strchr(symbol, '.');
     if (!dot) return xstrdup("");
     const char *s = dot + 1;
@@ -34,8 +39,9 @@ char *attribution_clone_suffix(const char *symbol)
 
 static int belongs_to(const char *symbol, const char *function)
 {
-    size_t n = strlen(function);
-    return !strncmp(symbol, function, n) && (symbol[n] == 0 || symbol[n] == '.');
+    const char *start;
+    size_t n = elf_fmv_base(symbol, &start);
+    return strlen(function) == n && !strncmp(start, function, n);
 }
 
 long attribution_samples(const struct profile *p, const char *function)
@@ -47,10 +53,15 @@ long attribution_samples(const struct profile *p, const char *function)
 }
 
 /* The dispatcher, not a clone: GCC's foo.resolver, Clang's foo.resolver and
- * foo.ifunc. Its samples are the function's (dispatch is part of what
- * cloning costs), but it is never "the clone that ran". */
+ * foo.ifunc, fmvgen's fmvgen_resolve_foo, foo.fmvgen_init and foo.fmvgen_ctor.
+ * Its samples are the function's (dispatch is part of what cloning costs),
+ * but it is never "the clone that ran". */
 static int is_dispatcher(const char *symbol)
 {
+    struct elf_fmv_name nm;
+    enum elf_fmv_role role = elf_fmv_name(symbol, &nm);
+    if (role == ELF_FMV_RESOLVER || role == ELF_FMV_TRAMPOLINE) return 1;
+    if (role != ELF_FMV_NONE) return 0;
     char *suffix = attribution_clone_suffix(symbol);
     int yes = !strcmp(suffix, "resolver") || !strcmp(suffix, "ifunc");
     free(suffix);

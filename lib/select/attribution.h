@@ -4,7 +4,10 @@
  * foo.avx2.0, foo.default.1, foo.ifunc) and its compiler-made pieces
  * (foo.cold, foo.part.0, foo.constprop.0): all of them are foo's time.
  * C and mangled C++ names hold no '.', so everything from the first '.' on
- * is such a suffix.
+ * is such a suffix. fmvgen's own dispatch names (elf/fmvnames.h) are foo's
+ * too: its copies fmvgen_cp_foo_x86_64_v3 (--dispatch cpuid), the renamed
+ * body's clones fmvgen_mv_foo.avx2 (pointer), the resolver
+ * fmvgen_resolve_foo and the trampoline's foo.fmvgen_init/.fmvgen_ctor.
  *
  * The profile comes from lib/measure/profile.h, which runs `perf record -e
  * cpu-clock` with its default inheritance: child processes of the workload
@@ -29,11 +32,13 @@
 
 struct elf_symsource_cache;
 
-/* The function a symbol belongs to: "foo" for "foo.avx2.0". Caller frees. */
+/* The function a symbol belongs to: "foo" for "foo.avx2.0" and for
+ * "fmvgen_cp_foo_avx2". Caller frees. */
 char *attribution_base_name(const char *symbol);
 
 /* The clone suffix of a symbol ("avx2", "arch_x86_64_v3", "default"), without
- * Clang's ".N"; "" for a plain symbol. Caller frees. */
+ * Clang's ".N"; a cpuid copy's slug ("x86_64_v3"); "" for a plain symbol.
+ * Caller frees. */
 char *attribution_clone_suffix(const char *symbol);
 
 /* User-space samples of function (all its clones and pieces). */
@@ -41,7 +46,8 @@ long attribution_samples(const struct profile *p, const char *function);
 
 /* The symbol of function that collected the most samples (the clone that
  * ran here), or NULL when none did; the dispatcher (foo.resolver, Clang's
- * foo.ifunc) is not a clone and never the answer. Points into p. */
+ * foo.ifunc, fmvgen_resolve_foo, foo.fmvgen_init) is not a clone and never
+ * the answer. Points into p. */
 const char *attribution_hottest_symbol(const struct profile *p, const char *function);
 
 /* ---- by source file ---- */

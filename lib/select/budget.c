@@ -110,12 +110,22 @@ static double fixed_part(const struct select_report *r, size_t v)
     return rest > 0 ? rest : 0;
 }
 
+/* The key of a fixed part: the file's path (its runtime CPU detection), or
+ * path TAB unit (that object file's fmvgen_cpu_levels). Caller frees. */
+static char *part_key(const struct select_clone_file *c)
+{
+    return c->unit ? xasprintf("%s\t%s", c->path, c->unit) : xstrdup(c->path);
+}
+
 /* The fixed parts of the selection (selected[f]: f in it, with its
  * decision's set): one per linked file holding a selected function's
- * clones (key: the file's path; bytes: its CPU detection, the largest over
- * the sets), or one per set where some file could not tell ("\001" and the
- * set's name: its all-candidates residue). Fills keys and *fixed; returns
- * needs[f * keys->n + k] (caller frees). */
+ * clones reached through a compiler-made resolver (key: the file's path;
+ * bytes: its runtime CPU detection and the padding before its runs of
+ * added code, the largest over the sets), one per
+ * object file holding cpuid copies (key: path TAB unit; bytes: its
+ * fmvgen_cpu_levels), or one per set where some file could not tell
+ * ("\001" and the set's name: its all-candidates residue). Fills keys and
+ * *fixed; returns needs[f * keys->n + k] (caller frees). */
 static unsigned char *fixed_parts(const struct select_report *r, size_t n, const int *selected, struct strvec *keys,
                                   double **fixed)
 {
@@ -129,25 +139,24 @@ static unsigned char *fixed_parts(const struct select_report *r, size_t n, const
             const struct select_clone_files *cf = r->functions[f].clone_files ? &r->functions[f].clone_files[v] : NULL;
             int known = cf && cf->n;
             for (size_t i = 0; known && i < cf->n; i++) known = cf->files[i].cpu_detect >= 0;
-            char *residue = xasprintf("\001%s", r->variants[v].name);
             for (size_t i = 0; i < (known ? cf->n : 1); i++) {
-                const char *key = known ? cf->files[i].path : residue;
+                char *key = known ? part_key(&cf->files[i]) : xasprintf("\001%s", r->variants[v].name);
                 double part = known ? (double)(cf->files[i].cpu_detect + (int64_t)cf->files[i].run_padding)
                                     : fixed_part(r, v);
                 size_t k = 0;
                 while (k < keys->n && strcmp(keys->v[k], key)) k++;
                 if (pass) {
                     needs[f * keys->n + k] = 1;
-                    continue;
+                } else {
+                    if (k == keys->n) {
+                        sv_push(keys, key);
+                        *fixed = xrealloc(*fixed, keys->n * sizeof **fixed);
+                        (*fixed)[k] = 0;
+                    }
+                    if (part > (*fixed)[k]) (*fixed)[k] = part;
                 }
-                if (k == keys->n) {
-                    sv_push(keys, key);
-                    *fixed = xrealloc(*fixed, keys->n * sizeof **fixed);
-                    (*fixed)[k] = 0;
-                }
-                if (part > (*fixed)[k]) (*fixed)[k] = part;
+                free(key);
             }
-            free(residue);
         }
     }
     return needs;
@@ -157,9 +166,12 @@ static unsigned char *fixed_parts(const struct select_report *r, size_t n, const
 static char *budget_fixed_what(const struct select_budget *b)
 {
     struct strbuf sb = STRBUF_INIT;
+    if (b->n_fixed_units)
+        sb_addf(&sb, "fmvgen's CPU check (fmvgen_cpu_levels) in %zu object file%s with cpuid-dispatched copies",
+                b->n_fixed_units, b->n_fixed_units == 1 ? "" : "s");
     if (b->n_fixed_files)
-        sb_addf(&sb, "the compiler runtime's CPU detection linked into %zu file%s with a resolver", b->n_fixed_files,
-                b->n_fixed_files == 1 ? "" : "s");
+        sb_addf(&sb, "%sthe compiler runtime's CPU detection linked into %zu file%s with a resolver",
+                sb.len ? "; " : "", b->n_fixed_files, b->n_fixed_files == 1 ? "" : "s");
     if (b->fixed_residue)
         sb_addf(&sb, "%sthe all-candidates build's growth beyond its clones, where the CPU-detection code could not "
                      "be told (an overestimate)", sb.len ? "; " : "");
@@ -205,6 +217,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     for (size_t k = 0; k < keys.n; k++) {
         b->overhead += fixed[k];
         if (keys.v[k][0] == '\001') b->fixed_residue = 1;
+        else if (strchr(keys.v[k], '\t')) b->n_fixed_units++;
         else b->n_fixed_files++;
     }
     struct budget_parts parts = {n, selected, bytes, gain, keys.n, fixed, needs};
@@ -274,9 +287,15 @@ char *budget_sentence(const struct select_report *r)
         sb_addf(&sb, "; the selected build adds %lld bytes (%.1f%% of it): %s", (long long)real,
                 100.0 * (double)real / b->whole_bytes, (double)real <= b->limit ? "within the budget" : "ABOVE the budget");
         int64_t clones, cpu, rest;
+        int64_t levels = r->selected_code.cpu_levels_bytes >= 0 && r->variants[0].code.cpu_levels_bytes >= 0
+                             ? r->selected_code.cpu_levels_bytes - r->variants[0].code.cpu_levels_bytes
+                             : -1;
         if (real && budget_measured_parts(r, &clones, &cpu, &rest)) {
             sb_addf(&sb, " (clones and resolvers with their padding and PLT entries %lld, ", (long long)clones);
-            if (cpu >= 0) sb_addf(&sb, "the runtime's CPU detection %lld, ", (long long)cpu);
+            if (cpu >= 0 && levels > 0)
+                sb_addf(&sb, "CPU detection %lld (fmvgen's CPU check %lld, the runtime's %lld), ", (long long)cpu,
+                        (long long)levels, (long long)(cpu - levels));
+            else if (cpu >= 0) sb_addf(&sb, "the runtime's CPU detection %lld, ", (long long)cpu);
             else sb_adds(&sb, "the runtime's CPU detection not told (a stripped file), ");
             sb_addf(&sb, "other %lld)", (long long)rest);
         }

@@ -12,14 +12,19 @@
  *   - a selection's predicted growth: the bytes its functions' clones and
  *     resolvers add in their chosen sets' all-candidates builds
  *     (bytes_added: with the alignment padding after each and the PLT
- *     entries their resolvers fill that the baseline did not have,
- *     select/codecost.h), plus the fixed parts: for each linked file that holds
- *     a selected function's clones there, the CPU-detection code the
+ *     entries their resolvers fill that the baseline did not have, for
+ *     compiler-made resolvers, select/codecost.h), plus the fixed parts: for
+ *     each linked file that holds a selected function's clones reached
+ *     through a compiler-made resolver (IFUNC target_clones, an IFUNC
+ *     fallback of --dispatch cpuid, pointer), the CPU-detection code the
  *     compiler runtime links into a file with a resolver (libgcc's
  *     cpuinfo.o, elf/cpudetect.h), as much as that file of the
  *     all-candidates build holds beyond the baseline's (the largest over
  *     the sets used), counted once per file however many functions it
- *     holds. Where that cannot be told (a stripped file, clones found in
+ *     holds; for each object file of a link that holds a selected
+ *     function's cpuid copies, its fmvgen_cpu_levels (elf/cpuidcode.h),
+ *     counted once per object file. Where that cannot be told (a stripped
+ *     file, clones found in
  *     no file), the set's all-candidates growth beyond its clones' own
  *     bytes stands for it (an overestimate: it also holds the changes to
  *     every other candidate's default and callers), and the report says
@@ -77,7 +82,8 @@ struct select_budget {
     const char *whole_what; /* "the -march=x86-64-v3 reference" or "the baseline" */
     double limit;           /* bytes */
     double overhead;        /* the fixed parts of the selection as given, bytes */
-    size_t n_fixed_files;   /* linked files whose CPU-detection code counts */
+    size_t n_fixed_files;   /* linked files whose runtime CPU-detection code counts */
+    size_t n_fixed_units;   /* object files whose fmvgen_cpu_levels counts (cpuid) */
     int fixed_residue;      /* 1: some fixed part is an all-candidates residue
                              * (the CPU-detection code could not be told) */
     double before, after;   /* predicted growth, bytes */

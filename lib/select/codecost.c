@@ -24,10 +24,16 @@ static int measure(struct select_report *r, const char *what, const char *dir, s
     c->clone_bytes = cs->clone_bytes;
     c->resolver_bytes = cs->resolver_bytes;
     c->code_crc = cs->code_crc;
-    c->cpu_detect_bytes = 0;
-    for (size_t i = 0; i < cs->n_files && c->cpu_detect_bytes >= 0; i++)
-        c->cpu_detect_bytes =
-            cs->files[i].cpu_detect_bytes < 0 ? -1 : c->cpu_detect_bytes + cs->files[i].cpu_detect_bytes;
+    c->cpu_detect_bytes = c->cpu_levels_bytes = 0;
+    for (size_t i = 0; i < cs->n_files && c->cpu_detect_bytes >= 0; i++) {
+        const struct code_size_file *cf = &cs->files[i];
+        if (cf->cpu_detect_bytes < 0 || cf->cpu_levels_bytes < 0) {
+            c->cpu_detect_bytes = c->cpu_levels_bytes = -1;
+            break;
+        }
+        c->cpu_detect_bytes += cf->cpu_detect_bytes + cf->cpu_levels_bytes;
+        c->cpu_levels_bytes += cf->cpu_levels_bytes;
+    }
     return 0;
 }
 
@@ -117,25 +123,38 @@ static int64_t cpu_detect_added(const struct code_size *cs, const char *dir, siz
     return own > b->cpu_detect_bytes ? own - b->cpu_detect_bytes : 0;
 }
 
-/* The files of cs where function name has clones, into out. */
+static void add_clone_file(struct select_clone_files *out, const char *rel, const char *unit, int64_t bytes,
+                           uint64_t run_padding)
+{
+    for (size_t m = 0; m < out->n; m++)
+        if (!strcmp(out->files[m].path, rel) && !out->files[m].unit == !unit &&
+            (!unit || !strcmp(out->files[m].unit, unit)))
+            return;
+    out->files = xrealloc(out->files, (out->n + 1) * sizeof *out->files);
+    out->files[out->n++] = (struct select_clone_file){xstrdup(rel), bytes, unit ? xstrdup(unit) : NULL, run_padding};
+}
+
+/* The files of cs where function name has clones, into out: each file
+ * whose clones a compiler-made resolver reaches with that file's runtime
+ * CPU detection, and each object file with its cpuid copies with its own
+ * (fmvgen_cpu_levels). */
 static void clone_files(const struct code_size *cs, const char *dir, const char *name, const struct code_size *base,
                         const char *base_dir, struct select_clone_files *out)
 {
     for (size_t k = 0; k < cs->n_functions; k++) {
-        char *b = attribution_base_name(cs->functions[k].name);
+        const struct code_size_function *fn = &cs->functions[k];
+        char *b = attribution_base_name(fn->name);
         int match = !strcmp(b, name);
         free(b);
         if (!match) continue;
-        for (size_t j = 0; j < cs->functions[k].n_files; j++) {
-            size_t i = cs->functions[k].files[j];
-            const char *rel = relative(dir, cs->files[i].path);
-            int seen = 0;
-            for (size_t m = 0; m < out->n && !seen; m++) seen = !strcmp(out->files[m].path, rel);
-            if (seen) continue;
-            out->files = xrealloc(out->files, (out->n + 1) * sizeof *out->files);
-            out->files[out->n++] =
-                (struct select_clone_file){xstrdup(rel), cpu_detect_added(cs, dir, i, base, base_dir),
-                                           cs->files[i].run_padding};
+        for (size_t j = 0; j < fn->n_files; j++) {
+            size_t i = fn->files[j];
+            add_clone_file(out, relative(dir, cs->files[i].path), NULL, cpu_detect_added(cs, dir, i, base, base_dir),
+                           cs->files[i].run_padding);
+        }
+        for (size_t u = 0; u < fn->n_units; u++) {
+            const struct code_size_unit *cu = &fn->units[u];
+            add_clone_file(out, relative(dir, cs->files[cu->file].path), cu->unit, (int64_t)cu->levels_bytes, 0);
         }
     }
 }
@@ -152,7 +171,10 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
         if (!fn->clone_files) fn->clone_files = xcalloc(r->n_variants + 1, sizeof *fn->clone_files);
         fn->bytes_added[index] = added_bytes(cs, dir, fn->name, base, base_dir);
         struct select_clone_files *cf = &fn->clone_files[index];   /* measured anew each time */
-        for (size_t i = 0; i < cf->n; i++) free(cf->files[i].path);
+        for (size_t i = 0; i < cf->n; i++) {
+            free(cf->files[i].path);
+            free(cf->files[i].unit);
+        }
         free(cf->files);
         memset(cf, 0, sizeof *cf);
         clone_files(cs, dir, fn->name, base, base_dir, cf);

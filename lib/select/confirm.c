@@ -10,6 +10,7 @@
 
 #include "measure/timing.h"
 #include "select/decision.h"
+#include "select/dispatch.h"
 #include "select/fmabisect.h"
 #include "select/stats.h"
 
@@ -117,10 +118,12 @@ static int build_and_check(struct select_session *s, const struct patch_assignme
     struct patch_assignments retry = {0};
     int rc = 1;
     for (int attempt = 0;; attempt++) {
-        if (patch_validate_assignments(s->st, a) != 0 || patch_plan_build_assigned(s->st, a, plan) != 0) {
+        if (patch_validate_assignments(s->st, a) != 0 ||
+            patch_plan_build_assigned_dispatch(s->st, a, s->o->dispatch, plan) != 0) {
             rc = -1;
             break;
         }
+        select_dispatch_record(r, plan);
         if (session_interrupted()) {
             rc = -1;
             break;

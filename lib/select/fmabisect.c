@@ -70,7 +70,10 @@ static int one_test(void *ctx, const int *at_fma, size_t n, char **why)
     struct patch_assignments a = {0};
     struct patch_plan plan;
     memset(&plan, 0, sizeof plan);
-    int rc = assignments(c, at_fma, n, &a) == 0 && patch_plan_build_assigned(s->st, &a, &plan) == 0 ? 0 : -1;
+    int rc = assignments(c, at_fma, n, &a) == 0 &&
+                     patch_plan_build_assigned_dispatch(s->st, &a, s->o->dispatch, &plan) == 0
+                 ? 0
+                 : -1;
     patch_assignments_free(&a);
     char *name = xasprintf("fma-bisect-%zu", k);
     if (rc == 0) {

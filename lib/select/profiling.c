@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/fmvnames.h"
 #include "elf/symsource.h"
 #include "measure/profile.h"
 #include "select/attribution.h"
@@ -157,6 +158,9 @@ static void log_helpers(const struct profile *p, const struct attribution_origin
     for (size_t i = 0; origins && i < p->n; i++) {
         const struct profile_entry *e = &p->entries[i];
         if (e->kernel || !origins[i].known || !origins[i].local || !origins[i].file || !*origins[i].file) continue;
+        /* fmvgen's CPU check (cpuid dispatch) is dispatch code, no helper the clones outlined */
+        struct elf_fmv_name nm;
+        if (elf_fmv_name(e->symbol, &nm) == ELF_FMV_LEVELS) continue;
         char *base = attribution_base_name(e->symbol);
         int candidate = 0;
         for (size_t f = 0; f < nf && !candidate; f++) candidate = !strcmp(base, names[f]);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/fmvnames.h"
+
 static int inside(const char *path, const char *dir)
 {
     if (!dir || !*dir) return 0;
@@ -115,12 +117,18 @@ void ranwhat_finding_free(struct ranwhat_finding *f)
 
 static int belongs_to(const char *symbol, const char *function)
 {
-    size_t n = strlen(function);
-    return !strncmp(symbol, function, n) && (symbol[n] == 0 || symbol[n] == '.');
+    const char *start;
+    size_t n = elf_fmv_base(symbol, &start);
+    return strlen(function) == n && !strncmp(start, function, n);
 }
 
 int ranwhat_is_clone_symbol(const char *symbol, const char *function)
 {
+    /* fmvgen's dispatch (elf/fmvnames.h): its copies, resolver, trampoline
+     * code and renamed body exist only in a patched build */
+    struct elf_fmv_name nm;
+    if (elf_fmv_name(symbol, &nm) != ELF_FMV_NONE)
+        return nm.ident && nm.ident_len == strlen(function) && !strncmp(nm.ident, function, nm.ident_len);
     size_t n = strlen(function);
     if (strncmp(symbol, function, n) != 0 || symbol[n] != '.' || !symbol[n + 1]) return 0;
     static const char *const pieces[] = {"constprop", "part", "isra", "cold", "lto_priv", "localalias", "llvm",

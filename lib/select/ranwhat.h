@@ -83,7 +83,9 @@ void ranwhat_tally_add(struct ranwhat_tally *t, const struct profile *p, const c
 
 /* 1 when symbol is a clone of function (or a piece of one, or its
  * dispatcher): a suffix other than a compiler's .constprop/.part/.isra/
- * .cold/.lto_priv/.localalias of the plain function. */
+ * .cold/.lto_priv/.localalias of the plain function; any of fmvgen's
+ * dispatch names of it (elf/fmvnames.h: fmvgen_cp_f_avx2, fmvgen_resolve_f,
+ * fmvgen_mv_f.avx2, f.fmvgen_init). */
 int ranwhat_is_clone_symbol(const char *symbol, const char *function);
 
 /* Check 2 for one candidate of one variant: 1 when it is hot

@@ -2,6 +2,7 @@
  * tools; a real that is not finite is null, never 0, with a field saying
  * why where a reader needs one. */
 #include "select/report_write.h"
+#include "select/dispatch.h"
 
 #include <math.h>
 
@@ -63,6 +64,11 @@ static const char *reason_code(const struct select_report *r, size_t f)
     return decision_reason_code(d->reason);
 }
 
+static json_t *bytes_json(int64_t n)
+{
+    return n < 0 ? json_null() : json_integer((json_int_t)n);
+}
+
 static json_t *code_json(const struct select_report *r, const struct select_code *c, int growth)
 {
     if (!c->measured) return json_null();
@@ -71,16 +77,14 @@ static json_t *code_json(const struct select_report *r, const struct select_code
     json_object_set_new(o, "code_bytes", json_integer((json_int_t)c->code_bytes));
     json_object_set_new(o, "clone_bytes", json_integer((json_int_t)c->clone_bytes));
     json_object_set_new(o, "resolver_bytes", json_integer((json_int_t)c->resolver_bytes));
+    /* CPU detection: libgcc's and fmvgen's fmvgen_cpu_levels; null: a stripped file */
+    json_object_set_new(o, "cpu_detection_bytes", bytes_json(c->cpu_detect_bytes));
+    json_object_set_new(o, "cpu_detection_fmvgen_bytes", bytes_json(c->cpu_levels_bytes));
     if (growth && r->n_variants && r->variants[0].code.measured) {   /* no baseline (--static): no growth */
         json_object_set_new(o, "growth_bytes", json_integer((json_int_t)select_code_growth(r, c)));
         json_object_set_new(o, "growth_percent", real_json(select_code_growth_percent(r, c)));
     }
     return o;
-}
-
-static json_t *bytes_json(int64_t n)
-{
-    return n < 0 ? json_null() : json_integer((json_int_t)n);
 }
 
 /* The code-growth budget (select/budget.h): null when none was applied. */
@@ -102,12 +106,16 @@ static json_t *budget_json(const struct select_report *r)
     json_object_set_new(o, "selected_growth_bytes", measured ? json_integer((json_int_t)real) : json_null());
     json_object_set_new(o, "within", measured ? json_boolean((double)real <= b->limit) : json_null());
     json_object_set_new(o, "fixed_files", json_integer((json_int_t)b->n_fixed_files));
+    json_object_set_new(o, "fixed_units", json_integer((json_int_t)b->n_fixed_units));
     json_object_set_new(o, "fixed_from_residue", json_boolean(b->fixed_residue));
     int64_t clones, cpu, rest;
     if (budget_measured_parts(r, &clones, &cpu, &rest)) {
         json_t *parts = json_object();
         json_object_set_new(parts, "clones_and_resolvers", json_integer((json_int_t)clones));
         json_object_set_new(parts, "cpu_detection", cpu >= 0 ? json_integer((json_int_t)cpu) : json_null());
+        /* of it, fmvgen's own (cpuid dispatch: fmvgen_cpu_levels) */
+        int64_t lv = r->selected_code.cpu_levels_bytes, lb = r->variants[0].code.cpu_levels_bytes;
+        json_object_set_new(parts, "cpu_detection_fmvgen", lv >= 0 && lb >= 0 ? json_integer((json_int_t)(lv - lb)) : json_null());
         json_object_set_new(parts, "other", json_integer((json_int_t)rest));
         json_object_set_new(o, "selected_growth_parts", parts);
     } else
@@ -239,6 +247,8 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "candidates_with_this_name", json_integer((json_int_t)select_name_count(r, f)));
         /* a shared name told apart by source file (attribution.h) */
         json_object_set_new(j, "samples_by_file", json_boolean(fn->by_file));
+        json_object_set_new(j, "dispatch", !r->dispatch ? json_null()
+                                           : json_string(fn->ifunc_fallback ? "ifunc" : r->dispatch));
         /* bytes its clones add: in every measured build, and the two the
          * report shows (its set's or best set's all-candidates build, the
          * selected build) */
@@ -294,6 +304,7 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "patch_targets", r->patch_targets ? json_string(r->patch_targets) : json_null());
     json_object_set_new(o, "selected", json_integer((json_int_t)r->n_selected));
     json_object_set_new(o, "code_size", code_size_json(r));
+    json_object_set_new(o, "dispatch", select_dispatch_json(r));
     json_object_set_new(o, "small_gains", small_gains_json(r));
     json_object_set_new(o, "statistics", report_statistics_json(r));
     json_object_set_new(o, "references", report_references_json(r));

@@ -1,6 +1,7 @@
 /* report_md.c - report.md (report.h): prose around select's tables. Its
  * parts (report_write.h) are also the prose of report.html. */
 #include "select/report_write.h"
+#include "select/dispatch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,9 @@ void report_md_intro(struct strbuf *sb, const struct select_report *r)
                 "significant gain alone are selected together when, as one group, they are significantly "
                 "faster.\n\n",
             r->n_builds, r->n_profiled_runs, r->n_timed_runs, r->runs, r->min_share * 100);
+    char *dispatch = select_dispatch_sentence(r);
+    if (dispatch) sb_addf(sb, "D%s.\n\n", dispatch + 1);
+    free(dispatch);
 }
 
 /* " `work` (a.c:3, b.c:9)" for each name of the list; how many candidates. */
@@ -153,6 +157,7 @@ void report_md_code_after(struct strbuf *sb, const struct select_report *r)
     char *budget = budget_sentence(r);
     if (budget) sb_addf(sb, "\nThe %s.\n", budget + strlen("code-growth "));
     free(budget);
+
     if (m->code.measured && !m->failure) {
         sb_adds(sb, "glibc-hwcaps packaging would ship the -march=x86-64-v3 build beside the baseline: ");
         report_add_bytes(sb, m->code.code_bytes);

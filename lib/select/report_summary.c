@@ -2,6 +2,7 @@
  * a line per function that matters, the end-to-end intervals, the code
  * growth, the notes. */
 #include "select/report_write.h"
+#include "select/dispatch.h"
 
 /* The summary folds the cold and the too-few-samples functions into one
  * line (a real project has dozens; report.md keeps them all). Functions
@@ -106,6 +107,9 @@ char *select_report_summary(const struct select_report *r)
     char *budget = budget_sentence(r);
     if (budget) sb_addf(&sb, "%s\n", budget);
     free(budget);
+    char *dispatch = select_dispatch_sentence(r);
+    if (dispatch) sb_addf(&sb, "%s\n", dispatch);
+    free(dispatch);
     char *bisect = r->fma_bisect.variant >= 1 ? fma_bisect_sentence(&r->fma_bisect, r->variants[r->fma_bisect.variant].name) : NULL;
     if (bisect) sb_addf(&sb, "%s\n", bisect);
     free(bisect);

@@ -114,7 +114,10 @@ void select_report_free(struct select_report *r)
         free(fn->bytes_added);
         if (fn->clone_files)
             for (size_t v = 0; v <= r->n_variants; v++) {
-                for (size_t i = 0; i < fn->clone_files[v].n; i++) free(fn->clone_files[v].files[i].path);
+                for (size_t i = 0; i < fn->clone_files[v].n; i++) {
+                    free(fn->clone_files[v].files[i].path);
+                    free(fn->clone_files[v].files[i].unit);
+                }
                 free(fn->clone_files[v].files);
             }
         free(fn->clone_files);
@@ -135,6 +138,7 @@ void select_report_free(struct select_report *r)
     select_march_free(&r->march);
     select_march_free(&r->march_nofma);
     sv_free(&r->notes);
+    sv_free(&r->ifunc_fallback);
     select_fma_bisect_free(&r->fma_bisect);
     memset(r, 0, sizeof *r);
 }

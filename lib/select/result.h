@@ -32,9 +32,11 @@ struct select_code {
                                 * resolvers, and the PLT entries the resolvers
                                 * fill that the baseline did not have */
     uint32_t code_crc;         /* tells identical code apart from different code */
-    int64_t cpu_detect_bytes;  /* the compiler runtime's CPU-detection code in
-                                * those files (elf/cpudetect.h); -1: some file
-                                * could not tell (stripped) */
+    int64_t cpu_detect_bytes;  /* the CPU-detection code in those files: the
+                                * compiler runtime's (elf/cpudetect.h) and fmvgen's
+                                * fmvgen_cpu_levels (cpuid dispatch); -1: some
+                                * file could not tell (stripped) */
+    int64_t cpu_levels_bytes;  /* of it, fmvgen's (-1 likewise) */
 };
 
 struct select_variant {
@@ -48,13 +50,20 @@ struct select_variant {
     struct select_code code;
 };
 
-/* The linked files of one build that hold a function's clones. */
+/* The linked files of one build that hold a function's clones, and for
+ * cpuid-dispatched copies the object files of that link holding them. */
 struct select_clone_file {
     char *path;          /* relative to the build's directory */
-    int64_t cpu_detect;  /* bytes of CPU-detection code this build's file holds
-                          * beyond the baseline's (elf/cpudetect.h); -1: unknown */
-    uint64_t run_padding;   /* the alignment padding before its runs of clones and
-                             * resolvers (elf/codesize.h): counted once per file */
+    int64_t cpu_detect;  /* bytes; -1: unknown. With unit NULL, its clones are
+                          * reached through a compiler-made resolver and this
+                          * is the runtime's CPU detection this build's file
+                          * holds beyond the baseline's (elf/cpudetect.h); else
+                          * the unit's fmvgen_cpu_levels */
+    char *unit;          /* NULL, or the object file of path holding its cpuid
+                          * copies ("a.c#0", elf/cpuidcode.h) */
+    uint64_t run_padding;   /* with unit NULL: the alignment padding before its
+                             * runs of clones and resolvers (elf/codesize.h),
+                             * counted once per file; 0 for a unit */
 };
 struct select_clone_files {
     struct select_clone_file *files;
@@ -81,6 +90,8 @@ struct select_function {
     /* Its inlined helpers (candidates/helpers.h), cloned with it: their
      * samples and their clones' bytes count as its own. */
     struct strvec helpers;
+    int ifunc_fallback; /* the selection's dispatch is not IFUNC, but the patch
+                         * dispatched it by IFUNC (its shape: r->ifunc_fallback) */
     int by_file;        /* other candidates share its name, and its samples were
                          * told from theirs by source file (attribution.h):
                          * not ambiguous */
@@ -160,6 +171,11 @@ struct select_report {
     struct select_workload_result *workloads;
     size_t n_workloads;
     char *patch_targets;               /* the selected patch's targets, or NULL */
+    const char *dispatch;              /* how every build's clones were reached (--dispatch,
+                                        * patch_dispatch_name): "cpuid", "pointer", "ifunc"; NULL:
+                                        * not said (static name, never freed) */
+    struct strvec ifunc_fallback;      /* "REL:LINE NAME: why" of the candidates a plan of this
+                                        * selection dispatched by IFUNC instead (select/dispatch.h) */
     size_t n_selected;
     struct strvec notes;               /* plain sentences: noise, held back, ... */
     struct select_code selected_code;  /* the selected build */

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "select/assign.h"
+#include "select/dispatch.h"
 #include "select/fmabisect.h"
 #include "select/isolation.h"
 #include "select/reference.h"
@@ -71,13 +72,16 @@ static void init_report(struct select_session *s)
     s->base_outputs = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *s->base_outputs);
 }
 
-/* The all-candidates patch of target set `set`. */
+/* The all-candidates patch of target set `set`, with the selection's
+ * dispatch (--static: IFUNC, the clones inspect reads). */
 static int plan_for_set(struct select_session *s, size_t set, struct patch_plan *plan)
 {
     struct strvec targets = STRVEC_INIT;
+    enum patch_dispatch dispatch = s->o->is_static ? PATCH_DISPATCH_IFUNC : s->o->dispatch;
     int rc = targets_parse(s->sets[set].targets, &targets);
     if (rc == 0) rc = patch_validate_targets(s->st, &targets, NULL, NULL, 0);
-    if (rc == 0) rc = patch_plan_build(s->st, &targets, s->sets[set].exact, plan);
+    if (rc == 0) rc = patch_plan_build_dispatch(s->st, &targets, s->sets[set].exact, 0, dispatch, plan);
+    if (rc == 0 && !s->o->is_static) select_dispatch_record(&s->rep, plan);
     s->rep.variants[set + 1].fma = targets_enable_fma(&targets);
     sv_free(&targets);
     return rc;
@@ -277,7 +281,8 @@ static enum select_status run_steps(struct select_session *s)
             if (ok && assigned.n) {
                 s->have_final = 1;
                 ok = patch_validate_assignments(s->st, &assigned) == 0 &&
-                     patch_plan_build_assigned(s->st, &assigned, &s->final_plan) == 0;
+                     patch_plan_build_assigned_dispatch(s->st, &assigned, o->dispatch, &s->final_plan) == 0;
+                if (ok) select_dispatch_record(&s->rep, &s->final_plan);
             }
         }
     } else if (ok) {
@@ -348,6 +353,7 @@ enum select_status select_run(struct select_session *s, const struct select_opti
                                 "build", s->tree.ns_off);
         session_say("%s", s->rep.notes.v[s->rep.notes.n - 1]);
     }
+    if (o->dispatch_why && !o->is_static) sv_pushf(&s->rep.notes, "%s", o->dispatch_why);
     enum select_status status = run_steps(s);
     if (o->keep && status != SELECT_INTERRUPTED) session_say("kept the temp directory %s", s->work);
     else remove_tree(s->work);

@@ -54,6 +54,8 @@ struct store;
 #define SELECT_DEFAULT_MIN_SHARE 0.02
 /* Most extra builds telling which functions' FMA changes an output (fmabisect.h). */
 #define SELECT_DEFAULT_FMA_BISECT 8
+/* How the clones are reached when --dispatch does not say (select_options.dispatch). */
+#define SELECT_DEFAULT_DISPATCH PATCH_DISPATCH_CPUID
 /* Fewer baseline samples per run than this make no verdict. */
 #define SELECT_MIN_SAMPLES 20
 
@@ -91,6 +93,14 @@ struct select_options {
                                    * output (select/fmabisect.h); 0: none */
     int fma_bisect_all;           /* search every function with FMA clones, not only those
                                    * that would take the FMA set */
+    /* How every variant's clones are reached (--dispatch; patch/pointer.h),
+     * the all-candidates builds, the FMA bisection's, the selected build and
+     * selected.patch alike: what is measured is what is written. Functions
+     * the patch cannot give it are dispatched by IFUNC (each plan's
+     * ifunc_fallback; the report lists them). --static inspects an IFUNC
+     * build (inspect reads target_clones' clones) and writes this. */
+    enum patch_dispatch dispatch;
+    const char *dispatch_why;     /* NULL, or why dispatch is not the default (a note) */
 };
 
 struct select_session {

@@ -30,6 +30,8 @@ enum note_kind {
                             * inlined callee was credited with, and why */
     NOTE_INLINE_EMITTED,   /* "inline-out-of-line": declared inline (internal linkage), but the
                             * build compiled it out of line: a candidate like any static function */
+    NOTE_PARAMS,           /* "params": what --dispatch cpuid forwards (candidates/params.h):
+                            * "names" and "void", or "refused" */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

@@ -4,6 +4,7 @@
 #include "elf/isa.h"
 #include "run/spawn.h"
 #include "util/demangle.h"
+#include "verify/copycheck.h"
 #include "verify/cpus.h"
 
 #include <errno.h>
@@ -299,11 +300,31 @@ static void add_never_picked_notes(struct verify_report *r)
         char *readable = symbol_demangle(fn->name);
         sv_pushf(&r->notes,
                  "%s: the resolver returned the default clone on every CPU, natively (%s) too, so its other "
-                 "clones (%s) never ran: their targets are beyond these CPUs, or the resolver ignores them "
-                 "(clang before 19 does with arch=x86-64-vN)",
-                 readable ? readable : fn->name, r->runs[0].level ? r->runs[0].level : "?", sb_str(&others));
+                 "clones (%s) never ran: their targets are beyond these CPUs%s",
+                 readable ? readable : fn->name, r->runs[0].level ? r->runs[0].level : "?", sb_str(&others),
+                 fn->dispatch == ELF_MV_DISPATCH_CPUID
+                     ? ""
+                     : ", or the resolver ignores them (clang before 19 does with arch=x86-64-vN)");
         free(readable);
         sb_free(&others);
+    }
+}
+
+/* fmvgen's cpuid dispatch on each CPU (copycheck.h): an error fails the run. */
+static void check_copies(struct verify_report *r)
+{
+    for (size_t i = 0; i < r->n_runs; i++) {
+        struct verify_run *run = &r->runs[i];
+        run->ok_but_dispatch = run->ok;
+        if (!run->dispatch.answered) continue;
+        for (size_t e = 0; e < r->plan.n_entries; e++) {
+            char *why = copycheck_error(&r->plan, e, &run->dispatch, run->dispatch.level);
+            if (!why) continue;
+            fmv_error("verify: %s: %s", run->cpu, why);
+            sv_push(&run->dispatch_errors, why);
+            free(why);
+            run->ok = 0;
+        }
     }
 }
 
@@ -494,6 +515,7 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     free(caps);
     free(ref_caps);
 
+    check_copies(r);
     r->ok = 1;
     for (size_t i = 0; i < r->n_runs; i++) r->ok &= r->runs[i].ok;
 
@@ -556,6 +578,7 @@ void verify_report_free(struct verify_report *r)
         for (size_t k = 0; run->files && k < r->n_compare; k++) output_diff_free(&run->files[k]);
         free(run->files);
         dispatch_result_free(&run->dispatch);
+        sv_free(&run->dispatch_errors);
         against_free(run->against, r->n_compare);
     }
     free(r->runs);
@@ -700,6 +723,9 @@ json_t *verify_report_to_json(const struct verify_report *r)
         }
         json_object_set_new(c, "files", files);
         json_object_set_new(c, "dispatch_error", run->dispatch.error ? json_string(run->dispatch.error) : json_null());
+        json_t *wrong = json_array();
+        for (size_t k = 0; k < run->dispatch_errors.n; k++) json_array_append_new(wrong, json_string(run->dispatch_errors.v[k]));
+        json_object_set_new(c, "dispatch_errors", wrong);
         json_object_set_new(c, "against", run->against ? against_json(r, run->against) : json_null());
         json_array_append_new(cpus, c);
     }
@@ -711,7 +737,7 @@ json_t *verify_report_to_json(const struct verify_report *r)
         const struct dispatch_object *obj = &r->plan.objects[en->object];
         json_t *clones = json_array();
         for (size_t c = 0; c < en->fn->n_clones; c++) json_array_append_new(clones, json_string(en->fn->clones[c].symbol));
-        json_t *picks = json_object();
+        json_t *picks = json_object(), *targets = json_object();
         for (size_t i = 0; i < r->n_runs; i++) {
             const struct dispatch_result *d = &r->runs[i].dispatch;
             json_t *v;
@@ -719,12 +745,17 @@ json_t *verify_report_to_json(const struct verify_report *r)
             else if (d->other && d->other[e]) v = json_string(d->other[e]);
             else v = json_null();
             json_object_set_new(picks, r->runs[i].cpu, v);
+            json_object_set_new(targets, r->runs[i].cpu,
+                                d->picks && d->picks[e] ? json_string(d->picks[e]->target) : json_null());
         }
         char *readable = symbol_demangle(en->fn->name);
-        json_array_append_new(map, json_pack("{s:s, s:b, s:s, s:s, s:s, s:o, s:o}", "object", obj->path, "main",
-                                             obj->is_main, "function", en->fn->name, "display",
+        json_array_append_new(map, json_pack("{s:s, s:b, s:s, s:s, s:s, s:s, s:s?, s:o, s:o, s:o}", "object", obj->path,
+                                             "main", obj->is_main, "function", en->fn->name, "display",
                                              readable ? readable : en->fn->name, "origin",
-                                             elf_mv_origin_name(en->fn->origin), "clones", clones, "picks", picks));
+                                             elf_mv_origin_name(en->fn->origin), "dispatch",
+                                             elf_mv_dispatch_name(en->fn->dispatch), "resolver",
+                                             en->fn->resolver, "clones", clones, "picks",
+                                             picks, "targets", targets));
         free(readable);
     }
     json_object_set_new(root, "dispatch", map);

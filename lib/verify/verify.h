@@ -10,7 +10,9 @@
  * a clone that contains FMA instructions is picked differently, the report
  * says FMA contraction is the likely cause; when a resolver returns the
  * default clone on every CPU, the newest included, it says its other clones
- * never ran.
+ * never ran. A function of fmvgen's --dispatch cpuid whose resolver returns
+ * something other than the copy for the CPU's level fails that CPU's run
+ * (copycheck.h).
  *
  * Runs are sequential, in the current directory (the program finds its
  * inputs as usual): before each run the --compare files are removed, after
@@ -81,8 +83,13 @@ struct verify_run {
     struct output_diff out;     /* stdout vs native */
     struct output_diff *files;  /* per --compare file */
     struct dispatch_result dispatch;
+    struct strvec dispatch_errors;   /* fmvgen's cpuid dispatch gone wrong on this
+                                 * CPU (copycheck.h), one sentence each: each
+                                 * fails the run and is printed as an error line */
     struct verify_against *against;   /* NULL without an against program */
-    int ok;                     /* exited with 0, outputs match the native run's (and against->ok) */
+    int ok;                     /* exited with 0, outputs match the native run's (and against->ok),
+                                 * no dispatch_errors */
+    int ok_but_dispatch;        /* the same, dispatch_errors aside */
 };
 
 struct verify_report {

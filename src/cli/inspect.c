@@ -20,9 +20,12 @@ static const char USAGE[] =
     "\n"
     "Lists the multiversioned functions of x86-64 executables and shared\n"
     "libraries (GCC and Clang target_clones, target() versions, and any other\n"
-    "ifunc): how calls reach its versions (dispatch ifunc: an IFUNC symbol or\n"
-    "IRELATIVE relocation the loader resolves; pointer: fmvgen patch --dispatch\n"
-    "pointer's pointer, set by the first call; none: clones nothing picks among),\n"
+    "ifunc, and fmvgen's own copies): how calls reach its versions (dispatch\n"
+    "ifunc: an IFUNC symbol or IRELATIVE relocation the loader resolves;\n"
+    "pointer: fmvgen patch --dispatch pointer's pointer, set by the first call;\n"
+    "cpuid: the same pointer, set by fmvgen's own resolver fmvgen_resolve_NAME\n"
+    "to one of the copies fmvgen_cp_NAME_TARGET (--dispatch cpuid); none: clones\n"
+    "nothing picks among),\n"
     "for each version its size, the widest vector registers it uses,\n"
     "the ISA extensions its instructions need, and whether it needs anything\n"
     "beyond the default version (if not, it is a useless clone: bytes that buy\n"
@@ -78,18 +81,20 @@ static int max_int(int a, int b)
 static void print_function(const struct inspect_function *f, int list_unresolved)
 {
     const struct elf_mv_function *fn = f->fn;
-    const char *how = fn->origin == ELF_MV_GCC ? "gcc" : fn->origin == ELF_MV_CLANG ? "clang" : "ifunc";
-    printf("\n%s  [%s, %zu version%s]  dispatch %s", fn->name, how, fn->n_clones, fn->n_clones == 1 ? "" : "s",
-           elf_mv_dispatch_name(fn->dispatch));
+    printf("\n%s  [%s, %zu version%s]  dispatch %s", fn->name, elf_mv_origin_name(fn->origin), fn->n_clones,
+           fn->n_clones == 1 ? "" : "s", elf_mv_dispatch_name(fn->dispatch));
     if (fn->resolver || fn->resolver_addr)
         printf("  resolver %s @0x%" PRIx64, fn->resolver ? fn->resolver : "(unnamed)", fn->resolver_addr);
     if (fn->ifunc) printf(", ifunc %s", fn->ifunc);
+    if (fn->trampoline_size) printf(", trampoline %" PRIu64 " bytes", fn->trampoline_size);
     printf("\n");
     if (fn->dispatch == ELF_MV_DISPATCH_NONE && !list_unresolved)
         printf("    (no IFUNC symbol and no IRELATIVE relocation: nothing picks among these versions at load "
                "time; calls reach the one the code names)\n");
     if (!fn->n_clones) {
-        printf("    (no version found: the resolver loads no function address this tool can see)\n");
+        printf("    (no version found: %s)\n", fn->dispatch == ELF_MV_DISPATCH_CPUID
+                                                ? "no copy fmvgen_cp_IDENT_TARGET of its resolver's IDENT is in the file"
+                                                : "the resolver loads no function address this tool can see");
         return;
     }
     struct widths w = {5, 6, 10};
@@ -111,6 +116,27 @@ static double percent(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* The file's CPU detection, by kind: the runtime's (IFUNC resolvers link
+ * it in), fmvgen's own (--dispatch cpuid), both, or none. */
+static void print_cpu_detection(const struct inspect_size *s)
+{
+    if (s->cpu_detect_bytes < 0) return;
+    int own = s->own_cpu_detect_bytes || s->own_cpu_detect_inlined;
+    printf("    of it, CPU detection                %10" PRId64 "%s\n", s->cpu_detect_bytes,
+           s->runtime_cpu_detect_bytes || own ? "" : "  (neither the runtime's nor fmvgen_cpu_levels)");
+    if (s->runtime_cpu_detect_bytes)
+        printf("      %-34s%10" PRIu64 "  (the runtime's: linked in with a file's first IFUNC resolver)\n",
+               s->runtime_cpu_detect, s->runtime_cpu_detect_bytes);
+    if (!own) return;
+    printf("      %-34s%10" PRIu64 "  (fmvgen's own, --dispatch cpuid: %zu function%s, one per source file",
+           "fmvgen_cpu_levels", s->own_cpu_detect_bytes, s->own_cpu_detect_copies,
+           s->own_cpu_detect_copies == 1 ? "" : "s");
+    if (s->own_cpu_detect_inlined)
+        printf("; %zu resolver%s hold%s it inlined, counted with the resolvers", s->own_cpu_detect_inlined,
+               s->own_cpu_detect_inlined == 1 ? "" : "s", s->own_cpu_detect_inlined == 1 ? "s" : "");
+    printf(")\n");
+}
+
 static void print_size(const struct inspect_size *s)
 {
     printf("\nCode size (bytes of the executable sections; clone and resolver sizes from their symbols):\n");
@@ -118,16 +144,16 @@ static void print_size(const struct inspect_size *s)
         printf("  text %" PRIu64 " bytes; no compiler-made clones with a default version to account for\n", s->text);
         return;
     }
-    uint64_t growth = s->clone_bytes + s->resolver_bytes;
-    printf("  (counted: the %zu function%s made by target_clones/target with a known default; other ifuncs have "
-           "no default to compare with)\n", s->n_counted, s->n_counted == 1 ? "" : "s");
+    uint64_t growth = s->clone_bytes + s->resolver_bytes + s->trampoline_bytes;
+    printf("  (counted: the %zu function%s made by target_clones/target or fmvgen's cpuid copies with a known "
+           "default; other ifuncs have no default to compare with)\n", s->n_counted, s->n_counted == 1 ? "" : "s");
     printf("  text as built                         %10" PRIu64 "\n", s->text);
     printf("  extra clones (non-default versions)   %10" PRIu64 "\n", s->clone_bytes);
     printf("  resolvers                             %10" PRIu64 "\n", s->resolver_bytes);
+    if (s->trampoline_bytes)
+        printf("  trampolines (pointer/cpuid dispatch)  %10" PRIu64 "\n", s->trampoline_bytes);
     printf("  C = text without the extra clones     %10" PRIu64 "\n", s->text_without);
-    if (s->cpu_detect_bytes >= 0)
-        printf("    of it, the runtime's CPU detection  %10" PRId64 "  (linked in with a file's first resolver)\n",
-               s->cpu_detect_bytes);
+    print_cpu_detection(s);
     printf("  measured growth                       %10" PRIu64 "  (%.2f%% of C)\n", growth, percent(growth, s->text_without));
     printf("  formula (1-R)*C + R*C*N, from this binary:\n");
     printf("    R = default clones / C = %" PRIu64 " / %" PRIu64 " = %.4f\n", s->default_bytes, s->text_without, s->r);
@@ -145,11 +171,15 @@ static void print_size(const struct inspect_size *s)
 
 static void print_report(const struct inspect_report *r)
 {
-    size_t n = r->list.n_functions, handwritten = 0;
-    for (size_t i = 0; i < n; i++) handwritten += r->list.functions[i].origin == ELF_MV_IFUNC;
-    printf("%s: %s, %zu multiversioned function%s (%zu by target_clones/target, %zu other ifunc%s), "
-           "%zu IRELATIVE relocation%s\n",
-           r->path, inspect_kind(r), n, n == 1 ? "" : "s", n - handwritten, handwritten, handwritten == 1 ? "" : "s",
+    size_t n = r->list.n_functions, handwritten = 0, copies = 0;
+    for (size_t i = 0; i < n; i++) {
+        handwritten += r->list.functions[i].origin == ELF_MV_IFUNC;
+        copies += r->list.functions[i].origin == ELF_MV_FMVGEN;
+    }
+    printf("%s: %s, %zu multiversioned function%s (%zu by target_clones/target, ", r->path, inspect_kind(r), n,
+           n == 1 ? "" : "s", n - handwritten - copies);
+    if (copies) printf("%zu by fmvgen's cpuid copies, ", copies);
+    printf("%zu other ifunc%s), %zu IRELATIVE relocation%s\n", handwritten, handwritten == 1 ? "" : "s",
            r->list.n_irelative, r->list.n_irelative == 1 ? "" : "s");
     if (r->list.ifunc_unresolved)
         printf("  note: nothing resolves these ifuncs at run time - %s; every function's dispatch is none\n",

@@ -42,6 +42,7 @@ static void print_notes(json_t *notes, const char *indent)
     size_t i;
     json_t *n;
     json_array_foreach(notes, i, n) {
+        if (note_kind_of(n) == NOTE_PARAMS) continue;   /* the patch's business, on every candidate */
         printf("%snote: %s: %s\n", indent, json_string_value(json_object_get(n, "kind")),
                json_string_value(json_object_get(n, "detail")));
     }

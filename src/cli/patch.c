@@ -19,7 +19,7 @@
 
 static const char USAGE[] =
     "usage: fmvgen patch [-o FILE] [--apply] [--targets LIST] [--exact] [--min-score N] [--compiler CC]\n"
-    "                    [--dispatch auto|ifunc|pointer] [--json]\n"
+    "                    [--dispatch auto|ifunc|pointer|cpuid] [--json]\n"
     "\n"
     "Writes a unified diff (paths relative to the project root; apply with\n"
     "'patch -p1', 'git apply' or quilt) that puts FMVGEN_CLONES, a guarded\n"
@@ -41,7 +41,10 @@ static const char USAGE[] =
     "  --dispatch HOW   how calls reach the clones: auto or ifunc (target_clones' IFUNC,\n"
     "                   which glibc resolves; elsewhere the functions stay plain), or\n"
     "                   pointer (a pointer set from the CPU on the first call: the\n"
-    "                   clones run with musl and static builds too)\n"
+    "                   clones run with musl and static builds too), or cpuid\n"
+    "                   (C functions: own copies per target and own CPUID\n"
+    "                   resolver through that pointer, no libgcc CPU detection\n"
+    "                   linked; targets arch=x86-64-v2/v3/v4 and avx2)\n"
     "  --json           print a machine-readable summary (with the patch text when\n"
     "                   neither -o nor --apply is given)\n"
     "  --help           this text\n";
@@ -78,7 +81,7 @@ int cmd_patch(int argc, char **argv)
         }
         case 'd':
             if (patch_dispatch_parse(optarg, &dispatch) != 0) {
-                fmv_error("--dispatch %s: expected auto, ifunc or pointer", optarg);
+                fmv_error("--dispatch %s: expected auto, ifunc, pointer or cpuid", optarg);
                 return 2;
             }
             break;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "patch/cpuid.h"
 #include "select/report.h"
 #include "select/session.h"
 #include "store/store.h"
@@ -19,7 +20,7 @@ static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
     "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--max-growth PCT]\n"
     "                     [--set NAME=TARGETS...] [--fma-bisect N] [--fma-bisect-all]\n"
-    "                     [--reference LIST] [--seed N] [--no-namespaces]\n"
+    "                     [--reference LIST] [--dispatch MODE] [--seed N] [--no-namespaces]\n"
     "                     [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
@@ -71,6 +72,14 @@ static const char USAGE[] =
     "                    the build does with CFLAGS): v3 (-march=x86-64-v3), v3-nofma\n"
     "                    (the same with -mno-fma: the baseline's floats), or none;\n"
     "                    default: v3, and v3-nofma too when FMA changes the outputs\n"
+    "  --dispatch MODE   how the clones are reached, in every build measured and in\n"
+    "                    selected.patch (as patch --dispatch): cpuid - fmvgen's own\n"
+    "                    CPUID check, no libgcc CPU detection (~4.6 KB per linked\n"
+    "                    file) in the growth; pointer; ifunc (target_clones' IFUNC,\n"
+    "                    glibc only); auto (the default): cpuid, or ifunc when a\n"
+    "                    --set has a target cpuid has no copy for. Functions the\n"
+    "                    patch cannot give cpuid or pointer get IFUNC (listed in\n"
+    "                    the report)\n"
     "  --seed N          the seed of the runs' random order in each round (report.json\n"
     "                    prints the one used: give it to repeat a run)\n"
     "  --no-namespaces   run variants at their copies' own paths, not in a private mount\n"
@@ -133,9 +142,9 @@ static int parse_references(const char *list, struct select_options *o)
 }
 
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
-                         struct select_target_set *sets)
+                         struct select_target_set *sets, int *dispatch_given)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL, O_DISPATCH };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -146,7 +155,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
         {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
         {"no-namespaces", no_argument, NULL, O_NO_NS}, {"fma-bisect", required_argument, NULL, O_FMA_BISECT},
-        {"fma-bisect-all", no_argument, NULL, O_FMA_ALL},
+        {"fma-bisect-all", no_argument, NULL, O_FMA_ALL}, {"dispatch", required_argument, NULL, O_DISPATCH},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -193,6 +202,14 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
             }
             break;
         case O_FMA_ALL: o->fma_bisect_all = 1; break;
+        case O_DISPATCH:
+            /* "auto": select's default (below), which patch's auto (IFUNC) is not */
+            *dispatch_given = strcmp(optarg, "auto") != 0;
+            if (*dispatch_given && patch_dispatch_parse(optarg, &o->dispatch) != 0) {
+                fmv_error("--dispatch: '%s' is not a dispatch (cpuid, pointer, ifunc or auto)", optarg);
+                return 2;
+            }
+            break;
         case O_GROWTH:
             if (!strcmp(optarg, "none")) {
                 o->max_growth = -1;
@@ -248,6 +265,37 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
 }
 
 
+/* The dispatch when --dispatch is not given (or auto): cpuid, unless a
+ * target set has a target it has no copy for (--set NAME=popcnt): then
+ * IFUNC for every build, said in a note. Given cpuid with such a target:
+ * a usage error. 0, or 2 after the error. */
+static int settle_dispatch(struct select_options *o, int given)
+{
+    static char why[512];
+    const struct select_target_set *sets = o->sets ? o->sets : select_target_sets;
+    size_t n = o->sets ? o->n_sets : select_n_target_sets;
+    if (!given) o->dispatch = SELECT_DEFAULT_DISPATCH;
+    for (size_t i = 0; i < n && o->dispatch == PATCH_DISPATCH_CPUID; i++) {
+        struct strvec targets = STRVEC_INIT;
+        const char *unknown = targets_parse(sets[i].targets, &targets) == 0 ? patch_cpuid_unknown_target(&targets) : NULL;
+        if (unknown && given) {
+            fmv_error("--dispatch cpuid: the set %s's target '%s' has no cpuid copy (only arch=x86-64-v2/-v3/-v4 "
+                      "and avx2); give --dispatch ifunc or pointer", sets[i].name, unknown);
+            sv_free(&targets);
+            return 2;
+        }
+        if (unknown) {
+            snprintf(why, sizeof why, "every build's clones were dispatched by IFUNC, not by fmvgen's own CPUID "
+                                      "check (the default): the set %s's target '%s' has no cpuid copy",
+                     sets[i].name, unknown);
+            o->dispatch = PATCH_DISPATCH_IFUNC;
+            o->dispatch_why = why;
+        }
+        sv_free(&targets);
+    }
+    return 0;
+}
+
 /* The terminal summary (or report.json with --json) and where the files are. */
 static void print_outputs(const struct select_session *s, const struct select_outputs *out, int json)
 {
@@ -269,11 +317,14 @@ int cmd_select(int argc, char **argv)
     struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS,
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
                                .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1,
-                               .reference_nofma_auto = 1, .fma_bisect = SELECT_DEFAULT_FMA_BISECT};
+                               .reference_nofma_auto = 1, .fma_bisect = SELECT_DEFAULT_FMA_BISECT,
+                               .dispatch = SELECT_DEFAULT_DISPATCH};
     struct select_target_set sets[MAX_SETS + 1] = {{0}};
-    int prc = parse_options(argc, argv, &o, &runs_cmd, &json, sets);
+    int dispatch_given = 0;
+    int prc = parse_options(argc, argv, &o, &runs_cmd, &json, sets, &dispatch_given);
     while (o.n_sets < MAX_SETS && sets[o.n_sets].name) o.n_sets++;
     if (o.n_sets) o.sets = sets;
+    if (prc == 0) prc = settle_dispatch(&o, dispatch_given);
     if (prc != 0) {
         sv_free(&runs_cmd);
         free_sets(sets);

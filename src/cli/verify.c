@@ -23,10 +23,13 @@ static const char USAGE[] =
     "killed it (SIGILL: an instruction the CPU lacks), whether stdout and the\n"
     "--compare files match the native run, and which clone each multiversioned\n"
     "function's resolver picks there (in PROG and in its libraries found through\n"
-    "LD_LIBRARY_PATH or its rpath). Only the native time is shown: emulated\n"
-    "times say nothing about the program. Exits 1 when the program fails on any\n"
-    "CPU (a signal, a timeout, a non-zero exit status) or its outputs differ,\n"
-    "2 when it cannot verify (not an x86-64 ELF program, qemu missing, bad options).\n"
+    "LD_LIBRARY_PATH or its rpath). A function of fmvgen patch --dispatch cpuid\n"
+    "must get the copy fmvgen_cp_NAME_TARGET for the CPU's x86-64 level: any\n"
+    "other answer of its resolver fails that CPU. Only the native time is shown:\n"
+    "emulated times say nothing about the program. Exits 1 when the program\n"
+    "fails on any CPU (a signal, a timeout, a non-zero exit status, a wrong cpuid\n"
+    "copy) or its outputs differ, 2 when it cannot verify (not an x86-64 ELF\n"
+    "program, qemu missing, bad options).\n"
     "\n"
     "Options:\n"
     "  --cpu LIST            qemu CPU models, comma-separated (default: " VERIFY_DEFAULT_CPUS ":\n"
@@ -316,6 +319,9 @@ static void print_table(const struct verify_report *r)
         for (size_t i = 0; i < r->n_runs; i++)
             if (r->runs[i].dispatch.error)
                 printf("  %s: %s\n", r->runs[i].cpu, r->runs[i].dispatch.error);
+        for (size_t i = 0; i < r->n_runs; i++)
+            for (size_t k = 0; k < r->runs[i].dispatch_errors.n; k++)
+                printf("  %s: WRONG: %s\n", r->runs[i].cpu, r->runs[i].dispatch_errors.v[k]);
     }
     if (r->notes.n) {
         printf("\nNotes:\n");
@@ -332,7 +338,10 @@ static void print_table(const struct verify_report *r)
         if (a && !a->ok && a->silent) why = "silent: prints nothing, exits 0";
         else if (a && !a->ok && output_only && !a->status_match) why = "ends unlike the unpatched build";
         else if (a && !a->ok && output_only) why = "output differs from the unpatched build";
-        sb_addf(&failed, "%s%s (%s)", failed.len ? ", " : "", r->runs[i].cpu, why);
+        if (r->runs[i].dispatch_errors.n && r->runs[i].ok_but_dispatch)
+            why = "wrong dispatch";
+        sb_addf(&failed, "%s%s (%s%s)", failed.len ? ", " : "", r->runs[i].cpu, why,
+                r->runs[i].dispatch_errors.n && !r->runs[i].ok_but_dispatch ? ", wrong dispatch" : "");
         free(res);
     }
     if (r->ok && r->against)

@@ -14,6 +14,8 @@ fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS+1)); }
 expect_eq() { if [ "$2" = "$3" ]; then pass; else fail "$1: got [$2], expected [$3]"; fi; }
 # expect_match WHAT TEXT REGEX
 expect_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then pass; else fail "$1: [$2] does not match /$3/"; fi; }
+# expect_contains WHAT TEXT LITERAL: LITERAL (several lines, no pattern) is in TEXT
+expect_contains() { if [[ "$2" == *"$3"* ]]; then pass; else fail "$1: [$2] does not contain [$3]"; fi; }
 expect_no_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then fail "$1: [$2] matches /$3/"; else pass; fi; }
 
 # copy_fixture NAME -> prints path of a fresh copy under $TMP

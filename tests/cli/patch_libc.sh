@@ -1,16 +1,18 @@
 # patch_libc.sh - shared by test_patch_libc.sh and test_patch_pointer.sh
-# (sourced after $TESTLIB; not a test itself): tests/fixtures/patch-libc
-# copied twice, U to stay unpatched and P (the current directory) scanned
-# with gcc and cleaned, ready to patch; and the builds both make of each:
+# and test_patch_cpuid.sh (sourced after $TESTLIB; not a test itself):
+# tests/fixtures/patch-libc (or $PATCH_LIBC_FIXTURE) copied twice, U to
+# stay unpatched and P (the current directory) scanned with gcc and
+# cleaned, ready to patch; and the builds both make of each:
 # musl-gcc (dynamic, -static), gcc (-static, -static-pie when libc.a
 # links; -fno-plt -Wl,-z,now), clang 14 and clang 19 (dynamic; clang 19
 # -static too).
 command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
 command -v qemu-x86_64 >/dev/null || { echo "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"; exit 1; }
 
-U=$(copy_fixture patch-libc)
+PATCH_LIBC_FIXTURE=${PATCH_LIBC_FIXTURE:-patch-libc}
+U=$(copy_fixture "$PATCH_LIBC_FIXTURE")
 P="$TMP/patched"
-mkdir -p "$P" && cp -a "$FIXTURES/patch-libc/." "$P/"
+mkdir -p "$P" && cp -a "$FIXTURES/$PATCH_LIBC_FIXTURE/." "$P/"
 cd "$P" || exit 1
 "$FMVGEN" scan --root "$P" -- make -s CC=gcc >"$TMP/scan.out" 2>&1
 expect_eq "scan: exit" "$?" 0

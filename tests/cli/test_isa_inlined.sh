@@ -50,7 +50,7 @@ check_compiler() {
   expect_eq "$cc: kernel_fma kind" "$(field kernel_fma kind)" isa
   expect_match "$cc: kernel_fma evidence (its own share only)" "$(field kernel_fma evidence)" "^[0-9]+ FMA$"
   expect_match "$cc: kernel_round note gives its evidence" \
-    "$(printf '%s' "$json" | jq -r '.functions[] | select(.name=="kernel_round") | .notes[0].detail')" \
+    "$(printf '%s' "$json" | jq -r '.functions[] | select(.name=="kernel_round") | .notes[] | select(.kind=="inlined-into") | .detail')" \
     "^its code gains at the target \(isa: "
   if [ "$cc" = gcc ]; then
     expect_match "$cc: kernel_round evidence" "$(field kernel_round evidence)" "^[0-9]+ v(round|rndscale)ss$"

@@ -23,7 +23,7 @@ source "$TESTLIB"
 source "$(dirname "$TESTLIB")/patch_libc.sh"
 "$FMVGEN" patch --dispatch nonsense >/dev/null 2>"$TMP/bad.err"
 expect_eq "--dispatch nonsense: usage error" "$?" 2
-expect_eq "--dispatch nonsense: says why" "$(cat "$TMP/bad.err")" "fmvgen: --dispatch nonsense: expected auto, ifunc or pointer"
+expect_eq "--dispatch nonsense: says why" "$(cat "$TMP/bad.err")" "fmvgen: --dispatch nonsense: expected auto, ifunc, pointer or cpuid"
 json=$("$FMVGEN" patch --dispatch pointer --json)
 expect_eq "json: dispatch" "$(printf '%s' "$json" | jq -r .dispatch)" pointer
 expect_eq "json: every function through the pointer" \

@@ -73,9 +73,12 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   expect_match "$cc: report.md has the code size" "$(cat "$P/.fmvgen/report.md")" "## Code size"
   expect_match "$cc: report.html has the code chart" "$(cat "$P/.fmvgen/report.html")" "<h2>Code growth</h2>"
   local patch="$P/.fmvgen/selected.patch"
-  expect_match "$cc: patch names dot" "$(cat "$patch")" "\+FMVGEN_CLONES\(dot\)"
-  expect_eq "$cc: one attribute line" "$(grep -c "^+FMVGEN_CLONES(" "$patch")" 1
-  expect_match "$cc: attribute before dot" "$(grep -A1 "^+FMVGEN_CLONES(dot)" "$patch")" "int64_t dot"
+  # select's default dispatch, cpuid (patch/cpuid.h): dot's copies, resolver
+  # and trampoline, its marker line right above it; nothing of fill
+  expect_match "$cc: patch names dot" "$(cat "$patch")" "\+FMVGEN_PTR_DEF int64_t dot\(.*FMVGEN_CPU_BODY\(dot, fmvgen_resolve_dot\)"
+  expect_eq "$cc: one marker line" "$(grep -c "^+FMVGEN_CLONES_CPU" "$patch")" 1
+  expect_match "$cc: marker before dot" "$(grep -A1 "^+FMVGEN_CLONES_CPU" "$patch")" "int64_t dot"
+  expect_eq "$cc: nothing of fill" "$(grep -c "fmvgen_cp_fill" "$patch")" 0
   (cd "$P" && patch -p1 --dry-run -s <"$patch" >/dev/null) && pass || fail "$cc: patch does not apply"
   expect_eq "$cc: user's sources untouched" "$(cat "$P"/*.c | md5sum)" "$before"
   [ -s "$P/.fmvgen/report.md" ] && pass || fail "$cc: no report.md"

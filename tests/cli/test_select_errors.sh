@@ -40,10 +40,11 @@ expect_match "hang: timed out" "$out" "timed out"
 [ $(( $(date +%s) - start )) -lt 50 ] && pass || fail "hang: not killed"
 expect_eq "hang: temp dir removed" "$(ls -A "$TMPDIR")" ""
 
-# A --test that fails on the patched variants only (they carry FMVGEN_CLONES):
+# A --test that fails on the patched variants only (they carry an FMVGEN_CLONES*
+# line whatever the dispatch: cpuid's FMVGEN_CLONES_CPU by default):
 # both variants are not eligible, nothing is selected, the patch is empty.
 out=$(sel --run './prog 20000' --runs 2 --json \
-          --test '! grep -q "FMVGEN_CLONES(dot)" kernels.c' 2>/dev/null); rc=$?
+          --test '! grep -q "FMVGEN_CLONES" kernels.c' 2>/dev/null); rc=$?
 expect_eq "failing tests: exit" "$rc" 0
 expect_eq "failing tests: no variant eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "false,false"
 expect_match "failing tests: reason" "$(jq -r '.variants[1].failure' <<<"$out")" "^--test failed"
@@ -65,7 +66,7 @@ expect_match "selected build fails its check: dot withdrawn" \
   "$(jq -r '.functions[] | select(.name=="dot") | .why' <<<"$out")" "^withdrawn: the selected build fails a check"
 
 # Outputs that differ on the patched variants: not eligible, reported.
-out=$(sel --run 'grep -q "FMVGEN_CLONES(dot)" kernels.c && echo patched; ./prog 20000' --runs 2 --json 2>/dev/null); rc=$?
+out=$(sel --run 'grep -q "FMVGEN_CLONES" kernels.c && echo patched; ./prog 20000' --runs 2 --json 2>/dev/null); rc=$?
 expect_eq "differing output: exit" "$rc" 0
 expect_match "differing output: reason" "$(jq -r '.variants[1].failure' <<<"$out")" "^output of .* differs from the baseline"
 expect_eq "differing output: nothing selected" "$(jq -r .selected <<<"$out")" 0
@@ -73,7 +74,7 @@ expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
 
 # Last-bit float differences (as FMA makes): not eligible without
 # --tolerance, eligible within it.
-fma_run='if grep -q "FMVGEN_CLONES(dot)" kernels.c; then echo 0.30000001; else echo 0.3; fi; ./prog 20000'
+fma_run='if grep -q "FMVGEN_CLONES" kernels.c; then echo 0.30000001; else echo 0.3; fi; ./prog 20000'
 out=$(sel --run "$fma_run" --runs 2 --json 2>/dev/null); rc=$?
 expect_eq "float differences: exit" "$rc" 0
 expect_match "float differences: suggests --tolerance" "$(jq -r '.variants[1].failure' <<<"$out")" "floats-differ.*--tolerance"
@@ -86,6 +87,9 @@ expect_eq "--tolerance 2: usage error" "$rc" 2
 out=$(sel --run ./prog --max-growth 0 2>&1); rc=$?
 expect_eq "--max-growth 0: usage error" "$rc" 2
 expect_match "--max-growth 0: said" "$out" "--max-growth: '0' is not a percentage above 0 \(or 'none'\)"
+out=$(sel --run ./prog --dispatch plt 2>&1); rc=$?
+expect_eq "--dispatch plt: usage error" "$rc" 2
+expect_match "--dispatch plt: said" "$out" "--dispatch: 'plt' is not a dispatch \(cpuid, pointer, ifunc or auto\)"
 
 # Ctrl-C (SIGINT) while the workloads run: exit 130, temp dir removed.
 (cd "$P" && exec "$FMVGEN" select --build "make CC=gcc" --run 'sleep 1; ./prog 100' --runs 20 >/dev/null 2>&1) &
@@ -107,7 +111,9 @@ expect_eq "static: builds" "$(jq -r .builds <<<"$js")" 1
 expect_eq "static: profiled runs" "$(jq -r .profiled_runs <<<"$js")" 0
 expect_eq "static: dot selected" "$(jq -r '.functions[] | select(.name=="dot") | .selected' <<<"$js")" true
 expect_match "static: why (inspect)" "$(jq -r '.functions[] | select(.name=="dot") | .why' <<<"$js")" "inspect"
-expect_match "static: patch" "$(cat "$P/.fmvgen/selected.patch")" "FMVGEN_CLONES\(dot\)"
+# written with select's default dispatch, cpuid (the inspected build was IFUNC)
+expect_match "static: patch" "$(cat "$P/.fmvgen/selected.patch")" "FMVGEN_CPU_BODY\(dot, fmvgen_resolve_dot\)"
+expect_eq "static: report says cpuid" "$(jq -r .dispatch.mode <<<"$js")" cpuid
 expect_match "static: report.md says so" "$(cat "$P/.fmvgen/report.md")" "nothing was timed"
 expect_eq "static: temp dir removed" "$(ls -A "$TMPDIR")" ""
 

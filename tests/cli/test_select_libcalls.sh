@@ -7,7 +7,10 @@
 # budget (lib/select/budget.h) on a program whose whole code is about 1 KB:
 # its limit is 10% of the baseline's code (no v3 reference here), its fixed
 # part the CPU detection libgcc links into the program, and what is left
-# selected fits it; --max-growth none applies none. Behaviour only:
+# selected fits it; --max-growth none applies none. The gcc run asks for
+# --dispatch ifunc: its budget is target_clones' (libgcc's CPU detection,
+# KBs, per linked file); the default cpuid dispatch's is test_select_cpuid's.
+# Behaviour only:
 # whether a function gains significantly is not asserted.
 source "$TESTLIB"
 
@@ -38,7 +41,8 @@ run_one() {
   [ "$rc" = 0 ] || cat "$TMP/err" >&2
 }
 
-run_one gcc popsum __popcountdi2
+run_one gcc popsum __popcountdi2 --dispatch ifunc
+expect_eq "gcc: dispatch ifunc" "$(jq -r '.dispatch.mode' <<<"$out")" ifunc
 # the callee's baseline samples are credited to popsum, and said
 note=$(jq -r '.notes[] | select(startswith("popsum: "))' <<<"$out")
 expect_match "gcc: said" "$note" \
@@ -69,6 +73,7 @@ else
 fi
 
 run_one clang-14 quant floorf --max-growth none
+expect_eq "clang: dispatch cpuid by default" "$(jq -r '.dispatch.mode' <<<"$out")" cpuid
 note=$(jq -r '.notes[] | select(startswith("quant: "))' <<<"$out")
 expect_match "clang: said" "$note" "^quant: [0-9.]+ samples per run of the baseline in floorf"
 expect_no_match "clang: credited, not nothing" "$note" "^quant: 0.0 samples"

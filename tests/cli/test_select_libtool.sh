@@ -84,9 +84,9 @@ expect_eq "namespaces: dot selected" "$(jq -r '.functions[] | select(.name=="dot
 expect_eq "namespaces: fill not selected" "$(jq -r '.functions[] | select(.name=="fill") | .selected' <<<"$out")" false
 expect_match "namespaces: dot's clones ran in both variants" \
   "$(jq -r '.functions[] | select(.name=="dot") | [.variants[] | .clone_ran] | join(",")' <<<"$out")" \
-  '^dot\.[a-z_0-9]+,dot\.[a-z_0-9]+$'
+  '^fmvgen_cp_dot_[a-z_0-9]+,fmvgen_cp_dot_[a-z_0-9]+$'   # select's default dispatch, cpuid: dot's copies
 expect_no_match "namespaces: no note on copies' paths" "$(jq -r '.notes[]' <<<"$out")" "copies' own paths"
-expect_match "namespaces: patch names dot" "$(cat "$P/.fmvgen/selected.patch")" "\+FMVGEN_CLONES\(dot\)"
+expect_match "namespaces: patch names dot" "$(cat "$P/.fmvgen/selected.patch")" "FMVGEN_CPU_BODY\(dot, fmvgen_resolve_dot\)"
 expect_eq "namespaces: user's tree untouched" "$(snapshot "$P")" "$before"
 expect_eq "namespaces: temp dir removed" "$(ls -A "$TMPDIR")" ""
 written=$(cd "$P/.fmvgen" && md5sum selected.patch report.json)

@@ -62,7 +62,7 @@ expect_match "outside: the fresh configure cached the wrapper" "$(jq -r '.refere
 expect_eq "outside: variants pass --test (env and layout as documented)" \
   "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
 patch="$B/.fmvgen/selected.patch"
-expect_match "outside: patch names dot" "$(cat "$patch")" "\+FMVGEN_CLONES\(dot\)"
+expect_match "outside: patch names dot" "$(cat "$patch")" "FMVGEN_CPU_BODY\(dot, fmvgen_resolve_dot\)"   # cpuid, select's default
 (cd "$P" && patch -p1 --dry-run -s <"$patch" >/dev/null) && pass || fail "outside: patch does not apply to the root"
 expect_eq "outside: user's sources untouched" "$(snapshot "$P")" "$before_src"
 expect_eq "outside: user's build untouched" "$(cd "$B" && md5sum prog CMakeCache.txt Makefile)" "$before_build"
@@ -72,7 +72,7 @@ for v in baseline fma-levels fma-free selected; do
   [ -f "$kept/src-$v/kernels.c" ] && [ -f "$kept/$v/CMakeCache.txt" ] && [ -x "$kept/$v/prog" ] && pass ||
     fail "outside: --keep: no source copy and fresh build dir for $v"
 done
-expect_match "outside: the selected copy is patched" "$(cat "$kept/src-selected/kernels.c")" "^FMVGEN_CLONES\(dot\)"
+expect_match "outside: the selected copy is patched" "$(cat "$kept/src-selected/kernels.c")" "^FMVGEN_CLONES_CPU$"
 expect_match "outside: its build dir is configured for it" \
   "$(grep CMAKE_HOME_DIRECTORY "$kept/selected/CMakeCache.txt")" "=$kept/src-selected\$"
 rm -rf "$kept"
@@ -121,7 +121,7 @@ expect_eq "below: every source got the flag" \
   "$(jq -r '.references[0] | .sources == .sources_with_flags and .sources > 0' <<<"$out")" true
 expect_eq "below: -march=x86-64-v3 reference timed" \
   "$(jq -r '.workloads[0].march_x86_64_v3 != null' <<<"$out")" true
-expect_match "below: patch names dot" "$(cat "$Q/build/.fmvgen/selected.patch")" "\+FMVGEN_CLONES\(dot\)"
+expect_match "below: patch names dot" "$(cat "$Q/build/.fmvgen/selected.patch")" "FMVGEN_CPU_BODY\(dot, fmvgen_resolve_dot\)"
 expect_eq "below: user's tree and build dir untouched" \
   "$(cd "$Q" && find . -path ./build/.fmvgen -prune -o -type f -print0 | sort -z | xargs -0 md5sum)" "$before_q"
 expect_eq "below: temp dir removed" "$(ls -A "$TMPDIR")" ""

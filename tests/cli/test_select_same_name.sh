@@ -50,11 +50,11 @@ check_selection() {   # CC
   expect_eq "$cc: hot.c's kernel selected" "$(fn hot.c selected)" true
   expect_eq "$cc: cold.c's kernel not selected" "$(fn cold.c selected)" false
   expect_match "$cc: a clone of hot.c's kernel ran with fma-free" "$(fn hot.c 'variants["fma-free"].clone_ran')" \
-    '^kernel\.avx2'
+    '^fmvgen_cp_kernel_avx2'   # select's default dispatch, cpuid: the copy
   expect_eq "$cc: one attribute line" "$(grep -c '^+FMVGEN_CLONES' "$patch")" 1
   expect_match "$cc: the patch changes hot.c" "$(cat "$patch")" '^\+\+\+ b/hot.c'
   expect_no_match "$cc: the patch leaves cold.c alone" "$(grep '^+++ ' "$patch")" "cold.c"
-  expect_match "$cc: attribute before hot.c's kernel" "$(grep -A1 '^+FMVGEN_CLONES_STATIC' "$patch")" \
+  expect_match "$cc: attribute before hot.c's kernel" "$(grep -A1 '^+FMVGEN_CLONES[A-Z_]*_STATIC' "$patch")" \
     "static int64_t kernel"
   (cd "$P" && patch -p1 --dry-run -s <"$patch" >/dev/null) && pass || fail "$cc: patch does not apply"
   expect_match "$cc: report.md: hot.c's kernel selected" "$(cat "$P/.fmvgen/report.md")" \

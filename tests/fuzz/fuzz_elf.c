@@ -9,6 +9,7 @@
 
 #include "elf/clones.h"
 #include "elf/cpudetect.h"
+#include "elf/cpukind.h"
 #include "elf/elffile.h"
 #include "elf/isa.h"
 #include "elf/padding.h"
@@ -19,6 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_quiet();
     struct elf_file ef;
     if (elf_file_open_buffer("fuzz.elf", data, size, &ef) != 0) return 0;
+    /* the kinds of CPU detection (elf/cpukind.h: a symbol-table walk that
+     * disassembles each fmvgen_resolve_* resolver); elf_mv_scan below finds
+     * --dispatch cpuid functions (elf/cpuiddisp.h) */
+    struct elf_cpu_kinds kinds;
+    (void)elf_cpu_kinds(&ef, &kinds);
     for (size_t i = 0; i < ef.n_syms; i++) {
         const struct elf_sym *s = &ef.syms[i];
         if (elf_file_sym_named(&ef, s->name) == NULL) abort();   /* sorted by name */

@@ -19,29 +19,12 @@
 #include "patch/pointer.h"
 #include "util/util.h"
 
-/* A function defined at the first line of text starting with first_line,
- * ending at the last '}' of text (end_line/end_col as libclang gives them:
- * just past the brace). */
+#include "test_patch_text_helpers.h"
+
 static struct patch_function fn(const char *text, const char *name, const char *display, const char *first_line,
                                 int is_static)
 {
-    struct patch_function f;
-    memset(&f, 0, sizeof f);
-    f.name = (char *)name;
-    f.display_name = (char *)display;
-    f.is_static = is_static;
-    const char *at = strstr(text, first_line);
-    assert_non_null(at);
-    f.offset = (size_t)(at - text);
-    const char *brace = strrchr(text, '}');
-    int line = 1, col = 1;
-    for (const char *c = text; c < brace; c++) {
-        if (*c == '\n') line++, col = 1;
-        else col++;
-    }
-    f.end_line = line;
-    f.end_col = col + 1;
-    return f;
+    return text_fn(text, name, display, first_line, is_static);
 }
 
 static const char *why_of(const char *text, struct patch_function *f)

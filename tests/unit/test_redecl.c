@@ -60,6 +60,30 @@ static void expect_excluded(struct store *st, int64_t id, const char *name, cons
     cand_row_free(&r);
 }
 
+/* The "params" note of a row (candidates/params.h): "void|a,n" or
+ * "value|a,n" when it forwards, "refused: why" when it cannot. */
+static void expect_params(struct store *st, int64_t id, const char *name, const char *want)
+{
+    char *file = NULL;
+    json_t *n = cand_note(st, id, name, NOTE_PARAMS, &file);
+    free(file);
+    if (!n) fail_msg("%s: no params note", name);
+    struct strbuf got = STRBUF_INIT;
+    const char *refused = json_string_value(json_object_get(n, "refused"));
+    if (refused) {
+        sb_addf(&got, "refused: %s", refused);
+        assert_null(json_object_get(n, "names"));
+    } else {
+        sb_adds(&got, json_is_true(json_object_get(n, "void")) ? "void|" : "value|");
+        size_t i;
+        json_t *v;
+        json_array_foreach(json_object_get(n, "names"), i, v) sb_addf(&got, "%s%s", i ? "," : "", json_string_value(v));
+    }
+    if (strncmp(sb_str(&got), want, strlen(want)) != 0) fail_msg("%s: params [%s], expected [%s]", name, sb_str(&got), want);
+    sb_free(&got);
+    json_decref(n);
+}
+
 static void test_c_shapes(void **state)
 {
     struct cand_fixture *f = *state;
@@ -95,6 +119,16 @@ static void test_c_shapes(void **state)
     expect_excluded(f->st, id, "vla_sum", "its signature names the parameter n, declared at line 107 below line 46");
     expect_excluded(f->st, id, "pick_op", "its return type int (*)(int) cannot be written");
     expect_excluded(f->st, id, "line_shared", "line 50, where the declaration holding the use starts, begins inside");
+
+    /* what --dispatch cpuid forwards (candidates/params.h) */
+    expect_params(f->st, id, "use_all", "value|a,f,b,p,n");
+    expect_params(f->st, id, "axpy", "void|y,x,k,n");
+    expect_params(f->st, id, "apply_cb", "void|a,n,cb");
+    expect_params(f->st, id, "vla_sum", "void|n,a");
+    expect_params(f->st, id, "pick_op", "value|k");
+    expect_params(f->st, id, "local_scale", "void|a,n");
+    expect_params(f->st, id, "knr_sum", "refused: a K&R definition");
+    expect_params(f->st, id, "knr_mul", "refused: a K&R definition");
 }
 
 static void test_cxx_shapes(void **state)
@@ -120,6 +154,8 @@ static void test_cxx_shapes(void **state)
     expect_excluded(f->st, id, "_ZN3Acc3addEPKii", "a member function can only be redeclared inside its class");
     expect_excluded(f->st, id, "_ZN4kern5scaleEPii", "declared in a namespace");
     expect_excluded(f->st, id, "c_fill", "extern \"C\" block");
+    expect_params(f->st, id, "_Z11nothrow_addPiPKii", "refused: a C++ function");
+    expect_params(f->st, id, "c_fill", "refused: a C++ function");
 }
 
 int main(void)

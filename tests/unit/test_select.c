@@ -113,6 +113,44 @@ static void test_attribution(void **state)
     assert_null(attribution_hottest_symbol(&p, "absent"));
 }
 
+/* fmvgen's own dispatch names (elf/fmvnames.h) are credited to the function
+ * they serve: cpuid copies, resolver, trampoline code, pointer mode's
+ * renamed body and its clones; fmvgen_cpu_levels is nobody's. */
+static void test_attribution_fmvgen_names(void **state)
+{
+    (void)state;
+    static const char *const base[][2] = {
+        {"fmvgen_cp_foo_x86_64_v3", "foo"},      {"fmvgen_cp_foo_default", "foo"},
+        {"fmvgen_cp_my_fn_avx2", "my_fn"},       {"fmvgen_cp_foo_x86_64_v4.cold", "foo"},
+        {"fmvgen_cp_a_x86_64_v2", "a"},          {"fmvgen_resolve_foo", "foo"},
+        {"foo.fmvgen_init", "foo"},              {"foo.fmvgen_ctor", "foo"},
+        {"fmvgen_mv_foo.arch_x86_64_v3", "foo"}, {"fmvgen_mv_foo", "foo"},
+        {"fmvgen_cpu_levels", "fmvgen_cpu_levels"},
+        /* not one of the copies' slugs: an ordinary name */
+        {"fmvgen_cp_foo_sse4", "fmvgen_cp_foo_sse4"}, {"fmvgen_cp_default", "fmvgen_cp_default"},
+    };
+    for (size_t i = 0; i < sizeof base / sizeof *base; i++) {
+        char *s = attribution_base_name(base[i][0]);
+        assert_string_equal(s, base[i][1]);
+        free(s);
+    }
+    char *s = attribution_clone_suffix("fmvgen_cp_foo_x86_64_v3");
+    assert_string_equal(s, "x86_64_v3");
+    free(s);
+
+    struct profile_entry e[] = {
+        {"fmvgen_cp_foo_x86_64_v3", 0, 10, NULL, 0}, {"fmvgen_cp_foo_default", 0, 2, NULL, 0},
+        {"fmvgen_resolve_foo", 0, 30, NULL, 0},      {"foo.fmvgen_init", 0, 1, NULL, 0},
+        {"foo", 0, 1, NULL, 0},                      {"fmvgen_cp_foobar_avx2", 0, 50, NULL, 0},
+        {"fmvgen_cpu_levels", 0, 4, NULL, 0},
+    };
+    struct profile p = {.entries = e, .n = sizeof e / sizeof *e, .total_samples = 98};
+    assert_int_equal(attribution_samples(&p, "foo"), 44);      /* not foobar's copy, not the CPU check */
+    assert_int_equal(attribution_samples(&p, "foobar"), 50);
+    /* the resolver holds the most, but the copy that ran is the answer */
+    assert_string_equal(attribution_hottest_symbol(&p, "foo"), "fmvgen_cp_foo_x86_64_v3");
+}
+
 /* 2 functions x 1 workload x 3 variants x 4 runs. */
 #define NF 2
 #define NV 3
@@ -862,6 +900,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_welch),
         cmocka_unit_test(test_attribution),
+        cmocka_unit_test(test_attribution_fmvgen_names),
         cmocka_unit_test(test_decision),
         cmocka_unit_test(test_decision_same_code),
         cmocka_unit_test(test_decision_workloads),

@@ -146,8 +146,8 @@ static void hand_made(struct select_report *r, struct decision_input *in, uint64
             struct select_clone_files *cf = &r->functions[f].clone_files[1];
             cf->n = f + 1;
             cf->files = xcalloc(cf->n, sizeof *cf->files);
-            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect, 0};
-            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect, 0};
+            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect, NULL, 0};
+            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect, NULL, 0};
         }
         r->decision.functions[f].chosen = 1;
         r->decision.functions[f].reason = DECISION_SELECTED;
@@ -167,8 +167,10 @@ static void free_hand_made(struct select_report *r)
         free(r->functions[f].bytes_added);
         if (r->functions[f].clone_files)
             for (size_t v = 0; v <= r->n_variants; v++) {
-                for (size_t i = 0; i < r->functions[f].clone_files[v].n; i++)
+                for (size_t i = 0; i < r->functions[f].clone_files[v].n; i++) {
                     free(r->functions[f].clone_files[v].files[i].path);
+                    free(r->functions[f].clone_files[v].files[i].unit);
+                }
                 free(r->functions[f].clone_files[v].files);
             }
         free(r->functions[f].clone_files);
@@ -299,6 +301,93 @@ static void test_apply_drops_and_says(void **state)
     free_hand_made(&r);
 }
 
+/* Sets function f's clone files in the set (variant 1) of a hand-made
+ * report: n of them, each (path, bytes, unit or NULL). */
+static void clone_files_of(struct select_report *r, size_t f, size_t n, const struct select_clone_file *files)
+{
+    struct select_clone_files *cf = &r->functions[f].clone_files[1];
+    for (size_t i = 0; i < cf->n; i++) {
+        free(cf->files[i].path);
+        free(cf->files[i].unit);
+    }
+    free(cf->files);
+    cf->n = n;
+    cf->files = xcalloc(n, sizeof *cf->files);
+    for (size_t i = 0; i < n; i++)
+        cf->files[i] = (struct select_clone_file){xstrdup(files[i].path), files[i].cpu_detect,
+                                                  files[i].unit ? xstrdup(files[i].unit) : NULL, files[i].run_padding};
+}
+
+/* --dispatch cpuid: each object file's fmvgen_cpu_levels is a fixed part of
+ * its own, counted once however many selected functions it serves; the
+ * runtime's CPU detection only counts for a function whose clones a
+ * compiler resolver reaches there (an IFUNC fallback). */
+static void test_apply_cpuid_units(void **state)
+{
+    (void)state;
+    struct select_report r;
+    struct decision_input in;
+    /* hot_a and warm_b share the library's k.c#0 (120 B of CPU check);
+     * warm_b is an IFUNC fallback in prog too (4600 B of libgcc's): both
+     * selected 3000 + 1000 + 120 + 4600 = 8720 > 3800; dropping warm_b saves
+     * its 1000 and the 4600 only it needs, not the shared 120 */
+    hand_made(&r, &in, 38000, 1);
+    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}});
+    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}, {"prog", 4600, NULL, 0}});
+    budget_apply(&r, &in, 10);
+    assert_true(r.budget.overhead == 4720);
+    assert_int_equal(r.budget.n_fixed_units, 1);
+    assert_int_equal(r.budget.n_fixed_files, 1);
+    assert_false(r.budget.fixed_residue);
+    assert_true(r.budget.before == 8720 && r.budget.after == 3120);
+    assert_int_equal(r.budget.n_dropped, 1);
+    assert_int_equal(r.decision.functions[0].chosen, 1);
+    assert_int_equal(r.decision.functions[1].chosen, -1);
+    assert_non_null(strstr(r.notes.v[0], "fmvgen's CPU check (fmvgen_cpu_levels) in 1 object file with "
+                                         "cpuid-dispatched copies; the compiler runtime's CPU detection linked "
+                                         "into 1 file"));
+    json_t *j = select_report_json(&r);
+    json_t *b = json_object_get(json_object_get(j, "code_size"), "budget");
+    assert_int_equal(json_integer_value(json_object_get(b, "fixed_units")), 1);
+    assert_int_equal(json_integer_value(json_object_get(b, "fixed_files")), 1);
+    json_decref(j);
+    free_hand_made(&r);
+
+    /* all cpuid: warm_b's copies in two object files of prog named alike
+     * (k.c#0, k.c#1), each its own part; 4000 + 3 x 120 = 4360 > 4000 (a
+     * 10% limit of 40000, the baseline's); dropping warm_b saves 1000 + 240 */
+    hand_made(&r, &in, 0, 1);
+    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}});
+    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"prog", 120, "k.c#0", 0}, {"prog", 120, "k.c#1", 0}});
+    budget_apply(&r, &in, 10);
+    assert_true(r.budget.overhead == 360);
+    assert_int_equal(r.budget.n_fixed_units, 3);
+    assert_int_equal(r.budget.n_fixed_files, 0);
+    assert_true(r.budget.before == 4360 && r.budget.after == 3120);
+    assert_int_equal(r.decision.functions[1].chosen, -1);
+    free_hand_made(&r);
+    /* within 11%: both kept, each part once */
+    hand_made(&r, &in, 0, 1);
+    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}});
+    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}, {"prog", 120, "k.c#0", 0}});
+    budget_apply(&r, &in, 11);
+    assert_int_equal(r.budget.n_dropped, 0);
+    assert_true(r.budget.overhead == 240 && r.budget.after == 4240);
+    /* the measured growth's split names fmvgen's part of the CPU detection */
+    r.selected_code = (struct select_code){.measured = 1, .code_bytes = 40000 + 4300, .clone_bytes = 3800,
+                                           .resolver_bytes = 200, .cpu_detect_bytes = 240, .cpu_levels_bytes = 240};
+    char *summary = select_report_summary(&r);
+    assert_non_null(strstr(summary, "(clones and resolvers with their padding and PLT entries 4000, CPU detection 240 (fmvgen's CPU check 240, the "
+                                    "runtime's 0), other 60)"));
+    free(summary);
+    j = select_report_json(&r);
+    json_t *parts = json_object_get(json_object_get(json_object_get(j, "code_size"), "budget"), "selected_growth_parts");
+    assert_int_equal(json_integer_value(json_object_get(parts, "cpu_detection")), 240);
+    assert_int_equal(json_integer_value(json_object_get(parts, "cpu_detection_fmvgen")), 240);
+    json_decref(j);
+    free_hand_made(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_fit_losers_and_unknown),
         cmocka_unit_test(test_fit_parts_per_file),
         cmocka_unit_test(test_apply_drops_and_says),
+        cmocka_unit_test(test_apply_cpuid_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

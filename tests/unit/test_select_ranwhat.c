@@ -199,6 +199,14 @@ static void test_clone_symbols(void **state)
     assert_false(ranwhat_is_clone_symbol("dot.part.1", "dot"));
     assert_false(ranwhat_is_clone_symbol("dot.cold", "dot"));
     assert_false(ranwhat_is_clone_symbol("dotx.avx2", "dot"));
+    /* fmvgen's dispatch names (cpuid copies, resolver, trampoline, pointer mode's body) */
+    assert_true(ranwhat_is_clone_symbol("fmvgen_cp_dot_x86_64_v3", "dot"));
+    assert_true(ranwhat_is_clone_symbol("fmvgen_cp_dot_default", "dot"));
+    assert_true(ranwhat_is_clone_symbol("fmvgen_resolve_dot", "dot"));
+    assert_true(ranwhat_is_clone_symbol("dot.fmvgen_init", "dot"));
+    assert_true(ranwhat_is_clone_symbol("fmvgen_mv_dot.avx2", "dot"));
+    assert_false(ranwhat_is_clone_symbol("fmvgen_cp_dotx_avx2", "dot"));
+    assert_false(ranwhat_is_clone_symbol("fmvgen_cpu_levels", "dot"));
 
     /* variant runs: plain dot only, in the user's library */
     struct ranwhat_tally t = {0};

@@ -1,0 +1,186 @@
+/* cpuidcode.c - see cpuidcode.h. One walk of the symbol table collects the
+ * symbols of fmvgen's names with their TU; they are then grouped per (TU,
+ * IDENT). */
+#include "elf/cpuidcode.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf/elffile.h"
+#include "elf/fmvnames.h"
+#include "elf/symwalk.h"
+#include "util/util.h"
+
+struct sym {
+    char *ident;          /* NULL for fmvgen_cpu_levels and plain symbols */
+    enum elf_fmv_role role;
+    int is_default;
+    size_t tu_index;      /* 0: global, or in no named TU */
+    const char *tu;
+    uint64_t value, size;
+    char *plain;          /* a plain FUNC symbol's name (a trampoline candidate) */
+};
+
+struct walk {
+    struct sym *v;
+    size_t n, cap;
+};
+
+static int keep(const struct elf_walk_sym *s, void *ctx)
+{
+    struct walk *w = ctx;
+    if (s->type != STT_FUNC) return 0;
+    struct elf_fmv_name nm;
+    enum elf_fmv_role role = elf_fmv_name(s->name, &nm);
+    if (role == ELF_FMV_BODY || role == ELF_FMV_POINTER) return 0;
+    if (w->n == w->cap) w->v = xrealloc(w->v, (w->cap = w->cap ? 2 * w->cap : 64) * sizeof *w->v);
+    w->v[w->n++] = (struct sym){nm.ident ? xstrndup(nm.ident, nm.ident_len) : NULL, role, nm.is_default, s->tu_index,
+                                s->tu, s->value, s->size, role == ELF_FMV_NONE ? xstrdup(s->name) : NULL};
+    return 0;
+}
+
+/* "a.c#k": which of the TUs named like tu_index's this one is (the table
+ * keeps each TU's locals together, in link order). */
+static char *unit_name(const struct walk *w, size_t tu_index, const char *tu)
+{
+    size_t k = 0, last = 0;
+    for (size_t i = 0; i < w->n && w->v[i].tu_index != tu_index; i++) {
+        const struct sym *s = &w->v[i];
+        if (!s->tu_index || s->tu_index == last || strcmp(s->tu, tu)) continue;
+        last = s->tu_index;
+        k++;
+    }
+    return xasprintf("%s#%zu", tu, k);
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+uint64_t elf_ranges_bytes(uint64_t *pairs, size_t n)
+{
+    if (n) qsort(pairs, n, 2 * sizeof *pairs, cmp_range);
+    uint64_t sum = 0, end = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t start = pairs[2 * i], stop = start + pairs[2 * i + 1];
+        if (start < end) start = end;   /* the part an earlier range covered */
+        if (stop > start) sum += stop - start;
+        if (stop > end) end = stop;
+    }
+    return sum;
+}
+
+struct ranges {
+    uint64_t *v;
+    size_t n, cap;
+};
+
+static void add_range(struct ranges *r, uint64_t value, uint64_t size)
+{
+    if (!size) return;
+    if (2 * (r->n + 1) > r->cap) r->v = xrealloc(r->v, (r->cap = r->cap ? 2 * r->cap : 16) * sizeof *r->v);
+    r->v[2 * r->n] = value;
+    r->v[2 * r->n + 1] = size;
+    r->n++;
+}
+
+/* The ranges of the symbols of w matching (role, ident, tu_index) - and
+ * is_default for copies (-1: any) - into r; *count (may be NULL) gets one
+ * more per symbol. */
+static void ranges_of(const struct walk *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
+                      int is_default, struct ranges *r, int *count)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        const struct sym *s = &w->v[i];
+        if (s->role != role || s->tu_index != tu_index || (ident && (!s->ident || strcmp(s->ident, ident))) ||
+            (is_default >= 0 && s->is_default != is_default))
+            continue;
+        add_range(r, s->value, s->size);
+        if (count) ++*count;
+    }
+}
+
+/* The bytes of those symbols, shared bytes once. */
+static uint64_t bytes_of(const struct walk *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
+                         int is_default, int *count)
+{
+    struct ranges r = {NULL, 0, 0};
+    ranges_of(w, role, ident, tu_index, is_default, &r, count);
+    uint64_t b = elf_ranges_bytes(r.v, r.n);
+    free(r.v);
+    return b;
+}
+
+/* The trampoline IDENT: the local FUNC of that name in the TU, else the
+ * global one. NULL when there is none. */
+static const struct sym *trampoline(const struct walk *w, const char *ident, size_t tu_index)
+{
+    const struct sym *global = NULL;
+    for (size_t i = 0; i < w->n; i++) {
+        const struct sym *s = &w->v[i];
+        if (!s->plain || strcmp(s->plain, ident)) continue;
+        if (s->tu_index == tu_index) return s;
+        if (!s->tu_index && !global) global = s;
+    }
+    return global;
+}
+
+/* Resolver, .fmvgen_init, .fmvgen_ctor and the trampoline: the bytes they
+ * cover together. */
+static uint64_t dispatch_bytes(const struct walk *w, const char *ident, size_t tu_index)
+{
+    struct ranges r = {NULL, 0, 0};
+    int n_tramp = 0;
+    ranges_of(w, ELF_FMV_RESOLVER, ident, tu_index, -1, &r, NULL);
+    ranges_of(w, ELF_FMV_TRAMPOLINE, ident, tu_index, -1, &r, &n_tramp);
+    const struct sym *t = n_tramp ? trampoline(w, ident, tu_index) : NULL;
+    if (t) add_range(&r, t->value, t->size);
+    uint64_t b = elf_ranges_bytes(r.v, r.n);
+    free(r.v);
+    return b;
+}
+
+int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
+{
+    memset(out, 0, sizeof *out);
+    struct walk w = {NULL, 0, 0};
+    int rc = elf_symtab_walk(ef->elf, 0, keep, &w);
+    size_t cap = 0;
+    for (size_t i = 0; rc == 0 && i < w.n; i++) {
+        const struct sym *s = &w.v[i];
+        if (s->role != ELF_FMV_COPY || !s->tu_index) continue;
+        int known = 0;   /* the first copy of (TU, IDENT) makes the function */
+        for (size_t j = 0; j < i && !known; j++)
+            known = w.v[j].role == ELF_FMV_COPY && w.v[j].tu_index == s->tu_index && !strcmp(w.v[j].ident, s->ident);
+        if (known) continue;
+        if (out->n_functions == cap)
+            out->functions = xrealloc(out->functions, (cap = cap ? 2 * cap : 8) * sizeof *out->functions);
+        struct elf_cpuid_function *f = &out->functions[out->n_functions++];
+        memset(f, 0, sizeof *f);
+        f->name = xstrdup(s->ident);
+        f->unit = unit_name(&w, s->tu_index, s->tu);
+        f->default_bytes = bytes_of(&w, ELF_FMV_COPY, s->ident, s->tu_index, 1, &f->n_copies);
+        f->copy_bytes = bytes_of(&w, ELF_FMV_COPY, s->ident, s->tu_index, 0, &f->n_copies);
+        f->dispatch_bytes = dispatch_bytes(&w, s->ident, s->tu_index);
+        f->levels_bytes = bytes_of(&w, ELF_FMV_LEVELS, NULL, s->tu_index, -1, NULL);
+    }
+    for (size_t i = 0; i < w.n; i++) {
+        free(w.v[i].ident);
+        free(w.v[i].plain);
+    }
+    free(w.v);
+    return rc;
+}
+
+void elf_cpuid_code_free(struct elf_cpuid_code *c)
+{
+    for (size_t i = 0; i < c->n_functions; i++) {
+        free(c->functions[i].name);
+        free(c->functions[i].unit);
+    }
+    free(c->functions);
+    memset(c, 0, sizeof *c);
+}

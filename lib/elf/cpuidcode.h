@@ -1,0 +1,54 @@
+/* cpuidcode.h - the code fmvgen's --dispatch cpuid puts in a linked ELF
+ * file, found by its fixed names (elf/fmvnames.h) in the .symtab: per
+ * function and per object file (translation unit) of the link, what the
+ * code-growth account of `fmvgen select` needs (elf/codesize.h).
+ *
+ * For a function IDENT of a TU (its symbols are locals after that TU's
+ * STT_FILE; the trampoline IDENT itself is global unless IDENT is static):
+ *   default_bytes    fmvgen_cp_IDENT_default (and its compiler pieces): the
+ *                    function's own code, as a target_clones .default;
+ *   copy_bytes       the other copies fmvgen_cp_IDENT_SLUG;
+ *   dispatch_bytes   fmvgen_resolve_IDENT, IDENT.fmvgen_init,
+ *                    IDENT.fmvgen_ctor and the trampoline IDENT;
+ *   levels_bytes     the TU's fmvgen_cpu_levels: the CPU detection, once
+ *                    per TU however many functions share it (0 when the
+ *                    compiler inlined it into the TU's one resolver: its
+ *                    bytes are then in dispatch_bytes). A file's total is
+ *                    elf/cpudetect.h and elf/cpukind.h.
+ * inspect lists the same functions (elf/clones.h, dispatch cpuid) without
+ * their TU; code size and the budget need it, so they read this.
+ * Sizes are the symbols' (st_size); bytes two symbols share count once
+ * (aliases; the trampoline IDENT, a naked function whose .size spans the
+ * .fmvgen_init and .fmvgen_ctor code its asm puts right after it). */
+#ifndef FMVGEN_ELF_CPUIDCODE_H
+#define FMVGEN_ELF_CPUIDCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_file;
+
+struct elf_cpuid_function {
+    char *name;               /* IDENT */
+    char *unit;               /* its TU in this file: "a.c#0" - the STT_FILE name and
+                               * which of the TUs of that name (0: the first) */
+    int n_copies;             /* the default included */
+    uint64_t default_bytes, copy_bytes, dispatch_bytes;
+    uint64_t levels_bytes;    /* the unit's fmvgen_cpu_levels */
+};
+
+struct elf_cpuid_code {
+    struct elf_cpuid_function *functions;   /* in symbol-table order of their units */
+    size_t n_functions;
+};
+
+/* Reads ef's .symtab. 0, or -1 when it has none (stripped: nothing can be
+ * told; out is then empty). Nothing is printed. */
+int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out);
+void elf_cpuid_code_free(struct elf_cpuid_code *c);
+
+/* The bytes the n ranges (pairs[2k] start, pairs[2k + 1] size) cover,
+ * overlaps counted once. Sorts pairs. */
+uint64_t elf_ranges_bytes(uint64_t *pairs, size_t n);
+
+#endif

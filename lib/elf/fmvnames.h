@@ -1,0 +1,54 @@
+/* fmvnames.h - the symbol names fmvgen's own dispatch code gets in an ELF
+ * file (patch --dispatch pointer and cpuid; fixed names, see
+ * docs/DESIGN.md "Patch contract"), told apart so that a symbol can be
+ * credited to the function it serves. For a C function with identifier
+ * IDENT:
+ *
+ *   fmvgen_cp_IDENT_SLUG      a copy (cpuid), SLUG one of default,
+ *                             x86_64_v2, x86_64_v3, x86_64_v4, avx2; a
+ *                             compiler piece of it keeps the name before
+ *                             the '.' (fmvgen_cp_f_default.cold)
+ *   fmvgen_resolve_IDENT      its resolver (cpuid)
+ *   fmvgen_mv_IDENT[.SUFFIX]  the renamed definition and its target_clones
+ *                             clones (pointer: fmvgen_mv_f.arch_x86_64_v3)
+ *   IDENT.fmvgen_init, IDENT.fmvgen_ctor   the trampoline's code (both)
+ *   IDENT.fmvgen_ptr          the trampoline's pointer (data)
+ *   fmvgen_cpu_levels         the CPU detection, once per object file with
+ *                             cpuid-dispatched functions; no function's
+ *
+ * IDENT itself (the trampoline: a jump through the pointer) carries no
+ * mark. Names are only read, never checked against a patch. */
+#ifndef FMVGEN_ELF_FMVNAMES_H
+#define FMVGEN_ELF_FMVNAMES_H
+
+#include <stddef.h>
+
+enum elf_fmv_role {
+    ELF_FMV_NONE = 0,     /* not one of fmvgen's names */
+    ELF_FMV_COPY,         /* fmvgen_cp_IDENT_SLUG */
+    ELF_FMV_RESOLVER,     /* fmvgen_resolve_IDENT */
+    ELF_FMV_BODY,         /* fmvgen_mv_IDENT, or one of its clones (suffix) */
+    ELF_FMV_TRAMPOLINE,   /* IDENT.fmvgen_init, IDENT.fmvgen_ctor */
+    ELF_FMV_POINTER,      /* IDENT.fmvgen_ptr */
+    ELF_FMV_LEVELS,       /* fmvgen_cpu_levels */
+};
+
+struct elf_fmv_name {
+    enum elf_fmv_role role;
+    const char *ident;    /* points into the symbol (ident_len bytes); NULL for
+                           * NONE and LEVELS */
+    size_t ident_len;
+    const char *slug;     /* COPY: "default", "x86_64_v3", ... (static) */
+    int is_default;       /* COPY with slug default */
+};
+
+/* What symbol is; out->role ELF_FMV_NONE when none of the above. Returns
+ * out->role. */
+enum elf_fmv_role elf_fmv_name(const char *symbol, struct elf_fmv_name *out);
+
+/* The length of the name of the function symbol belongs to: IDENT for
+ * fmvgen's names above, else everything before the first '.' ("foo" of
+ * "foo.avx2.0"); *start gets where that name begins in symbol. */
+size_t elf_fmv_base(const char *symbol, const char **start);
+
+#endif

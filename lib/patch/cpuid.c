@@ -1,0 +1,239 @@
+/* cpuid.c - see cpuid.h. The preamble text of cpuid dispatch (the CPU
+ * detection, the target macros, the trampoline shared with pointer
+ * dispatch) and the lines each function gets. */
+#include "patch/cpuid.h"
+#include "patch/plan_internal.h"
+#include "store/notes.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define V2 "sse3,ssse3,sse4.1,sse4.2,popcnt,cx16,sahf"
+#define V3_NOFMA V2 ",avx,avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave"
+#define V3 V3_NOFMA ",fma"
+#define V4 V3 ",avx512f,avx512bw,avx512cd,avx512dq,avx512vl"
+
+/* The targets a copy can be made for: the --targets name, the copy's slug
+ * (fmvgen_cp_<ident>_<slug>) and macro suffix, the level bit of
+ * fmvgen_cpu_levels it needs, and its target("...") features. */
+static const struct cpu_target {
+    const char *name, *slug, *macro;
+    unsigned level;
+    const char *features;
+} TARGETS[] = {
+    {"arch=x86-64-v4", "x86_64_v4", "X86_64_V4", 4, V4},
+    {"arch=x86-64-v3", "x86_64_v3", "X86_64_V3", 2, V3},
+    {"avx2", "avx2", "AVX2", 2, V3_NOFMA},
+    {"arch=x86-64-v2", "x86_64_v2", "X86_64_V2", 1, V2},
+};
+#define NTARGETS (sizeof TARGETS / sizeof TARGETS[0])
+
+static const struct cpu_target *target_of(const char *name)
+{
+    for (size_t i = 0; i < NTARGETS; i++)
+        if (!strcmp(TARGETS[i].name, name)) return &TARGETS[i];
+    return NULL;
+}
+
+const char *patch_cpuid_unknown_target(const struct strvec *targets)
+{
+    for (size_t i = 0; i < targets->n; i++)
+        if (!target_of(targets->v[i])) return targets->v[i];
+    return NULL;
+}
+
+/* 1 when some set of sets[0..n) has target t. */
+static int used(const struct patch_target_set *sets, size_t n, const struct cpu_target *t)
+{
+    for (size_t s = 0; s < n; s++)
+        for (size_t i = 0; i < sets[s].targets.n; i++)
+            if (!strcmp(sets[s].targets.v[i], t->name)) return 1;
+    return 0;
+}
+
+/* ---- the preamble ---- */
+
+/* fmvgen_cpu_levels: CPUID leaves 1, 7.0, 0x80000001 and XCR0, as GCC's
+ * and glibc's x86-64-vN levels define them; the answer kept after the
+ * first call. Branch-free tests (0/1 values and'ed): smaller code. C89 (no
+ * long long, declarations first). */
+static const char *const LEVELS_LINES[] = {
+    "/* bit 0: x86-64-v2, bit 1: x86-64-v3, bit 2: x86-64-v4 (CPUID and XCR0) */",
+    "static __attribute__((unused, noinline)) unsigned fmvgen_cpu_levels(void)",
+    "{",
+    "    static unsigned known;",
+    "    unsigned a, b, c, d, max, c1, b7 = 0, c81, xcr0 = 0, lv;",
+    "    const unsigned v2c = 0x982201u; /* ECX.1: sse3 ssse3 cx16 sse4.1 sse4.2 popcnt */",
+    "    const unsigned v3c = 0x3cd83201u; /* + fma movbe xsave osxsave avx f16c */",
+    "    const unsigned v3b = 0x128u; /* EBX.7: bmi1 avx2 bmi2 */",
+    "    const unsigned v4b = 0xd0030000u; /* EBX.7: avx512f dq cd bw vl */",
+    "    if (known) return known & 7u;",
+    "    __asm__(\"cpuid\" : \"=a\"(max), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0), \"c\"(0));",
+    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c1), \"=d\"(d) : \"a\"(1), \"c\"(0));",
+    "    if (max >= 7) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b7), \"=c\"(c), \"=d\"(d) : \"a\"(7), \"c\"(0));",
+    "    /* every x86-64 CPU has leaf 0x80000001 (its long-mode bit) */",
+    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c81), \"=d\"(d) : \"a\"(0x80000001u), \"c\"(0));",
+    "    if (c1 & (1u << 27)) __asm__(\".byte 0x0f, 0x01, 0xd0\" : \"=a\"(xcr0), \"=d\"(d) : \"c\"(0)); /* xgetbv */",
+    "    lv = ((c1 & v2c) == v2c) & c81; /* v2: + lahf */",
+    "    lv |= (lv & ((c1 & v3c) == v3c) & ((b7 & v3b) == v3b) & (c81 >> 5) & ((xcr0 & 6u) == 6u)) << 1; /* v3: + lzcnt */",
+    "    lv |= ((lv >> 1) & ((b7 & v4b) == v4b) & ((xcr0 & 0xe6u) == 0xe6u)) << 2;",
+    "    known = lv | 8u;",
+    "    return lv;",
+    "}",
+    NULL,
+};
+
+static void shared_block(struct strbuf *sb, const char *eol)
+{
+    patch_text_line(sb, eol, "#ifndef %s_STATIC", PATCH_CPUID_MACRO);
+    patch_text_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__) && !defined(__cplusplus)");
+    patch_text_line(sb, eol, "#  if __has_attribute(target) && __has_attribute(naked) && __has_attribute(always_inline) && __has_attribute(noinline)");
+    patch_text_line(sb, eol, "#   define FMVGEN_CPU_ON");
+    patch_text_line(sb, eol, "#  endif");
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "# ifdef FMVGEN_CPU_ON");
+    patch_text_line(sb, eol, "#  define %s static __inline__ __attribute__((always_inline))", PATCH_CPUID_MACRO);
+    patch_text_line(sb, eol, "#  define %s_STATIC __inline__ __attribute__((always_inline))", PATCH_CPUID_MACRO);
+    patch_text_line(sb, eol, "# else");
+    patch_text_line(sb, eol, "#  define %s", PATCH_CPUID_MACRO);
+    patch_text_line(sb, eol, "#  define %s_STATIC", PATCH_CPUID_MACRO);
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "#endif");
+    patch_text_line(sb, eol, "#if defined(FMVGEN_CPU_ON) && !defined(FMVGEN_CPU_BODY)");
+    /* pointer dispatch's (patch/pointer.c), which may come first */
+    patch_text_line(sb, eol, "# ifndef FMVGEN_PTR_DEF");
+    patch_pointer_entry_macros(sb, eol);
+    patch_text_line(sb, eol, "# endif");
+    patch_pointer_body_macro(sb, eol, 1);
+    patch_text_line(sb, eol, "typedef void (*fmvgen_fn_)(void);");
+    for (size_t i = 0; LEVELS_LINES[i]; i++) patch_text_line(sb, eol, "%s", LEVELS_LINES[i]);
+    patch_text_line(sb, eol, "#endif");
+}
+
+static void target_macro(struct strbuf *sb, const char *eol, const char *macro, const char *features)
+{
+    patch_text_line(sb, eol, "#ifndef FMVGEN_CPU_T_%s", macro);
+    patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((%s%s%snoinline))", macro, features ? "target(\"" : "",
+                    features ? features : "", features ? "\"), " : "");
+    patch_text_line(sb, eol, "#endif");
+}
+
+char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    patch_text_line(&sb, eol, "/* fmvgen (--dispatch cpuid): %s before a function - %s_STATIC for", PATCH_CPUID_MACRO,
+                    PATCH_CPUID_MACRO);
+    patch_text_line(&sb, eol, " * a static one - makes it an always_inline body named fmvgen_mv_<name> (renamed");
+    patch_text_line(&sb, eol, " * by the #define above it); below it come one copy per target, compiled with");
+    patch_text_line(&sb, eol, " * FMVGEN_CPU_T_<TARGET> (fmvgen_cp_<name>_<target>), a resolver choosing one by");
+    patch_text_line(&sb, eol, " * fmvgen_cpu_levels (CPUID, below), and <name> itself: a jump through a pointer");
+    patch_text_line(&sb, eol, " * set, once, to that copy. No IFUNC and no libgcc CPU detection: glibc and musl,");
+    patch_text_line(&sb, eol, " * dynamic and static. Compilers without the target, naked or always_inline");
+    patch_text_line(&sb, eol, " * attributes, non-x86-64 or non-ELF builds, C++ and -DFMVGEN_NO_CLONES get the");
+    patch_text_line(&sb, eol, " * plain functions. */");
+    shared_block(&sb, eol);
+    for (size_t i = NTARGETS; i-- > 0;)
+        if (used(sets, n, &TARGETS[i])) target_macro(&sb, eol, TARGETS[i].macro, TARGETS[i].features);
+    target_macro(&sb, eol, "DEFAULT", NULL);
+    patch_text_line(&sb, eol, "%s", "");
+    return sb_detach(&sb);
+}
+
+int patch_cpuid_preamble_defined(const char *text, size_t offset, const struct patch_target_set *sets, size_t n)
+{
+    if (!patch_guard_defined(text, offset, PATCH_CPUID_MACRO "_STATIC") || !patch_guard_defined(text, offset, "FMVGEN_CPU_T_DEFAULT"))
+        return 0;
+    for (size_t i = 0; i < NTARGETS; i++) {
+        if (!used(sets, n, &TARGETS[i])) continue;
+        char *m = xasprintf("FMVGEN_CPU_T_%s", TARGETS[i].macro);
+        int there = patch_guard_defined(text, offset, m);
+        free(m);
+        if (!there) return 0;
+    }
+    return 1;
+}
+
+/* ---- one function's lines ---- */
+
+/* The names f's copies forward, "a, n", and whether f returns void; or
+ * why they cannot be written. */
+static const char *forwarding(const struct patch_function *f, struct strbuf *args, int *is_void)
+{
+    json_t *note = notes_find(f->notes, NOTE_PARAMS);
+    if (!note) return "scanned before fmvgen recorded parameter names: run fmvgen scan again";
+    const char *refused = json_string_value(json_object_get(note, "refused"));
+    if (refused) return refused;
+    json_t *names = json_object_get(note, "names");
+    if (!json_is_array(names)) return "its params note lists no names: run fmvgen scan again";
+    size_t i;
+    json_t *v;
+    json_array_foreach(names, i, v)
+    {
+        if (!json_is_string(v)) return "its params note lists no names: run fmvgen scan again";
+        sb_addf(args, "%s%s", i ? ", " : "", json_string_value(v));
+    }
+    *is_void = json_is_true(json_object_get(note, "void"));
+    return NULL;
+}
+
+const char *patch_cpuid_lines(const struct patch_function *f, const char *text, size_t len,
+                              const struct patch_target_set *set, struct patch_pointer_lines *out)
+{
+    memset(out, 0, sizeof *out);
+    struct strbuf args = STRBUF_INIT;
+    int is_void = 0;
+    const char *why = forwarding(f, &args, &is_void);
+    struct patch_pointer_shape sh;
+    memset(&sh, 0, sizeof sh);
+    if (!why) why = patch_pointer_shape(f, text, len, &sh);
+    if (!why && sh.name_at == (size_t)-1) why = "its name is not written once in its head";
+    if (!why) {
+        for (size_t i = 0; i < set->targets.n && !why; i++)
+            if (!target_of(set->targets.v[i])) why = "a target --dispatch cpuid has no copy for";
+    }
+    if (why) {
+        sb_free(&args);
+        patch_pointer_shape_free(&sh);
+        return why;
+    }
+    const char *eol = sh.eol, *id = sh.ident;
+    int indent = (int)sh.indent;
+    const char *lead = text + f->offset;
+    out->before_offset = f->offset;
+    out->before = xasprintf("#ifdef FMVGEN_CPU_ON%s# define %s fmvgen_mv_%s%s# pragma GCC diagnostic push%s"
+                            "# pragma GCC diagnostic ignored \"-Wattributes\"%s#endif%s%.*s%s%s%s",
+                            eol, id, id, eol, eol, eol, eol, indent, lead, PATCH_CPUID_MACRO,
+                            f->is_static ? "_STATIC" : "", eol);
+    struct strbuf sb = STRBUF_INIT;
+    sb_addf(&sb, "#ifdef FMVGEN_CPU_ON%s# undef %s%s", eol, id, eol);
+    const char *head = sh.head, *rest = sh.head + sh.name_at + strlen(id);
+    /* the copies: the set's targets, the highest level first, then default */
+    const struct cpu_target *order[NTARGETS];
+    size_t norder = 0;
+    for (size_t t = 0; t < NTARGETS; t++)
+        for (size_t i = 0; i < set->targets.n; i++)
+            if (!strcmp(set->targets.v[i], TARGETS[t].name)) {
+                order[norder++] = &TARGETS[t];
+                break;
+            }
+    for (size_t k = 0; k <= norder; k++) {
+        const char *slug = k < norder ? order[k]->slug : "default";
+        const char *macro = k < norder ? order[k]->macro : "DEFAULT";
+        sb_addf(&sb, "%.*s%sFMVGEN_CPU_T_%s %.*sfmvgen_cp_%s_%s%s { %sfmvgen_mv_%s(%s); }%s", indent, lead,
+                f->is_static ? "" : "static ", macro, (int)sh.name_at, head, id, slug, rest, is_void ? "" : "return ",
+                id, sb_str(&args), eol);
+    }
+    sb_addf(&sb, "%.*sstatic fmvgen_fn_ fmvgen_resolve_%s(void) { unsigned l = fmvgen_cpu_levels(); return ", indent,
+            lead, id);
+    for (size_t k = 0; k < norder; k++)
+        sb_addf(&sb, "l & %uu ? (fmvgen_fn_)fmvgen_cp_%s_%s : ", order[k]->level, id, order[k]->slug);
+    sb_addf(&sb, "(fmvgen_fn_)fmvgen_cp_%s_default; }%s", id, eol);
+    sb_addf(&sb, "%.*sFMVGEN_PTR_DEF %s FMVGEN_CPU_BODY(%s, fmvgen_resolve_%s)%s", indent, lead, head, f->name, id, eol);
+    sb_addf(&sb, "# pragma GCC diagnostic pop%s#endif%s", eol, eol);
+    out->after_offset = sh.after_offset;
+    out->after = sb_detach(&sb);
+    sb_free(&args);
+    patch_pointer_shape_free(&sh);
+    return NULL;
+}

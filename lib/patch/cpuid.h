@@ -1,0 +1,84 @@
+/* cpuid.h - `fmvgen patch --dispatch cpuid`: each function f gets its own
+ * copies compiled for each target (GCC/clang `target` attribute, no
+ * target_clones) and its own resolver asking the preamble's CPUID code, so
+ * no libgcc CPU detection (__cpu_indicator_init, ~4.6 KB per linked file)
+ * is linked. Calls reach the copy through pointer dispatch's trampoline
+ * (patch/pointer.h): no IFUNC, so glibc and musl, dynamic and static.
+ *
+ * What a function f (symbol SYM, targets arch=x86-64-v3, arch=x86-64-v4)
+ * gets, whole lines only; the definition itself is untouched:
+ *
+ *   #ifdef FMVGEN_CPU_ON
+ *   # define f fmvgen_mv_f
+ *   # pragma GCC diagnostic push
+ *   # pragma GCC diagnostic ignored "-Wattributes"
+ *   #endif
+ *   FMVGEN_CLONES_CPU                       static __inline__ always_inline (_STATIC: no "static")
+ *   long f(const int *a, int n)
+ *   { ... }
+ *   #ifdef FMVGEN_CPU_ON
+ *   # undef f
+ *   static FMVGEN_CPU_T_X86_64_V3 long fmvgen_cp_f_x86_64_v3(const int *a, int n) { return fmvgen_mv_f(a, n); }
+ *   static FMVGEN_CPU_T_X86_64_V4 long fmvgen_cp_f_x86_64_v4(const int *a, int n) { return fmvgen_mv_f(a, n); }
+ *   static FMVGEN_CPU_T_DEFAULT long fmvgen_cp_f_default(const int *a, int n) { return fmvgen_mv_f(a, n); }
+ *   static fmvgen_fn_ fmvgen_resolve_f(void) { unsigned l = fmvgen_cpu_levels(); return ...; }
+ *   FMVGEN_PTR_DEF long f(const int *a, int n) FMVGEN_CPU_BODY(SYM, fmvgen_resolve_f)
+ *   # pragma GCC diagnostic pop
+ *   #endif
+ *
+ * The copies' heads are f's head (comments dropped, on one line) with the
+ * name replaced, "static" put first for an external f; each forwards its
+ * parameters by the names the scan recorded (candidates/params.h; a void
+ * f gets no "return"). The always_inline body is inlined into each copy,
+ * so it is compiled for the copy's target. The pragmas keep GCC quiet
+ * where a static copy meets a visibility attribute of f's head (an EXPORT
+ * macro), and where an inline f's copy is noinline. Where FMVGEN_CPU_ON is
+ * undefined (not x86-64 ELF, no target/naked/always_inline attributes,
+ * C++, -DFMVGEN_NO_CLONES) the lines vanish and f is the plain function.
+ *
+ * Targets: arch=x86-64-v2/-v3/-v4 as feature lists (GCC 12 does not
+ * inline into a function whose arch= differs), "avx2" as v3 without FMA;
+ * the resolver picks the highest level the CPU has (fmvgen_cpu_levels:
+ * bit 0 v2, bit 1 v3, bit 2 v4). Names read from ELF symbol tables by
+ * select and inspect: fmvgen_cpu_levels, fmvgen_cp_<ident>_<slug>
+ * (slug default, x86_64_v2, x86_64_v3, x86_64_v4, avx2),
+ * fmvgen_resolve_<ident>, fmvgen_mv_<ident>, SYM.fmvgen_ptr/_init/_ctor. */
+#ifndef FMVGEN_PATCH_CPUID_H
+#define FMVGEN_PATCH_CPUID_H
+
+#include <stddef.h>
+
+#include "patch/pointer.h"
+#include "patch/preamble.h"
+#include "util/util.h"
+
+struct patch_function;
+
+/* The marker line above a cpuid-dispatched definition (candidates/marker.h
+ * recognizes any FMVGEN_CLONES* word); + "_STATIC" for a static f. */
+#define PATCH_CPUID_MACRO "FMVGEN_CLONES_CPU"
+
+/* The first of targets --dispatch cpuid has no copy for (a target other
+ * than arch=x86-64-v2/-v3/-v4 and avx2), or NULL when it knows them all. */
+const char *patch_cpuid_unknown_target(const struct strvec *targets);
+
+/* The preamble of cpuid dispatch for sets[0..n) (each block guarded by
+ * #ifndef, so two patched files in one TU define it once): FMVGEN_CPU_ON,
+ * FMVGEN_CLONES_CPU(_STATIC), FMVGEN_PTR_ENDBR_ and FMVGEN_PTR_DEF (shared
+ * with pointer dispatch), FMVGEN_CPU_BODY, fmvgen_fn_ and
+ * fmvgen_cpu_levels, and FMVGEN_CPU_T_<SLUG> for each target the sets use
+ * and default. Lines end in eol. */
+char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const char *eol);
+
+/* 1 when text before offset defines everything sets[0..n) need (the
+ * shared block and each target's macro). */
+int patch_cpuid_preamble_defined(const char *text, size_t offset, const struct patch_target_set *sets, size_t n);
+
+/* f's lines (as pointer dispatch's: struct patch_pointer_lines), or why f
+ * cannot take them (NULL: it can): pointer dispatch's reasons, and no or a
+ * refused "params" note (candidates/params.h: C++, variadic, K&R, an
+ * unnamed parameter; a store scanned before the note existed). */
+const char *patch_cpuid_lines(const struct patch_function *f, const char *text, size_t len,
+                              const struct patch_target_set *set, struct patch_pointer_lines *out);
+
+#endif

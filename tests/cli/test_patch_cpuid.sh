@@ -1,0 +1,153 @@
+#!/bin/bash
+# test_patch_cpuid.sh - fmvgen patch --dispatch cpuid (patch/cpuid.h): each
+# C function's own target copies, chosen by the preamble's own CPUID code
+# through pointer dispatch's trampoline, with no target_clones and so no
+# libgcc CPU detection linked.
+# tests/fixtures/patch-cpuid (floorf/ceilf and popcount code that gains at
+# x86-64-v3; external EXPORT-visibility, static and void functions, one
+# used above its definition) is patched with `patch -p1` and built
+# patched and unpatched by musl-gcc (dynamic, -static), gcc (-O2 -Wall
+# -Wextra -Werror, -fcf-protection, -static, -static-pie, -fno-plt), clang
+# 14 and clang 19: each patched build prints what its unpatched build
+# prints, natively and under qemu -cpu Nehalem, SandyBridge and Haswell;
+# none links __cpu_indicator_init or __cpu_model, each has
+# fmvgen_cpu_levels and the copies, the x86-64-v3 copy holds VEX code, the
+# musl builds no IRELATIVE relocation. As a -fvisibility=hidden shared
+# library it exports what the unpatched one does. Targets it has no copy
+# for are a usage error; avx2 gives one FMA-free copy. Functions it cannot
+# take fall back to IFUNC with the reason (a body naming its function, C++,
+# a store scanned before the params note); a candidate's helpers stay
+# always_inline in its copies; patch-libc's patched file compiles as C89
+# (pedantic) and C++98. Scanned again, the patched tree has no candidate.
+source "$TESTLIB"
+PATCH_LIBC_FIXTURE=patch-cpuid
+source "$(dirname "$TESTLIB")/patch_libc.sh"
+
+"$FMVGEN" patch --dispatch cpuid --targets arch=x86-64-v3,sse4.2 >/dev/null 2>"$TMP/bad.err"
+expect_eq "unknown target: usage error" "$?" 2
+expect_match "unknown target: named" "$(cat "$TMP/bad.err")" "^fmvgen: --dispatch cpuid: target 'sse4.2' has no copy"
+json=$("$FMVGEN" patch --dispatch cpuid --json 2>/dev/null)
+expect_eq "json: dispatch" "$(jq -r .dispatch <<<"$json")" cpuid
+expect_eq "json: every function by its copies" \
+  "$(jq -r '[.functions[] | .name + "=" + .dispatch] | sort | join(",")' <<<"$json")" \
+  "add_scaled=cpuid,count_bits=cpuid,popcount_all=cpuid,snap_one=cpuid,snap_sum=cpuid"
+expect_eq "json: no IFUNC fallback" "$(jq -c .ifunc_fallback <<<"$json")" "[]"
+avx2=$("$FMVGEN" patch --dispatch cpuid --exact 2>/dev/null)
+expect_match "--exact: one FMA-free copy" "$avx2" 'FMVGEN_CPU_T_AVX2 __attribute__\(\(target\("[a-z0-9.,]*avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave"\), noinline\)\)'
+expect_match "--exact: chosen at level v3" "$avx2" 'l & 2u \? \(fmvgen_fn_\)fmvgen_cp_snap_sum_avx2 : \(fmvgen_fn_\)fmvgen_cp_snap_sum_default;'
+"$FMVGEN" patch --dispatch cpuid -o "$TMP/fmv.patch" 2>/dev/null
+expect_match "header: the dispatch" "$(cat "$TMP/fmv.patch")" 'Dispatch: cpuid \(--dispatch cpuid\)'
+expect_no_match "header: no IFUNC text" "$(cat "$TMP/fmv.patch")" 'The clones need IFUNC|Dispatched by IFUNC'
+patch -s -p1 <"$TMP/fmv.patch"
+expect_eq "patch -p1" "$?" 0
+k=$(cat k.c)
+expect_contains "k.c: count_bits renamed" "$k" \
+  $'#ifdef FMVGEN_CPU_ON\n# define count_bits fmvgen_mv_count_bits\n# pragma GCC diagnostic push\n# pragma GCC diagnostic ignored "-Wattributes"\n#endif\nFMVGEN_CLONES_CPU\nEXPORT long count_bits(const unsigned long long *w, int n)\n{'
+expect_contains "k.c: count_bits' copies, resolver and trampoline" "$k" \
+  $'}\n#ifdef FMVGEN_CPU_ON\n# undef count_bits\nstatic FMVGEN_CPU_T_X86_64_V4 EXPORT long fmvgen_cp_count_bits_x86_64_v4(const unsigned long long *w, int n) { return fmvgen_mv_count_bits(w, n); }\nstatic FMVGEN_CPU_T_X86_64_V3 EXPORT long fmvgen_cp_count_bits_x86_64_v3(const unsigned long long *w, int n) { return fmvgen_mv_count_bits(w, n); }\nstatic FMVGEN_CPU_T_DEFAULT EXPORT long fmvgen_cp_count_bits_default(const unsigned long long *w, int n) { return fmvgen_mv_count_bits(w, n); }\nstatic fmvgen_fn_ fmvgen_resolve_count_bits(void) { unsigned l = fmvgen_cpu_levels(); return l & 4u ? (fmvgen_fn_)fmvgen_cp_count_bits_x86_64_v4 : l & 2u ? (fmvgen_fn_)fmvgen_cp_count_bits_x86_64_v3 : (fmvgen_fn_)fmvgen_cp_count_bits_default; }\nFMVGEN_PTR_DEF EXPORT long count_bits(const unsigned long long *w, int n) FMVGEN_CPU_BODY(count_bits, fmvgen_resolve_count_bits)\n# pragma GCC diagnostic pop\n#endif\n'
+expect_contains "k.c: void add_scaled forwards without return" "$k" \
+  'static FMVGEN_CPU_T_DEFAULT EXPORT void fmvgen_cp_add_scaled_default(float *y, const float *x, float k, int n) { fmvgen_mv_add_scaled(y, x, k, n); }'
+expect_contains "k.c: static snap_one's body" "$k" $'#endif\nFMVGEN_CLONES_CPU_STATIC\nstatic float snap_one(const float *a, int n)\n{'
+expect_contains "k.c: static snap_one's copy (no second static)" "$k" \
+  $'\nFMVGEN_CPU_T_DEFAULT static float fmvgen_cp_snap_one_default(const float *a, int n) { return fmvgen_mv_snap_one(a, n); }\n'
+expect_eq "k.c: popcount_all, used above its definition, needs no redeclaration" \
+  "$(grep -c 'popcount_all(const unsigned long long \*w, int n);' k.c)" 0
+expect_eq "k.c: one preamble" "$(grep -c '^#ifndef FMVGEN_CLONES_CPU_STATIC$' k.c)" 1
+
+patch_libc_configs " -Wall -Wextra -Werror"
+add_config gcc gcc "-O2 -Wall -Wextra -Werror"
+add_config gcc-cet gcc "-O2 -fcf-protection -Wall -Wextra -Werror"
+ran=0
+for cfg in "${configs[@]}"; do
+  IFS='|' read -r name cc flags <<<"$cfg"
+  if ! build "$U" "$name" "$cc" "${flags% -Wall*}"; then fail "$name: unpatched build: $(head -3 "$TMP/build-$name.log")"; continue; fi
+  if ! build "$P" "$name" "$cc" "$flags"; then fail "$name: patched build: $(head -3 "$TMP/build-$name.log")"; continue; fi
+  ran=$((ran + 1))
+  prog="$P/prog-$name"
+  want=$("$U/prog-$name")
+  expect_match "$name: unpatched prints" "$want" '^-?[0-9]+ [0-9]+ '
+  expect_eq "$name: patched output natively" "$("$prog")" "$want"
+  for cpu in Nehalem SandyBridge Haswell; do
+    expect_eq "$name: patched output on $cpu" "$(qemu-x86_64 -cpu "$cpu" "$prog" 2>/dev/null)" "$want"
+  done
+  syms=$(nm "$prog")
+  expect_no_match "$name: no libgcc CPU detection" "$syms" '__cpu_indicator_init|__cpu_model'
+  expect_match "$name: fmvgen_cpu_levels" "$syms" ' t fmvgen_cpu_levels$'
+  for fn in add_scaled count_bits popcount_all snap_one snap_sum; do
+    for slug in x86_64_v3 x86_64_v4 default; do
+      expect_match "$name: $fn's $slug copy" "$syms" " t fmvgen_cp_${fn}_${slug}$"
+    done
+  done
+  v3=$(objdump -d --no-show-raw-insn "$prog" | awk '/<fmvgen_cp_snap_sum_x86_64_v3>:/,/^$/')
+  expect_match "$name: the v3 copy holds VEX code" "$v3" 'vround|vrndscale'
+  case "$name" in
+    musl*) expect_eq "$name: no IRELATIVE relocation" "$(readelf -rW "$prog" | grep -c IRELATIV)" 0 ;;
+    gcc-cet) expect_match "$name: the trampoline starts with endbr64" \
+      "$(objdump -d --no-show-raw-insn "$prog" | grep -A1 '<count_bits>:' | tail -1)" 'endbr64' ;;
+  esac
+done
+[ "$ran" -ge 5 ] && pass || fail "too few builds ran ($ran): ${configs[*]}"
+
+# Scanned again, the patched tree has no candidate: its copies are fmvgen's own.
+(cd "$P" && make -s clean && "$FMVGEN" scan --root "$P" -- make -s CC=gcc >/dev/null 2>&1)
+rj=$(cd "$P" && "$FMVGEN" list --json)
+expect_eq "rescanned: no candidate" "$(jq '[.functions[] | select(.status == "candidate")] | length' <<<"$rj")" 0
+expect_match "rescanned: a default copy excluded as fmvgen's own" \
+  "$(jq -r '.functions[] | select(.name == "fmvgen_cp_popcount_all_default") | .detail' <<<"$rj")" \
+  "^fmvgen_cp_popcount_all_default is fmvgen's own code \(--dispatch cpuid\)$"
+
+# A -fvisibility=hidden shared library: it exports what it exported.
+for cc in gcc clang-14 clang-19; do
+  command -v "$cc" >/dev/null || continue
+  exports() { (cd "$1" && rm -f libk.so && make -s CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" libk.so >/dev/null 2>&1 &&
+    readelf -W --dyn-syms libk.so | awk '$7 != "UND" && $4 != "NOTYPE" {print $4, $5, $6, $8}' | sort); }
+  want=$(exports "$U")
+  expect_match "$cc: unpatched library exports count_bits" "$want" 'FUNC GLOBAL DEFAULT count_bits'
+  expect_eq "$cc: patched library exports the same" "$(exports "$P")" "$want"
+done
+
+# Shapes it cannot take: IFUNC instead, said why.
+V=$(copy_fixture patch-pointer)
+(cd "$V" && "$FMVGEN" scan --root "$V" -- make -s CC=gcc >/dev/null 2>&1 && make -s clean)
+vj=$(cd "$V" && "$FMVGEN" patch --dispatch cpuid --json 2>"$TMP/v.err")
+expect_eq "patch-pointer: json" "$(jq -r '[.functions[] | .name + "=" + .dispatch] | sort | join(",")' <<<"$vj")" \
+  "dotp=cpuid,hidden_sum=cpuid,scale=ifunc"
+expect_match "patch-pointer: scale's reason" "$(jq -r '.ifunc_fallback | join("|")' <<<"$vj")" '^k.c:23 scale: its body names it too'
+expect_match "patch-pointer: said on stderr" "$(cat "$TMP/v.err")" \
+  'k.c:23: scale is dispatched by IFUNC \(glibc only\), not by its own CPUID copies: its body names it too'
+(cd "$V" && "$FMVGEN" patch --dispatch cpuid -o "$TMP/v.patch" 2>/dev/null)
+expect_match "patch-pointer: the header lists it" "$(cat "$TMP/v.patch")" \
+  $'Dispatched by IFUNC instead, FMVGEN_CLONES \\(glibc only\\) \\(1\\):\n  k.c:23 scale: its body names it too'
+sqlite3 "$V/.fmvgen/store.sqlite" "UPDATE functions SET notes = '[]' WHERE name = 'dotp'"
+expect_match "a store scanned before the params note: rescan" \
+  "$(cd "$V" && "$FMVGEN" patch --dispatch cpuid --json 2>/dev/null | jq -r '.ifunc_fallback | join("|")')" \
+  'dotp: scanned before fmvgen recorded parameter names: run fmvgen scan again'
+X="$TMP/cxx" && mkdir -p "$X"
+printf 'long bits(const unsigned long long *w, int n)\n{\n    long s = 0;\n    for (int i = 0; i < n; i++) s += __builtin_popcountll(w[i]);\n    return s;\n}\n' >"$X/k.cc"
+(cd "$X" && "$FMVGEN" scan --root "$X" -- g++ -O2 -c k.cc -o k.o >/dev/null 2>&1)
+expect_match "C++: IFUNC, said why" \
+  "$(cd "$X" && "$FMVGEN" patch --dispatch cpuid --json 2>/dev/null | jq -r '.ifunc_fallback[0]')" \
+  ': a C\+\+ function \(its class-type parameters would be copied\)$'
+
+# A candidate's helpers are always_inline in its copies.
+H=$(copy_fixture patch-helpers)
+(cd "$H" && make -s CC=gcc >/dev/null && ./prog 300 >"$TMP/h.base" && make -s clean &&
+  "$FMVGEN" scan -- make CC=gcc >/dev/null 2>&1 && make -s clean && "$FMVGEN" patch --dispatch cpuid --apply >/dev/null 2>&1) ||
+  fail "patch-helpers: scan and patch"
+for cc in gcc clang-14 clang-19; do
+  command -v "$cc" >/dev/null || continue
+  (cd "$H" && make -s clean && make -s CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" >"$TMP/h.log" 2>&1) ||
+    { fail "patch-helpers $cc: build: $(head -3 "$TMP/h.log")"; continue; }
+  expect_eq "patch-helpers $cc: same output" "$(cd "$H" && ./prog 300)" "$(cat "$TMP/h.base")"
+  expect_no_match "patch-helpers $cc: no helper of its own" "$(nm "$H/prog")" ' t (scale|accumulate|running_sum)$'
+  expect_match "patch-helpers $cc: blend's copies" "$(nm "$H/prog")" ' t fmvgen_cp_blend_x86_64_v3$'
+done
+
+# patch-libc's patched file: C89 (pedantic) and C++98.
+C=$(copy_fixture patch-libc)
+cd "$C" && "$FMVGEN" scan --root "$C" -- make -s CC=gcc >/dev/null 2>&1 && make -s clean
+"$FMVGEN" patch --dispatch cpuid --apply >/dev/null 2>&1
+expect_eq "patch-libc: cpuid lines" "$(cat kernel.c main.c | grep -c '^FMVGEN_CLONES_CPU')" 4
+patch_libc_pedantic ""
+
+finish

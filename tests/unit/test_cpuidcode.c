@@ -1,0 +1,256 @@
+/* Unit tests of lib/elf/cpuidcode (and its use by elf/codesize.h and
+ * select/codecost.h) on the hand-written --dispatch cpuid shape of
+ * tests/fixtures/cpuid-shape, compiled at test time by gcc, clang and
+ * clang-19 when installed: a library whose TU a.c holds two cpuid functions
+ * (one fmvgen_cpu_levels) and b.c one whose naked trampoline's size spans
+ * its .fmvgen_ctor (as the patch's does), and a program with two TUs of one basename
+ * (d1/u.c, d2/u.c: a static `work` and its own fmvgen_cpu_levels each) and
+ * an IFUNC target_clones function (what a fallback is; it links libgcc's
+ * CPU detection). Checked against the symbols' sizes: copies, default,
+ * resolver and trampoline bytes per function, the units and their
+ * fmvgen_cpu_levels, each file's CPU detection split, and the fixed parts
+ * codecost hands the budget; a stripped file tells nothing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf/codesize.h"
+#include "elf/cpuidcode.h"
+#include "elf/elffile.h"
+#include "run/spawn.h"
+#include "select/codecost.h"
+#include "select/result.h"
+#include "util/util.h"
+
+#define SHAPE FIXTURES_DIR "/cpuid-shape"
+
+static int have(const char *cc)
+{
+    char *const argv[] = {(char *)cc, "--version", NULL};
+    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
+    return run_argv(argv, &o, NULL) == 0;
+}
+
+static void run_ok(char *const *argv)
+{
+    struct run_opts o = {.capture_stderr = 1};
+    struct run_result r;
+    int rc = run_argv(argv, &o, &r);
+    if (rc) fprintf(stderr, "%s failed: %s\n", argv[0], r.err ? r.err : "");
+    assert_int_equal(rc, 0);
+    run_result_free(&r);
+}
+
+/* The sizes of the FUNC symbols named name in path, an address once. */
+static uint64_t sym_bytes(const char *path, const char *name)
+{
+    struct elf_file ef;
+    assert_int_equal(elf_file_open(path, &ef), 0);
+    uint64_t sum = 0, seen[8];
+    size_t n_seen = 0;
+    for (size_t i = 0; i < ef.n_syms; i++) {
+        const struct elf_sym *s = &ef.syms[i];
+        if (strcmp(s->name, name) || s->type != 2 /* STT_FUNC */) continue;
+        int dup = 0;
+        for (size_t k = 0; k < n_seen && !dup; k++) dup = seen[k] == s->value;
+        if (dup || n_seen == 8) continue;
+        seen[n_seen++] = s->value;
+        sum += s->size;
+    }
+    elf_file_close(&ef);
+    return sum;
+}
+
+static const struct code_size_function *find(const struct code_size *cs, const char *name)
+{
+    const struct code_size_function *f = code_size_find(cs, name);
+    assert_non_null(f);
+    return f;
+}
+
+/* fmvgen_resolve_IDENT + IDENT.fmvgen_init + the trampoline IDENT */
+static uint64_t dispatch_bytes(const char *path, const char *ident)
+{
+    char *resolve = xasprintf("fmvgen_resolve_%s", ident), *init = xasprintf("%s.fmvgen_init", ident);
+    uint64_t b = sym_bytes(path, resolve) + sym_bytes(path, init) + sym_bytes(path, ident);
+    free(resolve);
+    free(init);
+    return b;
+}
+
+static void check_compiler(const char *cc)
+{
+    if (!have(cc)) {
+        print_message("%s not installed: skipped\n", cc);
+        return;
+    }
+    char *dir = make_temp_dir("test-cpuidcode");
+    char *lib = path_join(dir, "libk.so"), *prog = path_join(dir, "prog"), *strip = path_join(dir, "stripped.so");
+    char *const c_lib[] = {(char *)cc, "-O2", "-shared", "-fPIC", SHAPE "/a.c", SHAPE "/b.c", "-o", lib, NULL};
+    char *const c_prog[] = {(char *)cc, "-O2", SHAPE "/prog.c", SHAPE "/d1/u.c", SHAPE "/d2/u.c", "-o", prog, NULL};
+    char *const c_strip[] = {(char *)cc, "-O2", "-s", "-shared", "-fPIC", SHAPE "/a.c", "-o", strip, NULL};
+    run_ok(c_lib);
+    run_ok(c_prog);
+
+    /* the library: sum and dot in a.c's one unit, sharing its CPU check */
+    struct elf_file ef;
+    struct elf_cpuid_code cc_lib;
+    assert_int_equal(elf_file_open(lib, &ef), 0);
+    assert_int_equal(elf_cpuid_code(&ef, &cc_lib), 0);
+    elf_file_close(&ef);
+    uint64_t levels = sym_bytes(lib, "fmvgen_cpu_levels");   /* a.c's and b.c's */
+    assert_true(levels > 0);
+    assert_int_equal(cc_lib.n_functions, 3);
+    /* scale (b.c): its naked trampoline's size spans scale.fmvgen_ctor,
+     * counted once */
+    const struct elf_cpuid_function *sc = &cc_lib.functions[2];
+    assert_string_equal(sc->name, "scale");
+    assert_string_equal(sc->unit, "b.c#0");
+    assert_int_equal(sc->levels_bytes + cc_lib.functions[0].levels_bytes, levels);
+    assert_true(sym_bytes(lib, "scale.fmvgen_ctor") > 0);
+    assert_int_equal(sc->dispatch_bytes,
+                     sym_bytes(lib, "fmvgen_resolve_scale") + sym_bytes(lib, "scale.fmvgen_init") + sym_bytes(lib, "scale"));
+    for (size_t i = 0; i < 2; i++) {
+        const struct elf_cpuid_function *f = &cc_lib.functions[i];
+        assert_true(!strcmp(f->name, "sum") || !strcmp(f->name, "dot"));
+        assert_string_equal(f->unit, "a.c#0");
+        assert_int_equal(f->n_copies, 2);
+        assert_int_equal(f->levels_bytes, sym_bytes(lib, "fmvgen_cpu_levels") - sc->levels_bytes);
+        char *v3 = xasprintf("fmvgen_cp_%s_x86_64_v3", f->name), *def = xasprintf("fmvgen_cp_%s_default", f->name);
+        assert_int_equal(f->copy_bytes, sym_bytes(lib, v3));
+        assert_int_equal(f->default_bytes, sym_bytes(lib, def));
+        assert_true(f->copy_bytes > 0 && f->default_bytes > 0);
+        assert_int_equal(f->dispatch_bytes, dispatch_bytes(lib, f->name));
+        free(v3);
+        free(def);
+    }
+    uint64_t sc_levels = sc->levels_bytes;
+    elf_cpuid_code_free(&cc_lib);
+
+    /* the build as codesize measures it */
+    struct code_size cs;
+    assert_int_equal(code_size_of_dir(dir, &cs), 0);
+    assert_int_equal(cs.n_files, 2);
+    size_t at_lib = strcmp(cs.files[0].path, lib) ? 1 : 0, at_prog = 1 - at_lib;
+    assert_string_equal(cs.files[at_lib].path, lib);
+    assert_int_equal(cs.files[at_lib].cpu_levels_bytes, levels);
+    assert_int_equal(cs.files[at_lib].cpu_detect_bytes, 0);   /* no compiler resolver: no libgcc cpuinfo */
+    uint64_t prog_levels = sym_bytes(prog, "fmvgen_cpu_levels");   /* both units' */
+    assert_int_equal(cs.files[at_prog].cpu_levels_bytes, prog_levels);
+    assert_true(cs.files[at_prog].cpu_detect_bytes > 0);     /* tc's resolver links it */
+
+    const struct code_size_function *sum = find(&cs, "sum");
+    assert_int_equal(sum->n_files, 0);
+    assert_int_equal(sum->n_units, 1);
+    assert_int_equal(sum->units[0].file, at_lib);
+    assert_string_equal(sum->units[0].unit, "a.c#0");
+    assert_int_equal(sum->units[0].levels_bytes, levels - sc_levels);
+    assert_int_equal(code_size_added(sum), sym_bytes(lib, "fmvgen_cp_sum_x86_64_v3") + dispatch_bytes(lib, "sum"));
+    assert_int_equal(sum->default_bytes, sym_bytes(lib, "fmvgen_cp_sum_default"));
+
+    /* two static `work`, one per u.c: one name, two units */
+    const struct code_size_function *work = find(&cs, "work");
+    assert_int_equal(work->n_files, 0);
+    assert_int_equal(work->n_units, 2);
+    assert_string_equal(work->units[0].unit, "u.c#0");
+    assert_string_equal(work->units[1].unit, "u.c#1");
+    assert_int_equal(work->units[0].levels_bytes + work->units[1].levels_bytes, prog_levels);
+    assert_int_equal(work->clone_bytes, sym_bytes(prog, "fmvgen_cp_work_x86_64_v3"));
+    assert_int_equal(work->resolver_bytes, dispatch_bytes(prog, "work"));
+
+    /* the IFUNC function: its file's runtime CPU detection, no unit */
+    const struct code_size_function *tc = find(&cs, "tc");
+    assert_int_equal(tc->n_files, 1);
+    assert_int_equal(tc->files[0], at_prog);
+    assert_int_equal(tc->n_units, 0);
+    code_size_free(&cs);
+
+    /* codecost: the parts the budget counts (the baseline: an empty build) */
+    char *base = path_join(dir, "base");
+    mkdir_p(base, 0755);
+    struct select_report r;
+    memset(&r, 0, sizeof r);
+    r.n_variants = 2;
+    r.variants = xcalloc(2, sizeof *r.variants);
+    r.variants[0].name = xstrdup("baseline");
+    r.variants[1].name = xstrdup("fma-free");
+    const char *names[] = {"sum", "work", "tc"};
+    r.n_functions = 3;
+    r.functions = xcalloc(3, sizeof *r.functions);
+    for (size_t f = 0; f < 3; f++) r.functions[f].name = xstrdup(names[f]);
+    const char *dirs[] = {base, dir};
+    struct select_build_dirs bd = {.variants = dirs};
+    select_measure_code(&r, &bd);
+    assert_int_equal(r.variants[1].code.cpu_levels_bytes, levels + prog_levels);
+    /* the build's CPU detection: fmvgen's and libgcc's (prog's) */
+    assert_true(r.variants[1].code.cpu_detect_bytes > (int64_t)(levels + prog_levels));
+    const struct select_clone_files *cf = &r.functions[0].clone_files[1];
+    assert_int_equal(cf->n, 1);
+    assert_string_equal(cf->files[0].path, "libk.so");
+    assert_string_equal(cf->files[0].unit, "a.c#0");
+    assert_int_equal(cf->files[0].cpu_detect, levels - sc_levels);
+    cf = &r.functions[1].clone_files[1];
+    assert_int_equal(cf->n, 2);
+    assert_string_equal(cf->files[0].unit, "u.c#0");
+    assert_string_equal(cf->files[1].unit, "u.c#1");
+    cf = &r.functions[2].clone_files[1];
+    assert_int_equal(cf->n, 1);
+    assert_string_equal(cf->files[0].path, "prog");
+    assert_null(cf->files[0].unit);
+    assert_true(cf->files[0].cpu_detect > 0);
+    select_report_free(&r);
+
+    /* stripped: nothing to tell */
+    run_ok(c_strip);
+    assert_int_equal(elf_file_open(strip, &ef), 0);
+    struct elf_cpuid_code cc_strip;
+    assert_int_equal(elf_cpuid_code(&ef, &cc_strip), -1);
+    assert_int_equal(cc_strip.n_functions, 0);
+    elf_file_close(&ef);
+
+    remove_tree(dir);
+    free(base);
+    free(dir);
+    free(lib);
+    free(prog);
+    free(strip);
+}
+
+/* shared bytes once: disjoint, overlapping, contained, touching */
+static void test_ranges(void **state)
+{
+    (void)state;
+    uint64_t a[] = {100, 10, 0, 5, 103, 4, 110, 2};
+    assert_int_equal(elf_ranges_bytes(a, 4), 5 + 10 + 2);
+    uint64_t b[] = {10, 14, 16, 6, 0, 12};   /* 0..12, 10..24, 16..22 */
+    assert_int_equal(elf_ranges_bytes(b, 3), 24);
+    assert_int_equal(elf_ranges_bytes(NULL, 0), 0);
+}
+
+static void test_gcc(void **state)
+{
+    (void)state;
+    check_compiler("gcc");
+}
+
+static void test_clang(void **state)
+{
+    (void)state;
+    check_compiler("clang");
+    check_compiler("clang-19");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ranges),
+        cmocka_unit_test(test_gcc),
+        cmocka_unit_test(test_clang),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

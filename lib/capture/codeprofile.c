@@ -39,37 +39,68 @@ int codeprofile_read(const char *object, struct func_isa_list *out, char **why)
     return funcisa_read_object_shares(object, object_frames, NULL, out, why);
 }
 
+/* The entry of cache for object, read now when it holds none (the oldest
+ * entry makes room). */
+static struct codeprofile_entry *profiles_of(struct codeprofile_cache *cache, const char *object)
+{
+    for (size_t i = 0; i < cache->n; i++)
+        if (!strcmp(cache->v[i].object, object)) return &cache->v[i];
+    if (cache->n == CODEPROFILE_CACHE) {
+        codeprofile_entry_free(&cache->v[0]);
+        memmove(&cache->v[0], &cache->v[1], (cache->n - 1) * sizeof *cache->v);
+        cache->n--;
+    }
+    struct codeprofile_entry *e = &cache->v[cache->n++];
+    memset(e, 0, sizeof *e);
+    e->object = xstrdup(object);
+    cache->reads++;
+    struct func_isa_list l = {0};
+    e->ok = codeprofile_read(object, &l, &e->why) == 0;
+    for (size_t i = 0; e->ok && i < l.n; i++) {
+        json_t *j = funcisa_to_json(&l.v[i]);
+        char *text = json_dumps(j, JSON_COMPACT);
+        json_decref(j);
+        sv_push(&e->names, l.v[i].name);
+        sv_push(&e->profiles, text ? text : "{}");
+        free(text);
+    }
+    funcisa_list_free(&l);
+    return e;
+}
+
+void codeprofile_entry_free(struct codeprofile_entry *e)
+{
+    free(e->object);
+    free(e->why);
+    sv_free(&e->names);
+    sv_free(&e->profiles);
+    memset(e, 0, sizeof *e);
+}
+
+void codeprofile_cache_free(struct codeprofile_cache *cache)
+{
+    for (size_t i = 0; i < cache->n; i++) codeprofile_entry_free(&cache->v[i]);
+    cache->n = 0;
+}
+
 int codeprofile_store(struct store *st, const struct compile_row *row, const char *variant, const char *object,
                       void *ctx)
 {
-    (void)ctx;
-    struct func_isa_list l = {0};
-    char *why = NULL;
+    struct codeprofile_cache own = {0}, *cache = ctx ? ctx : &own;
+    const struct codeprofile_entry *e = profiles_of(cache, object);
     int rc = 0;
-    if (codeprofile_read(object, &l, &why) != 0) {
-        char *detail = xasprintf("%s: %s", variant, why ? why : "cannot read the object");
+    if (!e->ok) {
+        char *detail = xasprintf("%s: %s", variant, e->why ? e->why : "cannot read the object");
         rc = store_add_tu_note(st, row->id, TU_NOTE_ISA_UNMATCHED, detail);
         free(detail);
     } else {
-        struct strvec names = STRVEC_INIT, profiles = STRVEC_INIT;
-        for (size_t i = 0; i < l.n; i++) {
-            json_t *j = funcisa_to_json(&l.v[i]);
-            char *text = json_dumps(j, JSON_COMPACT);
-            json_decref(j);
-            sv_push(&names, l.v[i].name);
-            sv_push(&profiles, text ? text : "{}");
-            free(text);
-        }
-        rc = store_set_function_profiles(st, row->id, variant, &names, &profiles);
-        sv_free(&names);
-        sv_free(&profiles);
+        rc = store_set_function_profiles(st, row->id, variant, &e->names, &e->profiles);
     }
     if (rc == 0 && !strcmp(variant, "build")) {
         struct strvec names = STRVEC_INIT;
         if (elf_object_functions(object, &names) == 0) rc = store_set_object_functions(st, row->id, &names);
         sv_free(&names);
     }
-    free(why);
-    funcisa_list_free(&l);
+    codeprofile_cache_free(&own);
     return rc;
 }

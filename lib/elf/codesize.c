@@ -18,6 +18,8 @@
 #include "elf/cpuidcode.h"
 #include "elf/elffile.h"
 #include "elf/inspect.h"
+#include "elf/padding.h"
+#include "elf/pltslots.h"
 
 int elf_is_linked_x86_64(const char *path)
 {
@@ -105,7 +107,80 @@ static int is_cpuid(const struct elf_mv_function *fn)
     return fn->dispatch == ELF_MV_DISPATCH_CPUID;
 }
 
-static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir, size_t file)
+/* The padding after f's non-default clones and its resolver, and the PLT
+ * entries its resolver fills, in ef. */
+static void add_extra(const struct elf_file *ef, const struct elf_plt_slots *plt, const struct inspect_function *inf,
+                      struct code_size_function *f)
+{
+    const struct elf_mv_function *fn = inf->fn;
+    if (fn->resolver_addr) f->padding_bytes += elf_padding_after(ef, fn->resolver_addr, fn->resolver_size);
+    uint64_t p = elf_plt_bytes_for(plt, fn->resolver_addr, fn->name, fn->ifunc);
+    if (p) {
+        f->plt = xrealloc(f->plt, (f->n_plt + 1) * sizeof *f->plt);
+        f->plt[f->n_plt++] = (struct code_size_plt){f->files[f->n_files - 1], p};
+    }
+    for (size_t c = 0; c < fn->n_clones; c++)
+        if (!fn->clones[c].is_default) f->padding_bytes += elf_padding_after(ef, fn->clones[c].addr, inf->clones[c].size);
+}
+
+/* The alignment of a function at addr with gap bytes of padding before
+ * it: what the gap shows (the power of two above it), at least the 16
+ * bytes GCC and Clang align functions to, at most what addr is a multiple
+ * of (up to 64). */
+static uint64_t run_alignment(uint64_t addr, uint64_t gap)
+{
+    uint64_t a = 16, most = 1;
+    while (a <= gap) a *= 2;
+    while (most < 64 && addr % (2 * most) == 0) most *= 2;
+    return a < most ? a : most;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The padding before each run of added code in ef - the non-default
+ * clones and resolvers of ir's counted functions and the CPU detection -
+ * that ends its section's functions: the padding the function before it
+ * needs now, which it did not need when it was last. (A run with functions
+ * of the build after it took the place of padding that was there.) Which
+ * function comes last before such a run depends on what else is cloned,
+ * so the most it can need is counted: the run's alignment less one byte. */
+static uint64_t run_padding(const struct elf_file *ef, const struct inspect_report *ir)
+{
+    uint64_t *v = NULL, *cpu = NULL;   /* pairs (address, size) */
+    size_t n = 0, n_cpu = 0;
+    if (elf_cpu_detect_functions(ef, &cpu, &n_cpu) != 0) n_cpu = 0;
+    v = xrealloc(v, (2 * n_cpu + 1) * sizeof *v);
+    for (size_t i = 0; i < 2 * n_cpu; i++) v[n++] = cpu[i];
+    free(cpu);
+    for (size_t i = 0; i < ir->list.n_functions; i++) {
+        const struct inspect_function *inf = &ir->functions[i];
+        if (!inf->counted || is_cpuid(inf->fn)) continue;   /* IFUNC and pointer clones only */
+        const struct elf_mv_function *fn = inf->fn;
+        v = xrealloc(v, (n + 2 * fn->n_clones + 2) * sizeof *v);
+        if (fn->resolver_addr) v[n++] = fn->resolver_addr, v[n++] = fn->resolver_size;
+        for (size_t c = 0; c < fn->n_clones; c++)
+            if (!fn->clones[c].is_default) v[n++] = fn->clones[c].addr, v[n++] = inf->clones[c].size;
+    }
+    if (n) qsort(v, n / 2, 2 * sizeof *v, cmp_u64);
+    uint64_t sum = 0, run_end = 0, run_start = 0, before = 0;
+    for (size_t i = 0; i < n; i += 2) {
+        if (!v[i + 1] || (i && v[i] == v[i - 2])) continue;
+        if (v[i] != run_end) before = elf_padding_before(ef, run_start = v[i]);   /* a run starts */
+        uint64_t end = v[i] + v[i + 1];
+        run_end = end + elf_padding_after(ef, v[i], v[i + 1]);
+        int last = i + 2 >= n || v[i + 2] != run_end;   /* the run ends here */
+        if (last && before && !elf_function_after(ef, end)) sum += run_alignment(run_start, before) - 1;
+    }
+    free(v);
+    return sum;
+}
+
+static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir, size_t file,
+                          const struct elf_file *ef, const struct elf_plt_slots *plt)
 {
     for (size_t i = 0; i < ir->list.n_functions; i++) {
         const struct inspect_function *inf = &ir->functions[i];
@@ -122,6 +197,7 @@ static void add_functions(struct code_size *cs, size_t *cap, const struct inspec
             if (fn->clones[c].is_default) f->default_bytes += size;
             else f->clone_bytes += size;
         }
+        add_extra(ef, plt, inf, f);
     }
 }
 
@@ -168,21 +244,29 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         }
         struct elf_cpuid_code cc;
         elf_cpuid_code(&ef, &cc);   /* stripped: none found */
-        elf_file_close(&ef);
         struct inspect_report ir;
         if (inspect_file(files[i], &ir) != 0) {
+            elf_file_close(&ef);
             out->n_unreadable++;
             elf_cpuid_code_free(&cc);
             continue;
         }
+        struct elf_plt_slots plt;
+        elf_plt_slots_read(&ef, &plt);
         file.path = xstrdup(files[i]);
+        file.plt_entry_bytes = plt.entry_bytes;
+        file.run_padding = run_padding(&ef, &ir);
         out->files = xrealloc(out->files, (out->n_files + 1) * sizeof *out->files);
         out->files[out->n_files] = file;
-        add_functions(out, &cap, &ir, out->n_files);
+        add_functions(out, &cap, &ir, out->n_files, &ef, &plt);
         add_cpuid_functions(out, &cap, &cc, out->n_files);
+        out->files[out->n_files].jump_slots = plt.jump_slots;   /* kept */
+        plt.jump_slots = (struct strvec)STRVEC_INIT;
         out->n_files++;
+        elf_plt_slots_free(&plt);
         inspect_free(&ir);
         elf_cpuid_code_free(&cc);
+        elf_file_close(&ef);
     }
     if (out->n_functions) qsort(out->functions, out->n_functions, sizeof *out->functions, cmp_function);
     for (size_t i = 0; i < out->n_functions; i++) {
@@ -214,9 +298,16 @@ const struct code_size_function *code_size_find(const struct code_size *cs, cons
     return NULL;
 }
 
+uint64_t code_size_plt_bytes(const struct code_size_function *f)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < f->n_plt; i++) sum += f->plt[i].bytes;
+    return sum;
+}
+
 uint64_t code_size_added(const struct code_size_function *f)
 {
-    return f->clone_bytes + f->resolver_bytes;
+    return f->clone_bytes + f->resolver_bytes + f->padding_bytes + code_size_plt_bytes(f);
 }
 
 void code_size_free(struct code_size *cs)
@@ -224,11 +315,15 @@ void code_size_free(struct code_size *cs)
     for (size_t i = 0; i < cs->n_functions; i++) {
         free(cs->functions[i].name);
         free(cs->functions[i].files);
+        free(cs->functions[i].plt);
         for (size_t u = 0; u < cs->functions[i].n_units; u++) free(cs->functions[i].units[u].unit);
         free(cs->functions[i].units);
     }
     free(cs->functions);
-    for (size_t i = 0; i < cs->n_files; i++) free(cs->files[i].path);
+    for (size_t i = 0; i < cs->n_files; i++) {
+        free(cs->files[i].path);
+        sv_free(&cs->files[i].jump_slots);
+    }
     free(cs->files);
     memset(cs, 0, sizeof *cs);
 }

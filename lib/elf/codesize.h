@@ -7,16 +7,20 @@
  *                   executable and shared library of the build, summed;
  *   a function's    its non-default clones plus its resolver, summed over
  *   added bytes     the files holding it - what target_clones added for it
- *                   (the default clone is the code the function had anyway).
- *                   Only inspect's "counted" functions: the compiler-made
- *                   ones with a known default clone. With fmvgen's pointer
- *                   dispatch the trampoline's code (NAME, NAME.fmvgen_init,
- *                   NAME.fmvgen_ctor) counts as resolver bytes too; with
- *                   its cpuid dispatch (elf/cpuidcode.h) the copies other
- *                   than fmvgen_cp_NAME_default are clone bytes, the
- *                   resolver and trampoline resolver bytes, and each object
- *                   file's fmvgen_cpu_levels is the CPU detection (a fixed
- *                   part, per unit).
+ *                   (the default clone is the code the function had anyway)
+ *                   - with the alignment padding after each of them
+ *                   (elf/padding.h) and the PLT entries its resolver fills
+ *                   (elf/pltslots.h). Only inspect's "counted" functions:
+ *                   the compiler-made ones with a known default clone.
+ *                   inspect's own account counts symbol sizes only. With
+ *                   fmvgen's pointer dispatch the trampoline's code (NAME,
+ *                   NAME.fmvgen_init, NAME.fmvgen_ctor) counts as resolver
+ *                   bytes too; with its cpuid dispatch (elf/cpuidcode.h)
+ *                   the copies other than fmvgen_cp_NAME_default are clone
+ *                   bytes, the resolver and trampoline resolver bytes, and
+ *                   each object file's fmvgen_cpu_levels is the CPU
+ *                   detection (a fixed part, per unit); padding and PLT
+ *                   entries are predicted for compiler-made resolvers only.
  *
  * `fmvgen select` compares builds with it: the all-candidates variants, the
  * selected one, and a whole-program -march=x86-64-v3 build. The code hash
@@ -52,6 +56,13 @@ struct code_size_function {
                                 * links the runtime's CPU detection: indices into
                                 * code_size.files, ascending */
     size_t n_files;
+    uint64_t padding_bytes;    /* alignment padding after its non-default
+                                * clones and resolvers, summed over the files */
+    struct code_size_plt {
+        size_t file;           /* index into code_size.files */
+        uint64_t bytes;        /* PLT entries its resolver fills there */
+    } *plt;                    /* one per file where it has such entries */
+    size_t n_plt;
     struct code_size_unit *units;   /* the object files holding its cpuid copies */
     size_t n_units;
 };
@@ -69,6 +80,18 @@ struct code_size_file {
     uint64_t code_bytes;       /* its allocated executable sections */
     int64_t cpu_detect_bytes;  /* the compiler runtime's CPU-detection code in
                                 * it (elf/cpudetect.h); -1: no .symtab to tell */
+    uint64_t plt_entry_bytes;  /* code bytes of one PLT entry (0: no PLT) */
+    uint64_t run_padding;      /* the alignment padding before each run of
+                                * added code (non-default clones and
+                                * resolvers of the counted functions, the CPU
+                                * detection) that ends its section's
+                                * functions: what the function before it
+                                * may need now that it is no longer last (at
+                                * most the run's alignment less one byte:
+                                * counted so) */
+    struct strvec jump_slots;  /* the symbols its JUMP_SLOT relocations name,
+                                * sorted: the functions it already called
+                                * through the PLT (elf/pltslots.h) */
     int64_t cpu_levels_bytes;  /* fmvgen's own (cpuid dispatch: every
                                 * fmvgen_cpu_levels); -1: no .symtab to tell */
 };
@@ -94,7 +117,12 @@ int code_size_of_dir(const char *dir, struct code_size *out);
 
 /* The function named name, or NULL. */
 const struct code_size_function *code_size_find(const struct code_size *cs, const char *name);
-/* Its added bytes: clone_bytes + resolver_bytes. */
+/* The PLT entries its resolvers fill, summed over the files. */
+uint64_t code_size_plt_bytes(const struct code_size_function *f);
+/* Its added bytes: clone_bytes + resolver_bytes + padding_bytes + its PLT
+ * entries (all of them: a JUMP_SLOT entry the file had before the function
+ * was cloned adds nothing; select/codecost.c tells that against the
+ * baseline). */
 uint64_t code_size_added(const struct code_size_function *f);
 
 void code_size_free(struct code_size *cs);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "elf/elffile.h"
+#include "elf/padding.h"
 #include "elf/symwalk.h"
 #include "util/util.h"
 
@@ -44,14 +45,31 @@ static int count_sym(const struct elf_walk_sym *s, void *ctx)
     return 0;
 }
 
+int elf_cpu_detect_functions(const struct elf_file *ef, uint64_t **pairs, size_t *n)
+{
+    struct found fd = {NULL, 0, 0};
+    *pairs = NULL;
+    *n = 0;
+    if (elf_symtab_walk(ef->elf, 0, count_sym, &fd) != 0) {
+        free(fd.v);
+        return -1;
+    }
+    if (fd.n) qsort(fd.v, fd.n / 2, 2 * sizeof *fd.v, cmp_u64);
+    size_t k = 0;   /* aliases (one address) once */
+    for (size_t i = 0; i < fd.n; i += 2)
+        if (!k || fd.v[i] != fd.v[k - 2]) fd.v[k++] = fd.v[i], fd.v[k++] = fd.v[i + 1];
+    *pairs = fd.v;
+    *n = k / 2;
+    return 0;
+}
+
 int elf_cpu_detect_bytes(const struct elf_file *ef, uint64_t *bytes)
 {
     *bytes = 0;
-    struct found fd = {NULL, 0, 0};
-    if (elf_symtab_walk(ef->elf, 0, count_sym, &fd) != 0) return -1;
-    if (fd.n) qsort(fd.v, fd.n / 2, 2 * sizeof *fd.v, cmp_u64);
-    for (size_t i = 0; i < fd.n; i += 2)
-        if (i == 0 || fd.v[i] != fd.v[i - 2]) *bytes += fd.v[i + 1];
-    free(fd.v);
+    uint64_t *v;
+    size_t n;
+    if (elf_cpu_detect_functions(ef, &v, &n) != 0) return -1;
+    for (size_t i = 0; i < n; i++) *bytes += v[2 * i + 1] + elf_padding_after(ef, v[2 * i], v[2 * i + 1]);
+    free(v);
     return 0;
 }

@@ -343,8 +343,7 @@ const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *
     return i < ef->n_syms && !strcmp(ef->syms[i].name, name) ? &ef->syms[i] : NULL;
 }
 
-/* Index of the first symbol at addr or above in by_addr. */
-static size_t addr_lower_bound(const struct elf_file *ef, uint64_t addr)
+size_t elf_file_addr_lower_bound(const struct elf_file *ef, uint64_t addr)
 {
     size_t lo = 0, hi = ef->n_syms;
     while (lo < hi) {
@@ -357,7 +356,7 @@ static size_t addr_lower_bound(const struct elf_file *ef, uint64_t addr)
 
 const struct elf_sym *elf_file_func_at(const struct elf_file *ef, uint64_t addr)
 {
-    for (size_t i = addr_lower_bound(ef, addr); i < ef->n_syms && ef->by_addr[i]->value == addr; i++)
+    for (size_t i = elf_file_addr_lower_bound(ef, addr); i < ef->n_syms && ef->by_addr[i]->value == addr; i++)
         if (ef->by_addr[i]->type == STT_FUNC) return ef->by_addr[i];
     return NULL;
 }
@@ -365,7 +364,7 @@ const struct elf_sym *elf_file_func_at(const struct elf_file *ef, uint64_t addr)
 const struct elf_sym *elf_file_ifunc_at(const struct elf_file *ef, uint64_t addr, const char *name)
 {
     const struct elf_sym *any = NULL;
-    for (size_t i = addr_lower_bound(ef, addr); i < ef->n_syms && ef->by_addr[i]->value == addr; i++) {
+    for (size_t i = elf_file_addr_lower_bound(ef, addr); i < ef->n_syms && ef->by_addr[i]->value == addr; i++) {
         const struct elf_sym *s = ef->by_addr[i];
         if (s->type != STT_GNU_IFUNC) continue;
         if (!name || !strcmp(s->name, name)) return s;

@@ -95,6 +95,8 @@ const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *
  * names starting with a prefix are contiguous from there. */
 size_t elf_file_sym_lower_bound(const struct elf_file *ef, const char *key);
 const struct elf_sym *elf_file_func_at(const struct elf_file *ef, uint64_t addr);
+/* Index of the first symbol at addr or above in by_addr (n_syms when none). */
+size_t elf_file_addr_lower_bound(const struct elf_file *ef, uint64_t addr);
 /* The same for an IFUNC symbol, preferring the one named name (NULL: any). */
 const struct elf_sym *elf_file_ifunc_at(const struct elf_file *ef, uint64_t addr, const char *name);
 

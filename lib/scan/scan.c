@@ -48,10 +48,12 @@ static void run_probes(struct store *st, const struct strvec *targets, int jobs,
         target_compile_flags(widest, &flags);
         char *variant = xasprintf("probe:%s", widest);
         /* Its code too: candidates/isa.h compares it with the build's. */
+        struct codeprofile_cache profiles = {0};   /* a twin's shared object read once */
         struct probe_request req = {.variant = variant, .extra_flags = sv_argv(&flags), .skip_vanished = skip_vanished,
-                                    .on_object = codeprofile_store, .share_twins = 1};
+                                    .on_object = codeprofile_store, .on_object_ctx = &profiles, .share_twins = 1};
         skip_vanished = 1;
         probe_run(st, &req, jobs);
+        codeprofile_cache_free(&profiles);
         free(variant);
         sv_free(&flags);
     }

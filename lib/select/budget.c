@@ -120,7 +120,8 @@ static char *part_key(const struct select_clone_file *c)
 /* The fixed parts of the selection (selected[f]: f in it, with its
  * decision's set): one per linked file holding a selected function's
  * clones reached through a compiler-made resolver (key: the file's path;
- * bytes: its runtime CPU detection, the largest over the sets), one per
+ * bytes: its runtime CPU detection and the padding before its runs of
+ * added code, the largest over the sets), one per
  * object file holding cpuid copies (key: path TAB unit; bytes: its
  * fmvgen_cpu_levels), or one per set where some file could not tell
  * ("\001" and the set's name: its all-candidates residue). Fills keys and
@@ -140,7 +141,8 @@ static unsigned char *fixed_parts(const struct select_report *r, size_t n, const
             for (size_t i = 0; known && i < cf->n; i++) known = cf->files[i].cpu_detect >= 0;
             for (size_t i = 0; i < (known ? cf->n : 1); i++) {
                 char *key = known ? part_key(&cf->files[i]) : xasprintf("\001%s", r->variants[v].name);
-                double part = known ? (double)cf->files[i].cpu_detect : fixed_part(r, v);
+                double part = known ? (double)(cf->files[i].cpu_detect + (int64_t)cf->files[i].run_padding)
+                                    : fixed_part(r, v);
                 size_t k = 0;
                 while (k < keys->n && strcmp(keys->v[k], key)) k++;
                 if (pass) {
@@ -262,7 +264,8 @@ int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_
     if (!r->selected_code.measured || !r->n_variants || !r->variants[0].code.measured) return 0;
     const struct select_code *s = &r->selected_code, *base = &r->variants[0].code;
     int64_t real = select_code_growth(r, s);
-    *clones = (int64_t)(s->clone_bytes + s->resolver_bytes) - (int64_t)(base->clone_bytes + base->resolver_bytes);
+    *clones = (int64_t)(s->clone_bytes + s->resolver_bytes) + s->extra_bytes -
+              ((int64_t)(base->clone_bytes + base->resolver_bytes) + base->extra_bytes);
     *cpu_detect = s->cpu_detect_bytes >= 0 && base->cpu_detect_bytes >= 0
                       ? s->cpu_detect_bytes - base->cpu_detect_bytes
                       : -1;
@@ -288,7 +291,7 @@ char *budget_sentence(const struct select_report *r)
                              ? r->selected_code.cpu_levels_bytes - r->variants[0].code.cpu_levels_bytes
                              : -1;
         if (real && budget_measured_parts(r, &clones, &cpu, &rest)) {
-            sb_addf(&sb, " (clones and resolvers %lld, ", (long long)clones);
+            sb_addf(&sb, " (clones and resolvers with their padding and PLT entries %lld, ", (long long)clones);
             if (cpu >= 0 && levels > 0)
                 sb_addf(&sb, "CPU detection %lld (fmvgen's CPU check %lld, the runtime's %lld), ", (long long)cpu,
                         (long long)levels, (long long)(cpu - levels));

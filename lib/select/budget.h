@@ -11,17 +11,20 @@
  *     SELECT_DEFAULT_MAX_GROWTH);
  *   - a selection's predicted growth: the bytes its functions' clones and
  *     resolvers add in their chosen sets' all-candidates builds
- *     (bytes_added), plus the fixed parts: for each linked file that holds
- *     a selected function's clones reached through a compiler-made
- *     resolver (IFUNC target_clones, an IFUNC fallback of --dispatch
- *     cpuid, pointer), the CPU-detection code the compiler runtime links
- *     into a file with a resolver (libgcc's cpuinfo.o, elf/cpudetect.h), as
- *     much as that file of the all-candidates build holds beyond the
- *     baseline's (the largest over the sets used), counted once per file
- *     however many functions it holds; for each object file of a link that
- *     holds a selected function's cpuid copies, its fmvgen_cpu_levels
- *     (elf/cpuidcode.h), counted once per object file. Where that cannot
- *     be told (a stripped file, clones found in
+ *     (bytes_added: with the alignment padding after each and the PLT
+ *     entries their resolvers fill that the baseline did not have, for
+ *     compiler-made resolvers, select/codecost.h), plus the fixed parts: for
+ *     each linked file that holds a selected function's clones reached
+ *     through a compiler-made resolver (IFUNC target_clones, an IFUNC
+ *     fallback of --dispatch cpuid, pointer), the CPU-detection code the
+ *     compiler runtime links into a file with a resolver (libgcc's
+ *     cpuinfo.o, elf/cpudetect.h), as much as that file of the
+ *     all-candidates build holds beyond the baseline's (the largest over
+ *     the sets used), counted once per file however many functions it
+ *     holds; for each object file of a link that holds a selected
+ *     function's cpuid copies, its fmvgen_cpu_levels (elf/cpuidcode.h),
+ *     counted once per object file. Where that cannot be told (a stripped
+ *     file, clones found in
  *     no file), the set's all-candidates growth beyond its clones' own
  *     bytes stands for it (an overestimate: it also holds the changes to
  *     every other candidate's default and callers), and the report says
@@ -102,9 +105,10 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
 char *budget_sentence(const struct select_report *r);
 
 /* What the measured selected build's growth is made of, against the
- * baseline: the clones and resolvers of its multiversioned functions, the
- * runtime's CPU detection (-1: could not be told), and the rest (the
- * default clones' and callers' changes, alignment). 0 when the selected
+ * baseline: the clones and resolvers of its multiversioned functions with
+ * their alignment padding and new PLT entries, the runtime's CPU detection
+ * with its padding (-1: could not be told), and the rest (the default
+ * clones' and callers' changes). 0 when the selected
  * build or the baseline was not measured, else 1. */
 int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_t *cpu_detect, int64_t *rest);
 

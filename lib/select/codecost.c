@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "elf/codesize.h"
+#include "elf/pltslots.h"
 #include "select/attribution.h"
 
 /* Measures dir into c; the per-function sizes are kept in cs for the
@@ -36,25 +37,76 @@ static int measure(struct select_report *r, const char *what, const char *dir, s
     return 0;
 }
 
-/* Bytes the clones of function name add in cs (summed over its multiversioned
- * functions whose base name is name), -1 when it has none there. */
-static int64_t added_bytes(const struct code_size *cs, const char *name)
-{
-    int64_t total = -1;
-    for (size_t i = 0; i < cs->n_functions; i++) {
-        char *base = attribution_base_name(cs->functions[i].name);
-        if (!strcmp(base, name)) total = (total < 0 ? 0 : total) + (int64_t)code_size_added(&cs->functions[i]);
-        free(base);
-    }
-    return total;
-}
-
 /* The path of file (a path under dir) relative to dir. */
 static const char *relative(const char *dir, const char *file)
 {
     size_t n = strlen(dir);
     if (!strncmp(file, dir, n) && file[n] == '/') return file + n + 1;
     return file;
+}
+
+/* The file of base (under base_dir) at the same path as file i of cs
+ * (under dir), or NULL. */
+static const struct code_size_file *base_file(const struct code_size *cs, const char *dir, size_t i,
+                                              const struct code_size *base, const char *base_dir)
+{
+    const char *rel = relative(dir, cs->files[i].path);
+    for (size_t j = 0; base && j < base->n_files; j++)
+        if (!strcmp(relative(base_dir, base->files[j].path), rel)) return &base->files[j];
+    return NULL;
+}
+
+/* fn's PLT entries in cs that the baseline had already: one per file
+ * where the baseline's same file called fn through a JUMP_SLOT entry
+ * (elf/pltslots.h). */
+static int64_t plt_before(const struct code_size *cs, const char *dir, const struct code_size_function *fn,
+                          const struct code_size *base, const char *base_dir)
+{
+    int64_t before = 0;
+    for (size_t k = 0; k < fn->n_plt; k++) {
+        size_t i = fn->plt[k].file;
+        const struct code_size_file *b = base_file(cs, dir, i, base, base_dir);
+        if (!b || !elf_plt_jump_slot_named(&b->jump_slots, fn->name)) continue;
+        uint64_t one = cs->files[i].plt_entry_bytes;
+        before += (int64_t)(one < fn->plt[k].bytes ? one : fn->plt[k].bytes);
+    }
+    return before;
+}
+
+/* The bytes fn adds in cs: its clones, resolver, their padding and the PLT
+ * entries that are new against the baseline. */
+static int64_t function_added(const struct code_size *cs, const char *dir, const struct code_size_function *fn,
+                              const struct code_size *base, const char *base_dir)
+{
+    return (int64_t)code_size_added(fn) - plt_before(cs, dir, fn, base, base_dir);
+}
+
+/* Bytes the clones of function name add in cs (summed over its multiversioned
+ * functions whose base name is name), -1 when it has none there. */
+static int64_t added_bytes(const struct code_size *cs, const char *dir, const char *name, const struct code_size *base,
+                           const char *base_dir)
+{
+    int64_t total = -1;
+    for (size_t i = 0; i < cs->n_functions; i++) {
+        char *b = attribution_base_name(cs->functions[i].name);
+        if (!strcmp(b, name))
+            total = (total < 0 ? 0 : total) + function_added(cs, dir, &cs->functions[i], base, base_dir);
+        free(b);
+    }
+    return total;
+}
+
+/* What every multiversioned function of cs adds beyond its clones' and
+ * resolvers' symbols: padding and new PLT entries. */
+static int64_t extra_bytes(const struct code_size *cs, const char *dir, const struct code_size *base,
+                           const char *base_dir)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < cs->n_functions; i++) {
+        const struct code_size_function *fn = &cs->functions[i];
+        sum += function_added(cs, dir, fn, base, base_dir) - (int64_t)(fn->clone_bytes + fn->resolver_bytes);
+    }
+    return sum;
 }
 
 /* The CPU-detection bytes file i of cs (under dir) holds beyond the same
@@ -65,23 +117,21 @@ static int64_t cpu_detect_added(const struct code_size *cs, const char *dir, siz
 {
     int64_t own = cs->files[i].cpu_detect_bytes;
     if (own < 0) return -1;
-    const char *rel = relative(dir, cs->files[i].path);
-    for (size_t j = 0; base && j < base->n_files; j++) {
-        if (strcmp(relative(base_dir, base->files[j].path), rel)) continue;
-        if (base->files[j].cpu_detect_bytes < 0) return -1;
-        return own > base->files[j].cpu_detect_bytes ? own - base->files[j].cpu_detect_bytes : 0;
-    }
-    return own;   /* a file the baseline does not have */
+    const struct code_size_file *b = base_file(cs, dir, i, base, base_dir);
+    if (!b) return own;   /* a file the baseline does not have */
+    if (b->cpu_detect_bytes < 0) return -1;
+    return own > b->cpu_detect_bytes ? own - b->cpu_detect_bytes : 0;
 }
 
-static void add_clone_file(struct select_clone_files *out, const char *rel, const char *unit, int64_t bytes)
+static void add_clone_file(struct select_clone_files *out, const char *rel, const char *unit, int64_t bytes,
+                           uint64_t run_padding)
 {
     for (size_t m = 0; m < out->n; m++)
         if (!strcmp(out->files[m].path, rel) && !out->files[m].unit == !unit &&
             (!unit || !strcmp(out->files[m].unit, unit)))
             return;
     out->files = xrealloc(out->files, (out->n + 1) * sizeof *out->files);
-    out->files[out->n++] = (struct select_clone_file){xstrdup(rel), bytes, unit ? xstrdup(unit) : NULL};
+    out->files[out->n++] = (struct select_clone_file){xstrdup(rel), bytes, unit ? xstrdup(unit) : NULL, run_padding};
 }
 
 /* The files of cs where function name has clones, into out: each file
@@ -99,11 +149,12 @@ static void clone_files(const struct code_size *cs, const char *dir, const char 
         if (!match) continue;
         for (size_t j = 0; j < fn->n_files; j++) {
             size_t i = fn->files[j];
-            add_clone_file(out, relative(dir, cs->files[i].path), NULL, cpu_detect_added(cs, dir, i, base, base_dir));
+            add_clone_file(out, relative(dir, cs->files[i].path), NULL, cpu_detect_added(cs, dir, i, base, base_dir),
+                           cs->files[i].run_padding);
         }
         for (size_t u = 0; u < fn->n_units; u++) {
             const struct code_size_unit *cu = &fn->units[u];
-            add_clone_file(out, relative(dir, cs->files[cu->file].path), cu->unit, (int64_t)cu->levels_bytes);
+            add_clone_file(out, relative(dir, cs->files[cu->file].path), cu->unit, (int64_t)cu->levels_bytes, 0);
         }
     }
 }
@@ -118,7 +169,7 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
             for (size_t v = 0; v <= r->n_variants; v++) fn->bytes_added[v] = -1;
         }
         if (!fn->clone_files) fn->clone_files = xcalloc(r->n_variants + 1, sizeof *fn->clone_files);
-        fn->bytes_added[index] = added_bytes(cs, fn->name);
+        fn->bytes_added[index] = added_bytes(cs, dir, fn->name, base, base_dir);
         struct select_clone_files *cf = &fn->clone_files[index];   /* measured anew each time */
         for (size_t i = 0; i < cf->n; i++) {
             free(cf->files[i].path);
@@ -138,16 +189,20 @@ void select_measure_code(struct select_report *r, const struct select_build_dirs
     int have_base = 0;
     for (size_t v = 0; v < r->n_variants; v++) {
         const char *dir = dirs->variants ? dirs->variants[v] : NULL;
-        if (measure(r, r->variants[v].name, dir, &r->variants[v].code, &cs) == 0)
+        if (measure(r, r->variants[v].name, dir, &r->variants[v].code, &cs) == 0) {
             fill_functions(r, v, &cs, dir, have_base ? &base : NULL, base_dir);
+            r->variants[v].code.extra_bytes = extra_bytes(&cs, dir, have_base ? &base : NULL, base_dir);
+        }
         if (v == 0 && r->variants[0].code.measured) {
             base = cs;   /* kept: the other builds' files are told against it */
             have_base = 1;
         } else
             code_size_free(&cs);
     }
-    if (measure(r, "selected", dirs->selected, &r->selected_code, &cs) == 0)
+    if (measure(r, "selected", dirs->selected, &r->selected_code, &cs) == 0) {
         fill_functions(r, r->n_variants, &cs, dirs->selected, have_base ? &base : NULL, base_dir);
+        r->selected_code.extra_bytes = extra_bytes(&cs, dirs->selected, have_base ? &base : NULL, base_dir);
+    }
     code_size_free(&cs);
     code_size_free(&base);
 

@@ -1,7 +1,11 @@
 /* codecost.h - what a selection costs in code, for the report: each
  * build's code bytes, measured in its
  * linked files by elf/codesize.h (the way `fmvgen inspect` measures one
- * file), and each candidate's bytes added by its clones in every build.
+ * file), and each candidate's bytes added by its clones in every build:
+ * its clones' and resolvers' symbols, the alignment padding after each, and
+ * the PLT entries that reach it (elf/codesize.h) less the JUMP_SLOT
+ * entries the baseline's same file had for it already (an exported
+ * function the library called through its PLT before it was cloned).
  * A candidate is matched to the multiversioned functions of the files by
  * its symbol with clone suffixes folded (select/attribution.h), so a static
  * function in two programs counts in both.

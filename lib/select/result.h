@@ -28,6 +28,9 @@ struct select_code {
                                 * .fini, .plt*) of those files */
     uint64_t clone_bytes;      /* non-default clones of the multiversioned functions */
     uint64_t resolver_bytes;   /* their resolvers */
+    int64_t extra_bytes;       /* the alignment padding after those clones and
+                                * resolvers, and the PLT entries the resolvers
+                                * fill that the baseline did not have */
     uint32_t code_crc;         /* tells identical code apart from different code */
     int64_t cpu_detect_bytes;  /* the CPU-detection code in those files: the
                                 * compiler runtime's (elf/cpudetect.h) and fmvgen's
@@ -58,6 +61,9 @@ struct select_clone_file {
                           * the unit's fmvgen_cpu_levels */
     char *unit;          /* NULL, or the object file of path holding its cpuid
                           * copies ("a.c#0", elf/cpuidcode.h) */
+    uint64_t run_padding;   /* with unit NULL: the alignment padding before its
+                             * runs of clones and resolvers (elf/codesize.h),
+                             * counted once per file; 0 for a unit */
 };
 struct select_clone_files {
     struct select_clone_file *files;

@@ -2,7 +2,9 @@
  * what inspect does with an open file: find the multiversioned functions
  * (elf_mv_scan, which disassembles resolvers) and analyse each clone's
  * code (isa_analyze, isa_analyze_reachable), and the CPU-detection bytes
- * (elf_cpu_detect_bytes: the symbol table walk). The input is the file. */
+ * (elf_cpu_detect_bytes: the symbol table walk), the padding after each
+ * clone and the PLT entries that reach each function (elf/padding.h,
+ * elf/pltslots.h). The input is the file. */
 #include "fuzz_common.h"
 
 #include "elf/clones.h"
@@ -10,6 +12,8 @@
 #include "elf/cpukind.h"
 #include "elf/elffile.h"
 #include "elf/isa.h"
+#include "elf/padding.h"
+#include "elf/pltslots.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -30,15 +34,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint64_t cpu;
     (void)elf_cpu_detect_bytes(&ef, &cpu);
+    struct elf_plt_slots plt;
+    elf_plt_slots_read(&ef, &plt);
     struct elf_mv_list mv;
     if (elf_mv_scan(&ef, &mv) == 0) {
         for (size_t i = 0; i < mv.n_functions; i++) {
             const struct elf_mv_function *f = &mv.functions[i];
             (void)elf_mv_default(f);
+            (void)elf_plt_bytes_for(&plt, f->resolver_addr, f->name, f->ifunc);
+            (void)elf_plt_jump_slot_named(&plt.jump_slots, f->name);
+            (void)elf_padding_before(&ef, f->resolver_addr);
             for (size_t k = 0; k < f->n_clones; k++) {
                 const struct elf_clone *c = &f->clones[k];
                 struct isa_usage u;
                 if (elf_mv_clone_at(f, c->addr) == NULL) abort();
+                (void)elf_padding_after(&ef, c->addr, c->size);
+                (void)elf_function_after(&ef, c->addr + c->size);
                 if (c->size) {
                     const uint8_t *code = elf_file_bytes(&ef, c->addr, c->size);
                     if (code) isa_analyze(code, c->size < 65536 ? c->size : 65536, c->addr, &u);
@@ -51,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         elf_mv_list_free(&mv);
     }
+    elf_plt_slots_free(&plt);
     elf_file_close(&ef);
     return 0;
 }

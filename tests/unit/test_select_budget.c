@@ -146,8 +146,8 @@ static void hand_made(struct select_report *r, struct decision_input *in, uint64
             struct select_clone_files *cf = &r->functions[f].clone_files[1];
             cf->n = f + 1;
             cf->files = xcalloc(cf->n, sizeof *cf->files);
-            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect, NULL};
-            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect, NULL};
+            cf->files[0] = (struct select_clone_file){xstrdup("lib/libk.so"), cpu_detect, NULL, 0};
+            if (f) cf->files[1] = (struct select_clone_file){xstrdup("prog"), cpu_detect, NULL, 0};
         }
         r->decision.functions[f].chosen = 1;
         r->decision.functions[f].reason = DECISION_SELECTED;
@@ -228,7 +228,7 @@ static void test_apply_drops_and_says(void **state)
     assert_non_null(strstr(summary, "code-growth budget: 3800 bytes, 10% of a second whole build"));
     assert_non_null(strstr(summary, "ABOVE the budget"));
     /* what the measured growth is made of */
-    assert_non_null(strstr(summary, "(clones and resolvers 3000, the runtime's CPU detection 500, other 400)"));
+    assert_non_null(strstr(summary, "(clones and resolvers with their padding and PLT entries 3000, the runtime's CPU detection 500, other 400)"));
     assert_non_null(strstr(summary, "dropped for the code-growth budget"));
     free(summary);
     char *md = select_report_markdown(&r);
@@ -315,7 +315,7 @@ static void clone_files_of(struct select_report *r, size_t f, size_t n, const st
     cf->files = xcalloc(n, sizeof *cf->files);
     for (size_t i = 0; i < n; i++)
         cf->files[i] = (struct select_clone_file){xstrdup(files[i].path), files[i].cpu_detect,
-                                                  files[i].unit ? xstrdup(files[i].unit) : NULL};
+                                                  files[i].unit ? xstrdup(files[i].unit) : NULL, files[i].run_padding};
 }
 
 /* --dispatch cpuid: each object file's fmvgen_cpu_levels is a fixed part of
@@ -332,8 +332,8 @@ static void test_apply_cpuid_units(void **state)
      * selected 3000 + 1000 + 120 + 4600 = 8720 > 3800; dropping warm_b saves
      * its 1000 and the 4600 only it needs, not the shared 120 */
     hand_made(&r, &in, 38000, 1);
-    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0"}});
-    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0"}, {"prog", 4600, NULL}});
+    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}});
+    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}, {"prog", 4600, NULL, 0}});
     budget_apply(&r, &in, 10);
     assert_true(r.budget.overhead == 4720);
     assert_int_equal(r.budget.n_fixed_units, 1);
@@ -357,8 +357,8 @@ static void test_apply_cpuid_units(void **state)
      * (k.c#0, k.c#1), each its own part; 4000 + 3 x 120 = 4360 > 4000 (a
      * 10% limit of 40000, the baseline's); dropping warm_b saves 1000 + 240 */
     hand_made(&r, &in, 0, 1);
-    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0"}});
-    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"prog", 120, "k.c#0"}, {"prog", 120, "k.c#1"}});
+    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}});
+    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"prog", 120, "k.c#0", 0}, {"prog", 120, "k.c#1", 0}});
     budget_apply(&r, &in, 10);
     assert_true(r.budget.overhead == 360);
     assert_int_equal(r.budget.n_fixed_units, 3);
@@ -368,8 +368,8 @@ static void test_apply_cpuid_units(void **state)
     free_hand_made(&r);
     /* within 11%: both kept, each part once */
     hand_made(&r, &in, 0, 1);
-    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0"}});
-    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0"}, {"prog", 120, "k.c#0"}});
+    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}});
+    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}, {"prog", 120, "k.c#0", 0}});
     budget_apply(&r, &in, 11);
     assert_int_equal(r.budget.n_dropped, 0);
     assert_true(r.budget.overhead == 240 && r.budget.after == 4240);
@@ -377,7 +377,7 @@ static void test_apply_cpuid_units(void **state)
     r.selected_code = (struct select_code){.measured = 1, .code_bytes = 40000 + 4300, .clone_bytes = 3800,
                                            .resolver_bytes = 200, .cpu_detect_bytes = 240, .cpu_levels_bytes = 240};
     char *summary = select_report_summary(&r);
-    assert_non_null(strstr(summary, "(clones and resolvers 4000, CPU detection 240 (fmvgen's CPU check 240, the "
+    assert_non_null(strstr(summary, "(clones and resolvers with their padding and PLT entries 4000, CPU detection 240 (fmvgen's CPU check 240, the "
                                     "runtime's 0), other 60)"));
     free(summary);
     j = select_report_json(&r);

@@ -1,0 +1,35 @@
+/* padding.h - the alignment padding around a function in a linked ELF
+ * file: the bytes the link left between a function's code and the next
+ * function so that the next one starts aligned (GCC and Clang align
+ * functions to 16 bytes at -O2). A function added to a build (a clone, a
+ * resolver, the runtime's CPU detection) costs its symbol's size plus that
+ * padding; the code-growth budget counts both (select/budget.h).
+ *
+ * A gap counts as padding when it lies inside one allocated executable
+ * section, is shorter than 64 bytes, and the function after it starts at a
+ * multiple of a power of two above the gap's length (a 15-byte gap before
+ * a 16-byte-aligned start). Any other gap (the end of a section, code no
+ * symbol names, a gap of 64 bytes or more) counts 0: it is not padding that
+ * can be told. Symbols are the file's FUNC and IFUNC symbols (elffile.h);
+ * a stripped file has only its .dynsym, so most gaps are not told there. */
+#ifndef FMVGEN_ELF_PADDING_H
+#define FMVGEN_ELF_PADDING_H
+
+#include <stdint.h>
+
+struct elf_file;
+
+/* The padding after the function at addr of size bytes: from addr + size
+ * to the next function symbol's start. */
+uint64_t elf_padding_after(const struct elf_file *ef, uint64_t addr, uint64_t size);
+
+/* The padding before the function at addr: from the end of the function
+ * symbol before it to addr. */
+uint64_t elf_padding_before(const struct elf_file *ef, uint64_t addr);
+
+/* 1 when a function symbol starts at end or after it in the section that
+ * holds the byte before end: code that ends at end does not end its
+ * section's functions. */
+int elf_function_after(const struct elf_file *ef, uint64_t end);
+
+#endif

@@ -73,8 +73,18 @@ else
 fi
 
 run_one clang-14 quant floorf --max-growth none
-expect_eq "clang: dispatch cpuid by default" "$(jq -r '.dispatch.mode' <<<"$out")" cpuid
 note=$(jq -r '.notes[] | select(startswith("quant: "))' <<<"$out")
+if [ -z "$note" ]; then
+  # The note needs perf samples in libm's floorf from the baseline's
+  # profiled runs (./prog 2000, about 50 ms each). Once, in the ASan suite
+  # on a loaded 2-core machine, a run had none (cause not established):
+  # one more select run, said on stderr; a second miss fails below.
+  echo "note: clang: no floorf samples credited to quant; running select once more" >&2
+  rm -rf "$TMP/libcalls-clang-14"
+  run_one clang-14 quant floorf --max-growth none
+  note=$(jq -r '.notes[] | select(startswith("quant: "))' <<<"$out")
+fi
+expect_eq "clang: dispatch cpuid by default" "$(jq -r '.dispatch.mode' <<<"$out")" cpuid
 expect_match "clang: said" "$note" "^quant: [0-9.]+ samples per run of the baseline in floorf"
 expect_no_match "clang: credited, not nothing" "$note" "^quant: 0.0 samples"
 expect_eq "clang: no budget" "$(jq -r '.code_size.budget' <<<"$out")" null

@@ -296,13 +296,17 @@ static int cmp_function(const void *a, const void *b)
     return strcmp(((const struct elf_mv_function *)a)->name, ((const struct elf_mv_function *)b)->name);
 }
 
-/* pointer or cpuid when fmvgen's init code calls its resolver (marked by
- * pointer_dispatch, elf_mv_cpuid_scan); ifunc when an IFUNC symbol names f or an IRELATIVE
- * relocation's addend is its resolver (what a loader calls); else none. */
+/* pointer when fmvgen's init code calls its resolver (marked by
+ * pointer_dispatch); cpuid for fmvgen's copies (elf_mv_cpuid_scan) unless
+ * reached by an IFUNC nothing resolves; ifunc when an IFUNC symbol names f
+ * or an IRELATIVE relocation's addend is its resolver (what a loader
+ * calls); else none. */
 static enum elf_mv_dispatch dispatch_of(const struct elf_file *ef, const struct elf_mv_list *list,
                                         const struct elf_mv_function *f)
 {
-    if (f->dispatch == ELF_MV_DISPATCH_POINTER || f->dispatch == ELF_MV_DISPATCH_CPUID) return f->dispatch;
+    if (f->dispatch == ELF_MV_DISPATCH_POINTER) return f->dispatch;
+    if (f->dispatch == ELF_MV_DISPATCH_CPUID)
+        return f->ifunc && list->ifunc_unresolved ? ELF_MV_DISPATCH_NONE : ELF_MV_DISPATCH_CPUID;
     if (list->ifunc_unresolved) return ELF_MV_DISPATCH_NONE;
     if (f->ifunc) return ELF_MV_DISPATCH_IFUNC;
     for (size_t i = 0; i < ef->n_irelative && f->resolver_addr; i++)
@@ -397,7 +401,9 @@ static void pointer_dispatch(const struct elf_file *ef, struct fn_builder *b)
         uint64_t target = n ? elf_mv_init_call(ef, s) : 0;
         for (size_t k = 0; target && k < b->n; k++) {
             struct elf_mv_function *f = &b->fns[k];
-            if (f->resolver_addr != target || f->dispatch == ELF_MV_DISPATCH_POINTER) continue;
+            if (f->resolver_addr != target || f->dispatch == ELF_MV_DISPATCH_POINTER ||
+                f->dispatch == ELF_MV_DISPATCH_CPUID)
+                continue;
             free(f->name);
             f->name = xstrndup(s->name, n);
             f->dispatch = ELF_MV_DISPATCH_POINTER;
@@ -484,7 +490,11 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         free(base);
     }
 
-    /* 2. Every other IFUNC: a dispatcher written by hand (or one whose
+    /* 2. fmvgen's cpuid copies (cpuiddisp.c), whose IFUNC, if any, step 3
+     * must not take for a hand-written one. */
+    elf_mv_cpuid_scan(ef, &b);
+
+    /* 3. Every other IFUNC: a dispatcher written by hand (or one whose
      * resolver symbol is gone). Aliases share an address. */
     for (size_t i = 0; i < ef->n_syms; i++) {
         const struct elf_sym *s = &ef->syms[i];
@@ -507,7 +517,7 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         collect_resolver_targets(ef, f);
     }
 
-    /* 3. IRELATIVE relocations no symbol explains (a stripped file): the
+    /* 4. IRELATIVE relocations no symbol explains (a stripped file): the
      * addend is the resolver, so its versions can still be found. */
     for (size_t i = 0; i < ef->n_irelative; i++) {
         uint64_t addr = ef->irelative_resolvers[i];
@@ -530,7 +540,7 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
         }
     }
 
-    /* 4. Clones with no dispatcher at all: "X.default" (and its siblings)
+    /* 5. Clones with no dispatcher at all: "X.default" (and its siblings)
      * where no function X was found above. */
     for (size_t i = 0; i < ef->n_syms; i++) {
         const struct elf_sym *s = &ef->syms[i];
@@ -553,7 +563,6 @@ int elf_mv_scan(const struct elf_file *ef, struct elf_mv_list *out)
     }
 
     pointer_dispatch(ef, &b);
-    elf_mv_cpuid_scan(ef, &b);
     out->ifunc_unresolved = ifunc_unresolved(ef, &b);
     for (size_t i = 0; i < b.n; i++) b.fns[i].dispatch = dispatch_of(ef, out, &b.fns[i]);
     for (size_t i = 0; i < b.n; i++)
@@ -614,6 +623,16 @@ const char *elf_mv_origin_name(enum elf_mv_origin origin)
     case ELF_MV_CLANG: return "clang";
     case ELF_MV_FMVGEN: return "fmvgen";
     default: return "ifunc";
+    }
+}
+
+const char *elf_mv_reach_name(const struct elf_mv_function *f)
+{
+    switch (f->dispatch) {
+    case ELF_MV_DISPATCH_IFUNC: return "ifunc";
+    case ELF_MV_DISPATCH_POINTER: return "pointer";
+    case ELF_MV_DISPATCH_CPUID: return f->ifunc ? "ifunc" : "pointer";
+    default: return NULL;
     }
 }
 

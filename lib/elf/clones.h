@@ -23,10 +23,11 @@
  *   fmvgen_mv_NAME (GCC or Clang as above; its IFUNC, if any, unreferenced)
  *   whose resolver the FUNC symbol SYM.fmvgen_init calls: the function is
  *   named SYM (the user's symbol), dispatch pointer.
- *   fmvgen's cpuid dispatch (patch --dispatch cpuid, cpuiddisp.h): the
- *   FUNC symbol SYM.fmvgen_init calls fmvgen_resolve_IDENT, which returns
- *   one of the copies fmvgen_cp_IDENT_SLUG: the function is named SYM,
- *   origin fmvgen, dispatch cpuid, its versions are those copies.
+ *   fmvgen's cpuid dispatch (patch --dispatch cpuid, cpuiddisp.h): an
+ *   IFUNC symbol SYM at fmvgen_resolve_IDENT, or a FUNC symbol
+ *   SYM.fmvgen_init calling it; the resolver returns one of the copies
+ *   fmvgen_cp_IDENT_SLUG: the function is named SYM, origin fmvgen,
+ *   dispatch cpuid, its versions are those copies.
  * Compiler-made pieces of a version (foo.avx2.cold, foo.default.constprop.0,
  * .isra/.part/.lto_priv) are not versions.
  *
@@ -58,11 +59,14 @@ enum elf_mv_dispatch {
                               * called by NAME.fmvgen_init on the first call
                               * of NAME, which jumps through NAME.fmvgen_ptr
                               * (patch/pointer.h); no loader is involved */
-    ELF_MV_DISPATCH_CPUID,   /* fmvgen's --dispatch cpuid: the same pointer
-                              * and NAME.fmvgen_init, whose resolver
-                              * fmvgen_resolve_IDENT asks CPUID itself
+    ELF_MV_DISPATCH_CPUID,   /* fmvgen's --dispatch cpuid: a resolver
+                              * fmvgen_resolve_IDENT that asks CPUID itself
                               * (fmvgen_cpu_levels, no libgcc) and returns
-                              * one of the copies fmvgen_cp_IDENT_SLUG */
+                              * one of the copies fmvgen_cp_IDENT_SLUG,
+                              * reached through an IFUNC symbol NAME (ifunc
+                              * set: the loader calls it) or the pointer and
+                              * NAME.fmvgen_init as above
+                              * (elf_mv_reach_name) */
     ELF_MV_DISPATCH_NONE,    /* versions, maybe a resolver, but neither: no
                               * loader ever picks among them (clones whose
                               * dispatcher is gone, foo.default alone); or
@@ -144,6 +148,12 @@ const struct elf_clone *elf_mv_default(const struct elf_mv_function *f);
 
 /* "gcc", "clang", "ifunc", "fmvgen". */
 const char *elf_mv_origin_name(enum elf_mv_origin origin);
+
+/* How calls reach f's versions: "ifunc" (the loader binds the resolver's
+ * answer: dispatch ifunc, or cpuid with an IFUNC symbol), "pointer" (a
+ * trampoline's pointer set by fmvgen's init code: dispatch pointer, or
+ * cpuid without one); NULL for dispatch none. */
+const char *elf_mv_reach_name(const struct elf_mv_function *f);
 
 /* "ifunc", "pointer", "cpuid", "none". */
 const char *elf_mv_dispatch_name(enum elf_mv_dispatch dispatch);

@@ -201,8 +201,28 @@ static void add_functions(struct code_size *cs, size_t *cap, const struct inspec
     }
 }
 
+/* The PLT entries the resolver of c fills in a file (ifunc reach: its
+ * IRELATIVE slot, or a JUMP_SLOT naming its global IFUNC), as for
+ * compiler-made resolvers; none with pointer reach. */
+static void add_cpuid_plt(const struct elf_plt_slots *plt, const struct elf_cpuid_function *c, size_t file,
+                          struct code_size_function *f)
+{
+    if (!c->ifunc) return;
+    uint64_t p = elf_plt_bytes_for(plt, c->resolver_addr, NULL, c->ifunc_global ? c->ifunc : NULL);
+    if (!p) return;
+    for (size_t i = 0; i < f->n_plt; i++)
+        if (f->plt[i].file == file) {
+            /* two units' static functions of one name: slots are per resolver */
+            f->plt[i].bytes += p;
+            return;
+        }
+    f->plt = xrealloc(f->plt, (f->n_plt + 1) * sizeof *f->plt);
+    f->plt[f->n_plt++] = (struct code_size_plt){file, p};
+}
+
 /* The cpuid-dispatched functions of file (elf/cpuidcode.h). */
-static void add_cpuid_functions(struct code_size *cs, size_t *cap, const struct elf_cpuid_code *cc, size_t file)
+static void add_cpuid_functions(struct code_size *cs, size_t *cap, const struct elf_cpuid_code *cc, size_t file,
+                                const struct elf_plt_slots *plt)
 {
     for (size_t i = 0; i < cc->n_functions; i++) {
         const struct elf_cpuid_function *c = &cc->functions[i];
@@ -213,6 +233,7 @@ static void add_cpuid_functions(struct code_size *cs, size_t *cap, const struct 
         f->resolver_bytes += c->dispatch_bytes;
         f->units = xrealloc(f->units, (f->n_units + 1) * sizeof *f->units);
         f->units[f->n_units++] = (struct code_size_unit){file, xstrdup(c->unit), c->levels_bytes};
+        add_cpuid_plt(plt, c, file, f);
     }
 }
 
@@ -259,7 +280,7 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         out->files = xrealloc(out->files, (out->n_files + 1) * sizeof *out->files);
         out->files[out->n_files] = file;
         add_functions(out, &cap, &ir, out->n_files, &ef, &plt);
-        add_cpuid_functions(out, &cap, &cc, out->n_files);
+        add_cpuid_functions(out, &cap, &cc, out->n_files, &plt);
         out->files[out->n_files].jump_slots = plt.jump_slots;   /* kept */
         plt.jump_slots = (struct strvec)STRVEC_INIT;
         out->n_files++;

@@ -16,10 +16,12 @@ struct sym {
     char *ident;          /* NULL for fmvgen_cpu_levels and plain symbols */
     enum elf_fmv_role role;
     int is_default;
+    int whole;            /* no piece's tail (elf_fmv_tail_is_rename) */
     size_t tu_index;      /* 0: global, or in no named TU */
     const char *tu;
     uint64_t value, size;
-    char *plain;          /* a plain FUNC symbol's name (a trampoline candidate) */
+    char *plain;          /* a plain symbol's name (a trampoline or IFUNC candidate) */
+    int type, bind;
 };
 
 struct walk {
@@ -30,13 +32,14 @@ struct walk {
 static int keep(const struct elf_walk_sym *s, void *ctx)
 {
     struct walk *w = ctx;
-    if (s->type != STT_FUNC) return 0;
     struct elf_fmv_name nm;
     enum elf_fmv_role role = elf_fmv_name(s->name, &nm);
     if (role == ELF_FMV_BODY || role == ELF_FMV_POINTER) return 0;
+    if (s->type != STT_FUNC && role != ELF_FMV_NONE) return 0;
     if (w->n == w->cap) w->v = xrealloc(w->v, (w->cap = w->cap ? 2 * w->cap : 64) * sizeof *w->v);
-    w->v[w->n++] = (struct sym){nm.ident ? xstrndup(nm.ident, nm.ident_len) : NULL, role, nm.is_default, s->tu_index,
-                                s->tu, s->value, s->size, role == ELF_FMV_NONE ? xstrdup(s->name) : NULL};
+    w->v[w->n++] = (struct sym){nm.ident ? xstrndup(nm.ident, nm.ident_len) : NULL, role, nm.is_default,
+                                elf_fmv_tail_is_rename(nm.tail), s->tu_index, s->tu, s->value, s->size,
+                                role == ELF_FMV_NONE ? xstrdup(s->name) : NULL, s->type, s->bind};
     return 0;
 }
 
@@ -121,7 +124,7 @@ static const struct sym *trampoline(const struct walk *w, const char *ident, siz
     const struct sym *global = NULL;
     for (size_t i = 0; i < w->n; i++) {
         const struct sym *s = &w->v[i];
-        if (!s->plain || strcmp(s->plain, ident)) continue;
+        if (!s->plain || s->type != STT_FUNC || strcmp(s->plain, ident)) continue;
         if (s->tu_index == tu_index) return s;
         if (!s->tu_index && !global) global = s;
     }
@@ -141,6 +144,37 @@ static uint64_t dispatch_bytes(const struct walk *w, const char *ident, size_t t
     uint64_t b = elf_ranges_bytes(r.v, r.n);
     free(r.v);
     return b;
+}
+
+/* Its resolver's address (the first whole fmvgen_resolve_IDENT of the
+ * unit) and the IFUNC symbol there, if any. */
+static void reach_of(const struct walk *w, const char *ident, size_t tu_index, struct elf_cpuid_function *f)
+{
+    for (size_t i = 0; i < w->n && !f->resolver_addr; i++) {
+        const struct sym *s = &w->v[i];
+        if (s->role == ELF_FMV_RESOLVER && s->whole && s->tu_index == tu_index && !strcmp(s->ident, ident))
+            f->resolver_addr = s->value;
+    }
+    for (size_t i = 0; i < w->n && f->resolver_addr && !f->ifunc; i++) {
+        const struct sym *s = &w->v[i];
+        if (s->type != STT_GNU_IFUNC || s->value != f->resolver_addr) continue;
+        f->ifunc = xstrdup(s->plain);
+        f->ifunc_global = s->bind != STB_LOCAL;
+    }
+}
+
+/* Every fmvgen_cpu_levels of the file, each address once. */
+static void levels_total(const struct walk *w, struct elf_cpuid_code *out)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        const struct sym *s = &w->v[i];
+        if (s->role != ELF_FMV_LEVELS || !s->size) continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) seen = w->v[j].role == ELF_FMV_LEVELS && w->v[j].value == s->value;
+        if (seen) continue;
+        out->levels_bytes += s->size;
+        out->n_levels++;
+    }
 }
 
 int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
@@ -166,7 +200,9 @@ int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
         f->copy_bytes = bytes_of(&w, ELF_FMV_COPY, s->ident, s->tu_index, 0, &f->n_copies);
         f->dispatch_bytes = dispatch_bytes(&w, s->ident, s->tu_index);
         f->levels_bytes = bytes_of(&w, ELF_FMV_LEVELS, NULL, s->tu_index, -1, NULL);
+        reach_of(&w, s->ident, s->tu_index, f);
     }
+    if (rc == 0) levels_total(&w, out);
     for (size_t i = 0; i < w.n; i++) {
         free(w.v[i].ident);
         free(w.v[i].plain);
@@ -180,6 +216,7 @@ void elf_cpuid_code_free(struct elf_cpuid_code *c)
     for (size_t i = 0; i < c->n_functions; i++) {
         free(c->functions[i].name);
         free(c->functions[i].unit);
+        free(c->functions[i].ifunc);
     }
     free(c->functions);
     memset(c, 0, sizeof *c);

@@ -4,12 +4,15 @@
  * code-growth account of `fmvgen select` needs (elf/codesize.h).
  *
  * For a function IDENT of a TU (its symbols are locals after that TU's
- * STT_FILE; the trampoline IDENT itself is global unless IDENT is static):
+ * STT_FILE; IDENT itself - the trampoline or the IFUNC symbol, elf/cpuiddisp.h
+ * - is global unless IDENT is static):
  *   default_bytes    fmvgen_cp_IDENT_default (and its compiler pieces): the
  *                    function's own code, as a target_clones .default;
  *   copy_bytes       the other copies fmvgen_cp_IDENT_SLUG;
- *   dispatch_bytes   fmvgen_resolve_IDENT, IDENT.fmvgen_init,
- *                    IDENT.fmvgen_ctor and the trampoline IDENT;
+ *   dispatch_bytes   fmvgen_resolve_IDENT, and with pointer reach
+ *                    IDENT.fmvgen_init, IDENT.fmvgen_ctor and the trampoline
+ *                    IDENT (ifunc reach has no trampoline: its PLT slots are
+ *                    elf/pltslots.h's, found from resolver_addr and ifunc);
  *   levels_bytes     the TU's fmvgen_cpu_levels: the CPU detection, once
  *                    per TU however many functions share it (0 when the
  *                    compiler inlined it into the TU's one resolver: its
@@ -35,11 +38,19 @@ struct elf_cpuid_function {
     int n_copies;             /* the default included */
     uint64_t default_bytes, copy_bytes, dispatch_bytes;
     uint64_t levels_bytes;    /* the unit's fmvgen_cpu_levels */
+    uint64_t resolver_addr;   /* its fmvgen_resolve_IDENT (0: none in the unit) */
+    char *ifunc;              /* ifunc reach: the IFUNC symbol at resolver_addr;
+                               * NULL: pointer reach */
+    int ifunc_global;         /* that symbol is global or weak (a JUMP_SLOT may
+                               * name it), not local to the unit */
 };
 
 struct elf_cpuid_code {
     struct elf_cpuid_function *functions;   /* in symbol-table order of their units */
     size_t n_functions;
+    uint64_t levels_bytes;    /* every fmvgen_cpu_levels of the file (with a
+                               * size), each address once */
+    size_t n_levels;          /* how many addresses */
 };
 
 /* Reads ef's .symtab. 0, or -1 when it has none (stripped: nothing can be

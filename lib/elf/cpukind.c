@@ -1,4 +1,5 @@
-/* cpukind.c - see cpukind.h. One walk of the .symtab. */
+/* cpukind.c - see cpukind.h. One walk of the .symtab for the runtime's
+ * detection and the resolvers; fmvgen_cpu_levels is elf/cpuidcode.h's. */
 #include "elf/cpukind.h"
 
 #include <elf.h>
@@ -6,38 +7,27 @@
 #include <string.h>
 
 #include "elf/cpudetect.h"
-#include "elf/cpuiddisp.h"
+#include "elf/cpuidcode.h"
 #include "elf/disasm.h"
 #include "elf/elffile.h"
+#include "elf/fmvnames.h"
 #include "elf/symwalk.h"
 #include "util/util.h"
 
 struct walk {
     const struct elf_file *ef;
     int cpuinfo, cpu_model, indicator;
-    uint64_t *levels;    /* addresses of fmvgen_cpu_levels seen */
-    size_t n_levels;
     struct elf_cpu_kinds *out;
 };
-
-/* name, or name with a compiler's tail (".lto_priv.0", ".part.0") */
-static int named(const char *symbol, const char *name)
-{
-    size_t n = strlen(name);
-    return !strncmp(symbol, name, n) && (!symbol[n] || symbol[n] == '.');
-}
 
 static int on_sym(const struct elf_walk_sym *s, void *ctx)
 {
     struct walk *w = ctx;
     if (s->type != STT_FUNC || !s->size) return 0;
-    if (named(s->name, ELF_CPUID_LEVELS_SYMBOL)) {
-        for (size_t i = 0; i < w->n_levels; i++)
-            if (w->levels[i] == s->value) return 0;
-        w->levels = xrealloc(w->levels, (w->n_levels + 1) * sizeof *w->levels);
-        w->levels[w->n_levels++] = s->value;
-        w->out->levels_bytes += s->size;
-    } else if (!strncmp(s->name, ELF_CPUID_RESOLVER_PREFIX, sizeof ELF_CPUID_RESOLVER_PREFIX - 1)) {
+    struct elf_fmv_name nm;
+    enum elf_fmv_role role = elf_fmv_name(s->name, &nm);
+    if (role == ELF_FMV_LEVELS) return 0;   /* elf/cpuidcode.h counts them */
+    if (role == ELF_FMV_RESOLVER) {
         w->out->n_inlined += elf_code_has_cpuid(w->ef, s->value, s->size);
     } else if (s->tu && elf_cpu_detect_tu(s->tu)) {
         if (!strncmp(s->tu, "cpuinfo", 7)) w->cpuinfo = 1;
@@ -51,14 +41,17 @@ static int on_sym(const struct elf_walk_sym *s, void *ctx)
 int elf_cpu_kinds(const struct elf_file *ef, struct elf_cpu_kinds *out)
 {
     memset(out, 0, sizeof *out);
-    struct walk w = {ef, 0, 0, 0, NULL, 0, out};
+    struct walk w = {ef, 0, 0, 0, out};
+    struct elf_cpuid_code cc;
     int rc = elf_symtab_walk(ef->elf, 0, on_sym, &w);
-    free(w.levels);
+    if (rc == 0) rc = elf_cpuid_code(ef, &cc);
     if (rc != 0) {
         memset(out, 0, sizeof *out);
         return -1;
     }
-    out->n_levels = w.n_levels;
+    out->levels_bytes = cc.levels_bytes;
+    out->n_levels = cc.n_levels;
+    elf_cpuid_code_free(&cc);
     out->runtime = w.cpuinfo ? "libgcc cpuinfo" : w.cpu_model ? "compiler-rt cpu_model"
                                                                 : w.indicator ? "__cpu_indicator_init" : NULL;
     return 0;

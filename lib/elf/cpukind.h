@@ -2,7 +2,7 @@
  * `fmvgen inspect`: the compiler runtime's (cpudetect.h counts its bytes:
  * libgcc's cpuinfo.o, compiler-rt's cpu_model.o, linked in with a file's
  * first IFUNC resolver) and fmvgen's own for --dispatch cpuid
- * (cpuiddisp.h): fmvgen_cpu_levels, a static function of each object file
+ * (cpuiddisp.h, counted by cpuidcode.h): fmvgen_cpu_levels, a static function of each object file
  * with such functions, or - where the compiler inlined it into the file's
  * one resolver - a resolver fmvgen_resolve_IDENT holding the CPUID
  * instruction itself. */

@@ -3,48 +3,69 @@
 
 #include <string.h>
 
-static const char *const slugs[] = {"default", "x86_64_v2", "x86_64_v3", "x86_64_v4", "avx2", NULL};
+static const char *const slugs[][2] = {
+    {"default", "default"},
+    {"x86_64_v2", "arch=x86-64-v2"},
+    {"x86_64_v3", "arch=x86-64-v3"},
+    {"x86_64_v4", "arch=x86-64-v4"},
+    {"avx2", "avx2"},
+};
+#define N_SLUGS (sizeof slugs / sizeof *slugs)
 
 static int has_prefix(const char *s, const char *prefix)
 {
     return !strncmp(s, prefix, strlen(prefix));
 }
 
+const char *elf_fmv_slug_target(const char *slug)
+{
+    for (size_t i = 0; i < N_SLUGS; i++)
+        if (!strcmp(slug, slugs[i][0])) return slugs[i][1];
+    return NULL;
+}
+
+int elf_fmv_tail_is_rename(const char *tail)
+{
+    return tail && (!*tail || has_prefix(tail, ".lto_priv.") || has_prefix(tail, ".llvm."));
+}
+
 enum elf_fmv_role elf_fmv_name(const char *symbol, struct elf_fmv_name *out)
 {
     memset(out, 0, sizeof *out);
     size_t n = strcspn(symbol, ".");   /* a compiler piece's tail (.cold, .constprop.0) is not the name */
-    if (n == sizeof "fmvgen_cpu_levels" - 1 && has_prefix(symbol, "fmvgen_cpu_levels")) {
+    if (n == sizeof ELF_FMV_LEVELS_SYMBOL - 1 && has_prefix(symbol, ELF_FMV_LEVELS_SYMBOL)) {
         out->role = ELF_FMV_LEVELS;
+        out->tail = symbol + n;
         return out->role;
     }
-    if (has_prefix(symbol, "fmvgen_cp_")) {
-        size_t p = sizeof "fmvgen_cp_" - 1;
-        for (int i = 0; slugs[i]; i++) {
-            size_t k = strlen(slugs[i]);
+    if (has_prefix(symbol, ELF_FMV_COPY_PREFIX)) {
+        size_t p = sizeof ELF_FMV_COPY_PREFIX - 1;
+        for (size_t i = 0; i < N_SLUGS; i++) {
+            size_t k = strlen(slugs[i][0]);
             /* fmvgen_cp_ IDENT _ SLUG, IDENT not empty */
-            if (n < p + 2 + k || symbol[n - k - 1] != '_' || strncmp(symbol + n - k, slugs[i], k)) continue;
-            *out = (struct elf_fmv_name){ELF_FMV_COPY, symbol + p, n - k - 1 - p, slugs[i], i == 0};
+            if (n < p + 2 + k || symbol[n - k - 1] != '_' || strncmp(symbol + n - k, slugs[i][0], k)) continue;
+            *out = (struct elf_fmv_name){ELF_FMV_COPY, symbol + p, n - k - 1 - p, slugs[i][0], slugs[i][1], i == 0,
+                                         symbol + n};
             return out->role;
         }
         return ELF_FMV_NONE;
     }
-    if (has_prefix(symbol, "fmvgen_resolve_") && n > sizeof "fmvgen_resolve_" - 1 && !symbol[n]) {
-        size_t p = sizeof "fmvgen_resolve_" - 1;
-        *out = (struct elf_fmv_name){ELF_FMV_RESOLVER, symbol + p, n - p, NULL, 0};
+    if (has_prefix(symbol, ELF_FMV_RESOLVER_PREFIX) && n > sizeof ELF_FMV_RESOLVER_PREFIX - 1) {
+        size_t p = sizeof ELF_FMV_RESOLVER_PREFIX - 1;
+        *out = (struct elf_fmv_name){ELF_FMV_RESOLVER, symbol + p, n - p, NULL, NULL, 0, symbol + n};
         return out->role;
     }
     if (has_prefix(symbol, "fmvgen_mv_") && n > sizeof "fmvgen_mv_" - 1) {
         size_t p = sizeof "fmvgen_mv_" - 1;
-        *out = (struct elf_fmv_name){ELF_FMV_BODY, symbol + p, n - p, NULL, 0};
+        *out = (struct elf_fmv_name){ELF_FMV_BODY, symbol + p, n - p, NULL, NULL, 0, NULL};
         return out->role;
     }
     if (n && symbol[n] == '.') {
         const char *tail = symbol + n + 1;
         if (!strcmp(tail, "fmvgen_init") || !strcmp(tail, "fmvgen_ctor"))
-            *out = (struct elf_fmv_name){ELF_FMV_TRAMPOLINE, symbol, n, NULL, 0};
+            *out = (struct elf_fmv_name){ELF_FMV_TRAMPOLINE, symbol, n, NULL, NULL, 0, NULL};
         else if (!strcmp(tail, "fmvgen_ptr"))
-            *out = (struct elf_fmv_name){ELF_FMV_POINTER, symbol, n, NULL, 0};
+            *out = (struct elf_fmv_name){ELF_FMV_POINTER, symbol, n, NULL, NULL, 0, NULL};
     }
     return out->role;
 }

@@ -232,6 +232,12 @@ char *inspect_stripped_note(const struct inspect_report *r)
         sb_addf(&sb, " (%zu IRELATIVE resolver%s return%s no function of this file: not listed)",
                 r->list.n_irelative_unlisted, r->list.n_irelative_unlisted == 1 ? "" : "s",
                 r->list.n_irelative_unlisted == 1 ? "s" : "");
+    /* cpuiddisp.h: its ifunc reach leaves an ifunc like any other, its
+     * pointer reach nothing at all */
+    sb_adds(&sb, ". fmvgen's --dispatch cpuid reached through an ifunc is listed as such an ifunc (origin ifunc: "
+                 "the names fmvgen_resolve_* and fmvgen_cp_* that tell it are gone, so are its copies' targets); "
+                 "reached through a pointer (and --dispatch pointer) it is found by local symbols only: not seen "
+                 "here");
     sb_adds(&sb, ". To keep symbols: inspect the unstripped build, link without -s, or strip with "
                  "'strip --strip-debug' (keeps .symtab)");
     return sb_detach(&sb);
@@ -298,6 +304,8 @@ static json_t *function_json(const struct inspect_function *f)
     json_object_set_new(o, "name", json_string(fn->name));
     json_object_set_new(o, "origin", json_string(elf_mv_origin_name(fn->origin)));
     json_object_set_new(o, "dispatch", json_string(elf_mv_dispatch_name(fn->dispatch)));
+    const char *reach = elf_mv_reach_name(fn);
+    json_object_set_new(o, "reach", reach ? json_string(reach) : json_null());
     json_t *res = json_object();
     json_object_set_new(res, "symbol", fn->resolver ? json_string(fn->resolver) : json_null());
     json_object_set_new(res, "address", hex(fn->resolver_addr));

@@ -23,8 +23,9 @@ static const char USAGE[] =
     "ifunc, and fmvgen's own copies): how calls reach its versions (dispatch\n"
     "ifunc: an IFUNC symbol or IRELATIVE relocation the loader resolves;\n"
     "pointer: fmvgen patch --dispatch pointer's pointer, set by the first call;\n"
-    "cpuid: the same pointer, set by fmvgen's own resolver fmvgen_resolve_NAME\n"
-    "to one of the copies fmvgen_cp_NAME_TARGET (--dispatch cpuid); none: clones\n"
+    "cpuid: fmvgen's own resolver fmvgen_resolve_NAME picks one of the copies\n"
+    "fmvgen_cp_NAME_TARGET (--dispatch cpuid), reached as \"cpuid (ifunc)\" through\n"
+    "an IFUNC symbol NAME or as \"cpuid (pointer)\" through the pointer; none: clones\n"
     "nothing picks among),\n"
     "for each version its size, the widest vector registers it uses,\n"
     "the ISA extensions its instructions need, and whether it needs anything\n"
@@ -83,6 +84,7 @@ static void print_function(const struct inspect_function *f, int list_unresolved
     const struct elf_mv_function *fn = f->fn;
     printf("\n%s  [%s, %zu version%s]  dispatch %s", fn->name, elf_mv_origin_name(fn->origin), fn->n_clones,
            fn->n_clones == 1 ? "" : "s", elf_mv_dispatch_name(fn->dispatch));
+    if (fn->dispatch == ELF_MV_DISPATCH_CPUID) printf(" (%s)", elf_mv_reach_name(fn));
     if (fn->resolver || fn->resolver_addr)
         printf("  resolver %s @0x%" PRIx64, fn->resolver ? fn->resolver : "(unnamed)", fn->resolver_addr);
     if (fn->ifunc) printf(", ifunc %s", fn->ifunc);

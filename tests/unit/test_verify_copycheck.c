@@ -13,16 +13,17 @@
 #include <cmocka.h>
 
 #include "elf/cpuiddisp.h"
+#include "elf/fmvnames.h"
 #include "verify/copycheck.h"
 
 static void test_slugs_and_levels(void **state)
 {
     (void)state;
-    assert_string_equal(elf_cpuid_slug_target("default"), "default");
-    assert_string_equal(elf_cpuid_slug_target("x86_64_v3"), "arch=x86-64-v3");
-    assert_string_equal(elf_cpuid_slug_target("avx2"), "avx2");
-    assert_null(elf_cpuid_slug_target("x86_64_v3.cold"));
-    assert_null(elf_cpuid_slug_target("sse4_2"));
+    assert_string_equal(elf_fmv_slug_target("default"), "default");
+    assert_string_equal(elf_fmv_slug_target("x86_64_v3"), "arch=x86-64-v3");
+    assert_string_equal(elf_fmv_slug_target("avx2"), "avx2");
+    assert_null(elf_fmv_slug_target("x86_64_v3.cold"));
+    assert_null(elf_fmv_slug_target("sse4_2"));
     assert_int_equal(elf_cpuid_target_level("default"), 1);
     assert_int_equal(elf_cpuid_target_level("arch=x86-64-v2"), 2);
     assert_int_equal(elf_cpuid_target_level("avx2"), 3);

@@ -44,9 +44,9 @@ for cc in $compilers; do
   out=$("$FMVGEN" inspect "$prog" 2>&1); rc=$?
   expect_eq "$cc: exit status" "$rc" 0
   expect_match "$cc: file line" "$out" "prog\.$cc: PIE executable, 4 multiversioned functions \(0 by target_clones/target, 4 by fmvgen's cpuid copies, 0 other ifuncs\), 0 IRELATIVE relocations"
-  expect_match "$cc: kern's header" "$out" $'\nkern  \\[fmvgen, 3 versions\\]  dispatch cpuid  resolver fmvgen_resolve_kern @0x[0-9a-f]+, trampoline [0-9]+ bytes\n'
-  expect_match "$cc: kern's v3 copy and its target" "$out" $'\n    fmvgen_cp_kern_x86_64_v3  arch=x86-64-v3 +[0-9]+ .* ok: \\+'
-  expect_match "$cc: kern's default copy" "$out" $'\n  \\* fmvgen_cp_kern_default    default '
+  expect_match "$cc: kern's header" "$out" '^kern  \[fmvgen, 3 versions\]  dispatch cpuid \(pointer\)  resolver fmvgen_resolve_kern @0x[0-9a-f]+, trampoline [0-9]+ bytes$'
+  expect_match "$cc: kern's v3 copy and its target" "$out" '^    fmvgen_cp_kern_x86_64_v3  arch=x86-64-v3 +[0-9]+ .* ok: \+'
+  expect_match "$cc: kern's default copy" "$out" '^  \* fmvgen_cp_kern_default    default '
   expect_match "$cc: CPU detection line" "$out" "      fmvgen_cpu_levels +[0-9]+  \(fmvgen's own, --dispatch cpuid"
   expect_no_match "$cc: no runtime CPU detection" "$out" "libgcc cpuinfo"
 
@@ -98,12 +98,68 @@ for cc in $compilers; do
   expect_eq "$cc: both: the total is both" \
     "$(jq '.files[0].code_size | .cpu_detection_bytes == .cpu_detection.runtime_bytes + .cpu_detection.fmvgen_cpu_levels_bytes' "$b")" true
   out=$("$FMVGEN" inspect "$both" 2>&1)
-  expect_match "$cc: both: text names each kind" "$out" $'of it, CPU detection +[0-9]+\n      (libgcc cpuinfo|compiler-rt cpu_model|__cpu_indicator_init) +[0-9]+  \\(the runtime\'s: linked in with a file\'s first IFUNC resolver\\)\n      fmvgen_cpu_levels +[0-9]+  \\(fmvgen\'s own'
+  block=$(grep -E -A2 '^    of it, CPU detection +[0-9]+' <<<"$out")
+  expect_match "$cc: both: text names the runtime's kind first" "$(sed -n 2p <<<"$block")" \
+    "^      (libgcc cpuinfo|compiler-rt cpu_model|__cpu_indicator_init) +[0-9]+  \(the runtime's: linked in with a file's first IFUNC resolver\)"
+  expect_match "$cc: both: then fmvgen's own" "$(sed -n 3p <<<"$block")" "^      fmvgen_cpu_levels +[0-9]+  \(fmvgen's own"
 
   # stripped: the local symbols that tell cpuid dispatch are gone, and it says so
   strip -o "$prog.stripped" "$prog"
   out=$("$FMVGEN" inspect "$prog.stripped" 2>&1)
   expect_match "$cc: stripped: nothing listed" "$out" "0 multiversioned functions"
   expect_match "$cc: stripped: says cpuid dispatch cannot be seen" "$out" "--dispatch pointer and cpuid are found by local symbols, gone here"
+  # cpuid dispatch reached through IFUNC (ifn.c): dot (extern) always, twice
+  # (static) with gcc only - clang's static twice keeps the trampoline -
+  # beside the trampoline functions of the other files, in a program and in
+  # a shared library
+  progi=$TMP/progi.$cc lib=$TMP/libifn.$cc.so
+  "$cc" -O2 -Wall -Wextra -Werror -DWITH_IFN "$SRC/main.c" "$SRC/kern.c" "$SRC/pop.c" "$SRC/scale2.c" "$SRC/ifn.c" \
+    -o "$progi" -lm || { fail "$cc: could not build the ifunc fixture"; continue; }
+  "$cc" -O2 -Wall -Wextra -Werror -shared -fPIC "$SRC/ifn.c" -o "$lib" || { fail "$cc: could not build libifn"; continue; }
+  expect_eq "$cc: ifunc: the program runs" "$("$progi" | grep '^dot')" "dot 2.08021e+07 2.08021e+07"
+  if [ "$cc" = gcc ]; then twice_reach=ifunc twice_ifunc=twice; else twice_reach=pointer twice_ifunc=null; fi
+  "$FMVGEN" inspect --json "$progi" >"$TMP/$cc.i.json"
+  i=$TMP/$cc.i.json
+  expect_eq "$cc: ifunc: functions, origin, dispatch, reach" \
+    "$(jq -r '[.files[0].functions[] | "\(.name):\(.origin):\(.dispatch):\(.reach)"] | join(" ")' "$i")" \
+    "count_bits:fmvgen:cpuid:pointer dot:fmvgen:cpuid:ifunc kern:fmvgen:cpuid:pointer scale:fmvgen:cpuid:pointer scale:fmvgen:cpuid:pointer twice:fmvgen:cpuid:$twice_reach"
+  expect_eq "$cc: ifunc: IFUNC symbols" \
+    "$(jq -r '[.files[0].functions[] | select(.name == "dot" or .name == "twice") | "\(.name)=\(.ifunc.symbol)"] | join(" ")' "$i")" \
+    "dot=dot twice=$twice_ifunc"
+  expect_eq "$cc: ifunc: copies -> targets" \
+    "$(jq -r '[.files[0].functions[] | select(.name == "dot" or .name == "twice") | .name + "=" + ([.clones[] | .symbol + ">" + .target] | join(","))] | join(" ")' "$i")" \
+    "dot=fmvgen_cp_dot_default>default,fmvgen_cp_dot_x86_64_v3>arch=x86-64-v3 twice=fmvgen_cp_twice_default>default,fmvgen_cp_twice_x86_64_v2>arch=x86-64-v2"
+  resolve_dot=$(nm "$progi" | awk '$3 == "fmvgen_resolve_dot" {print $1}' | sed 's/^0*//')
+  expect_eq "$cc: ifunc: dot's IFUNC is at its resolver, as nm says" \
+    "$(jq -r '.files[0].functions[] | select(.name == "dot") | "\(.ifunc.address) \(.resolver.address)"' "$i")" "0x$resolve_dot 0x$resolve_dot"
+  expect_eq "$cc: ifunc: dot's sizes (v3 copy, default, resolver) as nm -S, no trampoline" \
+    "$(jq -r '.files[0].functions[] | select(.name == "dot") | "\(.clones[1].size) \(.clones[0].size) \(.resolver.size) \(.trampoline_bytes)"' "$i")" \
+    "$(nm_size "$progi" fmvgen_cp_dot_x86_64_v3) $(nm_size "$progi" fmvgen_cp_dot_default) $(nm_size "$progi" fmvgen_resolve_dot) 0"
+  expect_eq "$cc: ifunc: the account adds up (6 functions)" \
+    "$(jq '.files[0].code_size | .text_bytes_without_clones + .clone_bytes + .resolver_bytes + .trampoline_bytes == .text_bytes and .functions_counted == 6' "$i")" true
+  expect_eq "$cc: ifunc: trampolines only of the pointer-reached" \
+    "$(jq '.files[0] | ([.functions[] | select(.reach == "pointer") | .trampoline_bytes] | add) == .code_size.trampoline_bytes' "$i")" true
+  out=$("$FMVGEN" inspect "$progi" 2>&1)
+  expect_match "$cc: ifunc: dot's header" "$out" \
+    '^dot  \[fmvgen, 2 versions\]  dispatch cpuid \(ifunc\)  resolver fmvgen_resolve_dot @0x[0-9a-f]+, ifunc dot$'
+  expect_match "$cc: ifunc: twice's header" "$out" "^twice  \\[fmvgen, 2 versions\\]  dispatch cpuid \\($twice_reach\\)  resolver fmvgen_resolve_twice @0x[0-9a-f]+"
+  expect_match "$cc: ifunc: IRELATIVE relocations" "$out" \
+    "progi\.$cc: PIE executable, 6 multiversioned functions \(0 by target_clones/target, 6 by fmvgen's cpuid copies, 0 other ifuncs\), $([ "$cc" = gcc ] && echo '2 IRELATIVE relocations' || echo '1 IRELATIVE relocation')$"
+
+  # the library: dot exported (an IFUNC in .dynsym too)
+  "$FMVGEN" inspect --json "$lib" >"$TMP/$cc.l.json"
+  expect_eq "$cc: lib: functions" \
+    "$(jq -r '[.files[0].functions[] | "\(.name):\(.origin):\(.dispatch):\(.reach)"] | join(" ")' "$TMP/$cc.l.json")" \
+    "dot:fmvgen:cpuid:ifunc twice:fmvgen:cpuid:$twice_reach"
+  expect_eq "$cc: lib: dot's v3 copy size" \
+    "$(jq '.files[0].functions[] | select(.name == "dot") | .clones[] | select(.target == "arch=x86-64-v3") | .size' "$TMP/$cc.l.json")" \
+    "$(nm_size "$lib" fmvgen_cp_dot_x86_64_v3)"
+  # stripped, it is an ifunc like any other, and the note says so
+  strip -o "$lib.stripped" "$lib"
+  "$FMVGEN" inspect --json "$lib.stripped" >"$TMP/$cc.ls.json"
+  expect_eq "$cc: lib stripped: dot is an ifunc of unknown origin" \
+    "$(jq -r '[.files[0].functions[] | select(.name == "dot") | "\(.origin):\(.dispatch):\(.versions)"] | join(" ")' "$TMP/$cc.ls.json")" "ifunc:ifunc:2"
+  expect_match "$cc: lib stripped: the note says what cpuid dispatch still shows" "$(jq -r '.files[0].note' "$TMP/$cc.ls.json")" \
+    "fmvgen's --dispatch cpuid reached through an ifunc is listed as such an ifunc \(origin ifunc"
 done
 finish

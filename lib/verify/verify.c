@@ -749,11 +749,12 @@ json_t *verify_report_to_json(const struct verify_report *r)
                                 d->picks && d->picks[e] ? json_string(d->picks[e]->target) : json_null());
         }
         char *readable = symbol_demangle(en->fn->name);
-        json_array_append_new(map, json_pack("{s:s, s:b, s:s, s:s, s:s, s:s, s:s?, s:o, s:o, s:o}", "object", obj->path,
-                                             "main", obj->is_main, "function", en->fn->name, "display",
+        json_array_append_new(map, json_pack("{s:s, s:b, s:s, s:s, s:s, s:s, s:s?, s:s?, s:o, s:o, s:o}", "object",
+                                             obj->path, "main", obj->is_main, "function", en->fn->name, "display",
                                              readable ? readable : en->fn->name, "origin",
                                              elf_mv_origin_name(en->fn->origin), "dispatch",
-                                             elf_mv_dispatch_name(en->fn->dispatch), "resolver",
+                                             elf_mv_dispatch_name(en->fn->dispatch), "reach",
+                                             elf_mv_reach_name(en->fn), "resolver",
                                              en->fn->resolver, "clones", clones, "picks",
                                              picks, "targets", targets));
         free(readable);

@@ -9,7 +9,12 @@
  * CPU detection). Checked against the symbols' sizes: copies, default,
  * resolver and trampoline bytes per function, the units and their
  * fmvgen_cpu_levels, each file's CPU detection split, and the fixed parts
- * codecost hands the budget; a stripped file tells nothing. */
+ * codecost hands the budget; a stripped file tells nothing. The same shape
+ * reached through IFUNC (i.c, iprog.c: isum extern, iwork static with gcc):
+ * no trampoline bytes, the IFUNC symbol at the resolver, and one PLT slot
+ * where the function is called in its own file, in a library (a JUMP_SLOT
+ * naming the exported isum, an IRELATIVE slot for the static iwork) and in
+ * a program (IRELATIVE). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -221,6 +226,97 @@ static void check_compiler(const char *cc)
     free(strip);
 }
 
+/* The address of the FUNC symbol name in path (the first), or 0. */
+static uint64_t sym_addr(const char *path, const char *name)
+{
+    struct elf_file ef;
+    assert_int_equal(elf_file_open(path, &ef), 0);
+    const struct elf_sym *s = elf_file_sym_named(&ef, name);
+    uint64_t a = s ? s->value : 0;
+    elf_file_close(&ef);
+    return a;
+}
+
+/* One function of the IFUNC shape in the one file cs measured: its code
+ * account against the symbols, and one PLT slot. */
+static void check_ifunc_function(const struct code_size *cs, const char *path, const char *ident, int global)
+{
+    struct elf_file ef;
+    struct elf_cpuid_code cc;
+    assert_int_equal(elf_file_open(path, &ef), 0);
+    assert_int_equal(elf_cpuid_code(&ef, &cc), 0);
+    elf_file_close(&ef);
+    char *v3 = xasprintf("fmvgen_cp_%s_x86_64_v3", ident), *def = xasprintf("fmvgen_cp_%s_default", ident);
+    char *res = xasprintf("fmvgen_resolve_%s", ident);
+    const struct elf_cpuid_function *f = NULL;
+    for (size_t i = 0; i < cc.n_functions; i++)
+        if (!strcmp(cc.functions[i].name, ident)) f = &cc.functions[i];
+    assert_non_null(f);
+    assert_string_equal(f->unit, "i.c#0");
+    assert_int_equal(f->n_copies, 2);
+    assert_non_null(f->ifunc);
+    assert_string_equal(f->ifunc, ident);
+    assert_int_equal(f->ifunc_global, global);
+    assert_true(f->resolver_addr != 0);
+    assert_int_equal(f->resolver_addr, sym_addr(path, res));
+    assert_int_equal(f->copy_bytes, sym_bytes(path, v3));
+    assert_int_equal(f->default_bytes, sym_bytes(path, def));
+    assert_int_equal(f->dispatch_bytes, sym_bytes(path, res));   /* no trampoline */
+    assert_true(f->dispatch_bytes > 0);
+    elf_cpuid_code_free(&cc);
+
+    const struct code_size_function *cf = find(cs, ident);
+    assert_int_equal(cs->n_files, 1);
+    assert_int_equal(cf->n_units, 1);
+    assert_int_equal(cf->n_plt, 1);
+    assert_int_equal(cf->plt[0].file, 0);
+    assert_true(cs->files[0].plt_entry_bytes >= 16);
+    assert_int_equal(code_size_plt_bytes(cf), cs->files[0].plt_entry_bytes);
+    assert_int_equal(code_size_added(cf),
+                     sym_bytes(path, v3) + sym_bytes(path, res) + cf->padding_bytes + cs->files[0].plt_entry_bytes);
+    free(v3);
+    free(def);
+    free(res);
+}
+
+static void check_ifunc(const char *cc)
+{
+    if (!have(cc)) {
+        print_message("%s not installed: skipped\n", cc);
+        return;
+    }
+    char *dir = make_temp_dir("test-cpuidcode-ifunc");
+    char *lib = path_join(dir, "libi.so"), *prog = path_join(dir, "iprog");
+    char *const c_lib[] = {(char *)cc, "-O2", "-shared", "-fPIC", SHAPE "/i.c", "-o", lib, NULL};
+    char *const c_prog[] = {(char *)cc, "-O2", SHAPE "/iprog.c", SHAPE "/i.c", "-o", prog, NULL};
+    run_ok(c_lib);
+    run_ok(c_prog);
+    /* each file alone (both hold isum) */
+    struct code_size cs;
+    char *const lib_files[] = {lib, NULL}, *const prog_files[] = {prog, NULL};
+    assert_int_equal(code_size_measure(lib_files, 1, &cs), 0);
+    check_ifunc_function(&cs, lib, "isum", 1);   /* a JUMP_SLOT naming isum */
+    if (!strcmp(cc, "gcc")) check_ifunc_function(&cs, lib, "iwork", 0);   /* an IRELATIVE slot */
+    code_size_free(&cs);
+    assert_int_equal(code_size_measure(prog_files, 1, &cs), 0);
+    check_ifunc_function(&cs, prog, "isum", 1);   /* an IRELATIVE slot */
+    assert_int_equal(cs.files[0].cpu_levels_bytes, sym_bytes(prog, "fmvgen_cpu_levels"));
+    assert_int_equal(cs.files[0].cpu_detect_bytes, 0);   /* no compiler resolver: no runtime detection */
+    code_size_free(&cs);
+    remove_tree(dir);
+    free(dir);
+    free(lib);
+    free(prog);
+}
+
+static void test_ifunc(void **state)
+{
+    (void)state;
+    check_ifunc("gcc");
+    check_ifunc("clang");
+    check_ifunc("clang-19");
+}
+
 /* shared bytes once: disjoint, overlapping, contained, touching */
 static void test_ranges(void **state)
 {
@@ -251,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_gcc),
         cmocka_unit_test(test_clang),
+        cmocka_unit_test(test_ifunc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

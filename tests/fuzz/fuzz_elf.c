@@ -4,11 +4,13 @@
  * code (isa_analyze, isa_analyze_reachable), and the CPU-detection bytes
  * (elf_cpu_detect_bytes: the symbol table walk), the padding after each
  * clone and the PLT entries that reach each function (elf/padding.h,
- * elf/pltslots.h). The input is the file. */
+ * elf/pltslots.h), and fmvgen's --dispatch cpuid code by unit
+ * (elf/cpuidcode.h, both reaches). The input is the file. */
 #include "fuzz_common.h"
 
 #include "elf/clones.h"
 #include "elf/cpudetect.h"
+#include "elf/cpuidcode.h"
 #include "elf/cpukind.h"
 #include "elf/elffile.h"
 #include "elf/isa.h"
@@ -34,6 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint64_t cpu;
     (void)elf_cpu_detect_bytes(&ef, &cpu);
+    struct elf_cpuid_code cc;
+    if (elf_cpuid_code(&ef, &cc) == 0)
+        for (size_t i = 0; i < cc.n_functions; i++)
+            if (cc.functions[i].ifunc && !cc.functions[i].resolver_addr) abort();   /* found at its resolver */
+    elf_cpuid_code_free(&cc);
     struct elf_plt_slots plt;
     elf_plt_slots_read(&ef, &plt);
     struct elf_mv_list mv;
@@ -41,6 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < mv.n_functions; i++) {
             const struct elf_mv_function *f = &mv.functions[i];
             (void)elf_mv_default(f);
+            (void)elf_mv_reach_name(f);
             (void)elf_plt_bytes_for(&plt, f->resolver_addr, f->name, f->ifunc);
             (void)elf_plt_jump_slot_named(&plt.jump_slots, f->name);
             (void)elf_padding_before(&ef, f->resolver_addr);

@@ -35,6 +35,35 @@ static void test_slugs_and_levels(void **state)
     assert_int_equal(elf_cpuid_cpu_level(NULL), 0);
 }
 
+/* elf/fmvnames.h, what the recognisers read: a copy's target and whether
+ * its tail leaves it the whole function (an LTO rename) or a piece. */
+static void test_names_and_tails(void **state)
+{
+    (void)state;
+    struct elf_fmv_name nm;
+    assert_int_equal(elf_fmv_name("fmvgen_cp_my_fn_x86_64_v3.lto_priv.0", &nm), ELF_FMV_COPY);
+    assert_int_equal(nm.ident_len, 5);
+    assert_memory_equal(nm.ident, "my_fn", 5);
+    assert_string_equal(nm.target, "arch=x86-64-v3");
+    assert_string_equal(nm.tail, ".lto_priv.0");
+    assert_true(elf_fmv_tail_is_rename(nm.tail));
+    assert_int_equal(elf_fmv_name("fmvgen_cp_f_default.cold", &nm), ELF_FMV_COPY);
+    assert_true(nm.is_default);
+    assert_false(elf_fmv_tail_is_rename(nm.tail));
+    assert_int_equal(elf_fmv_name("fmvgen_resolve_f", &nm), ELF_FMV_RESOLVER);
+    assert_string_equal(nm.tail, "");
+    assert_true(elf_fmv_tail_is_rename(nm.tail));
+    assert_int_equal(elf_fmv_name("fmvgen_resolve_f.llvm.123", &nm), ELF_FMV_RESOLVER);
+    assert_true(elf_fmv_tail_is_rename(nm.tail));
+    assert_int_equal(elf_fmv_name("fmvgen_resolve_f.constprop.0", &nm), ELF_FMV_RESOLVER);
+    assert_false(elf_fmv_tail_is_rename(nm.tail));
+    assert_int_equal(elf_fmv_name("fmvgen_resolve_", &nm), ELF_FMV_NONE);
+    assert_int_equal(elf_fmv_name("fmvgen_cpu_levels.lto_priv.2", &nm), ELF_FMV_LEVELS);
+    assert_int_equal(elf_fmv_name("f.fmvgen_init", &nm), ELF_FMV_TRAMPOLINE);
+    assert_null(nm.tail);
+    assert_false(elf_fmv_tail_is_rename(nm.tail));
+}
+
 static struct elf_clone copies[] = {
     {"fmvgen_cp_k_default", "default", 0x100, 10, 1},
     {"fmvgen_cp_k_avx2", "avx2", 0x200, 10, 0},
@@ -149,6 +178,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slugs_and_levels),
+        cmocka_unit_test(test_names_and_tails),
         cmocka_unit_test(test_expected),
         cmocka_unit_test(test_errors),
     };

@@ -154,6 +154,16 @@ for cc in $compilers; do
   expect_eq "$cc: lib: dot's v3 copy size" \
     "$(jq '.files[0].functions[] | select(.name == "dot") | .clones[] | select(.target == "arch=x86-64-v3") | .size' "$TMP/$cc.l.json")" \
     "$(nm_size "$lib" fmvgen_cp_dot_x86_64_v3)"
+  # the copies hold the body built for their target, dot called in its file
+  # or not (not: clang 14 leaves fmvgen_mv_dot out of line, called from each
+  # copy as baseline code, unless the resolver is `used`)
+  "$cc" -O2 -shared -fPIC -DFMVGEN_TEST_NO_CALL "$SRC/ifn.c" -o "$lib.nocall.so" || fail "$cc: could not build libifn without run_dot"
+  for l in "$lib" "$lib.nocall.so"; do
+    expect_eq "$cc: lib${l#$lib}: the copies' verdicts" \
+      "$("$FMVGEN" inspect --json "$l" | jq -r '[.files[0].functions[] | .clones[] | select(.default | not) | .symbol + ":" + .verdict] | join(" ")')" \
+      "fmvgen_cp_dot_x86_64_v3:useful fmvgen_cp_twice_x86_64_v2:useful"
+    expect_eq "$cc: lib${l#$lib}: no out-of-line body" "$(nm "$l" | grep -c fmvgen_mv_)" 0
+  done
   # stripped, it is an ifunc like any other, and the note says so
   strip -o "$lib.stripped" "$lib"
   "$FMVGEN" inspect --json "$lib.stripped" >"$TMP/$cc.ls.json"

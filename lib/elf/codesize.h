@@ -19,8 +19,10 @@
  *                   the copies other than fmvgen_cp_NAME_default are clone
  *                   bytes, the resolver and trampoline resolver bytes, and
  *                   each object file's fmvgen_cpu_levels is the CPU
- *                   detection (a fixed part, per unit); padding and PLT
- *                   entries are predicted for compiler-made resolvers only.
+ *                   detection (a fixed part, per unit); padding is
+ *                   predicted for compiler-made resolvers only, PLT entries
+ *                   for them and for cpuid's ifunc reach (its IRELATIVE
+ *                   slot, or a JUMP_SLOT naming its exported IFUNC).
  *
  * `fmvgen select` compares builds with it: the all-candidates variants, the
  * selected one, and a whole-program -march=x86-64-v3 build. The code hash

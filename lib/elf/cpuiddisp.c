@@ -95,9 +95,8 @@ static struct elf_mv_function *add_function(const struct elf_file *ef, struct fn
 /* The FUNC resolver fmvgen_resolve_IDENT starting at addr, or NULL. */
 static const struct elf_sym *resolver_at(const struct elf_file *ef, uint64_t addr, struct elf_fmv_name *rn)
 {
-    const struct elf_sym *r = addr ? elf_file_func_at(ef, addr) : NULL;
-    if (!r || r->value != addr || r->type != STT_FUNC) return NULL;
-    /* the symbol elf_file_func_at prefers may be an alias: look at all there */
+    if (!addr) return NULL;
+    /* every symbol there: the IFUNC SYM and aliases share the address */
     for (size_t i = elf_file_addr_lower_bound(ef, addr); i < ef->n_syms && ef->by_addr[i]->value == addr; i++) {
         const struct elf_sym *s = ef->by_addr[i];
         if (s->type == STT_FUNC && elf_fmv_name(s->name, rn) == ELF_FMV_RESOLVER && elf_fmv_tail_is_rename(rn->tail))

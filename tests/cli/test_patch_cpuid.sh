@@ -20,8 +20,9 @@
 # -fcf-protection puts endbr64 on the resolver and on the trampoline. As a
 # -fvisibility=hidden shared library it exports what the unpatched one
 # does (as IFUNCs). patch-cpuid-statics: two files' static functions of
-# one name link with gcc (local IFUNCs), clang (trampolines; forced
-# IFUNCs do not link) and musl. Targets it has no copy
+# one name link with gcc (local IFUNCs, also in the file that includes no
+# header before the preamble), clang (trampolines; forced IFUNCs do not
+# link) and musl. Targets it has no copy
 # for are a usage error; avx2 gives one FMA-free copy. Functions it cannot
 # take fall back to IFUNC with the reason (a body naming its function, C++,
 # a store scanned before the params note); a candidate's helpers stay
@@ -170,6 +171,13 @@ for cc in gcc clang-14 clang-19 musl-gcc; do
     *) expect_eq "patch-cpuid-statics $cc: two local trampolines" "$snaps" " 2 FUNC LOCAL"
        expect_eq "patch-cpuid-statics $cc: their pointers" "$(nm "$S/prog" | grep -c ' snap\.fmvgen_ptr$')" 2 ;;
   esac
+done
+# b.c includes no header: the preamble's own <limits.h> tells glibc (gcc's
+# two IFUNCs above); as C89 -pedantic-errors it compiles clean.
+for cc in gcc musl-gcc clang-14 clang-19; do
+  command -v "$cc" >/dev/null || continue
+  out=$("$cc" -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c "$S/b.c" -o "$TMP/b89.o" 2>&1)
+  expect_eq "patch-cpuid-statics $cc: b.c as C89 -pedantic-errors [$out]" "$?" 0
 done
 for cc in clang-14 clang-19; do
   command -v "$cc" >/dev/null || continue

@@ -25,7 +25,7 @@
  *   static FMVGEN_CPU_T_X86_64_V3 long fmvgen_cp_f_x86_64_v3(const int *a, int n) { return fmvgen_mv_f(a, n); }
  *   static FMVGEN_CPU_T_X86_64_V4 long fmvgen_cp_f_x86_64_v4(const int *a, int n) { return fmvgen_mv_f(a, n); }
  *   static FMVGEN_CPU_T_DEFAULT long fmvgen_cp_f_default(const int *a, int n) { return fmvgen_mv_f(a, n); }
- *   static __attribute__((unused)) __typeof__(&fmvgen_mv_f) fmvgen_resolve_f(void)
+ *   static __attribute__((used)) __typeof__(&fmvgen_mv_f) fmvgen_resolve_f(void)
  *       { unsigned l = fmvgen_cpu_levels(); return l & 4u ? fmvgen_cp_f_x86_64_v4 : ...; }   (one line)
  *   # ifdef FMVGEN_CPU_IFUNC                 (static f: FMVGEN_CPU_IFUNC_STATIC)
  *   long f(const int *a, int n) __attribute__((ifunc("fmvgen_resolve_f")));
@@ -39,8 +39,9 @@
  * name replaced, "static" put first for an external f; each forwards its
  * parameters by the names the scan recorded (candidates/params.h; a void
  * f gets no "return"). The resolver returns f's own pointer type, so it
- * needs no casts and GCC's -Wattribute-alias is content; "unused" keeps
- * clang quiet where only the ifunc attribute names it. The IFUNC line is
+ * needs no casts and GCC's -Wattribute-alias is content; "used" makes
+ * clang 14 inline into the copies an IFUNC alone reaches (patch/cpuid.c)
+ * and keeps clang quiet where only the ifunc attribute names it. The IFUNC line is
  * f's head again, redeclared with the ifunc attribute: f keeps its linkage
  * and visibility (a -fvisibility=hidden library exports what it did, as
  * IFUNC symbols). The preamble defines FMVGEN_CPU_IFUNC where the C

@@ -90,6 +90,14 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__) && !defined(__cplusplus)");
     patch_text_line(sb, eol, "#  if __has_attribute(target) && __has_attribute(naked) && __has_attribute(always_inline) && __has_attribute(noinline)");
     patch_text_line(sb, eol, "#   define FMVGEN_CPU_ON");
+    patch_libc_probe(sb, eol, "#   ");
+    patch_text_line(sb, eol, "#   if %s && __has_attribute(ifunc) && !defined(FMVGEN_CPU_NO_IFUNC)", PATCH_IFUNC_LIBC);
+    patch_text_line(sb, eol, "#    define FMVGEN_CPU_IFUNC");
+    patch_text_line(sb, eol, "     /* clang makes a static function's IFUNC a global symbol */");
+    patch_text_line(sb, eol, "#    ifndef __clang__");
+    patch_text_line(sb, eol, "#     define FMVGEN_CPU_IFUNC_STATIC");
+    patch_text_line(sb, eol, "#    endif");
+    patch_text_line(sb, eol, "#   endif");
     patch_text_line(sb, eol, "#  endif");
     patch_text_line(sb, eol, "# endif");
     patch_text_line(sb, eol, "# ifdef FMVGEN_CPU_ON");
@@ -106,7 +114,6 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_pointer_entry_macros(sb, eol);
     patch_text_line(sb, eol, "# endif");
     patch_pointer_body_macro(sb, eol, 1);
-    patch_text_line(sb, eol, "typedef void (*fmvgen_fn_)(void);");
     for (size_t i = 0; LEVELS_LINES[i]; i++) patch_text_line(sb, eol, "%s", LEVELS_LINES[i]);
     patch_text_line(sb, eol, "#endif");
 }
@@ -127,11 +134,16 @@ char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const 
     patch_text_line(&sb, eol, " * a static one - makes it an always_inline body named fmvgen_mv_<name> (renamed");
     patch_text_line(&sb, eol, " * by the #define above it); below it come one copy per target, compiled with");
     patch_text_line(&sb, eol, " * FMVGEN_CPU_T_<TARGET> (fmvgen_cp_<name>_<target>), a resolver choosing one by");
-    patch_text_line(&sb, eol, " * fmvgen_cpu_levels (CPUID, below), and <name> itself: a jump through a pointer");
-    patch_text_line(&sb, eol, " * set, once, to that copy. No IFUNC and no libgcc CPU detection: glibc and musl,");
-    patch_text_line(&sb, eol, " * dynamic and static. Compilers without the target, naked or always_inline");
-    patch_text_line(&sb, eol, " * attributes, non-x86-64 or non-ELF builds, C++ and -DFMVGEN_NO_CLONES get the");
-    patch_text_line(&sb, eol, " * plain functions. */");
+    patch_text_line(&sb, eol, " * fmvgen_cpu_levels (CPUID, below; no libgcc CPU detection), and <name> itself.");
+    patch_text_line(&sb, eol, " * Where the C library runs IFUNC resolvers - glibc, recognized by __GLIBC__ (not");
+    patch_text_line(&sb, eol, " * uClibc; where no C library header came before, <limits.h> is included to");
+    patch_text_line(&sb, eol, " * tell), dynamic, -static and -static-pie - <name> is an IFUNC whose resolver is");
+    patch_text_line(&sb, eol, " * that one (FMVGEN_CPU_IFUNC; a static function only with gcc: clang makes its");
+    patch_text_line(&sb, eol, " * IFUNC a global symbol). Elsewhere (musl, other C libraries, clang's static");
+    patch_text_line(&sb, eol, " * functions, -DFMVGEN_CPU_NO_IFUNC) <name> is a jump through a pointer set, once,");
+    patch_text_line(&sb, eol, " * to that copy. Compilers without the target, naked or always_inline attributes,");
+    patch_text_line(&sb, eol, " * non-x86-64 or non-ELF builds, C++ and -DFMVGEN_NO_CLONES get the plain");
+    patch_text_line(&sb, eol, " * functions. */");
     shared_block(&sb, eol);
     for (size_t i = NTARGETS; i-- > 0;)
         if (used(sets, n, &TARGETS[i])) target_macro(&sb, eol, TARGETS[i].macro, TARGETS[i].features);
@@ -175,6 +187,34 @@ static const char *forwarding(const struct patch_function *f, struct strbuf *arg
     }
     *is_void = json_is_true(json_object_get(note, "void"));
     return NULL;
+}
+
+/* 1 when f's head has an attribute its IFUNC cannot take, so f keeps the
+ * trampoline: weak (GCC: "indirect function cannot be declared weak") or
+ * section (GCC: "section of alias must match section of its target";
+ * clang ignores it), with or without underscores. A macro that expands to
+ * one is not seen. */
+static int head_refuses_ifunc(const char *head)
+{
+    static const char *const WORDS[] = {"weak", "__weak__", "section", "__section__"};
+    for (const char *p = head; *p;) {
+        if (*p == '"' || *p == '\'') {
+            char q = *p++;
+            while (*p && *p != q) p += p[0] == '\\' && p[1] ? 2 : 1;
+            if (*p) p++;
+            continue;
+        }
+        size_t n = 0;
+        while (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= '0' && p[n] <= '9')) n++;
+        if (!n) {
+            p++;
+            continue;
+        }
+        for (size_t i = 0; i < sizeof WORDS / sizeof *WORDS; i++)
+            if (strlen(WORDS[i]) == n && !strncmp(p, WORDS[i], n)) return 1;
+        p += n;
+    }
+    return 0;
 }
 
 const char *patch_cpuid_lines(const struct patch_function *f, const char *text, size_t len,
@@ -229,12 +269,24 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
                 f->is_static ? "" : "static ", macro, (int)sh.name_at, head, id, slug, rest, is_void ? "" : "return ",
                 id, sb_str(&args), eol);
     }
-    sb_addf(&sb, "%.*sstatic fmvgen_fn_ fmvgen_resolve_%s(void) { unsigned l = fmvgen_cpu_levels(); return ", indent,
-            lead, id);
-    for (size_t k = 0; k < norder; k++)
-        sb_addf(&sb, "l & %uu ? (fmvgen_fn_)fmvgen_cp_%s_%s : ", order[k]->level, id, order[k]->slug);
-    sb_addf(&sb, "(fmvgen_fn_)fmvgen_cp_%s_default; }%s", id, eol);
+    /* its type is f's, so an IFUNC's resolver needs no cast (GCC's
+     * -Wattribute-alias checks it). used: clang 14 walks its call graph from
+     * the functions other files or data can reach, and an IFUNC's resolver is
+     * none of them, so it inlined nothing into the copies (measured: the
+     * always_inline body stayed a call); used puts the resolver in
+     * llvm.used, data, and keeps clang from warning -Wunused-function of a
+     * resolver only an ifunc attribute names. */
+    sb_addf(&sb, "%.*sstatic __attribute__((used)) __typeof__(&fmvgen_mv_%s) fmvgen_resolve_%s(void) "
+                 "{ unsigned l = fmvgen_cpu_levels(); return ", indent, lead, id, id);
+    for (size_t k = 0; k < norder; k++) sb_addf(&sb, "l & %uu ? fmvgen_cp_%s_%s : ", order[k]->level, id, order[k]->slug);
+    sb_addf(&sb, "fmvgen_cp_%s_default; }%s", id, eol);
+    int ifunc = !head_refuses_ifunc(head);
+    if (ifunc) {
+        sb_addf(&sb, "# ifdef FMVGEN_CPU_IFUNC%s%s", f->is_static ? "_STATIC" : "", eol);
+        sb_addf(&sb, "%.*s%s __attribute__((ifunc(\"fmvgen_resolve_%s\")));%s# else%s", indent, lead, head, id, eol, eol);
+    }
     sb_addf(&sb, "%.*sFMVGEN_PTR_DEF %s FMVGEN_CPU_BODY(%s, fmvgen_resolve_%s)%s", indent, lead, head, f->name, id, eol);
+    if (ifunc) sb_addf(&sb, "# endif%s", eol);
     sb_addf(&sb, "# pragma GCC diagnostic pop%s#endif%s", eol, eol);
     out->after_offset = sh.after_offset;
     out->after = sb_detach(&sb);

@@ -2,8 +2,12 @@
  * copies compiled for each target (GCC/clang `target` attribute, no
  * target_clones) and its own resolver asking the preamble's CPUID code, so
  * no libgcc CPU detection (__cpu_indicator_init, ~4.6 KB per linked file)
- * is linked. Calls reach the copy through pointer dispatch's trampoline
- * (patch/pointer.h): no IFUNC, so glibc and musl, dynamic and static.
+ * is linked. Where the C library runs IFUNC resolvers (glibc: dynamic,
+ * -static, -static-pie) f is an IFUNC whose resolver is that one; where it
+ * does not (musl), and for static functions built by clang (which makes a
+ * static function's IFUNC a global symbol: two files' static f of one name
+ * would not link, and it would be exported), calls reach the copy through
+ * pointer dispatch's trampoline (patch/pointer.h), which needs no IFUNC.
  *
  * What a function f (symbol SYM, targets arch=x86-64-v3, arch=x86-64-v4)
  * gets, whole lines only; the definition itself is untouched:
@@ -21,16 +25,32 @@
  *   static FMVGEN_CPU_T_X86_64_V3 long fmvgen_cp_f_x86_64_v3(const int *a, int n) { return fmvgen_mv_f(a, n); }
  *   static FMVGEN_CPU_T_X86_64_V4 long fmvgen_cp_f_x86_64_v4(const int *a, int n) { return fmvgen_mv_f(a, n); }
  *   static FMVGEN_CPU_T_DEFAULT long fmvgen_cp_f_default(const int *a, int n) { return fmvgen_mv_f(a, n); }
- *   static fmvgen_fn_ fmvgen_resolve_f(void) { unsigned l = fmvgen_cpu_levels(); return ...; }
+ *   static __attribute__((used)) __typeof__(&fmvgen_mv_f) fmvgen_resolve_f(void)
+ *       { unsigned l = fmvgen_cpu_levels(); return l & 4u ? fmvgen_cp_f_x86_64_v4 : ...; }   (one line)
+ *   # ifdef FMVGEN_CPU_IFUNC                 (static f: FMVGEN_CPU_IFUNC_STATIC)
+ *   long f(const int *a, int n) __attribute__((ifunc("fmvgen_resolve_f")));
+ *   # else
  *   FMVGEN_PTR_DEF long f(const int *a, int n) FMVGEN_CPU_BODY(SYM, fmvgen_resolve_f)
+ *   # endif
  *   # pragma GCC diagnostic pop
  *   #endif
  *
  * The copies' heads are f's head (comments dropped, on one line) with the
  * name replaced, "static" put first for an external f; each forwards its
  * parameters by the names the scan recorded (candidates/params.h; a void
- * f gets no "return"). The always_inline body is inlined into each copy,
- * so it is compiled for the copy's target. The pragmas keep GCC quiet
+ * f gets no "return"). The resolver returns f's own pointer type, so it
+ * needs no casts and GCC's -Wattribute-alias is content; "used" makes
+ * clang 14 inline into the copies an IFUNC alone reaches (patch/cpuid.c)
+ * and keeps clang quiet where only the ifunc attribute names it. The IFUNC line is
+ * f's head again, redeclared with the ifunc attribute: f keeps its linkage
+ * and visibility (a -fvisibility=hidden library exports what it did, as
+ * IFUNC symbols). The preamble defines FMVGEN_CPU_IFUNC where the C
+ * library is glibc (PATCH_IFUNC_LIBC, after patch_libc_probe's include),
+ * the compiler has the ifunc attribute and -DFMVGEN_CPU_NO_IFUNC is not
+ * given, and FMVGEN_CPU_IFUNC_STATIC where, besides, it is not clang. A
+ * head saying weak or section (which an IFUNC cannot take) gets the
+ * trampoline line alone. The always_inline body is inlined into each
+ * copy, so it is compiled for the copy's target. The pragmas keep GCC quiet
  * where a static copy meets a visibility attribute of f's head (an EXPORT
  * macro), and where an inline f's copy is noinline. Where FMVGEN_CPU_ON is
  * undefined (not x86-64 ELF, no target/naked/always_inline attributes,
@@ -42,7 +62,10 @@
  * bit 0 v2, bit 1 v3, bit 2 v4). Names read from ELF symbol tables by
  * select and inspect: fmvgen_cpu_levels, fmvgen_cp_<ident>_<slug>
  * (slug default, x86_64_v2, x86_64_v3, x86_64_v4, avx2),
- * fmvgen_resolve_<ident>, fmvgen_mv_<ident>, SYM.fmvgen_ptr/_init/_ctor. */
+ * fmvgen_resolve_<ident>, fmvgen_mv_<ident>; the IFUNC SYM whose value is
+ * fmvgen_resolve_<ident>'s address, or the trampoline's
+ * SYM.fmvgen_ptr/_init/_ctor. fmvgen_cpu_levels makes no call and reads no
+ * relocated data: it runs inside IFUNC resolvers, before relocation ends. */
 #ifndef FMVGEN_PATCH_CPUID_H
 #define FMVGEN_PATCH_CPUID_H
 
@@ -65,7 +88,7 @@ const char *patch_cpuid_unknown_target(const struct strvec *targets);
 /* The preamble of cpuid dispatch for sets[0..n) (each block guarded by
  * #ifndef, so two patched files in one TU define it once): FMVGEN_CPU_ON,
  * FMVGEN_CLONES_CPU(_STATIC), FMVGEN_PTR_ENDBR_ and FMVGEN_PTR_DEF (shared
- * with pointer dispatch), FMVGEN_CPU_BODY, fmvgen_fn_ and
+ * with pointer dispatch), FMVGEN_CPU_BODY, FMVGEN_CPU_IFUNC(_STATIC), and
  * fmvgen_cpu_levels, and FMVGEN_CPU_T_<SLUG> for each target the sets use
  * and default. Lines end in eol. */
 char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const char *eol);

@@ -117,10 +117,12 @@ char *patch_render_header(const struct patch_plan *p)
         sb_adds(&sb, "\nDispatch: cpuid (--dispatch cpuid). A function marked " PATCH_CPUID_MACRO " becomes an\n"
                      "always_inline body named fmvgen_mv_<name> (a #define around its definition),\n"
                      "inlined into one copy per target, fmvgen_cp_<name>_<target> (target attributes,\n"
-                     "no target_clones); <name> is defined below it as a jump through a pointer set,\n"
-                     "once, to the copy its resolver picks by the preamble's own CPUID code\n"
-                     "(fmvgen_cpu_levels). No IFUNC and no libgcc CPU detection: the copies run with\n"
-                     "glibc and musl, dynamic and static. C only.\n");
+                     "no target_clones), and a resolver that picks one by the preamble's own CPUID\n"
+                     "code (fmvgen_cpu_levels; no libgcc CPU detection). With glibc (dynamic, -static,\n"
+                     "-static-pie) <name> is an IFUNC of that resolver (static functions only with\n"
+                     "gcc); with musl and other C libraries, for clang's static functions and with\n"
+                     "-DFMVGEN_CPU_NO_IFUNC, <name> is defined below it as a jump through a pointer\n"
+                     "set, once, to the copy the resolver picks. C only.\n");
     }
     if (p->dispatch != PATCH_DISPATCH_IFUNC && p->ifunc_fallback.n) {
         sb_addf(&sb, "Dispatched by IFUNC instead, FMVGEN_CLONES (glibc only) (%zu):\n", p->ifunc_fallback.n);

@@ -50,7 +50,7 @@ struct patch_function;
 enum patch_dispatch {
     PATCH_DISPATCH_IFUNC = 0,   /* target_clones' IFUNC (auto) */
     PATCH_DISPATCH_POINTER,     /* the clones through a pointer set on first call */
-    PATCH_DISPATCH_CPUID,       /* own copies and resolver, through the same pointer (patch/cpuid.h) */
+    PATCH_DISPATCH_CPUID,       /* own copies and resolver: IFUNC (glibc) or the same pointer (patch/cpuid.h) */
 };
 
 /* "auto" and "ifunc" -> IFUNC, "pointer" -> POINTER, "cpuid" -> CPUID. 0, or -1 (unknown

@@ -72,16 +72,21 @@ void patch_clones_spellings(const struct patch_target_set *set, struct strbuf *m
  * inside extern "C" or a namespace, and on glibc and musl it includes
  * features.h. Where the C library cannot be told (no such header, a
  * freestanding clang, another libc): no __GLIBC__, plain functions. */
-#define IFUNC_LIBC "defined(__GLIBC__) && !defined(__UCLIBC__)"
+#define IFUNC_LIBC PATCH_IFUNC_LIBC
+
+void patch_libc_probe(struct strbuf *sb, const char *eol, const char *depth)
+{
+    patch_text_line(sb, eol, "%sif !defined(__GLIBC__) && !defined(_FEATURES_H)", depth);
+    patch_text_line(sb, eol, "%s include <limits.h>", depth);
+    patch_text_line(sb, eol, "%sendif", depth);
+}
 
 /* The outer condition of every block and the include that tells the C
  * library (above); leaves one #if open, at depth "# if". */
 static void libc_lines(struct strbuf *sb, const char *eol)
 {
     patch_text_line(sb, eol, "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)");
-    patch_text_line(sb, eol, "#  if !defined(__GLIBC__) && !defined(_FEATURES_H)");
-    patch_text_line(sb, eol, "#   include <limits.h>");
-    patch_text_line(sb, eol, "#  endif");
+    patch_libc_probe(sb, eol, "#  ");
 }
 
 /* The preamble's comment on it (four lines, the last ending the comment). */

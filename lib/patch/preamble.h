@@ -26,6 +26,20 @@
     "library's features.h. Wherever glibc cannot be told (musl, other C libraries,\n" \
     "freestanding builds), the functions stay plain.\n"
 
+/* The preprocessor condition under which the C library runs IFUNC
+ * resolvers (dynamic, -static and -static-pie programs): glibc, recognized
+ * by __GLIBC__, not uClibc, which defines it too. The target_clones blocks
+ * test it, and cpuid dispatch (patch/cpuid.h) to choose IFUNC over its
+ * trampoline. Meaningful after patch_libc_probe's lines. */
+#define PATCH_IFUNC_LIBC "defined(__GLIBC__) && !defined(__UCLIBC__)"
+
+/* Appends (eol-terminated) the lines that include <limits.h> where no C
+ * library header came before them (neither __GLIBC__ nor features.h's
+ * guard _FEATURES_H, which musl shares, is defined), so that
+ * PATCH_IFUNC_LIBC can tell the C library; depth is the '#' prefix of the
+ * #if at the level they go ("#  "). */
+void patch_libc_probe(struct strbuf *sb, const char *eol, const char *depth);
+
 /* One target set of a plan, and the macros that spell it. */
 struct patch_target_set {
     struct strvec targets;          /* without "default" */
@@ -40,7 +54,6 @@ char *patch_preamble(const struct strvec *targets, const char *eol);
 
 /* Appends fmt's text and eol (the patched file's line ending) to sb: one
  * line of text the patch inserts (the preamble's, the trampolines'). */
-struct strbuf;
 void patch_text_line(struct strbuf *sb, const char *eol, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The same for several sets: one guarded block per set defining

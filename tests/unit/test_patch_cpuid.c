@@ -1,12 +1,14 @@
 /* Unit tests of lib/patch/cpuid.h on texts written here: the lines a
  * function gets with --dispatch cpuid (the rename and pragmas above, the
- * copies, resolver and trampoline below, forwarding the parameters of its
+ * copies, resolver, IFUNC declaration and trampoline below, the trampoline
+ * alone for a weak or section head, forwarding the parameters of its
  * "params" note, no "return" for a void function, no second "static" for
  * a static one, the name replaced inside a head with attributes, CRLF and
  * indentation kept), the reasons it refuses (no params note, a refused
  * one, a target without a copy, pointer dispatch's shapes), the targets it
- * knows, and the preamble: only the target macros a set uses, the
- * trampoline calling the resolver itself, and whether a text defines it.
+ * knows, and the preamble: only the target macros a set uses, IFUNC
+ * where glibc is (static functions not with clang), the trampoline calling
+ * the resolver itself, and whether a text defines it.
  * The patched files are compiled by tests/cli/test_patch_cpuid.sh. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,10 +86,14 @@ static void test_lines(void **state)
         "static FMVGEN_CPU_T_X86_64_V4 EXPORT long fmvgen_cp_sum_sq_x86_64_v4(const int *a, int n) { return fmvgen_mv_sum_sq(a, n); }\n"
         "static FMVGEN_CPU_T_X86_64_V3 EXPORT long fmvgen_cp_sum_sq_x86_64_v3(const int *a, int n) { return fmvgen_mv_sum_sq(a, n); }\n"
         "static FMVGEN_CPU_T_DEFAULT EXPORT long fmvgen_cp_sum_sq_default(const int *a, int n) { return fmvgen_mv_sum_sq(a, n); }\n"
-        "static fmvgen_fn_ fmvgen_resolve_sum_sq(void) { unsigned l = fmvgen_cpu_levels(); return l & 4u ? "
-        "(fmvgen_fn_)fmvgen_cp_sum_sq_x86_64_v4 : l & 2u ? (fmvgen_fn_)fmvgen_cp_sum_sq_x86_64_v3 : "
-        "(fmvgen_fn_)fmvgen_cp_sum_sq_default; }\n"
+        "static __attribute__((used)) __typeof__(&fmvgen_mv_sum_sq) fmvgen_resolve_sum_sq(void) { unsigned l = "
+        "fmvgen_cpu_levels(); return l & 4u ? fmvgen_cp_sum_sq_x86_64_v4 : l & 2u ? fmvgen_cp_sum_sq_x86_64_v3 : "
+        "fmvgen_cp_sum_sq_default; }\n"
+        "# ifdef FMVGEN_CPU_IFUNC\n"
+        "EXPORT long sum_sq(const int *a, int n) __attribute__((ifunc(\"fmvgen_resolve_sum_sq\")));\n"
+        "# else\n"
         "FMVGEN_PTR_DEF EXPORT long sum_sq(const int *a, int n) FMVGEN_CPU_BODY(sum_sq, fmvgen_resolve_sum_sq)\n"
+        "# endif\n"
         "# pragma GCC diagnostic pop\n#endif\n");
     patch_pointer_lines_free(&l);
     json_decref(f.notes);
@@ -108,13 +114,50 @@ static void test_static_void_crlf(void **state)
                         "#ifdef FMVGEN_CPU_ON\r\n# undef fill\r\n"
                         "  FMVGEN_CPU_T_AVX2 static __attribute__((hot)) void fmvgen_cp_fill_avx2(int *a) { fmvgen_mv_fill(a); }\r\n"
                         "  FMVGEN_CPU_T_DEFAULT static __attribute__((hot)) void fmvgen_cp_fill_default(int *a) { fmvgen_mv_fill(a); }\r\n"
-                        "  static fmvgen_fn_ fmvgen_resolve_fill(void) { unsigned l = fmvgen_cpu_levels(); return l & 2u ? "
-                        "(fmvgen_fn_)fmvgen_cp_fill_avx2 : (fmvgen_fn_)fmvgen_cp_fill_default; }\r\n"
+                        "  static __attribute__((used)) __typeof__(&fmvgen_mv_fill) fmvgen_resolve_fill(void) { unsigned l = "
+                        "fmvgen_cpu_levels(); return l & 2u ? fmvgen_cp_fill_avx2 : fmvgen_cp_fill_default; }\r\n"
+                        "# ifdef FMVGEN_CPU_IFUNC_STATIC\r\n"
+                        "  static __attribute__((hot)) void fill(int *a) __attribute__((ifunc(\"fmvgen_resolve_fill\")));\r\n"
+                        "# else\r\n"
                         "  FMVGEN_PTR_DEF static __attribute__((hot)) void fill(int *a) FMVGEN_CPU_BODY(fill, fmvgen_resolve_fill)\r\n"
+                        "# endif\r\n"
                         "# pragma GCC diagnostic pop\r\n#endif\r\n");
     patch_pointer_lines_free(&l);
     json_decref(f.notes);
     sv_free(&set.targets);
+}
+
+/* A head an IFUNC cannot take (weak, section) keeps the trampoline alone;
+ * "weak" inside a string, or as part of a name, does not count. */
+static void test_weak_section_trampoline(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *head;
+        int ifunc;
+    } cases[] = {
+        {"__attribute__((weak)) int f(int n)", 0},
+        {"__attribute__((__weak__)) int f(int n)", 0},
+        {"__attribute__((section(\".text.k\"))) int f(int n)", 0},
+        {"__attribute__((alias_of(\"weak\"))) int weakly_f(int n)", 1},
+        {"int f(int n)", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = xasprintf("%s\n{\n    return n;\n}\n", cases[i].head);
+        const char *name = strstr(cases[i].head, "weakly_f") ? "weakly_f" : "f";
+        struct patch_function f = fn(text, name, cases[i].head, 0, "{\"names\": [\"n\"], \"void\": false}");
+        struct patch_target_set set = set_of("avx2");
+        struct patch_pointer_lines l;
+        assert_null(patch_cpuid_lines(&f, text, strlen(text), &set, &l));
+        assert_int_equal(strstr(l.after, "__attribute__((ifunc(") != NULL, cases[i].ifunc);
+        assert_int_equal(strstr(l.after, "# ifdef FMVGEN_CPU_IFUNC\n") != NULL, cases[i].ifunc);
+        assert_non_null(strstr(l.after, "FMVGEN_CPU_BODY("));
+        assert_non_null(strstr(l.after, "fmvgen_resolve_"));
+        patch_pointer_lines_free(&l);
+        json_decref(f.notes);
+        sv_free(&set.targets);
+        free(text);
+    }
 }
 
 static const char *why_of(const char *text, const char *params, const char *targets)
@@ -167,6 +210,13 @@ static void test_targets_and_preamble(void **state)
     assert_null(strstr(pre, "FMVGEN_PTR_RESOLVER_"));
     assert_null(strstr(pre, "FMVGEN_PTR_HIDE_"));
     assert_non_null(strstr(pre, "static __attribute__((unused, noinline)) unsigned fmvgen_cpu_levels(void)\r\n"));
+    /* IFUNC where glibc is, told by an include where no C library header came
+     * before; static functions' only where it is not clang */
+    assert_non_null(strstr(pre, "#   if !defined(__GLIBC__) && !defined(_FEATURES_H)\r\n#    include <limits.h>\r\n#   endif\r\n"
+                                "#   if defined(__GLIBC__) && !defined(__UCLIBC__) && __has_attribute(ifunc) && "
+                                "!defined(FMVGEN_CPU_NO_IFUNC)\r\n#    define FMVGEN_CPU_IFUNC\r\n"));
+    assert_non_null(strstr(pre, "#    ifndef __clang__\r\n#     define FMVGEN_CPU_IFUNC_STATIC\r\n#    endif\r\n"));
+    assert_null(strstr(pre, "fmvgen_fn_"));
     for (const char *c = pre; (c = strchr(c, '\n')); c++) assert_int_equal(c[-1], '\r');
     size_t len = strlen(pre);
     assert_int_equal(patch_cpuid_preamble_defined(pre, len, &set, 1), 1);
@@ -183,6 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lines),
         cmocka_unit_test(test_static_void_crlf),
+        cmocka_unit_test(test_weak_section_trampoline),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_targets_and_preamble),
     };

@@ -234,7 +234,8 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
     for (size_t k = 0; k < norder; k++)
         sb_addf(&sb, "l & %uu ? (fmvgen_fn_)fmvgen_cp_%s_%s : ", order[k]->level, id, order[k]->slug);
     sb_addf(&sb, "(fmvgen_fn_)fmvgen_cp_%s_default; }%s", id, eol);
-    sb_addf(&sb, "%.*sFMVGEN_PTR_DEF %s FMVGEN_CPU_BODY(%s, fmvgen_resolve_%s)%s", indent, lead, head, f->name, id, eol);
+    sb_addf(&sb, "%.*sFMVGEN_PTR_DEF %s FMVGEN_CPU_%sBODY(%s, fmvgen_resolve_%s)%s", indent, lead, head,
+            f->is_static ? "STATIC_" : "", f->name, id, eol);   /* STATIC_: LTO-proof labels (pointer.h) */
     sb_addf(&sb, "# pragma GCC diagnostic pop%s#endif%s", eol, eol);
     out->after_offset = sh.after_offset;
     out->after = sb_detach(&sb);

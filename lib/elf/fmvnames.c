@@ -24,9 +24,18 @@ const char *elf_fmv_slug_target(const char *slug)
     return NULL;
 }
 
+/* ".N": clang's LTO tells two files' static symbols of one name apart so */
+static int is_number_tail(const char *tail)
+{
+    if (tail[0] != '.' || !tail[1]) return 0;
+    for (const char *c = tail + 1; *c; c++)
+        if (*c < '0' || *c > '9') return 0;
+    return 1;
+}
+
 int elf_fmv_tail_is_rename(const char *tail)
 {
-    return tail && (!*tail || has_prefix(tail, ".lto_priv.") || has_prefix(tail, ".llvm."));
+    return tail && (!*tail || has_prefix(tail, ".lto_priv.") || has_prefix(tail, ".llvm.") || is_number_tail(tail));
 }
 
 enum elf_fmv_role elf_fmv_name(const char *symbol, struct elf_fmv_name *out)

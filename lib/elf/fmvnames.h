@@ -61,7 +61,8 @@ struct elf_fmv_name {
 enum elf_fmv_role elf_fmv_name(const char *symbol, struct elf_fmv_name *out);
 
 /* 1 when tail ("" or one elf_fmv_name gave) leaves the symbol the whole
- * function: none, or a link's rename (".lto_priv.N", ".llvm.N"); 0 for a
+ * function: none, or a link's rename (".lto_priv.N", ".llvm.N", clang LTO's
+ * ".N"); 0 for a
  * piece the compiler split or specialised (".cold", ".constprop.0"). */
 int elf_fmv_tail_is_rename(const char *tail);
 

@@ -10,8 +10,10 @@
 #include "run/spawn.h"
 #include "util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Sampling period of cpu-clock in nanoseconds: 20 kHz, so that even the short
  * runs of the demo's --quick mode collect some samples in each hot function. */
@@ -101,6 +103,24 @@ static int run_perf(char *const *prefix, char *const *cmd, const char *what, str
     return rc;
 }
 
+/* perf's data file once read: moved into $FMVGEN_KEEP_PERF_DATA (a
+ * directory) when that is set, for looking at a run afterwards with perf
+ * report/script; removed otherwise (or when it cannot be moved there). */
+static void drop_data(const char *data)
+{
+    static unsigned long kept;
+    const char *keep = getenv("FMVGEN_KEEP_PERF_DATA");
+    if (keep && *keep) {
+        char name[64];
+        snprintf(name, sizeof name, "perf-%ld-%lu.data", (long)getpid(), kept++);
+        char *to = path_join(keep, name);
+        int moved = rename(data, to) == 0;
+        free(to);
+        if (moved) return;
+    }
+    remove_tree(data);
+}
+
 int profile_run(char *const *argv, const char *cwd, const char *scratch_dir,
                 struct profile *out, char **why)
 {
@@ -165,7 +185,7 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
             profile_parse_sites(res.out ? res.out : "", o->sites, out);
         run_result_free(&res);
     }
-    remove_tree(data);
+    drop_data(data);
     free(data);
     if (*why) {
         profile_free(out);

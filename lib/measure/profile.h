@@ -76,7 +76,9 @@ struct profile_opts {
 };
 
 /* Runs argv (in cwd, NULL: inherit) under perf, writing perf's data into
- * scratch_dir. Returns 0 with out filled, or -1 with *why set to one line
+ * scratch_dir (removed once read; with the environment variable
+ * FMVGEN_KEEP_PERF_DATA set to a directory, moved there instead as
+ * perf-PID-N.data, N counting this process's profiles: for debugging). Returns 0 with out filled, or -1 with *why set to one line
  * saying what is missing or failed (perf not installed - with the Debian
  * package to install -, not permitted, the program failed); nothing is
  * printed. Free out with profile_free and *why with free. */

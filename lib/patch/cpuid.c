@@ -285,7 +285,8 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
         sb_addf(&sb, "# ifdef FMVGEN_CPU_IFUNC%s%s", f->is_static ? "_STATIC" : "", eol);
         sb_addf(&sb, "%.*s%s __attribute__((ifunc(\"fmvgen_resolve_%s\")));%s# else%s", indent, lead, head, id, eol, eol);
     }
-    sb_addf(&sb, "%.*sFMVGEN_PTR_DEF %s FMVGEN_CPU_BODY(%s, fmvgen_resolve_%s)%s", indent, lead, head, f->name, id, eol);
+    sb_addf(&sb, "%.*sFMVGEN_PTR_DEF %s FMVGEN_CPU_%sBODY(%s, fmvgen_resolve_%s)%s", indent, lead, head,
+            f->is_static ? "STATIC_" : "", f->name, id, eol); /* STATIC_: LTO-proof labels (pointer.h) */
     if (ifunc) sb_addf(&sb, "# endif%s", eol);
     sb_addf(&sb, "# pragma GCC diagnostic pop%s#endif%s", eol, eol);
     out->after_offset = sh.after_offset;

@@ -7,6 +7,7 @@
 #include "patch/preamble.h"
 #include "targets/targets.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ char *patch_pointer_macro(const char *set_macro)
 
 /* ---- the preamble ---- */
 
-/* The trampoline's body, as lines of the FMVGEN_PTR_BODY macro (each but
+/* The trampoline's body, as lines of the FMVGEN_PTR_BODY_ macro (each but
  * the last ending in a backslash). Three asm statements, so that no string
  * literal exceeds the 509 characters C89 promises (clang's
  * -Woverlength-strings under -pedantic). The init code keeps every
@@ -40,27 +41,30 @@ char *patch_pointer_macro(const char *set_macro)
  * static chain, xmm0-7) around the resolver call; the stack is 16-byte
  * aligned at that call (8 pushes + 136 bytes after the caller's call).
  * The fourth statement is SYM.fmvgen_ctor and its .init_array.00101 entry:
- * the same resolver call and store before the program's constructors. */
+ * the same resolver call and store before the program's constructors.
+ * label is the SYM of the labels, a string literal: "sym" (FMVGEN_PTR_BODY)
+ * or "%c1", operand 1 (fn) printed as the compiler names that function
+ * (FMVGEN_PTR_STATIC_BODY: see body_wrappers). */
 static const char *const BODY_LINES[] = {
-    "# define FMVGEN_PTR_BODY(sym, mv) { \\",
-    "  __asm__ volatile(FMVGEN_PTR_ENDBR_ \"jmp *\" #sym \".fmvgen_ptr(%%rip)\\n\\t\" FMVGEN_PTR_HIDE_(mv) \\",
-    "    \".pushsection .data\\n\\t.balign 8\\n\" #sym \".fmvgen_ptr:\\n\\t.quad \" #sym \".fmvgen_init\\n\\t.popsection\\n\\t\" \\",
-    "    \".pushsection .text\\n\\t.type \" #sym \".fmvgen_init, @function\\n\" #sym \".fmvgen_init:\\n\\t\" FMVGEN_PTR_ENDBR_ \\",
+    "# define FMVGEN_PTR_BODY_(label, mv, fn) { \\",
+    "  __asm__ volatile(FMVGEN_PTR_ENDBR_ \"jmp *\" label \".fmvgen_ptr(%%rip)\\n\\t\" FMVGEN_PTR_HIDE_(mv) \\",
+    "    \".pushsection .data\\n\\t.balign 8\\n\" label \".fmvgen_ptr:\\n\\t.quad \" label \".fmvgen_init\\n\\t.popsection\\n\\t\" \\",
+    "    \".pushsection .text\\n\\t.type \" label \".fmvgen_init, @function\\n\" label \".fmvgen_init:\\n\\t\" FMVGEN_PTR_ENDBR_ \\",
     "    \"push %%rdi\\n\\tpush %%rsi\\n\\tpush %%rdx\\n\\tpush %%rcx\\n\\tpush %%r8\\n\\tpush %%r9\\n\\tpush %%rax\\n\\t\" \\",
-    "    \"push %%r10\\n\\tsub $136, %%rsp\\n\\t\" : : \"i\"(mv) : \"memory\"); \\",
+    "    \"push %%r10\\n\\tsub $136, %%rsp\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
     "  __asm__ volatile(\"movdqu %%xmm0, (%%rsp)\\n\\tmovdqu %%xmm1, 16(%%rsp)\\n\\tmovdqu %%xmm2, 32(%%rsp)\\n\\t\" \\",
     "    \"movdqu %%xmm3, 48(%%rsp)\\n\\tmovdqu %%xmm4, 64(%%rsp)\\n\\tmovdqu %%xmm5, 80(%%rsp)\\n\\t\" \\",
     "    \"movdqu %%xmm6, 96(%%rsp)\\n\\tmovdqu %%xmm7, 112(%%rsp)\\n\\tcall \" FMVGEN_PTR_RESOLVER_(mv) \"\\n\\t\" \\",
-    "    \"mov %%rax, \" #sym \".fmvgen_ptr(%%rip)\\n\\tmov %%rax, %%r11\\n\\t\" : : \"i\"(mv) : \"memory\"); \\",
+    "    \"mov %%rax, \" label \".fmvgen_ptr(%%rip)\\n\\tmov %%rax, %%r11\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
     "  __asm__ volatile(\"movdqu (%%rsp), %%xmm0\\n\\tmovdqu 16(%%rsp), %%xmm1\\n\\tmovdqu 32(%%rsp), %%xmm2\\n\\t\" \\",
     "    \"movdqu 48(%%rsp), %%xmm3\\n\\tmovdqu 64(%%rsp), %%xmm4\\n\\tmovdqu 80(%%rsp), %%xmm5\\n\\t\" \\",
     "    \"movdqu 96(%%rsp), %%xmm6\\n\\tmovdqu 112(%%rsp), %%xmm7\\n\\tadd $136, %%rsp\\n\\tpop %%r10\\n\\t\" \\",
     "    \"pop %%rax\\n\\tpop %%r9\\n\\tpop %%r8\\n\\tpop %%rcx\\n\\tpop %%rdx\\n\\tpop %%rsi\\n\\tpop %%rdi\\n\\t\" \\",
-    "    \"jmp *%%r11\\n\\t.size \" #sym \".fmvgen_init, .-\" #sym \".fmvgen_init\\n\\t\" : : \"i\"(mv) : \"memory\"); \\",
-    "  __asm__ volatile(\".type \" #sym \".fmvgen_ctor, @function\\n\" #sym \".fmvgen_ctor:\\n\\t\" FMVGEN_PTR_ENDBR_ \"sub $8, %%rsp\\n\\t\" \\",
-    "    \"call \" FMVGEN_PTR_RESOLVER_(mv) \"\\n\\tmov %%rax, \" #sym \".fmvgen_ptr(%%rip)\\n\\tadd $8, %%rsp\\n\\tret\\n\\t\" \\",
-    "    \".size \" #sym \".fmvgen_ctor, .-\" #sym \".fmvgen_ctor\\n\\t.popsection\\n\\t\" \\",
-    "    \".pushsection .init_array.00101, \\\"aw\\\", @init_array\\n\\t.balign 8\\n\\t.quad \" #sym \".fmvgen_ctor\\n\\t.popsection\" : : \"i\"(mv) : \"memory\"); \\",
+    "    \"jmp *%%r11\\n\\t.size \" label \".fmvgen_init, .-\" label \".fmvgen_init\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
+    "  __asm__ volatile(\".type \" label \".fmvgen_ctor, @function\\n\" label \".fmvgen_ctor:\\n\\t\" FMVGEN_PTR_ENDBR_ \"sub $8, %%rsp\\n\\t\" \\",
+    "    \"call \" FMVGEN_PTR_RESOLVER_(mv) \"\\n\\tmov %%rax, \" label \".fmvgen_ptr(%%rip)\\n\\tadd $8, %%rsp\\n\\tret\\n\\t\" \\",
+    "    \".size \" label \".fmvgen_ctor, .-\" label \".fmvgen_ctor\\n\\t.popsection\\n\\t\" \\",
+    "    \".pushsection .init_array.00101, \\\"aw\\\", @init_array\\n\\t.balign 8\\n\\t.quad \" label \".fmvgen_ctor\\n\\t.popsection\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
     "  } _Pragma(\"GCC diagnostic pop\")",
     NULL,
 };
@@ -87,7 +91,7 @@ void patch_pointer_body_macro(struct strbuf *sb, const char *eol, int cpuid)
         }
         /* the resolver function itself: a local symbol, called by its name */
         static const char *const SUBST[][2] = {
-            {"FMVGEN_PTR_BODY(sym, mv)", "FMVGEN_CPU_BODY(sym, resolve)"},
+            {"FMVGEN_PTR_BODY_(label, mv, fn)", "FMVGEN_CPU_BODY_(label, resolve, fn)"},
             {"FMVGEN_PTR_RESOLVER_(mv)", "\"%c0\""},
             {" FMVGEN_PTR_HIDE_(mv)", ""},
             {"\"i\"(mv)", "\"i\"(resolve)"},
@@ -101,6 +105,17 @@ void patch_pointer_body_macro(struct strbuf *sb, const char *eol, int cpuid)
         patch_text_line(sb, eol, "%s", line);
         free(line);
     }
+    /* The labels: an external function's SYM is its symbol, as written
+     * (C++: mangled). A static function's is whatever symbol the compiler
+     * gives it, "%c1" of "i"(f): its name, or with LTO, where two files'
+     * statics of one name meet in one assembler file, the name made unique
+     * (gcc: f.lto_priv.0, clang: f.1) - the C name would be defined twice.
+     * Not for external functions: -fPIC takes no preemptible symbol as
+     * "i". */
+    const char *body = cpuid ? "FMVGEN_CPU_BODY" : "FMVGEN_PTR_BODY", *arg = cpuid ? "resolve" : "mv";
+    patch_text_line(sb, eol, "# define %s(sym, %s) %s_(#sym, %s, %s)", body, arg, body, arg, arg);
+    patch_text_line(sb, eol, "# define %s(sym, %s) %s_(\"%%c1\", %s, sym)", cpuid ? "FMVGEN_CPU_STATIC_BODY" :
+                    "FMVGEN_PTR_STATIC_BODY", arg, body, arg);
 }
 
 void patch_pointer_entry_macros(struct strbuf *sb, const char *eol)
@@ -447,6 +462,15 @@ void patch_pointer_shape_free(struct patch_pointer_shape *s)
     memset(s, 0, sizeof *s);
 }
 
+char *patch_pointer_static_asm_name(const struct patch_function *f, const char *ident)
+{
+    /* FNV-1a of the file's path: two files' statics of one name differ */
+    const char *path = f->rel ? f->rel : f->file ? f->file : "";
+    uint32_t h = 2166136261u;
+    for (const char *c = path; *c; c++) h = (h ^ (unsigned char)*c) * 16777619u;
+    return xasprintf("fmvgen_mv_%s.tu%08x", ident, (unsigned)h);
+}
+
 const char *patch_pointer_lines(const struct patch_function *f, const char *text, size_t len, const char *set_macro,
                                 struct patch_pointer_lines *out)
 {
@@ -462,13 +486,26 @@ const char *patch_pointer_lines(const struct patch_function *f, const char *text
     struct strbuf push = STRBUF_INIT, pop = STRBUF_INIT;
     patch_pointer_self_name(&push, &sh, cxx, 1);
     patch_pointer_self_name(&pop, &sh, cxx, 0);
-    out->before = xasprintf("#ifdef %s%s# define %s fmvgen_mv_%s%s%s#endif%s%.*s%s%s%s", on, eol, ident, ident, eol,
-                            sb_str(&push), eol, (int)sh.indent, text + f->offset, macro, f->is_static ? "_STATIC" : "",
-                            eol);
+    /* a static C function's labels are named by its compiler symbol
+     * (patch_pointer_body_macro), and its renamed definition gets a name
+     * of its file's (patch_pointer_static_asm_name) in a declaration; C++
+     * keeps its mangled names: the one identifier cannot name an
+     * overloaded function */
+    int by_symbol = f->is_static && !strcmp(f->name, ident);
+    char *decl = NULL;
+    if (by_symbol) {
+        char *asm_name = patch_pointer_static_asm_name(f, ident);
+        decl = xasprintf("%.*s%s __asm__(\"%s\");%s", (int)sh.indent, text + f->offset, sh.head, asm_name, eol);
+        free(asm_name);
+    }
+    out->before = xasprintf("#ifdef %s%s# define %s fmvgen_mv_%s%s%s%s#endif%s%.*s%s%s%s", on, eol, ident, ident, eol,
+                            decl ? decl : "", sb_str(&push), eol, (int)sh.indent, text + f->offset, macro,
+                            f->is_static ? "_STATIC" : "", eol);
+    free(decl);
     out->after_offset = sh.after_offset;
-    out->after = xasprintf("#ifdef %s%s%s# undef %s%s%.*sFMVGEN_PTR_DEF %s FMVGEN_PTR_BODY(%s, fmvgen_mv_%s)%s#endif%s",
-                           on, eol, sb_str(&pop), ident, eol, (int)sh.indent, text + f->offset, sh.head, f->name, ident,
-                           eol, eol);
+    out->after = xasprintf("#ifdef %s%s%s# undef %s%s%.*sFMVGEN_PTR_DEF %s FMVGEN_PTR_%sBODY(%s, fmvgen_mv_%s)%s#endif%s",
+                           on, eol, sb_str(&pop), ident, eol, (int)sh.indent, text + f->offset, sh.head,
+                           by_symbol ? "STATIC_" : "", f->name, ident, eol, eol);
     sb_free(&push);
     sb_free(&pop);
     free(macro);

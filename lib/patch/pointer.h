@@ -15,6 +15,13 @@
  *   FMVGEN_PTR_DEF long f(const int *a, int n) FMVGEN_PTR_BODY(SYM, fmvgen_mv_f)
  *   #endif
  *
+ * A static C function's renamed definition is declared first, after the
+ * #define, with an assembler name of its file's
+ * (patch_pointer_static_asm_name), and its trampoline is
+ * FMVGEN_PTR_STATIC_BODY(f, fmvgen_mv_f), whose labels are named by f's
+ * compiler symbol: both so that two files' statics of one name build with
+ * -flto (docs/DESIGN.md).
+ *
  * The last line copies the definition's head (decl-specifiers and
  * declarator, comments dropped, on one line) into a naked definition of f
  * whose body jumps through the pointer SYM.fmvgen_ptr. That pointer starts
@@ -121,8 +128,24 @@ void patch_pointer_entry_macros(struct strbuf *sb, const char *eol);
  * target_clones resolver (FMVGEN_PTR_RESOLVER_), or with cpuid
  * FMVGEN_CPU_BODY(sym, resolve), which call the function resolve itself
  * (`call %c0`). Both use FMVGEN_PTR_ENDBR_ and end the diagnostic push of
- * FMVGEN_PTR_DEF. */
+ * FMVGEN_PTR_DEF. Their labels are "sym.fmvgen_ptr" ...; the STATIC_BODY
+ * variants (FMVGEN_PTR_STATIC_BODY, FMVGEN_CPU_STATIC_BODY: same
+ * arguments, sym a static C function's identifier) name them by that
+ * function's compiler symbol instead ("%c1" of "i"(sym)), which LTO makes
+ * unique. All are wrappers of FMVGEN_PTR_BODY_ / FMVGEN_CPU_BODY_(label,
+ * mv, fn). */
 void patch_pointer_body_macro(struct strbuf *sb, const char *eol, int cpuid);
+
+/* The assembler name a static C function's renamed definition gets under
+ * pointer dispatch, "fmvgen_mv_<ident>.tuXXXXXXXX" (8 hex digits of a hash
+ * of f's file path), declared before it (`static ... __asm__("...")`):
+ * the clones' resolver is "<that>.resolver" in every build. Under LTO two
+ * files' fmvgen_mv_scale would meet in one assembler file and the
+ * compiler would rename them (gcc fmvgen_mv_scale.lto_priv.0 with
+ * fmvgen_mv_scale.resolver.lto_priv.0; clang fmvgen_mv_scale.2 with
+ * fmvgen_mv_scale.resolver.3), so that no name written in the trampoline
+ * could reach the resolver. Caller frees. */
+char *patch_pointer_static_asm_name(const struct patch_function *f, const char *ident);
 
 /* The identifier f is written with (C: its name; C++: the last component
  * of its display name before '('), or NULL when that is no plain

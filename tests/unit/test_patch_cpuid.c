@@ -119,7 +119,7 @@ static void test_static_void_crlf(void **state)
                         "# ifdef FMVGEN_CPU_IFUNC_STATIC\r\n"
                         "  static __attribute__((hot)) void fill(int *a) __attribute__((ifunc(\"fmvgen_resolve_fill\")));\r\n"
                         "# else\r\n"
-                        "  FMVGEN_PTR_DEF static __attribute__((hot)) void fill(int *a) FMVGEN_CPU_BODY(fill, fmvgen_resolve_fill)\r\n"
+                        "  FMVGEN_PTR_DEF static __attribute__((hot)) void fill(int *a) FMVGEN_CPU_STATIC_BODY(fill, fmvgen_resolve_fill)\r\n"
                         "# endif\r\n"
                         "# pragma GCC diagnostic pop\r\n#endif\r\n");
     patch_pointer_lines_free(&l);
@@ -205,7 +205,11 @@ static void test_targets_and_preamble(void **state)
                                 "sahf,avx,avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave\"), noinline))\r\n"));
     assert_non_null(strstr(pre, "# define FMVGEN_CPU_T_DEFAULT __attribute__((noinline))\r\n"));
     assert_null(strstr(pre, "FMVGEN_CPU_T_X86_64_V3"));
-    assert_non_null(strstr(pre, "# define FMVGEN_CPU_BODY(sym, resolve) { \\\r\n"));
+    assert_non_null(strstr(pre, "# define FMVGEN_CPU_BODY_(label, resolve, fn) { \\\r\n"));
+    /* labels: an external function's by its name, a static one's by its
+     * compiler symbol (LTO renames two files' statics of one name) */
+    assert_non_null(strstr(pre, "# define FMVGEN_CPU_BODY(sym, resolve) FMVGEN_CPU_BODY_(#sym, resolve, resolve)\r\n"));
+    assert_non_null(strstr(pre, "# define FMVGEN_CPU_STATIC_BODY(sym, resolve) FMVGEN_CPU_BODY_(\"%c1\", resolve, sym)\r\n"));
     assert_non_null(strstr(pre, "tcall \" \"%c0\" \"\\n"));
     assert_null(strstr(pre, "FMVGEN_PTR_RESOLVER_"));
     assert_null(strstr(pre, "FMVGEN_PTR_HIDE_"));

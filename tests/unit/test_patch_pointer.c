@@ -1,7 +1,8 @@
 /* Unit tests of lib/patch/pointer.h on texts written here: the lines a
  * function gets with --dispatch pointer (the rename above, the trampoline
  * with the definition's head below, comments dropped and lines joined), a
- * static one's STATIC macros and CRLF endings kept, and each shape the
+ * static one's STATIC macros and CRLF endings kept (a C one's own
+ * assembler name and labels), and each shape the
  * rename cannot take named with its reason (K&R, its name again in its
  * body, a qualified name, extern, a preprocessor line in its head, code
  * after its closing brace, no final newline, a macro-given name); the
@@ -74,6 +75,36 @@ static void test_static_crlf_cxx(void **state)
     patch_pointer_lines_free(&l);
 }
 
+/* A static C function: its renamed definition is declared first with an
+ * assembler name of its file's (patch_pointer_static_asm_name), and its
+ * trampoline's labels are named by its compiler symbol (STATIC_BODY): two
+ * files' statics of one name stay apart under LTO. */
+static void test_static_c(void **state)
+{
+    (void)state;
+    const char *text = "static void fill(int *a)\n{\n    a[0] = 1;\n}\n";
+    struct patch_function f = fn(text, "fill", "fill", "static void fill", 1);
+    f.rel = "src/one.c";
+    char *name = patch_pointer_static_asm_name(&f, "fill");
+    struct patch_pointer_lines l;
+    assert_null(patch_pointer_lines(&f, text, strlen(text), "FMVGEN_CLONES", &l));
+    char *want = xasprintf("#ifdef FMVGEN_PTR_STATIC_ON\n# define fill fmvgen_mv_fill\n"
+                           "static void fill(int *a) __asm__(\"%s\");\n#endif\nFMVGEN_CLONES_PTR_STATIC\n", name);
+    assert_string_equal(l.before, want);
+    assert_string_equal(l.after, "#ifdef FMVGEN_PTR_STATIC_ON\n# undef fill\n"
+                                 "FMVGEN_PTR_DEF static void fill(int *a) FMVGEN_PTR_STATIC_BODY(fill, fmvgen_mv_fill)\n"
+                                 "#endif\n");
+    assert_int_equal(strncmp(name, "fmvgen_mv_fill.tu", 17), 0);
+    assert_int_equal(strlen(name), 17 + 8);
+    f.rel = "src/two.c";
+    char *other = patch_pointer_static_asm_name(&f, "fill");
+    assert_string_not_equal(name, other);
+    free(other);
+    free(want);
+    free(name);
+    patch_pointer_lines_free(&l);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -142,6 +173,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lines),
         cmocka_unit_test(test_static_crlf_cxx),
+        cmocka_unit_test(test_static_c),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ident_and_words),
     };

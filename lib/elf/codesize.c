@@ -148,7 +148,7 @@ static uint64_t run_padding(const struct elf_file *ef, const struct inspect_repo
         for (size_t c = 0; c < fn->n_clones; c++)
             if (!fn->clones[c].is_default) v[n++] = fn->clones[c].addr, v[n++] = inf->clones[c].size;
     }
-    uint64_t sum = elf_padding_run_end(ef, v, n / 2);
+    uint64_t sum = elf_padding_run_end(ef, v, n / 2, 0);
     free(v);
     return sum;
 }

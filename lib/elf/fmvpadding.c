@@ -152,7 +152,7 @@ static void add_unit(struct elf_fmv_padding *out, size_t *cap, const struct elf_
     if (out->n_units == *cap) out->units = xrealloc(out->units, (*cap = *cap ? 2 * *cap : 4) * sizeof *out->units);
     out->units[out->n_units++] = (struct elf_fmv_padding_unit){unit_name(w, tu_index, tu),
                                                                elf_padding_after_ranges(ef, levels.v, levels.n),
-                                                               elf_padding_run_end(ef, all.v, all.n)};
+                                                               elf_padding_run_end(ef, all.v, all.n, 1)};
     free(levels.v);
     free(all.v);
 }

@@ -25,8 +25,11 @@
  * elf/cpuidcode.h names units, "a.c#0"): the padding after its
  * fmvgen_cpu_levels, and the run padding of its fmvgen symbols (copies,
  * the default included, resolvers, trampolines, fmvgen_cpu_levels):
- * elf_padding_run_end, the padding the function before them may need when
- * they end the file's .text (at most their alignment less one byte). */
+ * elf_padding_run_end, the padding the function before them - or a default
+ * copy among them, where that function was last - may need when they end
+ * the file's .text (their alignment less one byte, whether padding before
+ * them is told or not: GCC puts a function's copies before its trampoline,
+ * so the copy of the function that was last is no longer last). */
 #ifndef FMVGEN_ELF_FMVPADDING_H
 #define FMVGEN_ELF_FMVPADDING_H
 

@@ -122,7 +122,7 @@ static uint64_t run_alignment(uint64_t addr, uint64_t gap)
     return a < most ? a : most;
 }
 
-uint64_t elf_padding_run_end(const struct elf_file *ef, uint64_t *pairs, size_t n)
+uint64_t elf_padding_run_end(const struct elf_file *ef, uint64_t *pairs, size_t n, int any_before)
 {
     n = merge_ranges(pairs, n);
     uint64_t sum = 0, run_end = 0, run_start = 0, before = 0;
@@ -131,7 +131,8 @@ uint64_t elf_padding_run_end(const struct elf_file *ef, uint64_t *pairs, size_t 
         if (start != run_end) before = elf_padding_before(ef, run_start = start);   /* a run starts */
         run_end = end + elf_padding_after(ef, start, pairs[2 * i + 1]);
         int last = i + 1 >= n || pairs[2 * (i + 1)] != run_end;   /* the run ends here */
-        if (last && before && !elf_function_after(ef, end)) sum += run_alignment(run_start, before) - 1;
+        if (last && (before || any_before) && !elf_function_after(ef, end))
+            sum += run_alignment(run_start, before) - 1;
     }
     return sum;
 }

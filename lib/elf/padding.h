@@ -52,7 +52,10 @@ uint64_t elf_padding_after_ranges(const struct elf_file *ef, uint64_t *pairs, si
  * function that is depends on what else was added, so the most it can
  * need is counted: the run's alignment less one byte (the alignment the
  * gap before it shows, at least 16, at most what its start is a multiple
- * of, up to 64). */
-uint64_t elf_padding_run_end(const struct elf_file *ef, uint64_t *pairs, size_t n);
+ * of, up to 64). With any_before, a run that ends its section counts
+ * whether padding before it is told or not: the function no longer last
+ * may be inside the run (a function's default copy, where the function
+ * was last before it was copied). */
+uint64_t elf_padding_run_end(const struct elf_file *ef, uint64_t *pairs, size_t n, int any_before);
 
 #endif

@@ -9,8 +9,7 @@
  * CPU detection). Checked against the symbols' sizes: copies, default,
  * resolver and trampoline bytes per function, the units and their
  * fmvgen_cpu_levels, each file's CPU detection split, and the fixed parts
- * codecost hands the budget (with the padding after fmvgen's code,
- * elf/fmvpadding.h); a stripped file tells nothing. */
+ * codecost hands the budget; a stripped file tells nothing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

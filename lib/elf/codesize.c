@@ -17,6 +17,7 @@
 #include "elf/cpukind.h"
 #include "elf/cpuidcode.h"
 #include "elf/elffile.h"
+#include "elf/fmvpadding.h"
 #include "elf/inspect.h"
 #include "elf/padding.h"
 #include "elf/pltslots.h"
@@ -123,24 +124,6 @@ static void add_extra(const struct elf_file *ef, const struct elf_plt_slots *plt
         if (!fn->clones[c].is_default) f->padding_bytes += elf_padding_after(ef, fn->clones[c].addr, inf->clones[c].size);
 }
 
-/* The alignment of a function at addr with gap bytes of padding before
- * it: what the gap shows (the power of two above it), at least the 16
- * bytes GCC and Clang align functions to, at most what addr is a multiple
- * of (up to 64). */
-static uint64_t run_alignment(uint64_t addr, uint64_t gap)
-{
-    uint64_t a = 16, most = 1;
-    while (a <= gap) a *= 2;
-    while (most < 64 && addr % (2 * most) == 0) most *= 2;
-    return a < most ? a : most;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The padding before each run of added code in ef - the non-default
  * clones and resolvers of ir's counted functions and the CPU detection -
  * that ends its section's functions: the padding the function before it
@@ -165,16 +148,7 @@ static uint64_t run_padding(const struct elf_file *ef, const struct inspect_repo
         for (size_t c = 0; c < fn->n_clones; c++)
             if (!fn->clones[c].is_default) v[n++] = fn->clones[c].addr, v[n++] = inf->clones[c].size;
     }
-    if (n) qsort(v, n / 2, 2 * sizeof *v, cmp_u64);
-    uint64_t sum = 0, run_end = 0, run_start = 0, before = 0;
-    for (size_t i = 0; i < n; i += 2) {
-        if (!v[i + 1] || (i && v[i] == v[i - 2])) continue;
-        if (v[i] != run_end) before = elf_padding_before(ef, run_start = v[i]);   /* a run starts */
-        uint64_t end = v[i] + v[i + 1];
-        run_end = end + elf_padding_after(ef, v[i], v[i + 1]);
-        int last = i + 2 >= n || v[i + 2] != run_end;   /* the run ends here */
-        if (last && before && !elf_function_after(ef, end)) sum += run_alignment(run_start, before) - 1;
-    }
+    uint64_t sum = elf_padding_run_end(ef, v, n / 2, 0);
     free(v);
     return sum;
 }
@@ -237,6 +211,29 @@ static void add_cpuid_functions(struct code_size *cs, size_t *cap, const struct 
     }
 }
 
+/* The padding after fmvgen's own code in ef (elf/fmvpadding.h), to the
+ * functions of cs measured in file: each function's with its clones' and
+ * resolvers' (pointer dispatch's trampoline; cpuid's copies, resolver and
+ * trampoline), each cpuid unit's with its fmvgen_cpu_levels. */
+static void add_fmv_padding(struct code_size *cs, const struct elf_file *ef, size_t file)
+{
+    struct elf_fmv_padding p;
+    if (elf_fmv_padding(ef, &p) != 0) return;   /* stripped: none told */
+    for (size_t i = 0; i < cs->n_functions; i++) {
+        struct code_size_function *f = &cs->functions[i];
+        int here = f->n_files && f->files[f->n_files - 1] == file;
+        for (size_t u = 0; u < f->n_units; u++) {
+            struct code_size_unit *cu = &f->units[u];
+            if (cu->file != file) continue;
+            here = 1;
+            const struct elf_fmv_padding_unit *pu = elf_fmv_padding_unit(&p, cu->unit);
+            if (pu) cu->levels_bytes += pu->levels + pu->run_end;
+        }
+        if (here) f->padding_bytes += elf_fmv_padding_of(&p, f->name);
+    }
+    elf_fmv_padding_free(&p);
+}
+
 static int cmp_function(const void *a, const void *b)
 {
     return strcmp(((const struct code_size_function *)a)->name, ((const struct code_size_function *)b)->name);
@@ -284,6 +281,7 @@ int code_size_measure(char *const *files, size_t n, struct code_size *out)
         out->files[out->n_files].jump_slots = plt.jump_slots;   /* kept */
         plt.jump_slots = (struct strvec)STRVEC_INIT;
         out->n_files++;
+        add_fmv_padding(out, &ef, out->n_files - 1);
         elf_plt_slots_free(&plt);
         inspect_free(&ir);
         elf_cpuid_code_free(&cc);

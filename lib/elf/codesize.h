@@ -19,10 +19,13 @@
  *                   the copies other than fmvgen_cp_NAME_default are clone
  *                   bytes, the resolver and trampoline resolver bytes, and
  *                   each object file's fmvgen_cpu_levels is the CPU
- *                   detection (a fixed part, per unit); padding is
- *                   predicted for compiler-made resolvers only, PLT entries
- *                   for them and for cpuid's ifunc reach (its IRELATIVE
- *                   slot, or a JUMP_SLOT naming its exported IFUNC).
+ *                   detection (a fixed part, per unit). The padding after
+ *                   fmvgen's own code (trampolines, cpuid copies and
+ *                   resolvers, fmvgen_cpu_levels) is elf/fmvpadding.h's:
+ *                   a function's with its padding_bytes, a unit's with
+ *                   its levels_bytes. PLT entries are predicted for
+ *                   compiler-made resolvers and for cpuid's ifunc reach (its
+ *                   IRELATIVE slot, or a JUMP_SLOT naming its exported IFUNC).
  *
  * `fmvgen select` compares builds with it: the all-candidates variants, the
  * selected one, and a whole-program -march=x86-64-v3 build. The code hash
@@ -59,7 +62,9 @@ struct code_size_function {
                                 * code_size.files, ascending */
     size_t n_files;
     uint64_t padding_bytes;    /* alignment padding after its non-default
-                                * clones and resolvers, summed over the files */
+                                * clones and resolvers (fmvgen's trampolines,
+                                * cpuid copies and resolvers included:
+                                * elf/fmvpadding.h), summed over the files */
     struct code_size_plt {
         size_t file;           /* index into code_size.files */
         uint64_t bytes;        /* PLT entries its resolver fills there */
@@ -73,7 +78,10 @@ struct code_size_function {
 struct code_size_unit {
     size_t file;               /* index into code_size.files */
     char *unit;                /* elf_cpuid_function.unit: "a.c#0" */
-    uint64_t levels_bytes;     /* its fmvgen_cpu_levels (once per unit) */
+    uint64_t levels_bytes;     /* its fmvgen_cpu_levels (once per unit), with
+                                * the padding after it and before a run of the
+                                * unit's fmvgen code that ends its section
+                                * (elf/fmvpadding.h: levels + run_end) */
 };
 
 /* One linked file measured. */

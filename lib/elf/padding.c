@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdlib.h>
 
 #include "elf/elffile.h"
 
@@ -71,4 +72,67 @@ int elf_function_after(const struct elf_file *ef, uint64_t end)
     if (!end || !code_section(ef, end - 1, &start, &sec_end)) return 0;
     size_t i = elf_file_addr_lower_bound(ef, end);
     return i < ef->n_syms && ef->by_addr[i]->value < sec_end;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Sorts the n ranges and merges those that overlap or touch, in place
+ * (pairs become start, size); sizes 0 are dropped. Returns how many are
+ * left. */
+static size_t merge_ranges(uint64_t *pairs, size_t n)
+{
+    if (n) qsort(pairs, n, 2 * sizeof *pairs, cmp_range);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t start = pairs[2 * i], size = pairs[2 * i + 1];
+        if (!size) continue;
+        uint64_t *last = k ? &pairs[2 * (k - 1)] : NULL;
+        if (last && start <= last[0] + last[1]) {
+            if (start + size > last[0] + last[1]) last[1] = start + size - last[0];
+            continue;
+        }
+        pairs[2 * k] = start;
+        pairs[2 * k + 1] = size;
+        k++;
+    }
+    return k;
+}
+
+uint64_t elf_padding_after_ranges(const struct elf_file *ef, uint64_t *pairs, size_t n)
+{
+    n = merge_ranges(pairs, n);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++) sum += elf_padding_after(ef, pairs[2 * i], pairs[2 * i + 1]);
+    return sum;
+}
+
+/* The alignment of a function at addr with gap bytes of padding before
+ * it: what the gap shows (the power of two above it), at least the 16
+ * bytes GCC and Clang align functions to, at most what addr is a multiple
+ * of (up to 64). */
+static uint64_t run_alignment(uint64_t addr, uint64_t gap)
+{
+    uint64_t a = 16, most = 1;
+    while (a <= gap) a *= 2;
+    while (most < 64 && addr % (2 * most) == 0) most *= 2;
+    return a < most ? a : most;
+}
+
+uint64_t elf_padding_run_end(const struct elf_file *ef, uint64_t *pairs, size_t n, int any_before)
+{
+    n = merge_ranges(pairs, n);
+    uint64_t sum = 0, run_end = 0, run_start = 0, before = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t start = pairs[2 * i], end = start + pairs[2 * i + 1];
+        if (start != run_end) before = elf_padding_before(ef, run_start = start);   /* a run starts */
+        run_end = end + elf_padding_after(ef, start, pairs[2 * i + 1]);
+        int last = i + 1 >= n || pairs[2 * (i + 1)] != run_end;   /* the run ends here */
+        if (last && (before || any_before) && !elf_function_after(ef, end))
+            sum += run_alignment(run_start, before) - 1;
+    }
+    return sum;
 }

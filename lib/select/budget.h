@@ -11,7 +11,8 @@
  *     SELECT_DEFAULT_MAX_GROWTH);
  *   - a selection's predicted growth: the bytes its functions' clones and
  *     resolvers add in their chosen sets' all-candidates builds
- *     (bytes_added: with the alignment padding after each and the PLT
+ *     (bytes_added: with the alignment padding after each - fmvgen's
+ *     copies, resolvers and trampolines too, elf/fmvpadding.h - and the PLT
  *     entries their resolvers fill that the baseline did not have, for
  *     compiler-made resolvers, select/codecost.h), plus the fixed parts: for
  *     each linked file that holds a selected function's clones reached
@@ -22,8 +23,9 @@
  *     all-candidates build holds beyond the baseline's (the largest over
  *     the sets used), counted once per file however many functions it
  *     holds; for each object file of a link that holds a selected
- *     function's cpuid copies, its fmvgen_cpu_levels (elf/cpuidcode.h),
- *     counted once per object file. Where that cannot be told (a stripped
+ *     function's cpuid copies, its fmvgen_cpu_levels (elf/cpuidcode.h)
+ *     with its padding (elf/fmvpadding.h), counted once per object file.
+ *     Where that cannot be told (a stripped
  *     file, clones found in
  *     no file), the set's all-candidates growth beyond its clones' own
  *     bytes stands for it (an overestimate: it also holds the changes to

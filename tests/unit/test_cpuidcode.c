@@ -27,6 +27,7 @@
 #include "elf/codesize.h"
 #include "elf/cpuidcode.h"
 #include "elf/elffile.h"
+#include "elf/fmvpadding.h"
 #include "run/spawn.h"
 #include "select/codecost.h"
 #include "select/result.h"
@@ -85,6 +86,24 @@ static uint64_t dispatch_bytes(const char *path, const char *ident)
     uint64_t b = sym_bytes(path, resolve) + sym_bytes(path, init) + sym_bytes(path, ident);
     free(resolve);
     free(init);
+    return b;
+}
+
+/* The padding after fmvgen's code in path (elf/fmvpadding.h): unit's
+ * (after its fmvgen_cpu_levels, and its run padding) when unit is given,
+ * else function name's. */
+static uint64_t fmv_pad(const char *path, const char *unit, const char *name)
+{
+    struct elf_file ef;
+    struct elf_fmv_padding p;
+    assert_int_equal(elf_file_open(path, &ef), 0);
+    assert_int_equal(elf_fmv_padding(&ef, &p), 0);
+    const struct elf_fmv_padding_unit *u = unit ? elf_fmv_padding_unit(&p, unit) : NULL;
+    if (unit) assert_non_null(u);
+    uint64_t b = unit ? u->levels + u->run_end : elf_fmv_padding_of(&p, name);
+    assert_true(b < 64);
+    elf_fmv_padding_free(&p);
+    elf_file_close(&ef);
     return b;
 }
 
@@ -154,8 +173,10 @@ static void check_compiler(const char *cc)
     assert_int_equal(sum->n_units, 1);
     assert_int_equal(sum->units[0].file, at_lib);
     assert_string_equal(sum->units[0].unit, "a.c#0");
-    assert_int_equal(sum->units[0].levels_bytes, levels - sc_levels);
-    assert_int_equal(code_size_added(sum), sym_bytes(lib, "fmvgen_cp_sum_x86_64_v3") + dispatch_bytes(lib, "sum"));
+    /* with the padding after them (elf/fmvpadding.h) */
+    assert_int_equal(sum->units[0].levels_bytes, levels - sc_levels + fmv_pad(lib, "a.c#0", NULL));
+    assert_int_equal(code_size_added(sum), sym_bytes(lib, "fmvgen_cp_sum_x86_64_v3") + dispatch_bytes(lib, "sum") +
+                                               fmv_pad(lib, NULL, "sum"));
     assert_int_equal(sum->default_bytes, sym_bytes(lib, "fmvgen_cp_sum_default"));
 
     /* two static `work`, one per u.c: one name, two units */
@@ -164,7 +185,8 @@ static void check_compiler(const char *cc)
     assert_int_equal(work->n_units, 2);
     assert_string_equal(work->units[0].unit, "u.c#0");
     assert_string_equal(work->units[1].unit, "u.c#1");
-    assert_int_equal(work->units[0].levels_bytes + work->units[1].levels_bytes, prog_levels);
+    assert_int_equal(work->units[0].levels_bytes + work->units[1].levels_bytes,
+                     prog_levels + fmv_pad(prog, "u.c#0", NULL) + fmv_pad(prog, "u.c#1", NULL));
     assert_int_equal(work->clone_bytes, sym_bytes(prog, "fmvgen_cp_work_x86_64_v3"));
     assert_int_equal(work->resolver_bytes, dispatch_bytes(prog, "work"));
 
@@ -198,7 +220,7 @@ static void check_compiler(const char *cc)
     assert_int_equal(cf->n, 1);
     assert_string_equal(cf->files[0].path, "libk.so");
     assert_string_equal(cf->files[0].unit, "a.c#0");
-    assert_int_equal(cf->files[0].cpu_detect, levels - sc_levels);
+    assert_int_equal(cf->files[0].cpu_detect, levels - sc_levels + fmv_pad(lib, "a.c#0", NULL));
     cf = &r.functions[1].clone_files[1];
     assert_int_equal(cf->n, 2);
     assert_string_equal(cf->files[0].unit, "u.c#0");

@@ -167,11 +167,14 @@ struct decision {
     struct stats_interval *aa_workload;
     double *aa_workload_margin;
     struct decision_confirmation {
+        size_t n_asked;          /* fresh rounds --confirm-runs asks for when something
+                                  * is held back; 0: the stage is off (set by the caller) */
         size_t n_runs;           /* fresh rounds run; 0: no confirmation stage */
         size_t n_tests;          /* comparisons retested: the family of the retest */
         size_t n_functions;      /* functions retested */
         size_t n_confirmed;      /* of them, selected (DECISION_CONFIRMED) */
         int calibrated;          /* the fresh rounds had an A/A arm */
+        size_t n_profiled_runs;  /* runs of those rounds (set by the caller) */
     } confirmation;
 };
 

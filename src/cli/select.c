@@ -18,7 +18,8 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--confirm-runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--max-growth PCT]\n"
+    "                     [--runs N] [--confirm-runs N] [--timeout S] [--tolerance X]\n"
+    "                     [--min-share PCT] [--max-growth PCT]\n"
     "                     [--set NAME=TARGETS...] [--fma-bisect N] [--fma-bisect-all]\n"
     "                     [--reference LIST] [--dispatch MODE] [--seed N] [--no-namespaces]\n"
     "                     [--keep] [--json]\n"

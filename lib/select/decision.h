@@ -158,7 +158,7 @@ struct decision {
     double alpha;
     size_t n_tests;              /* the family Holm corrects over */
     size_t n_unadjusted;         /* functions significant by their interval alone
-                                  * that Holm held back */
+                                  * that Holm held back (before any confirmation) */
     int calibrated;              /* an A/A arm ran */
     size_t n_aa_checked, n_aa_biased;   /* functions with an A/A interval; of them,
                                          * excluding no change (widened) */

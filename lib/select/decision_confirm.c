@@ -81,7 +81,6 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
         for (size_t v = 1; v < nv; v++) df->qualifies[v] = qualifies[v];
         df->reason = DECISION_CONFIRMED;
         c->n_confirmed++;
-        if (d->n_unadjusted) d->n_unadjusted--;
     }
     free(qualifies);
     free(base);

@@ -103,6 +103,7 @@ void report_statistics_markdown(struct strbuf *sb, const struct select_report *r
     sb_addf(sb, "**False selections.** %s %zu test%s; %zu function%s significant by %s own interval %s held back "
                 "by Holm.\n", RULE, d->n_tests, d->n_tests == 1 ? "" : "s", d->n_unadjusted, d->n_unadjusted == 1 ? "" : "s",
             d->n_unadjusted == 1 ? "its" : "their", d->n_unadjusted == 1 ? "was" : "were");
+    /* (the confirmation's paragraph follows) */
     const struct decision_confirmation *c = &d->confirmation;
     if (c->n_runs) {
         sb_addf(sb, "\n**Confirmation on fresh runs.** %zu comparison%s (of %zu function%s) held back by Holm alone "
@@ -257,11 +258,12 @@ void select_note_statistics(struct select_report *r)
                  c->n_confirmed, 100 * bound(d), 100 * d->alpha);
     char retested[96] = "";
     if (c->n_runs)
-        snprintf(retested, sizeof retested, "; %zu of them retested on fresh runs without confirmation",
+        snprintf(retested, sizeof retested, "; %zu of them retested on fresh runs, not confirmed",
                  c->n_functions - c->n_confirmed);
-    if (d->n_unadjusted)
+    size_t held = d->n_unadjusted - (c->n_confirmed < d->n_unadjusted ? c->n_confirmed : d->n_unadjusted);
+    if (held)
         sv_pushf(&r->notes, "%zu function%s faster by %s own interval %s not selected: over %zu tests (functions x "
                             "target sets) Holm's correction asks for more (more --runs give narrower intervals)%s",
-                 d->n_unadjusted, d->n_unadjusted == 1 ? "" : "s", d->n_unadjusted == 1 ? "its" : "their",
-                 d->n_unadjusted == 1 ? "is" : "are", d->n_tests, retested);
+                 held, held == 1 ? "" : "s", held == 1 ? "its" : "their", held == 1 ? "is" : "are", d->n_tests,
+                 retested);
 }

@@ -1,8 +1,8 @@
 /* Unit tests of the confirmation stage of select's decision
  * (select/decision_confirm.h) on synthetic samples: a gain Holm held back
  * among 20 tests is selected (DECISION_CONFIRMED) when fresh runs show it
- * clearly, and not when they show no change or a gain within the fresh A/A
- * difference; nothing is retested when nothing is held back; the retest
+ * clearly, and not when they show no change, a gain within the fresh A/A
+ * difference, or a workload significantly slower; nothing is retested when nothing is held back; the retest
  * reads the fresh runs alone (its interval's means are theirs, and the
  * first runs' borderline gain, which one test alone would pass, does not
  * carry over); and on pure noise (identical arms, 1000 simulated
@@ -190,6 +190,57 @@ static void test_nothing_held_back(void **state)
     decision_free(&d);
 }
 
+/* Two workloads: the fresh runs must show the gain without making any
+ * workload significantly slower, as decide() asks. */
+static void test_fresh_slower_somewhere(void **state)
+{
+    (void)state;
+    static const double base[NR] = {1000, 1030, 970, 1010, 990};
+    static const double gain[NR] = {965, 935, 995, 955, 975};
+    static const double jitter[NR] = {3, -4, 1, -2, 4};
+    double samples[2 * NV * HF * NR], totals[2 * NV * NR];
+    for (size_t w = 0; w < 2; w++)
+        for (size_t f = 0; f < HF; f++)
+            for (size_t r = 0; r < NR; r++) {
+                samples[((w * NV + 0) * HF + f) * NR + r] = base[r];
+                samples[((w * NV + 1) * HF + f) * NR + r] = f == 0 ? gain[r] : base[(r + 1) % NR];
+            }
+    for (size_t i = 0; i < 2 * NV * NR; i++) totals[i] = 1000.0 * HF;
+    for (size_t f = 0; f < HF; f++) names[f] = "f";
+    struct decision_input in = {.n_functions = HF, .n_workloads = 2, .n_variants = NV, .n_runs = NR,
+                                .functions = names, .samples = samples, .totals = totals,
+                                .variant_eligible = eligible, .min_share = 0.02, .min_samples = 20};
+    double first[2 * NV * HF * NR];
+    memcpy(first, samples, sizeof first);
+    struct decision d;
+    decide(&in, &d);
+    assert_int_equal(d.functions[0].reason, DECISION_MULTIPLE_TESTS);
+    assert_int_equal(decision_confirm_pairs(&d), 1);
+    /* fresh: f0 much faster on workload 0, 10% slower on workload 1 */
+    for (size_t r = 0; r < NR; r++) {
+        samples[((0 * NV + 1) * HF + 0) * NR + r] = base[r] * 0.6 + jitter[r];
+        samples[((1 * NV + 1) * HF + 0) * NR + r] = base[r] * 1.1 + jitter[r];
+    }
+    decision_confirm(&in, &d);
+    assert_true(stats_faster(&d.functions[0].confirm[1]));   /* faster summed over the workloads */
+    assert_int_equal(d.functions[0].confirm_holm[1], 1);
+    assert_int_equal(d.functions[0].reason, DECISION_MULTIPLE_TESTS);   /* but slower on one */
+    assert_int_equal(d.confirmation.n_confirmed, 0);
+    decision_free(&d);
+
+    /* the same gain on both workloads: confirmed */
+    memcpy(samples, first, sizeof first);
+    decide(&in, &d);
+    assert_int_equal(d.functions[0].reason, DECISION_MULTIPLE_TESTS);
+    for (size_t r = 0; r < NR; r++) {
+        samples[((0 * NV + 1) * HF + 0) * NR + r] = base[r] * 0.6 + jitter[r];
+        samples[((1 * NV + 1) * HF + 0) * NR + r] = base[r] * 0.6 + jitter[r];
+    }
+    decision_confirm(&in, &d);
+    assert_int_equal(d.functions[0].reason, DECISION_CONFIRMED);
+    decision_free(&d);
+}
+
 /* Pure noise: every arm the same code, multiplicative noise per run and per
  * function. Over 1000 simulated selections (two sets, 20 functions, 5 runs,
  * an A/A arm; 5 fresh rounds whenever something is held back), count those
@@ -268,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_not_confirmed_without_change),
         cmocka_unit_test(test_fresh_runs_alone),
         cmocka_unit_test(test_nothing_held_back),
+        cmocka_unit_test(test_fresh_slower_somewhere),
         cmocka_unit_test(test_noise_false_selections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,7 +13,7 @@ static const double *samples_of(const struct decision_input *in, size_t w, size_
 }
 
 /* Per run, the function's samples summed over the workloads. */
-static void summed(const struct decision_input *in, size_t v, size_t f, double *out)
+void decision_summed(const struct decision_input *in, size_t v, size_t f, double *out)
 {
     for (size_t r = 0; r < in->n_runs; r++) out[r] = 0;
     for (size_t w = 0; w < in->n_workloads; w++) {
@@ -39,7 +39,7 @@ static int same_code_everywhere(const struct decision_input *in, size_t f)
     return in->n_variants > 1 && v == in->n_variants;
 }
 
-static int slower_on_some_workload(const struct decision_input *in, size_t v, size_t f)
+int decision_slower_somewhere(const struct decision_input *in, size_t v, size_t f)
 {
     if (in->n_workloads < 2) return 0;   /* the summed verdict already says it */
     for (size_t w = 0; w < in->n_workloads; w++) {
@@ -157,7 +157,7 @@ static void decide_group(const struct decision_input *in, struct decision *out)
         struct decision_function *d = &out->functions[f];
         size_t v = (size_t)g->chosen;
         if (!pool[f] || !eligible(in, f, v) || same_code(in, f, v) || d->share < in->min_share * DECISION_GROUP_MEMBER_SHARE) continue;
-        if (d->by_variant[v].mean_b >= d->by_variant[v].mean_a || slower_on_some_workload(in, v, f)) continue;
+        if (d->by_variant[v].mean_b >= d->by_variant[v].mean_a || decision_slower_somewhere(in, v, f)) continue;
         d->chosen = g->chosen;
         d->reason = DECISION_SELECTED_TOGETHER;
         g->n_members++;
@@ -168,7 +168,7 @@ static void decide_group(const struct decision_input *in, struct decision *out)
 }
 
 /* Per run, f's samples in the A/A arm, summed over the workloads. */
-static void aa_summed(const struct decision_input *in, size_t f, double *out)
+void decision_aa_summed(const struct decision_input *in, size_t f, double *out)
 {
     for (size_t r = 0; r < in->n_runs; r++) out[r] = 0;
     for (size_t w = 0; w < in->n_workloads; w++) {
@@ -245,11 +245,12 @@ void decide(const struct decision_input *in, struct decision *out)
         d->by_variant = xcalloc(in->n_variants, sizeof *d->by_variant);
         d->qualifies = xcalloc(in->n_variants, sizeof *d->qualifies);
         d->holm = xcalloc(in->n_variants, sizeof *d->holm);
-        summed(in, 0, f, base);
+        d->held = xcalloc(in->n_variants, sizeof *d->held);
+        decision_summed(in, 0, f, base);
         d->base_samples = stats_mean(base, in->n_runs);
         d->share = largest_share(in, f);
         if (out->calibrated) {
-            aa_summed(in, f, var);
+            decision_aa_summed(in, f, var);
             stats_welch_samples(base, in->n_runs, var, in->n_runs, &d->aa);
             if (judged(in, d) && d->aa.valid) {
                 out->n_aa_checked++;
@@ -257,7 +258,7 @@ void decide(const struct decision_input *in, struct decision *out)
             }
         }
         for (size_t v = 1; v < in->n_variants; v++) {
-            summed(in, v, f, var);
+            decision_summed(in, v, f, var);
             stats_welch_samples(base, in->n_runs, var, in->n_runs, &d->by_variant[v]);
             double m = out->calibrated ? decision_aa_margin(&d->aa, &d->by_variant[v]) : 0;
             if (m > 0) d->aa_margin = m;
@@ -296,10 +297,11 @@ void decide(const struct decision_input *in, struct decision *out)
             }
             if (!d->holm[v]) {
                 unadjusted = 1;
+                d->held[v] = eligible(in, f, v) && !decision_slower_somewhere(in, v, f);
                 continue;
             }
             any_faster = 1;
-            if (slower_on_some_workload(in, v, f)) continue;
+            if (decision_slower_somewhere(in, v, f)) continue;
             if (!eligible(in, f, v)) {
                 if (iv->speedup > best_inel) {
                     best_inel = iv->speedup;
@@ -372,6 +374,9 @@ void decision_free(struct decision *d)
         free(d->functions[f].by_variant);
         free(d->functions[f].qualifies);
         free(d->functions[f].holm);
+        free(d->functions[f].held);
+        free(d->functions[f].confirm);
+        free(d->functions[f].confirm_holm);
     }
     free(d->functions);
     free(d->aa_workload);
@@ -404,6 +409,9 @@ const char *decision_reason_name(enum decision_reason r)
                "noise";
     case DECISION_CODE_BUDGET:
         return "faster, but dropped for the code-growth budget: the least gain per byte added";
+    case DECISION_CONFIRMED:
+        return "selected: held back by Holm over all the tests, then confirmed on fresh runs (Holm over the "
+               "comparisons retested)";
     }
     return "?";
 }
@@ -422,6 +430,7 @@ const char *decision_reason_code(enum decision_reason r)
     case DECISION_CALIBRATION: return "calibration";
     case DECISION_SAME_CODE: return "same-code";
     case DECISION_CODE_BUDGET: return "code-budget";
+    case DECISION_CONFIRMED: return "confirmed";
     }
     return "?";
 }

@@ -46,6 +46,10 @@
  *     besides its interval excluding it (DECISION_MULTIPLE_TESTS otherwise).
  *     The group of small gains is a test of its own per eligible set, at
  *     alpha divided by the number of sets tested (Bonferroni).
+ *   - Held back by Holm alone (the interval excludes no change, the other
+ *     criteria are met: decision_function.held): such comparisons can be
+ *     tested again on fresh runs (decision_confirm.h), a family of their
+ *     own; those it rejects are selected (DECISION_CONFIRMED).
  *   - Smaller code: among the sets that qualify, the fastest is taken unless
  *     the interval of a set whose clones add fewer bytes (code_bytes)
  *     overlaps its interval: then the smallest such set (the measurements
@@ -107,6 +111,8 @@ enum decision_reason {
     DECISION_SAME_CODE,       /* with every set, its clones are its default's code */
     DECISION_CODE_BUDGET,     /* selected by its timings, dropped for the code-growth
                                * budget (select/budget.h): least gain per byte added */
+    DECISION_CONFIRMED,       /* held back by Holm (DECISION_MULTIPLE_TESTS), then
+                               * confirmed on fresh runs (decision_confirm.h) */
 };
 
 /* A group member must hold this fraction of min_share of some workload: a
@@ -123,6 +129,13 @@ struct decision_function {
     int *qualifies;             /* [v]: eligible, significantly faster, slower on no
                                  * workload (the share and sample rules aside) */
     int *holm;                  /* [v]: in the family of tests and rejected by Holm */
+    int *held;                  /* [v]: significantly faster by its own interval, eligible,
+                                 * slower on no workload, but not rejected by Holm */
+    /* The confirmation on fresh runs (decision_confirm.h): NULL when f was
+     * not retested, else [v]: the fresh runs' interval of each retested set
+     * (A/A-widened; invalid for the others) */
+    struct stats_interval *confirm;
+    int *confirm_holm;          /* [v]: with confirm, rejected by the retest's Holm */
     int fastest;                /* the qualifying set with the best speedup, or -1;
                                  * chosen differs when a smaller-code set overlaps it */
     struct stats_interval aa;   /* baseline vs the A/A arm (valid: calibrated) */
@@ -145,7 +158,7 @@ struct decision {
     double alpha;
     size_t n_tests;              /* the family Holm corrects over */
     size_t n_unadjusted;         /* functions significant by their interval alone
-                                  * that Holm held back */
+                                  * that Holm held back (before any confirmation) */
     int calibrated;              /* an A/A arm ran */
     size_t n_aa_checked, n_aa_biased;   /* functions with an A/A interval; of them,
                                          * excluding no change (widened) */
@@ -153,9 +166,26 @@ struct decision {
      * 0 when it excluded no change (the end-to-end intervals get widened by it) */
     struct stats_interval *aa_workload;
     double *aa_workload_margin;
+    struct decision_confirmation {
+        size_t n_asked;          /* fresh rounds --confirm-runs asks for when something
+                                  * is held back; 0: the stage is off (set by the caller) */
+        size_t n_runs;           /* fresh rounds run; 0: no confirmation stage */
+        size_t n_tests;          /* comparisons retested: the family of the retest */
+        size_t n_functions;      /* functions retested */
+        size_t n_confirmed;      /* of them, selected (DECISION_CONFIRMED) */
+        int calibrated;          /* the fresh rounds had an A/A arm */
+        size_t n_profiled_runs;  /* runs of those rounds (set by the caller) */
+    } confirmation;
 };
 
 void decide(const struct decision_input *in, struct decision *out);
+
+/* For decision_confirm.c: per run, f's samples in variant v (in the A/A
+ * arm) summed over the workloads; f significantly slower with v on some
+ * workload (with two workloads or more). */
+void decision_summed(const struct decision_input *in, size_t v, size_t f, double *out);
+void decision_aa_summed(const struct decision_input *in, size_t f, double *out);
+int decision_slower_somewhere(const struct decision_input *in, size_t v, size_t f);
 
 /* The share of workload w's baseline samples that function f's clones of
  * variant v saved in the profiled runs (mean baseline minus mean variant,

@@ -19,6 +19,7 @@
 #include "select/libcalls.h"
 #include "select/outlined.h"
 #include "select/decision.h"
+#include "select/decision_confirm.h"
 #include "select/fmabisect.h"
 #include "util/shuffle.h"
 #include "select/runcheck.h"
@@ -258,24 +259,217 @@ static void count_libcalls(struct select_session *s, const struct libcall_log *l
     free(credited);
 }
 
+/* What every stage of profiled rounds shares: how each candidate is found
+ * in a profile (attribution_plan), and which are counted by name. */
+struct profiling {
+    struct attribution_function *fns;
+    struct strvec *sources;
+    enum attribution_need *need;
+    int *undecided;                  /* [f]: some profile could not tell it by file */
+    struct elf_symsource_cache *symbols;
+    struct strvec *dropped;          /* [f]: the library calls its clones drop */
+    const char **names;
+    struct inlined_kernels kernels;
+    struct select_runcheck *check;
+};
+
+/* One stage's rounds, in decision_input's layouts (nr rounds). */
+struct rounds {
+    size_t nr;
+    double *samples, *name_samples, *aa_samples, *aa_name_samples, *totals, *aa_totals;
+    struct outlined_log helpers_log;
+    struct libcall_log libcall_log;
+};
+
+static void rounds_init(struct rounds *d, const struct select_report *r, size_t nr)
+{
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads;
+    memset(d, 0, sizeof *d);
+    d->nr = nr;
+    d->samples = xcalloc(nw * nv * nf * nr + 1, sizeof *d->samples);
+    /* by name too: a shared name that one profile could not tell by file
+     * is counted by name in every run, so its runs stay comparable */
+    d->name_samples = xcalloc(nw * nv * nf * nr + 1, sizeof *d->name_samples);
+    d->aa_samples = xcalloc(nw * nf * nr + 1, sizeof *d->aa_samples);
+    d->aa_name_samples = xcalloc(nw * nf * nr + 1, sizeof *d->aa_name_samples);
+    d->totals = xcalloc(nw * nv * nr + 1, sizeof *d->totals);
+    d->aa_totals = xcalloc(nw * nr + 1, sizeof *d->aa_totals);
+}
+
+static void rounds_free(struct rounds *d)
+{
+    free(d->samples);
+    free(d->name_samples);
+    free(d->aa_samples);
+    free(d->aa_name_samples);
+    free(d->totals);
+    free(d->aa_totals);
+    outlined_log_free(&d->helpers_log);
+    libcall_log_free(&d->libcall_log);
+}
+
+/* d->nr rounds, numbered from first in the seeded order (the confirmation
+ * continues the profiled rounds' numbering), each arm in its place: every
+ * profiled variant, or only those need[] names (with the baseline), and the
+ * A/A arm. 0, or -1 (interrupted, or a run that failed its checks). */
+static int run_rounds(struct select_session *s, struct profiling *pr, struct rounds *d, size_t first,
+                      const int *need, const char *what, size_t *n_runs)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = d->nr;
+    /* + the A/A arm (decision.h): the baseline again, in its own place of
+     * each round's random order (util/shuffle.h) */
+    size_t n_arms = nv + 1, *order = xcalloc(n_arms, sizeof *order);
+    int rc = 0;
+    for (size_t round = 0; round < nr && rc == 0; round++) {
+        session_step(round + 1, nr, what);
+        shuffle_round_order(r->seed, first + round, n_arms, order);
+        for (size_t k = 0; k < n_arms && rc == 0; k++) {
+            int aa = order[k] == nv;
+            size_t v = aa ? 0 : order[k];
+            if (!profiled(&r->variants[v], v) || (need && !aa && !need[v])) continue;
+            for (size_t w = 0; w < nw && rc == 0; w++) {
+                if (session_interrupted()) {
+                    rc = -1;
+                    break;
+                }
+                struct profile p;
+                if (select_runcheck_profile(pr->check, s, v, w, first + round, &p) != 0) {   /* runcheck.h: proven */
+                    rc = -1;
+                    break;
+                }
+                (*n_runs)++;
+                *(aa ? &d->aa_totals[w * nr + round] : &d->totals[(w * nv + v) * nr + round]) =
+                    (double)p.total_samples;
+                struct attribution_origin *origins = attribution_locate(&p, pr->symbols);
+                if (!aa) log_helpers(&p, origins, pr->names, nf, w, v, round, &d->helpers_log);
+                libcalls_log_profile(&d->libcall_log, &p, pr->dropped, nf, w, v, round, aa);
+                for (size_t f = 0; f < nf; f++) {
+                    struct attribution_count c;
+                    count_function(&p, origins, &pr->fns[f], &s->candidates.functions[f], pr->need[f], &c);
+                    size_t at = aa ? (w * nf + f) * nr + round : ((w * nv + v) * nf + f) * nr + round;
+                    (aa ? d->aa_samples : d->samples)[at] = (double)c.samples;
+                    (aa ? d->aa_name_samples : d->name_samples)[at] = (double)c.name_samples;
+                    pr->undecided[f] |= c.undecided;
+                    if (!aa && c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
+                }
+                if (aa)
+                    inlined_kernels_count(&pr->kernels, &p, 0, 0, &d->aa_samples[w * nf * nr + round],
+                                          &d->aa_name_samples[w * nf * nr + round], nr);
+                else
+                    inlined_kernels_count(&pr->kernels, &p, v, v == 0 && !need,
+                                          &d->samples[(w * nv + v) * nf * nr + round],
+                                          &d->name_samples[(w * nv + v) * nf * nr + round], nr);
+                free(origins);
+                profile_free(&p);
+            }
+        }
+    }
+    free(order);
+    return rc;
+}
+
+/* A function some profile could not tell by file is counted by name in
+ * every run of the stage. */
+static void by_name_where_undecided(struct select_session *s, struct profiling *pr, struct rounds *d, int first)
+{
+    struct select_report *r = &s->rep;
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = d->nr;
+    for (size_t f = 0; f < nf; f++) {
+        if (pr->need[f] != ATTRIBUTION_BY_FILE) continue;
+        if (first) r->functions[f].by_file = !pr->undecided[f];
+        for (size_t i = 0; pr->undecided[f] && i < nw * nv; i++)
+            memcpy(&d->samples[(i * nf + f) * nr], &d->name_samples[(i * nf + f) * nr], nr * sizeof *d->samples);
+        for (size_t w = 0; pr->undecided[f] && w < nw; w++)
+            memcpy(&d->aa_samples[(w * nf + f) * nr], &d->aa_name_samples[(w * nf + f) * nr],
+                   nr * sizeof *d->samples);
+    }
+}
+
+/* The confirmation stage (decision_confirm.h): when the decision held
+ * comparisons back by Holm alone, --confirm-runs fresh rounds of only the
+ * arms they need, counted the way the profiled rounds were, and the retest
+ * on them alone. 0, or -1. */
+static int confirm_held_back(struct select_session *s, struct profiling *pr, const struct decision_input *first)
+{
+    struct select_report *r = &s->rep;
+    size_t nv = r->n_variants, k = decision_confirm_pairs(&r->decision);
+    int runs = s->o->confirm_runs < 0 ? s->o->runs : s->o->confirm_runs;
+    r->decision.confirmation.n_asked = runs >= 2 ? (size_t)runs : 0;
+    if (!k || runs < 2) return 0;
+    int *need = xcalloc(nv, sizeof *need);
+    decision_confirm_arms(&r->decision, need);
+    size_t n_arms = 1;
+    for (size_t v = 1; v < nv; v++) n_arms += (size_t)need[v];
+    session_say("%zu comparison%s held back by Holm alone: %d fresh rounds of the baseline, the A/A arm and %zu "
+                "variant%s to confirm them", k, k == 1 ? "" : "s", runs, n_arms - 1, n_arms == 2 ? "" : "s");
+    struct rounds d;
+    rounds_init(&d, r, (size_t)runs);
+    size_t n_runs = 0;
+    int rc = run_rounds(s, pr, &d, (size_t)s->o->runs, need, "confirmation runs, interleaved in a random order",
+                        &n_runs);
+    if (rc == 0) {
+        by_name_where_undecided(s, pr, &d, 0);
+        libcalls_apply(&d.libcall_log, pr->dropped, pr->names, r->n_workloads, nv, r->n_functions, d.nr,
+                       d.samples, d.aa_samples, NULL, NULL, NULL);
+        outlined_apply(&d.helpers_log, pr->sources, r->n_workloads, nv, r->n_functions, d.nr, d.samples, NULL,
+                       NULL);
+        struct decision_input fresh = *first;
+        fresh.n_runs = d.nr;
+        fresh.samples = d.samples;
+        fresh.totals = d.totals;
+        fresh.aa_samples = d.aa_samples;
+        fresh.aa_totals = d.aa_totals;
+        decision_confirm(&fresh, &r->decision);
+        r->decision.confirmation.n_profiled_runs = n_runs;
+    }
+    rounds_free(&d);
+    free(need);
+    return rc;
+}
+
+/* Each function the confirmation retested says how it went (its verdict
+ * text, select_function_verdict), with the fresh runs' interval. */
+static void note_retested(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    const struct decision *d = &r->decision;
+    for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
+        const struct decision_function *df = &d->functions[f];
+        if (!df->confirm || (df->reason != DECISION_CONFIRMED && df->reason != DECISION_MULTIPLE_TESTS)) continue;
+        int v = df->reason == DECISION_CONFIRMED ? df->chosen : -1;   /* else the best retested set */
+        for (size_t u = 1; df->reason != DECISION_CONFIRMED && u < r->n_variants; u++)
+            if (df->held[u] && df->confirm[u].valid && (v < 0 || df->confirm[u].speedup > df->confirm[v].speedup))
+                v = (int)u;
+        char iv[96] = "no interval";
+        if (v >= 1)
+            snprintf(iv, sizeof iv, "%.2fx [%.2f, %.2f] with %s", df->confirm[v].speedup, df->confirm[v].speedup_lo,
+                     df->confirm[v].speedup_hi, r->variants[v].name);
+        free(r->functions[f].note);
+        if (df->reason == DECISION_CONFIRMED)
+            r->functions[f].note = xasprintf("selected: held back by Holm over %zu tests, then confirmed on %zu fresh "
+                                             "runs (%s; Holm over the %zu comparisons retested)",
+                                             d->n_tests, d->confirmation.n_runs, iv, d->confirmation.n_tests);
+        else
+            r->functions[f].note = xasprintf("%s; retested on %zu fresh runs, the gain did not hold (%s)",
+                                             decision_reason_name(DECISION_MULTIPLE_TESTS), d->confirmation.n_runs,
+                                             iv);
+    }
+}
+
 int session_profile_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
     size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = (size_t)s->o->runs;
-    double *samples = xcalloc(nw * nv * nf * nr + 1, sizeof *samples);
-    /* by name too: a shared name that one profile could not tell by file
-     * is counted by name in every run, so its runs stay comparable */
-    double *name_samples = xcalloc(nw * nv * nf * nr + 1, sizeof *name_samples);
-    struct attribution_function *fns = xcalloc(nf + 1, sizeof *fns);
-    struct strvec *sources = xcalloc(nf + 1, sizeof *sources);
-    enum attribution_need *need = xcalloc(nf + 1, sizeof *need);
-    int *undecided = xcalloc(nf + 1, sizeof *undecided);
-    struct elf_symsource_cache *symbols = elf_symsource_cache_new();
-    struct outlined_log helpers_log = {0};
-    struct libcall_log libcall_log = {0};
-    struct strvec *dropped = xcalloc(nf + 1, sizeof *dropped);
+    struct profiling pr = {0};
+    pr.fns = xcalloc(nf + 1, sizeof *pr.fns);
+    pr.sources = xcalloc(nf + 1, sizeof *pr.sources);
+    pr.need = xcalloc(nf + 1, sizeof *pr.need);
+    pr.undecided = xcalloc(nf + 1, sizeof *pr.undecided);
+    pr.symbols = elf_symsource_cache_new();
+    pr.dropped = xcalloc(nf + 1, sizeof *pr.dropped);
     struct strvec unknown = STRVEC_INIT;
-    libcalls_dropped(s->candidates.functions, nf, dropped, &unknown);
+    libcalls_dropped(s->candidates.functions, nf, pr.dropped, &unknown);
     if (unknown.n) {
         struct strbuf sb = STRBUF_INIT;
         sb_add_joined(&sb, &unknown, ", ");
@@ -287,90 +481,37 @@ int session_profile_all(struct select_session *s)
         sb_free(&sb);
     }
     sv_free(&unknown);
-    attribution_plan(s, fns, sources, need);
-    struct inlined_kernels kernels;
-    inlined_kernels_init(&kernels, s, fns);
-    double *totals = xcalloc(nw * nv * nr + 1, sizeof *totals);
+    attribution_plan(s, pr.fns, pr.sources, pr.need);
+    inlined_kernels_init(&pr.kernels, s, pr.fns);
     int *eligible = xcalloc(nv, sizeof *eligible);
-    const char **names = xcalloc(nf + 1, sizeof *names);
-    for (size_t f = 0; f < nf; f++) names[f] = r->functions[f].name;
+    pr.names = xcalloc(nf + 1, sizeof *pr.names);
+    for (size_t f = 0; f < nf; f++) pr.names[f] = r->functions[f].name;
     for (size_t v = 0; v < nv; v++) eligible[v] = r->variants[v].eligible;
-    /* + the A/A arm (decision.h): the baseline again, in its own place of
-     * each round's random order (util/shuffle.h) */
-    size_t n_arms = nv + 1, *order = xcalloc(n_arms, sizeof *order);
-    double *aa_samples = xcalloc(nw * nf * nr + 1, sizeof *aa_samples);
-    double *aa_name_samples = xcalloc(nw * nf * nr + 1, sizeof *aa_name_samples);
-    double *aa_totals = xcalloc(nw * nr + 1, sizeof *aa_totals);
-    struct select_runcheck *check = select_runcheck_new(s);
-    int rc = 0;
-    for (size_t round = 0; round < nr && rc == 0; round++) {
-        session_step(round + 1, nr, "profiled runs, interleaved in a random order");
-        shuffle_round_order(r->seed, round, n_arms, order);
-        for (size_t k = 0; k < n_arms && rc == 0; k++) {
-            int aa = order[k] == nv;
-            size_t v = aa ? 0 : order[k];
-            if (!profiled(&r->variants[v], v)) continue;
-            for (size_t w = 0; w < nw && rc == 0; w++) {
-                if (session_interrupted()) {
-                    rc = -1;
-                    break;
-                }
-                struct profile p;
-                if (select_runcheck_profile(check, s, v, w, round, &p) != 0) {   /* runcheck.h: proven */
-                    rc = -1;
-                    break;
-                }
-                r->n_profiled_runs++;
-                *(aa ? &aa_totals[w * nr + round] : &totals[(w * nv + v) * nr + round]) = (double)p.total_samples;
-                struct attribution_origin *origins = attribution_locate(&p, symbols);
-                if (!aa) log_helpers(&p, origins, names, nf, w, v, round, &helpers_log);
-                libcalls_log_profile(&libcall_log, &p, dropped, nf, w, v, round, aa);
-                for (size_t f = 0; f < nf; f++) {
-                    struct attribution_count c;
-                    count_function(&p, origins, &fns[f], &s->candidates.functions[f], need[f], &c);
-                    size_t at = aa ? (w * nf + f) * nr + round : ((w * nv + v) * nf + f) * nr + round;
-                    (aa ? aa_samples : samples)[at] = (double)c.samples;
-                    (aa ? aa_name_samples : name_samples)[at] = (double)c.name_samples;
-                    undecided[f] |= c.undecided;
-                    if (!aa && c.hottest && !r->functions[f].ran[v]) r->functions[f].ran[v] = xstrdup(c.hottest);
-                }
-                if (aa)
-                    inlined_kernels_count(&kernels, &p, 0, 0, &aa_samples[w * nf * nr + round],
-                                          &aa_name_samples[w * nf * nr + round], nr);
-                else
-                    inlined_kernels_count(&kernels, &p, v, v == 0, &samples[(w * nv + v) * nf * nr + round],
-                                          &name_samples[(w * nv + v) * nf * nr + round], nr);
-                free(origins);
-                profile_free(&p);
-            }
-        }
-    }
-    free(order);
-    for (size_t f = 0; f < nf; f++) {
-        if (need[f] != ATTRIBUTION_BY_FILE) continue;
-        r->functions[f].by_file = !undecided[f];
-        for (size_t i = 0; undecided[f] && i < nw * nv; i++)
-            memcpy(&samples[(i * nf + f) * nr], &name_samples[(i * nf + f) * nr], nr * sizeof *samples);
-        for (size_t w = 0; undecided[f] && w < nw; w++)
-            memcpy(&aa_samples[(w * nf + f) * nr], &aa_name_samples[(w * nf + f) * nr], nr * sizeof *samples);
-    }
-    if (rc == 0) inlined_kernels_finish(&kernels, s, samples, aa_samples);
-    if (rc == 0) rc = select_runcheck_finish(check, s);
-    select_runcheck_free(check);
+    struct rounds d;
+    rounds_init(&d, r, nr);
+    pr.check = select_runcheck_new(s);
+    int rc = run_rounds(s, &pr, &d, 0, NULL, "profiled runs, interleaved in a random order", &r->n_profiled_runs);
+    by_name_where_undecided(s, &pr, &d, 1);
+    if (rc == 0) inlined_kernels_finish(&pr.kernels, s, d.samples, d.aa_samples);
+    if (rc == 0) rc = select_runcheck_finish(pr.check, s);
+    /* the fresh rounds' runs get checks 1 and 3 (runcheck.h); check 2 (a
+     * hot function ran clones) was done on these */
+    select_runcheck_free(pr.check);
+    pr.check = NULL;
     int *function_eligible = NULL, *same_code = NULL;
     double *code_bytes = NULL;
     if (rc == 0) {
-        count_libcalls(s, &libcall_log, dropped, names, samples, aa_samples);
-        count_outlined(s, &helpers_log, sources, samples);
+        count_libcalls(s, &d.libcall_log, pr.dropped, pr.names, d.samples, d.aa_samples);
+        count_outlined(s, &d.helpers_log, pr.sources, d.samples);
         function_eligible = function_eligibility(s);
         same_code = function_same_code(s);
         code_bytes = session_code_bytes(s);
         struct decision_input in = {
             .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
-            .functions = names, .samples = samples, .totals = totals, .variant_eligible = eligible,
+            .functions = pr.names, .samples = d.samples, .totals = d.totals, .variant_eligible = eligible,
             .function_eligible = function_eligible,
             .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
-            .aa_samples = aa_samples, .aa_totals = aa_totals, .code_bytes = code_bytes,
+            .aa_samples = d.aa_samples, .aa_totals = d.aa_totals, .code_bytes = code_bytes,
             .same_code = same_code,
         };
         decide(&in, &r->decision);
@@ -383,8 +524,14 @@ int session_profile_all(struct select_session *s)
             decision_free(&r->decision);
             decide(&in, &r->decision);
         }
+        if (rc == 0) {
+            pr.check = select_runcheck_new(s);
+            rc = confirm_held_back(s, &pr, &in);
+            select_runcheck_free(pr.check);
+        }
         budget_apply(r, &in, s->o->max_growth ? s->o->max_growth : SELECT_DEFAULT_MAX_GROWTH);
-        total_intervals(r, totals, nr);
+        note_retested(s);
+        total_intervals(r, d.totals, nr);
         /* what each function's chosen clones saved, per workload: for
          * telling a fixed-time workload once the end-to-end times are in */
         s->saved = xcalloc(nw * nf + 1, sizeof *s->saved);
@@ -396,25 +543,18 @@ int session_profile_all(struct select_session *s)
     free(function_eligible);
     free(same_code);
     free(code_bytes);
-    free(aa_samples);
-    free(aa_name_samples);
-    free(aa_totals);
-    free(samples);
-    free(name_samples);
-    free(fns);
-    for (size_t f = 0; f < nf; f++) sv_free(&sources[f]);
-    free(sources);
-    free(need);
-    free(undecided);
-    elf_symsource_cache_free(symbols);
-    outlined_log_free(&helpers_log);
-    libcall_log_free(&libcall_log);
-    for (size_t f = 0; f < nf; f++) sv_free(&dropped[f]);
-    free(dropped);
-    inlined_kernels_free(&kernels);
-    free(totals);
+    rounds_free(&d);
+    free(pr.fns);
+    for (size_t f = 0; f < nf; f++) sv_free(&pr.sources[f]);
+    free(pr.sources);
+    free(pr.need);
+    free(pr.undecided);
+    elf_symsource_cache_free(pr.symbols);
+    for (size_t f = 0; f < nf; f++) sv_free(&pr.dropped[f]);
+    free(pr.dropped);
+    inlined_kernels_free(&pr.kernels);
     free(eligible);
-    free(names);
+    free(pr.names);
     return rc;
 }
 

@@ -57,7 +57,8 @@ static const char *reason_code(const struct select_report *r, size_t f)
     if (r->static_mode || !r->decision.functions) return "not-selected";
     const struct decision_function *d = &r->decision.functions[f];
     if (d->chosen >= 1 && select_name_ambiguous(r, f)) return "ambiguous-name";
-    if (d->reason == DECISION_SELECTED || d->reason == DECISION_SELECTED_TOGETHER) return "held-back";
+    if (d->reason == DECISION_SELECTED || d->reason == DECISION_SELECTED_TOGETHER || d->reason == DECISION_CONFIRMED)
+        return "held-back";
     if (d->reason == DECISION_INELIGIBLE && fn->fma_verdict == FMA_VERDICT_CHANGES_OUTPUT &&
         d->best_ineligible == r->fma_bisect.variant)
         return "fma-changes-output";
@@ -241,6 +242,11 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "inlined_helpers", helpers);
         json_object_set_new(j, "why", json_string(select_function_verdict(r, f)));
         json_object_set_new(j, "reason", json_string(reason_code(r, f)));
+        /* the rule's own verdict (decision.h), and its retest on fresh runs */
+        json_object_set_new(j, "decision", r->static_mode || !r->decision.functions
+                                               ? json_null()
+                                               : json_string(decision_reason_code(r->decision.functions[f].reason)));
+        json_object_set_new(j, "confirmation", report_confirmation_json(r, f));
         /* other candidates have its name (select_name_count); samples_by_file:
          * the profile still told it from them */
         json_object_set_new(j, "name_unique", json_boolean(select_name_count(r, f) == 1));

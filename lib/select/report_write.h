@@ -106,6 +106,9 @@ void report_chart_code(struct strbuf *sb, const struct select_report *r);
  * terminal summary. */
 void report_statistics_markdown(struct strbuf *sb, const struct select_report *r);
 json_t *report_statistics_json(const struct select_report *r);
+/* Function f's retest on fresh runs (decision_confirm.h): null when it was
+ * not retested. */
+json_t *report_confirmation_json(const struct select_report *r, size_t f);
 void report_statistics_summary(struct strbuf *sb, const struct select_report *r);
 
 /* report_reference.c: how each reference was built (flags, through the

@@ -18,7 +18,8 @@
  *      fixed time, not a fixed amount of work) is reported (step 5);
  *   4. runs interleaved (A B C A B C ...) under perf (lib/measure/profile.h),
  *      samples folded onto functions (lib/select/attribution.h), the rule of
- *      lib/select/decision.h;
+ *      lib/select/decision.h; when Holm alone held comparisons back, fresh
+ *      rounds of the arms they need retest them (decision_confirm.h);
  *   5. the selected patch - every selected function with the target set
  *      that made it fastest, one patch with several sets when functions
  *      differ (lib/select/assign.h, patch_plan_build_assigned) - built once
@@ -73,6 +74,10 @@ struct select_options {
     const char *configure;        /* NULL, or run before build in each fresh build dir (tree.h) */
     const struct strvec *runs_cmd;   /* the workloads; at least one unless is_static */
     int runs;                     /* profiled (and timed) runs per variant and workload */
+    /* Fresh rounds confirming the comparisons Holm alone held back
+     * (select/decision_confirm.h), of only the arms they need; < 0: runs;
+     * 0 (or 1): no confirmation stage. */
+    int confirm_runs;
     int is_static, keep;
     int no_namespaces;            /* 1: never run variants in mount namespaces (select/isolation.h) */
     double timeout_s;             /* per build, workload or test */

@@ -18,7 +18,8 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--timeout S] [--tolerance X] [--min-share PCT] [--max-growth PCT]\n"
+    "                     [--runs N] [--confirm-runs N] [--timeout S] [--tolerance X]\n"
+    "                     [--min-share PCT] [--max-growth PCT]\n"
     "                     [--set NAME=TARGETS...] [--fma-bisect N] [--fma-bisect-all]\n"
     "                     [--reference LIST] [--dispatch MODE] [--seed N] [--no-namespaces]\n"
     "                     [--keep] [--json]\n"
@@ -50,6 +51,10 @@ static const char USAGE[] =
     "                    differ between two runs of the baseline (timings)\n"
     "  --test CMD        the project's tests; a variant failing them is not eligible\n"
     "  --runs N          profiled runs per variant and workload (default 5, at least 2)\n"
+    "  --confirm-runs N  when functions are faster by their own interval but held back\n"
+    "                    by the correction for many tests (Holm), N fresh rounds of\n"
+    "                    only the arms they need test them again, on those runs alone\n"
+    "                    (default: --runs; 0: none)\n"
     "  --timeout S       kill a build, workload or test running longer (default 600)\n"
     "  --tolerance X     accept floating-point outputs within relative error X\n"
     "                    (lets FMA variants be chosen when they differ in last bits)\n"
@@ -144,7 +149,7 @@ static int parse_references(const char *list, struct select_options *o)
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
                          struct select_target_set *sets, int *dispatch_given)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL, O_DISPATCH };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL, O_DISPATCH, O_CONFIRM_RUNS };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -156,6 +161,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
         {"no-namespaces", no_argument, NULL, O_NO_NS}, {"fma-bisect", required_argument, NULL, O_FMA_BISECT},
         {"fma-bisect-all", no_argument, NULL, O_FMA_ALL}, {"dispatch", required_argument, NULL, O_DISPATCH},
+        {"confirm-runs", required_argument, NULL, O_CONFIRM_RUNS},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -170,6 +176,13 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
             o->runs = (int)strtol(optarg, &end, 10);
             if (*end || o->runs < 1 || o->runs > 1000) {
                 fmv_error("--runs: '%s' is not a number of runs (1..1000)", optarg);
+                return 2;
+            }
+            break;
+        case O_CONFIRM_RUNS:
+            o->confirm_runs = (int)strtol(optarg, &end, 10);
+            if (*end || !*optarg || o->confirm_runs < 0 || o->confirm_runs > 1000 || o->confirm_runs == 1) {
+                fmv_error("--confirm-runs: '%s' is not a number of runs (0, or 2..1000)", optarg);
                 return 2;
             }
             break;
@@ -314,7 +327,7 @@ int cmd_select(int argc, char **argv)
 {
     struct strvec runs_cmd = STRVEC_INIT;
     int json = 0;
-    struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS,
+    struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS, .confirm_runs = -1,
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
                                .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1,
                                .reference_nofma_auto = 1, .fma_bisect = SELECT_DEFAULT_FMA_BISECT,

@@ -5,7 +5,13 @@
 # one is not, the builds spent are baseline + 2 target sets + the selected
 # one, the patch applies, the user's tree is untouched and the temp dir is
 # removed; report.html, loaded in headless chromium, is a page of tables
-# and one chart per workload. Asserts on the selection, never on times.
+# and one chart per workload. The confirmation on fresh runs of what Holm
+# alone held back: with --confirm-runs 0 (clang) none runs, as before it
+# existed; by default (gcc, one workload: every function Holm alone held
+# back is retested) report.json records its rounds exactly when some
+# function was held back - whether any was is the timings' call, so both
+# outcomes are checked, never which happened. Asserts on the selection,
+# never on times.
 source "$TESTLIB"
 
 export TMPDIR="$TMP/tmpdir"     # select's private copies go here: must be empty at the end
@@ -14,7 +20,8 @@ mkdir -p "$TMPDIR"
 select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   local cc=$1
   shift
-  local nw=$(( 1 + $# / 2 ))
+  local nw=1 a
+  for a in "$@"; do [ "$a" = --run ] && nw=$((nw + 1)); done
   local P
   P=$(copy_fixture select-hot-cold)
   mv "$P" "$TMP/p-$cc"
@@ -32,6 +39,35 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   expect_eq "$cc: builds" "$(jq -r .builds <<<"$out")" 5
   # 3 variants + the A/A arm (the baseline again) x 3 runs x workloads
   expect_eq "$cc: profiled runs (4 arms x 3 runs x workloads)" "$(jq -r .profiled_runs <<<"$out")" $((12 * nw))
+  # the confirmation stage (decision_confirm.h)
+  local conf held confirmed
+  conf=$(jq -c .statistics.confirmation <<<"$out")
+  held=$(jq -r '[.functions[] | select(.decision == "multiple-tests" or .decision == "confirmed")] | length' <<<"$out")
+  confirmed=$(jq -r '[.functions[] | select(.decision == "confirmed")] | length' <<<"$out")
+  if [[ " $* " == *" --confirm-runs 0 "* ]]; then
+    expect_eq "$cc: --confirm-runs 0: no fresh rounds" "$(jq -r '[.rounds_asked, .rounds, .tests] | join(",")' <<<"$conf")" "0,0,0"
+    expect_eq "$cc: --confirm-runs 0: nothing retested" "$(jq -r '[.functions[] | select(.confirmation != null)] | length' <<<"$out")" 0
+    expect_eq "$cc: --confirm-runs 0: nothing confirmed" "$confirmed" 0
+    expect_eq "$cc: --confirm-runs 0: the bound is 5%" "$(jq -r .statistics.family_wise_error_bound <<<"$out")" 0.05
+  else
+    expect_eq "$cc: confirmation asks for --runs rounds" "$(jq -r .rounds_asked <<<"$conf")" 3
+    if [ "$held" -gt 0 ]; then
+      echo "$cc: $held function(s) held back by Holm alone: the confirmation ran" >&2
+      expect_eq "$cc: confirmation: 3 fresh rounds" "$(jq -r .rounds <<<"$conf")" 3
+      expect_eq "$cc: confirmation: a test per retested function (one workload, every set eligible)" \
+        "$(jq -r '.tests >= .functions and .functions == '"$held" <<<"$conf")" true
+      expect_eq "$cc: confirmation: runs of the baseline, A/A and the retested variants" \
+        "$(jq -r '.profiled_runs >= 9 and .profiled_runs <= 12' <<<"$conf")" true
+      expect_eq "$cc: confirmation: confirmed = decision confirmed" "$(jq -r .confirmed <<<"$conf")" "$confirmed"
+      expect_eq "$cc: confirmation: each retested function has its fresh intervals" \
+        "$(jq -r '[.functions[] | select(.decision == "multiple-tests" or .decision == "confirmed") | .confirmation.rounds == 3] | all' <<<"$out")" true
+      expect_eq "$cc: confirmation: the bound over both stages" "$(jq -r .statistics.family_wise_error_bound <<<"$out")" 0.1
+      expect_match "$cc: report.md says so" "$(cat "$P/.fmvgen/report.md")" "\*\*Confirmation on fresh runs\.\*\* .* at most 10%"
+    else
+      expect_eq "$cc: nothing held back: no fresh rounds" "$(jq -r '[.rounds, .tests, .profiled_runs] | join(",")' <<<"$conf")" "0,0,0"
+      expect_eq "$cc: nothing held back: the bound is 5%" "$(jq -r .statistics.family_wise_error_bound <<<"$out")" 0.05
+    fi
+  fi
   expect_eq "$cc: A/A calibration in report.json" \
     "$(jq -r '.statistics.calibration | .functions_checked >= 1 and (.workloads | length) == '"$nw" <<<"$out")" true
   expect_match "$cc: seed printed" "$(jq -r .statistics.seed <<<"$out")" '^[0-9]+$'
@@ -112,7 +148,7 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
 }
 
 select_on gcc
-select_on clang --run './prog 20000'    # two workloads: judged on both
+select_on clang --run './prog 20000' --confirm-runs 0   # two workloads: judged on both
 
 # Usage errors: exit 2, one line.
 P=$TMP/p-gcc
@@ -124,6 +160,11 @@ expect_eq "no --run: exit" "$rc" 2
 out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run ./prog --runs 1 2>&1); rc=$?
 expect_eq "--runs 1: exit" "$rc" 2
 expect_match "--runs 1: suggests more runs" "$out" "too few samples.*--runs 3"
+for bad in 1 -2 x ''; do
+  out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run ./prog --confirm-runs "$bad" 2>&1); rc=$?
+  expect_eq "--confirm-runs '$bad': exit" "$rc" 2
+  expect_eq "--confirm-runs '$bad': one line" "$out" "fmvgen: --confirm-runs: '$bad' is not a number of runs (0, or 2..1000)"
+done
 out=$("$FMVGEN" -C "$TMP/tmpdir" select --max-growth none --build make --run ./prog 2>&1); rc=$?
 expect_eq "no store: exit" "$rc" 1
 out=$("$FMVGEN" select --help); rc=$?

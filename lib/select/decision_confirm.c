@@ -1,0 +1,91 @@
+/* decision_confirm.c - see decision_confirm.h. */
+#include "select/decision_confirm.h"
+
+#include <stdlib.h>
+
+#include "util/util.h"
+
+/* f is retested: held back by Holm alone with some set. */
+static int retested(const struct decision *d, size_t f)
+{
+    const struct decision_function *df = &d->functions[f];
+    if (df->reason != DECISION_MULTIPLE_TESTS || !df->held) return 0;
+    for (size_t v = 1; v < d->n_variants; v++)
+        if (df->held[v]) return 1;
+    return 0;
+}
+
+size_t decision_confirm_pairs(const struct decision *d)
+{
+    size_t k = 0;
+    for (size_t f = 0; f < d->n_functions; f++)
+        for (size_t v = 1; retested(d, f) && v < d->n_variants; v++) k += (size_t)d->functions[f].held[v];
+    return k;
+}
+
+void decision_confirm_arms(const struct decision *d, int *need)
+{
+    for (size_t v = 0; v < d->n_variants; v++) need[v] = v == 0;
+    for (size_t f = 0; f < d->n_functions; f++)
+        for (size_t v = 1; retested(d, f) && v < d->n_variants; v++) need[v] |= d->functions[f].held[v];
+}
+
+void decision_confirm(const struct decision_input *fresh, struct decision *d)
+{
+    struct decision_confirmation *c = &d->confirmation;
+    size_t nv = d->n_variants, nr = fresh->n_runs, cap = decision_confirm_pairs(d) + 1, k = 0;
+    c->n_runs = nr;
+    c->calibrated = fresh->aa_samples && fresh->aa_totals;
+    double *base = xcalloc(nr + 1, sizeof *base), *var = xcalloc(nr + 1, sizeof *var);
+    double *p = xcalloc(cap, sizeof *p);
+    size_t *who = xcalloc(cap, sizeof *who);
+    int *rejected = xcalloc(cap, sizeof *rejected);
+    /* the fresh intervals, widened by the fresh A/A interval */
+    for (size_t f = 0; f < d->n_functions; f++) {
+        if (!retested(d, f)) continue;
+        struct decision_function *df = &d->functions[f];
+        df->confirm = xcalloc(nv, sizeof *df->confirm);
+        df->confirm_holm = xcalloc(nv, sizeof *df->confirm_holm);
+        c->n_functions++;
+        decision_summed(fresh, 0, f, base);
+        struct stats_interval aa = {0};
+        if (c->calibrated) {
+            decision_aa_summed(fresh, f, var);
+            stats_welch_samples(base, nr, var, nr, &aa);
+        }
+        for (size_t v = 1; v < nv; v++) {
+            if (!df->held[v]) continue;
+            decision_summed(fresh, v, f, var);
+            stats_welch_samples(base, nr, var, nr, &df->confirm[v]);
+            stats_widen(&df->confirm[v], decision_aa_margin(&aa, &df->confirm[v]));
+            p[k] = df->confirm[v].valid ? df->confirm[v].p : 1;
+            who[k++] = f * nv + v;
+        }
+    }
+    c->n_tests = k;
+    /* their own family */
+    stats_holm(p, k, d->alpha, rejected);
+    for (size_t i = 0; i < k; i++) d->functions[who[i] / nv].confirm_holm[who[i] % nv] = rejected[i];
+    int *qualifies = xcalloc(nv, sizeof *qualifies);
+    for (size_t f = 0; f < d->n_functions; f++) {
+        struct decision_function *df = &d->functions[f];
+        if (!df->confirm) continue;
+        for (size_t v = 1; v < nv; v++)
+            qualifies[v] = df->confirm_holm[v] && stats_faster(&df->confirm[v]) &&
+                           !decision_slower_somewhere(fresh, v, f);
+        int fastest = decision_prefer_smaller(df->confirm, qualifies, NULL, nv);
+        if (fastest < 1) continue;
+        df->fastest = fastest;
+        df->chosen = decision_prefer_smaller(df->confirm, qualifies,
+                                             fresh->code_bytes ? fresh->code_bytes + f * nv : NULL, nv);
+        for (size_t v = 1; v < nv; v++) df->qualifies[v] = qualifies[v];
+        df->reason = DECISION_CONFIRMED;
+        c->n_confirmed++;
+    }
+    free(qualifies);
+    free(base);
+    free(var);
+    free(p);
+    free(who);
+    free(rejected);
+}

@@ -1,0 +1,51 @@
+/* decision_confirm.h - the confirmation stage of `fmvgen select`'s
+ * decision (decision.h). With a handful of runs and many (hot function,
+ * target set) tests, Holm-Bonferroni holds back comparisons whose own 95%
+ * interval already excludes no change (DECISION_MULTIPLE_TESTS). Those are
+ * tested again on fresh runs, and on them alone: the first runs picked the
+ * comparisons, so testing them on the same data again would find "gains"
+ * in noise.
+ *
+ *   - Retested: each function still DECISION_MULTIPLE_TESTS after decide()
+ *     (the group of small gains left it out), with each set whose
+ *     comparison was held back by Holm only (decision_function.held: faster
+ *     by its own interval, eligible, slower on no workload).
+ *   - Fresh runs: the baseline, the A/A arm and the variants of those sets,
+ *     in rounds of their own (decision_confirm_arms says which).
+ *   - The test: per pair, the fresh runs' interval of baseline vs variant,
+ *     widened by the fresh A/A interval as in decide(); Holm over the k
+ *     pairs retested at the decision's alpha. A pair rejected, faster and
+ *     significantly slower on no workload (fresh runs) qualifies; among a
+ *     function's qualifying sets the choice is decide()'s
+ *     (decision_prefer_smaller, on the fresh intervals). Such a function is
+ *     selected, DECISION_CONFIRMED; the others keep DECISION_MULTIPLE_TESTS
+ *     (decision_function.confirm says they were retested).
+ *
+ * Each stage holds its false selections to alpha family-wise (the second
+ * on data independent of the first's choice), so over both stages the
+ * chance of any false selection is at most 2 * alpha (union bound). */
+#ifndef FMVGEN_SELECT_DECISION_CONFIRM_H
+#define FMVGEN_SELECT_DECISION_CONFIRM_H
+
+#include <stddef.h>
+
+#include "select/decision.h"
+
+/* How many comparisons (function, set) a confirmation would retest; 0: no
+ * confirmation stage. */
+size_t decision_confirm_pairs(const struct decision *d);
+
+/* need[v] (v < d->n_variants) = 1 for the arms the fresh runs must hold:
+ * the baseline (v = 0) and every variant of a retested pair; 0 for the
+ * others. The A/A arm runs too whenever d->calibrated. */
+void decision_confirm_arms(const struct decision *d, int *need);
+
+/* Retests decision_confirm_pairs(d) comparisons on fresh: decision_input's
+ * layout with fresh->n_runs the fresh rounds, for the same functions,
+ * variants and workloads (only the arms decision_confirm_arms names are
+ * read; the A/A arm when fresh->aa_samples). Updates d: confirmation,
+ * each retested function's confirm/confirm_holm, and the verdict of those
+ * confirmed (chosen, fastest, qualifies, reason). */
+void decision_confirm(const struct decision_input *fresh, struct decision *d);
+
+#endif

@@ -152,6 +152,9 @@ static int preamble_defined(const char *text, size_t offset, const char *macro)
     return found;
 }
 
+/* the IFUNC fallbacks already noted on stderr ("REL:LINE NAME: why") */
+static struct strvec fallbacks_said;
+
 /* Settles each function's linkage and, with pointer dispatch, whether the
  * rename can take it (its lines in pl[i]; the others go to IFUNC, said
  * why in p->ifunc_fallback). */
@@ -188,9 +191,13 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
         if (why) {
             patch_pointer_lines_free(&pl[i]);
             sv_pushf(&p->ifunc_fallback, "%s:%d %s: %s", fs[i]->rel, fs[i]->line, fs[i]->display_name, why);
-            fmv_note("%s:%d: %s is dispatched by IFUNC (glibc only), not %s: %s", fs[i]->rel, fs[i]->line,
-                     fs[i]->display_name,
-                     p->dispatch == PATCH_DISPATCH_CPUID ? "by its own CPUID copies" : "through a pointer", why);
+            /* said once per process: select plans every build with the same dispatch */
+            if (!sv_contains(&fallbacks_said, p->ifunc_fallback.v[p->ifunc_fallback.n - 1])) {
+                sv_push(&fallbacks_said, p->ifunc_fallback.v[p->ifunc_fallback.n - 1]);
+                fmv_note("%s:%d: %s is dispatched by IFUNC (glibc only), not %s: %s", fs[i]->rel, fs[i]->line,
+                         fs[i]->display_name,
+                         p->dispatch == PATCH_DISPATCH_CPUID ? "by its own CPUID copies" : "through a pointer", why);
+            }
             continue;
         }
         fs[i]->pointer = 1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "select/decision.h"
+#include "select/decision_confirm.h"
 #include "select/result.h"
 #include "util/util.h"
 
@@ -210,7 +211,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
         selected[f] = 1;
         bytes[f] = (double)select_bytes_added(r, f, (size_t)v);
         if (bytes[f] < 0) b->n_unknown++;
-        for (size_t w = 0; w < in->n_workloads; w++) gain[f] += decision_saved_share(in, w, f, (size_t)v);
+        for (size_t w = 0; w < in->n_workloads; w++) gain[f] += decision_estimate_saved(d, in, w, f, (size_t)v);
         if (in->n_workloads) gain[f] /= (double)in->n_workloads;
     }
     unsigned char *needs = fixed_parts(r, n, selected, &keys, &fixed);

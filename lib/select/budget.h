@@ -33,7 +33,9 @@
  *     so;
  *   - a function's gain: the share of each workload's baseline samples its
  *     chosen clones saved in the profiled runs (decision_saved_share),
- *     averaged over the workloads.
+ *     averaged over the workloads; for a function the confirmation
+ *     selected, in its fresh runs (decision_estimate_saved: the first runs
+ *     picked it, so they overstate its gain).
  * When the prediction is above the limit, the selected functions with the
  * least gain per byte added (their bytes and the fixed parts no other kept
  * function needs) are dropped until it is not; then each dropped

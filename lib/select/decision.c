@@ -377,6 +377,7 @@ void decision_free(struct decision *d)
         free(d->functions[f].held);
         free(d->functions[f].confirm);
         free(d->functions[f].confirm_holm);
+        free(d->functions[f].confirm_saved);
     }
     free(d->functions);
     free(d->aa_workload);

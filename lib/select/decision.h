@@ -136,6 +136,12 @@ struct decision_function {
      * (A/A-widened; invalid for the others) */
     struct stats_interval *confirm;
     int *confirm_holm;          /* [v]: with confirm, rejected by the retest's Holm */
+    /* With confirm: [v * n_workloads + w], the share of workload w's
+     * baseline samples set v saved in the fresh runs (decision_saved_share
+     * on them; 0 for a set not retested) */
+    double *confirm_saved;
+    int confirmed;              /* 1: confirmed by the retest (DECISION_CONFIRMED); stays 1
+                                 * when the code-growth budget drops it afterwards */
     int fastest;                /* the qualifying set with the best speedup, or -1;
                                  * chosen differs when a smaller-code set overlaps it */
     struct stats_interval aa;   /* baseline vs the A/A arm (valid: calibrated) */

@@ -46,6 +46,7 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
         struct decision_function *df = &d->functions[f];
         df->confirm = xcalloc(nv, sizeof *df->confirm);
         df->confirm_holm = xcalloc(nv, sizeof *df->confirm_holm);
+        df->confirm_saved = xcalloc(nv * d->n_workloads + 1, sizeof *df->confirm_saved);
         c->n_functions++;
         decision_summed(fresh, 0, f, base);
         struct stats_interval aa = {0};
@@ -58,6 +59,8 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
             decision_summed(fresh, v, f, var);
             stats_welch_samples(base, nr, var, nr, &df->confirm[v]);
             stats_widen(&df->confirm[v], decision_aa_margin(&aa, &df->confirm[v]));
+            for (size_t w = 0; w < d->n_workloads && w < fresh->n_workloads; w++)
+                df->confirm_saved[v * d->n_workloads + w] = decision_saved_share(fresh, w, f, v);
             p[k] = df->confirm[v].valid ? df->confirm[v].p : 1;
             who[k++] = f * nv + v;
         }
@@ -80,6 +83,7 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
                                              fresh->code_bytes ? fresh->code_bytes + f * nv : NULL, nv);
         for (size_t v = 1; v < nv; v++) df->qualifies[v] = qualifies[v];
         df->reason = DECISION_CONFIRMED;
+        df->confirmed = 1;
         c->n_confirmed++;
     }
     free(qualifies);
@@ -88,4 +92,24 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
     free(p);
     free(who);
     free(rejected);
+}
+
+int decision_estimate_fresh(const struct decision *d, size_t f, size_t v)
+{
+    if (f >= d->n_functions || v < 1 || v >= d->n_variants) return 0;
+    const struct decision_function *df = &d->functions[f];
+    return df->confirmed && df->confirm && df->held && df->held[v] && df->confirm[v].valid;
+}
+
+const struct stats_interval *decision_estimate(const struct decision *d, size_t f, size_t v)
+{
+    return decision_estimate_fresh(d, f, v) ? &d->functions[f].confirm[v] : &d->functions[f].by_variant[v];
+}
+
+double decision_estimate_saved(const struct decision *d, const struct decision_input *in, size_t w, size_t f,
+                               size_t v)
+{
+    if (decision_estimate_fresh(d, f, v) && d->functions[f].confirm_saved && w < d->n_workloads)
+        return d->functions[f].confirm_saved[v * d->n_workloads + w];
+    return decision_saved_share(in, w, f, v);
 }

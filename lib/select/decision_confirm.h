@@ -23,7 +23,14 @@
  *
  * Each stage holds its false selections to alpha family-wise (the second
  * on data independent of the first's choice), so over both stages the
- * chance of any false selection is at most 2 * alpha (union bound). */
+ * chance of any false selection is at most 2 * alpha (union bound).
+ *
+ * The estimate of a confirmed function's gain: the first runs picked the
+ * comparison (its interval there was among the luckiest of the family), so
+ * their interval overstates the gain (winner's curse). For a confirmed
+ * function's retested sets, the reports' speedups and the code-growth
+ * budget's gain per byte take the fresh runs' figures instead
+ * (decision_estimate*); every other pair keeps the first runs'. */
 #ifndef FMVGEN_SELECT_DECISION_CONFIRM_H
 #define FMVGEN_SELECT_DECISION_CONFIRM_H
 
@@ -47,5 +54,20 @@ void decision_confirm_arms(const struct decision *d, int *need);
  * each retested function's confirm/confirm_holm, and the verdict of those
  * confirmed (chosen, fastest, qualifies, reason). */
 void decision_confirm(const struct decision_input *fresh, struct decision *d);
+
+/* 1 when f's figures with set v come from the fresh runs: f was confirmed
+ * (decision_function.confirmed, also after the budget dropped it) and v
+ * was retested with a valid fresh interval. */
+int decision_estimate_fresh(const struct decision *d, size_t f, size_t v);
+
+/* f's interval with set v as reported: the fresh one when
+ * decision_estimate_fresh, else by_variant[v]. */
+const struct stats_interval *decision_estimate(const struct decision *d, size_t f, size_t v);
+
+/* The share of workload w's baseline samples f's clones of set v saved:
+ * the fresh runs' when decision_estimate_fresh, else
+ * decision_saved_share(in, w, f, v) on the first runs (in). */
+double decision_estimate_saved(const struct decision *d, const struct decision_input *in, size_t w, size_t f,
+                               size_t v);
 
 #endif

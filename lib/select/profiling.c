@@ -532,13 +532,15 @@ int session_profile_all(struct select_session *s)
         budget_apply(r, &in, s->o->max_growth ? s->o->max_growth : SELECT_DEFAULT_MAX_GROWTH);
         note_retested(s);
         total_intervals(r, d.totals, nr);
-        /* what each function's chosen clones saved, per workload: for
-         * telling a fixed-time workload once the end-to-end times are in */
+        /* what each function's chosen clones saved, per workload (a
+         * confirmed function's in the fresh runs): for telling a
+         * fixed-time workload once the end-to-end times are in */
         s->saved = xcalloc(nw * nf + 1, sizeof *s->saved);
         for (size_t w = 0; w < nw; w++)
             for (size_t f = 0; f < nf; f++)
                 if (r->decision.functions[f].chosen >= 1)
-                    s->saved[w * nf + f] = decision_saved_share(&in, w, f, (size_t)r->decision.functions[f].chosen);
+                    s->saved[w * nf + f] =
+                        decision_estimate_saved(&r->decision, &in, w, f, (size_t)r->decision.functions[f].chosen);
     }
     free(function_eligible);
     free(same_code);

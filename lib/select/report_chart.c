@@ -4,6 +4,7 @@
  * time; the code each build adds. Drawn at a fixed size in a viewBox that
  * scales down with the page (CSS), never wider than REPORT_CHART_WIDTH. */
 #include "select/report_write.h"
+#include "select/decision_confirm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -169,7 +170,7 @@ void report_chart_functions(struct strbuf *sb, const struct select_report *r)
     /* speedup axis 0..max(3, largest finite bound), one bar per function */
     double top = 3;
     for (size_t f = 0; f < r->n_functions; f++) {
-        const struct stats_interval *iv = &r->decision.functions[f].by_variant[select_shown_variant(r, f)];
+        const struct stats_interval *iv = decision_estimate(&r->decision, f, select_shown_variant(r, f));
         if (select_speedup_unknown(iv)) continue;
         if (isfinite(iv->speedup_hi) && iv->speedup_hi > top) top = iv->speedup_hi;
         if (isfinite(iv->speedup) && iv->speedup > top) top = iv->speedup;
@@ -184,7 +185,7 @@ void report_chart_functions(struct strbuf *sb, const struct select_report *r)
     for (size_t f = 0; f < r->n_functions; f++) {
         const struct select_function *fn = &r->functions[f];
         size_t v = select_shown_variant(r, f);
-        const struct stats_interval *iv = &r->decision.functions[f].by_variant[v];
+        const struct stats_interval *iv = decision_estimate(&r->decision, f, v);
         int y = (int)f * row + 4;
         sb_adds(sb, "<text x=\"4\" y=\"");
         sb_addf(sb, "%d\">", y + 14);

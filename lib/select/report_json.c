@@ -3,6 +3,7 @@
  * why where a reader needs one. */
 #include "select/report_write.h"
 #include "select/dispatch.h"
+#include "select/decision_confirm.h"
 
 #include <math.h>
 
@@ -203,7 +204,12 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "runs", json_integer(r->runs));
     json_object_set_new(o, "builds", json_integer((json_int_t)r->n_builds));
     json_object_set_new(o, "fma_bisect", fma_bisect_json(r));
+    /* profiled_runs: the first stage's rounds alone; the confirmation's
+     * fresh rounds are confirmation_runs (run_counts says which is which) */
     json_object_set_new(o, "profiled_runs", json_integer((json_int_t)r->n_profiled_runs));
+    json_object_set_new(o, "confirmation_runs", json_integer((json_int_t)r->decision.confirmation.n_profiled_runs));
+    json_object_set_new(o, "run_counts", report_run_counts_json(r));
+    json_object_set_new(o, "estimates", report_estimates_json(r));
     json_object_set_new(o, "timed_runs", json_integer((json_int_t)r->n_timed_runs));
     json_object_set_new(o, "min_share", real_json(r->min_share));
     json_object_set_new(o, "tolerance", r->tolerance < 0 ? json_null() : real_json(r->tolerance));
@@ -279,7 +285,13 @@ json_t *select_report_json(const struct select_report *r)
             json_t *by = json_object();
             for (size_t v = 1; v < r->n_variants; v++) {
                 if (!r->variants[v].built) continue;
-                json_t *iv = select_interval_json(&d->by_variant[v]);
+                /* a confirmed function's retested set: the fresh runs'
+                 * interval (decision_estimate), the profiled runs' beside it */
+                int fresh = decision_estimate_fresh(&r->decision, f, v);
+                json_t *iv = select_interval_json(decision_estimate(&r->decision, f, v));
+                json_object_set_new(iv, "estimate_from", json_string(fresh ? "confirmation_runs" : "profiled_runs"));
+                json_object_set_new(iv, "profiled_runs_interval",
+                                    fresh ? select_interval_json(&d->by_variant[v]) : json_null());
                 json_object_set_new(iv, "clone_ran", fn->ran && fn->ran[v] ? json_string(fn->ran[v]) : json_null());
                 json_object_set_new(iv, "same_code", json_boolean(fn->same_code && fn->same_code[v]));
                 json_object_set_new(by, r->variants[v].name, iv);

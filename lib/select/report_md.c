@@ -3,6 +3,7 @@
 #include "select/report_write.h"
 #include "select/dispatch.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,13 +14,17 @@ void report_md_intro(struct strbuf *sb, const struct select_report *r)
                     "code needs (the ISA verdicts of `fmvgen inspect`) and from the loop records.\n\n");
         return;
     }
-    sb_addf(sb, "%zu builds, %zu profiled runs and %zu timed runs; %d runs per variant and workload, "
+    char confirmation[96] = "";
+    if (r->decision.confirmation.n_profiled_runs)
+        snprintf(confirmation, sizeof confirmation, ", %zu confirmation runs (fresh rounds, not among the profiled)",
+                 r->decision.confirmation.n_profiled_runs);
+    sb_addf(sb, "%zu builds, %zu profiled runs%s and %zu timed runs; %d runs per variant and workload, "
                 "interleaved. Intervals are 95%% (Welch; a function's samples on the log scale where every run "
                 "sampled it). A function is selected when its own time drops "
                 "significantly and it holds at least %.1f%% of the baseline's samples; functions with no "
                 "significant gain alone are selected together when, as one group, they are significantly "
                 "faster.\n\n",
-            r->n_builds, r->n_profiled_runs, r->n_timed_runs, r->runs, r->min_share * 100);
+            r->n_builds, r->n_profiled_runs, confirmation, r->n_timed_runs, r->runs, r->min_share * 100);
     char *dispatch = select_dispatch_sentence(r);
     if (dispatch) sb_addf(sb, "D%s.\n\n", dispatch + 1);
     free(dispatch);

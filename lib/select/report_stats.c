@@ -22,6 +22,12 @@ static const char RULE[] =
     "widening, slower on no workload); those it rejects are selected. Each stage holds its false selections to 5% "
     "family-wise, so both together to at most 10% (union bound).";
 
+static const char ESTIMATES[] =
+    "A function the confirmation selected has its speedups (functions[].variants[set] with estimate_from "
+    "'confirmation_runs'; the tables and the summary mark them '(fresh runs)') and its gain in the code-growth "
+    "budget from the confirmation's fresh runs: the profiled runs picked it, so their interval overstates its gain "
+    "(winner's curse); theirs stays in profiled_runs_interval. Every other figure comes from the profiled runs.";
+
 /* The retest's family-wise bound with the first stage's: alpha each. */
 static double bound(const struct decision *d)
 {
@@ -121,6 +127,10 @@ void report_statistics_markdown(struct strbuf *sb, const struct select_report *r
             add_ratio_iv(sb, &d->functions[f].confirm[v]);
             sb_adds(sb, "\n");
         }
+        if (c->n_confirmed)
+            sb_adds(sb, "\nA confirmed function's speedups in the tables and the summary (marked *(fresh runs)*) and "
+                        "its gain in the code-growth budget come from these fresh runs: the profiled runs picked it, "
+                        "so their interval overstates its gain (winner's curse).\n");
     } else if (c->n_asked == 0 && d->n_unadjusted) {
         sb_adds(sb, "\nNo confirmation on fresh runs (`--confirm-runs 0`).\n");
     }
@@ -214,6 +224,27 @@ json_t *report_confirmation_json(const struct select_report *r, size_t f)
     return o;
 }
 
+json_t *report_run_counts_json(const struct select_report *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "profiled_runs", json_string("the profiled rounds every verdict was made on (the "
+                                                        "baseline, the A/A arm, each variant); without the "
+                                                        "confirmation's"));
+    json_object_set_new(o, "confirmation_runs",
+                        json_string("the confirmation's fresh rounds, which retest what Holm alone held back "
+                                    "(statistics.confirmation.profiled_runs); not in profiled_runs"));
+    json_object_set_new(o, "timed_runs", json_string("the end-to-end timed runs (baseline, selected build, "
+                                                     "references)"));
+    json_object_set_new(o, "total", json_integer((json_int_t)(r->n_profiled_runs + r->n_timed_runs +
+                                                               r->decision.confirmation.n_profiled_runs)));
+    return o;
+}
+
+json_t *report_estimates_json(const struct select_report *r)
+{
+    return timed(r) ? json_string(ESTIMATES) : json_null();
+}
+
 void report_statistics_summary(struct strbuf *sb, const struct select_report *r)
 {
     if (!timed(r)) return;
@@ -222,8 +253,9 @@ void report_statistics_summary(struct strbuf *sb, const struct select_report *r)
             d->n_tests == 1 ? "" : "s");
     if (d->n_unadjusted) sb_addf(sb, " held back %zu", d->n_unadjusted);
     if (d->confirmation.n_runs)
-        sb_addf(sb, "; %zu retested on %zu fresh rounds, %zu confirmed (false selections over both stages <= %.0f%%)",
-                d->confirmation.n_tests, d->confirmation.n_runs, d->confirmation.n_confirmed, 100 * bound(d));
+        sb_addf(sb, "; %zu retested on %zu fresh rounds, %zu confirmed (false selections over both stages <= %.0f%%%s)",
+                d->confirmation.n_tests, d->confirmation.n_runs, d->confirmation.n_confirmed, 100 * bound(d),
+                d->confirmation.n_confirmed ? "; their speedups from the fresh rounds" : "");
     sb_adds(sb, "\n");
     if (!d->calibrated) return;
     sb_adds(sb, "calibration (A/A, the baseline against itself):");

@@ -32,7 +32,7 @@ char *select_report_summary(const struct select_report *r)
             if (select_baseline_unsampled(r, f)) sb_adds(&sb, "not sampled  ");
             else sb_addf(&sb, "%5.1f%%  ", d->share * 100);
             if (fn->in_patch) {
-                report_add_speedup(&sb, &d->by_variant[fn->set]);
+                report_add_estimate(&sb, r, f, (size_t)fn->set);
                 sb_addf(&sb, " with %s", r->variants[fn->set].name);
             } else {
                 sb_adds(&sb, select_function_verdict(r, f));

@@ -143,7 +143,7 @@ int report_table_functions(const struct select_report *r, struct report_table *t
         cellf(t, "%.0f", d->base_samples);
         for (size_t v = 1; v < r->n_variants; v++) {
             if (r->variants[v].built && !select_baseline_unsampled(r, f)) {
-                report_add_speedup(&sb, &d->by_variant[v]);
+                report_add_estimate(&sb, r, f, v);
                 if (fn->ran && fn->ran[v]) sb_addf(&sb, " (%s)", fn->ran[v]);
             } else {
                 sb_adds(&sb, "-");

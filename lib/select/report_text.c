@@ -1,6 +1,7 @@
 /* report_text.c - numbers, intervals and sentences as select's writers
  * print them (report_write.h). */
 #include "select/report_write.h"
+#include "select/decision_confirm.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +42,12 @@ void report_add_speedup(struct strbuf *sb, const struct stats_interval *iv)
     } else {
         sb_adds(sb, " (no interval)");
     }
+}
+
+void report_add_estimate(struct strbuf *sb, const struct select_report *r, size_t f, size_t v)
+{
+    report_add_speedup(sb, decision_estimate(&r->decision, f, v));
+    if (decision_estimate_fresh(&r->decision, f, v)) sb_adds(sb, " (fresh runs)");
 }
 
 void report_add_bytes(struct strbuf *sb, uint64_t n)
@@ -104,7 +111,7 @@ void report_add_noise(struct strbuf *sb, const struct select_report *r, const ch
     for (size_t f = 0; f < r->n_functions && r->decision.functions; f++) {
         const struct select_function *fn = &r->functions[f];
         if (!fn->in_patch) continue;
-        const struct stats_interval *iv = &r->decision.functions[f].by_variant[fn->set];
+        const struct stats_interval *iv = decision_estimate(&r->decision, f, (size_t)fn->set);
         if (!select_interval_wide(iv)) continue;
         struct strbuf item = STRBUF_INIT;
         sb_addf(&item, "%s (", fn->display_name);

@@ -29,6 +29,10 @@ void report_add_ratio(struct strbuf *sb, double x);
 /* "1.52x [1.40, 1.66]"; "- (not sampled)" when the baseline never sampled
  * it; "inf (not sampled by this variant)"; "1.52x (no interval)". */
 void report_add_speedup(struct strbuf *sb, const struct stats_interval *iv);
+/* f's speedup with set v as the reports give it (decision_estimate): for a
+ * confirmed function's retested set, the confirmation's fresh runs', then
+ * " (fresh runs)"; else the profiled runs'. */
+void report_add_estimate(struct strbuf *sb, const struct select_report *r, size_t f, size_t v);
 /* "12,345" */
 void report_add_bytes(struct strbuf *sb, uint64_t n);
 /* "+1,234 bytes (+5.2%)": c's growth against the baseline's code. */
@@ -109,6 +113,12 @@ json_t *report_statistics_json(const struct select_report *r);
 /* Function f's retest on fresh runs (decision_confirm.h): null when it was
  * not retested. */
 json_t *report_confirmation_json(const struct select_report *r, size_t f);
+/* report.json's run_counts: what profiled_runs, confirmation_runs and
+ * timed_runs count (each apart from the others), and their total. */
+json_t *report_run_counts_json(const struct select_report *r);
+/* report.json's estimates: where a function's speedups and budget gain come
+ * from (a confirmed function's from the fresh runs); null when static. */
+json_t *report_estimates_json(const struct select_report *r);
 void report_statistics_summary(struct strbuf *sb, const struct select_report *r);
 
 /* report_reference.c: how each reference was built (flags, through the

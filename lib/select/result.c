@@ -1,5 +1,6 @@
 /* result.c - the queries on select's results and their release (result.h). */
 #include "select/result.h"
+#include "select/decision_confirm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -61,7 +62,7 @@ size_t select_shown_variant(const struct select_report *r, size_t f)
         return best;
     }
     for (size_t v = 1; v < r->n_variants; v++)
-        if (r->decision.functions[f].by_variant[v].speedup > r->decision.functions[f].by_variant[best].speedup)
+        if (decision_estimate(&r->decision, f, v)->speedup > decision_estimate(&r->decision, f, best)->speedup)
             best = v;
     return best;
 }

@@ -61,6 +61,10 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
       expect_eq "$cc: confirmation: confirmed = decision confirmed" "$(jq -r .confirmed <<<"$conf")" "$confirmed"
       expect_eq "$cc: confirmation: each retested function has its fresh intervals" \
         "$(jq -r '[.functions[] | select(.decision == "multiple-tests" or .decision == "confirmed") | .confirmation.rounds == 3] | all' <<<"$out")" true
+      expect_eq "$cc: confirmed functions' speedups are the fresh runs' (estimate_from, equal to confirmation's)" \
+        "$(jq -r '[.functions[] | select(.decision == "confirmed" and .selected) | .target_set as $s |
+                  .variants[$s].estimate_from == "confirmation_runs" and
+                  .variants[$s].speedup == .confirmation.variants[$s].speedup] | all' <<<"$out")" true
       expect_eq "$cc: confirmation: the bound over both stages" "$(jq -r .statistics.family_wise_error_bound <<<"$out")" 0.1
       expect_match "$cc: report.md says so" "$(cat "$P/.fmvgen/report.md")" "\*\*Confirmation on fresh runs\.\*\* .* at most 10%"
     else
@@ -68,6 +72,8 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
       expect_eq "$cc: nothing held back: the bound is 5%" "$(jq -r .statistics.family_wise_error_bound <<<"$out")" 0.05
     fi
   fi
+  expect_eq "$cc: confirmation_runs = the confirmation's runs, counted apart from profiled_runs" \
+    "$(jq -r '.confirmation_runs == .statistics.confirmation.profiled_runs and .run_counts.total == .profiled_runs + .confirmation_runs + .timed_runs' <<<"$out")" true
   expect_eq "$cc: A/A calibration in report.json" \
     "$(jq -r '.statistics.calibration | .functions_checked >= 1 and (.workloads | length) == '"$nw" <<<"$out")" true
   expect_match "$cc: seed printed" "$(jq -r .statistics.seed <<<"$out")" '^[0-9]+$'

@@ -7,17 +7,20 @@
  * budget_apply on a hand-made report: the limit from the v3 reference's code
  * (else the baseline's), the fixed part from the CPU-detection code of the
  * files holding the clones (else the all-candidates residue), the dropped
- * function's reason, note and the report's note naming it. */
+ * function's reason, note and the report's note naming it; a function the
+ * confirmation selected ranked by its fresh runs' gain, not the first's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "select/budget.h"
 #include "select/decision.h"
+#include "select/decision_confirm.h"
 #include "select/report.h"
 #include "select/result.h"
 #include "util/util.h"
@@ -301,6 +304,65 @@ static void test_apply_drops_and_says(void **state)
     free_hand_made(&r);
 }
 
+/* A function the confirmation selected is ranked by its fresh runs' gain:
+ * hot_a's first stage says 3x (40 -> 13.3 samples of 100: 26.7% saved, 3000
+ * bytes), warm_b's 2x (10 -> 5: 5%, 1000 bytes). By the first stage warm_b
+ * has the least gain per byte; hot_a's fresh runs say 1.2x (40 -> 33.3:
+ * 6.7%), which puts hot_a below it: hot_a is dropped, its note says 6.67%. */
+static void test_apply_confirmed_by_fresh_runs(void **state)
+{
+    (void)state;
+    double first[2 * NF * NR] = {40, 40, 10, 10, 40.0 / 3, 40.0 / 3, 5, 5};
+    double again[2 * NF * NR] = {40, 40, 10, 10, 40.0 / 1.2, 40.0 / 1.2, 5, 5};
+    struct select_report r;
+    struct decision_input in, fresh;
+    for (int confirmed = 0; confirmed < 2; confirmed++) {
+        hand_made(&r, &in, 38000, 0);
+        in.samples = first;
+        fresh = in;
+        fresh.samples = again;
+        struct decision *d = &r.decision;
+        d->n_variants = 2;
+        d->n_workloads = 1;
+        struct decision_function *df = &d->functions[0];
+        stats_welch(first, NR, first + 2 * NR, NR, &df->by_variant[1]);
+        assert_true(fabs(df->by_variant[1].speedup - 3.0) < 1e-9);
+        if (confirmed) {
+            df->reason = DECISION_CONFIRMED;
+            df->confirmed = 1;
+            df->held = xcalloc(2, sizeof *df->held);
+            df->held[1] = 1;
+            df->confirm = xcalloc(2, sizeof *df->confirm);
+            df->confirm_holm = xcalloc(2, sizeof *df->confirm_holm);
+            df->confirm_holm[1] = 1;
+            double noisy_base[NR] = {40, 40.4}, noisy_var[NR] = {40.0 / 1.2, 40.4 / 1.2};
+            stats_welch(noisy_base, NR, noisy_var, NR, &df->confirm[1]);
+            assert_true(fabs(df->confirm[1].speedup - 1.2) < 1e-9);
+            df->confirm_saved = xcalloc(2, sizeof *df->confirm_saved);
+            df->confirm_saved[1] = decision_saved_share(&fresh, 0, 0, 1);
+            assert_true(fabs(decision_estimate_saved(d, &in, 0, 0, 1) - (40 - 40.0 / 1.2) / 100) < 1e-12);
+        }
+        assert_true(fabs(decision_estimate_saved(d, &in, 0, 1, 1) - 0.05) < 1e-12);
+        budget_apply(&r, &in, 10);
+        assert_int_equal(r.budget.n_dropped, 1);
+        size_t gone = confirmed ? 0 : 1, kept = confirmed ? 1 : 0;
+        assert_int_equal(d->functions[gone].reason, DECISION_CODE_BUDGET);
+        assert_int_equal(d->functions[gone].chosen, -1);
+        assert_int_equal(d->functions[kept].chosen, 1);
+        assert_non_null(strstr(r.functions[gone].note, confirmed ? "for 6.67% of" : "for 5.00% of"));
+        assert_non_null(strstr(r.notes.v[0], confirmed ? "hot_a (3000 bytes, 6.67% saved)" : "warm_b (1000 bytes"));
+        if (confirmed) {
+            /* dropped after the confirmation: its figure stays the fresh one */
+            assert_true(fabs(decision_estimate(d, 0, 1)->speedup - 1.2) < 1e-9);
+            free(df->held);
+            free(df->confirm);
+            free(df->confirm_holm);
+            free(df->confirm_saved);
+        }
+        free_hand_made(&r);
+    }
+}
+
 /* Sets function f's clone files in the set (variant 1) of a hand-made
  * report: n of them, each (path, bytes, unit or NULL). */
 static void clone_files_of(struct select_report *r, size_t f, size_t n, const struct select_clone_file *files)
@@ -397,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_fit_losers_and_unknown),
         cmocka_unit_test(test_fit_parts_per_file),
         cmocka_unit_test(test_apply_drops_and_says),
+        cmocka_unit_test(test_apply_confirmed_by_fresh_runs),
         cmocka_unit_test(test_apply_cpuid_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

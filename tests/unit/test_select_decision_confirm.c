@@ -5,7 +5,8 @@
  * difference, or a workload significantly slower; nothing is retested when nothing is held back; the retest
  * reads the fresh runs alone (its interval's means are theirs, and the
  * first runs' borderline gain, which one test alone would pass, does not
- * carry over); and on pure noise (identical arms, 1000 simulated
+ * carry over); a confirmed function's figures for the reports and the
+ * budget are the fresh runs' (decision_estimate*); and on pure noise (identical arms, 1000 simulated
  * selections) the two stages together select falsely in at most 10% of
  * them, the union bound of their 5% each. */
 #include <setjmp.h>
@@ -108,6 +109,48 @@ static void test_confirmed_when_fresh_runs_gain(void **state)
         assert_int_equal(d.functions[f].chosen, -1);
         assert_null(d.functions[f].confirm);   /* not retested */
     }
+    decision_free(&d);
+}
+
+/* What the reports and the budget take for f0 (decision_estimate*): once
+ * confirmed, the fresh runs' interval and time saved, not the first runs'
+ * (which picked it); retested but not confirmed, or never retested, the
+ * first runs'. */
+static void test_estimate_from_fresh_runs(void **state)
+{
+    (void)state;
+    struct data x, first;
+    struct decision d;
+    stage1(&first);
+    held_back(&x, &d);
+    fresh(&x, NR, 0.9, 1.0);
+    decision_confirm(&x.in, &d);
+    assert_int_equal(d.functions[0].reason, DECISION_CONFIRMED);
+    assert_int_equal(d.functions[0].confirmed, 1);
+    assert_true(decision_estimate_fresh(&d, 0, 1));
+    assert_ptr_equal(decision_estimate(&d, 0, 1), &d.functions[0].confirm[1]);
+    double fresh_base = (1000 + 1020 + 985 + 1010 + 990) / 5.0, fresh_var = fresh_base * 0.9 + 0.4;
+    assert_true(fabs(decision_estimate(&d, 0, 1)->mean_b - fresh_var) < 1e-9);
+    assert_true(fabs(d.functions[0].by_variant[1].mean_b - 965) < 1e-9);   /* the first runs' kept */
+    /* time saved: the fresh runs' share, whatever input is given */
+    double saved = (fresh_base - fresh_var) / (1000.0 * HF);
+    assert_true(fabs(decision_estimate_saved(&d, &first.in, 0, 0, 1) - saved) < 1e-12);
+    assert_true(fabs(decision_saved_share(&first.in, 0, 0, 1) - 35.0 / (1000.0 * HF)) < 1e-12);
+    /* other functions: the first runs' */
+    assert_false(decision_estimate_fresh(&d, 1, 1));
+    assert_ptr_equal(decision_estimate(&d, 1, 1), &d.functions[1].by_variant[1]);
+    assert_true(fabs(decision_estimate_saved(&d, &first.in, 0, 1, 1) - decision_saved_share(&first.in, 0, 1, 1)) <
+                1e-12);
+    decision_free(&d);
+
+    /* retested, not confirmed: the first runs' */
+    held_back(&x, &d);
+    fresh(&x, NR, 1.0, 1.0);
+    decision_confirm(&x.in, &d);
+    assert_non_null(d.functions[0].confirm);
+    assert_false(decision_estimate_fresh(&d, 0, 1));
+    assert_ptr_equal(decision_estimate(&d, 0, 1), &d.functions[0].by_variant[1]);
+    assert_true(fabs(decision_estimate_saved(&d, &first.in, 0, 0, 1) - 35.0 / (1000.0 * HF)) < 1e-12);
     decision_free(&d);
 }
 
@@ -317,6 +360,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_confirmed_when_fresh_runs_gain),
         cmocka_unit_test(test_not_confirmed_without_change),
+        cmocka_unit_test(test_estimate_from_fresh_runs),
         cmocka_unit_test(test_fresh_runs_alone),
         cmocka_unit_test(test_nothing_held_back),
         cmocka_unit_test(test_fresh_slower_somewhere),

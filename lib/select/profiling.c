@@ -322,7 +322,7 @@ static int run_rounds(struct select_session *s, struct profiling *pr, struct rou
     size_t n_arms = nv + 1, *order = xcalloc(n_arms, sizeof *order);
     int rc = 0;
     for (size_t round = 0; round < nr && rc == 0; round++) {
-        session_step(round + 1, nr, what);
+        session_step(round + 1, nr, "%s", what);
         shuffle_round_order(r->seed, first + round, n_arms, order);
         for (size_t k = 0; k < n_arms && rc == 0; k++) {
             int aa = order[k] == nv;

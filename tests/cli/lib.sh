@@ -12,11 +12,51 @@ fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS+1)); }
 
 # expect_eq WHAT ACTUAL EXPECTED
 expect_eq() { if [ "$2" = "$3" ]; then pass; else fail "$1: got [$2], expected [$3]"; fi; }
-# expect_match WHAT TEXT REGEX
-expect_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then pass; else fail "$1: [$2] does not match /$3/"; fi; }
-# expect_contains WHAT TEXT LITERAL: LITERAL (several lines, no pattern) is in TEXT
-expect_contains() { if [[ "$2" == *"$3"* ]]; then pass; else fail "$1: [$2] does not contain [$3]"; fi; }
-expect_no_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then fail "$1: [$2] matches /$3/"; else pass; fi; }
+# text_matches WHAT TEXT REGEX: status 0 when the extended regex REGEX
+# matches TEXT, 1 when not, 2 (with a FAIL line for WHAT) when REGEX
+# cannot fail:
+# - a one-line REGEX is matched line by line (grep -E: ^ and $ anchor lines);
+# - a REGEX holding a newline is matched against the whole TEXT at once
+#   (bash =~, POSIX ERE: the newline is a character, ^ and $ anchor TEXT,
+#   . and [^x] also match a newline). grep would instead split it into one
+#   pattern per line, any of which matching, and an empty line (a REGEX
+#   beginning or ending with a newline) matches everything;
+# - an empty REGEX, or one with an empty alternative (leading, trailing or
+#   doubled |, or (| or |)), matches everything: refused, and so is an
+#   invalid REGEX (expect_no_match would pass on it).
+text_matches() {
+  local bare=${3//\\?/}
+  if [ -z "$3" ] || [[ "$bare" == \|* || "$bare" == *\| || "$bare" == *\|\|* || "$bare" == *\(\|* || "$bare" == *\|\)* ]]; then
+    fail "$1: test error: /$3/ is empty or has an empty alternative, it matches any text"
+    return 2
+  fi
+  local rc
+  if [[ "$3" == *$'\n'* ]]; then
+    [[ "$2" =~ $3 ]]; rc=$?
+  else
+    printf '%s' "$2" | grep -Eq -- "$3"; rc=$?
+  fi
+  [ "$rc" -le 1 ] && return "$rc"
+  fail "$1: test error: /$3/ is not a valid extended regex"
+  return 2
+}
+# expect_match WHAT TEXT REGEX: REGEX matches TEXT (see text_matches)
+expect_match() {
+  text_matches "$1" "$2" "$3"
+  case $? in 0) pass ;; 1) fail "$1: [$2] does not match /$3/" ;; esac
+}
+# expect_no_match WHAT TEXT REGEX: REGEX does not match TEXT (see text_matches)
+expect_no_match() {
+  text_matches "$1" "$2" "$3"
+  case $? in 0) fail "$1: [$2] matches /$3/" ;; 1) pass ;; esac
+}
+# expect_contains WHAT TEXT LITERAL: LITERAL (several lines, no pattern) is
+# in TEXT; an empty LITERAL is in every TEXT: refused.
+expect_contains() {
+  if [ -z "$3" ]; then fail "$1: test error: an empty literal is in any text"
+  elif [[ "$2" == *"$3"* ]]; then pass
+  else fail "$1: [$2] does not contain [$3]"; fi
+}
 
 # copy_fixture NAME -> prints path of a fresh copy under $TMP
 copy_fixture() { mkdir -p "$TMP/$1"; cp -a "$FIXTURES/$1/." "$TMP/$1/"; printf '%s' "$TMP/$1"; }

@@ -62,6 +62,9 @@ expect_contains() {
 copy_fixture() { mkdir -p "$TMP/$1"; cp -a "$FIXTURES/$1/." "$TMP/$1/"; printf '%s' "$TMP/$1"; }
 
 have_clang19() { command -v clang-19 >/dev/null 2>&1; }
+# installed CMD: CMD is on PATH; when not, says that its checks are skipped
+# (a skip is never silent)
+installed() { command -v "$1" >/dev/null 2>&1 && return 0; echo "$1 not installed: its checks are skipped"; return 1; }
 
 finish() {
   echo "$PASSES passed, $FAILS failed"

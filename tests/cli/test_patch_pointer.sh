@@ -129,7 +129,7 @@ expect_eq "patch-pointer: --apply" "$?" 0
 expect_match "patch-pointer: scale left to IFUNC, said why" "$(cat "$TMP/pp.err")" \
   'k.c:23: scale is dispatched by IFUNC \(glibc only\), not through a pointer: its body names it too'
 for cc in gcc clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
+  installed "$cc" || continue
   (cd "$V0" && make -s clean && make -s CC="$cc" >/dev/null 2>&1)
   if ! (make -s clean && make -s CC="$cc" >"$TMP/pp-$cc.log" 2>&1); then fail "patch-pointer $cc: build: $(head -3 "$TMP/pp-$cc.log")"; continue; fi
   want=$("$V0/prog")

@@ -63,12 +63,12 @@ patch_libc_configs() {
 patch_libc_pedantic() {
   local cc cxx out
   for cc in gcc musl-gcc clang-14 clang-19; do
-    command -v "$cc" >/dev/null || continue
+    installed "$cc" || continue
     out=$("$cc" -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c kernel.c -o "$TMP/c89.o" 2>&1)
     expect_eq "$cc -std=c89 -pedantic-errors: clean [$out]" "$?" 0
   done
   for cxx in g++ clang++-14 clang++-19; do
-    command -v "$cxx" >/dev/null || continue
+    installed "$cxx" || continue
     out=$("$cxx" -x c++ -std=c++98 -pedantic-errors -Wall -Wextra -Werror -O2 -c kernel.c -o "$TMP/cxx.o" 2>&1)
     expect_eq "$cxx -std=c++98 -pedantic-errors: clean [$out]" "$?" 0
     [ -n "$1" ] && expect_match "$cxx: clones" "$(nm "$TMP/cxx.o")" "$1"

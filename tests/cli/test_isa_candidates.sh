@@ -23,7 +23,7 @@ check_compiler() {
   dir=$(copy_fixture isa-o2)
   mv "$dir" "$TMP/isa-$cc"
   dir="$TMP/isa-$cc"
-  cd "$dir" || return
+  cd "$dir" || { fail "cd $dir"; return 1; }
   out=$("$FMVGEN" scan -- make CC="$cc" 2>&1)
   expect_eq "$cc: scan exit" "$?" 0
   expect_match "$cc: scan counts the candidates" "$out" "candidates: +7"
@@ -106,7 +106,7 @@ check_compiler() {
   make -s clean && make -s CC="$cc" >/dev/null 2>&1
   got=$(./prog)
   expect_eq "$cc: patched output" "$got" "$want"
-  cd "$TMP" || return
+  cd "$TMP" || { fail "cd $TMP"; return 1; }
 }
 
 check_compiler gcc

@@ -27,7 +27,7 @@ check_compiler() {
   dir=$(copy_fixture isa-inlined)
   mv "$dir" "$TMP/isainl-$cc"
   dir="$TMP/isainl-$cc"
-  cd "$dir" || return
+  cd "$dir" || { fail "cd $dir"; return 1; }
   expected=$(make -s CC="$cc" >/dev/null 2>&1 && ./prog)
   make -s clean
   out=$("$FMVGEN" scan -- make CC="$cc" 2>&1)
@@ -102,7 +102,7 @@ check_compiler() {
       expect_match "$cc: $k cloned" "$(nm prog)" " $k\.resolver"
     done
   fi
-  cd "$TMP" || return
+  cd "$TMP" || { fail "cd $TMP"; return 1; }
 }
 
 check_compiler gcc

@@ -26,7 +26,7 @@ scan_fixture() {
   local dir
   dir=$(copy_fixture "$1")
   mv "$dir" "$TMP/$1-$3"
-  cd "$TMP/$1-$3" || return 1
+  cd "$TMP/$1-$3" || { fail "cd $TMP/$1-$3"; return 1; }
   expected=$(make -s "$2=$3" >/dev/null 2>&1 && ./prog)
   make -s clean
   "$FMVGEN" scan -- make "$2=$3" >/dev/null 2>&1
@@ -72,7 +72,7 @@ check_multi() {
   patch -s -p1 <fmv.patch && make -s clean && make -s CC="$cc" >/dev/null 2>&1
   expect_eq "$cc: patched tree builds" "$?" 0
   expect_eq "$cc: patched program prints the same" "$(./prog)" "$expected"
-  cd "$TMP" || return
+  cd "$TMP" || { fail "cd $TMP"; return 1; }
 }
 
 check_cxx() {
@@ -103,7 +103,7 @@ check_cxx() {
   if [ "$cxx" != clang++ ]; then   # clang 14 leaves static functions plain (the preamble's rule)
     expect_match "$cxx: quant cloned" "$(nm -C prog)" "quant.*resolver|quant.*\.default|quant\(float\) \[clone"
   fi
-  cd "$TMP" || return
+  cd "$TMP" || { fail "cd $TMP"; return 1; }
 }
 
 check_multi gcc

@@ -9,22 +9,18 @@
 #   - the ISA comparison reads the copy: the same candidates and kinds as
 #     an in-tree build (tests/cli/test_isa_candidates.sh).
 # Without a second file system (/dev/shm missing, or the same device as
-# $TMP), the test says so and checks nothing.
+# $TMP), the test is skipped (exit 77: CTest reports it skipped).
 . "$TESTLIB"
 
 dir=$(copy_fixture isa-o2)
 shm=/dev/shm
 if [ ! -d "$shm" ] || [ ! -w "$shm" ]; then
-  echo "SKIPPED: no writable $shm: the copy across file systems is not tested here"
-  finish
-  exit
+  skip_test "no writable $shm: the copy across file systems is not tested here"
 fi
 shmdir=$(mktemp -d "$shm/fmvgen-kept.XXXXXX") || { fail "cannot create a directory under $shm"; finish; exit; }
 trap 'rm -rf "$TMP" "$shmdir"' EXIT
 if [ "$(stat -c %d "$shmdir")" = "$(stat -c %d "$dir")" ]; then
-  echo "SKIPPED: $shm and $TMP are one file system: the copy across file systems is not tested here"
-  finish
-  exit
+  skip_test "$shm and $TMP are one file system: the copy across file systems is not tested here"
 fi
 
 cd "$dir" || exit 1

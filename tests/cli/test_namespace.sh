@@ -11,8 +11,7 @@ source "$TESTLIB"
 NS="$(dirname "$FMVGEN")/fmvgen-ns"
 [ -x "$NS" ] || { fail "fmvgen-ns is not built next to fmvgen"; finish; exit 1; }
 if ! "$NS" --bind / / -- true 2>/dev/null; then
-  echo "skipped: private mount namespaces are not permitted here"
-  exit 0
+  skip_test "private mount namespaces are not permitted here"
 fi
 
 mkdir -p "$TMP/orig/sub" "$TMP/copy/sub" "$TMP/build"

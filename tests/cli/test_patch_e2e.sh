@@ -20,7 +20,7 @@ expect_eq "scan: exit" "$rc" 0
 expect_eq "patch: exit" "$rc" 0
 PATCH=$(cat "$TMP/fmv.patch")
 for fn in scale saxpy mul_add_all add_crlf add_tail shift_left; do
-  expect_match "patch: $fn cloned" "$PATCH" $'\n\\+FMVGEN_CLONES\\('"$fn"'\\)\r?\n'
+  expect_match "patch: $fn cloned" "$PATCH" $'\n\\+FMVGEN_CLONES\\('"$fn"$'\\)\r?\n'
 done
 expect_match "patch: probe-only function (int32 products summed into int64)" "$PATCH" \
   'sum_products: vectorizes only at arch=x86-64-v4'

@@ -113,7 +113,7 @@ solib() {   # DIR CC EXTRA... -> DIR/launch
     "$cc" "$@" "$TMP/launch.c" -L. -lk -Wl,-rpath,"$dir" -o launch) >"$TMP/solib.log" 2>&1
 }
 for cc in gcc clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
+  installed "$cc" || continue
   for extra in "" "-fno-plt -Wl,-z,now"; do
     # shellcheck disable=SC2086
     if solib "$U" "$cc" $extra && solib "$P" "$cc" $extra; then pass; else fail "$cc hidden .so $extra: $(head -3 "$TMP/solib.log")"; continue; fi

@@ -45,7 +45,8 @@ k=$(cat kernel.c)
 expect_match "kernel.c: sum_sq renamed" "$k" $'#ifdef FMVGEN_PTR_ON\n# define sum_sq fmvgen_mv_sum_sq\n#endif\nFMVGEN_CLONES_PTR\nlong sum_sq'
 expect_match "kernel.c: sum_sq's trampoline" "$k" \
   $'\n#ifdef FMVGEN_PTR_ON\n# undef sum_sq\nFMVGEN_PTR_DEF long sum_sq\\(const int \\*a, int n\\) FMVGEN_PTR_BODY\\(sum_sq, fmvgen_mv_sum_sq\\)\n#endif'
-expect_match "main.c: static fill" "$(cat main.c)" $'#ifdef FMVGEN_PTR_STATIC_ON\n# define fill fmvgen_mv_fill\n#endif\nFMVGEN_CLONES_PTR_STATIC\nstatic void fill'
+expect_match "main.c: static fill, its body's assembler name first" "$(cat main.c)" \
+  $'#ifdef FMVGEN_PTR_STATIC_ON\n# define fill fmvgen_mv_fill\nstatic void fill\\(void\\) __asm__\\("fmvgen_mv_fill\\.tu[0-9a-f]{8}"\\);\n#endif\nFMVGEN_CLONES_PTR_STATIC\nstatic void fill'
 
 patch_libc_configs " -Wall -Wextra -Werror"
 add_config gcc gcc "-O3 -Wall -Wextra -Werror"
@@ -128,7 +129,7 @@ expect_eq "patch-pointer: --apply" "$?" 0
 expect_match "patch-pointer: scale left to IFUNC, said why" "$(cat "$TMP/pp.err")" \
   'k.c:23: scale is dispatched by IFUNC \(glibc only\), not through a pointer: its body names it too'
 for cc in gcc clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
+  installed "$cc" || continue
   (cd "$V0" && make -s clean && make -s CC="$cc" >/dev/null 2>&1)
   if ! (make -s clean && make -s CC="$cc" >"$TMP/pp-$cc.log" 2>&1); then fail "patch-pointer $cc: build: $(head -3 "$TMP/pp-$cc.log")"; continue; fi
   want=$("$V0/prog")

@@ -11,7 +11,7 @@
 #   - a Makefile with an absolute compiler path gets the generic error.
 # With gcc and clang (and clang-19 when installed).
 source "$TESTLIB"
-command -v cmake >/dev/null || { echo "cmake not installed: skipped"; exit 0; }
+command -v cmake >/dev/null || skip_test "cmake is not installed"
 SRC=$(copy_fixture scan-cmake)
 
 check_with() {

@@ -13,7 +13,7 @@
 source "$TESTLIB"
 export TMPDIR="$TMP/tmpdir"
 mkdir -p "$TMPDIR"
-git -C "$TMP" rev-parse --show-toplevel >/dev/null 2>&1 && { echo "skipped: $TMP is inside a git work tree"; exit 0; }
+git -C "$TMP" rev-parse --show-toplevel >/dev/null 2>&1 && skip_test "$TMP is inside a git work tree"
 
 # ---- CMake out of tree, scanned from its compile database ----
 if command -v cmake >/dev/null; then

@@ -17,8 +17,7 @@
 source "$TESTLIB"
 
 if ! command -v cmake >/dev/null; then
-  echo "skipped: cmake is not installed"
-  exit 0
+  skip_test "cmake is not installed"
 fi
 export TMPDIR="$TMP/tmpdir"
 mkdir -p "$TMPDIR"

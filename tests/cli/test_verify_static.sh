@@ -16,8 +16,7 @@ src=$(copy_fixture verify-static)
 cd "$src"
 printf 'int main(void) { return 0; }\n' >empty.c
 if ! gcc -static empty.c -o empty 2>/dev/null; then
-  echo "SKIP: gcc -static cannot link here (libc.a missing)"
-  exit 0
+  skip_test "gcc -static cannot link here (libc.a missing)"
 fi
 gcc -O2 -static scale.c -o scale-gcc || { fail "gcc -static scale.c"; finish; }
 compilers=(gcc)

@@ -143,7 +143,7 @@ expect_match "rescanned: a default copy excluded as fmvgen's own" \
 # A -fvisibility=hidden shared library: it exports what it exported, the
 # dispatched functions as IFUNCs.
 for cc in gcc clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
+  installed "$cc" || continue
   exports() { (cd "$1" && rm -f libk.so && make -s CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" libk.so >/dev/null 2>&1 &&
     readelf -W --dyn-syms libk.so | awk '$7 != "UND" && $4 != "NOTYPE" && $1 ~ /:$/ {print $4, $5, $6, $8}' | sort); }
   want=$(exports "$U")
@@ -161,7 +161,7 @@ S=$(copy_fixture patch-cpuid-statics)
   make -s clean && "$FMVGEN" patch --dispatch cpuid --apply >/dev/null 2>&1) || fail "patch-cpuid-statics: scan and patch"
 expect_eq "patch-cpuid-statics: both snap patched" "$(cat "$S/a.c" "$S/b.c" | grep -c '^FMVGEN_CLONES_CPU_STATIC$')" 2
 for cc in gcc clang-14 clang-19 musl-gcc; do
-  command -v "$cc" >/dev/null || continue
+  installed "$cc" || continue
   (cd "$S" && make -s clean && make -s CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" >"$TMP/s.log" 2>&1) ||
     { fail "patch-cpuid-statics $cc: build: $(head -3 "$TMP/s.log")"; continue; }
   expect_eq "patch-cpuid-statics $cc: same output" "$(cd "$S" && ./prog)" "$(cat "$TMP/s.base")"
@@ -175,12 +175,12 @@ done
 # b.c includes no header: the preamble's own <limits.h> tells glibc (gcc's
 # two IFUNCs above); as C89 -pedantic-errors it compiles clean.
 for cc in gcc musl-gcc clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
+  installed "$cc" || continue
   out=$("$cc" -std=c89 -pedantic-errors -Wall -Wextra -Werror -O2 -c "$S/b.c" -o "$TMP/b89.o" 2>&1)
   expect_eq "patch-cpuid-statics $cc: b.c as C89 -pedantic-errors [$out]" "$?" 0
 done
 for cc in clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
+  installed "$cc" || continue
   (cd "$S" && make -s clean && make -s CC="$cc" CFLAGS="-O2 -DFMVGEN_CPU_IFUNC_STATIC" >"$TMP/s.log" 2>&1)
   expect_match "patch-cpuid-statics $cc: static IFUNCs forced do not link" "$(cat "$TMP/s.log")" "multiple definition of .snap'"
 done
@@ -214,7 +214,7 @@ H=$(copy_fixture patch-helpers)
   "$FMVGEN" scan -- make CC=gcc >/dev/null 2>&1 && make -s clean && "$FMVGEN" patch --dispatch cpuid --apply >/dev/null 2>&1) ||
   fail "patch-helpers: scan and patch"
 for cc in gcc clang-14 clang-19; do
-  command -v "$cc" >/dev/null || continue
+  installed "$cc" || continue
   (cd "$H" && make -s clean && make -s CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" >"$TMP/h.log" 2>&1) ||
     { fail "patch-helpers $cc: build: $(head -3 "$TMP/h.log")"; continue; }
   expect_eq "patch-helpers $cc: same output" "$(cd "$H" && ./prog 300)" "$(cat "$TMP/h.base")"

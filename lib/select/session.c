@@ -190,11 +190,13 @@ static void build_reference(struct select_session *s, struct select_march *m, si
 static int build_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
+    /* one count for every build of this phase: the variants, then the references asked for */
+    size_t n = r->n_variants + (size_t)!!s->o->reference_v3 + (size_t)!!s->o->reference_nofma;
     for (size_t v = 0; v < r->n_variants; v++) {
         if (session_interrupted()) return -1;
         if (s->o->is_static && v != 1) continue;   /* static: only the default targets' clones */
         /* --static builds one variant: step 1/1 */
-        session_step(s->o->is_static ? 1 : v + 1, s->o->is_static ? 1 : r->n_variants + 1, "building %s%s%s",
+        session_step(s->o->is_static ? 1 : v + 1, s->o->is_static ? 1 : n, "building %s%s%s",
              r->variants[v].name, v ? " with every candidate cloned for " : "", r->variants[v].targets);
         struct patch_plan plan;
         int have_plan = 0;
@@ -227,7 +229,7 @@ static int build_all(struct select_session *s)
         }
         if (have_plan) patch_plan_free(&plan);
     }
-    size_t k = r->n_variants, n = r->n_variants + (size_t)!!s->o->reference_v3 + (size_t)!!s->o->reference_nofma;
+    size_t k = r->n_variants;
     if (!s->o->is_static && s->o->reference_v3) {
         if (session_interrupted()) return -1;
         build_reference(s, &r->march, SESSION_MARCH_INDEX(r), select_reference_kind("v3"), "--reference v3", ++k, n);

@@ -48,12 +48,19 @@ expect_match "inspect --isa text" "$("$FMVGEN" inspect --isa "$kept/reference-v3
   "^Code ISA \(every function of the file\): .*AVX2.*; widest vectors ymm; [1-9][0-9]* of [0-9]+ functions"
 rm -rf "$kept"
 expect_eq "user's tree untouched" "$(cd "$P" && md5sum Makefile *.c *.h)" "$before"
+# the build steps are counted with one total, the references included (1/4, 2/4, 3/4, 4/5 was written)
+expect_eq "build steps: one count, references included" \
+  "$(grep -o '^select: building .*([0-9]*/[0-9]*)$' "$TMP/err" | grep -o '([0-9]*/[0-9]*)$' | tr -d '\n')" \
+  "(1/5)(2/5)(3/5)(4/5)(5/5)"
 
 # A build that reaches its compiler by absolute path bypasses the wrapper:
 # no reference, and why, in report.json, report.md and on the terminal.
 out=$(cd "$P" && "$FMVGEN" select --max-growth none --build 'make CC=/usr/bin/gcc' --run './prog 30000' --runs 2 --reference v3 \
         2>"$TMP/err"); rc=$?
 expect_eq "absolute CC: exit" "$rc" 0
+expect_eq "build steps with one reference" \
+  "$(grep -o '^select: building .*([0-9]*/[0-9]*)$' "$TMP/err" | grep -o '([0-9]*/[0-9]*)$' | tr -d '\n')" \
+  "(1/4)(2/4)(3/4)(4/4)"
 expect_match "absolute CC: said on the terminal" "$out" \
   "reference -march=x86-64-v3: not compared: no compile went through fmvgen's wrapper"
 j="$P/.fmvgen/report.json"

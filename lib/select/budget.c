@@ -41,18 +41,19 @@ static int worse(double gain_a, double bytes_a, double gain_b, double bytes_b)
     return bytes_a > bytes_b;
 }
 
-size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped, double *before, double *after)
+/* The greedy fit: drop the least gain per byte until within the limit,
+ * never dropping keep (-1: none), then take back what fits again. Returns the number dropped. */
+static size_t fit_greedy(const struct budget_parts *p, double limit, long keep, int *dropped)
 {
     size_t n = p->n;
     for (size_t f = 0; f < n; f++) dropped[f] = 0;
     double now = predicted(p, dropped, -1);
-    if (before) *before = now;
     size_t n_dropped = 0;
     while (limit >= 0 && now > limit) {
         long pick = -1;
         double pick_bytes = 0;
         for (size_t f = 0; f < n; f++) {
-            if (!p->selected[f] || dropped[f] || !(p->bytes[f] > 0)) continue;
+            if (!p->selected[f] || dropped[f] || !(p->bytes[f] > 0) || (long)f == keep) continue;
             double m = marginal(p, dropped, f);
             if (pick < 0 || worse(p->gain[f], m, p->gain[pick], pick_bytes)) pick = (long)f, pick_bytes = m;
         }
@@ -80,6 +81,42 @@ size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped
             n_dropped--;
             again = 1;
         }
+    }
+    return n_dropped;
+}
+
+/* The gain of what is kept. */
+static double kept_gain(const struct budget_parts *p, const int *dropped)
+{
+    double g = 0;
+    for (size_t f = 0; f < p->n; f++)
+        if (p->selected[f] && !dropped[f]) g += p->gain[f];
+    return g;
+}
+
+size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped, double *before, double *after)
+{
+    size_t n = p->n;
+    for (size_t f = 0; f < n; f++) dropped[f] = 0;
+    if (before) *before = predicted(p, dropped, -1);
+    size_t n_dropped = fit_greedy(p, limit, -1, dropped);
+    /* per byte, a big function with the largest gain can lose to many small
+     * ones that together gain less: each dropped one is tried kept too, the
+     * rest fitted around it, and the fit that keeps the most gain wins */
+    if (n_dropped && limit >= 0) {
+        int *alt = xcalloc(n + 1, sizeof *alt), *was = xcalloc(n + 1, sizeof *was);
+        memcpy(was, dropped, n * sizeof *was);
+        double best = kept_gain(p, dropped);
+        for (size_t f = 0; f < n; f++) {
+            if (!was[f] || !(p->gain[f] > 0)) continue;
+            size_t k = fit_greedy(p, limit, (long)f, alt);
+            if (predicted(p, alt, -1) > limit || !(kept_gain(p, alt) > best)) continue;
+            best = kept_gain(p, alt);
+            memcpy(dropped, alt, n * sizeof *dropped);
+            n_dropped = k;
+        }
+        free(alt);
+        free(was);
     }
     if (after) *after = predicted(p, dropped, -1);
     return n_dropped;
@@ -234,7 +271,8 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
         const char *set = r->variants[df->chosen].name;
         free(fn->note);
         fn->note = xasprintf("dropped for the code-growth budget: its %s clones add %.0f bytes for %.2f%% of the "
-                             "workloads' time saved (%.2f%% per KB), among the least gain per byte of the selection",
+                             "workloads' time saved (%.2f%% per KB): the fit within the budget that keeps the most gain "
+                             "leaves it out",
                              set, bytes[f], gain[f] * 100, bytes[f] > 0 ? gain[f] * 100 * 1024 / bytes[f] : 0.0);
         sb_addf(&names, "%s%s (%.0f bytes, %.2f%% saved)", names.len ? ", " : "", fn->display_name, bytes[f],
                 gain[f] * 100);
@@ -244,7 +282,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     char *fixed_what = budget_fixed_what(b);
     if (b->n_dropped)
         sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
-                            "build (%s, %.0f bytes): %.0f bytes; dropped, least gain per byte first: %s; it now adds "
+                            "build (%s, %.0f bytes): %.0f bytes; dropped (the fit keeping the most gain): %s; it now adds "
                             "%.0f bytes (predicted; the fixed part of the selection as given: %.0f bytes, %s)",
                  b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, sb_str(&names), b->after, b->overhead,
                  fixed_what);

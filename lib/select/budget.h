@@ -39,7 +39,10 @@
  * When the prediction is above the limit, the selected functions with the
  * least gain per byte added (their bytes and the fixed parts no other kept
  * function needs) are dropped until it is not; then each dropped
- * one that fits again (best gain per byte first) is taken back. A function
+ * one that fits again (best gain per byte first) is taken back. Each
+ * dropped function is then tried kept, the rest fitted around it the same
+ * way, and the fit keeping the most gain wins (per byte, one big function
+ * with the largest gain can lose to many small ones gaining less). A function
  * whose bytes are unknown is never dropped (dropping it would save nothing
  * measurable); the report says so. */
 #ifndef FMVGEN_SELECT_BUDGET_H

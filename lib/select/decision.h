@@ -110,7 +110,7 @@ enum decision_reason {
                                * itself (its interval widened by the A/A calibration) */
     DECISION_SAME_CODE,       /* with every set, its clones are its default's code */
     DECISION_CODE_BUDGET,     /* selected by its timings, dropped for the code-growth
-                               * budget (select/budget.h): least gain per byte added */
+                               * budget (select/budget.h): the fit keeping the most gain leaves it out */
     DECISION_CONFIRMED,       /* held back by Holm (DECISION_MULTIPLE_TESTS), then
                                * confirmed on fresh runs (decision_confirm.h) */
 };

@@ -1,6 +1,5 @@
-/* cpuidcode.c - see cpuidcode.h. One walk of the symbol table collects the
- * symbols of fmvgen's names with their TU; they are then grouped per (TU,
- * IDENT). */
+/* cpuidcode.c - see cpuidcode.h. The symbols of elf/fmvsyms.h, fmvgen's
+ * grouped per (TU, IDENT). */
 #include "elf/cpuidcode.h"
 
 #include <elf.h>
@@ -8,54 +7,8 @@
 #include <string.h>
 
 #include "elf/elffile.h"
-#include "elf/fmvnames.h"
-#include "elf/symwalk.h"
+#include "elf/fmvsyms.h"
 #include "util/util.h"
-
-struct sym {
-    char *ident;          /* NULL for fmvgen_cpu_levels and plain symbols */
-    enum elf_fmv_role role;
-    int is_default;
-    int whole;            /* no piece's tail (elf_fmv_tail_is_rename) */
-    size_t tu_index;      /* 0: global, or in no named TU */
-    const char *tu;
-    uint64_t value, size;
-    char *plain;          /* a plain symbol's name (a trampoline or IFUNC candidate) */
-    int type, bind;
-};
-
-struct walk {
-    struct sym *v;
-    size_t n, cap;
-};
-
-static int keep(const struct elf_walk_sym *s, void *ctx)
-{
-    struct walk *w = ctx;
-    struct elf_fmv_name nm;
-    enum elf_fmv_role role = elf_fmv_name(s->name, &nm);
-    if (role == ELF_FMV_BODY || role == ELF_FMV_POINTER) return 0;
-    if (s->type != STT_FUNC && role != ELF_FMV_NONE) return 0;
-    if (w->n == w->cap) w->v = xrealloc(w->v, (w->cap = w->cap ? 2 * w->cap : 64) * sizeof *w->v);
-    w->v[w->n++] = (struct sym){nm.ident ? xstrndup(nm.ident, nm.ident_len) : NULL, role, nm.is_default,
-                                elf_fmv_tail_is_rename(nm.tail), s->tu_index, s->tu, s->value, s->size,
-                                role == ELF_FMV_NONE ? xstrdup(s->name) : NULL, s->type, s->bind};
-    return 0;
-}
-
-/* "a.c#k": which of the TUs named like tu_index's this one is (the table
- * keeps each TU's locals together, in link order). */
-static char *unit_name(const struct walk *w, size_t tu_index, const char *tu)
-{
-    size_t k = 0, last = 0;
-    for (size_t i = 0; i < w->n && w->v[i].tu_index != tu_index; i++) {
-        const struct sym *s = &w->v[i];
-        if (!s->tu_index || s->tu_index == last || strcmp(s->tu, tu)) continue;
-        last = s->tu_index;
-        k++;
-    }
-    return xasprintf("%s#%zu", tu, k);
-}
 
 static int cmp_range(const void *a, const void *b)
 {
@@ -93,11 +46,11 @@ static void add_range(struct ranges *r, uint64_t value, uint64_t size)
 /* The ranges of the symbols of w matching (role, ident, tu_index) - and
  * is_default for copies (-1: any) - into r; *count (may be NULL) gets one
  * more per symbol. */
-static void ranges_of(const struct walk *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
+static void ranges_of(const struct elf_fmv_syms *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
                       int is_default, struct ranges *r, int *count)
 {
     for (size_t i = 0; i < w->n; i++) {
-        const struct sym *s = &w->v[i];
+        const struct elf_fmv_sym *s = &w->v[i];
         if (s->role != role || s->tu_index != tu_index || (ident && (!s->ident || strcmp(s->ident, ident))) ||
             (is_default >= 0 && s->is_default != is_default))
             continue;
@@ -107,7 +60,7 @@ static void ranges_of(const struct walk *w, enum elf_fmv_role role, const char *
 }
 
 /* The bytes of those symbols, shared bytes once. */
-static uint64_t bytes_of(const struct walk *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
+static uint64_t bytes_of(const struct elf_fmv_syms *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
                          int is_default, int *count)
 {
     struct ranges r = {NULL, 0, 0};
@@ -117,29 +70,16 @@ static uint64_t bytes_of(const struct walk *w, enum elf_fmv_role role, const cha
     return b;
 }
 
-/* The trampoline IDENT: the local FUNC of that name in the TU, else the
- * global one. NULL when there is none. */
-static const struct sym *trampoline(const struct walk *w, const char *ident, size_t tu_index)
-{
-    const struct sym *global = NULL;
-    for (size_t i = 0; i < w->n; i++) {
-        const struct sym *s = &w->v[i];
-        if (!s->plain || s->type != STT_FUNC || strcmp(s->plain, ident)) continue;
-        if (s->tu_index == tu_index) return s;
-        if (!s->tu_index && !global) global = s;
-    }
-    return global;
-}
 
 /* Resolver, .fmvgen_init, .fmvgen_ctor and the trampoline: the bytes they
  * cover together. */
-static uint64_t dispatch_bytes(const struct walk *w, const char *ident, size_t tu_index)
+static uint64_t dispatch_bytes(const struct elf_fmv_syms *w, const char *ident, size_t tu_index)
 {
     struct ranges r = {NULL, 0, 0};
     int n_tramp = 0;
     ranges_of(w, ELF_FMV_RESOLVER, ident, tu_index, -1, &r, NULL);
     ranges_of(w, ELF_FMV_TRAMPOLINE, ident, tu_index, -1, &r, &n_tramp);
-    const struct sym *t = n_tramp ? trampoline(w, ident, tu_index) : NULL;
+    const struct elf_fmv_sym *t = n_tramp ? elf_fmv_syms_trampoline(w, ident, tu_index) : NULL;
     if (t) add_range(&r, t->value, t->size);
     uint64_t b = elf_ranges_bytes(r.v, r.n);
     free(r.v);
@@ -148,15 +88,15 @@ static uint64_t dispatch_bytes(const struct walk *w, const char *ident, size_t t
 
 /* Its resolver's address (the first whole fmvgen_resolve_IDENT of the
  * unit) and the IFUNC symbol there, if any. */
-static void reach_of(const struct walk *w, const char *ident, size_t tu_index, struct elf_cpuid_function *f)
+static void reach_of(const struct elf_fmv_syms *w, const char *ident, size_t tu_index, struct elf_cpuid_function *f)
 {
     for (size_t i = 0; i < w->n && !f->resolver_addr; i++) {
-        const struct sym *s = &w->v[i];
+        const struct elf_fmv_sym *s = &w->v[i];
         if (s->role == ELF_FMV_RESOLVER && s->whole && s->tu_index == tu_index && !strcmp(s->ident, ident))
             f->resolver_addr = s->value;
     }
     for (size_t i = 0; i < w->n && f->resolver_addr && !f->ifunc; i++) {
-        const struct sym *s = &w->v[i];
+        const struct elf_fmv_sym *s = &w->v[i];
         if (s->type != STT_GNU_IFUNC || s->value != f->resolver_addr) continue;
         f->ifunc = xstrdup(s->plain);
         f->ifunc_global = s->bind != STB_LOCAL;
@@ -164,10 +104,10 @@ static void reach_of(const struct walk *w, const char *ident, size_t tu_index, s
 }
 
 /* Every fmvgen_cpu_levels of the file, each address once. */
-static void levels_total(const struct walk *w, struct elf_cpuid_code *out)
+static void levels_total(const struct elf_fmv_syms *w, struct elf_cpuid_code *out)
 {
     for (size_t i = 0; i < w->n; i++) {
-        const struct sym *s = &w->v[i];
+        const struct elf_fmv_sym *s = &w->v[i];
         if (s->role != ELF_FMV_LEVELS || !s->size) continue;
         int seen = 0;
         for (size_t j = 0; j < i && !seen; j++) seen = w->v[j].role == ELF_FMV_LEVELS && w->v[j].value == s->value;
@@ -180,11 +120,11 @@ static void levels_total(const struct walk *w, struct elf_cpuid_code *out)
 int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
 {
     memset(out, 0, sizeof *out);
-    struct walk w = {NULL, 0, 0};
-    int rc = elf_symtab_walk(ef->elf, 0, keep, &w);
+    struct elf_fmv_syms w;
+    int rc = elf_fmv_syms_read(ef, &w);
     size_t cap = 0;
     for (size_t i = 0; rc == 0 && i < w.n; i++) {
-        const struct sym *s = &w.v[i];
+        const struct elf_fmv_sym *s = &w.v[i];
         if (s->role != ELF_FMV_COPY || !s->tu_index) continue;
         int known = 0;   /* the first copy of (TU, IDENT) makes the function */
         for (size_t j = 0; j < i && !known; j++)
@@ -195,7 +135,7 @@ int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
         struct elf_cpuid_function *f = &out->functions[out->n_functions++];
         memset(f, 0, sizeof *f);
         f->name = xstrdup(s->ident);
-        f->unit = unit_name(&w, s->tu_index, s->tu);
+        f->unit = elf_fmv_syms_unit_name(&w, s->tu_index, s->tu);
         f->default_bytes = bytes_of(&w, ELF_FMV_COPY, s->ident, s->tu_index, 1, &f->n_copies);
         f->copy_bytes = bytes_of(&w, ELF_FMV_COPY, s->ident, s->tu_index, 0, &f->n_copies);
         f->dispatch_bytes = dispatch_bytes(&w, s->ident, s->tu_index);
@@ -203,11 +143,7 @@ int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
         reach_of(&w, s->ident, s->tu_index, f);
     }
     if (rc == 0) levels_total(&w, out);
-    for (size_t i = 0; i < w.n; i++) {
-        free(w.v[i].ident);
-        free(w.v[i].plain);
-    }
-    free(w.v);
+    elf_fmv_syms_free(&w);
     return rc;
 }
 

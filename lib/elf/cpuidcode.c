@@ -29,32 +29,18 @@ uint64_t elf_ranges_bytes(uint64_t *pairs, size_t n)
     return sum;
 }
 
-struct ranges {
-    uint64_t *v;
-    size_t n, cap;
-};
-
-static void add_range(struct ranges *r, uint64_t value, uint64_t size)
-{
-    if (!size) return;
-    if (2 * (r->n + 1) > r->cap) r->v = xrealloc(r->v, (r->cap = r->cap ? 2 * r->cap : 16) * sizeof *r->v);
-    r->v[2 * r->n] = value;
-    r->v[2 * r->n + 1] = size;
-    r->n++;
-}
-
 /* The ranges of the symbols of w matching (role, ident, tu_index) - and
  * is_default for copies (-1: any) - into r; *count (may be NULL) gets one
  * more per symbol. */
 static void ranges_of(const struct elf_fmv_syms *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
-                      int is_default, struct ranges *r, int *count)
+                      int is_default, struct elf_fmv_ranges *r, int *count)
 {
     for (size_t i = 0; i < w->n; i++) {
         const struct elf_fmv_sym *s = &w->v[i];
         if (s->role != role || s->tu_index != tu_index || (ident && (!s->ident || strcmp(s->ident, ident))) ||
             (is_default >= 0 && s->is_default != is_default))
             continue;
-        add_range(r, s->value, s->size);
+        elf_fmv_ranges_add(r, s->value, s->size);
         if (count) ++*count;
     }
 }
@@ -63,7 +49,7 @@ static void ranges_of(const struct elf_fmv_syms *w, enum elf_fmv_role role, cons
 static uint64_t bytes_of(const struct elf_fmv_syms *w, enum elf_fmv_role role, const char *ident, size_t tu_index,
                          int is_default, int *count)
 {
-    struct ranges r = {NULL, 0, 0};
+    struct elf_fmv_ranges r = {NULL, 0, 0};
     ranges_of(w, role, ident, tu_index, is_default, &r, count);
     uint64_t b = elf_ranges_bytes(r.v, r.n);
     free(r.v);
@@ -75,12 +61,12 @@ static uint64_t bytes_of(const struct elf_fmv_syms *w, enum elf_fmv_role role, c
  * cover together. */
 static uint64_t dispatch_bytes(const struct elf_fmv_syms *w, const char *ident, size_t tu_index)
 {
-    struct ranges r = {NULL, 0, 0};
+    struct elf_fmv_ranges r = {NULL, 0, 0};
     int n_tramp = 0;
     ranges_of(w, ELF_FMV_RESOLVER, ident, tu_index, -1, &r, NULL);
     ranges_of(w, ELF_FMV_TRAMPOLINE, ident, tu_index, -1, &r, &n_tramp);
     const struct elf_fmv_sym *t = n_tramp ? elf_fmv_syms_trampoline(w, ident, tu_index) : NULL;
-    if (t) add_range(&r, t->value, t->size);
+    if (t) elf_fmv_ranges_add(&r, t->value, t->size);
     uint64_t b = elf_ranges_bytes(r.v, r.n);
     free(r.v);
     return b;

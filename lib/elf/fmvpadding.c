@@ -11,20 +11,6 @@
 #include "elf/padding.h"
 #include "util/util.h"
 
-struct ranges {
-    uint64_t *v;
-    size_t n, cap;
-};
-
-static void add_range(struct ranges *r, uint64_t value, uint64_t size)
-{
-    if (!size) return;
-    if (2 * (r->n + 1) > r->cap) r->v = xrealloc(r->v, (r->cap = r->cap ? 2 * r->cap : 16) * sizeof *r->v);
-    r->v[2 * r->n] = value;
-    r->v[2 * r->n + 1] = size;
-    r->n++;
-}
-
 static int is_code_role(enum elf_fmv_role role)
 {
     return role == ELF_FMV_COPY || role == ELF_FMV_RESOLVER || role == ELF_FMV_TRAMPOLINE;
@@ -35,18 +21,18 @@ static int is_code_role(enum elf_fmv_role role)
  * (with_default: the default too), resolver and trampoline pieces, and the
  * trampoline IDENT when a piece says there is one. */
 static void function_ranges(const struct elf_fmv_syms *w, const char *ident, size_t tu_index, int with_default,
-                            struct ranges *r)
+                            struct elf_fmv_ranges *r)
 {
     int pieces = 0;
     for (size_t i = 0; i < w->n; i++) {
         const struct elf_fmv_sym *s = &w->v[i];
         if (!is_code_role(s->role) || s->tu_index != tu_index || strcmp(s->ident, ident)) continue;
         if (s->role == ELF_FMV_COPY && s->is_default && !with_default) continue;
-        add_range(r, s->value, s->size);
+        elf_fmv_ranges_add(r, s->value, s->size);
         pieces += s->role == ELF_FMV_TRAMPOLINE;
     }
     const struct elf_fmv_sym *t = pieces ? elf_fmv_syms_trampoline(w, ident, tu_index) : NULL;
-    if (t) add_range(r, t->value, t->size);
+    if (t) elf_fmv_ranges_add(r, t->value, t->size);
 }
 
 /* The first symbol of w before i with (tu_index, ident) of fmvgen's code:
@@ -77,13 +63,13 @@ static void add_function(struct elf_fmv_padding *out, size_t *cap, const char *n
 static void add_unit(struct elf_fmv_padding *out, size_t *cap, const struct elf_file *ef, const struct elf_fmv_syms *w,
                      size_t tu_index, const char *tu)
 {
-    struct ranges levels = {NULL, 0, 0}, all = {NULL, 0, 0};
+    struct elf_fmv_ranges levels = {NULL, 0, 0}, all = {NULL, 0, 0};
     for (size_t i = 0; i < w->n; i++) {
         const struct elf_fmv_sym *s = &w->v[i];
         if (s->tu_index != tu_index) continue;
         if (s->role == ELF_FMV_LEVELS) {
-            add_range(&levels, s->value, s->size);
-            add_range(&all, s->value, s->size);
+            elf_fmv_ranges_add(&levels, s->value, s->size);
+            elf_fmv_ranges_add(&all, s->value, s->size);
         } else if (is_code_role(s->role) && !seen_before(w, i))
             function_ranges(w, s->ident, tu_index, 1, &all);
     }
@@ -104,7 +90,7 @@ int elf_fmv_padding(const struct elf_file *ef, struct elf_fmv_padding *out)
     for (size_t i = 0; rc == 0 && i < w.n; i++) {
         const struct elf_fmv_sym *s = &w.v[i];
         if (!is_code_role(s->role) || seen_before(&w, i)) continue;
-        struct ranges r = {NULL, 0, 0};
+        struct elf_fmv_ranges r = {NULL, 0, 0};
         function_ranges(&w, s->ident, s->tu_index, 0, &r);
         add_function(out, &cap_f, s->ident, elf_padding_after_ranges(ef, r.v, r.n));
         free(r.v);

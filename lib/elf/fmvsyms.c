@@ -70,3 +70,12 @@ void elf_fmv_syms_free(struct elf_fmv_syms *w)
     free(w->v);
     memset(w, 0, sizeof *w);
 }
+
+void elf_fmv_ranges_add(struct elf_fmv_ranges *r, uint64_t value, uint64_t size)
+{
+    if (!size) return;
+    if (2 * (r->n + 1) > r->cap) r->v = xrealloc(r->v, (r->cap = r->cap ? 2 * r->cap : 16) * sizeof *r->v);
+    r->v[2 * r->n] = value;
+    r->v[2 * r->n + 1] = size;
+    r->n++;
+}

@@ -52,4 +52,14 @@ const struct elf_fmv_sym *elf_fmv_syms_trampoline(const struct elf_fmv_syms *w, 
 
 void elf_fmv_syms_free(struct elf_fmv_syms *w);
 
+/* Address ranges, as pairs: v[2k] start, v[2k + 1] size (what
+ * elf_ranges_bytes and elf/padding.h take); free(v) when done. */
+struct elf_fmv_ranges {
+    uint64_t *v;
+    size_t n, cap;        /* n pairs; cap counts uint64_t */
+};
+
+/* Appends [value, value + size) to r; a size of 0 adds nothing. */
+void elf_fmv_ranges_add(struct elf_fmv_ranges *r, uint64_t value, uint64_t size);
+
 #endif

@@ -21,13 +21,7 @@
 #include "elf/elffile.h"
 #include "run/spawn.h"
 #include "util/util.h"
-
-static int have(const char *cc)
-{
-    char *const argv[] = {(char *)cc, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
-}
+#include "test_run_helpers.h"
 
 /* cc -O3 EXTRA... SRC -o OUT */
 static void compile(const char *cc, const char *extra1, const char *extra2, const char *src, const char *out)

@@ -32,25 +32,9 @@
 #include "select/codecost.h"
 #include "select/result.h"
 #include "util/util.h"
+#include "test_run_helpers.h"
 
 #define SHAPE FIXTURES_DIR "/cpuid-shape"
-
-static int have(const char *cc)
-{
-    char *const argv[] = {(char *)cc, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
-}
-
-static void run_ok(char *const *argv)
-{
-    struct run_opts o = {.capture_stderr = 1};
-    struct run_result r;
-    int rc = run_argv(argv, &o, &r);
-    if (rc) fprintf(stderr, "%s failed: %s\n", argv[0], r.err ? r.err : "");
-    assert_int_equal(rc, 0);
-    run_result_free(&r);
-}
 
 /* The sizes of the FUNC symbols named name in path, an address once. */
 static uint64_t sym_bytes(const char *path, const char *name)

@@ -17,6 +17,7 @@
 #include "elf/isa.h"
 #include "run/spawn.h"
 #include "util/util.h"
+#include "test_run_helpers.h"
 
 /* --- ISA of single instructions -------------------------------------- */
 
@@ -135,13 +136,6 @@ static int compile(const char *cc, char *const *extra, const char *src, const ch
     run_result_free(&r);
     sv_free(&argv);
     return rc;
-}
-
-static int have(const char *cc)
-{
-    char *const argv[] = {(char *)cc, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
 }
 
 static int build(const char *cc, struct built *b)

@@ -18,6 +18,7 @@
 #include "elf/funcisa.h"
 #include "run/spawn.h"
 #include "util/util.h"
+#include "test_run_helpers.h"
 
 static struct func_isa profile(const char *name)
 {
@@ -206,13 +207,6 @@ static int compile(const char *cc, const char *flags1, const char *flags2, const
     if (rc) fprintf(stderr, "%s failed: %s\n", cc, r.err ? r.err : "");
     run_result_free(&r);
     return rc;
-}
-
-static int have(const char *cc)
-{
-    char *const argv[] = {(char *)cc, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
 }
 
 static const char SRC[] =

@@ -36,13 +36,7 @@
 #include "select/report.h"
 #include "select/result.h"
 #include "util/util.h"
-
-static int have(const char *cc)
-{
-    char *const argv[] = {(char *)cc, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
-}
+#include "test_run_helpers.h"
 
 static void compile(const char *cc, const char *const *args, const char *clones, const char *src, const char *out)
 {

@@ -38,6 +38,7 @@
 #include "util/util.h"
 
 #include "test_plan_helpers.h"
+#include "test_run_helpers.h"
 
 static const char *const FILES[] = {"lib.c", "prog.c", "pk.c", "kern.h"};
 #define NF 5
@@ -47,23 +48,6 @@ static const char *const heads[NF] = {"long lib_sum(", "static void scale_in(", 
 static const char *const files_of[NF] = {"lib.c", "lib.c", "lib.c", "lib.c", "pk.c"};
 static const char *const params[NF] = {"[\"a\",\"n\"]", "[\"x\",\"k\",\"n\"]", "[\"x\",\"n\"]",
                                        "[\"x\",\"y\",\"n\"]", "[\"a\",\"b\",\"n\"]"};
-
-static int have(const char *cc)
-{
-    char *const argv[] = {(char *)cc, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
-}
-
-static void run_ok(char *const *argv)
-{
-    struct run_opts o = {.capture_stderr = 1};
-    struct run_result r;
-    int rc = run_argv(argv, &o, &r);
-    if (rc) fprintf(stderr, "%s failed: %s\n", argv[0], r.err ? r.err : "");
-    assert_int_equal(rc, 0);
-    run_result_free(&r);
-}
 
 /* The fixture as a project with the five candidates and their params
  * notes (what a scan records for --dispatch cpuid). */

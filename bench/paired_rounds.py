@@ -171,19 +171,20 @@ def main(paths):
                   f"{r['rho']:6.2f}  {'Y' if r['welch_rejects'] else '-'}/{'Y' if r['paired_rejects'] else '-'}")
         every += rows
     print("== summary over", len(paths), "report(s)")
-    for kind in ("function", "total"):
-        for aa in (False, True):
-            sel = [r for r in every if r["kind"] == kind and (r["arm"] == "aa") == aa and r["welch"] > 0]
-            if not sel:
-                continue
-            ratios = sorted(r["paired"] / r["welch"] for r in sel)
-            rhos = [r["rho"] for r in sel if not math.isnan(r["rho"])]
-            narrower = sum(x < 1 for x in ratios)
-            print(f"{kind:8} {'A/A' if aa else 'variants':8} n={len(sel):3}  paired/welch width: median "
-                  f"{statistics.median(ratios):.2f} (quartiles {ratios[len(ratios) // 4]:.2f}.."
-                  f"{ratios[(3 * len(ratios)) // 4]:.2f}), narrower in {narrower}; median rho "
-                  f"{statistics.median(rhos) if rhos else float('nan'):.2f}; reject: welch "
-                  f"{sum(r['welch_rejects'] for r in sel)}, paired {sum(r['paired_rejects'] for r in sel)}")
+    groups = [(st, k, aa) for st in ("profiled", "confirmation") for k in ("function", "total") for aa in (False, True)]
+    for stage, kind, aa in groups:
+        sel = [r for r in every if r["stage"] == stage and r["kind"] == kind and (r["arm"] == "aa") == aa
+               and r["welch"] > 0]
+        if not sel:
+            continue
+        ratios = sorted(r["paired"] / r["welch"] for r in sel)
+        rhos = [r["rho"] for r in sel if not math.isnan(r["rho"])]
+        narrower = sum(x < 1 for x in ratios)
+        print(f"{stage[:7]:7} {kind:8} {'A/A' if aa else 'variants':8} n={len(sel):3}  paired/welch width: median "
+              f"{statistics.median(ratios):.2f} (quartiles {ratios[len(ratios) // 4]:.2f}.."
+              f"{ratios[(3 * len(ratios)) // 4]:.2f}), narrower in {narrower}; median rho "
+              f"{statistics.median(rhos) if rhos else float('nan'):.2f}; reject: welch "
+              f"{sum(r['welch_rejects'] for r in sel)}, paired {sum(r['paired_rejects'] for r in sel)}")
     print("correlation of two arms' standardized log values in one round, by their distance in it "
           "(every workload total and hot function, every pair of arms):")
     for d in sorted(dist):

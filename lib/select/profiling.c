@@ -277,6 +277,7 @@ struct profiling {
 struct rounds {
     size_t nr;
     double *samples, *name_samples, *aa_samples, *aa_name_samples, *totals, *aa_totals;
+    int *position;   /* [arm * nr + round]: select_run_stage's */
     struct outlined_log helpers_log;
     struct libcall_log libcall_log;
 };
@@ -294,6 +295,8 @@ static void rounds_init(struct rounds *d, const struct select_report *r, size_t 
     d->aa_name_samples = xcalloc(nw * nf * nr + 1, sizeof *d->aa_name_samples);
     d->totals = xcalloc(nw * nv * nr + 1, sizeof *d->totals);
     d->aa_totals = xcalloc(nw * nr + 1, sizeof *d->aa_totals);
+    d->position = xcalloc((nv + 1) * nr + 1, sizeof *d->position);
+    for (size_t i = 0; i < (nv + 1) * nr; i++) d->position[i] = -1;
 }
 
 static void rounds_free(struct rounds *d)
@@ -304,6 +307,7 @@ static void rounds_free(struct rounds *d)
     free(d->aa_name_samples);
     free(d->totals);
     free(d->aa_totals);
+    free(d->position);
     outlined_log_free(&d->helpers_log);
     libcall_log_free(&d->libcall_log);
 }
@@ -324,10 +328,12 @@ static int run_rounds(struct select_session *s, struct profiling *pr, struct rou
     for (size_t round = 0; round < nr && rc == 0; round++) {
         session_step(round + 1, nr, "%s", what);
         shuffle_round_order(r->seed, first + round, n_arms, order);
+        int place = 0;
         for (size_t k = 0; k < n_arms && rc == 0; k++) {
             int aa = order[k] == nv;
             size_t v = aa ? 0 : order[k];
             if (!profiled(&r->variants[v], v) || (need && !aa && !need[v])) continue;
+            d->position[order[k] * nr + round] = place++;
             for (size_t w = 0; w < nw && rc == 0; w++) {
                 if (session_interrupted()) {
                     rc = -1;
@@ -414,6 +420,8 @@ static int confirm_held_back(struct select_session *s, struct profiling *pr, con
                        d.samples, d.aa_samples, NULL, NULL, NULL);
         outlined_apply(&d.helpers_log, pr->sources, r->n_workloads, nv, r->n_functions, d.nr, d.samples, NULL,
                        NULL);
+        select_keep_run_stage(r, 1, d.nr, (size_t)s->o->runs, d.position, d.samples, d.totals, d.aa_samples,
+                              d.aa_totals);
         struct decision_input fresh = *first;
         fresh.n_runs = d.nr;
         fresh.samples = d.samples;
@@ -503,6 +511,7 @@ int session_profile_all(struct select_session *s)
     if (rc == 0) {
         count_libcalls(s, &d.libcall_log, pr.dropped, pr.names, d.samples, d.aa_samples);
         count_outlined(s, &d.helpers_log, pr.sources, d.samples);
+        select_keep_run_stage(r, 0, nr, 0, d.position, d.samples, d.totals, d.aa_samples, d.aa_totals);
         function_eligible = function_eligibility(s);
         same_code = function_same_code(s);
         code_bytes = session_code_bytes(s);

@@ -326,6 +326,7 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "small_gains", small_gains_json(r));
     json_object_set_new(o, "statistics", report_statistics_json(r));
     json_object_set_new(o, "references", report_references_json(r));
+    json_object_set_new(o, "run_records", report_run_records_json(r));
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
     json_object_set_new(o, "notes", notes);

@@ -121,6 +121,13 @@ json_t *report_run_counts_json(const struct select_report *r);
 json_t *report_estimates_json(const struct select_report *r);
 void report_statistics_summary(struct strbuf *sb, const struct select_report *r);
 
+/* report_records.c: report.json's "run_records": per stage (the profiled
+ * rounds, the confirmation's), workload and arm (each profiled variant and
+ * the A/A arm), the rounds it ran in, its place in each round's order, the
+ * workload's total samples and each hot function's samples per run
+ * (select_run_stage); null when nothing was timed. */
+json_t *report_run_records_json(const struct select_report *r);
+
 /* report_reference.c: how each reference was built (flags, through the
  * wrapper, sources reached) for report.md's code section, and the FMA-free
  * one's figures; report.json's "references" (every reference built or

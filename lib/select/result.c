@@ -91,6 +91,31 @@ void select_march_free(struct select_march *m)
     memset(m, 0, sizeof *m);
 }
 
+static double *copy_reals(const double *v, size_t n)
+{
+    double *out = xcalloc(n + 1, sizeof *out);
+    if (v && n) memcpy(out, v, n * sizeof *out);
+    return out;
+}
+
+void select_keep_run_stage(struct select_report *r, int confirmation, size_t n_rounds, size_t first_round,
+                           const int *position, const double *samples, const double *totals,
+                           const double *aa_samples, const double *aa_totals)
+{
+    if (r->n_run_stages >= sizeof r->run_stages / sizeof r->run_stages[0]) return;
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, nr = n_rounds;
+    struct select_run_stage *st = &r->run_stages[r->n_run_stages++];
+    st->confirmation = confirmation;
+    st->n_rounds = nr;
+    st->first_round = first_round;
+    st->position = xcalloc((nv + 1) * nr + 1, sizeof *st->position);
+    memcpy(st->position, position, (nv + 1) * nr * sizeof *st->position);
+    st->samples = copy_reals(samples, nw * nv * nf * nr);
+    st->totals = copy_reals(totals, nw * nv * nr);
+    st->aa_samples = copy_reals(aa_samples, nw * nf * nr);
+    st->aa_totals = copy_reals(aa_totals, nw * nr);
+}
+
 void select_report_free(struct select_report *r)
 {
     for (size_t v = 0; v < r->n_variants; v++) {
@@ -141,5 +166,13 @@ void select_report_free(struct select_report *r)
     sv_free(&r->notes);
     sv_free(&r->ifunc_fallback);
     select_fma_bisect_free(&r->fma_bisect);
+    for (size_t i = 0; i < r->n_run_stages; i++) {
+        struct select_run_stage *st = &r->run_stages[i];
+        free(st->position);
+        free(st->samples);
+        free(st->totals);
+        free(st->aa_samples);
+        free(st->aa_totals);
+    }
     memset(r, 0, sizeof *r);
 }

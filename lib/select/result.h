@@ -157,6 +157,24 @@ struct select_march {
     struct select_code code;
 };
 
+/* What one stage of profiled rounds collected (report.json "run_records"):
+ * the per-run numbers the decision took, after every count that credits
+ * time to a candidate (libcalls.h, outlined.h, inlinedkernels.h, by name
+ * where a file could not tell). Arm a is a variant (0..n_variants-1) or
+ * the A/A arm (a = n_variants). */
+struct select_run_stage {
+    int confirmation;      /* 0: the profiled rounds; 1: the confirmation's fresh ones */
+    size_t n_rounds;       /* rounds of the stage */
+    size_t first_round;    /* the number of its first round in the seeded order */
+    /* position[a * n_rounds + r]: the arm's place (0-based) among the arms
+     * that ran in round r, -1 when it did not run in that round */
+    int *position;
+    /* decision_input's layouts: samples[((w * nv + v) * nf + f) * nr + r],
+     * totals[(w * nv + v) * nr + r], aa_samples[(w * nf + f) * nr + r],
+     * aa_totals[w * nr + r] */
+    double *samples, *totals, *aa_samples, *aa_totals;
+};
+
 struct select_report {
     int static_mode;
     int runs;
@@ -183,6 +201,10 @@ struct select_report {
     struct select_march march_nofma;   /* the -march=x86-64-v3 -mno-fma reference */
     struct select_budget budget;       /* the code-growth budget (budget.h) */
     struct select_fma_bisect fma_bisect;   /* the per-function FMA verdict (fmabisect.h) */
+    /* The stages' per-run records: [0] the profiled rounds, [1] the
+     * confirmation's; n_run_stages 0 when nothing was profiled. */
+    struct select_run_stage run_stages[2];
+    size_t n_run_stages;
 };
 
 /* The code growth of a build against the baseline's code bytes: bytes and
@@ -230,6 +252,12 @@ int select_baseline_unsampled(const struct select_report *r, size_t f);
 /* Why f is (not) in the patch, in words: its note, else the decision's
  * reason ("selected", "cold", ...); static: "selected" / "dropped". */
 const char *select_function_verdict(const struct select_report *r, size_t f);
+
+/* Copies one stage's rounds (decision_input's layouts, n_rounds runs) into
+ * r->run_stages[r->n_run_stages++]; position as select_run_stage's. */
+void select_keep_run_stage(struct select_report *r, int confirmation, size_t n_rounds, size_t first_round,
+                           const int *position, const double *samples, const double *totals,
+                           const double *aa_samples, const double *aa_totals);
 
 void select_march_free(struct select_march *m);
 void select_report_free(struct select_report *r);

@@ -2,6 +2,7 @@
  * a line per function that matters, the end-to-end intervals, the code
  * growth, the notes. */
 #include "select/report_write.h"
+#include "select/decision_confirm.h"
 #include "select/dispatch.h"
 
 /* The summary folds the cold and the too-few-samples functions into one
@@ -12,6 +13,23 @@ static int summary_folded(const struct select_report *r, size_t f)
     if (r->static_mode || !r->decision.functions || r->functions[f].in_patch || r->functions[f].note) return 0;
     enum decision_reason why = r->decision.functions[f].reason;
     return why == DECISION_COLD || why == DECISION_FEW_SAMPLES;
+}
+
+/* A function timed but not selected for a reason its intervals give (no
+ * significant gain, held back by the corrections, slower somewhere, the
+ * budget): the best set's figure, so the line says how near it came. */
+static void add_best_measured(struct strbuf *sb, const struct select_report *r, size_t f)
+{
+    switch (r->decision.functions[f].reason) {
+    case DECISION_NO_GAIN: case DECISION_MULTIPLE_TESTS: case DECISION_CALIBRATION: case DECISION_SLOWER:
+    case DECISION_CODE_BUDGET: break;
+    default: return;
+    }
+    size_t v = select_shown_variant(r, f);
+    if (v >= r->n_variants || !decision_estimate(&r->decision, f, v)->valid) return;
+    sb_adds(sb, " (measured: ");
+    report_add_estimate(sb, r, f, v);
+    sb_addf(sb, " with %s)", r->variants[v].name);
 }
 
 char *select_report_summary(const struct select_report *r)
@@ -36,6 +54,7 @@ char *select_report_summary(const struct select_report *r)
                 sb_addf(&sb, " with %s", r->variants[fn->set].name);
             } else {
                 sb_adds(&sb, select_function_verdict(r, f));
+                add_best_measured(&sb, r, f);
             }
         } else {
             sb_adds(&sb, select_function_verdict(r, f));

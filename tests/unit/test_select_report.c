@@ -692,6 +692,12 @@ static void test_summary_folds_cold(void **state)
     char *sum = select_report_summary(&r);
     assert_non_null(strstr(sum, "  yes dot "));
     assert_non_null(strstr(sum, "  no  scale "));
+    /* a function timed without a significant gain says how near it came */
+    const char *scale = strstr(sum, "  no  scale ");
+    assert_non_null(strstr(scale, "no target set made it significantly faster (measured: 1.00x ["));
+    assert_non_null(strstr(scale, "] with fma-levels)"));
+    const char *dot_end = strchr(strstr(sum, "  yes dot "), '\n');
+    assert_true(strstr(sum, "(measured: ") > dot_end);   /* the selected one shows its own interval */
     assert_null(strstr(sum, "cold0"));
     assert_null(strstr(sum, "rare3"));
     assert_non_null(strstr(sum, "  and 74 more: 70 cold (below 2.0% of the run), 4 too few samples - report.md "

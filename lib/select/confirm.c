@@ -12,6 +12,7 @@
 #include "select/decision.h"
 #include "select/dispatch.h"
 #include "select/fmabisect.h"
+#include "select/slowdown.h"
 #include "select/stats.h"
 
 /* A workload that runs for a fixed time cannot show a speedup in time
@@ -106,6 +107,69 @@ static void withdraw(struct select_session *s, struct patch_plan *plan, const ch
     r->patch_targets = NULL;
     patch_plan_free(plan);
     s->have_final = 0;
+}
+
+/* Workloads the selected build read slower on (slowdown.h) are timed again
+ * on fresh runs of the baseline and the selected build; a slowdown they
+ * confirm withdraws the selection. Returns 1 when withdrawn. */
+static int retest_slowdowns(struct select_session *s, struct patch_plan *plan)
+{
+    struct select_report *r = &s->rep;
+    size_t nw = r->n_workloads, k = 0;
+    size_t *ws = xcalloc(nw ? nw : 1, sizeof *ws);
+    for (size_t w = 0; w < nw; w++)
+        if (slowdown_flagged(&r->workloads[w])) ws[k++] = w;
+    if (!k) {
+        free(ws);
+        return 0;
+    }
+    struct timing_spec *specs = xcalloc(2 * k, sizeof *specs);
+    struct timing_result *res = xcalloc(2 * k, sizeof *res);
+    struct strvec *argvs = xcalloc(2 * k, sizeof *argvs);
+    for (size_t i = 0; i < 2 * k; i++) {
+        size_t v = i % 2 ? r->n_variants : 0;
+        session_variant_command(s, v, s->o->runs_cmd->v[ws[i / 2]], &argvs[i]);
+        specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = s->builds[v].dir, .runs = s->o->runs,
+                                        .timeout_s = s->o->timeout_s};
+    }
+    session_step(0, 0, "the selected build read slower on %zu workload%s: timing baseline and selected again, %d fresh "
+                 "runs each", k, k == 1 ? "" : "s", s->o->runs);
+    measure_time_set_shuffled(specs, 2 * k, r->seed ^ 0x2545f491u, res);
+    char *why = NULL;
+    for (size_t i = 0; i < k; i++) {
+        struct select_workload_result *wr = &r->workloads[ws[i]];
+        const struct timing_result *base = &res[2 * i], *sel = &res[2 * i + 1];
+        r->n_timed_runs += (size_t)(base->runs + sel->runs);
+        double m = r->decision.aa_workload_margin && ws[i] < r->decision.n_workloads
+                       ? r->decision.aa_workload_margin[ws[i]] : 0;
+        struct stats_interval wall, cpu;
+        int rc = slowdown_confirm(base, sel, m, wr->cpu_decides, &wall, &cpu);
+        if (rc == 1 && !why) {
+            why = slowdown_reason(wr, &wall, &cpu, s->o->runs);
+        } else if (rc == 0) {
+            const struct stats_interval *iv = cpu.valid ? &cpu : &wall;
+            sv_pushf(&r->notes, "'%s': the selected build read slower, but not again on %d fresh runs (%s %.2fx "
+                                "[%.2f, %.2f]): kept",
+                     wr->command, s->o->runs, cpu.valid ? "CPU time" : "wall time", iv->speedup, iv->speedup_lo,
+                     iv->speedup_hi);
+        } else if (rc < 0) {
+            sv_pushf(&r->notes, "'%s': the selected build read slower, and timing it again failed (%s)", wr->command,
+                     base->failure ? base->failure : sel->failure ? sel->failure : "too few runs");
+        }
+    }
+    for (size_t i = 0; i < 2 * k; i++) {
+        timing_result_free(&res[i]);
+        sv_free(&argvs[i]);
+    }
+    free(specs);
+    free(res);
+    free(argvs);
+    free(ws);
+    if (!why) return 0;
+    withdraw(s, plan, why);
+    session_say("%s", r->notes.v[r->notes.n - 1]);
+    free(why);
+    return 1;
 }
 
 /* Builds and checks the selected patch of a into *plan: 1 passed, 0 failed
@@ -227,5 +291,6 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
     free(specs);
     free(res);
     free(argvs);
+    if (!session_interrupted()) retest_slowdowns(s, plan);
     return 0;
 }

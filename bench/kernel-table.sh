@@ -28,7 +28,7 @@
 # of the command and its children (/usr/bin/time): waits for a shared CPU do
 # not count. Environment: FMVGEN_NS (default: fmvgen-ns of this tree's build).
 # The geometric mean's interval treats the commands as fixed and only their
-# measurement noise as random (normal approximation).
+# measurement noise as random (Welch-Satterthwaite degrees of freedom).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -119,7 +119,7 @@ for ((c = 0; c < ${#labels[@]}; c++)); do
 done
 
 # ratio A/B of geometric means with a Welch 95% interval on log times:
-# prints "ratio lo hi logdiff variance-of-logdiff"
+# prints "ratio lo hi logdiff variance-of-logdiff welch-df-denominator"
 ratio() {   # "TIMES-A" "TIMES-B"
   awk -v A="$1" -v B="$2" '
     function tq(df) {   # two-sided 95% t quantile
@@ -137,7 +137,8 @@ ratio() {   # "TIMES-A" "TIMES-B"
       d = a["m"] - b["m"]; qa = a["v"] / a["n"]; qb = b["v"] / b["n"]; se = sqrt(qa + qb)
       df = (qa + qb) > 0 ? (qa + qb) ^ 2 / ((a["n"] > 1 ? qa ^ 2 / (a["n"] - 1) : 0) + (b["n"] > 1 ? qb ^ 2 / (b["n"] - 1) : 0) + 1e-300) : 1
       h = tq(df) * se
-      printf "%.4f %.4f %.4f %.6f %.8f\n", exp(d), exp(d - h), exp(d + h), d, qa + qb
+      den = (a["n"] > 1 ? qa ^ 2 / (a["n"] - 1) : 0) + (b["n"] > 1 ? qb ^ 2 / (b["n"] - 1) : 0)
+      printf "%.4f %.4f %.4f %.6f %.8g %.8g\n", exp(d), exp(d - h), exp(d + h), d, qa + qb, den
     }'
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -149,9 +150,9 @@ hdr=$(printf '%-12s %8s' command "$base-s")
 for b in "${others[@]}"; do hdr+=$(printf '  %-26s' "$b"); done
 for c in "${compares[@]}"; do hdr+=$(printf '  %-26s' "$c"); done
 echo "$hdr"
-declare -A sumd sumv slower faster
+declare -A sumd sumv sumq slower faster
 declare -A cnt
-for k in "${others[@]}" "${compares[@]}"; do sumd[$k]=0; sumv[$k]=0; slower[$k]=""; faster[$k]=0; cnt[$k]=0; done
+for k in "${others[@]}" "${compares[@]}"; do sumd[$k]=0; sumv[$k]=0; sumq[$k]=0; slower[$k]=""; faster[$k]=0; cnt[$k]=0; done
 ok=0
 for ((c = 0; c < ${#labels[@]}; c++)); do
   row=$(printf '%-12s %8.3f' "${labels[$c]}" "$(median <<<"${cpu[$c.$base]:-0}")")
@@ -163,12 +164,13 @@ for ((c = 0; c < ${#labels[@]}; c++)); do
     if [ "${same[$c.$A]}" = FAILED ] || [ "${same[$c.$B]}" = FAILED ]; then
       row+=$(printf '  %-26s' FAILED); continue
     fi
-    read -r rr lo hi d v < <(ratio "${cpu[$c.$A]}" "${cpu[$c.$B]}")
+    read -r rr lo hi d v q < <(ratio "${cpu[$c.$A]}" "${cpu[$c.$B]}")
     mark=" "; [ "${same[$c.$A]}" = same ] && [ "${same[$c.$B]}" = same ] || mark="!"
     cnt[$k]=$((cnt[$k] + 1))
     row+=$(printf '  %6.3fx [%6.3f, %6.3f]%s' "$rr" "$lo" "$hi" "$mark")
     sumd[$k]=$(awk -v a="${sumd[$k]}" -v b="$d" 'BEGIN {print a + b}')
     sumv[$k]=$(awk -v a="${sumv[$k]}" -v b="$v" 'BEGIN {print a + b}')
+    sumq[$k]=$(awk -v a="${sumq[$k]}" -v b="$q" 'BEGIN {print a + b}')
     awk -v h="$hi" 'BEGIN {exit !(h < 1)}' && slower[$k]+="${labels[$c]} "
     awk -v l="$lo" 'BEGIN {exit !(l > 1)}' && faster[$k]=$((faster[$k] + 1))
   done
@@ -178,9 +180,11 @@ K=${#labels[@]}
 echo "== over $K commands ($ok with every build's output the same as $base's):"
 for k in "${others[@]}" "${compares[@]}"; do
   case $k in */*) what="$k" ;; *) what="$base/$k" ;; esac
-  awk -v w="$what" -v d="${sumd[$k]}" -v v="${sumv[$k]}" -v K="${cnt[$k]}" -v f="${faster[$k]}" -v s="${slower[$k]}" 'BEGIN {
+  awk -v w="$what" -v d="${sumd[$k]}" -v v="${sumv[$k]}" -v q="${sumq[$k]}" -v K="${cnt[$k]}" -v f="${faster[$k]}" -v s="${slower[$k]}" 'BEGIN {
     if (K == 0) { printf "  %-22s no command ran on both\n", w; exit }
-    m = d / K; h = 1.96 * sqrt(v) / K; ns = split(s, x, " ")
+    split("12.71 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", t, " ")
+    df = q > 0 ? v ^ 2 / q : 1; if (df < 1) df = 1
+    m = d / K; h = (df <= 20 ? t[int(df)] : (df <= 30 ? 2.05 : 1.98)) * sqrt(v) / K; ns = split(s, x, " ")
     printf "  %-22s geometric mean over %d: %.3fx [%.3f, %.3f]; faster beyond the interval on %d, slower beyond it on %d%s\n",
       w, K, exp(m), exp(m - h), exp(m + h), f, ns, ns ? " (" s ")" : "" }' | sed 's/ )/)/'
 done

@@ -33,7 +33,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 FMVGEN_NS=${FMVGEN_NS:-$here/build/src/fmvgen-ns}
-n=5 cmds= project= sub=. out=
+n=5 cmds='' project='' sub=. out=''
 names=() compares=()
 declare -A dir
 die() { echo "kernel-table: $*" >&2; exit 1; }

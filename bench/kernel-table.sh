@@ -25,8 +25,8 @@
 #   --out FILE         also write everything printed to FILE
 # Each round runs every command on every build, the build order rotating
 # each round, so a load change hits all builds alike. CPU time is user+sys
-# of the command and its children (/usr/bin/time): waits for a shared CPU do
-# not count. Environment: FMVGEN_NS (default: fmvgen-ns of this tree's build).
+# of the command and its children (bash's time, in ms): waits for a shared
+# CPU do not count. Environment: FMVGEN_NS (default: fmvgen-ns of this tree's build).
 # The geometric mean's interval treats the commands as fixed and only their
 # measurement noise as random (Welch-Satterthwaite degrees of freedom).
 set -euo pipefail
@@ -86,12 +86,14 @@ for b in "${names[@]}"; do echo "== build $b: ${dir[$b]}"; done
 [ -z "$project" ] || echo "== each build run as $project (fmvgen-ns), in $sub"
 
 run_one() {   # BUILD CMD-INDEX OUTFILE: CPU seconds on stdout, or FAILED
-  local b=$1 c=$2 rc=0
+  # bash's time keyword: user and sys of the command and its children in
+  # milliseconds (/usr/bin/time prints 10 ms steps)
+  local b=$1 c=$2 rc=0 TIMEFORMAT='%3U %3S'
   if [ -n "$project" ]; then
-    /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$FMVGEN_NS" --bind "${dir[$b]}" "$project" -- \
-      sh -c "cd '$project/$sub' && ${lines[$c]}" >"$3" 2>/dev/null || rc=$?
+    { time "$FMVGEN_NS" --bind "${dir[$b]}" "$project" -- \
+        sh -c "cd '$project/$sub' && ${lines[$c]}" >"$3" 2>/dev/null || rc=$?; } 2>"$tmp/cpu"
   else
-    /usr/bin/time -f '%U %S' -o "$tmp/cpu" sh -c "cd '${dir[$b]}/$sub' && ${lines[$c]}" >"$3" 2>/dev/null || rc=$?
+    { time sh -c "cd '${dir[$b]}/$sub' && ${lines[$c]}" >"$3" 2>/dev/null || rc=$?; } 2>"$tmp/cpu"
   fi
   [ "$rc" = 0 ] || { echo FAILED; return; }
   awk 'END {printf "%.4f", $1 + $2}' "$tmp/cpu"

@@ -427,6 +427,60 @@ static char *rule_constructor(const struct fn_def *def)
     return NULL;
 }
 
+/* ---- a tag of the function's name ------------------------------------- */
+
+struct tag_find {
+    const char *name;
+    int found;
+};
+
+static int tag_named(CXCursor decl, const char *name)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_StructDecl && k != CXCursor_UnionDecl && k != CXCursor_EnumDecl && k != CXCursor_ClassDecl)
+        return 0;
+    char *s = cx_take(clang_getCursorSpelling(decl));
+    int r = s && !strcmp(s, name);
+    free(s);
+    return r;
+}
+
+static enum CXChildVisitResult tag_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct tag_find *t = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;   /* extern "C" */
+    if (k == CXCursor_TypedefDecl)   /* "typedef struct spec spec_t;" declares the tag too */
+        t->found = tag_named(clang_getTypeDeclaration(clang_getTypedefDeclUnderlyingType(c)), t->name);
+    else t->found = tag_named(c, t->name);
+    return t->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* clang 19 (19.1.7) segfaults in CodeGenModule::emitMultiVersionFunctions
+ * on a target_clones function whose name a file-scope struct, union or
+ * enum tag also has (before or after it, a forward declaration too; C and
+ * C++): libsoxr's "struct soxr_runtime_spec" and its function
+ * soxr_runtime_spec(). A tag nested in a struct or a function does not. */
+static char *rule_tag_name(struct parsed_tu *tu, const struct fn_def *def)
+{
+    if (clang_getCursorKind(def->cursor) != CXCursor_FunctionDecl) return NULL;
+    if (!is_scope_of_file(clang_getCursorSemanticParent(def->cursor))) return NULL;
+    char *name = cx_take(clang_getCursorSpelling(def->cursor));
+    if (!name || !*name) {
+        free(name);
+        return NULL;
+    }
+    struct tag_find t = {name, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu_handle(tu)), tag_visit, &t);
+    char *r = t.found ? xasprintf("a struct, union or enum tag is also named %s: clang 19 crashes (segfault) on "
+                                  "target_clones on a function named like a file-scope tag",
+                                  name)
+                      : NULL;
+    free(name);
+    return r;
+}
+
 /* ---- C++ internal linkage calling template code ------------------------ */
 
 struct template_use {
@@ -555,6 +609,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
              (d = rule_clang_incompatible_attribute(tu, def)))
         set(out, REASON_ATTRIBUTE, d);
     else if ((d = rule_constructor(def))) set(out, REASON_CONSTRUCTOR, d);
+    else if ((d = rule_tag_name(tu, def))) set(out, REASON_TAG_NAME, d);
     sv_free(&attrs);
     if (out->reason) return;
 

@@ -49,6 +49,8 @@ static const struct {
     {"hot_prev_line", "hot_prev_line", NULL, 144},
     {"under_pragma", "under_pragma", "attribute", 151},
     {"after_pragma", "after_pragma", NULL, 153},
+    {"tagged_fn", "tagged_fn", "tag-name", 159},
+    {"nested_tag", "nested_tag", NULL, 161},
 };
 
 static int64_t add_c_rules(struct store *st, const char *variant)

@@ -5,8 +5,9 @@
 # and wrap_b.c with different #defines; wrap_b.c renames the external
 # functions by macro and calls kernel_dot before its #include.
 # For gcc, clang-14 and clang-19 (when installed):
-#   - candidates: kernel_sum (kernel_sum_b in wrap_b.c: both symbols known,
-#     one entry per compiled name), the static kernel_mix, kernel_dot_twice,
+#   - candidates: kernel_sum (kernel_sum_b in wrap_b.c, renamed through a
+#     chain of two plain #defines: both symbols known, one entry per
+#     compiled name), the static kernel_mix, kernel_dot_twice,
 #     and kernel_acc, used above its definition and declared above that use
 #     with a type each wrapper #defines differently: the patch redeclares it
 #     from that declaration's own text (note redeclared), one line for both;
@@ -56,7 +57,7 @@ for cc in gcc clang-14 clang-19; do
     "used-before-definition"
   expect_match "$cc: the reason names the TU that uses it early" \
     "$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "kernel_dot") | .detail')" \
-    '^in TU wrap_b.c, which also compiles kernel.c: used at line 14 of wrap_b.c'
+    '^in TU wrap_b.c, which also compiles kernel.c: used at line 15 of wrap_b.c'
   expect_eq "$cc: kernel_acc's redeclaration copies its declaration's text" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "kernel_acc") | .notes[]
         | select(.kind == "redeclared") | .text] | unique | join("|")')" \

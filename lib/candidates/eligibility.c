@@ -247,6 +247,61 @@ struct own_attrs {
     struct strvec names;
 };
 
+/* The names in the __attribute__((...)) lists of the body of "#define
+ * macro" in text ("#define NEVER_INLINE(t) t __attribute__ ((noinline))":
+ * noinline). libclang names an attribute a macro writes by the macro's
+ * name at the use (its spelling locations are the expansion's), so the
+ * name has to come from the definition. */
+static void macro_attribute_names(const char *text, size_t len, const char *macro, struct strvec *out)
+{
+    size_t mn = strlen(macro);
+    for (size_t i = 0; text && i + 1 < len; i++) {
+        if (text[i] != '#' || (i > 0 && text[i - 1] != '\n' && text[i - 1] != ' ' && text[i - 1] != '\t')) continue;
+        size_t k = i + 1;
+        while (k < len && (text[k] == ' ' || text[k] == '\t')) k++;
+        if (k + 6 > len || strncmp(text + k, "define", 6) != 0) continue;
+        k += 6;
+        while (k < len && (text[k] == ' ' || text[k] == '\t')) k++;
+        if (k + mn > len || strncmp(text + k, macro, mn) != 0) continue;
+        k += mn;
+        if (k < len && (text[k] == '_' || (text[k] >= 'a' && text[k] <= 'z') || (text[k] >= 'A' && text[k] <= 'Z') ||
+                        (text[k] >= '0' && text[k] <= '9')))
+            continue;
+        size_t end = k;   /* the body: to the end of the line, with continuations */
+        while (end < len && !(text[end] == '\n' && text[end - 1] != '\\')) end++;
+        for (size_t a = k; a + 13 <= end; a++) {
+            if (strncmp(text + a, "__attribute__", 13) != 0) continue;
+            size_t b = a + 13, depth = 0;
+            while (b < end && text[b] != '(') b++;
+            for (; b < end; b++) {
+                char c = text[b];
+                if (c == '(') depth++;
+                else if (c == ')') {
+                    if (--depth == 0) break;
+                } else if (depth == 2 && (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) &&
+                           (text[b - 1] == '(' || text[b - 1] == ',' || text[b - 1] == ' ' || text[b - 1] == '\t')) {
+                    size_t e = b;
+                    while (e < end && (text[e] == '_' || (text[e] >= 'a' && text[e] <= 'z') ||
+                                       (text[e] >= 'A' && text[e] <= 'Z') || (text[e] >= '0' && text[e] <= '9')))
+                        e++;
+                    char *name = xstrndup(text + b, e - b);
+                    size_t n = e - b;
+                    if (n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__")) {
+                        char *t = xstrndup(name + 2, n - 4);
+                        free(name);
+                        name = t;
+                    }
+                    if (!sv_contains(out, name)) sv_push(out, name);
+                    free(name);
+                    b = e - 1;
+                }
+            }
+            a = b;
+        }
+        return;
+    }
+}
+
 static enum CXChildVisitResult own_attr_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -257,6 +312,11 @@ static enum CXChildVisitResult own_attr_visit(CXCursor c, CXCursor parent, CXCli
     if (!f || !clang_File_isEqual(f, a->file) || off < a->start || off > a->end) return CXChildVisit_Continue;
     char *name = attribute_name(a->tu, c);
     if (name && !sv_contains(&a->names, name)) sv_push(&a->names, name);
+    /* Written by a macro of the definition's file (the name is then the
+     * macro's): the attributes of its body. */
+    size_t len = 0;
+    const char *text = name ? (const char *)clang_getFileContents(a->tu, a->file, &len) : NULL;
+    if (text) macro_attribute_names(text, len, name, &a->names);
     free(name);
     return CXChildVisit_Continue;
 }
@@ -427,6 +487,60 @@ static char *rule_constructor(const struct fn_def *def)
     return NULL;
 }
 
+/* ---- a tag of the function's name ------------------------------------- */
+
+struct tag_find {
+    const char *name;
+    int found;
+};
+
+static int tag_named(CXCursor decl, const char *name)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_StructDecl && k != CXCursor_UnionDecl && k != CXCursor_EnumDecl && k != CXCursor_ClassDecl)
+        return 0;
+    char *s = cx_take(clang_getCursorSpelling(decl));
+    int r = s && !strcmp(s, name);
+    free(s);
+    return r;
+}
+
+static enum CXChildVisitResult tag_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct tag_find *t = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;   /* extern "C" */
+    if (k == CXCursor_TypedefDecl)   /* "typedef struct spec spec_t;" declares the tag too */
+        t->found = tag_named(clang_getTypeDeclaration(clang_getTypedefDeclUnderlyingType(c)), t->name);
+    else t->found = tag_named(c, t->name);
+    return t->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* clang 19 (19.1.7) segfaults in CodeGenModule::emitMultiVersionFunctions
+ * on a target_clones function whose name a file-scope struct, union or
+ * enum tag also has (before or after it, a forward declaration too; C and
+ * C++): libsoxr's "struct soxr_runtime_spec" and its function
+ * soxr_runtime_spec(). A tag nested in a struct or a function does not. */
+static char *rule_tag_name(struct parsed_tu *tu, const struct fn_def *def)
+{
+    if (clang_getCursorKind(def->cursor) != CXCursor_FunctionDecl) return NULL;
+    if (!is_scope_of_file(clang_getCursorSemanticParent(def->cursor))) return NULL;
+    char *name = cx_take(clang_getCursorSpelling(def->cursor));
+    if (!name || !*name) {
+        free(name);
+        return NULL;
+    }
+    struct tag_find t = {name, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu_handle(tu)), tag_visit, &t);
+    char *r = t.found ? xasprintf("a struct, union or enum tag is also named %s: clang 19 crashes (segfault) on "
+                                  "target_clones on a function named like a file-scope tag",
+                                  name)
+                      : NULL;
+    free(name);
+    return r;
+}
+
 /* ---- C++ internal linkage calling template code ------------------------ */
 
 struct template_use {
@@ -555,6 +669,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
              (d = rule_clang_incompatible_attribute(tu, def)))
         set(out, REASON_ATTRIBUTE, d);
     else if ((d = rule_constructor(def))) set(out, REASON_CONSTRUCTOR, d);
+    else if ((d = rule_tag_name(tu, def))) set(out, REASON_TAG_NAME, d);
     sv_free(&attrs);
     if (out->reason) return;
 

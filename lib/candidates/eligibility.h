@@ -31,6 +31,11 @@
  *               visibility, pure, const, section, aligned, ...)
  *   constructor a C++ constructor or destructor (GCC aliases their
  *               symbols; target_clones cannot be combined with an alias)
+ *   tag-name    a function at file scope whose name is also the tag of a
+ *               struct, union or enum declared at file scope ("struct spec"
+ *               and "struct spec spec(int)", legal C): clang 19 crashes on
+ *               target_clones there (a segfault in emitMultiVersionFunctions;
+ *               gcc 12 and clang 14 build it)
  *   intrinsics  calls a function declared in the compiler's *intrin.h /
  *               arm_neon.h headers or a __builtin_ia32_* builtin: the
  *               default clone would not compile

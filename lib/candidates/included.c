@@ -48,7 +48,14 @@ void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, siz
             eligibility_check(tu, pp, d, &el);
             g->reason = el.reason;
             g->detail = el.detail;
-            json_decref(el.note);   /* a redeclaration is not written into an included file (redecl.h) */
+            /* The row of each TU has its own copy of the note; the verdict
+             * checks that they agree (one line in the file serves all). */
+            if (el.note) {
+                const char *t = json_string_value(json_object_get(el.note, "text"));
+                g->redecl_text = t ? xstrdup(t) : NULL;
+                g->redecl_offset = (unsigned)json_integer_value(json_object_get(el.note, "insert_offset"));
+            }
+            json_decref(el.note);
             fn_def_free(d);
         }
         free(defs);
@@ -63,6 +70,7 @@ void sightings_free(struct sightings *s)
         free(s->v[i].spelled);
         free(s->v[i].spelling_why);
         free(s->v[i].detail);
+        free(s->v[i].redecl_text);
     }
     free(s->v);
     memset(s, 0, sizeof *s);
@@ -121,6 +129,23 @@ void included_verdict(const struct sighting *const *all, size_t n, const struct 
                             : xstrdup(g->detail ? g->detail : reason_name(g->reason));
     }
     if (out->reason) return;
+    for (size_t i = 1; i < n; i++) {
+        const struct sighting *a = all[0], *b = all[i];
+        if (!a->redecl_text && !b->redecl_text) continue;
+        /* Used early in one TU only (under #if): each TU's row would
+         * patch the file its own way. */
+        if (!a->redecl_text || !b->redecl_text || a->redecl_offset != b->redecl_offset ||
+            strcmp(a->redecl_text, b->redecl_text) != 0) {
+            out->reason = REASON_USED_BEFORE_DEFINITION;
+            out->detail = xasprintf("TUs %s and %s, which both compile %s, would redeclare it differently above "
+                                    "its first use ('%s' at offset %u, '%s' at offset %u), and the file takes "
+                                    "one line",
+                                    tu_name(tus, a->compile), tu_name(tus, b->compile), path_basename(a->file),
+                                    a->redecl_text ? a->redecl_text : "none", a->redecl_offset,
+                                    b->redecl_text ? b->redecl_text : "none", b->redecl_offset);
+            return;
+        }
+    }
     const char *spelling = NULL;
     char *problem = rename_problem(all, n, tus, &spelling);
     if (problem) {

@@ -40,6 +40,8 @@ struct sighting {
     int cxx;
     enum exclusion_reason reason;   /* REASON_NONE: eligible in that TU */
     char *detail;
+    char *redecl_text;       /* its redeclaration in that TU (redecl.h), NULL: none */
+    unsigned redecl_offset;
 };
 
 struct sightings {
@@ -66,7 +68,9 @@ struct included_tu {
  *    "tus": [{"source", "output", "symbol"}], "symbols": [distinct symbols],
  *    "static": bool, "spelling": the name as written (only when the symbols
  *    differ and the function is external: what FMVGEN_CLONES gets)}
- * Otherwise reason/detail say which TU excludes it and why (note NULL).
+ * Otherwise reason/detail say which TU excludes it and why (note NULL),
+ * also when two TUs would redeclare it differently (used-before-definition:
+ * the file gets one redeclaration line).
  * tus[i] names compile i. Caller frees detail and decrefs note. */
 struct included_verdict {
     enum exclusion_reason reason;

@@ -297,6 +297,79 @@ static char *excluded(unsigned use_line, const char *of_file, const char *why)
                      use_line, of_file ? " of " : "", of_file ? of_file : "", why);
 }
 
+/* ---- an included source: an existing prototype's own text ---------------- */
+
+struct proto_find {
+    CXCursor canonical;
+    CXFile file;
+    unsigned limit;
+    CXCursor found;
+};
+
+static enum CXChildVisitResult proto_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct proto_find *p = data;
+    if (clang_getCursorKind(c) != CXCursor_FunctionDecl || clang_isCursorDefinition(c)) return CXChildVisit_Continue;
+    CXFile f = NULL;
+    unsigned off = loc_offset(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL);
+    if (!f || !clang_File_isEqual(f, p->file) || off >= p->limit) return CXChildVisit_Continue;
+    if (!clang_equalCursors(clang_getCanonicalCursor(c), p->canonical)) return CXChildVisit_Continue;
+    p->found = c;
+    return CXChildVisit_Break;
+}
+
+/* A source file that TUs #include is one text for all of them, but each
+ * TU may give its macros other meanings (soxr's fft4g.c: "#define double
+ * float" in one wrapper), so libclang's types of one TU would be wrong in
+ * another. A declaration of the function that the file itself writes above
+ * limit (a forward prototype) compiles in every TU that compiles the
+ * definition: its tokens, copied below it, read alike in each. NULL when
+ * there is none, or it is not one whole declaration ("static void a(void),
+ * b(void);", a declaration not ended by ';' right after it). */
+static char *prototype_text(struct parsed_tu *tu, const struct fn_def *def, unsigned limit)
+{
+    struct proto_find p = {clang_getCanonicalCursor(def->cursor), def->cxfile, limit, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu_handle(tu)), proto_visit, &p);
+    if (clang_Cursor_isNull(p.found)) return NULL;
+    CXSourceRange r = clang_getCursorExtent(p.found);
+    size_t len = 0;
+    const char *text = tu_file_text(tu, def->cxfile, &len);
+    unsigned end = loc_offset(clang_getRangeEnd(r), NULL, NULL, NULL);
+    while (text && end < len && (text[end] == ' ' || text[end] == '\t')) end++;
+    if (!text || end >= len || text[end] != ';') return NULL;
+    CXTranslationUnit t = tu_handle(tu);
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(t, r, &toks, &n);
+    struct strbuf sb = STRBUF_INIT;
+    int depth = 0, ok = n > 0, prev_open = 0, prev_star = 0;
+    for (unsigned i = 0; i < n && ok; i++) {
+        char *sp = cx_take(clang_getTokenSpelling(t, toks[i]));
+        if (!sp || clang_getTokenKind(toks[i]) == CXToken_Comment) {
+            free(sp);
+            continue;
+        }
+        if (!strcmp(sp, "(") || !strcmp(sp, "[")) depth++;
+        else if ((!strcmp(sp, ")") || !strcmp(sp, "]")) && depth > 0) depth--;
+        else if ((!strcmp(sp, ",") && depth == 0) || !strcmp(sp, "{") || !strcmp(sp, ";") || sp[0] == '#') ok = 0;
+        /* C spacing: "static void f(int n, float *a)" */
+        int tight = !sb.len || !strcmp(sp, "(") || !strcmp(sp, ")") || !strcmp(sp, "[") || !strcmp(sp, "]") ||
+                    !strcmp(sp, ",") || prev_open || prev_star;
+        sb_addf(&sb, "%s%s", tight ? "" : " ", sp);
+        prev_open = !strcmp(sp, "(") || !strcmp(sp, "[");
+        prev_star = !strcmp(sp, "*");
+        free(sp);
+    }
+    if (toks) clang_disposeTokens(t, toks, n);
+    if (!ok) {
+        sb_free(&sb);
+        return NULL;
+    }
+    sb_adds(&sb, ";");
+    return sb_detach(&sb);
+}
+
 /* The first use in file before limit: its index in uses, or -1. */
 static long first_use(const struct use_site *uses, size_t n, unsigned limit)
 {
@@ -350,10 +423,7 @@ int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *o
     clang_getExpansionLocation(clang_getRangeStart(top), &ef, NULL, NULL, &eoff);
     clang_getExpansionLocation(clang_getRangeEnd(top), NULL, NULL, NULL, &top_end);
     size_t start = file_scope_line_start(tu, def->cxfile, text, len, eoff);
-    if (!tu_is_main_file(tu, def->cxfile)) {
-        reason = xstrdup("it is defined in a source file TUs #include, where each TU may spell its types "
-                         "differently");
-    } else if (!text || !ef || !clang_File_isEqual(ef, def->cxfile)) {
+    if (!text || !ef || !clang_File_isEqual(ef, def->cxfile)) {
         reason = xstrdup("the declaration holding the use cannot be read");
     } else if (top_end > def->offset) {
         reason = xstrdup("the use and the definition are in one top-level block");
@@ -364,7 +434,15 @@ int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *o
     if (!reason) {
         out->offset = (unsigned)start;
         out->line = line_at(text, start);
-        out->text = redecl_text(tu, def, &reason);
+        if (tu_is_main_file(tu, def->cxfile)) {
+            out->text = redecl_text(tu, def, &reason);
+        } else {
+            out->text = prototype_text(tu, def, out->offset);
+            if (!out->text)
+                reason = xstrdup("it is defined in a source file TUs #include, where each TU may spell its types "
+                                 "differently, and no declaration of it above that use, in that file, gives text "
+                                 "that reads alike in every TU");
+        }
     }
     if (!reason) {
         struct names_check n = {tu, def->cxfile, out->offset, out->line, NULL};

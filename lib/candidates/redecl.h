@@ -17,14 +17,20 @@
  * names), "()" for a K&R definition (a prototype would not be compatible
  * with its promoted parameters) - and checks that it can stand there: every type, typedef,
  * template or constant the signature names is declared above that line
- * (in the file, or in a header #included above it).
+ * (in the file, or in a header #included above it). In a source file that
+ * TUs #include (included.h), where each TU may give its macros other
+ * meanings, the text is instead that of a declaration the file itself
+ * writes above the line (a forward prototype), token for token: it reads
+ * alike in every TU (included.c checks that the TUs agree).
  *
  * When no redeclaration can work the function stays excluded
  * (used-before-definition) and *why says which of these holds:
  *   - the first use is in the TU's own file before the #include of the
  *     source file that defines it (the line would go into another file);
- *   - the definition is in a source file TUs #include (its types may be
- *     spelled differently by each including TU);
+ *   - the definition is in a source file TUs #include, and that file
+ *     declares it nowhere above the line (libclang's types may be spelled
+ *     differently by each including TU), or only in a declaration of
+ *     several functions ("static void a(void), b(void);");
  *   - a C++ member function (it can only be redeclared inside its class),
  *     or a function in a namespace or an extern "C" block (the line goes
  *     at file scope);

@@ -421,25 +421,42 @@ void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def
     }
 }
 
-/* "#define MACRO NAME", whitespace collapsed, "# define" too. */
-static int is_plain_rename(const struct directive *d, const char *macro, const char *name)
+/* "#define MACRO NAME", whitespace collapsed, "# define" too: NAME, or
+ * NULL when d is no such plain rename. */
+static const char *plain_rename_of(const struct directive *d, const char *macro)
 {
-    if (d->kind != PP_DEFINE || !d->defined || strcmp(d->defined, macro) != 0) return 0;
+    if (d->kind != PP_DEFINE || !d->defined || strcmp(d->defined, macro) != 0) return NULL;
     const char *p = d->text + 1;
     if (*p == ' ') p++;
-    if (strncmp(p, "define ", 7) != 0) return 0;
+    if (strncmp(p, "define ", 7) != 0) return NULL;
     p += 7;
     size_t m = strlen(macro);
-    if (strncmp(p, macro, m) != 0 || p[m] != ' ') return 0;   /* '(' : a function-like macro */
-    return !strcmp(p + m + 1, name);
+    if (strncmp(p, macro, m) != 0 || p[m] != ' ') return NULL;   /* '(' : a function-like macro */
+    p += m + 1;
+    if (!*p || (*p >= '0' && *p <= '9')) return NULL;
+    for (const char *q = p; *q; q++)
+        if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
+            return NULL;
+    return p;
+}
+
+/* Through a chain of plain renames (soxr: fft4g.c's "#define rdft
+ * lsx_rdft", aliases.h's "#define lsx_rdft _soxr_rdft"), at most depth
+ * steps. */
+static int renames_within(const struct pp_directives *pp, const char *macro, const char *name, int depth)
+{
+    if (depth <= 0) return 0;
+    for (size_t f = 0; f <= pp->nothers; f++) {
+        const struct file_directives *ds = f == 0 ? &pp->main : &pp->others[f - 1];
+        for (size_t i = 0; i < ds->n; i++) {
+            const char *to = plain_rename_of(&ds->v[i], macro);
+            if (to && (!strcmp(to, name) || renames_within(pp, to, name, depth - 1))) return 1;
+        }
+    }
+    return 0;
 }
 
 int pp_renames(const struct pp_directives *pp, const char *macro, const char *name)
 {
-    for (size_t i = 0; i < pp->main.n; i++)
-        if (is_plain_rename(&pp->main.v[i], macro, name)) return 1;
-    for (size_t f = 0; f < pp->nothers; f++)
-        for (size_t i = 0; i < pp->others[f].n; i++)
-            if (is_plain_rename(&pp->others[f].v[i], macro, name)) return 1;
-    return 0;
+    return renames_within(pp, macro, name, 8);
 }

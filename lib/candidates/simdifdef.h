@@ -46,8 +46,9 @@ const char *pp_target_pragma_at(const struct pp_directives *pp, CXFile file, uns
 /* 1 when the TU's main file or one of its project headers holds
  * "#define MACRO NAME": an object-like macro that renames to exactly NAME
  * (one of several #defines of MACRO under #if may be it: the compiled name
- * tells which one was in force). included.h uses it for functions renamed
- * per TU. */
+ * tells which one was in force), directly or through a chain of such
+ * renames ("#define rdft lsx_rdft", "#define lsx_rdft _soxr_rdft"; at most
+ * 8). included.h uses it for functions renamed per TU. */
 int pp_renames(const struct pp_directives *pp, const char *macro, const char *name);
 
 /* 1 when name is a compiler macro that says which SIMD instructions the

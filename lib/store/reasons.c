@@ -20,6 +20,7 @@ static const char *const NAMES[] = {
     [REASON_INLINE_ASM] = "inline-asm",
     [REASON_USED_BEFORE_DEFINITION] = "used-before-definition",
     [REASON_INTERNAL_TEMPLATE] = "internal-template",
+    [REASON_TAG_NAME] = "tag-name",
     [REASON_NOT_FOUND] = "not-found",
 };
 

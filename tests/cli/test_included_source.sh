@@ -5,8 +5,12 @@
 # and wrap_b.c with different #defines; wrap_b.c renames the external
 # functions by macro and calls kernel_dot before its #include.
 # For gcc, clang-14 and clang-19 (when installed):
-#   - candidates: kernel_sum (kernel_sum_b in wrap_b.c: both symbols known,
-#     one entry per compiled name), the static kernel_mix, kernel_dot_twice;
+#   - candidates: kernel_sum (kernel_sum_b in wrap_b.c, renamed through a
+#     chain of two plain #defines: both symbols known, one entry per
+#     compiled name), the static kernel_mix, kernel_dot_twice,
+#     and kernel_acc, used above its definition and declared above that use
+#     with a type each wrapper #defines differently: the patch redeclares it
+#     from that declaration's own text (note redeclared), one line for both;
 #   - kernel_dot is excluded everywhere (used before its definition in
 #     wrap_b.c, named in the reason); kernel_add_a/_b (named by a
 #     function-like macro) excluded as 'macro', "renamed by macro in TU";
@@ -36,7 +40,7 @@ for cc in gcc clang-14 clang-19; do
   json=$("$FMVGEN" list --json)
   expect_eq "$cc: candidates" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status == "candidate") | .name] | unique | join(",")')" \
-    "kernel_dot_twice,kernel_mix,kernel_sum,kernel_sum_b,other_scale"
+    "kernel_acc,kernel_dot_twice,kernel_mix,kernel_sum,kernel_sum_b,other_scale"
   expect_eq "$cc: kernel_sum knows both TUs' symbols" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "kernel_sum") | .notes[]
         | select(.kind == "included-source") | .symbols[]] | join(",")')" "kernel_sum,kernel_sum_b"
@@ -53,7 +57,15 @@ for cc in gcc clang-14 clang-19; do
     "used-before-definition"
   expect_match "$cc: the reason names the TU that uses it early" \
     "$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "kernel_dot") | .detail')" \
-    '^in TU wrap_b.c, which also compiles kernel.c: used at line 13 of wrap_b.c'
+    '^in TU wrap_b.c, which also compiles kernel.c: used at line 15 of wrap_b.c'
+  expect_eq "$cc: kernel_acc's redeclaration copies its declaration's text" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "kernel_acc") | .notes[]
+        | select(.kind == "redeclared") | .text] | unique | join("|")')" \
+    "static void kernel_acc(KERNEL_ACC *restrict acc, const unsigned *restrict src, int n);"
+  expect_match "$cc: kernel_acc compiled by both wrappers" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "kernel_acc") | .notes[]
+        | select(.kind == "included-source") | .tus[] | .output | split("/") | last] | join(",")')" \
+    "wrap_a.o,wrap_b.o"
   expect_match "$cc: function-like rename excluded" \
     "$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "kernel_add_a") | .reason + ": " + .detail')" \
     "^macro: renamed by macro in TU wrap_a.c \\(to kernel_add_a\\): its name is written KERNEL_NAME"
@@ -64,15 +76,18 @@ for cc in gcc clang-14 clang-19; do
 
   "$FMVGEN" patch -o "$TMP/fmv-$cc.patch" 2>/dev/null
   expect_eq "$cc: patch exit" "$?" 0
-  added=$(grep '^+FMVGEN_CLONES' "$TMP/fmv-$cc.patch" | sort | tr '\n' ' ')
+  added=$(grep -E '^\+FMVGEN_CLONES(_STATIC|\([a-z_]+\))$' "$TMP/fmv-$cc.patch" | sort | tr '\n' ' ')
   expect_eq "$cc: one attribute line per definition" "$added" \
-    "+FMVGEN_CLONES(kernel_dot_twice) +FMVGEN_CLONES(kernel_sum) +FMVGEN_CLONES_STATIC +FMVGEN_CLONES_STATIC "
+    "+FMVGEN_CLONES(kernel_dot_twice) +FMVGEN_CLONES(kernel_sum) +FMVGEN_CLONES_STATIC +FMVGEN_CLONES_STATIC +FMVGEN_CLONES_STATIC "
+  expect_eq "$cc: one redeclaration line, above the use, in kernel.c" \
+    "$(awk '/^--- a\/kernel.c/{f=1;next} /^--- /{f=0} f && /^\+FMVGEN_CLONES_STATIC static/' "$TMP/fmv-$cc.patch")" \
+    "+FMVGEN_CLONES_STATIC static void kernel_acc(KERNEL_ACC *restrict acc, const unsigned *restrict src, int n);"
   expect_match "$cc: a static hidden by a macro is marked static" "$(cat "$TMP/fmv-$cc.patch")" \
     $'\\+FMVGEN_CLONES_STATIC\n LOCAL\\(void\\)\n other_scale\\('
   expect_match "$cc: list says why" "$("$FMVGEN" list)" 'static-macro: internal linkage through the macro LOCAL' 
   expect_eq "$cc: kernel.c's attribute lines" \
     "$(awk '/^--- a\/kernel.c/{f=1;next} /^--- /{f=0} f && /^\+FMVGEN_CLONES/' "$TMP/fmv-$cc.patch" | tr '\n' ' ')" \
-    "+FMVGEN_CLONES(kernel_sum) +FMVGEN_CLONES_STATIC "
+    "+FMVGEN_CLONES_STATIC static void kernel_acc(KERNEL_ACC *restrict acc, const unsigned *restrict src, int n); +FMVGEN_CLONES(kernel_sum) +FMVGEN_CLONES_STATIC +FMVGEN_CLONES_STATIC "
   make -s clean
   patch -p1 --dry-run <"$TMP/fmv-$cc.patch" >"$TMP/dry-$cc" 2>&1
   expect_eq "$cc: patch -p1 --dry-run exit" "$?" 0
@@ -87,10 +102,12 @@ for cc in gcc clang-14 clang-19; do
     expect_match "$cc: $fn is a dispatched (ifunc) symbol" "$syms" "[iI] $fn\$"
   done
   if [ "$cc" = clang-14 ]; then
-    expect_no_match "clang-14: static functions get no clones" "$syms" "(kernel_mix|other_scale)\\.(arch_x86|avx)"
+    expect_no_match "clang-14: static functions get no clones" "$syms" "(kernel_mix|other_scale|kernel_acc)\\.(arch_x86|avx)"
   else
     expect_eq "$cc: both TUs' kernel_mix are cloned" \
       "$(printf '%s\n' "$syms" | grep -cE '[tT] kernel_mix\.(arch_x86-64-v3|arch_x86_64_v3)')" 2
+    expect_eq "$cc: both TUs' kernel_acc are cloned" \
+      "$(printf '%s\n' "$syms" | grep -cE '[tT] kernel_acc\.(arch_x86-64-v3|arch_x86_64_v3)')" 2
   fi
   expect_no_match "$cc: no clones of an excluded function" "$syms" "kernel_dot\\.(arch_x86|avx)"
   expect_eq "$cc: patched output" "$(./prog)" "$BASE"

@@ -46,9 +46,12 @@ static const struct {
     {"derived_switch", "derived_switch", NULL, 117},
     {"local_derived", "local_derived", NULL, 132},
     {"api_macro_fn", "api_macro_fn", NULL, 139},
-    {"hot_prev_line", "hot_prev_line", NULL, 144},
+    {"hot_prev_line", "hot_prev_line", "attribute", 144},   /* hot from PROJ_HOT: clang refuses it */
     {"under_pragma", "under_pragma", "attribute", 151},
     {"after_pragma", "after_pragma", NULL, 153},
+    {"tagged_fn", "tagged_fn", "tag-name", 159},
+    {"nested_tag", "nested_tag", NULL, 161},
+    {"never_inlined", "never_inlined", "attribute", 166},
 };
 
 static int64_t add_c_rules(struct store *st, const char *variant)

@@ -130,6 +130,45 @@ static void test_excluded_in_one_tu_is_excluded_everywhere(void **state)
     free(v.detail);
 }
 
+/* Each TU's redeclaration (redecl.h) goes into the one file: alike in
+ * every TU it is a candidate; different, or written by one TU only, it is
+ * excluded, saying both. */
+static void test_redeclarations_must_agree(void **state)
+{
+    (void)state;
+    const char *proto = "static void f(T *a, int n);";
+    struct sighting a = seen(0, "f", "f", 1), b = seen(1, "f", "f", 1);
+    a.redecl_text = b.redecl_text = (char *)proto;
+    a.redecl_offset = b.redecl_offset = 40;
+    const struct sighting *all[] = {&a, &b};
+    struct included_verdict v;
+    included_verdict(all, 2, TUS, &v);
+    assert_int_equal(v.reason, REASON_NONE);
+    assert_non_null(v.note);
+    json_decref(v.note);
+
+    b.redecl_text = (char *)"static void f(float *a, int n);";
+    included_verdict(all, 2, TUS, &v);
+    assert_int_equal(v.reason, REASON_USED_BEFORE_DEFINITION);
+    assert_string_equal(v.detail, "TUs k-8.c and k-12.c, which both compile k.c, would redeclare it differently above "
+                                  "its first use ('static void f(T *a, int n);' at offset 40, 'static void f(float "
+                                  "*a, int n);' at offset 40), and the file takes one line");
+    assert_null(v.note);
+    free(v.detail);
+
+    b.redecl_text = NULL;   /* used early in k-8.c only */
+    included_verdict(all, 2, TUS, &v);
+    assert_int_equal(v.reason, REASON_USED_BEFORE_DEFINITION);
+    assert_non_null(strstr(v.detail, "'none' at offset"));
+    free(v.detail);
+
+    b.redecl_text = (char *)proto;
+    b.redecl_offset = 41;
+    included_verdict(all, 2, TUS, &v);
+    assert_int_equal(v.reason, REASON_USED_BEFORE_DEFINITION);
+    free(v.detail);
+}
+
 static void test_no_sightings(void **state)
 {
     (void)state;
@@ -147,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_renamed_static_needs_no_spelling),
         cmocka_unit_test(test_renamed_otherwise_is_excluded),
         cmocka_unit_test(test_excluded_in_one_tu_is_excluded_everywhere),
+        cmocka_unit_test(test_redeclarations_must_agree),
         cmocka_unit_test(test_no_sightings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

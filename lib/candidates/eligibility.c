@@ -677,7 +677,11 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     CXCursor body = body_of(def->cursor);
     if (!clang_Cursor_isNull(body)) clang_visitChildren(body, body_visit, &scan);
     if (scan.intrinsic)
-        set(out, REASON_INTRINSICS, xasprintf("%s: the default clone would not compile", scan.intrinsic));
+        set(out, REASON_INTRINSICS,
+            xasprintf("%s: hand-written SIMD, its instructions chosen by its author (clones would re-encode "
+                      "them at most; where they need more than the baseline, the default clone would not "
+                      "compile)",
+                      scan.intrinsic));
     else if (scan.asm_line)
         set(out, REASON_INLINE_ASM,
             xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));

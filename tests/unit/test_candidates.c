@@ -91,7 +91,7 @@ static void test_details_name_what_blocks(void **state)
         {"has_target", "target))"},     {"has_clones", "target_clones"}, {"is_weak", "weak"},
         {"is_naked", "naked"},          {"plain_inline", "inline"},      {"gnu_inline_kw", "static inline"},
         {"extern_inline", "extern inline"}, {"always", "always_inline"},
-        {"with_intrinsics", "_mm_"},    {"with_builtin", "__builtin_ia32_pause"},
+        {"with_intrinsics", "_mm_"},    {"with_builtin", "__builtin_ia32_pause"}, {"with_intrinsics", "hand-written SIMD"},
         {"with_asm", "line 80"},        {"macro_add", "DEFINE_ADD"},     {"header_defined", "kernels.h"},
         {"under_pragma", "'#pragma GCC target(\"avx2\")' (line 150)"},
     };

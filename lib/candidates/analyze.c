@@ -38,13 +38,7 @@ static struct loop_position *positions_of(const struct wanted_list *wanted, cons
  * 0 when it does not or the object could not be read. */
 static int emitted_by_build(const struct wanted_list *wanted, const char *symbol)
 {
-    if (!wanted->object_known || !symbol) return 0;
-    size_t n = strlen(symbol);
-    for (size_t i = 0; i < wanted->object_functions.n; i++) {
-        const char *f = wanted->object_functions.v[i];
-        if (!strncmp(f, symbol, n) && (f[n] == '\0' || f[n] == '.')) return 1;
-    }
-    return 0;
+    return wanted->object_known && helpers_object_defines(&wanted->object_functions, symbol);
 }
 
 /* The note of a function declared inline that eligibility.h let through

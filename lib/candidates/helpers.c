@@ -158,6 +158,17 @@ static enum CXChildVisitResult callee_visit(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Recurse;
 }
 
+int helpers_object_defines(const struct strvec *object_functions, const char *symbol)
+{
+    if (!object_functions || !symbol) return 0;
+    size_t n = strlen(symbol);
+    for (size_t i = 0; i < object_functions->n; i++) {
+        const char *f = object_functions->v[i];
+        if (!strncmp(f, symbol, n) && (f[n] == '\0' || f[n] == '.')) return 1;
+    }
+    return 0;
+}
+
 /* Adds to v the static functions of f's file that f calls (and they call,
  * and so on) and that the build inlined everywhere - no symbol of their own
  * in the compile's object (object_functions, which must hold f's) - when
@@ -168,7 +179,7 @@ static enum CXChildVisitResult callee_visit(CXCursor c, CXCursor parent, CXClien
 static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
                                   const struct strvec *object_functions, struct maybe_helper **vp, size_t nv)
 {
-    if (!object_functions || !sv_contains(object_functions, f->symbol)) return nv;
+    if (!object_functions || !helpers_object_defines(object_functions, f->symbol)) return nv;
     struct callee_walk w = {f->cxfile, STRVEC_INIT, NULL, 0};
     char *path = cx_take(clang_getFileName(f->cxfile));
     size_t next = 0;   /* the helper whose callees are walked after f's */
@@ -180,7 +191,7 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
             struct fn_def d;
             int keep = locate_by_line(tu, path, (int)w.lines[i], &d) == DEF_FOUND && !fn_def_same(&d, f) &&
                        clang_getCursorLinkage(d.cursor) == CXLinkage_Internal && tu_is_main_file(tu, d.cxfile) &&
-                       !sv_contains(object_functions, d.symbol) && holds_loop(d.cursor);
+                       !helpers_object_defines(object_functions, d.symbol) && holds_loop(d.cursor);
             for (size_t k = 0; k < nv && keep; k++) keep = !fn_def_same(&(*vp)[k].def, &d);
             char *why = keep ? not_inlinable(tu, pp, &d, NULL) : NULL;
             if (!keep || why) {

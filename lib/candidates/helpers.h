@@ -63,4 +63,10 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
                   const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
                   const struct strvec *object_functions, json_t *notes);
 
+/* 1 when object_functions (a compile's, elf_object_functions) holds symbol
+ * as a function of its own, or only GCC's out-of-line copies of it
+ * ("f.constprop.0.isra.0", "f.part.0"): the build did not inline it
+ * everywhere. 0 when it does not, or object_functions is NULL. */
+int helpers_object_defines(const struct strvec *object_functions, const char *symbol);
+
 #endif

@@ -103,6 +103,32 @@ int redecl_is_knr(struct parsed_tu *tu, const struct fn_def *def)
     return knr;
 }
 
+static enum CXChildVisitResult visibility_attr_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_VisibilityAttr) return CXChildVisit_Continue;
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+/* The definition's own visibility attribute, as the redeclaration must
+ * repeat it ("" when it has none): clang 19 gives the dispatcher the
+ * visibility of the first multi-versioned declaration, so a redeclaration
+ * without the attribute of an EXPORT definition in a -fvisibility=hidden
+ * file would hide the exported function. */
+static const char *visibility_attr(const struct fn_def *def)
+{
+    int has = 0;
+    clang_visitChildren(def->cursor, visibility_attr_visit, &has);
+    if (!has) return "";
+    switch (clang_getCursorVisibility(def->cursor)) {
+    case CXVisibility_Hidden: return "__attribute__((visibility(\"hidden\"))) ";
+    case CXVisibility_Protected: return "__attribute__((visibility(\"protected\"))) ";
+    case CXVisibility_Default: return "__attribute__((visibility(\"default\"))) ";
+    default: return "";
+    }
+}
+
 char *redecl_text(struct parsed_tu *tu, const struct fn_def *def, char **why)
 {
     *why = cannot_redeclare(tu, def);
@@ -137,6 +163,8 @@ char *redecl_text(struct parsed_tu *tu, const struct fn_def *def, char **why)
     enum CXLinkageKind link = clang_getCursorLinkage(def->cursor);
     if (clang_Cursor_getStorageClass(def->cursor) == CX_SC_Static || link == CXLinkage_Internal)
         sb_adds(&sb, "static ");
+    else
+        sb_adds(&sb, visibility_attr(def));
     size_t rn = strlen(ret);
     sb_addf(&sb, "%s%s%s(", ret, rn && ret[rn - 1] == '*' ? "" : " ", name);
     if (ft.kind == CXType_FunctionNoProto || redecl_is_knr(tu, def)) {

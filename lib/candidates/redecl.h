@@ -11,7 +11,9 @@
  *
  * This module finds the first use, the line, and the declaration's text -
  * written from libclang's view of the definition: storage class (static
- * for internal linkage), return type, name, parameters with their types as
+ * for internal linkage), the definition's own visibility attribute
+ * (EXPORT in a -fvisibility=hidden file: clang 19 gives the dispatcher
+ * the visibility of the first multi-versioned declaration), return type, name, parameters with their types as
  * written (C; typedef names kept, macros expanded) or canonical (C++,
  * where a written name may depend on a using-directive; no parameter
  * names), "()" for a K&R definition (a prototype would not be compatible

@@ -323,9 +323,15 @@ static enum CXChildVisitResult own_attr_visit(CXCursor c, CXCursor parent, CXCli
 
 /* Clang 14 and 19 refuse target_clones next to these attributes on the same
  * declaration ("attribute 'target_clones' multiversioning cannot be combined
- * with attribute 'noinline'"; each measured here; GCC accepts them all). */
+ * with attribute 'noinline'"; each measured here; GCC accepts them all) -
+ * but only on the function's first declaration: after a plain one (a
+ * header's prototype, as libraries that export with a macro on their
+ * definitions have), both build it (measured for each attribute below that
+ * a test names: visibility, noinline, hot, cold, used, const, section,
+ * aligned, constructor, flatten, minsize, warn_unused_result). */
 static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struct fn_def *def)
 {
+    if (!clang_equalCursors(clang_getCanonicalCursor(def->cursor), def->cursor)) return NULL;
     static const char *const CLANG_REFUSES[] = {
         "noinline", "cold", "hot", "flatten", "used", "visibility", "pure", "const", "unused", "maybe_unused",
         "warn_unused_result", "nodiscard", "aligned", "section", "no_sanitize", "no_sanitize_address",

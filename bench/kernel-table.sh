@@ -120,30 +120,7 @@ for ((c = 0; c < ${#labels[@]}; c++)); do
   done
 done
 
-# ratio A/B of geometric means with a Welch 95% interval on log times:
-# prints "ratio lo hi logdiff variance-of-logdiff welch-df-denominator"
-ratio() {   # "TIMES-A" "TIMES-B"
-  awk -v A="$1" -v B="$2" '
-    function tq(df) {   # two-sided 95% t quantile
-      split("12.71 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", t, " ")
-      if (df < 1) df = 1
-      return df <= 20 ? t[int(df)] : (df <= 30 ? 2.05 : 1.98)
-    }
-    function stats(s, out,   a, i, k, m, v) {
-      k = split(s, a, " "); m = 0; for (i = 1; i <= k; i++) { a[i] = log(a[i] > 0 ? a[i] : 1e-4); m += a[i] }
-      m /= k; v = 0; for (i = 1; i <= k; i++) v += (a[i] - m) ^ 2
-      out["n"] = k; out["m"] = m; out["v"] = k > 1 ? v / (k - 1) : 0
-    }
-    BEGIN {
-      stats(A, a); stats(B, b)
-      d = a["m"] - b["m"]; qa = a["v"] / a["n"]; qb = b["v"] / b["n"]; se = sqrt(qa + qb)
-      df = (qa + qb) > 0 ? (qa + qb) ^ 2 / ((a["n"] > 1 ? qa ^ 2 / (a["n"] - 1) : 0) + (b["n"] > 1 ? qb ^ 2 / (b["n"] - 1) : 0) + 1e-300) : 1
-      h = tq(df) * se
-      den = (a["n"] > 1 ? qa ^ 2 / (a["n"] - 1) : 0) + (b["n"] > 1 ? qb ^ 2 / (b["n"] - 1) : 0)
-      printf "%.4f %.4f %.4f %.6f %.8g %.8g\n", exp(d), exp(d - h), exp(d + h), d, qa + qb, den
-    }'
-}
-median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/stats.sh"
 
 base=${names[0]}
 others=("${names[@]:1}")

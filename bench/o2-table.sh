@@ -160,29 +160,7 @@ for ((w = 0; w < ${#runs[@]}; w++)); do
   done
 done
 
-# ratio A/B of geometric means with a Welch 95% interval on log times:
-# prints "ratio lo hi"
-ratio() {   # "TIMES-A" "TIMES-B"
-  awk -v A="$1" -v B="$2" '
-    function tq(df) {   # two-sided 95% t quantile
-      split("12.71 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", t, " ")
-      if (df < 1) df = 1
-      return df <= 20 ? t[int(df)] : (df <= 30 ? 2.05 : 1.98)
-    }
-    function stats(s, out,   a, i, k, m, v) {
-      k = split(s, a, " "); m = 0; for (i = 1; i <= k; i++) { a[i] = log(a[i] > 0 ? a[i] : 1e-4); m += a[i] }
-      m /= k; v = 0; for (i = 1; i <= k; i++) v += (a[i] - m) ^ 2
-      out["n"] = k; out["m"] = m; out["v"] = k > 1 ? v / (k - 1) : 0
-    }
-    BEGIN {
-      stats(A, a); stats(B, b)
-      d = a["m"] - b["m"]; qa = a["v"] / a["n"]; qb = b["v"] / b["n"]; se = sqrt(qa + qb)
-      df = (qa + qb) > 0 ? (qa + qb) ^ 2 / ((a["n"] > 1 ? qa ^ 2 / (a["n"] - 1) : 0) + (b["n"] > 1 ? qb ^ 2 / (b["n"] - 1) : 0) + 1e-300) : 1
-      h = tq(df) * se
-      printf "%.4f %.4f %.4f\n", exp(d), exp(d - h), exp(d + h)
-    }'
-}
-median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/stats.sh"
 
 declare -A code
 for b in "${names[@]}"; do code[$b]=$(code_bytes "$(in_copy "$b")"); done
@@ -193,11 +171,11 @@ for ((w = 0; w < ${#runs[@]}; w++)); do
   echo "-- workload $((w + 1)): ${runs[$w]}"
   printf '  %-9s %9s %26s %s\n' build cpu-s ratio output
   for b in "${names[@]}"; do
-    read -r rr lo hi < <(ratio "${cpu[$w.baseline]}" "${cpu[$w.$b]}")
+    read -r rr lo hi _ < <(ratio "${cpu[$w.baseline]}" "${cpu[$w.$b]}")
     printf '  %-9s %9.3f %8.3fx [%6.3f, %6.3f] %s\n' "$b" "$(median <<<"${cpu[$w.$b]}")" "$rr" "$lo" "$hi" "${same[$w.$b]}"
     case $b in selected) sr=$rr ;; v3-nofma) nr=$rr ;; v3) vr=$rr ;; esac
   done
-  read -r svn svl svh < <(ratio "${cpu[$w.v3-nofma]}" "${cpu[$w.selected]}")
+  read -r svn svl svh _ < <(ratio "${cpu[$w.v3-nofma]}" "${cpu[$w.selected]}")
   awk -v s="$sr" -v f="$nr" -v v="$vr" -v a="$svn" -v l="$svl" -v h="$svh" 'BEGIN {
     printf "  selected vs v3-nofma %.3fx [%.3f, %.3f]; share of the v3-nofma gain reached: %s; selected vs v3: %.3fx\n",
       a, l, h, (f > 1.0) ? sprintf("%.0f%%", 100 * (s - 1) / (f - 1)) : "n/a (v3-nofma gains nothing)", (v > 0) ? s / v : 0 }'

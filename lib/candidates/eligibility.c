@@ -244,63 +244,9 @@ struct own_attrs {
     CXTranslationUnit tu;
     CXFile file;
     unsigned start, end;
+    const struct pp_directives *pp;   /* NULL: macros not looked into */
     struct strvec names;
 };
-
-/* The names in the __attribute__((...)) lists of the body of "#define
- * macro" in text ("#define NEVER_INLINE(t) t __attribute__ ((noinline))":
- * noinline). libclang names an attribute a macro writes by the macro's
- * name at the use (its spelling locations are the expansion's), so the
- * name has to come from the definition. */
-static void macro_attribute_names(const char *text, size_t len, const char *macro, struct strvec *out)
-{
-    size_t mn = strlen(macro);
-    for (size_t i = 0; text && i + 1 < len; i++) {
-        if (text[i] != '#' || (i > 0 && text[i - 1] != '\n' && text[i - 1] != ' ' && text[i - 1] != '\t')) continue;
-        size_t k = i + 1;
-        while (k < len && (text[k] == ' ' || text[k] == '\t')) k++;
-        if (k + 6 > len || strncmp(text + k, "define", 6) != 0) continue;
-        k += 6;
-        while (k < len && (text[k] == ' ' || text[k] == '\t')) k++;
-        if (k + mn > len || strncmp(text + k, macro, mn) != 0) continue;
-        k += mn;
-        if (k < len && (text[k] == '_' || (text[k] >= 'a' && text[k] <= 'z') || (text[k] >= 'A' && text[k] <= 'Z') ||
-                        (text[k] >= '0' && text[k] <= '9')))
-            continue;
-        size_t end = k;   /* the body: to the end of the line, with continuations */
-        while (end < len && !(text[end] == '\n' && text[end - 1] != '\\')) end++;
-        for (size_t a = k; a + 13 <= end; a++) {
-            if (strncmp(text + a, "__attribute__", 13) != 0) continue;
-            size_t b = a + 13, depth = 0;
-            while (b < end && text[b] != '(') b++;
-            for (; b < end; b++) {
-                char c = text[b];
-                if (c == '(') depth++;
-                else if (c == ')') {
-                    if (--depth == 0) break;
-                } else if (depth == 2 && (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) &&
-                           (text[b - 1] == '(' || text[b - 1] == ',' || text[b - 1] == ' ' || text[b - 1] == '\t')) {
-                    size_t e = b;
-                    while (e < end && (text[e] == '_' || (text[e] >= 'a' && text[e] <= 'z') ||
-                                       (text[e] >= 'A' && text[e] <= 'Z') || (text[e] >= '0' && text[e] <= '9')))
-                        e++;
-                    char *name = xstrndup(text + b, e - b);
-                    size_t n = e - b;
-                    if (n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__")) {
-                        char *t = xstrndup(name + 2, n - 4);
-                        free(name);
-                        name = t;
-                    }
-                    if (!sv_contains(out, name)) sv_push(out, name);
-                    free(name);
-                    b = e - 1;
-                }
-            }
-            a = b;
-        }
-        return;
-    }
-}
 
 static enum CXChildVisitResult own_attr_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -312,11 +258,9 @@ static enum CXChildVisitResult own_attr_visit(CXCursor c, CXCursor parent, CXCli
     if (!f || !clang_File_isEqual(f, a->file) || off < a->start || off > a->end) return CXChildVisit_Continue;
     char *name = attribute_name(a->tu, c);
     if (name && !sv_contains(&a->names, name)) sv_push(&a->names, name);
-    /* Written by a macro of the definition's file (the name is then the
-     * macro's): the attributes of its body. */
-    size_t len = 0;
-    const char *text = name ? (const char *)clang_getFileContents(a->tu, a->file, &len) : NULL;
-    if (text) macro_attribute_names(text, len, name, &a->names);
+    /* Written by a macro (libclang then names the macro): the attributes
+     * its #define writes. */
+    if (name && a->pp) pp_macro_attributes(a->pp, name, &a->names);
     free(name);
     return CXChildVisit_Continue;
 }
@@ -329,7 +273,8 @@ static enum CXChildVisitResult own_attr_visit(CXCursor c, CXCursor parent, CXCli
  * definitions have), both build it (measured for each attribute below that
  * a test names: visibility, noinline, hot, cold, used, const, section,
  * aligned, constructor, flatten, minsize, warn_unused_result). */
-static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struct fn_def *def)
+static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struct pp_directives *pp,
+                                               const struct fn_def *def)
 {
     if (!clang_equalCursors(clang_getCanonicalCursor(def->cursor), def->cursor)) return NULL;
     static const char *const CLANG_REFUSES[] = {
@@ -339,7 +284,7 @@ static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struc
         "constructor", "destructor", NULL};
     /* From the insert line: leading attributes stand before the extent. */
     unsigned start = def->insert_offset < def->offset ? def->insert_offset : def->offset;
-    struct own_attrs a = {tu_handle(tu), def->cxfile, start, def->end_offset, STRVEC_INIT};
+    struct own_attrs a = {tu_handle(tu), def->cxfile, start, def->end_offset, pp, STRVEC_INIT};
     clang_visitChildren(def->cursor, own_attr_visit, &a);
     char *r = NULL;
     for (const char *const *b = CLANG_REFUSES; *b && !r; b++)
@@ -672,7 +617,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, REASON_VARIADIC, xstrdup("variadic function (takes ...)"));
     else if ((d = rule_attribute(&attrs)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)) ||
-             (d = rule_clang_incompatible_attribute(tu, def)))
+             (d = rule_clang_incompatible_attribute(tu, pp, def)))
         set(out, REASON_ATTRIBUTE, d);
     else if ((d = rule_constructor(def))) set(out, REASON_CONSTRUCTOR, d);
     else if ((d = rule_tag_name(tu, def))) set(out, REASON_TAG_NAME, d);

@@ -460,3 +460,44 @@ int pp_renames(const struct pp_directives *pp, const char *macro, const char *na
 {
     return renames_within(pp, macro, name, 8);
 }
+
+static int ident_char(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The names in the __attribute__((...)) lists of text: "t __attribute__
+ * ((noinline, hot))": noinline, hot; "__noinline__" as noinline. */
+static void attribute_names_in(const char *text, struct strvec *out)
+{
+    for (const char *a = strstr(text, "__attribute__"); a; a = strstr(a, "__attribute__")) {
+        const char *b = strchr(a + 13, '(');
+        int depth = 0;
+        for (; b && *b; b++) {
+            if (*b == '(') depth++;
+            else if (*b == ')' && --depth == 0) break;
+            else if (depth == 2 && ident_char(*b) && !(*b >= '0' && *b <= '9') &&
+                     (b[-1] == '(' || b[-1] == ',' || b[-1] == ' ')) {
+                const char *e = b;
+                while (ident_char(*e)) e++;
+                size_t n = (size_t)(e - b);
+                char *name = n > 4 && !strncmp(b, "__", 2) && !strncmp(e - 2, "__", 2) ? xstrndup(b + 2, n - 4)
+                                                                                      : xstrndup(b, n);
+                if (!sv_contains(out, name)) sv_push(out, name);
+                free(name);
+                b = e - 1;
+            }
+        }
+        a = b && *b ? b : a + 13;
+    }
+}
+
+void pp_macro_attributes(const struct pp_directives *pp, const char *macro, struct strvec *out)
+{
+    for (size_t f = 0; f <= pp->nothers; f++) {
+        const struct file_directives *ds = f == 0 ? &pp->main : &pp->others[f - 1];
+        for (size_t i = 0; i < ds->n; i++)
+            if (ds->v[i].kind == PP_DEFINE && ds->v[i].defined && !strcmp(ds->v[i].defined, macro))
+                attribute_names_in(ds->v[i].text, out);
+    }
+}

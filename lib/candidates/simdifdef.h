@@ -51,6 +51,13 @@ const char *pp_target_pragma_at(const struct pp_directives *pp, CXFile file, uns
  * 8). included.h uses it for functions renamed per TU. */
 int pp_renames(const struct pp_directives *pp, const char *macro, const char *name);
 
+/* The attribute names that "#define MACRO ..." writes, in the TU's main
+ * file or one of its project headers ("#define NEVER_INLINE(t) t
+ * __attribute__((noinline))": noinline; "__hot__" as hot), appended to out
+ * without repeats. libclang names an attribute a macro writes by the
+ * macro, so eligibility.h reads them here. */
+void pp_macro_attributes(const struct pp_directives *pp, const char *macro, struct strvec *out);
+
 /* 1 when name is a compiler macro that says which SIMD instructions the
  * compile enables (__AVX2__, __SSE4_1__, __AVX512F__, __FMA__, __ARM_NEON). */
 int is_simd_macro(const char *name);

@@ -52,6 +52,8 @@ static const struct {
     {"tagged_fn", "tagged_fn", "tag-name", 159},
     {"nested_tag", "nested_tag", NULL, 161},
     {"never_inlined", "never_inlined", "attribute", 166},
+    {"header_noinline", "header_noinline", "attribute", 171},   /* noinline from kernels.h's macro */
+    {"noinline_after_proto", "noinline_after_proto", NULL, 176},   /* not its first declaration */
 };
 
 static int64_t add_c_rules(struct store *st, const char *variant)

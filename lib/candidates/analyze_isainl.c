@@ -29,6 +29,10 @@
  * A callee that has a row already (its loops, inlined.h) takes the score
  * and evidence when it has none, and the kind that says more.
  *
+ * A callee that has no row says so on each host, with that host's share.
+ * Callees from system headers (the intrinsics of <xmmintrin.h>, libc
+ * inlines) are never patched: each host names them all in one note.
+ *
  * An excluded host with ISA evidence and no callee credited gets an
  * "isa-unattributed" note: built without -g there are no inline frames to
  * attribute by; else its gains are its own code's. */
@@ -98,10 +102,12 @@ static int has_note_kind(const struct fn_row *r, const char *kind)
 }
 
 /* The row of one callee credited with shares of excluded hosts; NULL, or
- * why the callee has none (caller frees), said on its hosts. */
+ * why the callee has none (caller frees), said on its hosts. A callee
+ * defined in a system header (an intrinsic, a libc inline) has no row and
+ * no reason: *system_header gets its header's name (caller frees). */
 static char *add_callee(struct parsed_tu *tu, struct pp_directives *pp, const struct compile_row *c,
                         const struct wanted_list *wanted, const struct fn_def *seen, size_t nseen,
-                        struct row_list *rows, const char *callee, struct credited *cr)
+                        struct row_list *rows, const char *callee, struct credited *cr, char **system_header)
 {
     struct fn_def def;
     size_t nsame = 0;
@@ -115,6 +121,11 @@ static char *add_callee(struct parsed_tu *tu, struct pp_directives *pp, const st
                                      callee);
     }
     if (!tu_is_main_file(tu, def.cxfile)) {
+        if (clang_Location_isInSystemHeader(clang_getCursorLocation(def.cursor))) {
+            *system_header = xstrdup(def.file ? path_basename(def.file) : "a system header");
+            fn_def_free(&def);
+            return NULL;
+        }
         char *why = xasprintf("%s is defined in %s, not in this file: a header's function is not patched", callee,
                               def.file ? def.file : "another file");
         fn_def_free(&def);
@@ -172,18 +183,37 @@ static char *add_callee(struct parsed_tu *tu, struct pp_directives *pp, const st
 /* The hosts of a callee that has no row of its own say that their gains
  * in its share are attributed to no candidate, and why. */
 static void note_unlocated(struct row_list *rows, const struct credited *cr, const char *callee,
-                           const char *evidence, const char *why)
+                           const struct strvec *shares, const char *why)
 {
     for (size_t i = 0; i < cr->hosts.n; i++) {
         struct fn_row *h = &rows->v[cr->host_rows[i]];
         char *d = xasprintf("%s's gains at the target include the share of %s, a callee it inlined (isa: %s), "
                             "which no candidate takes: %s",
-                            h->display_name, callee, evidence, why);
+                            h->display_name, callee, shares->v[i], why);
         json_t *n = note_new(NOTE_ISA_UNATTRIBUTED, d);
         fn_row_add_note(h, n);
         json_decref(n);
         free(d);
     }
+}
+
+/* One note per host for all the system-header callees (intrinsics, libc
+ * inlines) whose shares of its gains no candidate takes: their evidence is
+ * in the host's own, and a header outside the project is never patched. */
+static void note_system_callees(struct fn_row *h, const struct strvec *callees)
+{
+    struct strbuf sb = STRBUF_INIT;
+    sb_add_joined(&sb, callees, ", ");
+    char *d = xasprintf("%s's gains at the target include the shares of %zu function%s from system headers that it "
+                        "inlined, which no candidate takes: %s; %s",
+                        h->display_name, callees->n, callees->n == 1 ? "" : "s", sb_str(&sb),
+                        h->reason == REASON_INTRINSICS ? "the hand-written SIMD its exclusion names"
+                                                       : "code outside the project is not patched");
+    json_t *n = note_new(NOTE_ISA_UNATTRIBUTED, d);
+    fn_row_add_note(h, n);
+    json_decref(n);
+    free(d);
+    sb_free(&sb);
 }
 
 static void note_unattributed(const struct compile_row *c, const struct wanted_list *wanted, struct row_list *rows,
@@ -244,6 +274,8 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
 {
     size_t nrows_before = rows->n;
     struct strvec done = STRVEC_INIT;
+    /* per host row: the system-header callees whose shares it holds */
+    struct strvec *sys = xcalloc(nrows_before ? nrows_before : 1, sizeof *sys);
     for (size_t i = 0; i < wanted->ninl; i++) {
         const char *callee = wanted->inl[i].name;
         if (sv_contains(&done, callee)) continue;
@@ -275,10 +307,18 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
             if (shares.n > 1) sb_addf(&cr.evidence, "%sinlined into %s: ", k ? "; " : "", cr.hosts.v[k]);
             sb_adds(&cr.evidence, shares.v[k]);
         }
-        sv_free(&shares);
-        char *why = cr.hosts.n ? add_callee(tu, pp, c, wanted, seen, nseen, rows, callee, &cr) : NULL;
-        if (why) note_unlocated(rows, &cr, callee, sb_str(&cr.evidence), why);
+        char *sysh = NULL;
+        char *why = cr.hosts.n ? add_callee(tu, pp, c, wanted, seen, nseen, rows, callee, &cr, &sysh) : NULL;
+        if (why) note_unlocated(rows, &cr, callee, &shares, why);
+        if (sysh) {
+            char *item = xasprintf("%s (%s)", callee, sysh);
+            for (size_t k = 0; k < cr.hosts.n; k++)
+                if (cr.host_rows[k] < nrows_before) sv_push(&sys[cr.host_rows[k]], item);
+            free(item);
+        }
+        free(sysh);
         free(why);
+        sv_free(&shares);
         free(cr.host_rows);
         sv_free(&cr.hosts);
         sv_free(&cr.reasons);
@@ -287,5 +327,10 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
         sv_free(&cr.dropped);
     }
     sv_free(&done);
+    for (size_t i = 0; i < nrows_before; i++) {
+        if (sys[i].n) note_system_callees(&rows->v[i], &sys[i]);
+        sv_free(&sys[i]);
+    }
+    free(sys);
     note_unattributed(c, wanted, rows, nrows_before);
 }

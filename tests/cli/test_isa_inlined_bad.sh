@@ -7,8 +7,9 @@
 #     frame on main's vroundss: main then says its dropped calls go to no
 #     candidate); bits is inlined into
 #     main and into count_bits, a candidate: bits names main as host and
-#     count_bits as "also inlined into"; the patched tree builds and prints
-#     the same;
+#     count_bits as "also inlined into"; mix_sse (intrinsics) gets one note
+#     for the <xmmintrin.h> functions it inlined, naming the header, not its
+#     path; the patched tree builds and prints the same;
 #   tests/fixtures/isa-inlined-cxx (C++): inline frames name C++ callees by
 #     short, template or mangled names; the anonymous-namespace quant is a
 #     candidate under its symbol (hosts mix and main), the template snap
@@ -60,6 +61,17 @@ check_multi() {
   expect_match "$cc: bits's note names the candidate it is also inlined into" \
     "$(j '.functions[] | select(.name=="bits") | .notes[] | select(.kind=="inlined-into") | .detail')" \
     "It was also inlined into count_bits, a candidate, whose clones call it out of line too$"
+  # the intrinsics mix_sse inlines: one note, naming headers, not paths
+  expect_eq "$cc: mix_sse excluded, one isa-unattributed note" \
+    "$(j '.functions[] | select(.name=="mix_sse") | .reason + " " + ([.notes[] | select(.kind=="isa-unattributed")] | length | tostring)')" \
+    "intrinsics 1"
+  expect_eq "$cc: mix_sse's notes name no header path" \
+    "$(j '[.functions[] | select(.name=="mix_sse") | .notes[].detail | select(test("/usr/"))] | length')" 0
+  if [ "$cc" = gcc ]; then   # clang's intrinsics are nodebug: no inline frames, no shares
+    expect_match "$cc: mix_sse's intrinsics in one note" \
+      "$(j '.functions[] | select(.name=="mix_sse") | .notes[] | select(.kind=="isa-unattributed") | .detail')" \
+      "^mix_sse's gains at the target include the shares of [0-9]+ functions? from system headers that it inlined, which no candidate takes: _mm_[a-z0-9_]+ \\(xmmintrin\\.h\\).*; the hand-written SIMD its exclusion names$"
+  fi
   if [ "$cc" != gcc ]; then
     expect_eq "$cc: quant drops (data, both shares)" "$(j '.functions[] | select(.name=="quant") | .dropped_calls | join(" ")')" \
       "floorf ceilf"

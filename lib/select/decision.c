@@ -297,7 +297,10 @@ void decide(const struct decision_input *in, struct decision *out)
             }
             if (!d->holm[v]) {
                 unadjusted = 1;
-                d->held[v] = eligible(in, f, v) && !decision_slower_somewhere(in, v, f);
+                int el = eligible(in, f, v), slower = decision_slower_somewhere(in, v, f);
+                d->held[v] = el && !slower;
+                d->n_unheld_ineligible += !el;
+                d->n_unheld_slower += el && slower;
                 continue;
             }
             any_faster = 1;

@@ -131,6 +131,10 @@ struct decision_function {
     int *holm;                  /* [v]: in the family of tests and rejected by Holm */
     int *held;                  /* [v]: significantly faster by its own interval, eligible,
                                  * slower on no workload, but not rejected by Holm */
+    /* Sets faster by their own interval, not rejected by Holm, and not held
+     * (so never retested): how many because their outputs or tests differ
+     * (not eligible), how many because they are slower on some workload */
+    int n_unheld_ineligible, n_unheld_slower;
     /* The confirmation on fresh runs (decision_confirm.h): NULL when f was
      * not retested, else [v]: the fresh runs' interval of each retested set
      * (A/A-widened; invalid for the others) */

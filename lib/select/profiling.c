@@ -436,14 +436,45 @@ static int confirm_held_back(struct select_session *s, struct profiling *pr, con
     return rc;
 }
 
+/* A function Holm held back that the confirmation did not retest says
+ * why: no run was asked for, or no set it was faster with could be
+ * selected (outputs or tests differ, slower on some workload). */
+static void note_not_retested(struct select_report *r, size_t f)
+{
+    const struct decision_function *df = &r->decision.functions[f];
+    char *why;
+    if (!r->decision.confirmation.n_asked) why = xstrdup("not retested (--confirm-runs below 2)");
+    else if (df->n_unheld_ineligible || df->n_unheld_slower) {
+        struct strbuf sb = STRBUF_INIT;
+        if (df->n_unheld_ineligible)
+            sb_addf(&sb, "%d set%s changed outputs or tests", df->n_unheld_ineligible,
+                    df->n_unheld_ineligible == 1 ? "" : "s");
+        if (df->n_unheld_slower)
+            sb_addf(&sb, "%s%d set%s significantly slower on some workload", sb.len ? ", " : "",
+                    df->n_unheld_slower, df->n_unheld_slower == 1 ? "" : "s");
+        why = xasprintf("not retested: no set it was faster with could be selected (%s)", sb_str(&sb));
+        sb_free(&sb);
+    } else {
+        return;
+    }
+    free(r->functions[f].note);
+    r->functions[f].note = xasprintf("%s; %s", decision_reason_name(DECISION_MULTIPLE_TESTS), why);
+    free(why);
+}
+
 /* Each function the confirmation retested says how it went (its verdict
- * text, select_function_verdict), with the fresh runs' interval. */
+ * text, select_function_verdict), with the fresh runs' interval; one Holm
+ * held back without a retest says why (note_not_retested). */
 static void note_retested(struct select_session *s)
 {
     struct select_report *r = &s->rep;
     const struct decision *d = &r->decision;
     for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
         const struct decision_function *df = &d->functions[f];
+        if (!df->confirm && df->reason == DECISION_MULTIPLE_TESTS && !r->functions[f].note) {
+            note_not_retested(r, f);
+            continue;
+        }
         if (!df->confirm || (df->reason != DECISION_CONFIRMED && df->reason != DECISION_MULTIPLE_TESTS)) continue;
         int v = df->reason == DECISION_CONFIRMED ? df->chosen : -1;   /* else the best retested set */
         for (size_t u = 1; df->reason != DECISION_CONFIRMED && u < r->n_variants; u++)

@@ -87,6 +87,27 @@ static void held_back(struct data *x, struct decision *d)
     assert_int_equal(need[1], 1);
 }
 
+/* Held back by Holm with a set whose outputs differ: not held, so never
+ * retested, and the decision counts why (the report says it). */
+static void test_unheld_ineligible_counted(void **state)
+{
+    (void)state;
+    struct data x;
+    struct decision d;
+    stage1(&x);
+    int fe[HF * NV];
+    for (size_t f = 0; f < HF; f++) fe[f * NV] = 0, fe[f * NV + 1] = f != 0;
+    x.in.function_eligible = fe;
+    decide(&x.in, &d);
+    assert_int_equal(d.functions[0].reason, DECISION_MULTIPLE_TESTS);
+    assert_int_equal(d.functions[0].held[1], 0);
+    assert_int_equal(d.functions[0].n_unheld_ineligible, 1);
+    assert_int_equal(d.functions[0].n_unheld_slower, 0);
+    assert_int_equal(decision_confirm_pairs(&d), 0);
+    for (size_t f = 1; f < HF; f++) assert_int_equal(d.functions[f].n_unheld_ineligible, 0);
+    decision_free(&d);
+}
+
 static void test_confirmed_when_fresh_runs_gain(void **state)
 {
     (void)state;
@@ -359,6 +380,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_confirmed_when_fresh_runs_gain),
+        cmocka_unit_test(test_unheld_ineligible_counted),
         cmocka_unit_test(test_not_confirmed_without_change),
         cmocka_unit_test(test_estimate_from_fresh_runs),
         cmocka_unit_test(test_fresh_runs_alone),

@@ -48,6 +48,8 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
     expect_eq "$cc: --confirm-runs 0: no fresh rounds" "$(jq -r '[.rounds_asked, .rounds, .tests] | join(",")' <<<"$conf")" "0,0,0"
     expect_eq "$cc: --confirm-runs 0: nothing retested" "$(jq -r '[.functions[] | select(.confirmation != null)] | length' <<<"$out")" 0
     expect_eq "$cc: --confirm-runs 0: nothing confirmed" "$confirmed" 0
+    expect_eq "$cc: --confirm-runs 0: each function held back says it was not retested" \
+      "$(jq -r '[.functions[] | select(.decision == "multiple-tests") | .why | test("not retested \\(--confirm-runs below 2\\)$")] | all' <<<"$out")" true
     expect_eq "$cc: --confirm-runs 0: the bound is 5%" "$(jq -r .statistics.family_wise_error_bound <<<"$out")" 0.05
   else
     expect_eq "$cc: confirmation asks for --runs rounds" "$(jq -r .rounds_asked <<<"$conf")" 3

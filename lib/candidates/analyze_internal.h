@@ -161,11 +161,12 @@ struct tu_job {
 /* Chains the busy jobs whose TU libclang would parse alike but for the
  * options libtool adds to a source's shared-library copy (-fPIC, -fpic,
  * -DPIC): the same source and hash, directory, compiler kind, language
- * and other arguments. The first in store order leads, and its first pass
- * analyzes the others on its parse unless the TU's files mention PIC,
- * __PIC__, __pic__, __PIE__ or __pie__ (then each parses its own). The rows are those a
- * parse of each would give: one libclang parse for libtool's two
- * compiles of a source. */
+ * and other arguments, which must not name PIC, __pic__, PIE or __pie__
+ * themselves (-DX=__PIC__). The first in store order leads, and its first
+ * pass analyzes the others on its parse unless the TU's files mention one
+ * of those names (then each parses its own). The rows are those a parse of
+ * each would give: one libclang parse for libtool's two compiles of a
+ * source. */
 void analyze_group_twins(struct tu_job *jobs, size_t n);
 
 /* Runs every busy job (its first pass, or its second with sight_files set)

@@ -101,12 +101,13 @@ static void first_pass(CXIndex index, struct tu_job *j, int with_twins);
 /* The first pass of j, then of the twins that share its parse. */
 static void run_job(CXIndex index, struct tu_job *j)
 {
-    if (!job_busy(j)) return;
     if (j->sight_files) {
         sight_job(index, j);
         return;
     }
-    if (j->twin_follower) return;   /* its leader's worker runs it */
+    /* A follower's first pass runs on its leader's worker, which alone
+     * touches it (its done flag too) until the workers end. */
+    if (j->twin_follower || !job_busy(j)) return;
     first_pass(index, j, 1);
 }
 
@@ -218,8 +219,17 @@ void analyze_group_twins(struct tu_job *jobs, size_t n)
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (!job_busy(&jobs[i]) || jobs[i].sight_files) continue;
+        char *common = parse_key(&jobs[i], 0);
+        /* The names may also come in through the other arguments
+         * (-DX=__PIC__): such a job parses on its own. */
+        int named = 0;
+        for (size_t w = 0; PIC_WORDS[w]; w++) named |= strstr(common, PIC_WORDS[w]) != NULL;
+        if (named) {
+            free(common);
+            continue;
+        }
         jobs[i].parse_args = parse_key(&jobs[i], 1);
-        k[m++] = (struct keyed){parse_key(&jobs[i], 0), i};
+        k[m++] = (struct keyed){common, i};
     }
     qsort(k, m, sizeof *k, keyed_cmp);
     /* Each run of one key: the first job in store order leads, the others

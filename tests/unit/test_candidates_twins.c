@@ -1,23 +1,25 @@
 /* Unit tests of libtool's twin compiles in lib/candidates (analyze.h,
  * analyze_group_twins): a source compiled twice, once with -fPIC -DPIC for
  * the shared library, is parsed by libclang once for both when that is the
- * parse each would get, and apart when its files mention PIC, __PIC__,
- * __pic__, __PIE__ or __pie__. Either way each compile's rows are the ones its own flags give
+ * parse each would get, and apart when its files or its other arguments
+ * mention PIC, __PIC__, __pic__, __PIE__ or __pie__. Either way each compile's rows are the ones its own flags give
  * (tests/fixtures/candidates-twins). */
 #include "test_candidates_helpers.h"
 
 #define T_DIR FIXTURES_DIR "/candidates-twins"
 
-/* libtool's order: the -fPIC copy into .libs/ first, then the static one. */
-static int64_t add_twin(struct store *st, const char *source, int pic)
+/* libtool's order: the -fPIC copy into .libs/ first, then the static one;
+ * define: one more -D argument of both (NULL: none). */
+static int64_t add_twin_d(struct store *st, const char *source, int pic, const char *define)
 {
     char *src = path_absolute(source, T_DIR);
     char *base = xstrndup(source, strcspn(source, "."));
     char *out = xasprintf("%s/%s%s.o", T_DIR, pic ? ".libs/" : "", base);
     char *hash = hash_file_hex(src);
-    const char *argv_pic[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-g", "-O2", "-c", source, "-fPIC", "-DPIC",
+    const char *d = define ? define : "-DHAVE_CONFIG_H";
+    const char *argv_pic[] = {"gcc", "-DHAVE_CONFIG_H", d, "-I.", "-g", "-O2", "-c", source, "-fPIC", "-DPIC",
                               "-o", out, NULL};
-    const char *argv_static[] = {"gcc", "-DHAVE_CONFIG_H", "-I.", "-g", "-O2", "-c", source, "-o", out, NULL};
+    const char *argv_static[] = {"gcc", "-DHAVE_CONFIG_H", d, "-I.", "-g", "-O2", "-c", source, "-o", out, NULL};
     struct compile_info ci = {
         .directory = T_DIR,
         .argv = (char *const *)(pic ? argv_pic : argv_static),
@@ -38,6 +40,8 @@ static int64_t add_twin(struct store *st, const char *source, int pic)
     free(src);
     return id;
 }
+
+static int64_t add_twin(struct store *st, const char *source, int pic) { return add_twin_d(st, source, pic, NULL); }
 
 /* Both twins of source, each with a loop record of function at line. */
 static void add_twins(struct store *st, const char *source, const char *function, int pic_line, int static_line,
@@ -98,6 +102,20 @@ static void test_pic_in_a_header_parses_each_twin(void **state)
     expect_row(f->st, stat, "hdr_kernel", "candidate", 10);
 }
 
+/* The name comes in through another argument of both (-DCOPY_IS=PIC): the
+ * files never mention it, yet each compile is located in its own branch. */
+static void test_pic_named_by_an_argument_parses_each_twin(void **state)
+{
+    struct cand_fixture *f = *state;
+    int64_t pic = add_twin_d(f->st, "cmdline.c", 1, "-DCOPY_IS=PIC");
+    int64_t stat = add_twin_d(f->st, "cmdline.c", 0, "-DCOPY_IS=PIC");
+    cand_add_loop(f->st, pic, "build", "cmd_kernel", "cmdline.c", 5);
+    cand_add_loop(f->st, stat, "build", "cmd_kernel", "cmdline.c", 11);
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    expect_row(f->st, pic, "cmd_kernel", "candidate", 3);
+    expect_row(f->st, stat, "cmd_kernel", "candidate", 9);
+}
+
 /* Twins of several sources in one store, in libtool's interleaved order,
  * and a third compile of plain.c with other flags (its own parse): every
  * compile keeps its own rows. */
@@ -138,6 +156,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_twins_without_pic_get_the_same_rows, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_ifdef_pic_parses_each_twin, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_pic_in_a_header_parses_each_twin, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_pic_named_by_an_argument_parses_each_twin, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_many_twins_keep_their_own_rows, cand_setup, cand_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,12 +36,16 @@
 #            adds a GNU time process per run)
 #   --configure-args ARGS   for configure (word-split), e.g. "--disable-nls"
 #   --scan-args ARGS        more `fmvgen scan` options, e.g. "--o3"
+#   --baseline FMVGEN_B     (--autotools) each round also runs the scan with
+#            this other fmvgen (configured afresh; the two scans take
+#            turns going first): a before/after comparison under the same
+#            load, with its own medians, phase split and paired ratios
 # Environment: FMVGEN (default: build/src/fmvgen under the source tree), CC
 # (the compiler the build uses: gcc, clang, ...).
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 FMVGEN=${FMVGEN:-$HERE/build/src/fmvgen}
-RUNS=5 JOBS=2 CFLAGS_B="-O2" CFLAGS_SET= PROJECT= AUTOTOOLS= CONF_ARGS= SCAN_ARGS=
+RUNS=5 JOBS=2 CFLAGS_B="-O2" CFLAGS_SET= PROJECT= AUTOTOOLS= CONF_ARGS= SCAN_ARGS= BASELINE=
 while [ $# -gt 0 ]; do
   case $1 in
     -n) RUNS=$2; shift 2 ;;
@@ -50,11 +54,13 @@ while [ $# -gt 0 ]; do
     --autotools) AUTOTOOLS=1; shift ;;
     --configure-args) CONF_ARGS=$2; shift 2 ;;
     --scan-args) SCAN_ARGS=$2; shift 2 ;;
+    --baseline) BASELINE=$2; shift 2 ;;
     -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) PROJECT=$1; shift ;;
   esac
 done
 [ -x "$FMVGEN" ] || { echo "scan_overhead: $FMVGEN: not built (set FMVGEN)" >&2; exit 1; }
+[ -z "$BASELINE" ] || [ -x "$BASELINE" ] || { echo "scan_overhead: $BASELINE: not an executable (--baseline)" >&2; exit 1; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fmvgen-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -84,64 +90,91 @@ if [ -n "$AUTOTOOLS" ]; then
       { echo "scan_overhead: configure failed in $1" >&2; exit 1; }
     cpu_of "$WORK/conf.time"
   }
-  declare -a CONF_P CONF_S MAKE_P SCAN_S PH_BUILD PH_PROBES PH_ANALYZE PH_REST A2L
+  declare -a CONF_P MAKE_P CONF_S SCAN_S PH_BUILD PH_PROBES PH_ANALYZE PH_REST A2L
+  declare -a CONF_S_B SCAN_S_B PH_BUILD_B PH_PROBES_B PH_ANALYZE_B PH_REST_B A2L_B
   # addr2line (inline frames of -g objects, elf/funcisa.h) runs through a
   # shim that adds each run's CPU to a log: its share of the scan.
   A2L_REAL=$(command -v addr2line || true)
   mkdir -p "$WORK/shim"
   [ -n "$A2L_REAL" ] && printf '#!/bin/sh\nexec %s -a -o %s -f "%%U %%S" %s "$@"\n' "$TIME" "$WORK/a2l.log" \
     "$A2L_REAL" > "$WORK/shim/addr2line" && chmod +x "$WORK/shim/addr2line"
+  # scan_round BIN SUFFIX: configure + `BIN scan -- make` in a fresh dir;
+  # CPU times into the arrays named with SUFFIX ("" or _B).
+  scan_round() {
+    local bin=$1 sfx=$2
+    local -n conf_s=CONF_S$sfx scan_s=SCAN_S$sfx a2l=A2L$sfx ph_b=PH_BUILD$sfx ph_p=PH_PROBES$sfx \
+      ph_a=PH_ANALYZE$sfx ph_r=PH_REST$sfx
+    conf_s+=("$(configure_in "$WORK/scan")")
+    rm -f "$WORK/a2l.log"
+    (cd "$WORK/scan" && PATH="$WORK/shim:$PATH" FMVGEN_SCAN_PHASES=1 "$TIME" -o "$WORK/scan.time" -f '%e %U %S' \
+       "$bin" scan -j "$JOBS" "${SARGS[@]}" -- make -j"$JOBS" >/dev/null 2>"$WORK/scan.err") ||
+      { echo "scan_overhead: the scan failed ($bin):" >&2; tail -5 "$WORK/scan.err" >&2; exit 1; }
+    local cpu
+    cpu=$(cpu_of "$WORK/scan.time")
+    scan_s+=("$cpu")
+    a2l+=("$(awk '{s += $1 + $2} END {printf "%.3f\n", s}' "$WORK/a2l.log" 2>/dev/null || echo 0)")
+    # Phase ends: "fmvgen: scan phase NAME: cpu self S children C" (cumulative).
+    # (An fmvgen before FMVGEN_SCAN_PHASES prints none: no breakdown then.)
+    local b p a
+    read -r b p a <<< "$(awk '/scan phase build:/ {b = $7 + $9} /scan phase probe-ingest:/ {p = $7 + $9}
+                              /scan phase analyze:/ {a = $7 + $9} END {print b, p, a}' "$WORK/scan.err")"
+    if [ -n "$a" ]; then
+      ph_b+=("$b"); ph_p+=("$(echo "$p - $b" | bc -l)"); ph_a+=("$(echo "$a - $p" | bc -l)")
+      ph_r+=("$(echo "$cpu - $a" | bc -l)")
+    fi
+  }
   configure_in "$WORK/warm" >/dev/null && (cd "$WORK/warm" && make -s -j"$JOBS" >/dev/null 2>&1)   # warm the caches
   for ((i = 0; i < RUNS; i++)); do
     CONF_P+=("$(configure_in "$WORK/plain")")
     (cd "$WORK/plain" && "$TIME" -o "$WORK/make.time" -f '%e %U %S' make -j"$JOBS" >/dev/null 2>&1) ||
       { echo "scan_overhead: the plain build failed" >&2; exit 1; }
     MAKE_P+=("$(cpu_of "$WORK/make.time")")
-    CONF_S+=("$(configure_in "$WORK/scan")")
-    rm -f "$WORK/a2l.log"
-    (cd "$WORK/scan" && PATH="$WORK/shim:$PATH" FMVGEN_SCAN_PHASES=1 "$TIME" -o "$WORK/scan.time" -f '%e %U %S' \
-       "$FMVGEN" scan -j "$JOBS" "${SARGS[@]}" -- make -j"$JOBS" >/dev/null 2>"$WORK/scan.err") ||
-      { echo "scan_overhead: the scan failed:" >&2; tail -5 "$WORK/scan.err" >&2; exit 1; }
-    SCAN_S+=("$(cpu_of "$WORK/scan.time")")
-    A2L+=("$(awk '{s += $1 + $2} END {printf "%.3f\n", s}' "$WORK/a2l.log" 2>/dev/null || echo 0)")
-    # Phase ends: "fmvgen: scan phase NAME: cpu self S children C" (cumulative).
-    # (An fmvgen before FMVGEN_SCAN_PHASES prints none: no breakdown then.)
-    read -r b p a <<< "$(awk '/scan phase build:/ {b = $7 + $9} /scan phase probe-ingest:/ {p = $7 + $9}
-                              /scan phase analyze:/ {a = $7 + $9} END {print b, p, a}' "$WORK/scan.err")"
-    if [ -n "$a" ]; then
-      PH_BUILD+=("$b"); PH_PROBES+=("$(echo "$p - $b" | bc -l)"); PH_ANALYZE+=("$(echo "$a - $p" | bc -l)")
-      PH_REST+=("$(echo "${SCAN_S[i]} - $a" | bc -l)")
-    fi
+    # With a baseline, the two scans take turns going first.
+    if [ -n "$BASELINE" ] && ((i % 2)); then scan_round "$BASELINE" _B; scan_round "$FMVGEN" ""
+    else scan_round "$FMVGEN" ""; [ -z "$BASELINE" ] || scan_round "$BASELINE" _B; fi
   done
   DB="$WORK/scan/.fmvgen/store.sqlite"
   ncomp=$(sqlite3 "$DB" "SELECT count(*) FROM compiles WHERE exit_status=0" 2>/dev/null || echo "?")
   nprobe=$(sqlite3 "$DB" "SELECT count(DISTINCT path) FROM record_files WHERE variant LIKE 'probe:%'" 2>/dev/null || echo "?")
-  cp=$(median "${CONF_P[@]}"); mp=$(median "${MAKE_P[@]}"); cs=$(median "${CONF_S[@]}"); ss=$(median "${SCAN_S[@]}")
+  cp=$(median "${CONF_P[@]}"); mp=$(median "${MAKE_P[@]}")
   ccver=$(${CC:-cc} --version 2>/dev/null | head -1)
   printf 'project: %s (autotools; %s compiles, %s probe compiles), configure %s, make -j%s, scan %s, %s runs each (medians), cc: %s\n' \
     "$(basename "$PROJECT")" "$ncomp" "$nprobe" "${CONF_ARGS:-(no args)}${CFLAGS_SET:+ CFLAGS=$CFLAGS_B}" "$JOBS" \
     "${SCAN_ARGS:-(defaults)}" "$RUNS" "$ccver"
   printf '%-48s %9s %6s\n' "" "CPU" "ratio"
-  printf '%-48s %8.2fs\n' "configure (plain side / scan side)" "$cp"
-  printf '%-48s %8.2fs\n' "" "$cs"
+  printf '%-48s %8.2fs\n' "configure (plain side)" "$cp"
   printf '%-48s %8.2fs %5.2fx\n' "make, plain" "$mp" 1
-  printf '%-48s %8.2fs %5.2fx\n' "fmvgen scan -- make" "$ss" "$(echo "$ss / $mp" | bc -l)"
-  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  the build inside the scan" "$(median "${PH_BUILD[@]}")" "$(echo "$(median "${PH_BUILD[@]}") / $mp" | bc -l)"
-  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  records, probes (compiles), their records" "$(median "${PH_PROBES[@]}")" "$(echo "$(median "${PH_PROBES[@]}") / $mp" | bc -l)"
-  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  analysis (libclang, candidates)" "$(median "${PH_ANALYZE[@]}")" "$(echo "$(median "${PH_ANALYZE[@]}") / $mp" | bc -l)"
-  [ ${#PH_BUILD[@]} -gt 0 ] && printf '%-48s %8.2fs %5.2fx\n' "  rest (summary, closing the store)" "$(median "${PH_REST[@]}")" "$(echo "$(median "${PH_REST[@]}") / $mp" | bc -l)"
-  printf '%-48s %8.2fs %5.2fx\n' "  of these, addr2line (all runs, from a shim)" "$(median "${A2L[@]}")" "$(echo "$(median "${A2L[@]}") / $mp" | bc -l)"
   printf '%-48s %8.2fs %5.2fx\n' "configure + make, plain" "$(echo "$cp + $mp" | bc -l)" 1
-  printf '%-48s %8.2fs %5.2fx\n' "configure + fmvgen scan -- make" "$(echo "$cs + $ss" | bc -l)" "$(echo "($cs + $ss) / ($cp + $mp)" | bc -l)"
-  pr=() pc=()
-  for ((k = 0; k < RUNS; k++)); do
-    pr+=("$(echo "${SCAN_S[k]} / ${MAKE_P[k]}" | bc -l)")
-    pc+=("$(echo "(${CONF_S[k]} + ${SCAN_S[k]}) / (${CONF_P[k]} + ${MAKE_P[k]})" | bc -l)")
-  done
-  printf 'paired by round (median): make %.2fx (%s), configure + make %.2fx (%s)\n' "$(median "${pr[@]}")" \
-    "$(printf '%.2f ' "${pr[@]}")" "$(median "${pc[@]}")" "$(printf '%.2f ' "${pc[@]}")"
-  printf 'runs (CPU s): configure %s| make %s| configure %s| scan %s\n' "$(printf '%s ' "${CONF_P[@]}")" \
-    "$(printf '%s ' "${MAKE_P[@]}")" "$(printf '%s ' "${CONF_S[@]}")" "$(printf '%s ' "${SCAN_S[@]}")"
+  # report_scan LABEL SUFFIX: the rows of one fmvgen's scans.
+  report_scan() {
+    local label=$1 sfx=$2
+    local -n conf_s=CONF_S$sfx scan_s=SCAN_S$sfx a2l=A2L$sfx ph_b=PH_BUILD$sfx ph_p=PH_PROBES$sfx \
+      ph_a=PH_ANALYZE$sfx ph_r=PH_REST$sfx
+    local cs ss
+    cs=$(median "${conf_s[@]}"); ss=$(median "${scan_s[@]}")
+    printf '%s\n' "$label"
+    printf '%-48s %8.2fs\n' "  configure (scan side)" "$cs"
+    printf '%-48s %8.2fs %5.2fx\n' "  fmvgen scan -- make" "$ss" "$(echo "$ss / $mp" | bc -l)"
+    if [ ${#ph_b[@]} -gt 0 ]; then
+      printf '%-48s %8.2fs %5.2fx\n' "    the build inside the scan" "$(median "${ph_b[@]}")" "$(echo "$(median "${ph_b[@]}") / $mp" | bc -l)"
+      printf '%-48s %8.2fs %5.2fx\n' "    records, probes (compiles), their records" "$(median "${ph_p[@]}")" "$(echo "$(median "${ph_p[@]}") / $mp" | bc -l)"
+      printf '%-48s %8.2fs %5.2fx\n' "    analysis (libclang, candidates)" "$(median "${ph_a[@]}")" "$(echo "$(median "${ph_a[@]}") / $mp" | bc -l)"
+      printf '%-48s %8.2fs %5.2fx\n' "    rest (summary, closing the store)" "$(median "${ph_r[@]}")" "$(echo "$(median "${ph_r[@]}") / $mp" | bc -l)"
+    fi
+    printf '%-48s %8.2fs %5.2fx\n' "    of these, addr2line (all runs, from a shim)" "$(median "${a2l[@]}")" "$(echo "$(median "${a2l[@]}") / $mp" | bc -l)"
+    printf '%-48s %8.2fs %5.2fx\n' "  configure + fmvgen scan -- make" "$(echo "$cs + $ss" | bc -l)" "$(echo "($cs + $ss) / ($cp + $mp)" | bc -l)"
+    local pr=() pc=() k
+    for ((k = 0; k < RUNS; k++)); do
+      pr+=("$(echo "${scan_s[k]} / ${MAKE_P[k]}" | bc -l)")
+      pc+=("$(echo "(${conf_s[k]} + ${scan_s[k]}) / (${CONF_P[k]} + ${MAKE_P[k]})" | bc -l)")
+    done
+    printf '  paired by round (median): make %.2fx (%s), configure + make %.2fx (%s)\n' "$(median "${pr[@]}")" \
+      "$(printf '%.2f ' "${pr[@]}")" "$(median "${pc[@]}")" "$(printf '%.2f ' "${pc[@]}")"
+    printf '  runs (CPU s): configure %s| scan %s\n' "$(printf '%s ' "${conf_s[@]}")" "$(printf '%s ' "${scan_s[@]}")"
+  }
+  report_scan "scan with $FMVGEN" ""
+  [ -z "$BASELINE" ] || report_scan "scan with --baseline $BASELINE (same rounds)" _B
+  printf 'runs (CPU s): configure %s| make %s\n' "$(printf '%s ' "${CONF_P[@]}")" "$(printf '%s ' "${MAKE_P[@]}")"
   exit 0
 fi
 P="$WORK/project"

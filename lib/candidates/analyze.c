@@ -176,7 +176,10 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
         rc = wanted_load(st, &compiles[i], &jobs[i].wanted);
         if (jobs[i].wanted.n > 0) jobs[i].gcc_include = gcc_include_dir(&includes, &compiles[i]);
     }
-    if (rc == 0) analyze_run_jobs(jobs, ncompiles);
+    if (rc == 0) {
+        analyze_group_twins(jobs, ncompiles);
+        analyze_run_jobs(jobs, ncompiles);
+    }
     if (rc == 0) analyze_included_sources(jobs, ncompiles, &includes);
     for (size_t i = 0; i < ncompiles; i++) {
         struct tu_job *j = &jobs[i];
@@ -194,6 +197,7 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
         wanted_free(&j->wanted);
         sv_free(&j->included);
         sightings_free(&j->sightings);
+        free(j->parse_args);
     }
     free(jobs);
     sv_free(&includes.compilers);

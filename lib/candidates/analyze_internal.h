@@ -151,7 +151,23 @@ struct tu_job {
      * these files, in a TU the first pass did not parse or whose own source
      * is one of them. */
     const struct strvec *sight_files;
+    /* Twins (analyze_group_twins): the next job that takes this one's
+     * parse in the first pass, unless the PIC options make it differ. */
+    struct tu_job *twin_next;
+    int twin_follower;             /* its first pass runs with its leader's */
+    char *parse_args;              /* the key with the PIC options (shares_parse) */
 };
+
+/* Chains the busy jobs whose TU libclang would parse alike but for the
+ * options libtool adds to a source's shared-library copy (-fPIC, -fpic,
+ * -DPIC): the same source and hash, directory, compiler kind, language
+ * and other arguments, which must not name PIC, __pic__, PIE or __pie__
+ * themselves (-DX=__PIC__). The first in store order leads, and its first
+ * pass analyzes the others on its parse unless the TU's files mention one
+ * of those names (then each parses its own). The rows are those a parse of
+ * each would give: one libclang parse for libtool's two compiles of a
+ * source. */
+void analyze_group_twins(struct tu_job *jobs, size_t n);
 
 /* Runs every busy job (its first pass, or its second with sight_files set)
  * on up to MAX_PARSERS threads, each with its own libclang index. */

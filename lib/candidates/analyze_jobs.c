@@ -3,6 +3,7 @@
  * second (sightings of included source files, included.h). */
 #include "candidates/analyze_internal.h"
 #include "candidates/simdifdef.h"
+#include "candidates/tuargs.h"
 #include "run/spawn.h"
 #include "util/util.h"
 
@@ -67,14 +68,54 @@ static void sight_job(CXIndex index, struct tu_job *j)
     tu_free(tu);
 }
 
+/* The first pass's work on a parsed TU: j's rows, and the source files it
+ * includes with their definitions as it sees them. warning: tu_parse's. */
+static void analyze_parsed(struct tu_job *j, struct parsed_tu *tu, const struct pp_directives *pp,
+                           const char *warning)
+{
+    if (warning) fmv_warn("%s", warning);
+    analyze_tu(tu, (struct pp_directives *)pp, j->compile, &j->wanted, &j->rows);
+    j->parsed = 1;
+    /* Source files it includes: their definitions as this TU sees
+     * them, for the verdict over every TU that compiles them. */
+    tu_included_sources(tu, &j->included);
+    if (j->included.n) sightings_collect(tu, pp, j->index, &j->included, &j->sightings);
+}
+
+/* The names -fPIC, -fpic and -DPIC define or undefine: PIC, __PIC__ and
+ * __pic__, and __PIE__ and __pie__ of a compiler that builds PIE by default
+ * (GCC and Clang on Debian, where -fPIC drops them). A TU whose files
+ * mention none parses alike with and without the options. */
+static const char *const PIC_WORDS[] = {"PIC", "__pic__", "PIE", "__pie__", NULL};
+
+/* 1 when twin may take the parse of leader's TU (analyze_group_twins): the
+ * same libclang arguments, or only the PIC options apart and none of the
+ * names they define in the TU's files. */
+static int shares_parse(const struct tu_job *leader, const struct tu_job *twin, struct parsed_tu *tu)
+{
+    return !strcmp(leader->parse_args, twin->parse_args) || !tu_files_mention(tu, PIC_WORDS);
+}
+
+static void first_pass(CXIndex index, struct tu_job *j, int with_twins);
+
+/* The first pass of j, then of the twins that share its parse. */
 static void run_job(CXIndex index, struct tu_job *j)
 {
-    const struct compile_row *c = j->compile;
-    if (!job_busy(j)) return;
     if (j->sight_files) {
         sight_job(index, j);
         return;
     }
+    /* A follower's first pass runs on its leader's worker, which alone
+     * touches it (its done flag too) until the workers end. */
+    if (j->twin_follower || !job_busy(j)) return;
+    first_pass(index, j, 1);
+}
+
+/* j's first pass; with_twins: also its twins' (j leads them). */
+static void first_pass(CXIndex index, struct tu_job *j, int with_twins)
+{
+    struct tu_job *twins = with_twins ? j->twin_next : NULL;
+    const struct compile_row *c = j->compile;
     j->done = 1;
     char *source = path_absolute(c->source, c->directory);
     if (!file_exists(source)) {
@@ -85,6 +126,7 @@ static void run_job(CXIndex index, struct tu_job *j)
             fn_rows_add_unlocated(&j->rows, &j->wanted.v[k], c->directory, REASON_NOT_FOUND,
                           xasprintf("%s: the source file does not exist (any more)", source), NULL);
         free(source);
+        for (struct tu_job *t = twins; t; t = t->twin_next) first_pass(index, t, 0);
         return;
     }
     free(source);
@@ -93,14 +135,18 @@ static void run_job(CXIndex index, struct tu_job *j)
     int from_log = !c->compiler_kind || !strcmp(c->compiler_kind, "unknown");
     struct parsed_tu *tu = tu_parse(index, c, j->gcc_include, from_log, &error);
     if (tu) {
-        if (error) fmv_warn("%s", error);
         struct pp_directives *pp = pp_directives_scan(tu);
-        analyze_tu(tu, pp, c, &j->wanted, &j->rows);
-        j->parsed = 1;
-        /* Source files it includes: their definitions as this TU sees
-         * them, for the verdict over every TU that compiles them. */
-        tu_included_sources(tu, &j->included);
-        if (j->included.n) sightings_collect(tu, pp, j->index, &j->included, &j->sightings);
+        analyze_parsed(j, tu, pp, error);
+        /* libtool's twins (the shared library's -fPIC -DPIC copy of the
+         * compile): one parse for all, when it is the parse each would get. */
+        for (struct tu_job *t = twins; t; t = t->twin_next) {
+            if (shares_parse(j, t, tu)) {
+                t->done = 1;
+                analyze_parsed(t, tu, pp, error);
+            } else {
+                first_pass(index, t, 0);
+            }
+        }
         pp_directives_free(pp);
         tu_free(tu);
     } else {
@@ -110,8 +156,95 @@ static void run_job(CXIndex index, struct tu_job *j)
         j->unparsable = 1;
         for (size_t k = 0; k < j->wanted.n; k++)
             fn_rows_add_unlocated(&j->rows, &j->wanted.v[k], c->directory, REASON_PARSE_ERROR, xstrdup(error), NULL);
+        for (struct tu_job *t = twins; t; t = t->twin_next) first_pass(index, t, 0);
     }
     free(error);
+}
+
+/* Whether args[i] (of libclang's arguments, tuargs.h: "-D" and its value
+ * apart) is a PIC option libtool adds to the shared library's copy; *skip:
+ * the arguments it spans beyond the first. */
+static int is_pic_arg(const struct strvec *args, size_t i, size_t *skip)
+{
+    const char *a = args->v[i];
+    *skip = 0;
+    if (!strcmp(a, "-fPIC") || !strcmp(a, "-fpic") || !strcmp(a, "-DPIC")) return 1;
+    if (!strcmp(a, "-D") && i + 1 < args->n && !strcmp(args->v[i + 1], "PIC")) {
+        *skip = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* What decides a job's parse, length-prefixed (no field can fake a
+ * separator): the source, its hash, the compile's directory, compiler kind,
+ * language, GCC include dir and libclang arguments; with_pic 0 leaves the
+ * PIC options out. Caller frees. */
+static char *parse_key(const struct tu_job *j, int with_pic)
+{
+    const struct compile_row *c = j->compile;
+    struct strbuf key = STRBUF_INIT;
+    const char *head[] = {c->source, c->source_hash, c->directory, c->compiler_kind, c->language, j->gcc_include};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        sb_addf(&key, "%zu:%s", head[i] ? strlen(head[i]) : 0, head[i] ? head[i] : "");
+    struct strvec args = STRVEC_INIT;
+    tuargs_build(c->argv, c->directory, c->language, j->gcc_include, &args);
+    for (size_t i = 0; i < args.n; i++) {
+        size_t skip;
+        if (!with_pic && is_pic_arg(&args, i, &skip)) {
+            i += skip;
+            continue;
+        }
+        sb_addf(&key, "%zu:%s", strlen(args.v[i]), args.v[i]);
+    }
+    sv_free(&args);
+    return sb_detach(&key);
+}
+
+struct keyed {
+    char *key;
+    size_t i;
+};
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+void analyze_group_twins(struct tu_job *jobs, size_t n)
+{
+    struct keyed *k = xcalloc(n ? n : 1, sizeof *k);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!job_busy(&jobs[i]) || jobs[i].sight_files) continue;
+        char *common = parse_key(&jobs[i], 0);
+        /* The names may also come in through the other arguments
+         * (-DX=__PIC__): such a job parses on its own. */
+        int named = 0;
+        for (size_t w = 0; PIC_WORDS[w]; w++) named |= strstr(common, PIC_WORDS[w]) != NULL;
+        if (named) {
+            free(common);
+            continue;
+        }
+        jobs[i].parse_args = parse_key(&jobs[i], 1);
+        k[m++] = (struct keyed){common, i};
+    }
+    qsort(k, m, sizeof *k, keyed_cmp);
+    /* Each run of one key: the first job in store order leads, the others
+     * follow it in order. */
+    for (size_t a = 0, b; a < m; a = b) {
+        struct tu_job *last = &jobs[k[a].i];
+        for (b = a + 1; b < m && !strcmp(k[b].key, k[a].key); b++) {
+            struct tu_job *t = &jobs[k[b].i];
+            t->twin_follower = 1;
+            last->twin_next = t;
+            last = t;
+        }
+    }
+    for (size_t i = 0; i < m; i++) free(k[i].key);
+    free(k);
 }
 
 #define MAX_PARSERS 8

@@ -253,6 +253,18 @@ void tu_included_sources(struct parsed_tu *t, struct strvec *out)
     }
 }
 
+int tu_files_mention(struct parsed_tu *t, const char *const *words)
+{
+    read_inclusions(t);
+    for (size_t i = 0; i <= t->ninclusions; i++) {
+        size_t len = 0;
+        const char *text = tu_file_text(t, i < t->ninclusions ? t->inclusions[i].file : t->main_file, &len);
+        for (size_t w = 0; text && words[w]; w++)
+            if (memmem(text, len, words[w], strlen(words[w]))) return 1;
+    }
+    return 0;
+}
+
 char *text_identifier_at(const char *text, size_t len, unsigned off)
 {
     if (!text || off >= len) return NULL;

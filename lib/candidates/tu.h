@@ -50,6 +50,10 @@ int tu_is_main_file(const struct parsed_tu *tu, CXFile file);
  * headers, not system files) the TU includes, each once: a wrapper TU's
  * #include "kernel.c". */
 void tu_included_sources(struct parsed_tu *tu, struct strvec *out);
+/* 1 when the text of any file of the TU (its source and every file it
+ * includes, system headers too; comments and skipped lines count) holds
+ * one of words (NULL-terminated). */
+int tu_files_mention(struct parsed_tu *tu, const char *const *words);
 /* The offset in the main file of the #include that brings file in
  * (directly or through headers): 1, or 0 when the TU does not include it. */
 int tu_include_offset(struct parsed_tu *tu, CXFile file, unsigned *offset);

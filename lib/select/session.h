@@ -49,6 +49,7 @@
 #include "util/util.h"
 
 struct store;
+struct placement_log;
 
 #define SELECT_DEFAULT_RUNS 5
 #define SELECT_DEFAULT_TIMEOUT_S 600
@@ -123,6 +124,8 @@ struct select_session {
     struct workload_output *base_outputs;   /* [workload] what of the baseline's stdout is compared */
     double *saved;                  /* [w * n_functions + f]: share of workload w's baseline
                                      * samples f's chosen clones saved (decision_saved_share) */
+    struct placement_log *placement;   /* per-symbol samples of the baseline's profiled runs and
+                                        * the selected build's (select/placement.h) */
     struct select_report rep;
     struct patch_plan final_plan;   /* the selected patch (valid with have_final) */
     int have_final;

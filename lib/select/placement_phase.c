@@ -158,7 +158,6 @@ int session_placement_check(struct select_session *s)
                 rc = -1;
                 break;
             }
-            r->n_profiled_runs++;
             pl->n_runs++;
             session_placement_log(s, sel, w, k, &p);
             profile_free(&p);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/codesize.h"
 #include "elf/elffile.h"
 #include "elf/fmvnames.h"
 #include "elf/samecode.h"
@@ -189,4 +190,61 @@ int session_placement_check(struct select_session *s)
     }
     free(v);
     return 0;
+}
+
+/* The offset mod 64 of the one function symbol named name in files (its
+ * copies in several files all at one offset count as one); -1 when none,
+ * or when they disagree. */
+static int baseline_offset(struct elf_file *efs, size_t n, const char *name)
+{
+    int offset = -1;
+    for (size_t f = 0; f < n; f++) {
+        const char *why = NULL;
+        const struct elf_sym *sym = efs[f].elf ? only_symbol(&efs[f], name, &why) : NULL;
+        if (!sym) {
+            if (why && strstr(why, "several")) return -1;
+            continue;
+        }
+        int k = (int)(sym->value % 64);
+        if (offset >= 0 && k != offset) return -1;
+        offset = k;
+    }
+    return offset;
+}
+
+void session_placement_pins(struct select_session *s, struct patch_assignments *a)
+{
+    struct select_report *r = &s->rep;
+    struct select_placement *pl = &r->placement;
+    if (!s->o->placement_pins || !a->n) return;
+    struct strvec files = STRVEC_INIT;
+    elf_find_linked(s->builds[0].dir, &files);
+    struct elf_file *efs = xcalloc(files.n + 1, sizeof *efs);
+    for (size_t i = 0; i < files.n; i++)
+        if (elf_file_open(files.v[i], &efs[i]) != 0) memset(&efs[i], 0, sizeof efs[i]);
+    for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++) {
+        const struct select_function *fn = &r->functions[f];
+        const struct patch_function *pf = &s->candidates.functions[f];
+        if (fn->in_patch || r->decision.functions[f].share < s->o->min_share || select_name_count(r, f) > 1) continue;
+        int k = baseline_offset(efs, files.n, pf->name);
+        if (k < 0) continue;
+        patch_pin_in(a, pf->name, pf->rel, (unsigned)k);
+        sv_pushf(&pl->pinned, "%s@%d", fn->display_name, k);
+    }
+    for (size_t i = 0; i < files.n; i++)
+        if (efs[i].elf) elf_file_close(&efs[i]);
+    free(efs);
+    sv_free(&files);
+    if (!pl->pinned.n) return;
+    struct strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < pl->pinned.n; i++) {
+        const char *at = strrchr(pl->pinned.v[i], '@');
+        sb_addf(&sb, "%s%.*s (%s mod 64)", i ? ", " : "", (int)(at - pl->pinned.v[i]), pl->pinned.v[i], at + 1);
+    }
+    sv_pushf(&r->notes, "%zu hot function%s the selection does not clone %s kept at the offset from a 64-byte boundary "
+                        "%s code had in the baseline build, so that the clones do not move %s across a cache line "
+                        "(selected.patch's 'Kept in place'): %s",
+             pl->pinned.n, pl->pinned.n == 1 ? "" : "s", pl->pinned.n == 1 ? "is" : "are",
+             pl->pinned.n == 1 ? "its" : "their", pl->pinned.n == 1 ? "it" : "them", sb_str(&sb));
+    sb_free(&sb);
 }

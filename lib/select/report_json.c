@@ -6,6 +6,8 @@
 #include "select/decision_confirm.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* A number, or null when it is not finite: JSON has no inf or nan, and
  * json_real() refuses them (the field would silently vanish). Every real
@@ -201,7 +203,7 @@ static json_t *fma_bisect_json(const struct select_report *r)
 static json_t *placement_json(const struct select_report *r)
 {
     const struct select_placement *pl = &r->placement;
-    if (!pl->checked && !pl->why_not) return json_null();
+    if (!pl->checked && !pl->why_not && !pl->pinned.n) return json_null();
     json_t *o = json_object(), *slower = json_array();
     json_object_set_new(o, "checked", json_boolean(pl->checked));
     json_object_set_new(o, "why_not", pl->why_not ? json_string(pl->why_not) : json_null());
@@ -226,6 +228,15 @@ static json_t *placement_json(const struct select_report *r)
         json_array_append_new(slower, j);
     }
     json_object_set_new(o, "slower", slower);
+    json_t *pins = json_array();
+    for (size_t i = 0; i < pl->pinned.n; i++) {
+        const char *at = strrchr(pl->pinned.v[i], '@');
+        json_t *j = json_object();
+        json_object_set_new(j, "function", json_stringn(pl->pinned.v[i], (size_t)(at - pl->pinned.v[i])));
+        json_object_set_new(j, "offset_mod_64", json_integer(atoi(at + 1)));
+        json_array_append_new(pins, j);
+    }
+    json_object_set_new(o, "pinned", pins);
     return o;
 }
 

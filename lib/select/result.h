@@ -197,6 +197,7 @@ struct select_placement {
     size_t n_tested;            /* hot symbols not cloned, judged */
     struct select_placement_function *slower;
     size_t n_slower;
+    struct strvec pinned;       /* "NAME@K": candidates kept at offset K mod 64 (not cloned) */
 };
 
 struct select_report {

@@ -305,6 +305,7 @@ static enum select_status run_steps(struct select_session *s)
             ok = select_patch_assignments(&s->rep, &assigned) == 0;
             if (ok && assigned.n) {
                 s->have_final = 1;
+                session_placement_pins(s, &assigned);
                 ok = session_confirm(s, &assigned, &s->final_plan) == 0;
                 if (ok && s->have_final && !session_interrupted()) ok = session_placement_check(s) == 0;
             } else if (ok) {

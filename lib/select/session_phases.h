@@ -52,5 +52,11 @@ void session_placement_log(struct select_session *s, size_t v, size_t w, size_t 
  * whose code is the same. 0, or -1 (interrupted, or a run failed its
  * checks). */
 int session_placement_check(struct select_session *s);
+/* Before the selected build: each hot candidate the selection does not
+ * clone (share >= --min-share, a name of its own) whose symbol the
+ * baseline's linked files hold once is pinned in a (patch_pin_in) at the
+ * offset mod 64 it has there, listed in s->rep.placement.pinned and said in
+ * a note. Nothing with --no-placement-pins. */
+void session_placement_pins(struct select_session *s, struct patch_assignments *a);
 
 #endif

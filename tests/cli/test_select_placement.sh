@@ -9,6 +9,10 @@
 # the samples there with the same code, as a function slowed by where the
 # clones moved it would; the workload as a whole still gains (dot is
 # several times faster), so the end-to-end check keeps the selection.
+# And fill, a candidate, gets 50x the work when the tree holds two cloned
+# functions (the all-candidates builds): hot and never selected, it is
+# pinned (patch/pin.c) - the pin line above it in selected.patch, and fill
+# at the same offset mod 64 in the baseline and the selected build (--keep).
 # Built by gcc and clang-19. Asserts on the report, never on times.
 source "$TESTLIB"
 
@@ -22,14 +26,15 @@ placement_on() {   # CC
   P="$TMP/p-$cc"
   cat >"$P/w.sh" <<'SH'
 n=$(grep -c '^FMVGEN_CLONES' kernels.c)
-u=1
+u=1 f=1000
 [ "$n" = 1 ] && u=3
-exec ./prog 30000 $u
+[ "$n" = 2 ] && f=50000
+exec ./prog 30000 $u $f
 SH
   (cd "$P" && "$FMVGEN" scan -- make CC=$cc >/dev/null 2>&1) || { fail "$cc: scan failed"; return; }
   expect_no_match "$cc: spin is no candidate" "$(cd "$P" && "$FMVGEN" list 2>&1)" "spin"
   out=$(cd "$P" && "$FMVGEN" select --max-growth none --reference none --build "make CC=$cc" --run 'sh w.sh' \
-          --runs 3 --seed 1 2>&1); rc=$?
+          --runs 3 --seed 1 --keep 2>&1); rc=$?
   expect_eq "$cc: exit" "$rc" 0
   J="$P/.fmvgen/report.json"
   expect_eq "$cc: dot is selected" "$(jq -r '[.functions[] | select(.selected) | .name] | join(",")' "$J")" "dot"
@@ -47,6 +52,28 @@ SH
     "true true true"
   expect_eq "$cc: report.json: dot (cloned) is not tested as a victim" \
     "$(jq -r '[.placement.slower[] | select(.symbol | startswith("dot"))] | length' "$J")" 0
+  # fill: a hot candidate not selected (50x the work with every candidate
+  # cloned): pinned at its baseline offset mod 64
+  expect_eq "$cc: fill is not selected" "$(jq -r '.functions[] | select(.name == "fill") | .selected' "$J")" false
+  expect_eq "$cc: report.json: fill pinned" "$(jq -r '[.placement.pinned[].function] | join(",")' "$J")" fill
+  local k
+  k=$(jq -r '.placement.pinned[0].offset_mod_64' "$J")
+  local line="__attribute__((__aligned__(64), __patchable_function_entry__($k, $k)))"
+  [ "$k" = 0 ] && line="__attribute__((__aligned__(64)))"
+  expect_eq "$cc: selected.patch: the pin line above fill" \
+    "$(grep -A1 -F "+$line" "$P/.fmvgen/selected.patch" | tail -1)" " void fill(int32_t *a, int32_t *b, int n)"
+  expect_match "$cc: selected.patch header" "$(cat "$P/.fmvgen/selected.patch")" "Kept in place \(1\):.*
+  kernels.c:[0-9]+ fill: at $k mod 64"
+  expect_match "$cc: the note" "$out" "note: 1 hot function the selection does not clone is kept at the offset .*: fill \($k mod 64\)"
+  # where the builds put fill (select --keep): the same offset mod 64
+  local work b s
+  work=$(grep -o "$TMPDIR/fmvgen-[A-Za-z0-9._-]*" <<<"$out" | head -1)
+  b=$(nm "$work/baseline/prog" | awk '$3 == "fill" {print $1}')
+  s=$(nm "$work/selected/prog" | awk '$3 == "fill" {print $1}')
+  expect_eq "$cc: fill's offset mod 64 in the baseline build is the pin's" "$(( 16#${b:-0} % 64 ))" "$k"
+  expect_eq "$cc: and in the selected build" "$(( 16#${s:-0} % 64 ))" "$k"
+  [ -n "$b" ] && [ -n "$s" ] && [ "$b" != "$s" ] && pass || fail "$cc: fill did not move (baseline $b, selected $s)"
+  rm -rf "$work"
 }
 
 placement_on gcc

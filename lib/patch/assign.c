@@ -59,6 +59,11 @@ void patch_assignments_free(struct patch_assignments *a)
         sv_free(&a->v[i].targets);
     }
     free(a->v);
+    for (size_t i = 0; i < a->n_pins; i++) {
+        free(a->pins[i].name);
+        free(a->pins[i].rel);
+    }
+    free(a->pins);
     memset(a, 0, sizeof *a);
 }
 

@@ -163,6 +163,15 @@ char *patch_render_header(const struct patch_plan *p)
             sb_addf(&sb, "  %s:%d %s: inlined into %s\n", p->helpers[i].rel, p->helpers[i].line, p->helpers[i].display_name,
                     p->helpers[i].helper_of);
     }
+    if (p->npinned) {
+        sb_addf(&sb, "\nKept in place (%zu): not cloned, but hot; each keeps the offset from a 64-byte\n"
+                     "boundary its code had in the build without clones (measured by fmvgen select),\n"
+                     "so that the clones added before it do not move it across a cache line:\n",
+                p->npinned);
+        for (size_t i = 0; i < p->npinned; i++)
+            sb_addf(&sb, "  %s:%d %s: at %d mod 64\n", p->pinned[i].rel, p->pinned[i].line, p->pinned[i].display_name,
+                    p->pinned[i].pin - 1);
+    }
     if (p->already)
         sb_addf(&sb, "\nAlready patched, left alone: %zu function%s.\n", p->already, p->already == 1 ? "" : "s");
     if (p->skipped.n) {

@@ -204,6 +204,29 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
     }
 }
 
+static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_function **pins,
+                       size_t npins, struct patch_plan *p, struct strbuf *diff);
+
+/* The pin lines (patch/pin.c) merged into ins[0..*k) by offset: a pinned
+ * function is never a cloned one, so no other line shares its offset but
+ * a preamble block, which stays above it. */
+static void insert_pins(const struct patch_file *pf, struct patch_function **pins, size_t npins,
+                        struct insertion *ins, size_t *k, char **texts)
+{
+    for (size_t i = 0; i < npins; i++) {
+        char *indent = indent_at(pf->old, pf->old_len, pins[i]->offset);
+        char *text = patch_pin_line(pins[i], indent, eol_at(pf->old, pf->old_len, pins[i]->offset));
+        free(indent);
+        size_t at = *k;
+        while (at > 0 && ins[at - 1].offset > pins[i]->offset) at--;
+        memmove(&ins[at + 1], &ins[at], (*k - at) * sizeof *ins);
+        memmove(&texts[at + 1], &texts[at], (*k - at) * sizeof *texts);
+        ins[at] = (struct insertion){.offset = pins[i]->offset, .text = text};
+        texts[at] = text;
+        (*k)++;
+    }
+}
+
 /* Reads one file, checks it is the scanned version, and computes its new
  * content and diff for functions fs[0..n). */
 int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_plan *p,
@@ -225,12 +248,34 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
                              "run 'fmvgen scan' again", pf->path, fs[i]->display_name, fs[i]->offset,
                              fs[i]->insert_line);
     }
+    /* pinned functions (patch/pin.c) get their attribute line and nothing
+     * else: the rest works on the cloned functions and helpers */
+    struct patch_function **pins = xcalloc(n + 1, sizeof *pins), **all = fs;
+    size_t npins = 0, nall = n;
+    fs = xcalloc(n + 1, sizeof *fs);
+    n = 0;
+    for (size_t i = 0; i < nall; i++) {
+        if (all[i]->pin) pins[npins++] = all[i];
+        else fs[n++] = all[i];
+    }
+    pf->nfunctions = n;
+    int rc = build_edits(pf, fs, n, pins, npins, p, diff);
+    free(fs);
+    free(pins);
+    return rc;
+}
+
+/* patch_build_file's edits once the file is read and checked: fs the
+ * cloned functions and helpers, pins the pinned ones. */
+static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_function **pins,
+                       size_t npins, struct patch_plan *p, struct strbuf *diff)
+{
     if (patch_redecl_check(fs, n, pf->path, pf->old, pf->old_len) != 0) return -1;
-    struct patch_pointer_lines *pl = xcalloc(n, sizeof *pl);
+    struct patch_pointer_lines *pl = xcalloc(n + 1, sizeof *pl);
     settle_functions(pf, fs, n, p, pl);
-    /* the preamble, a line (pointer: two groups) per function, a redeclaration per function */
-    struct insertion *ins = xcalloc(3 * n + 1, sizeof *ins);
-    char **texts = xcalloc(3 * n + 1, sizeof *texts);
+    /* the preamble, a line (pointer: two groups) per function, a redeclaration per function, a pin line each */
+    struct insertion *ins = xcalloc(3 * n + npins + 1, sizeof *ins);
+    char **texts = xcalloc(3 * n + npins + 1, sizeof *texts);
     size_t k = 0;
     /* The sets this file's functions use whose macros are not defined above
      * their first use yet (a file patched before has its preamble: once is
@@ -337,6 +382,7 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
     }
     free(pl);
     patch_redecl_insert(fs, n, p->sets, pf->old, pf->old_len, ins, &k, npre, texts);
+    insert_pins(pf, pins, npins, ins, &k, texts);
     pf->new_data = diff_apply_insertions(pf->old, pf->old_len, ins, k, &pf->new_len);
     diff_write_insertions(diff, pf->rel, pf->old, pf->old_len, ins, k, DIFF_CONTEXT);
     for (size_t i = 0; i < k; i++) free(texts[i]);

@@ -61,18 +61,24 @@ static void keep_scored(struct patch_plan *p, int min_score)
     p->nfunctions = out;
 }
 
-/* Functions and helpers together, by file then offset: what patch_build_file
- * edits. Caller frees the array (not the functions). */
+static int by_place(const void *a, const void *b)
+{
+    return patch_function_cmp(*(struct patch_function *const *)a, *(struct patch_function *const *)b);
+}
+
+/* Functions, helpers and pinned functions together, by file then offset:
+ * what patch_build_file edits. Caller frees the array (not the
+ * functions). */
 static struct patch_function **edits_in_order(struct patch_plan *p, size_t *n)
 {
-    *n = p->nfunctions + p->nhelpers;
+    *n = p->nfunctions + p->nhelpers + p->npinned;
     struct patch_function **v = xcalloc(*n ? *n : 1, sizeof *v);
-    size_t a = 0, b = 0, k = 0;
-    while (a < p->nfunctions || b < p->nhelpers) {
-        int take_function = b == p->nhelpers ||
-                            (a < p->nfunctions && patch_function_cmp(&p->functions[a], &p->helpers[b]) <= 0);
-        v[k++] = take_function ? &p->functions[a++] : &p->helpers[b++];
-    }
+    size_t k = 0;
+    for (size_t i = 0; i < p->nfunctions; i++) v[k++] = &p->functions[i];
+    for (size_t i = 0; i < p->nhelpers; i++) v[k++] = &p->helpers[i];
+    for (size_t i = 0; i < p->npinned; i++) v[k++] = &p->pinned[i];
+    /* stable enough: no two edits share a file and an offset */
+    qsort(v, *n, sizeof *v, by_place);
     return v;
 }
 
@@ -94,6 +100,7 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     patch_settle_in_files(p, p->functions, &p->nfunctions, &p->already);
     if (only) keep_only(p, only);
     if (min_score > 0) keep_scored(p, min_score);
+    if (assigned) patch_take_pins(p, assigned);
     if (assigned) patch_keep_assigned(p, assigned);
     patch_name_sets(p);
     if (assigned) p->exact = !p->fma;
@@ -177,6 +184,8 @@ void patch_plan_free(struct patch_plan *p)
     free(p->functions);
     for (size_t i = 0; i < p->nhelpers; i++) patch_function_free(&p->helpers[i]);
     free(p->helpers);
+    for (size_t i = 0; i < p->npinned; i++) patch_function_free(&p->pinned[i]);
+    free(p->pinned);
     for (size_t i = 0; i < p->nfiles; i++) {
         free(p->files[i].path);
         free(p->files[i].rel);

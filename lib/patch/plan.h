@@ -90,6 +90,10 @@ struct patch_function {
      * the candidate's display name; set is the candidate's, the targets
      * its code is compiled for inside the candidate's clones. */
     char *helper_of;
+    /* 1 + the offset mod 64 of its symbol in the build without clones, for
+     * a function kept where it was (patch_pin_in): not cloned, only the
+     * attribute line "FMVGEN_PIN" (patch/pin.c) before it; 0: not pinned. */
+    int pin;
 };
 
 /* The names of f's inlined helpers (its "inlined-helper" notes), appended
@@ -105,9 +109,23 @@ struct patch_assignment {
                                      * files are different functions */
     struct strvec targets;          /* without "default"; not empty */
 };
+/* A candidate that is not cloned but kept at the offset mod 64 its code
+ * had in a build without clones (fmvgen select: a hot function the clones
+ * would otherwise move; on some CPUs a loop that crosses a 64-byte line
+ * where it did not runs at half speed). Its definition gets the line
+ *   __attribute__((__aligned__(64), __patchable_function_entry__(K, K)))
+ * K = offset (no K: aligned(64) alone): the function starts K bytes after a
+ * 64-byte boundary, the K no-op bytes before its entry never run (GCC >= 8,
+ * Clang >= 10; measured with gcc 12, clang 14 and clang 19). */
+struct patch_pin {
+    char *name, *rel;               /* rel: the file defining it */
+    unsigned offset;                /* 0..63 */
+};
 struct patch_assignments {
     struct patch_assignment *v;
     size_t n, cap;
+    struct patch_pin *pins;         /* functions kept in place, not cloned */
+    size_t n_pins, cap_pins;
 };
 
 struct patch_file {
@@ -131,6 +149,10 @@ struct patch_plan {
      * among the functions: nothing is decided about a helper on its own. */
     struct patch_function *helpers;
     size_t nhelpers;
+    /* The pinned candidates (patch_pin_in), sorted like functions; not
+     * among the functions either. */
+    struct patch_function *pinned;
+    size_t npinned;
     struct patch_file *files;
     size_t nfiles;
     struct strvec skipped;          /* "REL:LINE NAME: why" of candidates left out */
@@ -159,6 +181,9 @@ void patch_assign(struct patch_assignments *a, const char *name, const struct st
 /* The same for the candidate of that name defined in file rel only. */
 void patch_assign_in(struct patch_assignments *a, const char *name, const char *rel, const struct strvec *targets);
 void patch_assignments_free(struct patch_assignments *a);
+/* Pins the candidate name of file rel at offset mod 64 (struct
+ * patch_pin); a function also assigned targets is cloned, not pinned. */
+void patch_pin_in(struct patch_assignments *a, const char *name, const char *rel, unsigned offset);
 
 /* patch_validate_targets (every compiler of the candidates) for each
  * distinct set of a, once per set. 0, or -1 after the error. */

@@ -81,4 +81,11 @@ void patch_add_helpers(struct patch_plan *p);
  * line. p must be complete but for text. Caller frees. */
 char *patch_render_header(const struct patch_plan *p);
 
+/* pin.c: moves the candidates a pins (and does not assign targets) from
+ * p->functions to p->pinned, each with its pin set. */
+void patch_take_pins(struct patch_plan *p, const struct patch_assignments *a);
+/* pin.c: the attribute line of pinned function f (indent and eol as the
+ * definition's line has them). Caller frees. */
+char *patch_pin_line(const struct patch_function *f, const char *indent, const char *eol);
+
 #endif

@@ -206,6 +206,8 @@ static int build_and_check(struct select_session *s, const struct patch_assignme
         free(check.output_match);
         if (!check.failure) break;
         if (attempt == 0 && session_fma_fallback(s, check.failure, &retry) > 0) {
+            /* the placement pins hold for the retry too */
+            for (size_t i = 0; i < a->n_pins; i++) patch_pin_in(&retry, a->pins[i].name, a->pins[i].rel, a->pins[i].offset);
             free(check.failure);
             patch_plan_free(plan);
             a = &retry;

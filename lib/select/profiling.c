@@ -347,6 +347,8 @@ static int run_rounds(struct select_session *s, struct profiling *pr, struct rou
                 (*n_runs)++;
                 *(aa ? &d->aa_totals[w * nr + round] : &d->totals[(w * nv + v) * nr + round]) =
                     (double)p.total_samples;
+                /* the baseline's profiled runs, per symbol, for the placement check */
+                if (v == 0 && !need && first == 0) session_placement_log(s, 0, w, aa ? nr + round : round, &p);
                 struct attribution_origin *origins = attribution_locate(&p, pr->symbols);
                 if (!aa) log_helpers(&p, origins, pr->names, nf, w, v, round, &d->helpers_log);
                 libcalls_log_profile(&d->libcall_log, &p, pr->dropped, nf, w, v, round, aa);

@@ -6,6 +6,8 @@
 #include "select/decision_confirm.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* A number, or null when it is not finite: JSON has no inf or nan, and
  * json_real() refuses them (the field would silently vanish). Every real
@@ -196,6 +198,48 @@ static json_t *fma_bisect_json(const struct select_report *r)
     return o;
 }
 
+/* The placement check (select/placement.h): null when the selected build
+ * was not profiled (nothing selected, withdrawn, --static). */
+static json_t *placement_json(const struct select_report *r)
+{
+    const struct select_placement *pl = &r->placement;
+    if (!pl->checked && !pl->why_not && !pl->pinned.n) return json_null();
+    json_t *o = json_object(), *slower = json_array();
+    json_object_set_new(o, "checked", json_boolean(pl->checked));
+    json_object_set_new(o, "why_not", pl->why_not ? json_string(pl->why_not) : json_null());
+    json_object_set_new(o, "selected_profiled_runs", json_integer((json_int_t)pl->n_runs));
+    json_object_set_new(o, "functions_tested", json_integer((json_int_t)pl->n_tested));
+    for (size_t i = 0; i < pl->n_slower; i++) {
+        const struct select_placement_function *f = &pl->slower[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "symbol", json_string(f->symbol));
+        json_object_set_new(j, "file", json_string(f->file));
+        json_object_set_new(j, "baseline_samples_per_run", real_json(f->base_mean));
+        json_object_set_new(j, "selected_samples_per_run", real_json(f->sel_mean));
+        json_object_set_new(j, "interval", select_interval_json(&f->iv));
+        json_object_set_new(j, "code_same", f->code_same < 0 ? json_null() : json_boolean(f->code_same));
+        json_object_set_new(j, "code_why", f->code_why ? json_string(f->code_why) : json_null());
+        int known = f->code_same >= 0;
+        json_object_set_new(j, "baseline_address", known ? json_integer((json_int_t)f->base_addr) : json_null());
+        json_object_set_new(j, "selected_address", known ? json_integer((json_int_t)f->sel_addr) : json_null());
+        json_object_set_new(j, "baseline_offset_mod_64", known ? json_integer((json_int_t)(f->base_addr % 64)) : json_null());
+        json_object_set_new(j, "selected_offset_mod_64", known ? json_integer((json_int_t)(f->sel_addr % 64)) : json_null());
+        json_object_set_new(j, "placement", json_boolean(f->code_same == 1));
+        json_array_append_new(slower, j);
+    }
+    json_object_set_new(o, "slower", slower);
+    json_t *pins = json_array();
+    for (size_t i = 0; i < pl->pinned.n; i++) {
+        const char *at = strrchr(pl->pinned.v[i], '@');
+        json_t *j = json_object();
+        json_object_set_new(j, "function", json_stringn(pl->pinned.v[i], (size_t)(at - pl->pinned.v[i])));
+        json_object_set_new(j, "offset_mod_64", json_integer(atoi(at + 1)));
+        json_array_append_new(pins, j);
+    }
+    json_object_set_new(o, "pinned", pins);
+    return o;
+}
+
 json_t *select_report_json(const struct select_report *r)
 {
     json_t *o = json_object();
@@ -327,6 +371,7 @@ json_t *select_report_json(const struct select_report *r)
     json_object_set_new(o, "statistics", report_statistics_json(r));
     json_object_set_new(o, "references", report_references_json(r));
     json_object_set_new(o, "run_records", report_run_records_json(r));
+    json_object_set_new(o, "placement", placement_json(r));
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
     json_object_set_new(o, "notes", notes);

@@ -235,8 +235,12 @@ json_t *report_run_counts_json(const struct select_report *r)
                                     "(statistics.confirmation.profiled_runs); not in profiled_runs"));
     json_object_set_new(o, "timed_runs", json_string("the end-to-end timed runs (baseline, selected build, "
                                                      "references)"));
+    json_object_set_new(o, "placement_runs",
+                        json_string("the selected build's profiled runs of the placement check (placement."
+                                    "selected_profiled_runs); not in profiled_runs"));
     json_object_set_new(o, "total", json_integer((json_int_t)(r->n_profiled_runs + r->n_timed_runs +
-                                                               r->decision.confirmation.n_profiled_runs)));
+                                                               r->decision.confirmation.n_profiled_runs +
+                                                               r->placement.n_runs)));
     return o;
 }
 

@@ -164,6 +164,14 @@ void select_report_free(struct select_report *r)
     select_march_free(&r->march);
     select_march_free(&r->march_nofma);
     sv_free(&r->notes);
+    for (size_t i = 0; i < r->placement.n_slower; i++) {
+        free(r->placement.slower[i].symbol);
+        free(r->placement.slower[i].file);
+        free(r->placement.slower[i].code_why);
+    }
+    free(r->placement.slower);
+    free(r->placement.why_not);
+    sv_free(&r->placement.pinned);
     sv_free(&r->ifunc_fallback);
     select_fma_bisect_free(&r->fma_bisect);
     for (size_t i = 0; i < r->n_run_stages; i++) {

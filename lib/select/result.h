@@ -175,6 +175,31 @@ struct select_run_stage {
     double *samples, *totals, *aa_samples, *aa_totals;
 };
 
+/* A hot function the selection did not clone, slower in the selected build
+ * (select/placement.h): its samples per run, the interval, and whether its
+ * code is the same code in both builds (lib/elf/samecode.h's
+ * elf_code_same_moved) - then the difference is its placement. */
+struct select_placement_function {
+    char *symbol;
+    char *file;                 /* the linked file, relative to the variant's copy */
+    double base_mean, sel_mean; /* samples per run, summed over the workloads */
+    struct stats_interval iv;   /* baseline vs selected: speedup < 1 is slower */
+    int code_same;              /* 1 same code, 0 different, -1 not known (code_why) */
+    char *code_why;
+    uint64_t base_addr, sel_addr;   /* its symbol's address in each build; 0: not known */
+};
+
+/* The placement check after the confirmation (select/placement.h). */
+struct select_placement {
+    int checked;                /* the selected build was profiled and judged */
+    char *why_not;              /* when not checked, or checked only in part, why */
+    size_t n_runs;              /* profiled runs of the selected build (all workloads) */
+    size_t n_tested;            /* hot symbols not cloned, judged */
+    struct select_placement_function *slower;
+    size_t n_slower;
+    struct strvec pinned;       /* "NAME@K": candidates kept at offset K mod 64 (not cloned) */
+};
+
 struct select_report {
     int static_mode;
     int runs;
@@ -205,6 +230,7 @@ struct select_report {
      * confirmation's; n_run_stages 0 when nothing was profiled. */
     struct select_run_stage run_stages[2];
     size_t n_run_stages;
+    struct select_placement placement;
 };
 
 /* The code growth of a build against the baseline's code bytes: bytes and

@@ -80,6 +80,12 @@ static void map_outside(const struct select_session *s, size_t v, struct profile
     }
 }
 
+/* Variant v's name; v == n_variants is the selected build. */
+static const char *name_of(const struct select_session *s, size_t v)
+{
+    return v < s->rep.n_variants ? s->rep.variants[v].name : "the selected build";
+}
+
 static void places_of(const struct select_session *s, size_t v, struct ranwhat_places *pl)
 {
     *pl = (struct ranwhat_places){.this_copy = copy_of(s, v), .this_dir = s->builds[v].dir, .root = s->root,
@@ -90,20 +96,19 @@ static void places_of(const struct select_session *s, size_t v, struct ranwhat_p
 static int check_run(struct select_runcheck *c, struct select_session *s, size_t v, size_t w, size_t round,
                      const struct profile *p)
 {
-    const struct select_report *r = &s->rep;
     const char *workload = s->o->runs_cmd->v[w];
     struct ranwhat_places pl;
     places_of(s, v, &pl);
     struct ranwhat_finding f;
     if (ranwhat_check_run(p, &pl, &f)) {
-        char *msg = ranwhat_describe(&f, &pl, r->variants[v].name, workload, s->tree.ns_off);
+        char *msg = ranwhat_describe(&f, &pl, name_of(s, v), workload, s->tree.ns_off);
         fmv_error("%s", msg);
         free(msg);
         ranwhat_finding_free(&f);
         return -1;
     }
     char *objects = ranwhat_project_objects(p, &pl);
-    char *what = xasprintf("run %zu of %s", round + 1, r->variants[v].name);
+    char *what = xasprintf("run %zu of %s", round + 1, name_of(s, v));
     if (!c->objects_what[w]) {
         c->objects[w] = objects;
         c->objects_what[w] = what;
@@ -143,7 +148,7 @@ int select_runcheck_profile(struct select_runcheck *c, struct select_session *s,
     sv_free(&argv);
     sv_free(&prefix);
     if (rc != 0) {
-        fmv_error("%s: cannot profile '%s' on %s: %s", s->root, workload, s->rep.variants[v].name, why);
+        fmv_error("%s: cannot profile '%s' on %s: %s", s->root, workload, name_of(s, v), why);
         free(why);
         return -1;
     }

@@ -19,7 +19,8 @@ struct select_runcheck;
 struct select_runcheck *select_runcheck_new(const struct select_session *s);
 void select_runcheck_free(struct select_runcheck *c);
 
-/* Profiles workload w of variant v (its round-th run) into *p, then checks
+/* Profiles workload w of variant v (its round-th run; v == n_variants: the
+ * selected build) into *p, then checks
  * 1 and 3 of ranwhat.h. 0, or -1 after one error line (*p then empty). */
 int select_runcheck_profile(struct select_runcheck *c, struct select_session *s, size_t v, size_t w, size_t round,
                             struct profile *p);

@@ -16,6 +16,7 @@
 #include "select/dispatch.h"
 #include "select/fmabisect.h"
 #include "select/isolation.h"
+#include "select/placement.h"
 #include "select/reference.h"
 #include "select/report.h"
 #include "select/runcheck.h"
@@ -304,7 +305,9 @@ static enum select_status run_steps(struct select_session *s)
             ok = select_patch_assignments(&s->rep, &assigned) == 0;
             if (ok && assigned.n) {
                 s->have_final = 1;
+                session_placement_pins(s, &assigned);
                 ok = session_confirm(s, &assigned, &s->final_plan) == 0;
+                if (ok && s->have_final && !session_interrupted()) ok = session_placement_check(s) == 0;
             } else if (ok) {
                 sv_push(&s->rep.notes, s->rep.budget.n_dropped
                                            ? "nothing is left within the code-growth budget: selected.patch is empty"
@@ -415,6 +418,7 @@ void select_session_free(struct select_session *s)
     for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) workload_output_free(&s->base_outputs[w]);
     free(s->base_outputs);
     free(s->saved);
+    placement_log_free(s->placement);
     patch_plan_free(&s->candidates);
     if (s->have_final) patch_plan_free(&s->final_plan);
     select_report_free(&s->rep);

@@ -49,6 +49,7 @@
 #include "util/util.h"
 
 struct store;
+struct placement_log;
 
 #define SELECT_DEFAULT_RUNS 5
 #define SELECT_DEFAULT_TIMEOUT_S 600
@@ -80,6 +81,8 @@ struct select_options {
     int confirm_runs;
     int is_static, keep;
     int no_namespaces;            /* 1: never run variants in mount namespaces (select/isolation.h) */
+    int placement_pins;           /* keep hot unselected candidates at their baseline offset mod 64
+                                   * (select/placement.h; --no-placement-pins: 0) */
     double timeout_s;             /* per build, workload or test */
     double tolerance;             /* < 0: outputs must be identical */
     double min_share;             /* of the baseline's samples, e.g. 0.02 */
@@ -123,6 +126,8 @@ struct select_session {
     struct workload_output *base_outputs;   /* [workload] what of the baseline's stdout is compared */
     double *saved;                  /* [w * n_functions + f]: share of workload w's baseline
                                      * samples f's chosen clones saved (decision_saved_share) */
+    struct placement_log *placement;   /* per-symbol samples of the baseline's profiled runs and
+                                        * the selected build's (select/placement.h) */
     struct select_report rep;
     struct patch_plan final_plan;   /* the selected patch (valid with have_final) */
     int have_final;

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "measure/profile.h"
 #include "select/session.h"
 #include "select/variants.h"
 
@@ -37,5 +38,25 @@ void session_note_fma_free(struct select_session *s);
 /* confirm.c: builds the selected patch a (its plan into *plan), checks it,
  * and times it end to end against the baseline on every workload. */
 int session_confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan);
+
+/* placement_phase.c: the profiled runs' samples per symbol into
+ * s->placement (select/placement.h): run k of variant v (0: the baseline,
+ * its A/A arm too; n_variants: the selected build) on workload w, profile p
+ * with its paths mapped outside (runcheck.h). Only the project's own files
+ * (under the variant's copy) are kept. */
+void session_placement_log(struct select_session *s, size_t v, size_t w, size_t k, const struct profile *p);
+/* After the confirmation: the selected build profiled --runs times per
+ * workload, its hot functions that are not cloned judged against the
+ * baseline's (placement.h), each slower one's code compared in both builds
+ * (samecode.h), the result into s->rep.placement and a note per function
+ * whose code is the same. 0, or -1 (interrupted, or a run failed its
+ * checks). */
+int session_placement_check(struct select_session *s);
+/* Before the selected build: each hot candidate the selection does not
+ * clone (share >= --min-share, a name of its own) whose symbol the
+ * baseline's linked files hold once is pinned in a (patch_pin_in) at the
+ * offset mod 64 it has there, listed in s->rep.placement.pinned and said in
+ * a note. Nothing with --no-placement-pins. */
+void session_placement_pins(struct select_session *s, struct patch_assignments *a);
 
 #endif

@@ -22,7 +22,7 @@ static const char USAGE[] =
     "                     [--min-share PCT] [--max-growth PCT]\n"
     "                     [--set NAME=TARGETS...] [--fma-bisect N] [--fma-bisect-all]\n"
     "                     [--reference LIST] [--dispatch MODE] [--seed N] [--no-namespaces]\n"
-    "                     [--keep] [--json]\n"
+    "                     [--no-placement-pins] [--keep] [--json]\n"
     "       fmvgen select --static [--configure CMD] --build CMD\n"
     "\n"
     "Chooses, by measurement, which candidates of the last scan get clones, and\n"
@@ -91,6 +91,11 @@ static const char USAGE[] =
     "                    namespace with the copy at the project's path (the default\n"
     "                    where permitted); runs of the original tree's code are refused\n"
     "                    either way\n"
+    "  --no-placement-pins  do not keep hot candidates that get no clones at the offset\n"
+    "                    from a 64-byte boundary they have in the baseline build (by\n"
+    "                    default selected.patch gives them an aligned attribute: the\n"
+    "                    clones would otherwise move them, which alone can halve a\n"
+    "                    loop's speed on some CPUs)\n"
     "  --static          select without timing: from the clones' ISA needs and loop records\n"
     "  --keep            keep the temp directory and say where it is\n"
     "  --json            print report.json on stdout\n";
@@ -149,7 +154,7 @@ static int parse_references(const char *list, struct select_options *o)
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
                          struct select_target_set *sets, int *dispatch_given)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL, O_DISPATCH, O_CONFIRM_RUNS };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL, O_DISPATCH, O_CONFIRM_RUNS, O_NO_PINS };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -159,7 +164,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"keep", no_argument, NULL, O_KEEP},         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, O_HELP},         {"seed", required_argument, NULL, O_SEED},
         {"reference", required_argument, NULL, O_REFERENCE}, {"set", required_argument, NULL, O_SET},
-        {"no-namespaces", no_argument, NULL, O_NO_NS}, {"fma-bisect", required_argument, NULL, O_FMA_BISECT},
+        {"no-namespaces", no_argument, NULL, O_NO_NS}, {"no-placement-pins", no_argument, NULL, O_NO_PINS}, {"fma-bisect", required_argument, NULL, O_FMA_BISECT},
         {"fma-bisect-all", no_argument, NULL, O_FMA_ALL}, {"dispatch", required_argument, NULL, O_DISPATCH},
         {"confirm-runs", required_argument, NULL, O_CONFIRM_RUNS},
         {NULL, 0, NULL, 0},
@@ -253,6 +258,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         case O_STATIC: o->is_static = 1; break;
         case O_KEEP: o->keep = 1; break;
         case O_NO_NS: o->no_namespaces = 1; break;
+        case O_NO_PINS: o->placement_pins = 0; break;
         case O_JSON: *json = 1; break;
         case O_HELP: return -1;
         default: return cli_usage(USAGE, 1);
@@ -329,7 +335,7 @@ int cmd_select(int argc, char **argv)
     int json = 0;
     struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS, .confirm_runs = -1,
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
-                               .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1,
+                               .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1, .placement_pins = 1,
                                .reference_nofma_auto = 1, .fma_bisect = SELECT_DEFAULT_FMA_BISECT,
                                .dispatch = SELECT_DEFAULT_DISPATCH};
     struct select_target_set sets[MAX_SETS + 1] = {{0}};

@@ -75,7 +75,14 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
     fi
   fi
   expect_eq "$cc: confirmation_runs = the confirmation's runs, counted apart from profiled_runs" \
-    "$(jq -r '.confirmation_runs == .statistics.confirmation.profiled_runs and .run_counts.total == .profiled_runs + .confirmation_runs + .timed_runs' <<<"$out")" true
+    "$(jq -r '.confirmation_runs == .statistics.confirmation.profiled_runs and .run_counts.total == .profiled_runs + .confirmation_runs + .timed_runs + .placement.selected_profiled_runs' <<<"$out")" true
+  # the placement check (select/placement.h): the selected build profiled
+  # --runs times per workload; on this fixture nothing outside the
+  # selection is hot enough to read slower: no victim, no note
+  expect_eq "$cc: placement: checked, --runs runs per workload" \
+    "$(jq -r '.placement | .checked and .selected_profiled_runs == '"$((3 * nw))"' and .why_not == null' <<<"$out")" true
+  expect_eq "$cc: placement: no victim" "$(jq -r '[.placement.slower[] | select(.placement)] | length' <<<"$out")" 0
+  expect_no_match "$cc: placement: no note" "$(jq -r '.notes[]' <<<"$out")" "placement"
   expect_eq "$cc: A/A calibration in report.json" \
     "$(jq -r '.statistics.calibration | .functions_checked >= 1 and (.workloads | length) == '"$nw" <<<"$out")" true
   expect_match "$cc: seed printed" "$(jq -r .statistics.seed <<<"$out")" '^[0-9]+$'

@@ -1,0 +1,81 @@
+#!/bin/bash
+# test_select_placement.sh - a hot function the selection does not clone,
+# slower in the selected build although its code is the same, is reported
+# (select/placement.h): a note naming it, its addresses and their offsets
+# mod 64, and report.json's placement. Fixture select-placement: dot gains
+# with clones; the workload gives spin (spin.c, no candidate) 3 units of
+# work instead of 1 when its tree holds exactly one cloned function - the
+# selected build's (the all-candidates builds clone two) - so spin takes 3x
+# the samples there with the same code, as a function slowed by where the
+# clones moved it would; the workload as a whole still gains (dot is
+# several times faster), so the end-to-end check keeps the selection.
+# And fill, a candidate, gets 50x the work when the tree holds two cloned
+# functions (the all-candidates builds): hot and never selected, it is
+# pinned (patch/pin.c) - the pin line above it in selected.patch, and fill
+# at the same offset mod 64 in the baseline and the selected build (--keep).
+# Built by gcc and clang-19. Asserts on the report, never on times.
+source "$TESTLIB"
+
+export TMPDIR="$TMP/tmpdir"
+mkdir -p "$TMPDIR"
+
+placement_on() {   # CC
+  local cc=$1 P out rc J
+  P=$(copy_fixture select-placement)
+  mv "$P" "$TMP/p-$cc"
+  P="$TMP/p-$cc"
+  cat >"$P/w.sh" <<'SH'
+n=$(grep -c '^FMVGEN_CLONES' kernels.c)
+u=1 f=1000
+[ "$n" = 1 ] && u=3
+[ "$n" = 2 ] && f=50000
+exec ./prog 30000 $u $f
+SH
+  (cd "$P" && "$FMVGEN" scan -- make CC=$cc >/dev/null 2>&1) || { fail "$cc: scan failed"; return; }
+  expect_no_match "$cc: spin is no candidate" "$(cd "$P" && "$FMVGEN" list 2>&1)" "spin"
+  out=$(cd "$P" && "$FMVGEN" select --max-growth none --reference none --build "make CC=$cc" --run 'sh w.sh' \
+          --runs 3 --seed 1 --keep 2>&1); rc=$?
+  expect_eq "$cc: exit" "$rc" 0
+  J="$P/.fmvgen/report.json"
+  expect_eq "$cc: dot is selected" "$(jq -r '[.functions[] | select(.selected) | .name] | join(",")' "$J")" "dot"
+  expect_match "$cc: the selected build is profiled" "$out" "profiling the selected build"
+  expect_match "$cc: the note" "$out" \
+    "note: spin: [0-9.]+x the samples in the selected build \[[0-9.]+, [0-9.]+\] \([0-9]+ per run, baseline [0-9]+\), code the same in both builds, address moved from 0x[0-9a-f]+ \(offset [0-9]+ mod 64\) to 0x[0-9a-f]+ \([0-9]+ mod 64\): placement"
+  expect_match "$cc: report.md has it" "$(cat "$P/.fmvgen/report.md")" "spin: [0-9.]+x the samples in the selected build"
+  expect_eq "$cc: report.json: checked" "$(jq -r '.placement.checked' "$J")" true
+  expect_eq "$cc: report.json: the selected build's profiled runs" "$(jq -r '.placement.selected_profiled_runs' "$J")" 3
+  expect_eq "$cc: report.json: spin, same code, placement" \
+    "$(jq -r '.placement.slower[] | select(.symbol == "spin") | [.file, .code_same, .placement] | join(" ")' "$J")" \
+    "B/prog true true"
+  expect_eq "$cc: report.json: offsets mod 64 are the addresses'" \
+    "$(jq -r '.placement.slower[] | select(.symbol == "spin") | [.baseline_address % 64 == .baseline_offset_mod_64, .selected_address % 64 == .selected_offset_mod_64, .baseline_address != .selected_address] | join(" ")' "$J")" \
+    "true true true"
+  expect_eq "$cc: report.json: dot (cloned) is not tested as a victim" \
+    "$(jq -r '[.placement.slower[] | select(.symbol | startswith("dot"))] | length' "$J")" 0
+  # fill: a hot candidate not selected (50x the work with every candidate
+  # cloned): pinned at its baseline offset mod 64
+  expect_eq "$cc: fill is not selected" "$(jq -r '.functions[] | select(.name == "fill") | .selected' "$J")" false
+  expect_eq "$cc: report.json: fill pinned" "$(jq -r '[.placement.pinned[].function] | join(",")' "$J")" fill
+  local k
+  k=$(jq -r '.placement.pinned[0].offset_mod_64' "$J")
+  local line="__attribute__((__aligned__(64), __patchable_function_entry__($k, $k)))"
+  [ "$k" = 0 ] && line="__attribute__((__aligned__(64)))"
+  expect_eq "$cc: selected.patch: the pin line above fill" \
+    "$(grep -A1 -F "+$line" "$P/.fmvgen/selected.patch" | tail -1)" " void fill(int32_t *a, int32_t *b, int n)"
+  expect_match "$cc: selected.patch header" "$(cat "$P/.fmvgen/selected.patch")" "Kept in place \(1\):.*
+  kernels.c:[0-9]+ fill: at $k mod 64"
+  expect_match "$cc: the note" "$out" "note: 1 hot function the selection does not clone is kept at the offset .*: fill \($k mod 64\)"
+  # where the builds put fill (select --keep): the same offset mod 64
+  local work b s
+  work=$(grep -o "$TMPDIR/fmvgen-[A-Za-z0-9._-]*" <<<"$out" | head -1)
+  b=$(nm "$work/baseline/prog" | awk '$3 == "fill" {print $1}')
+  s=$(nm "$work/selected/prog" | awk '$3 == "fill" {print $1}')
+  expect_eq "$cc: fill's offset mod 64 in the baseline build is the pin's" "$(( 16#${b:-0} % 64 ))" "$k"
+  expect_eq "$cc: and in the selected build" "$(( 16#${s:-0} % 64 ))" "$k"
+  [ -n "$b" ] && [ -n "$s" ] && [ "$b" != "$s" ] && pass || fail "$cc: fill did not move (baseline $b, selected $s)"
+  rm -rf "$work"
+}
+
+placement_on gcc
+placement_on clang-19
+finish

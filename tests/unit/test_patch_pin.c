@@ -1,0 +1,130 @@
+/* Unit tests of the pins of patch/plan.h (struct patch_pin, patch/pin.c):
+ * on the select-mixed fixture, add_ints cloned and three other candidates
+ * pinned - triple_all at 32 mod 64 in the same file, square_ints at 0 in a
+ * file with no clone, the static K&R-style triple at 16 - and add_ints
+ * pinned too (cloned, so not pinned). The patched files get the attribute
+ * line above each pinned definition and nothing else for them, the header
+ * lists them; built by gcc, clang 14 and clang 19 (when installed) the
+ * program runs and each pinned external function starts at its offset
+ * mod 64. */
+#include "test_plan_helpers.h"
+
+#include <stdio.h>
+
+#include "patch/plan.h"
+#include "run/spawn.h"
+#include "targets/targets.h"
+
+static const char *const FILES[] = {"mixed.c", "other.c", "mixed.h", "main.c"};
+
+static char *file_of(const struct patch_plan *plan, const char *rel)
+{
+    for (size_t i = 0; i < plan->nfiles; i++)
+        if (!strcmp(plan->files[i].rel, rel)) return plan->files[i].new_data;
+    fail_msg("%s is not in the plan", rel);
+    return NULL;
+}
+
+static int run_in(const char *cwd, char *const argv[], char **out)
+{
+    struct run_opts o = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = 120};
+    struct run_result r;
+    int rc = run_argv(argv, &o, &r);
+    if (rc != 0 && r.err && *r.err) fprintf(stderr, "%s: %s", argv[0], r.err);
+    if (out) *out = xstrdup(r.out ? r.out : "");
+    run_result_free(&r);
+    return rc;
+}
+
+static int have_command(const char *name)
+{
+    char *argv[] = {"sh", "-c", "command -v \"$0\" >/dev/null", (char *)name, NULL};
+    return run_in(NULL, argv, NULL) == 0;
+}
+
+/* The address nm gives symbol name in prog (-1 when absent). */
+static long long address_of(const char *dir, const char *prog, const char *name)
+{
+    char *argv[] = {"nm", (char *)prog, NULL}, *out = NULL;
+    assert_int_equal(run_in(dir, argv, &out), 0);
+    long long addr = -1;
+    for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        unsigned long long a;
+        char type, sym[128];
+        if (sscanf(l, "%llx %c %127s", &a, &type, sym) == 3 && !strcmp(sym, name)) addr = (long long)a;
+    }
+    free(out);
+    return addr;
+}
+
+static void test_pins(void **state)
+{
+    (void)state;
+    struct project p;
+    project_open_fixture(&p, "select-mixed", FILES, sizeof FILES / sizeof *FILES);
+    add_candidate(&p, "mixed.c", "add_ints", "void add_ints(");
+    add_candidate(&p, "mixed.c", "triple", "static void\ntriple(");
+    add_candidate(&p, "mixed.c", "triple_all", "void triple_all(");
+    add_candidate(&p, "other.c", "square_ints", "void square_ints(");
+    struct patch_assignments a = {0};
+    struct strvec avx2 = STRVEC_INIT;
+    assert_int_equal(targets_parse("avx2", &avx2), 0);
+    patch_assign(&a, "add_ints", &avx2);
+    patch_pin_in(&a, "triple_all", "mixed.c", 32);
+    patch_pin_in(&a, "square_ints", "other.c", 64);   /* taken mod 64: 0 */
+    patch_pin_in(&a, "triple", "mixed.c", 16);
+    patch_pin_in(&a, "add_ints", "mixed.c", 8);       /* cloned: not pinned */
+    patch_pin_in(&a, "dot_ints", "mixed.c", 8);       /* no candidate: nothing */
+    struct patch_plan plan;
+    assert_int_equal(patch_plan_build_assigned(p.st, &a, &plan), 0);
+    assert_int_equal(plan.nfunctions, 1);
+    assert_int_equal(plan.npinned, 3);
+    const char *mixed = file_of(&plan, "mixed.c"), *other = file_of(&plan, "other.c");
+    if (getenv("TEST_PATCH_SHOW")) fprintf(stderr, "%s\n%s\n%s", plan.text, mixed, other);
+    assert_non_null(strstr(mixed, "\n__attribute__((__aligned__(64), __patchable_function_entry__(32, 32)))\n"
+                                  "void triple_all("));
+    assert_non_null(strstr(mixed, "\n__attribute__((__aligned__(64), __patchable_function_entry__(16, 16)))\n"
+                                  "static void\ntriple("));
+    assert_non_null(strstr(other, "\n\n__attribute__((__aligned__(64)))\nvoid square_ints("));
+    assert_non_null(strstr(mixed, "\nFMVGEN_CLONES(add_ints)\nvoid add_ints("));
+    assert_null(strstr(mixed, "__patchable_function_entry__(8, 8)"));
+    /* other.c has no clone: no preamble */
+    assert_null(strstr(other, "FMVGEN_CLONES"));
+    assert_non_null(strstr(plan.text, "Kept in place (3):"));
+    assert_non_null(strstr(plan.text, "  mixed.c:28 triple_all: at 32 mod 64\n"));
+    assert_non_null(strstr(plan.text, "  other.c:5 square_ints: at 0 mod 64\n"));
+
+    for (size_t i = 0; i < 2; i++) {
+        char *path = path_join(p.dir, FILES[i]);
+        const char *text = file_of(&plan, FILES[i]);
+        assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+        free(path);
+    }
+    const char *compilers[] = {"gcc", "clang-14", "clang-19"};
+    for (size_t c = 0; c < sizeof compilers / sizeof *compilers; c++) {
+        if (!have_command(compilers[c])) {
+            fprintf(stderr, "SKIP: %s is not installed\n", compilers[c]);
+            continue;
+        }
+        char *argv[] = {(char *)compilers[c], "-O2", "-o", "prog", "mixed.c", "other.c", "main.c", NULL};
+        if (run_in(p.dir, argv, NULL) != 0) fail_msg("%s does not build the pinned files", compilers[c]);
+        char *run[] = {"./prog", NULL};
+        assert_int_equal(run_in(p.dir, run, NULL), 0);
+        long long ta = address_of(p.dir, "prog", "triple_all"), sq = address_of(p.dir, "prog", "square_ints");
+        assert_true(ta > 0 && sq > 0);
+        if (ta % 64 != 32 || sq % 64 != 0)
+            fail_msg("%s: triple_all at 0x%llx, square_ints at 0x%llx", compilers[c], ta, sq);
+    }
+    patch_plan_free(&plan);
+    patch_assignments_free(&a);
+    sv_free(&avx2);
+    project_close(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pins),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,7 +1,9 @@
 /* analyze_included.c - see analyze_internal.h and included.h: a definition
  * in a source file TUs #include is judged once over every TU that compiles
- * it, and all its rows get that verdict. */
+ * it, and all its rows get that verdict; a static function of a project
+ * header (header.h) gets each TU's own verdict. */
 #include "candidates/analyze_internal.h"
+#include "candidates/header.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -21,6 +23,32 @@ static void included_with_candidates(const struct tu_job *jobs, size_t n, struct
                           !strcmp(jobs[a].rows.v[r].file, path);
             if (has) sv_push(out, path);
         }
+}
+
+/* A header's static function (header.h): each row gets its own TU's
+ * verdict, or the exclusion common to all. */
+static void apply_header_verdict(struct tu_job *jobs, size_t n, const char *path, unsigned offset,
+                                 const struct sighting **group, size_t ng, const struct included_tu *tus)
+{
+    struct header_verdict v;
+    header_verdict(group, ng, tus, &v);
+    for (size_t a = 0; a < n; a++)
+        for (size_t r = 0; r < jobs[a].rows.n; r++) {
+            struct fn_row *row = &jobs[a].rows.v[r];
+            if (row->reason || !row->located || strcmp(row->file, path) != 0 || row->insert_offset != offset)
+                continue;
+            size_t mine = ng;
+            for (size_t k = 0; k < ng && mine == ng; k++)
+                if (group[k]->compile == a) mine = k;
+            if (v.reason || (mine < ng && v.tu_reason[mine])) {
+                row->reason = v.reason ? v.reason : v.tu_reason[mine];
+                free(row->detail);
+                row->detail = xstrdup(v.reason ? v.detail : v.tu_detail[mine]);
+            } else if (v.note) {
+                fn_row_add_note(row, v.note);
+            }
+        }
+    header_verdict_free(&v, ng);
 }
 
 /* Judges each definition of the files once over every TU that compiles it,
@@ -47,6 +75,10 @@ static void apply_verdicts(struct tu_job *jobs, size_t n, const struct strvec *f
                         group[ng++] = g;
                     }
                 if (!first) continue;
+                if (path_is_header(path)) {
+                    apply_header_verdict(jobs, n, path, lead->insert_offset, group, ng, tus);
+                    continue;
+                }
                 struct included_verdict v;
                 included_verdict(group, ng, tus, &v);
                 for (size_t a = 0; a < n; a++)

@@ -86,7 +86,8 @@ int patch_function_cmp(const void *a, const void *b)
 }
 
 /* What the "included-source" note (candidates/included.h) says: the
- * symbols of every including TU, the spelling FMVGEN_CLONES gets; and the
+ * symbols of every including TU, the spelling FMVGEN_CLONES gets; the
+ * "header-switch" note (candidates/header.h): the switch and its TUs; and the
  * linkage libclang saw, from it or from a "static-macro" note (a static
  * hidden behind METHODDEF(void)). */
 static void read_included_note(struct patch_function *f)
@@ -98,7 +99,19 @@ static void read_included_note(struct patch_function *f)
         json_t *st = json_object_get(note, "static");
         if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
         if (note_kind_of(note) == NOTE_VISIBILITY) f->hidden = 1;
-        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE) continue;
+        if (note_kind_of(note) == NOTE_HEADER_SWITCH) {
+            const char *tag = json_string_value(json_object_get(note, "tag"));
+            free(f->switch_tag);
+            f->switch_tag = tag ? xstrdup(tag) : NULL;
+            size_t k;
+            json_t *tu;
+            json_array_foreach(json_object_get(note, "tus"), k, tu)
+            {
+                const char *src = json_string_value(json_object_get(tu, "source"));
+                if (src && !sv_contains(&f->switch_sources, src)) sv_push(&f->switch_sources, src);
+            }
+        }
+        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE && note_kind_of(note) != NOTE_HEADER_SWITCH) continue;
         size_t k;
         json_t *sym;
         json_array_foreach(json_object_get(note, "symbols"), k, sym)

@@ -37,15 +37,15 @@ static void apply_header_verdict(struct tu_job *jobs, size_t n, const char *path
             struct fn_row *row = &jobs[a].rows.v[r];
             if (row->reason || !row->located || strcmp(row->file, path) != 0 || row->insert_offset != offset)
                 continue;
-            size_t mine = ng;
+            size_t mine = ng;   /* its TU's sighting of its symbol */
             for (size_t k = 0; k < ng && mine == ng; k++)
-                if (group[k]->compile == a) mine = k;
+                if (group[k]->compile == a && !strcmp(group[k]->symbol, row->name)) mine = k;
             if (v.reason || (mine < ng && v.tu_reason[mine])) {
                 row->reason = v.reason ? v.reason : v.tu_reason[mine];
                 free(row->detail);
                 row->detail = xstrdup(v.reason ? v.detail : v.tu_detail[mine]);
-            } else if (v.note) {
-                fn_row_add_note(row, v.note);
+            } else if (mine < ng && v.note_of[mine]) {
+                fn_row_add_note(row, v.note_of[mine]);
             }
         }
     header_verdict_free(&v, ng);

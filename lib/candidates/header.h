@@ -18,10 +18,23 @@
  *    "tus": [{"source", "output", "symbol"}] (the TUs that define it),
  *    "symbols": [distinct symbols], "static": true,
  *    "off": [{"source", "reason", "detail"}] (the TUs that do not)}
+ * A header expanded more than once in one TU from the same place, under
+ * names a macro writes (libsoxr's cr-core.c includes poly-fir.h with
+ * "#define FUNCTION vpoly1", then vpoly2, vpoly3) gets one switch per
+ * name, pasted from that macro (plan.h has the lines):
+ *
+ *     #ifndef FMVGEN_CLONE_poly_fir_h_vpoly1 ... (a default, empty, per name)
+ *     FMVGEN_CLONES_IN_TU(poly_fir_h, FUNCTION)
+ *     static void FUNCTION(...)
+ *     #define FMVGEN_CLONE_poly_fir_h_vpoly3 FMVGEN_CLONES_STATIC  (the TU)
+ *
+ * and its note an "expansion": {"spelled": the macro, "place": the tag's
+ * middle part, "symbols": every name of that place in any TU}. Each name
+ * is a candidate of its own.
  * Excluded everywhere, with the reason:
- *   - one TU defines it more than once from that place (the header
- *     included twice with other macros: vpoly1, vpoly2, vpoly3), as the
- *     switch is per TU, not per expansion;
+ *   - expanded more than once in one TU, its name not written as one macro
+ *     that differs from each symbol (no switch can tell the expansions
+ *     apart), or in C++;
  *   - it is used above its definition in a TU (the redeclaration line
  *     would not be switched).
  * A source compiled twice (two compiles, one file) where one compile
@@ -41,7 +54,11 @@ struct header_verdict {
     /* per sighting all[i]: REASON_NONE when the switch is on in its TU */
     enum exclusion_reason *tu_reason;
     char **tu_detail;
-    json_t *note;                   /* the note of the eligible TUs' rows; NULL: none is */
+    /* per sighting: the note of its row (one per symbol, owned by notes[]);
+     * NULL when off */
+    json_t **note_of;
+    json_t **notes;
+    size_t nnotes;
 };
 
 /* The macro name of the switch: FMVGEN_CLONE_ + the header's basename and
@@ -50,8 +67,8 @@ struct header_verdict {
 char *header_switch_tag(const char *file, const char *symbol);
 
 /* Judges the definition at one (header, insert_offset) over every sighting
- * of it in all[0..n); tus[c] names compile c. Caller frees with
- * header_verdict_free. */
+ * of it in all[0..n) (one per TU and symbol); tus[c] names compile c.
+ * Caller frees with header_verdict_free. */
 void header_verdict(const struct sighting *const *all, size_t n, const struct included_tu *tus,
                     struct header_verdict *out);
 void header_verdict_free(struct header_verdict *v, size_t n);

@@ -206,6 +206,27 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
     }
 }
 
+/* The lines above a definition a header expands under several names
+ * (plan.h): the pasting macro, an empty default switch per name, the line
+ * that expands to this expansion's switch. */
+static char *expansion_block(const struct patch_function *f, const char *indent, const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    patch_text_line(&sb, eol, "/* fmvgen: each TU defines FMVGEN_CLONE_%s_<name> as the attribute for the", f->expansion_place);
+    patch_text_line(&sb, eol, " * expansions of %s it multi-versions; the others default to nothing. */", f->expansion_spelled);
+    patch_text_line(&sb, eol, "#ifndef FMVGEN_CLONES_IN_TU");
+    patch_text_line(&sb, eol, "# define FMVGEN_CLONES_IN_TU(place, name) FMVGEN_CLONES_IN_TU_(place, name)");
+    patch_text_line(&sb, eol, "# define FMVGEN_CLONES_IN_TU_(place, name) FMVGEN_CLONE_##place##_##name");
+    patch_text_line(&sb, eol, "#endif");
+    for (size_t i = 0; i < f->expansion_symbols.n; i++) {
+        patch_text_line(&sb, eol, "#ifndef FMVGEN_CLONE_%s_%s", f->expansion_place, f->expansion_symbols.v[i]);
+        patch_text_line(&sb, eol, "# define FMVGEN_CLONE_%s_%s", f->expansion_place, f->expansion_symbols.v[i]);
+        patch_text_line(&sb, eol, "#endif");
+    }
+    patch_text_line(&sb, eol, "%sFMVGEN_CLONES_IN_TU(%s, %s)", indent, f->expansion_place, f->expansion_spelled);
+    return sb_detach(&sb);
+}
+
 /* Reads one file, checks it is the scanned version, and computes its new
  * content and diff for functions fs[0..n). */
 int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_plan *p,
@@ -327,10 +348,24 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
         }
         char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
         const char *eol = eol_at(pf->old, pf->old_len, fs[i]->offset);
-        if (fs[i]->switch_of)
+        if (fs[i]->switch_of && fs[i]->switch_pasted)
+            texts[k] = xasprintf("#define %s %s_STATIC /* fmvgen: %s's %s multi-versioned in this TU */%s",
+                                 fs[i]->switch_of, p->sets[fs[i]->set].macro, path_basename(fs[i]->switch_header),
+                                 fs[i]->display_name, eol);
+        else if (fs[i]->switch_of)
             texts[k] = xasprintf("#define %s 1 /* fmvgen: %s's %s multi-versioned in this TU */%s", fs[i]->switch_of,
                                  path_basename(fs[i]->switch_header), fs[i]->display_name, eol);
-        else if (fs[i]->switch_tag)   /* on in the TUs that define the tag (patch_add_switches) */
+        else if (fs[i]->expansion_place) {
+            /* one block for every name of the place: the first function there writes it */
+            int written = 0;
+            for (size_t j = 0; j < i && !written; j++)
+                written = fs[j]->expansion_place && fs[j]->offset == fs[i]->offset && !fs[j]->switch_of;
+            if (written) {
+                free(indent);
+                continue;
+            }
+            texts[k] = expansion_block(fs[i], indent, eol);
+        } else if (fs[i]->switch_tag)   /* on in the TUs that define the tag (patch_add_switches) */
             texts[k] = xasprintf("#ifdef %s%s%s%s_STATIC%s#endif%s", fs[i]->switch_tag, eol, indent,
                                  p->sets[fs[i]->set].macro, eol, eol);
         else if (fs[i]->helper_of)

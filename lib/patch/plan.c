@@ -27,6 +27,9 @@ void patch_function_free(struct patch_function *f)
     free(f->switch_of);
     free(f->switch_header);
     sv_free(&f->switch_sources);
+    free(f->expansion_spelled);
+    free(f->expansion_place);
+    sv_free(&f->expansion_symbols);
     sv_free(&f->symbols);
     json_decref(f->notes);
 }

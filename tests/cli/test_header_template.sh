@@ -8,17 +8,22 @@
 # For gcc, clang-14 and clang-19 (when installed):
 #   - poly_mac is a candidate with a header-switch note (tag, plain.c on,
 #     simd.c off as intrinsics); simd.c's row of it stays 'intrinsics';
-#   - sum_by2/sum_by3 are excluded as 'header', "defined 2 times ... in TU
-#     plain.c"; util_sum is no candidate (inline in a header);
+#   - sum_by2/sum_by3 (one place, expanded twice under the names FUNCTION
+#     gives) are two candidates, each with its own switch and the note's
+#     "expansion"; util_sum is no candidate (inline in a header);
 #   - the patch: poly.h gets "#ifdef FMVGEN_CLONE_poly_h_poly_mac" /
 #     FMVGEN_CLONES_STATIC / "#endif" above poly_mac, plain.c the line
 #     "#define FMVGEN_CLONE_poly_h_poly_mac 1 ..." above its first #include,
-#     simd.c nothing; patch -p1 --dry-run is clean;
+#     simd.c nothing; twice.h one block: an empty default per name and
+#     FMVGEN_CLONES_IN_TU(twice_h, FUNCTION), plain.c one
+#     "#define FMVGEN_CLONE_twice_h_sum_byN FMVGEN_CLONES_STATIC" per name;
+#     patch -p1 --dry-run is clean;
 #   - the patched project builds (-Werror) and prints what it printed; nm:
 #     plain.o's poly_mac is cloned (gcc, clang-19; clang 14 clones no static
 #     function), simd.o's never is; under qemu -cpu Nehalem the output holds;
 #   - patching again finds the guarded line and adds nothing;
-#   - -DFMVGEN_NO_CLONES and a build without the switch line compile.
+#   - -DFMVGEN_NO_CLONES and a build without the switch lines compile; with
+#     sum_by2's switch line gone, sum_by2 is plain and sum_by3 still cloned.
 source "$TESTLIB"
 
 for cc in gcc clang-14 clang-19; do
@@ -46,11 +51,13 @@ for cc in gcc clang-14 clang-19; do
     simd.c=intrinsics
   expect_eq "$cc: the note's sentence" "$(printf '%s' "$note" | jq -r .detail)" \
     "static function of header poly.h: cloned in the TUs that define FMVGEN_CLONE_poly_h_poly_mac (plain.c); not in simd.c (intrinsics)"
-  expect_eq "$cc: sum_by2/sum_by3 excluded as header" \
-    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name | test("^sum_by")) | .reason] | unique | join(",")')" header
-  expect_match "$cc: saying why" \
-    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "sum_by2") | .detail] | first')" \
-    '^defined 2 times from this place of header twice.h in TU plain.c \(sum_by2, sum_by3'
+  expect_eq "$cc: sum_by2/sum_by3 are candidates" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name | test("^sum_by")) | .status] | unique | join(",")')" candidate
+  expect_eq "$cc: each with its switch, pasted from FUNCTION" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name | test("^sum_by")) | .notes[]
+        | select(.kind == "header-switch") | .tag + "=" + .expansion.spelled + ":" + (.expansion.symbols | join("+"))]
+        | unique | join(",")')" \
+    "FMVGEN_CLONE_twice_h_sum_by2=FUNCTION:sum_by2+sum_by3,FMVGEN_CLONE_twice_h_sum_by3=FUNCTION:sum_by2+sum_by3"
   expect_eq "$cc: util_sum is no candidate" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "util_sum" and .status == "candidate")] | length')" 0
 
@@ -62,9 +69,16 @@ for cc in gcc clang-14 clang-19; do
   expect_match "$cc: right above poly_mac" "$(cat "$TMP/fmv-$cc.patch")" \
     $'\\+#endif\n static void poly_mac\\('
   expect_match "$cc: plain.c's switch above its first #include" "$(cat "$TMP/fmv-$cc.patch")" \
-    $'\\+#define FMVGEN_CLONE_poly_h_poly_mac 1 /\\* fmvgen: poly.h\'s poly_mac multi-versioned in this TU \\*/\n #include "kernels.h"'
+    $'\\+#define FMVGEN_CLONE_poly_h_poly_mac 1 /\\* fmvgen: poly.h\'s poly_mac multi-versioned in this TU \\*/\n\\+#define FMVGEN_CLONE_twice_h_sum_by2 [^\n]*\n\\+#define FMVGEN_CLONE_twice_h_sum_by3 [^\n]*\n #include "kernels.h"'
   expect_no_match "$cc: simd.c is not patched" "$(cat "$TMP/fmv-$cc.patch")" '^--- a/simd.c'
-  expect_no_match "$cc: twice.h is not patched" "$(cat "$TMP/fmv-$cc.patch")" '^--- a/twice.h'
+  expect_eq "$cc: twice.h's block" \
+    "$(awk '/^--- a\/twice.h/{f=1;next} /^--- /{f=0} f && /^\+(#ifndef FMVGEN_CLONE_|FMVGEN_CLONES_IN_TU\()/' "$TMP/fmv-$cc.patch" | tr '\n' ' ')" \
+    "+#ifndef FMVGEN_CLONE_twice_h_sum_by2 +#ifndef FMVGEN_CLONE_twice_h_sum_by3 +FMVGEN_CLONES_IN_TU(twice_h, FUNCTION) "
+  expect_match "$cc: right above the template's definition" "$(cat "$TMP/fmv-$cc.patch")" \
+    $'\\+FMVGEN_CLONES_IN_TU\\(twice_h, FUNCTION\\)\n static long FUNCTION\\('
+  expect_eq "$cc: plain.c's switches" \
+    "$(grep -E '^\+#define FMVGEN_CLONE_' "$TMP/fmv-$cc.patch" | cut -d' ' -f2,3 | tr '\n' ' ')" \
+    "FMVGEN_CLONE_poly_h_poly_mac 1 FMVGEN_CLONE_twice_h_sum_by2 FMVGEN_CLONES_STATIC FMVGEN_CLONE_twice_h_sum_by3 FMVGEN_CLONES_STATIC "
   make -s clean
   patch -p1 --dry-run <"$TMP/fmv-$cc.patch" >"$TMP/dry-$cc" 2>&1
   expect_eq "$cc: patch -p1 --dry-run exit" "$?" 0
@@ -81,6 +95,8 @@ for cc in gcc clang-14 clang-19; do
   else
     expect_match "$cc: plain.o's poly_mac is cloned" "$(nm plain.o)" '[tT] poly_mac\.arch_x86[-_]64[-_]v3'
     expect_match "$cc: dispatched by IFUNC" "$(nm plain.o)" ' i poly_mac$'
+    expect_match "$cc: sum_by2 cloned" "$(nm plain.o)" '[tT] sum_by2\.arch_x86[-_]64[-_]v3'
+    expect_match "$cc: sum_by3 cloned" "$(nm plain.o)" '[tT] sum_by3\.arch_x86[-_]64[-_]v3'
   fi
   expect_eq "$cc: simd.o's poly_mac is not cloned" "$(nm simd.o | grep -c 'poly_mac\.')" 0
   expect_match "$cc: simd.o keeps its plain poly_mac" "$(nm simd.o)" ' t poly_mac$'
@@ -88,15 +104,24 @@ for cc in gcc clang-14 clang-19; do
   # Patched already: nothing more to add (the guarded line is found).
   "$FMVGEN" patch -o "$TMP/again-$cc.patch" 2>"$TMP/again-$cc.err"
   expect_no_match "$cc: no second line for poly_mac" "$(cat "$TMP/again-$cc.patch")" 'FMVGEN_CLONE_poly_h_poly_mac'
+  expect_no_match "$cc: no second block in twice.h" "$(cat "$TMP/again-$cc.patch")" 'FMVGEN_CLONES_IN_TU'
+
+  # One name's switch off: that expansion is plain, the other still cloned.
+  make -s clean
+  sed -i '/^#define FMVGEN_CLONE_twice_h_sum_by2/d' plain.c
+  make -s CC="$cc" CFLAGS="-O3 -Wall -Werror" >/dev/null 2>&1 || fail "$cc: build without sum_by2's switch"
+  expect_eq "$cc: sum_by2 not cloned without its switch" "$(nm plain.o | grep -c 'sum_by2\.')" 0
+  [ "$cc" = clang-14 ] || expect_match "$cc: sum_by3 still cloned" "$(nm plain.o)" '[tT] sum_by3\.arch_x86[-_]64[-_]v3'
+  expect_eq "$cc: output with one switch" "$(./prog)" "$BASE"
 
   # The switch off: the guarded line compiles to nothing.
   make -s clean
   make -s CC="$cc" CFLAGS="-O3 -Wall -Werror -DFMVGEN_NO_CLONES" >/dev/null 2>&1 || fail "$cc: -DFMVGEN_NO_CLONES build"
   expect_eq "$cc: no clones with -DFMVGEN_NO_CLONES" "$(nm plain.o | grep -c 'poly_mac\.')" 0
   make -s clean
-  sed -i '/^#define FMVGEN_CLONE_poly_h_poly_mac/d' plain.c
-  make -s CC="$cc" CFLAGS="-O3 -Wall -Werror" >/dev/null 2>&1 || fail "$cc: build without the switch"
-  expect_eq "$cc: no clones without the switch" "$(nm plain.o | grep -c 'poly_mac\.')" 0
+  sed -i '/^#define FMVGEN_CLONE_/d' plain.c
+  make -s CC="$cc" CFLAGS="-O3 -Wall -Werror" >/dev/null 2>&1 || fail "$cc: build without the switches"
+  expect_eq "$cc: no clones without the switches" "$(nm plain.o | grep -cE '(poly_mac|sum_by[23])\.')" 0
   expect_eq "$cc: output without the switch" "$(./prog)" "$BASE"
 done
 

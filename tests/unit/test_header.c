@@ -62,18 +62,22 @@ static void test_tus_disagree(void **state)
     assert_int_equal(v.tu_reason[0], REASON_NONE);
     assert_int_equal(v.tu_reason[1], REASON_INTRINSICS);
     assert_string_equal(v.tu_detail[1], "calls the intrinsic _mm_add_ps");
-    assert_non_null(v.note);
-    assert_string_equal(str(v.note, "kind"), "header-switch");
-    assert_string_equal(str(v.note, "tag"), "FMVGEN_CLONE_poly_fir_h_vpoly3");
-    assert_true(json_is_true(json_object_get(v.note, "static")));
-    json_t *tus = json_object_get(v.note, "tus"), *off = json_object_get(v.note, "off");
+    json_t *note = v.note_of[0];
+    assert_non_null(note);
+    assert_null(v.note_of[1]);
+    assert_int_equal(v.nnotes, 1);
+    assert_string_equal(str(note, "kind"), "header-switch");
+    assert_string_equal(str(note, "tag"), "FMVGEN_CLONE_poly_fir_h_vpoly3");
+    assert_true(json_is_true(json_object_get(note, "static")));
+    assert_null(json_object_get(note, "expansion"));   /* one name per TU */
+    json_t *tus = json_object_get(note, "tus"), *off = json_object_get(note, "off");
     assert_int_equal(json_array_size(tus), 1);
     assert_string_equal(str(json_array_get(tus, 0), "source"), "/p/src/cr32.c");
     assert_string_equal(str(json_array_get(tus, 0), "symbol"), "vpoly3");
     assert_int_equal(json_array_size(off), 1);
     assert_string_equal(str(json_array_get(off, 0), "source"), "/p/src/cr32s.c");
     assert_string_equal(str(json_array_get(off, 0), "reason"), "intrinsics");
-    assert_string_equal(str(v.note, "detail"), "static function of header poly-fir.h: cloned in the TUs that define "
+    assert_string_equal(str(note, "detail"), "static function of header poly-fir.h: cloned in the TUs that define "
                                                "FMVGEN_CLONE_poly_fir_h_vpoly3 (cr32.c); not in cr32s.c (intrinsics)");
     header_verdict_free(&v, 2);
 }
@@ -88,26 +92,54 @@ static void test_none_eligible(void **state)
     struct header_verdict v;
     header_verdict(all, 2, TUS, &v);
     assert_int_equal(v.reason, REASON_NONE);
-    assert_null(v.note);
+    assert_int_equal(v.nnotes, 0);
     assert_int_equal(v.tu_reason[0], REASON_INTRINSICS);
     header_verdict_free(&v, 2);
 }
 
-/* libsoxr's cr-core.c includes poly-fir.h three times (FUNCTION vpoly1,
- * vpoly2, vpoly3): the switch is per TU, so excluded everywhere. */
-static void test_defined_twice_in_one_tu(void **state)
+/* libsoxr's cr-core.c includes poly-fir.h three times ("#define FUNCTION
+ * vpoly1", vpoly2, vpoly3): one switch per name, pasted from FUNCTION;
+ * cr32s.c's vpoly3 uses intrinsics. */
+static void test_expanded_under_several_names(void **state)
 {
     (void)state;
-    struct sighting a = seen(0, "vpoly1"), b = seen(0, "vpoly3"), c = seen(2, "vpoly1");
+    struct sighting a = seen(0, "vpoly1"), b = seen(0, "vpoly3"), c = seen(1, "vpoly3");
+    c.reason = REASON_INTRINSICS;
     const struct sighting *all[] = {&a, &b, &c};
     struct header_verdict v;
     header_verdict(all, 3, TUS, &v);
+    assert_int_equal(v.reason, REASON_NONE);
+    assert_int_equal(v.nnotes, 2);
+    assert_non_null(v.note_of[0]);
+    assert_non_null(v.note_of[1]);
+    assert_null(v.note_of[2]);
+    assert_string_equal(str(v.note_of[0], "tag"), "FMVGEN_CLONE_poly_fir_h_vpoly1");
+    assert_string_equal(str(v.note_of[1], "tag"), "FMVGEN_CLONE_poly_fir_h_vpoly3");
+    json_t *x = json_object_get(v.note_of[1], "expansion");
+    assert_string_equal(str(x, "spelled"), "FUNCTION");
+    assert_string_equal(str(x, "place"), "poly_fir_h");
+    assert_int_equal(json_array_size(json_object_get(x, "symbols")), 2);
+    assert_int_equal(json_array_size(json_object_get(v.note_of[1], "off")), 1);
+    assert_int_equal(json_array_size(json_object_get(v.note_of[0], "off")), 0);
+    header_verdict_free(&v, 3);
+}
+
+/* Several names from one place, not written as one macro: no switch can
+ * tell them apart, excluded everywhere. */
+static void test_expansions_not_told_apart(void **state)
+{
+    (void)state;
+    struct sighting a = seen(0, "vpoly1"), b = seen(0, "vpoly3");
+    a.spelled = (char *)"vpoly1";
+    const struct sighting *all[] = {&a, &b};
+    struct header_verdict v;
+    header_verdict(all, 2, TUS, &v);
     assert_int_equal(v.reason, REASON_HEADER);
     assert_string_equal(v.detail, "defined 2 times from this place of header poly-fir.h in TU cr32.c (vpoly1, vpoly3: "
-                                  "the header is included more than once with other macros): the per-TU switch would "
-                                  "clone all of them");
-    assert_null(v.note);
-    header_verdict_free(&v, 3);
+                                  "the header is included more than once with other macros), and its name is written "
+                                  "as itself, not as a macro: no switch can tell the expansions apart");
+    assert_int_equal(v.nnotes, 0);
+    header_verdict_free(&v, 2);
 }
 
 /* A redeclaration would be one more line in the header, not switched. */
@@ -121,7 +153,7 @@ static void test_used_before_definition(void **state)
     header_verdict(all, 2, TUS, &v);
     assert_int_equal(v.reason, REASON_USED_BEFORE_DEFINITION);
     assert_non_null(strstr(v.detail, "(TU cr64.c)"));
-    assert_null(v.note);
+    assert_int_equal(v.nnotes, 0);
     header_verdict_free(&v, 2);
 }
 
@@ -141,8 +173,8 @@ static void test_source_compiled_twice(void **state)
     assert_int_equal(v.tu_reason[1], REASON_ATTRIBUTE);
     assert_string_equal(v.tu_detail[1], "cr64.c is compiled twice, and the other compile (/p/b/shared/cr64.o) excludes "
                                         "it: stands under '#pragma GCC target'");
-    assert_int_equal(json_array_size(json_object_get(v.note, "tus")), 1);
-    assert_int_equal(json_array_size(json_object_get(v.note, "off")), 2);
+    assert_int_equal(json_array_size(json_object_get(v.note_of[0], "tus")), 1);
+    assert_int_equal(json_array_size(json_object_get(v.note_of[0], "off")), 2);
     header_verdict_free(&v, 3);
 }
 
@@ -152,7 +184,8 @@ int main(void)
         cmocka_unit_test(test_tag),
         cmocka_unit_test(test_tus_disagree),
         cmocka_unit_test(test_none_eligible),
-        cmocka_unit_test(test_defined_twice_in_one_tu),
+        cmocka_unit_test(test_expanded_under_several_names),
+        cmocka_unit_test(test_expansions_not_told_apart),
         cmocka_unit_test(test_used_before_definition),
         cmocka_unit_test(test_source_compiled_twice),
     };

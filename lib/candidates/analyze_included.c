@@ -104,9 +104,14 @@ static void apply_verdicts(struct tu_job *jobs, size_t n, const struct strvec *f
 
 void analyze_included_sources(struct tu_job *jobs, size_t n, struct gcc_includes *includes)
 {
-    struct strvec files = STRVEC_INIT;
+    struct strvec files = STRVEC_INIT, sight = STRVEC_INIT;
     included_with_candidates(jobs, n, &files);
     if (files.n == 0) return;
+    /* A source file's line reaches every TU that includes it: each must be
+     * judged, also those the first pass did not parse. A header's switch
+     * is on only in the TUs judged (header.h): the others need no pass. */
+    for (size_t i = 0; i < files.n; i++)
+        if (!path_is_header(files.v[i])) sv_push(&sight, files.v[i]);
     struct included_tu *tus = xcalloc(n, sizeof *tus);
     struct strvec sources = STRVEC_INIT;
     for (size_t i = 0; i < n; i++) sv_push(&sources, "");
@@ -120,15 +125,16 @@ void analyze_included_sources(struct tu_job *jobs, size_t n, struct gcc_includes
         /* A TU the first pass did not parse may include one of the files;
          * one that compiles one as its own source saw only its functions
          * that vectorized there. */
-        if ((!j->parsed && !j->unparsable && file_exists(source)) || sv_contains(&files, source)) {
-            j->sight_files = &files;
+        if (sight.n && ((!j->parsed && !j->unparsable && file_exists(source)) || sv_contains(&sight, source))) {
+            j->sight_files = &sight;
             if (!j->gcc_include) j->gcc_include = gcc_include_dir(includes, j->compile);
         }
     }
-    analyze_run_jobs(jobs, n);
+    if (sight.n) analyze_run_jobs(jobs, n);
     for (size_t i = 0; i < n; i++) jobs[i].sight_files = NULL;
     apply_verdicts(jobs, n, &files, tus);
     sv_free(&sources);
     free(tus);
     sv_free(&files);
+    sv_free(&sight);
 }

@@ -11,9 +11,10 @@
  *                                                 above its first directive)
  *
  * A TU that does not define the switch compiles the header as before. The
- * function is sighted in every TU that includes the header (included.h's
- * sightings); each TU has its own verdict (eligibility.h's rules in that
- * TU). The rows of the eligible TUs get the "header-switch" note:
+ * function is sighted in every TU the scan parsed that includes the
+ * header (included.h's sightings; a TU without vectorized or ISA-sensitive
+ * code is not parsed again for it: its copy simply stays off); each TU has
+ * its own verdict (eligibility.h's rules in that TU). The rows of the eligible TUs get the "header-switch" note:
  *   {"kind": "header-switch", "detail": sentence, "tag": the switch macro,
  *    "tus": [{"source", "output", "symbol"}] (the TUs that define it),
  *    "symbols": [distinct symbols], "static": true,

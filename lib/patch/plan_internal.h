@@ -77,8 +77,9 @@ void patch_keep_assigned(struct patch_plan *p, const struct patch_assignments *a
  * added; one already patched is dropped, not counted in already. */
 void patch_add_helpers(struct patch_plan *p);
 
-/* switch.c: fills p->switches with the "#define TAG 1" line of each
- * function with a switch_tag, one per TU source, placed above the first
+/* switch.c: fills p->switches with the "#define TAG 1" line (an
+ * expansion's: "#define TAG <set macro>_STATIC") of each function with a
+ * switch_tag, one per TU source, placed above the first
  * preprocessor directive of that source (outside comments: it opens no
  * #if, so the line stands at file level; offset 0 when there is none).
  * A function with a source outside the root or unreadable is dropped,

@@ -469,18 +469,6 @@ static const char *place_after_cxx_attribute_lists(struct patch_function *f, con
     return NULL;
 }
 
-/* 1 when the line above offset is "#endif" and the one above that an
- * FMVGEN_CLONES* line: a header function's switched line (plan.h). */
-static int guarded_marker_at(const char *text, size_t len, size_t offset)
-{
-    if (offset == 0 || offset > len) return 0;
-    size_t start = offset - 1;   /* the '\n' ending the previous line */
-    while (start > 0 && text[start - 1] != '\n') start--;
-    size_t c = skip_blanks(text, len, start);
-    if (len - c < 6 || strncmp(text + c, "#endif", 6) != 0) return 0;
-    return patch_marker_at(text, len, start, NULL) != 0;   /* that line, or the one above it */
-}
-
 /* Settles fs[0..*n) against their files' text, each file read once: each
  * line placed after [[...]] lists (or skipped, said why), then dropped when
  * it already carries the attribute line - after the placement, so a patched
@@ -505,8 +493,7 @@ void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size
             patch_function_free(f);
             continue;
         }
-        if (text && f->offset <= len &&
-            (patch_marker_at(text, len, f->offset, NULL) || (f->switch_tag && guarded_marker_at(text, len, f->offset)))) {
+        if (text && f->offset <= len && patch_marker_at(text, len, f->offset, NULL)) {
             if (already) (*already)++;
             patch_function_free(f);
             continue;

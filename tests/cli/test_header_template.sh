@@ -22,7 +22,8 @@
 #   - the patched project builds (-Werror) and prints what it printed; nm:
 #     plain.o's poly_mac is cloned (gcc, clang-19; clang 14 clones no static
 #     function), simd.o's never is; under qemu -cpu Nehalem the output holds;
-#   - patching again finds the guarded line and adds nothing;
+#   - patching again finds the guarded line and adds nothing; a scan of the
+#     patched tree excludes them ("already carries");
 #   - -DFMVGEN_NO_CLONES and a build without the switch lines compile; with
 #     sum_by2's switch line gone, sum_by2 is plain and sum_by3 still cloned.
 source "$TESTLIB"
@@ -107,6 +108,16 @@ for cc in gcc clang-14 clang-19; do
   "$FMVGEN" patch -o "$TMP/again-$cc.patch" 2>"$TMP/again-$cc.err"
   expect_no_match "$cc: no second line for poly_mac" "$(cat "$TMP/again-$cc.patch")" 'FMVGEN_CLONE_poly_h_poly_mac'
   expect_no_match "$cc: no second block in twice.h" "$(cat "$TMP/again-$cc.patch")" 'FMVGEN_CLONES_IN_TU'
+  # A scan of the patched tree: the header functions are patched already.
+  make -s clean
+  "$FMVGEN" scan --root "$P" -- make -s CC="$cc" >"$TMP/rescan-$cc.out" 2>&1
+  expect_eq "$cc: rescan exit" "$?" 0
+  json=$("$FMVGEN" list --json)
+  expect_eq "$cc: rescan: no header function is a candidate" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select((.name | test("^(poly_mac|sum_by[23])$")) and .status == "candidate")] | length')" 0
+  expect_match "$cc: rescan: poly_mac carries its line" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "poly_mac" and .reason == "attribute") | .detail] | first')" \
+    'already carries FMVGEN_CLONES_STATIC'
 
   # One name's switch off: that expansion is plain, the other still cloned.
   make -s clean

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "candidates/marker.h"
 #include "patch/plan.h"
 #include "store/store.h"
 #include "targets/targets.h"
@@ -130,11 +131,31 @@ static void test_subsets(void **state)
     project_close(&p);
 }
 
+/* The switched line marks its definition as patched (candidates/marker.h):
+ * the marker above "#endif"; an "#endif" alone, or a marker two lines up
+ * without it, does not. */
+static void test_switched_line_is_a_marker(void **state)
+{
+    (void)state;
+    const char *t = "#ifdef FMVGEN_CLONE_poly_h_f\nFMVGEN_CLONES_STATIC\n#endif\nstatic void f(void)\n";
+    size_t f = (size_t)(strstr(t, "static void f") - t), at = 0;
+    assert_int_equal(patch_marker_at(t, strlen(t), f, &at), strlen("FMVGEN_CLONES_STATIC"));
+    assert_int_equal(at, strlen("#ifdef FMVGEN_CLONE_poly_h_f\n"));
+    const char *x = "FMVGEN_CLONES_IN_TU(twice_h, FUNCTION)\nstatic long FUNCTION(int n)\n";
+    assert_int_equal(patch_marker_at(x, strlen(x), strlen("FMVGEN_CLONES_IN_TU(twice_h, FUNCTION)\n"), NULL),
+                     strlen("FMVGEN_CLONES_IN_TU"));
+    const char *plain = "#if X\nint a;\n#endif\nstatic void f(void)\n";
+    assert_int_equal(patch_marker_at(plain, strlen(plain), (size_t)(strstr(plain, "static") - plain), NULL), 0);
+    const char *two = "FMVGEN_CLONES_STATIC\nint a;\nstatic void f(void)\n";
+    assert_int_equal(patch_marker_at(two, strlen(two), (size_t)(strstr(two, "static") - two), NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all),
         cmocka_unit_test(test_subsets),
+        cmocka_unit_test(test_switched_line_is_a_marker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

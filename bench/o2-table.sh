@@ -160,7 +160,7 @@ for ((w = 0; w < ${#runs[@]}; w++)); do
   done
 done
 
-source "$(dirname "${BASH_SOURCE[0]}")/lib/stats.sh"
+source "$here/bench/lib/stats.sh"   # $here: absolute (the script cd-s before this line)
 
 declare -A code
 for b in "${names[@]}"; do code[$b]=$(code_bytes "$(in_copy "$b")"); done

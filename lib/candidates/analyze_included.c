@@ -1,7 +1,9 @@
 /* analyze_included.c - see analyze_internal.h and included.h: a definition
  * in a source file TUs #include is judged once over every TU that compiles
- * it, and all its rows get that verdict. */
+ * it, and all its rows get that verdict; a static function of a project
+ * header (header.h) gets each TU's own verdict. */
 #include "candidates/analyze_internal.h"
+#include "candidates/header.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -21,6 +23,32 @@ static void included_with_candidates(const struct tu_job *jobs, size_t n, struct
                           !strcmp(jobs[a].rows.v[r].file, path);
             if (has) sv_push(out, path);
         }
+}
+
+/* A header's static function (header.h): each row gets its own TU's
+ * verdict, or the exclusion common to all. */
+static void apply_header_verdict(struct tu_job *jobs, size_t n, const char *path, unsigned offset,
+                                 const struct sighting **group, size_t ng, const struct included_tu *tus)
+{
+    struct header_verdict v;
+    header_verdict(group, ng, tus, &v);
+    for (size_t a = 0; a < n; a++)
+        for (size_t r = 0; r < jobs[a].rows.n; r++) {
+            struct fn_row *row = &jobs[a].rows.v[r];
+            if (row->reason || !row->located || strcmp(row->file, path) != 0 || row->insert_offset != offset)
+                continue;
+            size_t mine = ng;   /* its TU's sighting of its symbol */
+            for (size_t k = 0; k < ng && mine == ng; k++)
+                if (group[k]->compile == a && !strcmp(group[k]->symbol, row->name)) mine = k;
+            if (v.reason || (mine < ng && v.tu_reason[mine])) {
+                row->reason = v.reason ? v.reason : v.tu_reason[mine];
+                free(row->detail);
+                row->detail = xstrdup(v.reason ? v.detail : v.tu_detail[mine]);
+            } else if (mine < ng && v.note_of[mine]) {
+                fn_row_add_note(row, v.note_of[mine]);
+            }
+        }
+    header_verdict_free(&v, ng);
 }
 
 /* Judges each definition of the files once over every TU that compiles it,
@@ -47,6 +75,10 @@ static void apply_verdicts(struct tu_job *jobs, size_t n, const struct strvec *f
                         group[ng++] = g;
                     }
                 if (!first) continue;
+                if (path_is_header(path)) {
+                    apply_header_verdict(jobs, n, path, lead->insert_offset, group, ng, tus);
+                    continue;
+                }
                 struct included_verdict v;
                 included_verdict(group, ng, tus, &v);
                 for (size_t a = 0; a < n; a++)
@@ -72,9 +104,14 @@ static void apply_verdicts(struct tu_job *jobs, size_t n, const struct strvec *f
 
 void analyze_included_sources(struct tu_job *jobs, size_t n, struct gcc_includes *includes)
 {
-    struct strvec files = STRVEC_INIT;
+    struct strvec files = STRVEC_INIT, sight = STRVEC_INIT;
     included_with_candidates(jobs, n, &files);
     if (files.n == 0) return;
+    /* A source file's line reaches every TU that includes it: each must be
+     * judged, also those the first pass did not parse. A header's switch
+     * is on only in the TUs judged (header.h): the others need no pass. */
+    for (size_t i = 0; i < files.n; i++)
+        if (!path_is_header(files.v[i])) sv_push(&sight, files.v[i]);
     struct included_tu *tus = xcalloc(n, sizeof *tus);
     struct strvec sources = STRVEC_INIT;
     for (size_t i = 0; i < n; i++) sv_push(&sources, "");
@@ -88,15 +125,16 @@ void analyze_included_sources(struct tu_job *jobs, size_t n, struct gcc_includes
         /* A TU the first pass did not parse may include one of the files;
          * one that compiles one as its own source saw only its functions
          * that vectorized there. */
-        if ((!j->parsed && !j->unparsable && file_exists(source)) || sv_contains(&files, source)) {
-            j->sight_files = &files;
+        if (sight.n && ((!j->parsed && !j->unparsable && file_exists(source)) || sv_contains(&sight, source))) {
+            j->sight_files = &sight;
             if (!j->gcc_include) j->gcc_include = gcc_include_dir(includes, j->compile);
         }
     }
-    analyze_run_jobs(jobs, n);
+    if (sight.n) analyze_run_jobs(jobs, n);
     for (size_t i = 0; i < n; i++) jobs[i].sight_files = NULL;
     apply_verdicts(jobs, n, &files, tus);
     sv_free(&sources);
     free(tus);
     sv_free(&files);
+    sv_free(&sight);
 }

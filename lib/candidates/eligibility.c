@@ -84,14 +84,32 @@ static char *rule_main(const struct fn_def *def)
  * a TU's own file (libjpeg-turbo compiles jcdctmgr.c through 8-, 12- and
  * 16-bit wrapper TUs that #include it): the attribute line goes into it
  * once, and every TU that includes it compiles the clones. analyze.c then
- * checks the rules in each of those TUs. A header, or a file of another
- * kind (.inc, .def), is never patched. */
+ * checks the rules in each of those TUs. A static, non-inline definition
+ * in a project header (a code template: libsoxr's poly-fir.h, which
+ * cr32.c and cr32s.c include after their own #defines) passes here: its
+ * line goes into the header behind a per-TU switch (header.h) and each
+ * including TU is judged on its own. Other header functions (external,
+ * inline, in a system header, or a header analyzed as its own TU), and
+ * files of another kind (.inc, .def), are never patched. */
 static char *rule_header(struct parsed_tu *tu, const struct fn_def *def)
 {
-    /* A header is never patched, even when it is the "TU" itself (a build
-     * log names headers like sources, and they are analyzed alone). */
-    if (path_is_header(def->file))
-        return xasprintf("defined in header %s: patching it would change every file that includes it", def->file);
+    if (path_is_header(def->file)) {
+        /* A build log names headers like sources, and they are analyzed
+         * alone: no TU of its own includes it. */
+        if (tu_is_main_file(tu, def->cxfile))
+            return xasprintf("defined in header %s, compiled as its own TU: patching it would change every file "
+                             "that includes it", def->file);
+        enum CXLinkageKind link = clang_getCursorLinkage(def->cursor);
+        if (link != CXLinkage_Internal)
+            return xasprintf("defined in header %s with external linkage: patching it would change every file that "
+                             "includes it (only a header's static functions get a per-TU switch)", def->file);
+        if (clang_Cursor_isFunctionInlined(def->cursor))
+            return xasprintf("defined inline in header %s: meant to be inlined into its callers, and patching it "
+                             "would change every file that includes it", def->file);
+        if (clang_Location_isInSystemHeader(clang_getCursorLocation(def->cursor)))
+            return xasprintf("defined in system header %s: not the project's code", def->file);
+        return NULL;
+    }
     if (tu_is_main_file(tu, def->cxfile) || compile_language_of(def->file)) return NULL;
     return xasprintf("defined in %s, which the TU includes and which is neither a header nor a C/C++ source: only "
                      "source files are patched", def->file);

@@ -23,15 +23,22 @@ void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, siz
     for (size_t i = 0; i < files->n; i++) {
         struct fn_def *defs = NULL;
         size_t n = locate_defs_in_file(tu, files->v[i], &defs);
+        int header = path_is_header(files->v[i]);
         for (size_t k = 0; k < n; k++) {
             struct fn_def *d = &defs[k];
+            /* A header: its static, non-inline functions only (header.h);
+             * the others are excluded in each TU by the header rule. */
+            enum CXLinkageKind link = clang_getCursorLinkage(d->cursor);
+            if (header && (link != CXLinkage_Internal || clang_Cursor_isFunctionInlined(d->cursor))) {
+                fn_def_free(d);
+                continue;
+            }
             struct sighting *g = sighting_new(out);
             g->compile = compile;
             g->file = xstrdup(d->file);
             g->insert_offset = d->insert_offset;
             g->symbol = xstrdup(d->symbol ? d->symbol : "");
             g->cxx = tu_is_cxx(tu);
-            enum CXLinkageKind link = clang_getCursorLinkage(d->cursor);
             g->is_static = link == CXLinkage_Internal || link == CXLinkage_UniqueExternal;
             /* C: the compiled name is the decl's name. When the text at the
              * name says otherwise, a macro renamed it; FMVGEN_CLONES(spelled)

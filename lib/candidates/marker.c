@@ -30,12 +30,26 @@ static size_t marker_word(const char *text, size_t len, size_t pos, size_t *at)
     return end - pos;
 }
 
+/* The start of the line before the one starting at offset (> 0). */
+static size_t line_above(const char *text, size_t offset)
+{
+    size_t start = offset - 1;   /* the '\n' ending the previous line */
+    while (start > 0 && text[start - 1] != '\n') start--;
+    return start;
+}
+
 size_t patch_marker_at(const char *text, size_t len, size_t offset, size_t *at)
 {
     if (!text || offset > len) return 0;
     size_t n = marker_word(text, len, offset, at);
     if (n || offset == 0) return n;
-    size_t start = offset - 1;   /* the '\n' ending the previous line */
-    while (start > 0 && text[start - 1] != '\n') start--;
-    return marker_word(text, offset - 1, start, at);
+    size_t start = line_above(text, offset);
+    n = marker_word(text, offset - 1, start, at);
+    if (n || start == 0) return n;
+    /* a header function's switched line: the marker, then "#endif" */
+    size_t c = start;
+    while (c < offset && (text[c] == ' ' || text[c] == '\t')) c++;
+    if (offset - c < 6 || strncmp(text + c, "#endif", 6) != 0) return 0;
+    size_t above = line_above(text, start);
+    return marker_word(text, start - 1, above, at);
 }

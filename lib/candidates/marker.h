@@ -15,8 +15,10 @@
  * '(' or blank) that starts the line at offset (a definition's insert
  * offset, the start of its line) or the line above it, once blanks are
  * skipped, alone on its line but for its "(sym)" (a redeclaration line,
- * patch/redecl.h, is none); 0 when neither holds one. *at gets its offset
- * when not NULL. */
+ * patch/redecl.h, is none), or the line above an "#endif" just above
+ * offset (a header function's switched line, patch/plan.h:
+ * "#ifdef TAG" / marker / "#endif"); 0 when none holds one. *at gets its
+ * offset when not NULL. */
 size_t patch_marker_at(const char *text, size_t len, size_t offset, size_t *at);
 
 #endif

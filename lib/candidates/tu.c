@@ -244,7 +244,7 @@ void tu_included_sources(struct parsed_tu *t, struct strvec *out)
         CXFile f = t->inclusions[i].file;
         if (clang_Location_isInSystemHeader(clang_getLocationForOffset(t->tu, f, 0))) continue;
         char *name = cx_take(clang_getFileName(f));
-        if (name && compile_language_of(name) && !path_is_header(name)) {
+        if (name && (compile_language_of(name) || path_is_header(name))) {
             char *abs = tu_file_path(t, f, name);
             if (!sv_contains(out, abs)) sv_push(out, abs);
             free(abs);

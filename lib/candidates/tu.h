@@ -46,9 +46,9 @@ CXFile tu_main_file(const struct parsed_tu *tu);
 /* 1 when file is the TU's main source file. */
 int tu_is_main_file(const struct parsed_tu *tu, CXFile file);
 
-/* Appends the absolute paths of the C/C++ source files (by extension, not
- * headers, not system files) the TU includes, each once: a wrapper TU's
- * #include "kernel.c". */
+/* Appends the absolute paths of the C/C++ source files and headers (by
+ * extension, not system files) the TU includes, each once: a wrapper TU's
+ * #include "kernel.c", a template header's static functions (header.h). */
 void tu_included_sources(struct parsed_tu *tu, struct strvec *out);
 /* 1 when the text of any file of the TU (its source and every file it
  * includes, system headers too; comments and skipped lines count) holds

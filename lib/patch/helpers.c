@@ -44,6 +44,9 @@ static struct patch_function helper_from_note(const struct patch_function *f, js
  * when the notes end): for (i = 0; (h = next_helper(f, &i));). */
 static json_t *next_helper(const struct patch_function *f, size_t *i)
 {
+    /* A header function's helpers would get FMVGEN_CLONES_INLINE in every
+     * TU that includes their file, switch or not: left as they are. */
+    if (f->switch_tag) return NULL;
     for (; *i < json_array_size(f->notes); (*i)++) {
         json_t *note = json_array_get(f->notes, *i);
         json_t *h = json_object_get(note, "helper");

@@ -86,7 +86,8 @@ int patch_function_cmp(const void *a, const void *b)
 }
 
 /* What the "included-source" note (candidates/included.h) says: the
- * symbols of every including TU, the spelling FMVGEN_CLONES gets; and the
+ * symbols of every including TU, the spelling FMVGEN_CLONES gets; the
+ * "header-switch" note (candidates/header.h): the switch and its TUs; and the
  * linkage libclang saw, from it or from a "static-macro" note (a static
  * hidden behind METHODDEF(void)). */
 static void read_included_note(struct patch_function *f)
@@ -98,7 +99,32 @@ static void read_included_note(struct patch_function *f)
         json_t *st = json_object_get(note, "static");
         if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
         if (note_kind_of(note) == NOTE_VISIBILITY) f->hidden = 1;
-        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE) continue;
+        if (note_kind_of(note) == NOTE_HEADER_SWITCH) {
+            const char *tag = json_string_value(json_object_get(note, "tag"));
+            free(f->switch_tag);
+            f->switch_tag = tag ? xstrdup(tag) : NULL;
+            size_t k;
+            json_t *tu;
+            json_array_foreach(json_object_get(note, "tus"), k, tu)
+            {
+                const char *src = json_string_value(json_object_get(tu, "source"));
+                if (src && !sv_contains(&f->switch_sources, src)) sv_push(&f->switch_sources, src);
+            }
+            json_t *x = json_object_get(note, "expansion");
+            const char *spelled = json_string_value(json_object_get(x, "spelled"));
+            const char *place = json_string_value(json_object_get(x, "place"));
+            if (spelled && place) {
+                f->expansion_spelled = xstrdup(spelled);
+                f->expansion_place = xstrdup(place);
+                json_t *sym;
+                json_array_foreach(json_object_get(x, "symbols"), k, sym)
+                {
+                    const char *v = json_string_value(sym);
+                    if (v && !sv_contains(&f->expansion_symbols, v)) sv_push(&f->expansion_symbols, v);
+                }
+            }
+        }
+        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE && note_kind_of(note) != NOTE_HEADER_SWITCH) continue;
         size_t k;
         json_t *sym;
         json_array_foreach(json_object_get(note, "symbols"), k, sym)
@@ -109,6 +135,19 @@ static void read_included_note(struct patch_function *f)
         const char *spelling = json_string_value(json_object_get(note, "spelling"));
         if (spelling) f->clones_arg = xstrdup(spelling);
     }
+}
+
+/* 1 when a row's notes (JSON text) hold a "header-switch" note with an
+ * "expansion". */
+static int is_expansion(const char *notes)
+{
+    if (!notes || !strstr(notes, "expansion")) return 0;
+    json_error_t e;
+    json_t *a = json_loads(notes, 0, &e);
+    json_t *n = notes_find(a, NOTE_HEADER_SWITCH);
+    int yes = n && json_is_object(json_object_get(n, "expansion"));
+    json_decref(a);
+    return yes;
 }
 
 /* A C identifier or a mangled C++ name: what FMVGEN_CLONES(sym) can
@@ -140,10 +179,19 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
             break;
         }
         size_t offset = (size_t)r.insert_offset;
-        /* One TU compiled twice (static and shared library): one function. */
-        if (p->nfunctions && !strcmp(p->functions[p->nfunctions - 1].file, file) &&
-            p->functions[p->nfunctions - 1].offset == offset)
+        /* One TU compiled twice (static and shared library): one function.
+         * A header expanded under several names from one place
+         * (candidates/header.h): one function per name. */
+        if (is_expansion(r.notes)) {
+            int seen = 0;
+            for (size_t i = 0; i < p->nfunctions && !seen; i++)
+                seen = !strcmp(p->functions[i].file, file) && p->functions[i].offset == offset &&
+                       !strcmp(p->functions[i].name, name);
+            if (seen) continue;
+        } else if (p->nfunctions && !strcmp(p->functions[p->nfunctions - 1].file, file) &&
+                   p->functions[p->nfunctions - 1].offset == offset) {
             continue;
+        }
         char *rel = path_relative_to(file, root);
         if (!rel) {   /* e.g. a test framework's sources under /usr/src */
             int line = r.line > 0 ? r.line : r.insert_line;

@@ -162,7 +162,7 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
                              struct patch_pointer_lines *pl)
 {
     for (size_t i = 0; i < n; i++) {
-        if (fs[i]->helper_of) continue;
+        if (fs[i]->helper_of || fs[i]->switch_of) continue;
         char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
         /* Internal linkage: "static", or a C++ anonymous namespace (its
          * mangled names hold _GLOBAL__N_): no global alias may be made. Or
@@ -175,21 +175,23 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
     }
     if (p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID) return;
     for (size_t i = 0; i < n; i++) {
-        if (fs[i]->helper_of) continue;
-        const char *why = p->dispatch == PATCH_DISPATCH_CPUID
+        if (fs[i]->helper_of || fs[i]->switch_of) continue;
+        /* its lines would have to be switched per TU too */
+        const char *why = fs[i]->switch_tag ? "a header's static function, switched per TU (only its attribute line is)"
+                          : p->dispatch == PATCH_DISPATCH_CPUID
                               ? patch_cpuid_lines(fs[i], pf->old, pf->old_len, &p->sets[fs[i]->set], &pl[i])
                               : patch_pointer_lines(fs[i], pf->old, pf->old_len, p->sets[fs[i]->set].macro, &pl[i]);
         /* C++ overloads both renamed: fmvgen_mv_NAME would name two functions */
         char *ident = why ? NULL : patch_pointer_ident(fs[i]);
         for (size_t j = 0; ident && j < n && !why; j++) {
-            if (j == i || fs[j]->helper_of) continue;
+            if (j == i || fs[j]->helper_of || fs[j]->switch_of) continue;
             char *other = patch_pointer_ident(fs[j]);
             if (other && !strcmp(other, ident)) why = "another patched function of its file has the same name (an overload)";
             free(other);
         }
         free(ident);
         if (why) {
-            patch_pointer_lines_free(&pl[i]);
+            if (!fs[i]->switch_tag) patch_pointer_lines_free(&pl[i]);
             sv_pushf(&p->ifunc_fallback, "%s:%d %s: %s", fs[i]->rel, fs[i]->line, fs[i]->display_name, why);
             /* said once per process: select plans every build with the same dispatch */
             if (!sv_contains(&fallbacks_said, p->ifunc_fallback.v[p->ifunc_fallback.n - 1])) {
@@ -227,6 +229,27 @@ static void insert_pins(const struct patch_file *pf, struct patch_function **pin
     }
 }
 
+/* The lines above a definition a header expands under several names
+ * (plan.h): the pasting macro, an empty default switch per name, the line
+ * that expands to this expansion's switch. */
+static char *expansion_block(const struct patch_function *f, const char *indent, const char *eol)
+{
+    struct strbuf sb = STRBUF_INIT;
+    patch_text_line(&sb, eol, "/* fmvgen: each TU defines FMVGEN_CLONE_%s_<name> as the attribute for the", f->expansion_place);
+    patch_text_line(&sb, eol, " * expansions of %s it multi-versions; the others default to nothing. */", f->expansion_spelled);
+    patch_text_line(&sb, eol, "#ifndef FMVGEN_CLONES_IN_TU");
+    patch_text_line(&sb, eol, "# define FMVGEN_CLONES_IN_TU(place, name) FMVGEN_CLONES_IN_TU_(place, name)");
+    patch_text_line(&sb, eol, "# define FMVGEN_CLONES_IN_TU_(place, name) FMVGEN_CLONE_##place##_##name");
+    patch_text_line(&sb, eol, "#endif");
+    for (size_t i = 0; i < f->expansion_symbols.n; i++) {
+        patch_text_line(&sb, eol, "#ifndef FMVGEN_CLONE_%s_%s", f->expansion_place, f->expansion_symbols.v[i]);
+        patch_text_line(&sb, eol, "# define FMVGEN_CLONE_%s_%s", f->expansion_place, f->expansion_symbols.v[i]);
+        patch_text_line(&sb, eol, "#endif");
+    }
+    patch_text_line(&sb, eol, "%sFMVGEN_CLONES_IN_TU(%s, %s)", indent, f->expansion_place, f->expansion_spelled);
+    return sb_detach(&sb);
+}
+
 /* Reads one file, checks it is the scanned version, and computes its new
  * content and diff for functions fs[0..n). */
 int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_plan *p,
@@ -234,7 +257,6 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
 {
     pf->path = xstrdup(fs[0]->file);
     pf->rel = xstrdup(fs[0]->rel);
-    pf->nfunctions = n;
     pf->old = read_file(pf->path, &pf->old_len);
     if (!pf->old) return fmv_error("%s: cannot read: %s", pf->path, strerror(errno));
     pf->hash = hash_bytes_hex(pf->old, pf->old_len);
@@ -258,7 +280,8 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
         if (all[i]->pin) pins[npins++] = all[i];
         else fs[n++] = all[i];
     }
-    pf->nfunctions = n;
+    pf->nfunctions = 0;   /* switch lines are no functions */
+    for (size_t i = 0; i < n; i++) pf->nfunctions += !fs[i]->switch_of;
     int rc = build_edits(pf, fs, n, pins, npins, p, diff);
     free(fs);
     free(pins);
@@ -288,7 +311,7 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
         for (size_t s = 0; s < p->nsets; s++) {
             size_t first = SIZE_MAX;
             for (size_t i = 0; i < n; i++)   /* a redeclaration may come first (patch/redecl.h) */
-                if (fs[i]->set == s && !fs[i]->helper_of && fs[i]->pointer == ptr) {
+                if (fs[i]->set == s && !fs[i]->helper_of && !fs[i]->switch_of && fs[i]->pointer == ptr) {
                     size_t at = ptr ? fs[i]->start : patch_redecl_first_start(fs[i]);
                     if (at < first) first = at;
                 }
@@ -317,11 +340,13 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
     for (size_t s = 0; s < p->nsets; s++) {
         int used = 0;
         for (size_t i = 0; i < n && !used; i++)
-            used = fs[i]->set == s && !fs[i]->helper_of && !fs[i]->pointer && !fs[i]->is_static && fs[i]->hidden;
+            used = fs[i]->set == s && !fs[i]->helper_of && !fs[i]->switch_of && !fs[i]->pointer && !fs[i]->is_static &&
+                   fs[i]->hidden;
         if (used && !memmem(pf->old, pf->old_len, "FMVGEN_HIDE_", 12)) hidden_sets[nhidden++] = p->sets[s];
         if (used && first_missing == SIZE_MAX)
             for (size_t i = 0; i < n; i++)
-                if (fs[i]->set == s && !fs[i]->helper_of && patch_redecl_first_start(fs[i]) < first_missing)
+                if (fs[i]->set == s && !fs[i]->helper_of && !fs[i]->switch_of &&
+                    patch_redecl_first_start(fs[i]) < first_missing)
                     first_missing = patch_redecl_first_start(fs[i]);
     }
     if (nmissing || nmissing_ptr || inline_missing || nhidden) {
@@ -366,7 +391,28 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
             continue;
         }
         char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
-        if (fs[i]->helper_of)
+        const char *eol = eol_at(pf->old, pf->old_len, fs[i]->offset);
+        if (fs[i]->switch_of && fs[i]->switch_pasted)
+            texts[k] = xasprintf("#define %s %s_STATIC /* fmvgen: %s's %s multi-versioned in this TU */%s",
+                                 fs[i]->switch_of, p->sets[fs[i]->set].macro, path_basename(fs[i]->switch_header),
+                                 fs[i]->display_name, eol);
+        else if (fs[i]->switch_of)
+            texts[k] = xasprintf("#define %s 1 /* fmvgen: %s's %s multi-versioned in this TU */%s", fs[i]->switch_of,
+                                 path_basename(fs[i]->switch_header), fs[i]->display_name, eol);
+        else if (fs[i]->expansion_place) {
+            /* one block for every name of the place: the first function there writes it */
+            int written = 0;
+            for (size_t j = 0; j < i && !written; j++)
+                written = fs[j]->expansion_place && fs[j]->offset == fs[i]->offset && !fs[j]->switch_of;
+            if (written) {
+                free(indent);
+                continue;
+            }
+            texts[k] = expansion_block(fs[i], indent, eol);
+        } else if (fs[i]->switch_tag)   /* on in the TUs that define the tag (patch_add_switches) */
+            texts[k] = xasprintf("#ifdef %s%s%s%s_STATIC%s#endif%s", fs[i]->switch_tag, eol, indent,
+                                 p->sets[fs[i]->set].macro, eol, eol);
+        else if (fs[i]->helper_of)
             texts[k] = xasprintf("%s%s%s", indent, INLINE_MACRO, eol_at(pf->old, pf->old_len, fs[i]->offset));
         else if (fs[i]->is_static)
             texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i]->set].macro,
@@ -383,6 +429,14 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
     free(pl);
     patch_redecl_insert(fs, n, p->sets, pf->old, pf->old_len, ins, &k, npre, texts);
     insert_pins(pf, pins, npins, ins, &k, texts);
+    /* A switch line (at the file's first directive) may come before the
+     * preamble: by offset, stable (texts[] is freed by index, not order). */
+    for (size_t i = 1; i < k; i++)
+        for (size_t j = i; j > 0 && ins[j - 1].offset > ins[j].offset; j--) {
+            struct insertion t = ins[j];
+            ins[j] = ins[j - 1];
+            ins[j - 1] = t;
+        }
     pf->new_data = diff_apply_insertions(pf->old, pf->old_len, ins, k, &pf->new_len);
     diff_write_insertions(diff, pf->rel, pf->old, pf->old_len, ins, k, DIFF_CONTEXT);
     for (size_t i = 0; i < k; i++) free(texts[i]);

@@ -23,6 +23,13 @@ void patch_function_free(struct patch_function *f)
     sv_free(&f->dropped_calls);
     free(f->clones_arg);
     free(f->helper_of);
+    free(f->switch_tag);
+    free(f->switch_of);
+    free(f->switch_header);
+    sv_free(&f->switch_sources);
+    free(f->expansion_spelled);
+    free(f->expansion_place);
+    sv_free(&f->expansion_symbols);
     sv_free(&f->symbols);
     json_decref(f->notes);
 }
@@ -61,24 +68,32 @@ static void keep_scored(struct patch_plan *p, int min_score)
     p->nfunctions = out;
 }
 
-static int by_place(const void *a, const void *b)
+/* Edit order: by file, offset; at one offset functions (and pinned ones)
+ * before helpers before switch lines, these by tag. */
+static int edit_cmp(const void *a, const void *b)
 {
-    return patch_function_cmp(*(struct patch_function *const *)a, *(struct patch_function *const *)b);
+    const struct patch_function *x = *(const struct patch_function *const *)a,
+                                *y = *(const struct patch_function *const *)b;
+    int c = patch_function_cmp(x, y);
+    if (c) return c;
+    int kx = x->switch_of ? 2 : x->helper_of ? 1 : 0, ky = y->switch_of ? 2 : y->helper_of ? 1 : 0;
+    if (kx != ky) return kx - ky;
+    return kx == 2 ? strcmp(x->switch_of, y->switch_of) : 0;
 }
 
-/* Functions, helpers and pinned functions together, by file then offset:
- * what patch_build_file edits. Caller frees the array (not the
- * functions). */
+/* Functions, helpers, pinned functions and switch lines together, by file
+ * then offset: what patch_build_file edits. Caller frees the array (not
+ * the functions). */
 static struct patch_function **edits_in_order(struct patch_plan *p, size_t *n)
 {
-    *n = p->nfunctions + p->nhelpers + p->npinned;
+    *n = p->nfunctions + p->nhelpers + p->npinned + p->nswitches;
     struct patch_function **v = xcalloc(*n ? *n : 1, sizeof *v);
     size_t k = 0;
     for (size_t i = 0; i < p->nfunctions; i++) v[k++] = &p->functions[i];
     for (size_t i = 0; i < p->nhelpers; i++) v[k++] = &p->helpers[i];
     for (size_t i = 0; i < p->npinned; i++) v[k++] = &p->pinned[i];
-    /* stable enough: no two edits share a file and an offset */
-    qsort(v, *n, sizeof *v, by_place);
+    for (size_t i = 0; i < p->nswitches; i++) v[k++] = &p->switches[i];
+    qsort(v, k, sizeof *v, edit_cmp);
     return v;
 }
 
@@ -109,6 +124,11 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
         return 0;
     }
     patch_add_helpers(p);
+    patch_add_switches(p);
+    if (p->nfunctions == 0) {   /* every function dropped by its switch */
+        p->text = xstrdup("");
+        return 0;
+    }
     size_t n;
     struct patch_function **edits = edits_in_order(p, &n);
     p->files = xcalloc(n, sizeof *p->files);
@@ -186,6 +206,8 @@ void patch_plan_free(struct patch_plan *p)
     free(p->helpers);
     for (size_t i = 0; i < p->npinned; i++) patch_function_free(&p->pinned[i]);
     free(p->pinned);
+    for (size_t i = 0; i < p->nswitches; i++) patch_function_free(&p->switches[i]);
+    free(p->switches);
     for (size_t i = 0; i < p->nfiles; i++) {
         free(p->files[i].path);
         free(p->files[i].rel);

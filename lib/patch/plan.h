@@ -10,6 +10,14 @@
  *     definition has internal linkage) is inserted before each candidate's
  *     first line (insert_offset), with that line's indentation and line
  *     ending.
+ *   - a static function of a project header (its "header-switch" note,
+ *     candidates/header.h) gets its line between "#ifdef TAG" and
+ *     "#endif", and the source of each TU the scan found eligible gets
+ *     "#define TAG 1" above its first directive: the other TUs that
+ *     include the header compile it as before; a header expanded under
+ *     several names from one place (candidates/header.h) gets instead an
+ *     empty default per name and "FMVGEN_CLONES_IN_TU(place, NAME_MACRO)",
+ *     and each TU "#define TAG FMVGEN_CLONES_STATIC" (its set's);
  *   - a function used above its definition (its "redeclared" note) also
  *     gets its declaration with the same macro, one line above the first
  *     use (patch/redecl.h); the preamble then goes above that line.
@@ -85,6 +93,26 @@ struct patch_function {
     int pointer;                    /* reached through a pointer (patch/pointer.h;
                                      * with --dispatch cpuid its own copies,
                                      * patch/cpuid.h), set by patch_build_file; 0: IFUNC */
+    /* A static function of a project header (candidates/header.h, its
+     * "header-switch" note): the macro that switches its line on, and the
+     * sources of the TUs that define it (absolute, each once). NULL /
+     * empty for other functions. */
+    char *switch_tag;
+    struct strvec switch_sources;
+    /* A header expanded under several names from one place (its note's
+     * "expansion"): the macro written as the name, the tag's middle part
+     * (FMVGEN_CLONE_<place>_<name>) and every name of that place. The line
+     * is then FMVGEN_CLONES_IN_TU(place, spelled) after an empty default
+     * per name, and a TU's switch defines the set's _STATIC macro. */
+    char *expansion_spelled, *expansion_place;
+    struct strvec expansion_symbols;
+    /* Not a function but a line: "#define <switch_of> 1" in file, a TU's
+     * source, above its first directive (patch_add_switches); NULL for
+     * functions and helpers. */
+    char *switch_of;
+    char *switch_header;            /* then: the header's rel */
+    int switch_pasted;              /* then: the value is the set's _STATIC macro
+                                     * (an expansion's switch), not 1 */
     /* NULL for a candidate. For a helper (candidates/helpers.h: a static
      * function whose loops the candidate inlined, used by no one else):
      * the candidate's display name; set is the candidate's, the targets
@@ -153,6 +181,10 @@ struct patch_plan {
      * among the functions either. */
     struct patch_function *pinned;
     size_t npinned;
+    /* The switch lines of the functions' header switches (switch_of), one
+     * per TU source and function; sorted like functions. */
+    struct patch_function *switches;
+    size_t nswitches;
     struct patch_file *files;
     size_t nfiles;
     struct strvec skipped;          /* "REL:LINE NAME: why" of candidates left out */

@@ -7,6 +7,7 @@
  *              already patched), and a file's new content and diff
  *   assign.c   per-function target sets and their macro names
  *   helpers.c  the functions' inlined helpers
+ *   switch.c   the per-TU switch lines of header functions
  *   header.c   the header comment and the --json summary
  *
  * All work on a struct patch_plan being built (plan.h); none writes a
@@ -75,6 +76,15 @@ void patch_keep_assigned(struct patch_plan *p, const struct patch_assignments *a
  * One that is a function of p already (a candidate of its own) is not
  * added; one already patched is dropped, not counted in already. */
 void patch_add_helpers(struct patch_plan *p);
+
+/* switch.c: fills p->switches with the "#define TAG 1" line (an
+ * expansion's: "#define TAG <set macro>_STATIC") of each function with a
+ * switch_tag, one per TU source, placed above the first
+ * preprocessor directive of that source (outside comments: it opens no
+ * #if, so the line stands at file level; offset 0 when there is none).
+ * A function with a source outside the root or unreadable is dropped,
+ * said why in p->skipped and on stderr. */
+void patch_add_switches(struct patch_plan *p);
 
 /* header.c: the header comment of p's patch (functions and why, targets,
  * helpers, what was left out, the FMA warning, version), ending in a blank

@@ -161,7 +161,9 @@ void attribution_sources(const char *file, const json_t *notes, struct strvec *o
     json_t *note, *tu;
     json_array_foreach(notes, i, note)
     {
-        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE) continue;
+        /* a header's static function: the TUs that switch it on, so the
+         * copies of the TUs that do not (namesakes) are not its time */
+        if (note_kind_of(note) != NOTE_INCLUDED_SOURCE && note_kind_of(note) != NOTE_HEADER_SWITCH) continue;
         json_array_foreach(json_object_get(note, "tus"), k, tu)
         {
             const char *source = json_string_value(json_object_get(tu, "source"));

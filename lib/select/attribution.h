@@ -85,7 +85,10 @@ struct attribution_function {
  * (where it is defined), then the TU sources of an "included-source" note
  * (candidates/included.h: libjpeg-turbo 3's jclossls.c is compiled as
  * jclossls-8.c, -12.c and -16.c, and the STT_FILE of its static functions
- * names those - measured). notes: the function's notes array, or NULL. */
+ * names those - measured), or of a "header-switch" note (candidates/
+ * header.h: only the TUs that switch the header's function on; the other
+ * TUs' copies of that static function are namesakes, not its time).
+ * notes: the function's notes array, or NULL. */
 void attribution_sources(const char *file, const json_t *notes, struct strvec *out);
 
 /* 1 when the profile cannot tell f from a namesake by file whatever it

@@ -10,7 +10,7 @@ static const char *const NOTE_NAMES[] = {
     [NOTE_INCLUDED_SOURCE] = "included-source", [NOTE_HELPER_DECLARED_INLINE] = "helper-declared-inline",
     [NOTE_HELPER_LEFT_OUT] = "helper-left-out", [NOTE_VISIBILITY] = "visibility",
     [NOTE_ISA_UNATTRIBUTED] = "isa-unattributed", [NOTE_INLINE_EMITTED] = "inline-out-of-line",
-    [NOTE_PARAMS] = "params",
+    [NOTE_PARAMS] = "params",                 [NOTE_HEADER_SWITCH] = "header-switch",
 };
 
 static const char *const TU_NOTE_NAMES[] = {

@@ -32,6 +32,8 @@ enum note_kind {
                             * build compiled it out of line: a candidate like any static function */
     NOTE_PARAMS,           /* "params": what --dispatch cpuid forwards (candidates/params.h):
                             * "names" and "void", or "refused" */
+    NOTE_HEADER_SWITCH,    /* "header-switch": a static function of a project header, cloned in
+                            * the including TUs that define its switch; "tag", "tus", "off" */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

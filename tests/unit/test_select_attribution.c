@@ -215,6 +215,38 @@ static void test_included_source(void **state)
     profile_free(&p);
 }
 
+/* A header's static function switched on in cr32.c only
+ * (candidates/header.h): cr32s.c's copy of the same name is a namesake,
+ * not its time. */
+static void test_header_switch(void **state)
+{
+    (void)state;
+    json_error_t e;
+    json_t *notes = json_loads("[{\"kind\": \"header-switch\", \"tag\": \"FMVGEN_CLONE_poly_fir_h_vpoly3\", "
+                               "\"tus\": [{\"source\": \"/p/src/cr32.c\", \"symbol\": \"vpoly3\"}], "
+                               "\"off\": [{\"source\": \"/p/src/cr32s.c\", \"reason\": \"intrinsics\"}]}]",
+                               0, &e);
+    assert_non_null(notes);
+    struct strvec src = STRVEC_INIT;
+    attribution_sources("src/poly-fir.h", notes, &src);
+    assert_int_equal(src.n, 2);
+    assert_string_equal(src.v[1], "/p/src/cr32.c");
+    json_decref(notes);
+    struct profile p = {0};
+    struct attribution_origin *o = NULL;
+    add_entry(&p, &o, "vpoly3.arch_x86_64_v3", 40, LOCAL("cr32.c"));
+    add_entry(&p, &o, "vpoly3", 25, LOCAL("cr32s.c"));
+    struct attribution_function f = {"vpoly3", sv_argv(&src), 1};
+    struct attribution_count c;
+    attribution_count(&p, o, &f, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
+    assert_true(c.by_file);
+    assert_int_equal(c.samples, 40);
+    assert_int_equal(c.name_samples, 65);
+    sv_free(&src);
+    free(o);
+    profile_free(&p);
+}
+
 /* ---- from counts to the selection ---- */
 
 static void make_report(struct select_report *r, int by_file)
@@ -418,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_external_and_static),
         cmocka_unit_test(test_files_clash),
         cmocka_unit_test(test_included_source),
+        cmocka_unit_test(test_header_switch),
         cmocka_unit_test(test_told_apart_selected),
         cmocka_unit_test(test_not_told_apart_stays_ambiguous),
         cmocka_unit_test(test_profile_two_static_work),

@@ -12,6 +12,9 @@
 #   caught on every CPU (one LD_LIBRARY_PATH for both would have run the
 #   patched library twice and agreed);
 # - the JSON's program is the real program;
+# - `fmvgen inspect` given the script inspects its program (the clones of
+#   main.c: none; JSON libtool_wrapper names the script), and the library
+#   is inspected as itself;
 # - a script whose program is gone: one error line naming the script and
 #   the missing program, exit 2.
 # Compilers: gcc, clang 14 and clang-19 (each when installed; gcc required).
@@ -50,6 +53,17 @@ for cc in gcc clang-14 clang-19; do
   expect_eq "$cc: against another library: every CPU differs" \
     "$(printf '%s' "$out" | jq -c '[.cpus[] | .against.stdout.match]')" '["different","different"]'
 done
+
+# inspect: the script stands for its program.
+out=$("$FMVGEN" inspect "$TMP/fmv-gcc/bin/prog"); rc=$?
+expect_eq "inspect the script: exit" "$rc" 0
+expect_match "inspect the script: says so" "$out" "^$TMP/fmv-gcc/bin/prog: a libtool wrapper script; its program:$"
+expect_match "inspect the script: the program's report" "$out" "^$TMP/fmv-gcc/bin/\.libs/prog: PIE executable, 0 multiversioned functions"
+expect_eq "inspect --json: the script and the program" \
+  "$("$FMVGEN" inspect --json "$TMP/fmv-gcc/bin/prog" | jq -c '[.files[0].libtool_wrapper, .files[0].file]')" \
+  "[\"$TMP/fmv-gcc/bin/prog\",\"$TMP/fmv-gcc/bin/.libs/prog\"]"
+expect_match "inspect the library beside it" "$("$FMVGEN" inspect "$TMP/fmv-gcc/lib/.libs/libval.so")" \
+  'shared library, 1 multiversioned function'
 
 # The script's program is gone.
 rm "$TMP/plain/bin/.libs/prog"

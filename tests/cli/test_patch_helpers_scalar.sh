@@ -12,6 +12,8 @@
 #   has no symbol, the output is the unpatched build's (natively and under
 #   qemu -cpu Nehalem), and gcc's x86-64-v3 clone / copy calls no floor or
 #   ceil.
+# - nothing vectorizes here, all gains are isa: list still names the probe's
+#   target (header, --json .probe), and none after scan --no-probe.
 source "$TESTLIB"
 command -v jq >/dev/null || { echo "jq missing (scripts/setup-deps.sh installs it)"; exit 1; }
 
@@ -26,6 +28,8 @@ for scanner in gcc clang; do
   expect_match "$scanner: the note says the build inlined it" \
     "$(jq -r '.functions[] | select(.name=="level") | .notes[] | select(.kind=="inlined-helper") | .detail' <<<"$list")" \
     '^shape \(line 11\) was inlined into level by the build \(no symbol of its own\) and only level uses it'
+  expect_match "$scanner: list names the probe's target" "$(cd "$P" && "$FMVGEN" list)" '^ +\(target = arch=x86-64-v4\)$'
+  expect_eq "$scanner: list --json probe" "$(jq -r '.probe' <<<"$list")" "probe:arch=x86-64-v4"
   [ "$scanner" = gcc ] || continue
 
   text=$(cd "$P" && "$FMVGEN" patch --min-score 0 2>/dev/null)
@@ -57,4 +61,7 @@ for scanner in gcc clang; do
     done
   done
 done
+rm -rf "$TMP/np"; NP=$(copy_fixture patch-helpers-scalar); mv "$NP" "$TMP/np"
+(cd "$TMP/np" && "$FMVGEN" scan --no-probe -- make >/dev/null 2>&1) || fail "scan --no-probe failed"
+expect_eq "--no-probe: no probe in list --json" "$(cd "$TMP/np" && "$FMVGEN" list --json | jq -c '.probe')" null
 finish

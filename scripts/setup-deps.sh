@@ -10,6 +10,8 @@ PACKAGES=(
   libjansson-dev zlib1g-dev libyaml-dev libelf-dev libcapstone-dev
   libsqlite3-dev libcmocka-dev
   qemu-user binutils jq
+  # verify tests: GNU libtool links a program through its wrapper script
+  libtool-bin
   # verify: gdb calls the resolvers of static executables (no preload there)
   gdb
   linux-perf

@@ -21,6 +21,7 @@ struct maybe_helper {
                             * ("45"); none: found as a callee the build inlined */
     char *left_out;        /* why not, or NULL while it may be one */
     int declared_inline;   /* left out because the source declares it inline */
+    int has_loop;          /* found as a callee: it holds a loop */
     struct use_site *uses;
     size_t nuses;
 };
@@ -171,11 +172,16 @@ int helpers_object_defines(const struct strvec *object_functions, const char *sy
 
 /* Adds to v the static functions of f's file that f calls (and they call,
  * and so on) and that the build inlined everywhere - no symbol of their own
- * in the compile's object (object_functions, which must hold f's) - when
- * they hold a loop: big helpers the clones would call out of line, like
- * kissfft's kf_bfly4 and kf_bfly5, whose loops do not vectorize but whose
- * code gains from the clones' ISA (FMA, AVX) all the same. Small loop-free
- * callees are inlined into the clones anyway. */
+ * in the compile's object (object_functions, which must hold f's): big
+ * helpers the clones would call out of line, like kissfft's kf_bfly4 and
+ * kf_bfly5, whose loops do not vectorize but whose code gains from the
+ * clones' ISA (FMA, AVX) all the same, and loop-free ones too: GCC inlines
+ * a callee into a clone (or a cpuid copy) of another target only when it
+ * does so before cloning (early inlining, small callees); a callee it
+ * inlined later in the build, as a function called once (twolame's
+ * DetermineByteOrder, psycho_4_spreading_function), stays out of line,
+ * compiled for the baseline, with the scalar code (floor, bswap) the
+ * target would have changed. */
 static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
                                   const struct strvec *object_functions, struct maybe_helper **vp, size_t nv)
 {
@@ -191,7 +197,7 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
             struct fn_def d;
             int keep = locate_by_line(tu, path, (int)w.lines[i], &d) == DEF_FOUND && !fn_def_same(&d, f) &&
                        clang_getCursorLinkage(d.cursor) == CXLinkage_Internal && tu_is_main_file(tu, d.cxfile) &&
-                       !helpers_object_defines(object_functions, d.symbol) && holds_loop(d.cursor);
+                       !helpers_object_defines(object_functions, d.symbol);
             for (size_t k = 0; k < nv && keep; k++) keep = !fn_def_same(&(*vp)[k].def, &d);
             char *why = keep ? not_inlinable(tu, pp, &d, NULL) : NULL;
             if (!keep || why) {
@@ -201,6 +207,7 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
             }
             *vp = xrealloc(*vp, (nv + 1) * sizeof **vp);
             memset(&(*vp)[nv], 0, sizeof **vp);
+            (*vp)[nv].has_loop = holds_loop(d.cursor);
             (*vp)[nv++].def = d;
         }
         /* then the callees of every helper */
@@ -279,7 +286,9 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
             sb_addf(&sb, "holds %s's vectorized loops at line ", fname);
             sb_add_joined(&sb, &m->lines, ", ");
         } else {
-            sb_addf(&sb, "holds a loop, and the build inlined it into %s (no symbol of its own)", fname);
+            sb_addf(&sb, m->has_loop ? "holds a loop, and the build inlined it into %s (no symbol of its own)"
+                                     : "was inlined into %s by the build (no symbol of its own)",
+                    fname);
         }
         char *holds = sb_detach(&sb);
         char *d;

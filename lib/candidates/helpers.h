@@ -15,9 +15,11 @@
  * A helper of candidate F is a function that
  *   - is the innermost definition holding some of F's loop records (so the
  *     compiler could and did inline it into F), or is called by F (or by
- *     another helper), holds a loop and has no symbol in the compile's
- *     object (the build inlined it everywhere; its loops need not vectorize:
- *     its scalar code gains from the clones' ISA all the same),
+ *     another helper) and has no symbol in the compile's object (the build
+ *     inlined it everywhere; it need hold no loop, nor its loops vectorize:
+ *     its scalar code gains from the clones' ISA all the same, and GCC
+ *     keeps a callee it inlined after early inlining out of line in clones
+ *     of another target),
  *   - is defined in F's file, the TU's main file, with internal linkage
  *     (no other TU can call it),
  *   - is used (called, address taken) only inside F and inside F's other

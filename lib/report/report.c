@@ -245,11 +245,19 @@ int report_load(struct store *st, struct report *r)
     memset(r, 0, sizeof *r);
     r->root = store_meta_get(st, "root");
     r->targets = store_meta_get(st, "targets");
-    sqlite3_stmt *q = prepare(st,
+    /* The probe's target: from its loops, else (a project where nothing
+     * vectorizes, whose candidates are all isa) from its record files. */
+    static const char *const probe_queries[] = {
         "SELECT variant FROM loops WHERE variant LIKE 'probe:%' AND variant<>'probe:O3'"
-        " GROUP BY variant ORDER BY COUNT(*) DESC LIMIT 1");
-    if (q && sqlite3_step(q) == SQLITE_ROW) r->probe_variant = col_text(q, 0);
-    sqlite3_finalize(q);
+        " GROUP BY variant ORDER BY COUNT(*) DESC LIMIT 1",
+        "SELECT variant FROM record_files WHERE variant LIKE 'probe:%' AND variant<>'probe:O3'"
+        " GROUP BY variant ORDER BY COUNT(*) DESC LIMIT 1",
+    };
+    for (size_t i = 0; i < 2 && !r->probe_variant; i++) {
+        sqlite3_stmt *q = prepare(st, probe_queries[i]);
+        if (q && sqlite3_step(q) == SQLITE_ROW) r->probe_variant = col_text(q, 0);
+        sqlite3_finalize(q);
+    }
     r->compiles = count_query(st, "SELECT COUNT(*) FROM compiles");
     r->failed_compiles = count_query(st, "SELECT COUNT(*) FROM compiles WHERE exit_status<>0");
     r->corrupt_record_files = count_query(st, "SELECT COUNT(*) FROM record_files WHERE status='corrupt'");

@@ -126,6 +126,7 @@ void dispatch_plan_free(struct dispatch_plan *plan)
     free(plan->unavailable);
     free(plan->gdb);
     free(plan->request_path);
+    free(plan->library_path);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -219,13 +220,16 @@ int dispatch_run(const struct dispatch_plan *plan, const char *helper, char *con
     else sv_pushf(&vars, "LD_PRELOAD=%s", helper);
     sv_pushf(&vars, "FMVGEN_DISPATCH_REQUEST=%s", plan->request_path);
     sv_pushf(&vars, "FMVGEN_DISPATCH_OUT=%s", out_path);
+    if (plan->library_path) sv_pushf(&vars, "LD_LIBRARY_PATH=%s", plan->library_path);
 
     struct strvec cmd = STRVEC_INIT, env = STRVEC_INIT;
     if (qemu) {
         cpus_qemu_argv(&cmd, qemu, model, sv_argv(&vars));
     } else {
         for (char **e = environ; *e; e++)
-            if (strncmp(*e, "LD_PRELOAD=", 11) != 0) sv_push(&env, *e);
+            if (strncmp(*e, "LD_PRELOAD=", 11) != 0 &&
+                !(plan->library_path && strncmp(*e, "LD_LIBRARY_PATH=", 16) == 0))
+                sv_push(&env, *e);
         sv_push_all(&env, sv_argv(&vars));
     }
     sv_push_all(&cmd, argv);

@@ -45,6 +45,8 @@ struct dispatch_plan {
     char *unavailable;          /* why no map can be made, or NULL */
     char *gdb;                  /* static executable: the gdb that calls its resolvers */
     char *request_path;         /* the helper's request file (in the scratch dir) */
+    char *library_path;         /* the LD_LIBRARY_PATH the program runs with (a libtool
+                                 * wrapper's, verify/ltwrapper.h); NULL: ours */
 };
 
 /* Reads the program and its build libraries, and writes the request file

@@ -6,6 +6,7 @@
 #include "util/demangle.h"
 #include "verify/copycheck.h"
 #include "verify/cpus.h"
+#include "verify/ltwrapper.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -43,13 +44,25 @@ struct captured {
     size_t *file_lens;
 };
 
-/* Runs program (r->program, or r->against) with r's arguments; fills run's
- * outcome, exit status or signal, message and time, and cap. */
-static void run_one(const struct verify_report *r, const char *program, struct verify_run *run, const char *model,
-                    double timeout_s, const char *stdin_path, struct captured *cap)
+/* Runs program (r->program, or r->against) with r's arguments, and with
+ * LD_LIBRARY_PATH=library_path unless that is NULL; fills run's outcome,
+ * exit status or signal, message and time, and cap. */
+static void run_one(const struct verify_report *r, const char *program, const char *library_path,
+                    struct verify_run *run, const char *model, double timeout_s, const char *stdin_path,
+                    struct captured *cap)
 {
-    struct strvec cmd = STRVEC_INIT;
-    if (run->emulated) cpus_qemu_argv(&cmd, r->qemu, model, NULL);
+    struct strvec cmd = STRVEC_INIT, env = STRVEC_INIT, guest_env = STRVEC_INIT;
+    if (library_path) {
+        /* Under qemu for the guest only (-E): qemu itself keeps ours. */
+        if (run->emulated) {
+            sv_pushf(&guest_env, "LD_LIBRARY_PATH=%s", library_path);
+        } else {
+            for (char **e = environ; *e; e++)
+                if (strncmp(*e, "LD_LIBRARY_PATH=", 16) != 0) sv_push(&env, *e);
+            sv_pushf(&env, "LD_LIBRARY_PATH=%s", library_path);
+        }
+    }
+    if (run->emulated) cpus_qemu_argv(&cmd, r->qemu, model, guest_env.n ? sv_argv(&guest_env) : NULL);
     sv_push(&cmd, program);
     for (size_t i = 1; r->argv[i]; i++) sv_push(&cmd, r->argv[i]);
 
@@ -58,7 +71,7 @@ static void run_one(const struct verify_report *r, const char *program, struct v
     for (size_t k = 0; k < r->n_compare; k++) remove(r->compare[k]);
 
     struct run_opts o = {.capture_stdout = 1, .capture_stderr = 1, .timeout_s = timeout_s,
-                         .stdin_path = stdin_path};
+                         .stdin_path = stdin_path, .env = env.n ? sv_argv(&env) : NULL};
     struct run_result res;
     run_argv(sv_argv(&cmd), &o, &res);
     run->seconds = run->emulated ? -1 : res.seconds;
@@ -93,6 +106,8 @@ static void run_one(const struct verify_report *r, const char *program, struct v
     for (size_t k = 0; k < r->n_compare; k++) cap->files[k] = read_file(r->compare[k], &cap->file_lens[k]);
     run_result_free(&res);
     sv_free(&cmd);
+    sv_free(&env);
+    sv_free(&guest_env);
 }
 
 static void captured_free(struct captured *c, size_t n_compare)
@@ -135,7 +150,7 @@ static struct verify_against *run_against(const struct verify_report *r, const s
                                           struct captured *cap)
 {
     struct verify_run tmp = {.emulated = run->emulated};
-    run_one(r, r->against, &tmp, model, timeout_s, stdin_path, cap);
+    run_one(r, r->against, r->against_library_path, &tmp, model, timeout_s, stdin_path, cap);
     struct verify_against *a = xcalloc(1, sizeof *a);
     a->outcome = tmp.outcome;
     a->exit_status = tmp.exit_status;
@@ -349,6 +364,22 @@ static char *stdin_copy(const char *scratch)
     return path;
 }
 
+/* When *program is a libtool wrapper script: *program becomes its program,
+ * *wrapper the script, *library_path what the program runs with. -1 after
+ * an error line. */
+static int unwrap(char **program, char **wrapper, char **library_path)
+{
+    struct ltwrapper w;
+    int rc = ltwrapper_read(*program, &w);
+    if (rc <= 0) return rc;
+    *wrapper = *program;
+    *program = w.program;
+    w.program = NULL;
+    *library_path = ltwrapper_run_library_path(&w, getenv("LD_LIBRARY_PATH"));
+    ltwrapper_free(&w);
+    return 0;
+}
+
 int verify_program(const struct verify_options *o, struct verify_report *r)
 {
     memset(r, 0, sizeof *r);
@@ -362,6 +393,7 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     if (!r->program && strchr(o->argv[0], '/') && file_exists(o->argv[0])) r->program = xstrdup(o->argv[0]);
     if (!r->program)
         return fmv_error("%s: no such program%s", o->argv[0], strchr(o->argv[0], '/') ? "" : " in PATH");
+    if (unwrap(&r->program, &r->wrapper, &r->library_path) != 0) return -1;
     struct strvec args = STRVEC_INIT, cmp = STRVEC_INIT;
     sv_push_all(&args, o->argv);
     r->argv = args.v;
@@ -377,12 +409,16 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
             return fmv_error("%s: no such program%s (--against)", o->against, strchr(o->against, '/') ? "" : " in PATH");
         if (access(r->against, X_OK) != 0 || is_directory(r->against))
             return fmv_error("%s: not executable (--against)", r->against);
+        if (unwrap(&r->against, &r->against_wrapper, &r->against_library_path) != 0) return -1;
     }
 
     char *scratch = make_temp_dir("verify");
     if (!scratch) return fmv_error("cannot create a scratch directory: %s", strerror(errno));
     int rc = -1;
-    if (dispatch_plan_build(r->program, getenv("LD_LIBRARY_PATH"), scratch, &r->plan) != 0) goto out;
+    if (dispatch_plan_build(r->program, r->library_path ? r->library_path : getenv("LD_LIBRARY_PATH"), scratch,
+                            &r->plan) != 0)
+        goto out;
+    if (r->library_path) r->plan.library_path = xstrdup(r->library_path);
     if (access(r->program, X_OK) != 0 || is_directory(r->program)) {
         fmv_error("%s: not executable", r->program);
         goto out;
@@ -426,6 +462,10 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
                       dispatch_level_probe_argv(&probe_argv) == 0 &&
                       dispatch_plan_level_only(scratch, &level_plan) == 0;
 
+    /* The helper runs the program itself, not a wrapper script. */
+    struct strvec run_argv = STRVEC_INIT;
+    sv_push(&run_argv, r->program);
+    for (size_t i = 1; r->argv[i]; i++) sv_push(&run_argv, r->argv[i]);
     char *stdin_path = stdin_copy(scratch);
     if (!stdin_path) stdin_path = xstrdup("/dev/null");
 
@@ -445,7 +485,7 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
         struct verify_run *run = &r->runs[i];
         const char *model = run->emulated ? run->cpu : NULL;
         char *out_path = xasprintf("%s/dispatch-%zu", scratch, i);
-        dispatch_run(&r->plan, r->helper, r->argv, run->emulated ? r->qemu : NULL, model, o->timeout_s, out_path,
+        dispatch_run(&r->plan, r->helper, sv_argv(&run_argv), run->emulated ? r->qemu : NULL, model, o->timeout_s, out_path,
                      &run->dispatch);
         if (probe_level) {
             struct dispatch_result level;
@@ -466,9 +506,10 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
         /* The against program just before, so that the program's own
          * --compare files are the ones left behind. */
         if (r->against) run->against = run_against(r, run, model, o->timeout_s, stdin_path, &ref_caps[i]);
-        run_one(r, r->program, run, model, o->timeout_s, stdin_path, &caps[i]);
+        run_one(r, r->program, r->library_path, run, model, o->timeout_s, stdin_path, &caps[i]);
     }
     free(stdin_path);
+    sv_free(&run_argv);
     sv_free(&defaults);
     sv_free(&probe_argv);
     dispatch_plan_free(&level_plan);
@@ -520,6 +561,13 @@ int verify_program(const struct verify_options *o, struct verify_report *r)
     for (size_t i = 0; i < r->n_runs; i++) r->ok &= r->runs[i].ok;
 
     /* What the reader must know to trust the table. */
+    if (r->wrapper)
+        sv_pushf(&r->notes, "%s is a libtool wrapper script: its program %s ran, with LD_LIBRARY_PATH=%s as the "
+                 "script sets it", r->wrapper, r->program, r->library_path);
+    if (r->against_wrapper)
+        sv_pushf(&r->notes, "%s (--against) is a libtool wrapper script: its program %s ran, with "
+                 "LD_LIBRARY_PATH=%s as the script sets it", r->against_wrapper, r->against,
+                 r->against_library_path);
     if (native_exited && native->exit_status != 0)
         sv_pushf(&r->notes, "the native run exited with status %d; outputs are compared with it anyway",
                  native->exit_status);
@@ -561,6 +609,10 @@ void verify_report_free(struct verify_report *r)
 {
     free(r->program);
     free(r->against);
+    free(r->wrapper);
+    free(r->against_wrapper);
+    free(r->library_path);
+    free(r->against_library_path);
     for (size_t i = 0; r->argv && r->argv[i]; i++) free(r->argv[i]);
     free(r->argv);
     for (size_t i = 0; r->compare && r->compare[i]; i++) free(r->compare[i]);

@@ -27,7 +27,12 @@
  * (the same exit status, or the same signal) and write the same stdout and
  * --compare files (the same --float-tolerance and --ignore-lines): a patched
  * build that prints nothing and exits 0 where the unpatched one prints is a
- * failure (silent), though it agrees with its own native run. */
+ * failure (silent), though it agrees with its own native run.
+ *
+ * A libtool wrapper script given as the program or the against program
+ * (ltwrapper.h) is replaced by the program it runs, and that program runs
+ * (natively, under qemu, and for the dispatch map) with the LD_LIBRARY_PATH
+ * the script would set, each with its own; a note says so. */
 #ifndef FMVGEN_VERIFY_VERIFY_H
 #define FMVGEN_VERIFY_VERIFY_H
 
@@ -93,8 +98,11 @@ struct verify_run {
 };
 
 struct verify_report {
-    char *program;              /* PROG resolved (PATH) */
-    char *against;              /* the against program resolved, or NULL */
+    char *program;              /* PROG resolved (PATH); for a libtool wrapper script, its program */
+    char *against;              /* the against program resolved (likewise), or NULL */
+    char *wrapper, *against_wrapper;   /* the libtool wrapper script given (ltwrapper.h), or NULL */
+    char *library_path, *against_library_path;  /* the LD_LIBRARY_PATH such a script's program
+                                 * runs with (its build's libraries first); NULL: ours */
     char **argv;                /* as given */
     char *qemu;                 /* NULL when no CPU is emulated */
     char *helper;

@@ -14,6 +14,7 @@
 #include "elf/codeisa.h"
 #include "elf/inspect.h"
 #include "util/util.h"
+#include "verify/ltwrapper.h"
 
 static const char USAGE[] =
     "usage: fmvgen inspect FILE... [--isa] [--json]\n"
@@ -249,24 +250,36 @@ int cmd_inspect(int argc, char **argv)
     int failed = 0;
     json_t *files = json_array();
     for (int i = optind; i < argc; i++) {
-        struct inspect_report r;
-        if (inspect_file(argv[i], &r) != 0) {
+        /* A libtool wrapper script stands for the program it runs. */
+        struct ltwrapper w;
+        int wrapped = ltwrapper_read(argv[i], &w);
+        if (wrapped < 0) {
             failed = 1;
             continue;
         }
+        const char *path = wrapped ? w.program : argv[i];
+        struct inspect_report r;
+        if (inspect_file(path, &r) != 0) {
+            failed = 1;
+            if (wrapped) ltwrapper_free(&w);
+            continue;
+        }
         struct code_isa ci;
-        int have_isa = isa && elf_code_isa(argv[i], &ci) == 0;
+        int have_isa = isa && elf_code_isa(path, &ci) == 0;
         failed |= isa && !have_isa;
         if (json) {
             json_t *j = inspect_to_json(&r);
+            if (wrapped) json_object_set_new(j, "libtool_wrapper", json_string(argv[i]));
             if (have_isa) json_object_set_new(j, "code_isa", code_isa_json(&ci));
             json_array_append_new(files, j);
         } else {
             if (i > optind) printf("\n");
+            if (wrapped) printf("%s: a libtool wrapper script; its program:\n", argv[i]);
             print_report(&r);
             if (have_isa) print_code_isa(&ci);
         }
         inspect_free(&r);
+        if (wrapped) ltwrapper_free(&w);
     }
     if (json) {
         json_t *root = json_object();

@@ -27,6 +27,7 @@
  *     #ifndef FMVGEN_CLONE_poly_fir_h_vpoly1 ... (a default, empty, per name)
  *     FMVGEN_CLONES_IN_TU(poly_fir_h, FUNCTION)
  *     static void FUNCTION(...)
+ *     #define FMVGEN_CLONES_ON_poly_fir_h 1                         (the TU: the gate)
  *     #define FMVGEN_CLONE_poly_fir_h_vpoly3 FMVGEN_CLONES_STATIC  (the TU)
  *
  * and its note an "expansion": {"spelled": the macro, "place": the tag's

@@ -235,11 +235,22 @@ static void insert_pins(const struct patch_file *pf, struct patch_function **pin
 static char *expansion_block(const struct patch_function *f, const char *indent, const char *eol)
 {
     struct strbuf sb = STRBUF_INIT;
-    patch_text_line(&sb, eol, "/* fmvgen: each TU defines FMVGEN_CLONE_%s_<name> as the attribute for the", f->expansion_place);
-    patch_text_line(&sb, eol, " * expansions of %s it multi-versions; the others default to nothing. */", f->expansion_spelled);
+    patch_text_line(&sb, eol, "/* fmvgen: a TU that defines FMVGEN_CLONES_ON_%s defines FMVGEN_CLONE_%s_<name>",
+                    f->expansion_place, f->expansion_place);
+    patch_text_line(&sb, eol, " * as the attribute for the expansions of %s it multi-versions; the others default",
+                    f->expansion_spelled);
+    patch_text_line(&sb, eol, " * to nothing, and in a TU without it every expansion is left plain. */");
     patch_text_line(&sb, eol, "#ifndef FMVGEN_CLONES_IN_TU");
     patch_text_line(&sb, eol, "# define FMVGEN_CLONES_IN_TU(place, name) FMVGEN_CLONES_IN_TU_(place, name)");
-    patch_text_line(&sb, eol, "# define FMVGEN_CLONES_IN_TU_(place, name) FMVGEN_CLONE_##place##_##name");
+    patch_text_line(&sb, eol,
+                    "# define FMVGEN_CLONES_IN_TU_(place, name) FMVGEN_CLONES_GATE_##place(FMVGEN_CLONE_##place##_##name)");
+    patch_text_line(&sb, eol, "#endif");
+    patch_text_line(&sb, eol, "#ifndef FMVGEN_CLONES_GATE_%s", f->expansion_place);
+    patch_text_line(&sb, eol, "# ifdef FMVGEN_CLONES_ON_%s", f->expansion_place);
+    patch_text_line(&sb, eol, "#  define FMVGEN_CLONES_GATE_%s(attr) attr", f->expansion_place);
+    patch_text_line(&sb, eol, "# else");
+    patch_text_line(&sb, eol, "#  define FMVGEN_CLONES_GATE_%s(attr)", f->expansion_place);
+    patch_text_line(&sb, eol, "# endif");
     patch_text_line(&sb, eol, "#endif");
     for (size_t i = 0; i < f->expansion_symbols.n; i++) {
         patch_text_line(&sb, eol, "#ifndef FMVGEN_CLONE_%s_%s", f->expansion_place, f->expansion_symbols.v[i]);
@@ -392,10 +403,20 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
         }
         char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
         const char *eol = eol_at(pf->old, pf->old_len, fs[i]->offset);
-        if (fs[i]->switch_of && fs[i]->switch_pasted)
-            texts[k] = xasprintf("#define %s %s_STATIC /* fmvgen: %s's %s multi-versioned in this TU */%s",
+        if (fs[i]->switch_of && fs[i]->switch_pasted) {
+            /* the place's gate, once per TU (expansion_block) */
+            int gated = 0;
+            for (size_t j = 0; j < i && !gated; j++)
+                gated = fs[j]->switch_pasted && !strcmp(fs[j]->expansion_place, fs[i]->expansion_place);
+            char *gate = gated ? xstrdup("")
+                               : xasprintf("#define FMVGEN_CLONES_ON_%s 1 /* fmvgen: this TU multi-versions "
+                                           "expansions of %s */%s",
+                                           fs[i]->expansion_place, path_basename(fs[i]->switch_header), eol);
+            texts[k] = xasprintf("%s#define %s %s_STATIC /* fmvgen: %s's %s multi-versioned in this TU */%s", gate,
                                  fs[i]->switch_of, p->sets[fs[i]->set].macro, path_basename(fs[i]->switch_header),
                                  fs[i]->display_name, eol);
+            free(gate);
+        }
         else if (fs[i]->switch_of)
             texts[k] = xasprintf("#define %s 1 /* fmvgen: %s's %s multi-versioned in this TU */%s", fs[i]->switch_of,
                                  path_basename(fs[i]->switch_header), fs[i]->display_name, eol);

@@ -17,7 +17,9 @@
  *     include the header compile it as before; a header expanded under
  *     several names from one place (candidates/header.h) gets instead an
  *     empty default per name and "FMVGEN_CLONES_IN_TU(place, NAME_MACRO)",
- *     and each TU "#define TAG FMVGEN_CLONES_STATIC" (its set's);
+ *     and each TU "#define TAG FMVGEN_CLONES_STATIC" (its set's) and once
+ *     "#define FMVGEN_CLONES_ON_<place> 1": without that gate (a TU the
+ *     scan never saw, a name it never saw) the line expands to nothing;
  *   - a function used above its definition (its "redeclared" note) also
  *     gets its declaration with the same macro, one line above the first
  *     use (patch/redecl.h); the preamble then goes above that line.
@@ -112,7 +114,9 @@ struct patch_function {
     char *switch_of;
     char *switch_header;            /* then: the header's rel */
     int switch_pasted;              /* then: the value is the set's _STATIC macro
-                                     * (an expansion's switch), not 1 */
+                                     * (an expansion's switch), not 1; expansion_place
+                                     * its place: the file's first such line for a place
+                                     * also defines FMVGEN_CLONES_ON_<place> */
     /* NULL for a candidate. For a helper (candidates/helpers.h: a static
      * function whose loops the candidate inlined, used by no one else):
      * the candidate's display name; set is the candidate's, the targets

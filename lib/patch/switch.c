@@ -66,6 +66,7 @@ static char *add_lines(struct patch_plan *p, const struct patch_function *f, str
         x->switch_of = xstrdup(f->switch_tag);
         x->switch_header = xstrdup(f->rel);
         x->switch_pasted = f->expansion_place != NULL;
+        x->expansion_place = f->expansion_place ? xstrdup(f->expansion_place) : NULL;
         free(text);
     }
     if (why)

@@ -71,7 +71,7 @@ for cc in gcc clang-14 clang-19; do
   expect_match "$cc: right above poly_mac" "$(cat "$TMP/fmv-$cc.patch")" \
     $'\\+#endif\n static void poly_mac\\('
   expect_match "$cc: plain.c's switch above its first #include" "$(cat "$TMP/fmv-$cc.patch")" \
-    $'\\+#define FMVGEN_CLONE_poly_h_poly_mac 1 /\\* fmvgen: poly.h\'s poly_mac multi-versioned in this TU \\*/\n\\+#define FMVGEN_CLONE_twice_h_sum_by2 [^\n]*\n\\+#define FMVGEN_CLONE_twice_h_sum_by3 [^\n]*\n #include "kernels.h"'
+    $'\\+#define FMVGEN_CLONE_poly_h_poly_mac 1 /\\* fmvgen: poly.h\'s poly_mac multi-versioned in this TU \\*/\n\\+#define FMVGEN_CLONES_ON_twice_h 1 [^\n]*\n\\+#define FMVGEN_CLONE_twice_h_sum_by2 [^\n]*\n\\+#define FMVGEN_CLONE_twice_h_sum_by3 [^\n]*\n #include "kernels.h"'
   expect_eq "$cc: simd.c gets no switch" \
     "$(awk '/^--- a\/simd.c/{f=1;next} /^--- /{f=0} f && /FMVGEN_CLONE_/' "$TMP/fmv-$cc.patch")" ""
   expect_eq "$cc: twice.h's block" \
@@ -82,6 +82,8 @@ for cc in gcc clang-14 clang-19; do
   expect_eq "$cc: plain.c's switches" \
     "$(grep -E '^\+#define FMVGEN_CLONE_' "$TMP/fmv-$cc.patch" | cut -d' ' -f2,3 | tr '\n' ' ')" \
     "FMVGEN_CLONE_poly_h_poly_mac 1 FMVGEN_CLONE_twice_h_sum_by2 FMVGEN_CLONES_STATIC FMVGEN_CLONE_twice_h_sum_by3 FMVGEN_CLONES_STATIC "
+  expect_eq "$cc: twice.h's gate, once" \
+    "$(grep -c '^+# ifdef FMVGEN_CLONES_ON_twice_h$' "$TMP/fmv-$cc.patch") $(grep -c '^+#define FMVGEN_CLONES_ON_twice_h 1 ' "$TMP/fmv-$cc.patch")" "1 1"
   make -s clean
   patch -p1 --dry-run <"$TMP/fmv-$cc.patch" >"$TMP/dry-$cc" 2>&1
   expect_eq "$cc: patch -p1 --dry-run exit" "$?" 0
@@ -90,6 +92,14 @@ for cc in gcc clang-14 clang-19; do
     fail "$cc: patched build: $(grep -m1 error "$TMP/build-$cc")"; continue
   fi
   expect_eq "$cc: patched output" "$(./prog)" "$BASE"
+  # A TU the scan never saw, expanding twice.h under a name of its own (and
+  # one the scan saw): it defines no gate, so both stay plain and it builds.
+  printf '#define FUNCTION sum_by7\n#define SCALE 7\n#include "twice.h"\n#define FUNCTION sum_by2\n#define SCALE 2\n#include "twice.h"\nlong unseen(const int *v, int n) { return sum_by7(v, n) + sum_by2(v, n); }\n' >unseen.c
+  if "$cc" -O2 -Wall -Werror -c unseen.c -o unseen.o 2>"$TMP/unseen-$cc"; then pass; else
+    fail "$cc: a TU the scan never saw does not build: $(grep -m1 error "$TMP/unseen-$cc")"
+  fi
+  expect_eq "$cc: its expansions are not cloned" "$(nm unseen.o | grep -c 'sum_by[27]\.')" 0
+  rm -f unseen.c unseen.o
   if command -v qemu-x86_64 >/dev/null; then
     expect_eq "$cc: output under qemu -cpu Nehalem" "$(qemu-x86_64 -cpu Nehalem ./prog)" "$BASE"
   fi

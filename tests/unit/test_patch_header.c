@@ -83,8 +83,12 @@ static void test_all(void **state)
     assert_int_equal(count(t, "+FMVGEN_CLONES_IN_TU(twice_h, FUNCTION)\n static long FUNCTION("), 1);
     assert_int_equal(count(t, "+#ifndef FMVGEN_CLONE_twice_h_sum_by2\n+# define FMVGEN_CLONE_twice_h_sum_by2\n"), 1);
     assert_int_equal(count(t, "+#ifndef FMVGEN_CLONE_twice_h_sum_by3\n"), 1);
+    /* the place's gate: on only where the TU defines FMVGEN_CLONES_ON_twice_h, once */
+    assert_int_equal(count(t, "+# ifdef FMVGEN_CLONES_ON_twice_h\n+#  define FMVGEN_CLONES_GATE_twice_h(attr) attr\n"), 1);
+    assert_int_equal(count(t, "+#define FMVGEN_CLONES_ON_twice_h 1 "), 1);
     assert_non_null(strstr(t, "+#define FMVGEN_CLONE_poly_h_poly_mac 1 /* fmvgen: poly.h's poly_mac multi-versioned in "
-                              "this TU */\n+#define FMVGEN_CLONE_twice_h_sum_by2 FMVGEN_CLONES_STATIC /* fmvgen: "
+                              "this TU */\n+#define FMVGEN_CLONES_ON_twice_h 1 /* fmvgen: this TU multi-versions "
+                              "expansions of twice.h */\n+#define FMVGEN_CLONE_twice_h_sum_by2 FMVGEN_CLONES_STATIC /* fmvgen: "
                               "twice.h's sum_by2 multi-versioned in this TU */\n+#define FMVGEN_CLONE_twice_h_sum_by3 "
                               "FMVGEN_CLONES_STATIC"));
     assert_non_null(strstr(t, "in this TU */\n #include \"kernels.h\""));
@@ -112,6 +116,7 @@ static void test_subsets(void **state)
     assert_int_equal(count(plan.text, "+#ifndef FMVGEN_CLONE_twice_h_sum_by2\n"), 1);
     assert_int_equal(count(plan.text, "+#define FMVGEN_CLONE_twice_h_"), 1);
     assert_non_null(strstr(plan.text, "+#define FMVGEN_CLONE_twice_h_sum_by3 FMVGEN_CLONES_STATIC"));
+    assert_int_equal(count(plan.text, "+#define FMVGEN_CLONES_ON_twice_h 1 "), 1);   /* its first switch gates */
     assert_null(strstr(plan.text, "poly_mac"));
     patch_plan_free(&plan);
 

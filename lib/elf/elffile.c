@@ -343,6 +343,14 @@ const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *
     return i < ef->n_syms && !strcmp(ef->syms[i].name, name) ? &ef->syms[i] : NULL;
 }
 
+size_t elf_file_syms_named(const struct elf_file *ef, const char *name, const struct elf_sym **first)
+{
+    size_t i = elf_file_sym_lower_bound(ef, name), n = 0;
+    *first = i < ef->n_syms && !strcmp(ef->syms[i].name, name) ? &ef->syms[i] : NULL;
+    while (i + n < ef->n_syms && !strcmp(ef->syms[i + n].name, name)) n++;
+    return n;
+}
+
 size_t elf_file_addr_lower_bound(const struct elf_file *ef, uint64_t addr)
 {
     size_t lo = 0, hi = ef->n_syms;

@@ -91,6 +91,8 @@ int elf_file_addr_is_code(const struct elf_file *ef, uint64_t addr);
 /* Symbols by name (first match; names are sorted) and by start address
  * (the first in name order among aliases). NULL when none. */
 const struct elf_sym *elf_file_sym_named(const struct elf_file *ef, const char *name);
+/* How many symbols are named name; *first the first of them (NULL: none). */
+size_t elf_file_syms_named(const struct elf_file *ef, const char *name, const struct elf_sym **first);
 /* Index of the first symbol whose name is >= key (n_syms when none): the
  * names starting with a prefix are contiguous from there. */
 size_t elf_file_sym_lower_bound(const struct elf_file *ef, const char *key);

@@ -120,9 +120,9 @@ static int symbol_value(struct hl_file *f, const char *name, uint64_t *value)
     struct hl_sym *s = &f->syms[f->n_syms++];
     *s = (struct hl_sym){xstrdup(name), 0, 0};
     if (f->readable) {
-        size_t i = elf_file_sym_lower_bound(&f->ef, name), n = 0;
-        for (; i < f->ef.n_syms && !strcmp(f->ef.syms[i].name, name); i++, n++) s->value = f->ef.syms[i].value;
-        s->found = n == 1;
+        const struct elf_sym *first;
+        s->found = elf_file_syms_named(&f->ef, name, &first) == 1;
+        s->value = first ? first->value : 0;
     }
     *value = s->value;
     return s->found;

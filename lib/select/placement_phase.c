@@ -77,16 +77,10 @@ static int skip_selected(const char *symbol, void *ctx)
 /* The one function symbol of ef named name; NULL when none or several. */
 static const struct elf_sym *only_symbol(const struct elf_file *ef, const char *name, const char **why)
 {
-    const struct elf_sym *found = NULL;
-    for (size_t i = elf_file_sym_lower_bound(ef, name); i < ef->n_syms && !strcmp(ef->syms[i].name, name); i++) {
-        if (found) {
-            *why = "several function symbols of that name";
-            return NULL;
-        }
-        found = &ef->syms[i];
-    }
-    if (!found) *why = "no function symbol of that name";
-    return found;
+    const struct elf_sym *first;
+    size_t n = elf_file_syms_named(ef, name, &first);
+    if (n != 1) *why = n ? "several function symbols of that name" : "no function symbol of that name";
+    return n == 1 ? first : NULL;
 }
 
 /* Compares out's symbol in the baseline's and the selected build's file. */

@@ -217,6 +217,81 @@ static char *budget_fixed_what(const struct select_budget *b)
     return sb_detach(&sb);
 }
 
+/* A function's gain with set v: the share of each workload's baseline
+ * samples its clones saved, averaged over the workloads. */
+static double set_gain(const struct select_report *r, const struct decision_input *in, size_t f, size_t v)
+{
+    double g = 0;
+    for (size_t w = 0; w < in->n_workloads; w++) g += decision_estimate_saved(&r->decision, in, w, f, v);
+    return in->n_workloads ? g / (double)in->n_workloads : 0;
+}
+
+int budget_cheaper_set(const struct select_report *r, const struct decision_input *in, size_t f)
+{
+    const struct decision *d = &r->decision;
+    if (f >= d->n_functions || f >= r->n_functions) return -1;
+    const struct decision_function *df = &d->functions[f];
+    if ((df->reason != DECISION_SELECTED && df->reason != DECISION_CONFIRMED) || df->chosen < 1 || !df->qualifies)
+        return -1;
+    int64_t now = select_bytes_added(r, f, (size_t)df->chosen);
+    if (now < 0) return -1;
+    int pick = -1;
+    double best = 0;
+    for (size_t v = 1; v < d->n_variants && v < r->n_variants; v++) {
+        if ((int)v == df->chosen || !df->qualifies[v]) continue;
+        int64_t b = select_bytes_added(r, f, v);
+        if (b < 0 || b >= now) continue;
+        double g = set_gain(r, in, f, v);
+        if (pick < 0 || g > best) pick = (int)v, best = g;
+    }
+    return pick;
+}
+
+/* One fit of the selection as it stands, each function with its decision's
+ * set: fills selected, bytes, gain and dropped, and b's fixed parts and
+ * predictions; returns the number dropped. */
+static size_t fit_selection(struct select_report *r, const struct decision_input *in, size_t n, int *selected,
+                            double *bytes, double *gain, int *dropped)
+{
+    struct select_budget *b = &r->budget;
+    struct decision *d = &r->decision;
+    b->n_unknown = b->n_fixed_units = b->n_fixed_files = 0;
+    b->overhead = 0;
+    b->fixed_residue = 0;
+    for (size_t f = 0; f < n; f++) {
+        int v = d->functions[f].chosen;
+        selected[f] = dropped[f] = 0;
+        bytes[f] = gain[f] = 0;
+        if (v < 1 || (size_t)v >= r->n_variants) continue;
+        selected[f] = 1;
+        bytes[f] = (double)select_bytes_added(r, f, (size_t)v);
+        if (bytes[f] < 0) b->n_unknown++;
+        gain[f] = set_gain(r, in, f, (size_t)v);
+    }
+    struct strvec keys = STRVEC_INIT;
+    double *fixed = NULL;
+    unsigned char *needs = fixed_parts(r, n, selected, &keys, &fixed);
+    for (size_t k = 0; k < keys.n; k++) {
+        b->overhead += fixed[k];
+        if (keys.v[k][0] == '\001') b->fixed_residue = 1;
+        else if (strchr(keys.v[k], '\t')) b->n_fixed_units++;
+        else b->n_fixed_files++;
+    }
+    struct budget_parts parts = {n, selected, bytes, gain, keys.n, fixed, needs};
+    size_t n_dropped = budget_fit_parts(&parts, b->limit, dropped, &b->before, &b->after);
+    sv_free(&keys);
+    free(fixed);
+    free(needs);
+    return n_dropped;
+}
+
+/* The interval a function's verdict on set v rests on: the fresh runs' when
+ * the confirmation selected it, else the profiled runs'. */
+static const struct stats_interval *set_interval(const struct decision_function *df, size_t v)
+{
+    return df->reason == DECISION_CONFIRMED && df->confirm ? &df->confirm[v] : &df->by_variant[v];
+}
+
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth)
 {
     struct select_budget *b = &r->budget;
@@ -237,43 +312,63 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     b->whole_what = march ? "the -march=x86-64-v3 reference" : "the baseline (no -march=x86-64-v3 reference measured)";
     b->limit = b->whole_bytes * max_growth / 100;
     b->applied = 1;
+    if (!n_selected) return;
 
     int *selected = xcalloc(n + 1, sizeof *selected), *dropped = xcalloc(n + 1, sizeof *dropped);
+    int *timed_set = xcalloc(n + 1, sizeof *timed_set);
     double *bytes = xcalloc(n + 1, sizeof *bytes), *gain = xcalloc(n + 1, sizeof *gain);
-    struct strvec keys = STRVEC_INIT;
-    double *fixed = NULL;
-    for (size_t f = 0; f < n && n_selected; f++) {
-        int v = d->functions[f].chosen;
-        if (v < 1 || (size_t)v >= r->n_variants) continue;
-        selected[f] = 1;
-        bytes[f] = (double)select_bytes_added(r, f, (size_t)v);
-        if (bytes[f] < 0) b->n_unknown++;
-        for (size_t w = 0; w < in->n_workloads; w++) gain[f] += decision_estimate_saved(d, in, w, f, (size_t)v);
-        if (in->n_workloads) gain[f] /= (double)in->n_workloads;
+    for (size_t f = 0; f < n; f++) timed_set[f] = d->functions[f].chosen;
+    /* a function the fit drops is tried again with a cheaper set that also
+     * made it significantly faster, until no dropped one has such a set */
+    double before = -1;
+    for (size_t round = 0;; round++) {
+        b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped);
+        if (before < 0) before = b->before;
+        if (!b->n_dropped || round + 1 >= r->n_variants) break;
+        int moved = 0;
+        for (size_t f = 0; f < n; f++) {
+            int v = dropped[f] ? budget_cheaper_set(r, in, f) : -1;
+            if (v >= 1) d->functions[f].chosen = v, moved = 1;
+        }
+        if (!moved) break;
     }
-    unsigned char *needs = fixed_parts(r, n, selected, &keys, &fixed);
-    for (size_t k = 0; k < keys.n; k++) {
-        b->overhead += fixed[k];
-        if (keys.v[k][0] == '\001') b->fixed_residue = 1;
-        else if (strchr(keys.v[k], '\t')) b->n_fixed_units++;
-        else b->n_fixed_files++;
-    }
-    struct budget_parts parts = {n, selected, bytes, gain, keys.n, fixed, needs};
-    b->n_dropped = budget_fit_parts(&parts, b->limit, dropped, &b->before, &b->after);
-    sv_free(&keys);
-    free(fixed);
-    free(needs);
-    struct strbuf names = STRBUF_INIT;
+    b->before = before;
+    struct strbuf names = STRBUF_INIT, cheaper = STRBUF_INIT;
     for (size_t f = 0; f < n; f++) {
-        if (!dropped[f]) continue;
         struct select_function *fn = &r->functions[f];
         struct decision_function *df = &d->functions[f];
+        int moved = timed_set[f] >= 1 && df->chosen != timed_set[f];
+        if (moved) {
+            df->budget_from = timed_set[f];
+            b->n_cheaper += !dropped[f];
+        }
+        if (moved && !dropped[f]) {
+            const char *set = r->variants[df->chosen].name, *was = r->variants[timed_set[f]].name;
+            const struct stats_interval *iv = set_interval(df, (size_t)df->chosen), *ivw = set_interval(df, (size_t)timed_set[f]);
+            int64_t was_bytes = select_bytes_added(r, f, (size_t)timed_set[f]);
+            free(fn->note);
+            fn->note = xasprintf("kept with its %s clones (%.0f bytes) for the code-growth budget, which has no room "
+                                 "for its %s clones (%lld bytes, %.2fx [%.2f, %.2f]); %s made it significantly faster "
+                                 "too: %.2fx [%.2f, %.2f]",
+                                 set, bytes[f], was, (long long)was_bytes, ivw->speedup, ivw->speedup_lo,
+                                 ivw->speedup_hi, set, iv->speedup, iv->speedup_lo, iv->speedup_hi);
+            sb_addf(&cheaper, "%s%s (%s, %.0f bytes, instead of %s, %lld bytes)", cheaper.len ? ", " : "",
+                    fn->display_name, set, bytes[f], was, (long long)was_bytes);
+        }
+        if (!dropped[f]) continue;
         const char *set = r->variants[df->chosen].name;
         free(fn->note);
         fn->note = xasprintf("dropped for the code-growth budget: its %s clones add %.0f bytes for %.2f%% of the "
                              "workloads' time saved (%.2f%% per KB): the fit within the budget that keeps the most gain "
                              "leaves it out",
                              set, bytes[f], gain[f] * 100, bytes[f] > 0 ? gain[f] * 100 * 1024 / bytes[f] : 0.0);
+        if (moved) {
+            char *was = xasprintf("%s; its faster %s clones (%lld bytes) fit even less", fn->note,
+                                  r->variants[timed_set[f]].name,
+                                  (long long)select_bytes_added(r, f, (size_t)timed_set[f]));
+            free(fn->note);
+            fn->note = was;
+        }
         sb_addf(&names, "%s%s (%.0f bytes, %.2f%% saved)", names.len ? ", " : "", fn->display_name, bytes[f],
                 gain[f] * 100);
         df->chosen = -1;
@@ -286,14 +381,21 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
                             "%.0f bytes (predicted; the fixed part of the selection as given: %.0f bytes, %s)",
                  b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, sb_str(&names), b->after, b->overhead,
                  fixed_what);
+    if (cheaper.len)
+        sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
+                            "build (%.0f bytes); kept with a cheaper target set that also made them significantly "
+                            "faster: %s; it now adds %.0f bytes (predicted)",
+                 b->before, max_growth, b->limit, sb_str(&cheaper), b->after);
     if (b->after > b->limit)
         sv_pushf(&r->notes, "code-growth budget: the selection still adds %.0f bytes, above the limit of %.0f bytes: "
                             "%zu selected function%s added bytes that could not be measured", b->after, b->limit,
                  b->n_unknown, b->n_unknown == 1 ? "" : "s");
     free(fixed_what);
     sb_free(&names);
+    sb_free(&cheaper);
     free(selected);
     free(dropped);
+    free(timed_set);
     free(bytes);
     free(gain);
 }

@@ -44,7 +44,14 @@
  * way, and the fit keeping the most gain wins (per byte, one big function
  * with the largest gain can lose to many small ones gaining less). A function
  * whose bytes are unknown is never dropped (dropping it would save nothing
- * measurable); the report says so. */
+ * measurable); the report says so.
+ * A function the fit drops that another target set also qualified for (its
+ * verdict's rules: eligible, significantly faster after Holm or the
+ * confirmation's retest, slower on no workload) with clones of fewer bytes
+ * is tried again with that set (budget_cheaper_set), and the fit is redone,
+ * until no dropped function has such a set: it is kept with the cheaper set
+ * when that fits (decision_function.budget_from names the set its timings
+ * chose; its note and a report note say so), else dropped as before. */
 #ifndef FMVGEN_SELECT_BUDGET_H
 #define FMVGEN_SELECT_BUDGET_H
 
@@ -95,6 +102,7 @@ struct select_budget {
                              * (the CPU-detection code could not be told) */
     double before, after;   /* predicted growth, bytes */
     size_t n_dropped;
+    size_t n_cheaper;       /* kept with a cheaper set than their timings chose */
     size_t n_unknown;       /* selected functions whose bytes were unknown */
 };
 
@@ -106,6 +114,13 @@ struct select_budget {
  * baseline's and the variants' code measured (select_measure_code);
  * without them, a note says no budget was checked. */
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth);
+
+/* The set function f may keep instead of being dropped: one other than
+ * its chosen set that it qualified for (decision_function.qualifies) whose
+ * clones add fewer bytes, both sizes known; of several, the one saving the
+ * most time. -1: none (also for a function selected with the group of small
+ * gains, whose set is the group's). */
+int budget_cheaper_set(const struct select_report *r, const struct decision_input *in, size_t f);
 
 /* One sentence on the budget for the writers ("code-growth budget: ..."),
  * without a trailing newline; NULL when none was applied. Caller frees. */

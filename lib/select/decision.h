@@ -148,6 +148,9 @@ struct decision_function {
                                  * when the code-growth budget drops it afterwards */
     int fastest;                /* the qualifying set with the best speedup, or -1;
                                  * chosen differs when a smaller-code set overlaps it */
+    int budget_from;            /* >= 1: the set its timings chose, which the code-growth
+                                 * budget replaced by the cheaper chosen (select/budget.h);
+                                 * 0: not replaced */
     struct stats_interval aa;   /* baseline vs the A/A arm (valid: calibrated) */
     double aa_margin;           /* > 0: aa excluded no change; by_variant widened by it */
 };

@@ -79,7 +79,8 @@ static size_t biased_functions(const struct select_report *r, struct strbuf *sb)
 static int smaller_preferred(const struct select_report *r, size_t f)
 {
     const struct decision_function *d = &r->decision.functions[f];
-    return d->chosen >= 1 && d->fastest >= 1 && d->chosen != d->fastest && (size_t)d->chosen < r->n_variants &&
+    return d->chosen >= 1 && d->fastest >= 1 && d->chosen != d->fastest && !d->budget_from &&
+           (size_t)d->chosen < r->n_variants &&
            (size_t)d->fastest < r->n_variants;
 }
 

@@ -8,7 +8,9 @@
  * (else the baseline's), the fixed part from the CPU-detection code of the
  * files holding the clones (else the all-candidates residue), the dropped
  * function's reason, note and the report's note naming it; a function the
- * confirmation selected ranked by its fresh runs' gain, not the first's. */
+ * confirmation selected ranked by its fresh runs' gain, not the first's; a
+ * function dropped at its set kept with a cheaper set it also qualified for,
+ * or dropped with it, the note saying which. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -473,6 +475,143 @@ static void test_apply_cpuid_units(void **state)
     free_hand_made(&r);
 }
 
+/* A function the fit drops is kept with a cheaper set it also qualified
+ * for. Three arms: baseline, fma-levels (v3 + v4 copies), fma-free (one
+ * copy). hot_a: fma-levels saves 30% with 3000 bytes, fma-free 20% with
+ * 1400 (both qualify; the timings chose fma-levels); warm_b: fma-free, 5%,
+ * 1000 bytes. No fixed part (the variants' growth is their clones). */
+#define NV3 3
+static double samples3[NV3 * NF * NR] = {40, 40, 10, 10, /* baseline */ 10, 10, 10, 10, /* fma-levels */
+                                         20, 20, 5, 5 /* fma-free */};
+static double totals3[NV3 * NR] = {100, 100, 70, 70, 75, 75};
+
+static void three_arms(struct select_report *r, struct decision_input *in, uint64_t march_bytes, int hot_a_free)
+{
+    memset(r, 0, sizeof *r);
+    r->n_variants = NV3;
+    r->variants = xcalloc(NV3, sizeof *r->variants);
+    const char *vn[NV3] = {"baseline", "fma-levels", "fma-free"}, *vt[NV3] = {"", "arch=x86-64-v3,arch=x86-64-v4", "avx2"};
+    for (size_t v = 0; v < NV3; v++) {
+        r->variants[v].name = xstrdup(vn[v]);
+        r->variants[v].targets = xstrdup(vt[v]);
+    }
+    r->variants[0].code = (struct select_code){.measured = 1, .code_bytes = 40000};
+    r->variants[1].code = (struct select_code){.measured = 1, .code_bytes = 40000 + 3000 + 1000};
+    r->variants[2].code = (struct select_code){.measured = 1, .code_bytes = 40000 + 1400 + 1000};
+    r->march.code = (struct select_code){.measured = 1, .code_bytes = march_bytes};
+    r->n_functions = NF;
+    r->functions = xcalloc(NF, sizeof *r->functions);
+    const char *names[] = {"hot_a", "warm_b"};
+    int64_t added[NF][NV3] = {{-1, 3000, 1400}, {-1, 1000, 1000}};
+    struct decision *d = &r->decision;
+    d->n_functions = NF;
+    d->n_variants = NV3;
+    d->n_workloads = 1;
+    d->functions = xcalloc(NF, sizeof *d->functions);
+    for (size_t f = 0; f < NF; f++) {
+        r->functions[f].name = xstrdup(names[f]);
+        r->functions[f].display_name = xstrdup(names[f]);
+        r->functions[f].file = xstrdup("k.c");
+        r->functions[f].bytes_added = xcalloc(NV3 + 1, sizeof(int64_t));
+        for (size_t v = 0; v < NV3; v++) r->functions[f].bytes_added[v] = added[f][v];
+        r->functions[f].bytes_added[NV3] = -1;
+        struct decision_function *df = &d->functions[f];
+        df->chosen = df->fastest = f ? 2 : 1;
+        df->reason = DECISION_SELECTED;
+        df->by_variant = xcalloc(NV3, sizeof(struct stats_interval));
+        df->qualifies = xcalloc(NV3, sizeof *df->qualifies);
+        df->qualifies[2] = 1;
+        df->qualifies[1] = !f;
+        for (size_t v = 1; v < NV3; v++) {
+            const double *base = samples3 + f * NR, *var = samples3 + (v * NF + f) * NR;
+            stats_welch(base, NR, var, NR, &df->by_variant[v]);
+        }
+    }
+    d->functions[0].qualifies[2] = hot_a_free;
+    *in = (struct decision_input){.n_functions = NF, .n_workloads = 1, .n_variants = NV3, .n_runs = NR,
+                                  .functions = names, .samples = samples3, .totals = totals3};
+}
+
+static void free_three_arms(struct select_report *r)
+{
+    for (size_t f = 0; f < r->n_functions; f++) {
+        free(r->decision.functions[f].qualifies);
+        r->decision.functions[f].qualifies = NULL;
+    }
+    free_hand_made(r);
+}
+
+static void test_apply_cheaper_set(void **state)
+{
+    (void)state;
+    struct select_report r;
+    struct decision_input in;
+    /* limit 2500: hot_a's fma-levels clones (3000) never fit; with its
+     * fma-free clones both fit (2400) */
+    three_arms(&r, &in, 25000, 1);
+    assert_true(fabs(decision_estimate_saved(&r.decision, &in, 0, 0, 1) - 0.30) < 1e-12);
+    assert_int_equal(budget_cheaper_set(&r, &in, 0), 2);
+    assert_int_equal(budget_cheaper_set(&r, &in, 1), -1);
+    budget_apply(&r, &in, 10);
+    struct decision_function *a = &r.decision.functions[0], *b = &r.decision.functions[1];
+    assert_int_equal(r.budget.n_dropped, 0);
+    assert_int_equal(r.budget.n_cheaper, 1);
+    assert_true(r.budget.before == 4000 && r.budget.after == 2400);
+    assert_int_equal(a->chosen, 2);
+    assert_int_equal(a->budget_from, 1);
+    assert_int_equal(a->reason, DECISION_SELECTED);
+    assert_int_equal(b->chosen, 2);
+    assert_int_equal(b->budget_from, 0);
+    assert_non_null(strstr(r.functions[0].note, "kept with its fma-free clones (1400 bytes) for the code-growth "
+                                                "budget, which has no room for its fma-levels clones (3000 bytes, 4.00x"));
+    assert_non_null(strstr(r.functions[0].note, "fma-free made it significantly faster too: 2.00x"));
+    assert_null(r.functions[1].note);
+    assert_int_equal(r.notes.n, 1);
+    assert_non_null(strstr(r.notes.v[0], "hot_a (fma-free, 1400 bytes, instead of fma-levels, 3000 bytes)"));
+    /* not reported as "the smaller set's interval overlaps" */
+    char *md = select_report_markdown(&r);
+    assert_null(strstr(md, "faster-looking"));
+    free(md);
+    json_t *j = select_report_json(&r);
+    json_t *bj = json_object_get(json_object_get(j, "code_size"), "budget");
+    assert_int_equal(json_integer_value(json_object_get(bj, "kept_with_cheaper_set")), 1);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(j, "statistics"), "smaller_code_preferred")), 0);
+    json_decref(j);
+    free_three_arms(&r);
+
+    /* limit 1200: hot_a's fma-free clones (1400) alone are above it:
+     * hot_a is dropped with its cheaper set, and its note says the faster
+     * set fit even less; warm_b stays */
+    three_arms(&r, &in, 12000, 1);
+    budget_apply(&r, &in, 10);
+    assert_int_equal(r.budget.n_dropped, 1);
+    assert_int_equal(r.budget.n_cheaper, 0);
+    assert_int_equal(r.decision.functions[0].chosen, -1);
+    assert_int_equal(r.decision.functions[0].reason, DECISION_CODE_BUDGET);
+    assert_int_equal(r.decision.functions[1].chosen, 2);
+    assert_non_null(strstr(r.functions[0].note, "its fma-free clones add 1400 bytes"));
+    assert_non_null(strstr(r.functions[0].note, "; its faster fma-levels clones (3000 bytes) fit even less"));
+    assert_true(r.budget.before == 4000 && r.budget.after == 1000);
+    free_three_arms(&r);
+
+    /* fma-free did not qualify for hot_a: it is dropped, as before */
+    three_arms(&r, &in, 25000, 0);
+    assert_int_equal(budget_cheaper_set(&r, &in, 0), -1);
+    budget_apply(&r, &in, 10);
+    assert_int_equal(r.budget.n_dropped, 1);
+    assert_int_equal(r.decision.functions[0].chosen, -1);
+    assert_int_equal(r.decision.functions[0].budget_from, 0);
+    assert_null(strstr(r.functions[0].note, "fit even less"));
+    assert_non_null(strstr(r.functions[0].note, "its fma-levels clones add 3000 bytes"));
+    free_three_arms(&r);
+
+    /* a member of the group of small gains keeps the group's set */
+    three_arms(&r, &in, 25000, 1);
+    r.decision.functions[0].reason = DECISION_SELECTED_TOGETHER;
+    assert_int_equal(budget_cheaper_set(&r, &in, 0), -1);
+    free_three_arms(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_apply_drops_and_says),
         cmocka_unit_test(test_apply_confirmed_by_fresh_runs),
         cmocka_unit_test(test_apply_cpuid_units),
+        cmocka_unit_test(test_apply_cheaper_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

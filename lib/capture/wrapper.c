@@ -213,10 +213,10 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
             .exit_status = exit_status,
             .source_hash = hash,
         };
+        /* The compile and its record file (or note) in one commit. */
+        int tx = store_begin(st) == 0;
         int64_t cid = store_add_compile(st, &ci);
-        if (cid < 0) {
-            fmv_warn("%s: compile not recorded in %s", ws[i].source, store_path(st));
-        } else if (exit_status == 0) {
+        if (cid >= 0 && exit_status == 0) {
             /* A compile that gives no records would silently drop its
              * functions: the note makes the scan say so (scan.c). */
             char *found = ws[i].records_ok ? compiler_record_file_found(ws[i].record_path, ws[i].format) : NULL;
@@ -227,6 +227,11 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
                                                    : "the records-only compile beside the build's failed");
             free(found);
         }
+        if (tx && (cid < 0 || store_commit(st) != 0)) {
+            store_rollback(st);
+            cid = -1;
+        }
+        if (cid < 0) fmv_warn("%s: compile not recorded in %s", ws[i].source, store_path(st));
         free(hash);
     }
     store_close(st);

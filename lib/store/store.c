@@ -320,7 +320,10 @@ int64_t store_add_compile(struct store *st, const struct compile_info *ci)
     char *argv = argv_to_json(ci->argv);
     const char *output = ci->output ? ci->output : "";
     int64_t id = -1;
-    if (store_begin(st) != 0) goto out;
+    /* Inside the caller's transaction when one is open (the wrapper's:
+     * the compile and its record file in one commit), else its own. */
+    int own = sqlite3_get_autocommit(st->db) != 0;
+    if (own && store_begin(st) != 0) goto out;
     /* Replacing the row cascades to its old records, loops and functions. */
     if (run_stmt(st, "DELETE FROM compiles WHERE source=? AND output=?", "tt", ci->source, output) != SQLITE_DONE)
         goto fail;
@@ -331,13 +334,13 @@ int64_t store_add_compile(struct store *st, const struct compile_info *ci)
                  ci->source, output, ci->language, ci->exit_status, ci->source_hash) != SQLITE_DONE)
         goto fail;
     id = sqlite3_last_insert_rowid(st->db);
-    if (store_commit(st) != 0) {
+    if (own && store_commit(st) != 0) {
         id = -1;
         goto fail;
     }
     goto out;
 fail:
-    store_rollback(st);
+    if (own) store_rollback(st);
 out:
     free(argv);
     return id;

@@ -75,7 +75,9 @@ struct compile_info {
 };
 
 /* Inserts or replaces the compile of (source, output): a rescan updates it
- * and drops its old records. Returns the row id, or -1. */
+ * and drops its old records. Returns the row id, or -1. Runs in its own
+ * transaction, or in the caller's when one is open (store_begin; then a
+ * failure leaves the rollback to the caller). */
 int64_t store_add_compile(struct store *st, const struct compile_info *ci);
 int64_t store_add_record_file(struct store *st, int64_t compile_id, const char *variant,
                               const char *format, const char *path);

@@ -404,12 +404,12 @@ static size_t find_twins(struct probe_job *pjs, size_t m)
     return twins;
 }
 
-/* The build's object of a compile: the wrapper's kept copy, else its output. */
+/* The build's object of a compile: the wrapper's kept copy, made right
+ * after the compile; NULL without one (a compile database's outputs may be
+ * older than the sources). */
 static char *build_object(struct store *st, const struct compile_row *row)
 {
-    char *kept = wrapper_kept_object(store_path(st), row->source, row->output ? row->output : "");
-    if (kept) return kept;
-    return row->output && *row->output ? path_absolute(row->output, row->directory) : NULL;
+    return wrapper_kept_object(store_path(st), row->source, row->output ? row->output : "");
 }
 
 /* Marks the jobs req->skip_codeless leaves out: a lead job with its twins,
@@ -537,8 +537,11 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
     for (size_t k = 0; k < m && !store_err; k++) {
         struct compile_row *row = pjs[k].row;
         if (pjs[k].skipped) {
+            /* A run before may have probed it (its records dir is gone). */
             char *detail = probeskip_note(req->variant);
-            if (store_add_tu_note(st, row->id, TU_NOTE_PROBE_SKIPPED, detail) != 0) store_err = 1;
+            if (store_clear_variant(st, row->id, req->variant) != 0 ||
+                store_add_tu_note(st, row->id, TU_NOTE_PROBE_SKIPPED, detail) != 0)
+                store_err = 1;
             free(detail);
             continue;
         }

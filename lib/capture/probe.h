@@ -36,7 +36,8 @@ struct probe_request {
     void *on_object_ctx;
     int skip_codeless;            /* 1: compiles whose code cannot differ with extra_flags
                                    * (capture/probeskip.h: no function in the build's
-                                   * object, no differing macro in the TU's files) do not
+                                   * object as the wrapper kept it - none kept, no skip -
+                                   * and no differing macro in the TU's files) do not
                                    * run: each gets tu_notes 'probe-skipped' instead of a
                                    * record file (twins only when all of them qualify) */
     int share_twins;              /* 1: compiles that differ only in PIC flags and outputs

@@ -166,7 +166,7 @@ static const char *compiler_facts(const struct compile_row *c, const char *lang,
                 }
         }
         search_dirs(berr, &dirs);
-        if (names.n && dirs.n) {
+        if (dirs.n) {   /* no differing macro at all: nothing to mention */
             sv_sort(&names);
             for (size_t i = 0; i < names.n; i++) sb_addf(&value, "%s%s", i ? "\n" : "", names.v[i]);
             sb_addc(&value, '\t');

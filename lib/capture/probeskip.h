@@ -44,8 +44,9 @@ void probeskip_cache_free(struct probeskip_cache *c);
 
 /* 1 when the probe of compile c with the flags extra_flags (the probe's,
  * e.g. -march=x86-64-v4) can be left out by the rule above; object is the
- * build's object to read (the wrapper's kept copy or the compile's
- * output). 0 otherwise (also on any doubt). */
+ * build's object to read (the wrapper's kept copy: probe_run skips
+ * nothing without one, e.g. for a compile database, whose outputs may be
+ * older than the sources). 0 otherwise (also on any doubt). */
 int probeskip_codeless(const struct compile_row *c, const char *object, char *const *extra_flags,
                        struct probeskip_cache *cache);
 

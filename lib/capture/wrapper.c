@@ -251,13 +251,19 @@ static char *records_dir_of(const char *wrap_records, const char *source, const 
     return dir;
 }
 
-char *wrapper_kept_object(const char *store_dir, const char *source, const char *output)
+char *wrapper_kept_object_path(const char *store_dir, const char *source, const char *output)
 {
     char *wrap_records = path_join(store_dir, "records/wrap");
     char *dir = records_dir_of(wrap_records, source, output);
     char *kept = path_join(dir, WRAPPER_KEPT_OBJECT);
     free(dir);
     free(wrap_records);
+    return kept;
+}
+
+char *wrapper_kept_object(const char *store_dir, const char *source, const char *output)
+{
+    char *kept = wrapper_kept_object_path(store_dir, source, output);
     if (access(kept, R_OK) == 0) return kept;
     free(kept);
     return NULL;

@@ -448,6 +448,16 @@ int store_clear_loops(struct store *st, int64_t compile_id, const char *variant)
                    SQLITE_DONE ? 0 : -1;
 }
 
+int store_clear_variant(struct store *st, int64_t compile_id, const char *variant)
+{
+    static const char *const sql[] = {"DELETE FROM record_files WHERE compile_id=? AND variant=?",
+                                      "DELETE FROM loops WHERE compile_id=? AND variant=?",
+                                      "DELETE FROM function_profiles WHERE compile_id=? AND variant=?"};
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
+        if (run_stmt(st, sql[i], "it", compile_id, variant) != SQLITE_DONE) return -1;
+    return 0;
+}
+
 int store_add_tu_note(struct store *st, int64_t compile_id, enum tu_note_kind kind, const char *detail)
 {
     const char *name = tu_note_kind_name(kind);

@@ -46,7 +46,7 @@ static int moves_system_headers(const char *a)
                                            "--target", "--gcc-toolchain", "-nostdinc++", "-stdlib", "-specs",
                                            "--specs", "-isystem-after", "-cxx-isystem", "--driver-mode", "-I=",
                                            "-isystem=", "-idirafter=", "-iquote=", "--include", "-F",
-                                           "-imultilib", "-nostdinc", NULL};
+                                           "-imultilib", "-nostdinc", "-I-", NULL};
     for (int i = 0; prefixes[i]; i++)
         if (str_starts_with(a, prefixes[i])) return 1;
     return 0;
@@ -202,9 +202,19 @@ static void split_lines(const char *s, size_t n, struct strvec *out)
 
 /* Every existing file name could name from a file in dir_of_includer: the
  * includer's dir and every search dir (a superset of the one the
- * preprocessor picks) go to files. 0 when at least one exists, else -1. */
-static int resolve(const char *name, const char *dir_of_includer, const struct strvec *dirs, struct strvec *files)
+ * preprocessor picks) go to files; for a quoted name found in the
+ * includer's dir, that file alone (the preprocessor looks there first).
+ * 0 when at least one exists, else -1. */
+static int resolve(const char *name, int quoted, const char *dir_of_includer, const struct strvec *dirs,
+                   struct strvec *files)
 {
+    if (quoted && name[0] != '/') {
+        char *p = path_join(dir_of_includer, name);
+        int here = file_exists(p) && !is_directory(p);
+        if (here && !sv_contains(files, p)) sv_push(files, p);
+        free(p);
+        if (here) return 0;
+    }
     if (name[0] == '/') {
         if (!file_exists(name)) return -1;
         if (!sv_contains(files, name)) sv_push(files, name);
@@ -265,7 +275,7 @@ static int directive(const char *text, size_t len, size_t i, const char *dir, co
     /* None anywhere: the build's preprocessor, which succeeded, did not
      * read it (another platform's header under #if), nor will the
      * target's unless an #if changes - which takes a mention. */
-    resolve(name, dir, dirs, files);
+    resolve(name, close == '"', dir, dirs, files);
     free(name);
     return 0;
 }
@@ -309,7 +319,9 @@ static int scan_file(const char *path, const struct strvec *macros, const struct
             size_t j = i;
             while (j < len && (isalnum((unsigned char)text[j]) || text[j] == '_')) j++;
             char *word = xstrndup(text + i, j - i);
-            if (sv_bsearch(macros, word)) rc = -1;
+            /* __has_builtin(__builtin_ia32_pdep_si): GCC and clang 19
+             * answer by the enabled ISA, like a predefined macro. */
+            if (sv_bsearch(macros, word) || !strcmp(word, "__has_builtin")) rc = -1;
             free(word);
             i = j;
             continue;
@@ -389,13 +401,13 @@ int probeskip_codeless(const struct compile_row *c, const char *object, char *co
         split_lines(facts, (size_t)(tab - facts), &macros);
         split_lines(tab + 1, strlen(tab + 1), &dirs);
         /* GCC's implicit -include of stdc-predef.h, wherever it lies */
-        resolve("stdc-predef.h", "/", &dirs, &files);
+        resolve("stdc-predef.h", 0, "/", &dirs, &files);
         /* -include names not found from the directory */
         for (size_t i = 0; ok && i < files.n; i++)
             if (files.v[i][0] == '?') {
                 char *name = xstrdup(files.v[i] + 1);
                 files.v[i][0] = '\0';
-                ok = resolve(name, c->directory, &dirs, &files) == 0;
+                ok = resolve(name, 1, c->directory, &dirs, &files) == 0;
                 free(name);
             }
         char *source = path_absolute(c->source, c->directory);

@@ -4,8 +4,9 @@
  * function is not probed and gets a 'probe-skipped' note (both of
  * libtool's twins), through a quoted include and a system header; a data
  * table with code under #ifdef __AVX2__, one whose included header
- * derives a macro from __FMA__, a source with a function, and an -flto
- * compile of the table are probed; and nothing is left out without the
+ * derives a macro from __FMA__, one with code under
+ * __has_builtin(__builtin_ia32_pdep_si), a source with a function, and an
+ * -flto compile of the table are probed; and nothing is left out without the
  * wrapper's kept copies of the objects (a compile database's). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,6 +36,7 @@ static const struct tu TUS[] = {
     {"avxtable.c", "obj/avxtable.o", {"-O2"}},
     {"hdrtable.c", "obj/hdrtable.o", {"-O2", "-Iinc"}},
     {"code.c", "obj/code.o", {"-O2"}},
+    {"hbtable.c", "obj/hbtable.o", {"-O2"}},
     {"table.c", "obj/table-lto.o", {"-O2", "-flto"}},
 };
 #define NTUS (sizeof TUS / sizeof *TUS)
@@ -50,6 +52,9 @@ static const struct {
     {"hdrtable.c", "#include <flags.h>\n#ifdef HAVE_FMA\nfloat f(float a, float b) { return a * b + 1; }\n#endif\n"
                    "const int t3[2] = {1, 2};\n"},
     {"code.c", "int add(int a, int b) { return a + b; }\n"},
+    /* gcc and clang 19: no function at the baseline, one at the target */
+    {"hbtable.c", "const int t4 = 1;\n#if __has_builtin(__builtin_ia32_pdep_si)\nint has_pdep(void) { return 1; }\n"
+                  "#endif\n"},
 };
 
 static void write_project(const char *dir)

@@ -9,10 +9,10 @@
  *     object that defines no function symbol, and the compile has no
  *     -flto (an LTO object holds no code at all);
  *   - no file the TU can include mentions, as an identifier outside
- *     comments, __has_builtin (GCC and clang 19 answer it by the enabled
- *     ISA) or a macro whose predefinition differs between the compile's
- *     own machine and optimization flags and the same plus the probe's
- *     flags. The macros
+ *     comments, an x86 builtin (__builtin_ia32_*: GCC and clang 19 answer
+ *     __has_builtin for them by the enabled ISA) or a macro whose
+ *     predefinition differs between the compile's own machine and
+ *     optimization flags and the same plus the probe's flags. The macros
  *     come from the compiler itself (`-E -dM` of an empty file at both,
  *     once per compiler, language and flags); the files are a superset of
  *     what the preprocessor reads: the source, -include/-imacros files,
@@ -23,7 +23,7 @@
  * An #include no directory holds is passed over: the build's preprocessor
  * succeeded, so it did not read it (another platform's header under #if),
  * and the target's would only if an #if changed, which takes a mention.
- * Not seen: a differing name that only ## pasting forms. Anything it
+ * Not seen: a differing or builtin name that only ## pasting forms. Anything it
  * cannot follow keeps the probe: an #include whose name is a
  * macro, a file it cannot read, a compiler whose macros or include
  * directories cannot be listed, options that move the headers (--sysroot,

@@ -88,7 +88,10 @@ static char *macro_name(const char *line)
 /* Runs argv (an -E -dM of /dev/null) in dir: stdout (and stderr), or -1. */
 static int run_cpp(char *const *argv, const char *dir, char **out, char **err)
 {
-    struct run_opts opts = {.cwd = dir, .capture_stdout = 1, .capture_stderr = err != NULL, .timeout_s = 60};
+    /* stdin from /dev/null: with a timeout the child runs in a process
+     * group of its own, which must not touch a terminal. */
+    struct run_opts opts = {.cwd = dir, .stdin_path = "/dev/null", .capture_stdout = 1,
+                            .capture_stderr = err != NULL, .timeout_s = 60};
     if (!err) opts.null_stderr = 1;
     struct run_result r;
     int ok = run_argv(argv, &opts, &r) == 0 && r.spawned && r.exited && r.status == 0 && r.out;

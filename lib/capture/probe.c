@@ -10,6 +10,8 @@
  * GCCs get -dumpdir, which sends them to the records dir). */
 #include "capture/probe.h"
 #include "capture/compiler.h"
+#include "capture/probeskip.h"
+#include "capture/wrapper.h"
 #include "run/spawn.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -323,6 +325,7 @@ static void object_instead_of_assembly(const struct compile_row *row, struct str
 struct probe_job {
     struct compile_row *row;
     size_t twin_of;      /* SIZE_MAX, or the job (earlier) whose probe counts for this one */
+    int skipped;         /* probeskip.h: not compiled, noted 'probe-skipped' */
     struct strvec argv;
     char *asm_path;      /* the assembly it writes (in the temp dir) */
     char *record_path;
@@ -401,6 +404,37 @@ static size_t find_twins(struct probe_job *pjs, size_t m)
     return twins;
 }
 
+/* The build's object of a compile: the wrapper's kept copy, made right
+ * after the compile; NULL without one (a compile database's outputs may be
+ * older than the sources). */
+static char *build_object(struct store *st, const struct compile_row *row)
+{
+    return wrapper_kept_object(store_path(st), row->source, row->output ? row->output : "");
+}
+
+/* Marks the jobs req->skip_codeless leaves out: a lead job with its twins,
+ * when each of them has an object without functions and the lead's TU no
+ * differing macro (probeskip.h). */
+static void mark_codeless(struct store *st, const struct probe_request *req, struct probe_job *pjs, size_t m)
+{
+    struct probeskip_cache cache = {STRVEC_INIT, STRVEC_INIT};
+    for (size_t k = 0; k < m; k++) {
+        if (pjs[k].twin_of != SIZE_MAX) continue;
+        int ok = 1;
+        for (size_t t = k; ok && t < m; t++) {
+            if (t != k && pjs[t].twin_of != k) continue;
+            char *object = build_object(st, pjs[t].row);
+            /* the lead's TU files; a twin differs only in PIC options */
+            ok = t == k ? probeskip_codeless(pjs[t].row, object, req->extra_flags, &cache)
+                        : probeskip_object_codeless(object);
+            free(object);
+        }
+        for (size_t t = k; ok && t < m; t++)
+            if (t == k || pjs[t].twin_of == k) pjs[t].skipped = 1;
+    }
+    probeskip_cache_free(&cache);
+}
+
 int probe_run(struct store *st, const struct probe_request *req, int jobs)
 {
     size_t n;
@@ -429,6 +463,7 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
         pjs[m++].row = &rows[i];
     }
     if (req->share_twins) find_twins(pjs, m);
+    if (req->skip_codeless) mark_codeless(st, req, pjs, m);
 
     if (vanished && req->skip_vanished == 2)
         fmv_note("%zu compile%s not probed: %s no longer exist%s (%s%s)", vanished, vanished == 1 ? "" : "s",
@@ -455,8 +490,9 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
     size_t *job_of = xcalloc(m ? m : 1, sizeof *job_of);
     size_t nj = 0;
     for (size_t k = 0; k < m; k++) {
-        if (pjs[k].twin_of != SIZE_MAX) {
-            /* Its records live in its twin's dir: a previous run's own go. */
+        if (pjs[k].twin_of != SIZE_MAX || pjs[k].skipped) {
+            /* Its records live in its twin's dir, or nowhere: a previous
+             * run's own go. */
             char *idname = xasprintf("%lld", (long long)pjs[k].row->id);
             char *own = path_join(variant_root, idname);
             remove_tree(own);
@@ -500,6 +536,15 @@ int probe_run(struct store *st, const struct probe_request *req, int jobs)
     if (m && store_begin(st) != 0) store_err = 1;
     for (size_t k = 0; k < m && !store_err; k++) {
         struct compile_row *row = pjs[k].row;
+        if (pjs[k].skipped) {
+            /* A run before may have probed it (its records dir is gone). */
+            char *detail = probeskip_note(req->variant);
+            if (store_clear_variant(st, row->id, req->variant) != 0 ||
+                store_add_tu_note(st, row->id, TU_NOTE_PROBE_SKIPPED, detail) != 0)
+                store_err = 1;
+            free(detail);
+            continue;
+        }
         int twin = pjs[k].twin_of != SIZE_MAX;
         const struct probe_job *ran = twin ? &pjs[pjs[k].twin_of] : &pjs[k];
         if (!why[k]) {

@@ -34,6 +34,12 @@ struct probe_request {
     int (*on_object)(struct store *st, const struct compile_row *row, const char *variant, const char *object,
                      void *ctx);
     void *on_object_ctx;
+    int skip_codeless;            /* 1: compiles whose code cannot differ with extra_flags
+                                   * (capture/probeskip.h: no function in the build's
+                                   * object as the wrapper kept it - none kept, no skip -
+                                   * and no differing macro in the TU's files) do not
+                                   * run: each gets tu_notes 'probe-skipped' instead of a
+                                   * record file (twins only when all of them qualify) */
     int share_twins;              /* 1: compiles that differ only in PIC flags and outputs
                                    * (probe_dedupe_key) run once, and the record file (or
                                    * the failure) counts for each of them */

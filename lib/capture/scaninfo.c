@@ -132,7 +132,8 @@ int scaninfo_summarize(struct store *st, struct scan_summary *out)
          &out->candidates},
         {"SELECT count(*) FROM (SELECT DISTINCT file, line, name FROM functions WHERE status='excluded')",
          &out->exclusions},
-        {"SELECT count(*) FROM tu_notes", &out->tu_notes},
+        {"SELECT count(*) FROM tu_notes WHERE kind<>'probe-skipped'", &out->tu_notes},
+        {"SELECT count(*) FROM tu_notes WHERE kind='probe-skipped'", &out->probe_skipped},
         {"SELECT count(*) FROM tu_notes WHERE kind='no-records'", &out->no_records},
     };
     for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)

@@ -29,7 +29,8 @@ struct scan_summary {
     int probe_only_loops;    /* loops (function, file, line, kind) seen only in probe:<target> */
     int candidates;
     int exclusions;
-    int tu_notes;            /* notes on what defeats vectorization */
+    int tu_notes;            /* notes on what defeats vectorization (not 'probe-skipped') */
+    int probe_skipped;       /* compiles the target probe left out (tu_notes 'probe-skipped') */
     int no_records;          /* successful wrapped compiles that gave no records (tu_notes 'no-records') */
     struct strvec *no_records_sources;  /* their sources (caller-owned vector, may be NULL) */
 };

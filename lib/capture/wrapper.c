@@ -213,10 +213,10 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
             .exit_status = exit_status,
             .source_hash = hash,
         };
+        /* The compile and its record file (or note) in one commit. */
+        int tx = store_begin(st) == 0;
         int64_t cid = store_add_compile(st, &ci);
-        if (cid < 0) {
-            fmv_warn("%s: compile not recorded in %s", ws[i].source, store_path(st));
-        } else if (exit_status == 0) {
+        if (cid >= 0 && exit_status == 0) {
             /* A compile that gives no records would silently drop its
              * functions: the note makes the scan say so (scan.c). */
             char *found = ws[i].records_ok ? compiler_record_file_found(ws[i].record_path, ws[i].format) : NULL;
@@ -227,6 +227,11 @@ static void record_compiles(const char *store_dir, char *const *argv, const char
                                                    : "the records-only compile beside the build's failed");
             free(found);
         }
+        if (tx && (cid < 0 || store_commit(st) != 0)) {
+            store_rollback(st);
+            cid = -1;
+        }
+        if (cid < 0) fmv_warn("%s: compile not recorded in %s", ws[i].source, store_path(st));
         free(hash);
     }
     store_close(st);
@@ -246,13 +251,19 @@ static char *records_dir_of(const char *wrap_records, const char *source, const 
     return dir;
 }
 
-char *wrapper_kept_object(const char *store_dir, const char *source, const char *output)
+char *wrapper_kept_object_path(const char *store_dir, const char *source, const char *output)
 {
     char *wrap_records = path_join(store_dir, "records/wrap");
     char *dir = records_dir_of(wrap_records, source, output);
     char *kept = path_join(dir, WRAPPER_KEPT_OBJECT);
     free(dir);
     free(wrap_records);
+    return kept;
+}
+
+char *wrapper_kept_object(const char *store_dir, const char *source, const char *output)
+{
+    char *kept = wrapper_kept_object_path(store_dir, source, output);
     if (access(kept, R_OK) == 0) return kept;
     free(kept);
     return NULL;

@@ -50,6 +50,8 @@
  * none exists. */
 #define WRAPPER_KEPT_OBJECT "object.o"
 char *wrapper_kept_object(const char *store_dir, const char *source, const char *output);
+/* Where that copy goes, whether or not it exists (caller frees). */
+char *wrapper_kept_object_path(const char *store_dir, const char *source, const char *output);
 
 /* Environment variable naming the build directory whose store the wrapper
  * records into. */

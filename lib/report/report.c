@@ -199,7 +199,9 @@ static int loops_in_variant(struct store *st, int64_t compile_id, const char *va
     return n;
 }
 
-/* TUs worth a line: those with notes, or with an -O3 probe. */
+/* TUs worth a line: those with notes, or with an -O3 probe. A TU the
+ * target probe left out ('probe-skipped': no code that could differ) is no
+ * news here: the scan's summary counts them. */
 static int load_tus(struct store *st, struct report *r)
 {
     sqlite3_stmt *q = prepare(st,
@@ -208,7 +210,7 @@ static int load_tus(struct store *st, struct report *r)
         "     AND rf.status='read'),"
         "  c.compiler_kind, c.compiler_version"
         " FROM compiles c WHERE c.exit_status=0"
-        "  AND (EXISTS(SELECT 1 FROM tu_notes n WHERE n.compile_id=c.id)"
+        "  AND (EXISTS(SELECT 1 FROM tu_notes n WHERE n.compile_id=c.id AND n.kind<>'probe-skipped')"
         "       OR EXISTS(SELECT 1 FROM record_files rf WHERE rf.compile_id=c.id AND rf.variant='probe:O3'))"
         " ORDER BY c.source");
     if (!q) return -1;
@@ -227,7 +229,7 @@ static int load_tus(struct store *st, struct report *r)
             t->o3_extra_loops = extra > 0 ? extra : 0;
         }
         t->notes = json_array();
-        sqlite3_stmt *n = prepare(st, "SELECT kind, detail FROM tu_notes WHERE compile_id=? ORDER BY id");
+        sqlite3_stmt *n = prepare(st, "SELECT kind, detail FROM tu_notes WHERE compile_id=? AND kind<>'probe-skipped' ORDER BY id");
         if (!n) continue;
         sqlite3_bind_int64(n, 1, id);
         while (sqlite3_step(n) == SQLITE_ROW)

@@ -36,12 +36,15 @@ static void phase_end(const char *phase)
 }
 
 /* The records-only compiles at the widest target and (o3) at -O3. Twin
- * compiles (libtool's PIC and non-PIC copy of a source) are probed once. */
+ * compiles (libtool's PIC and non-PIC copy of a source) are probed once;
+ * a TU whose code cannot differ at the target (no function, no differing
+ * macro: capture/probeskip.h) is not probed there, and noted. */
 static void run_probes(struct store *st, const struct strvec *targets, int jobs, int o3)
 {
     /* Sources a build deleted again are skipped (probe.h). */
     int skip_vanished = 2;   /* the first probe says so, the next is silent */
     scaninfo_clear_tu_notes(st, "probe-failed");
+    scaninfo_clear_tu_notes(st, "probe-skipped");
     const char *widest = targets_widest(targets);
     if (widest) {
         struct strvec flags = STRVEC_INIT;
@@ -50,7 +53,8 @@ static void run_probes(struct store *st, const struct strvec *targets, int jobs,
         /* Its code too: candidates/isa.h compares it with the build's. */
         struct codeprofile_cache profiles = {0};   /* a twin's shared object read once */
         struct probe_request req = {.variant = variant, .extra_flags = sv_argv(&flags), .skip_vanished = skip_vanished,
-                                    .on_object = codeprofile_store, .on_object_ctx = &profiles, .share_twins = 1};
+                                    .on_object = codeprofile_store, .on_object_ctx = &profiles, .share_twins = 1,
+                                    .skip_codeless = 1};
         skip_vanished = 1;
         probe_run(st, &req, jobs);
         codeprofile_cache_free(&profiles);

@@ -17,6 +17,7 @@ static const char *const TU_NOTE_NAMES[] = {
     [TU_NOTE_ISA_UNMATCHED] = "isa-unmatched", [TU_NOTE_NO_VECTORIZE_FLAG] = "no-vectorize-flag",
     [TU_NOTE_LOW_OPT] = "low-opt",             [TU_NOTE_O2_CHEAP_MODEL] = "o2-cheap-model",
     [TU_NOTE_PROBE_FAILED] = "probe-failed",   [TU_NOTE_NO_RECORDS] = "no-records",
+    [TU_NOTE_PROBE_SKIPPED] = "probe-skipped",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])

@@ -58,6 +58,8 @@ enum tu_note_kind {
     TU_NOTE_O2_CHEAP_MODEL,    /* "o2-cheap-model": more loops vectorize at -O3 (scan --o3) */
     TU_NOTE_PROBE_FAILED,      /* "probe-failed": the target probe's compile failed */
     TU_NOTE_NO_RECORDS,        /* "no-records": a wrapped compile gave no record file */
+    TU_NOTE_PROBE_SKIPPED,     /* "probe-skipped": the target probe left out a TU whose code
+                                * cannot differ there (capture/probeskip.h) */
 };
 
 /* The stored name of k; NULL for TU_NOTE_UNKNOWN. */

@@ -320,7 +320,10 @@ int64_t store_add_compile(struct store *st, const struct compile_info *ci)
     char *argv = argv_to_json(ci->argv);
     const char *output = ci->output ? ci->output : "";
     int64_t id = -1;
-    if (store_begin(st) != 0) goto out;
+    /* Inside the caller's transaction when one is open (the wrapper's:
+     * the compile and its record file in one commit), else its own. */
+    int own = sqlite3_get_autocommit(st->db) != 0;
+    if (own && store_begin(st) != 0) goto out;
     /* Replacing the row cascades to its old records, loops and functions. */
     if (run_stmt(st, "DELETE FROM compiles WHERE source=? AND output=?", "tt", ci->source, output) != SQLITE_DONE)
         goto fail;
@@ -331,13 +334,13 @@ int64_t store_add_compile(struct store *st, const struct compile_info *ci)
                  ci->source, output, ci->language, ci->exit_status, ci->source_hash) != SQLITE_DONE)
         goto fail;
     id = sqlite3_last_insert_rowid(st->db);
-    if (store_commit(st) != 0) {
+    if (own && store_commit(st) != 0) {
         id = -1;
         goto fail;
     }
     goto out;
 fail:
-    store_rollback(st);
+    if (own) store_rollback(st);
 out:
     free(argv);
     return id;
@@ -443,6 +446,16 @@ int store_clear_loops(struct store *st, int64_t compile_id, const char *variant)
 {
     return run_stmt(st, "DELETE FROM loops WHERE compile_id=? AND variant=?", "it", compile_id, variant) ==
                    SQLITE_DONE ? 0 : -1;
+}
+
+int store_clear_variant(struct store *st, int64_t compile_id, const char *variant)
+{
+    static const char *const sql[] = {"DELETE FROM record_files WHERE compile_id=? AND variant=?",
+                                      "DELETE FROM loops WHERE compile_id=? AND variant=?",
+                                      "DELETE FROM function_profiles WHERE compile_id=? AND variant=?"};
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
+        if (run_stmt(st, sql[i], "it", compile_id, variant) != SQLITE_DONE) return -1;
+    return 0;
 }
 
 int store_add_tu_note(struct store *st, int64_t compile_id, enum tu_note_kind kind, const char *detail)

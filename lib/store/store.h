@@ -75,7 +75,9 @@ struct compile_info {
 };
 
 /* Inserts or replaces the compile of (source, output): a rescan updates it
- * and drops its old records. Returns the row id, or -1. */
+ * and drops its old records. Returns the row id, or -1. Runs in its own
+ * transaction, or in the caller's when one is open (store_begin; then a
+ * failure leaves the rollback to the caller). */
 int64_t store_add_compile(struct store *st, const struct compile_info *ci);
 int64_t store_add_record_file(struct store *st, int64_t compile_id, const char *variant,
                               const char *format, const char *path);
@@ -101,6 +103,9 @@ int store_add_loop(struct store *st, int64_t compile_id, const char *variant,
                    const struct loop_record *rec);
 /* Drops the loops of one compile and variant (before re-reading its file). */
 int store_clear_loops(struct store *st, int64_t compile_id, const char *variant);
+/* Forgets what a variant gave a compile: its record_files row, loops and
+ * function profiles (a probe that no longer runs for it). 0 or -1. */
+int store_clear_variant(struct store *st, int64_t compile_id, const char *variant);
 /* A tu_notes row; -1 (said) for TU_NOTE_UNKNOWN or a store error. */
 int store_add_tu_note(struct store *st, int64_t compile_id, enum tu_note_kind kind, const char *detail);
 /* The functions a compile emitted as code of their own (see the schema):

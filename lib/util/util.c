@@ -312,6 +312,13 @@ fail:
     return -1;
 }
 
+int create_empty_file(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    return close(fd);
+}
+
 int file_exists(const char *path)
 {
     struct stat st;

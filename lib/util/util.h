@@ -72,6 +72,10 @@ void fmv_set_message_hook(void (*hook)(void *arg, int before), void *arg);
 char *read_file(const char *path, size_t *len);
 /* Writes atomically: temp file in the same directory, fsync, rename. */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/* Creates path empty (truncating a file already there), without
+ * write_file_atomic's temp file, fsync and rename: for a scratch file a
+ * tool writes into next (a compiler's dump file). 0, or -1 with errno. */
+int create_empty_file(const char *path);
 int file_exists(const char *path);
 int is_directory(const char *path);
 int mkdir_p(const char *path, unsigned mode);

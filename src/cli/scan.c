@@ -113,6 +113,7 @@ static void print_summary(const struct scan_result *res, int json)
         json_object_set_new(j, "corrupt_files", corrupt);
         json_object_set_new(j, "build_status", json_integer(res->build_status));
         json_object_set_new(j, "no_record_compiles", json_integer(s->no_records));
+        json_object_set_new(j, "probe_skipped_compiles", json_integer(s->probe_skipped));
         json_object_set_new(j, "probe_target", widest && res->probed ? json_string(widest) : json_null());
         char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         puts(text);
@@ -128,6 +129,10 @@ static void print_summary(const struct scan_result *res, int json)
     printf("\nloops:        %d vectorized in the build", s->build_loops);
     if (s->probe_only_loops && widest) printf(", %d more only at %s", s->probe_only_loops, widest);
     printf("\ncandidates:   %d\nexclusions:   %d\n", s->candidates, s->exclusions);
+    if (s->probe_skipped && widest)
+        printf("not probed:   %d compile%s at %s: no function in the build's code and no macro that differs there "
+               "(tu note 'probe-skipped')\n",
+               s->probe_skipped, s->probe_skipped == 1 ? "" : "s", widest);
     if (s->tu_notes) printf("notes:        %d on what defeats vectorization (see 'fmvgen list')\n", s->tu_notes);
     if (s->candidates == 0)
         printf("nothing to do: no function to clone was found%s\n",

@@ -280,7 +280,7 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
                  "{ unsigned l = fmvgen_cpu_levels(); return ", indent, lead, id, id);
     for (size_t k = 0; k < norder; k++) sb_addf(&sb, "l & %uu ? fmvgen_cp_%s_%s : ", order[k]->level, id, order[k]->slug);
     sb_addf(&sb, "fmvgen_cp_%s_default; }%s", id, eol);
-    int ifunc = !head_refuses_ifunc(head);
+    int ifunc = !head_refuses_ifunc(head) && !f->plain_symbol;   /* plain_symbol: patch/ltexports.h */
     if (ifunc) {
         sb_addf(&sb, "# ifdef FMVGEN_CPU_IFUNC%s%s", f->is_static ? "_STATIC" : "", eol);
         sb_addf(&sb, "%.*s%s __attribute__((ifunc(\"fmvgen_resolve_%s\")));%s# else%s", indent, lead, head, id, eol, eol);

@@ -128,6 +128,14 @@ char *patch_render_header(const struct patch_plan *p)
         sb_addf(&sb, "Dispatched by IFUNC instead, FMVGEN_CLONES (glibc only) (%zu):\n", p->ifunc_fallback.n);
         for (size_t i = 0; i < p->ifunc_fallback.n; i++) sb_addf(&sb, "  %s\n", p->ifunc_fallback.v[i]);
     }
+    if (p->plain_symbol.n) {
+        sb_addf(&sb, "\nReached through a pointer%s, not an IFUNC symbol (%zu): <name> stays a plain\n"
+                     "function whose body jumps through a pointer its first call sets%s:\n",
+                p->dispatch == PATCH_DISPATCH_CPUID ? " (the cpuid trampoline)" : " (<SET>_PTR lines)",
+                p->plain_symbol.n,
+                p->dispatch == PATCH_DISPATCH_CPUID ? " to the copy the resolver picks" : " to the clone its resolver picks");
+        for (size_t i = 0; i < p->plain_symbol.n; i++) sb_addf(&sb, "  %s\n", p->plain_symbol.v[i]);
+    }
 
     sb_addf(&sb, "\nFunctions (%zu), with the loops the compiler vectorized and what their code at the target\n"
                  "changes, [kind]: vectorized, target-vectorized or isa (no loop vectorized):\n",
@@ -272,7 +280,10 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_object_set_new(j, "evidence", f->evidence ? json_string(f->evidence) : json_null());
         json_object_set_new(j, "targets", targets_json(&p->sets[f->set].targets));
         json_object_set_new(j, "macro", json_string(p->sets[f->set].macro));
-        json_object_set_new(j, "dispatch", json_string(f->pointer ? patch_dispatch_name(p->dispatch) : "ifunc"));
+        json_object_set_new(j, "dispatch", json_string(!f->pointer ? "ifunc"
+                                                         : p->dispatch == PATCH_DISPATCH_IFUNC ? "pointer"
+                                                         : f->plain_symbol && p->dispatch == PATCH_DISPATCH_CPUID ? "cpuid-pointer"
+                                                         : patch_dispatch_name(p->dispatch)));
         json_object_set(j, "notes", f->notes);
         json_array_append_new(fns, j);
     }
@@ -294,5 +305,8 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
     json_t *fallback = json_array();
     for (size_t i = 0; i < p->ifunc_fallback.n; i++) json_array_append_new(fallback, json_string(p->ifunc_fallback.v[i]));
     json_object_set_new(o, "ifunc_fallback", fallback);
+    json_t *plain = json_array();
+    for (size_t i = 0; i < p->plain_symbol.n; i++) json_array_append_new(plain, json_string(p->plain_symbol.v[i]));
+    json_object_set_new(o, "plain_symbol", plain);
     return o;
 }

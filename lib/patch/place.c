@@ -6,6 +6,7 @@
 #include "candidates/marker.h"
 #include "patch/cpuid.h"
 #include "patch/diff.h"
+#include "patch/ltexports.h"
 #include "patch/pointer.h"
 #include "patch/redecl.h"
 
@@ -157,7 +158,11 @@ static struct strvec fallbacks_said;
 
 /* Settles each function's linkage and, with pointer dispatch, whether the
  * rename can take it (its lines in pl[i]; the others go to IFUNC, said
- * why in p->ifunc_fallback). */
+ * why in p->ifunc_fallback). A function libtool exports through a list it
+ * made with nm (plain_symbol, patch/ltexports.h) takes the pointer lines
+ * whatever the dispatch (cpuid: its trampoline, no IFUNC line), listed in
+ * p->plain_symbol; where its shape refuses them, a warning says that its
+ * library will not export it. */
 static void settle_functions(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_plan *p,
                              struct patch_pointer_lines *pl)
 {
@@ -172,10 +177,12 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
                                         : is_static_at(pf->old, pf->old_len, fs[i]->offset + strlen(indent)) ||
                                               strstr(fs[i]->name, "_GLOBAL__N_");
         free(indent);
+        fs[i]->plain_symbol = !fs[i]->is_static && sv_contains(&p->lt_exports, fs[i]->name);
     }
-    if (p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID) return;
     for (size_t i = 0; i < n; i++) {
         if (fs[i]->helper_of || fs[i]->switch_of) continue;
+        if (p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID && !fs[i]->plain_symbol)
+            continue;
         /* its lines would have to be switched per TU too */
         const char *why = fs[i]->switch_tag ? "a header's static function, switched per TU (only its attribute line is)"
                           : p->dispatch == PATCH_DISPATCH_CPUID
@@ -190,6 +197,17 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
             free(other);
         }
         free(ident);
+        if (why && fs[i]->plain_symbol) {
+            /* an IFUNC would be dropped from the library's exports: the
+             * patch builds, the programs linking the library do not */
+            fmv_warn("%s:%d: %s needs a plain symbol (%s), but cannot be reached through a pointer (%s): its "
+                     "library will not export it; leave it out or give its library an -export-symbols list",
+                     fs[i]->rel, fs[i]->line, fs[i]->display_name, PATCH_LTEXPORT_WHY, why);
+        }
+        if (why && p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID) {
+            if (!fs[i]->switch_tag) patch_pointer_lines_free(&pl[i]);
+            continue;
+        }
         if (why) {
             if (!fs[i]->switch_tag) patch_pointer_lines_free(&pl[i]);
             sv_pushf(&p->ifunc_fallback, "%s:%d %s: %s", fs[i]->rel, fs[i]->line, fs[i]->display_name, why);
@@ -203,6 +221,15 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
             continue;
         }
         fs[i]->pointer = 1;
+        if (fs[i]->plain_symbol && p->dispatch != PATCH_DISPATCH_POINTER) {
+            sv_pushf(&p->plain_symbol, "%s:%d %s: %s", fs[i]->rel, fs[i]->line, fs[i]->display_name,
+                     PATCH_LTEXPORT_WHY);
+            if (!sv_contains(&fallbacks_said, p->plain_symbol.v[p->plain_symbol.n - 1])) {
+                sv_push(&fallbacks_said, p->plain_symbol.v[p->plain_symbol.n - 1]);
+                fmv_note("%s:%d: %s is reached through a pointer, not an IFUNC symbol: %s", fs[i]->rel, fs[i]->line,
+                         fs[i]->display_name, PATCH_LTEXPORT_WHY);
+            }
+        }
     }
 }
 

@@ -4,6 +4,7 @@
  * their helpers added (helpers.c), each file's new content and diff
  * (place.c), then the header (header.c) above the diff. Nothing is written
  * here: the CLI prints the text or hands the new contents to apply.c. */
+#include "patch/ltexports.h"
 #include "patch/plan_internal.h"
 #include "patch/threshold.h"
 #include "store/store.h"
@@ -112,6 +113,9 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
     p->root = store_meta_get(st, "root");
     if (!p->root) return fmv_error("%s: no project root recorded; run 'fmvgen scan' first", store_path(st));
     if (patch_load_functions(st, p->root, p) != 0) return -1;
+    char *build_dir = path_dirname(store_path(st));
+    patch_libtool_exports(build_dir, &p->lt_exports);
+    free(build_dir);
     patch_settle_in_files(p, p->functions, &p->nfunctions, &p->already);
     if (only) keep_only(p, only);
     if (min_score > 0) keep_scored(p, min_score);
@@ -226,5 +230,7 @@ void patch_plan_free(struct patch_plan *p)
     sv_free(&p->targets);
     sv_free(&p->skipped);
     sv_free(&p->ifunc_fallback);
+    sv_free(&p->lt_exports);
+    sv_free(&p->plain_symbol);
     memset(p, 0, sizeof *p);
 }

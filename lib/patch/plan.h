@@ -95,6 +95,10 @@ struct patch_function {
     int pointer;                    /* reached through a pointer (patch/pointer.h;
                                      * with --dispatch cpuid its own copies,
                                      * patch/cpuid.h), set by patch_build_file; 0: IFUNC */
+    int plain_symbol;               /* exported through a list libtool made with nm
+                                     * (patch/ltexports.h): must keep a plain symbol, so it
+                                     * is reached through a pointer whatever the dispatch
+                                     * (cpuid: its trampoline, no IFUNC); set by patch_build_file */
     /* A static function of a project header (candidates/header.h, its
      * "header-switch" note): the macro that switches its line on, and the
      * sources of the TUs that define it (absolute, each once). NULL /
@@ -195,6 +199,12 @@ struct patch_plan {
     enum patch_dispatch dispatch;   /* how the clones are reached (--dispatch) */
     struct strvec ifunc_fallback;   /* with dispatch pointer: "REL:LINE NAME: why" of the
                                      * functions dispatched by IFUNC instead */
+    /* The names libtool exports through lists it made with nm under the
+     * build directory (patch/ltexports.h), and "REL:LINE NAME: why" of the
+     * functions that are therefore reached through a pointer (or, with
+     * cpuid, its trampoline) instead of an IFUNC symbol. */
+    struct strvec lt_exports;
+    struct strvec plain_symbol;
     size_t already;                 /* candidates already preceded by an FMVGEN_CLONES line */
     char *text;                     /* header comment + unified diff ("" when nothing to do) */
 };

@@ -7,9 +7,24 @@
 #include "targets/targets.h"
 #include "util/util.h"
 
+/* The first target set whose build never ran the workloads (not built, or
+ * its --test failed: profiling.c profiles a variant whose outputs alone
+ * differ) when no set's build ran them; 0 when one did. */
+static size_t no_set_measured(const struct select_report *r)
+{
+    size_t first = 0;
+    for (size_t v = 1; v < r->n_variants; v++) {
+        const struct select_variant *x = &r->variants[v];
+        if (x->built && (!x->failure || !strncmp(x->failure, "output", 6))) return 0;
+        if (!first) first = v;
+    }
+    return first;
+}
+
 void select_apply_decision(struct select_report *r)
 {
     const struct decision *d = &r->decision;
+    size_t unmeasured = no_set_measured(r);
     for (size_t f = 0; f < d->n_functions && f < r->n_functions; f++) {
         const struct decision_function *df = &d->functions[f];
         struct select_function *fn = &r->functions[f];
@@ -31,6 +46,12 @@ void select_apply_decision(struct select_report *r)
                          fn->display_name, sb_str(&names));
                 sb_free(&names);
             }
+        } else if (df->reason == DECISION_NO_GAIN && unmeasured >= 1) {
+            /* no set's build ran its workloads: nothing was compared */
+            const struct select_variant *v = &r->variants[unmeasured];
+            free(fn->note);
+            fn->note = xasprintf("not measured: no target set's build ran the workloads (%s: %s)", v->name,
+                                 v->failure ? v->failure : "not built");
         } else if (df->reason == DECISION_INELIGIBLE && df->best_ineligible >= 1) {
             /* the variant's own failure says what differed, and suggests
              * --tolerance only when floats alone differed (FMA's last bits) */

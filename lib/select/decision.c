@@ -258,6 +258,7 @@ void decide(const struct decision_input *in, struct decision *out)
             }
         }
         for (size_t v = 1; v < in->n_variants; v++) {
+            if (in->variant_profiled && !in->variant_profiled[v]) continue;   /* no interval: never faster */
             decision_summed(in, v, f, var);
             stats_welch_samples(base, in->n_runs, var, in->n_runs, &d->by_variant[v]);
             double m = out->calibrated ? decision_aa_margin(&d->aa, &d->by_variant[v]) : 0;

@@ -69,6 +69,10 @@ struct decision_input {
     /* totals[(w * n_variants + v) * n_runs + r]: every sample of that run */
     const double *totals;
     const int *variant_eligible;   /* [v]; variant 0 (baseline) is ignored */
+    /* [v], or NULL: every variant ran. 0: v's build failed or its
+     * workloads never ran (its --test failed): its samples are no
+     * measurement, so it gets no interval and no verdict rests on it. */
+    const int *variant_profiled;
     /* [f * n_variants + v], or NULL: variant_eligible for every function.
      * A function can be eligible for a variant that is not: its clones
      * there hold no FMA instruction, so they compute what the baseline

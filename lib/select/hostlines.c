@@ -93,6 +93,12 @@ int hostlines_unjudged(long unresolved, long host_samples)
     return unresolved > 0 && 10 * unresolved > host_samples;
 }
 
+enum hostlines_verdict hostlines_verdict(long unresolved, long host_samples, long min_host)
+{
+    if (host_samples < min_host || !hostlines_unjudged(unresolved, host_samples)) return HOSTLINES_JUDGED;
+    return unresolved >= host_samples ? HOSTLINES_NO_LINES : HOSTLINES_UNPLACED;
+}
+
 /* ---- the cache ---- */
 
 static struct hl_file *file_of(struct hostlines *h, const char *path)

@@ -62,4 +62,14 @@ void hostlines_count(struct hostlines *h, const struct profile *p, const struct 
  * than a tenth. */
 int hostlines_unjudged(long unresolved, long host_samples);
 
+/* The verdict inlinedkernels.h acts on (totals over the baseline's runs):
+ * HOSTLINES_JUDGED also when the hosts took fewer than min_host samples,
+ * whatever the share unresolved (a cold host: a handful of samples, one
+ * of them in a prologue addr2line places on no line, is no reason not to
+ * judge - the kernel is judged, and found cold, like any other function);
+ * else HOSTLINES_NO_LINES when no sample resolved (a build without -g),
+ * HOSTLINES_UNPLACED when some did but more than a tenth did not. */
+enum hostlines_verdict { HOSTLINES_JUDGED = 0, HOSTLINES_NO_LINES, HOSTLINES_UNPLACED };
+enum hostlines_verdict hostlines_verdict(long unresolved, long host_samples, long min_host);
+
 #endif

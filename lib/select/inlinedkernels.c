@@ -133,13 +133,18 @@ void inlined_kernels_finish(struct inlined_kernels *k, struct select_session *s,
     for (size_t f = 0; f < nf && k->n; f++) {
         if (!k->fns[f].hosts) continue;
         const char *hosts = k->hosts[f].v[0];
-        if (hostlines_unjudged(k->base_unresolved[f], k->base_host[f])) {
+        /* a cold host's few samples decide nothing: judged (and found cold) */
+        enum hostlines_verdict why =
+            hostlines_verdict(k->base_unresolved[f], k->base_host[f], (long)(SELECT_MIN_SAMPLES * (nr ? nr : 1)));
+        if (why != HOSTLINES_JUDGED) {
             for (size_t i = 0; i < nw * nv; i++) memset(&samples[(i * nf + f) * nr], 0, nr * sizeof *samples);
             for (size_t w = 0; w < nw; w++) memset(&aa_samples[(w * nf + f) * nr], 0, nr * sizeof *aa_samples);
             sv_pushf(&r->notes, "%s: not judged: the baseline inlined it into %s%s, and %ld of the %ld samples "
-                                "taken there have no line information to tell its time from %s's (build with -g)",
+                                "taken there have no line information to tell its time from %s's (%s)",
                      r->functions[f].display_name, hosts, k->hosts[f].n > 1 ? " and others" : "",
-                     k->base_unresolved[f], k->base_host[f], hosts);
+                     k->base_unresolved[f], k->base_host[f], hosts,
+                     why == HOSTLINES_NO_LINES ? "build with -g"
+                                               : "addr2line placed their addresses on no line of the build's -g");
             continue;
         }
         if (k->base_credited[f] <= 0) continue;

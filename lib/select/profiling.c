@@ -528,6 +528,8 @@ int session_profile_all(struct select_session *s)
     pr.names = xcalloc(nf + 1, sizeof *pr.names);
     for (size_t f = 0; f < nf; f++) pr.names[f] = r->functions[f].name;
     for (size_t v = 0; v < nv; v++) eligible[v] = r->variants[v].eligible;
+    int *ran = xcalloc(nv + 1, sizeof *ran);
+    for (size_t v = 0; v < nv; v++) ran[v] = profiled(&r->variants[v], v);
     struct rounds d;
     rounds_init(&d, r, nr);
     pr.check = select_runcheck_new(s);
@@ -551,6 +553,7 @@ int session_profile_all(struct select_session *s)
         struct decision_input in = {
             .n_functions = nf, .n_workloads = nw, .n_variants = nv, .n_runs = nr,
             .functions = pr.names, .samples = d.samples, .totals = d.totals, .variant_eligible = eligible,
+            .variant_profiled = ran,
             .function_eligible = function_eligible,
             .min_share = s->o->min_share, .min_samples = SELECT_MIN_SAMPLES,
             .aa_samples = d.aa_samples, .aa_totals = d.aa_totals, .code_bytes = code_bytes,
@@ -598,6 +601,7 @@ int session_profile_all(struct select_session *s)
     free(pr.dropped);
     inlined_kernels_free(&pr.kernels);
     free(eligible);
+    free(ran);
     free(pr.names);
     return rc;
 }

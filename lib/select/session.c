@@ -262,6 +262,14 @@ static void build_nofma_if_fma_differs(struct select_session *s)
 
 /* ---- the whole run ---- */
 
+/* 1 when some target set's variant built. */
+static int any_set_built(const struct select_report *r)
+{
+    for (size_t v = 1; v < r->n_variants; v++)
+        if (r->variants[v].built) return 1;
+    return 0;
+}
+
 /* The steps after the temp dir exists; the caller removes it. */
 static enum select_status run_steps(struct select_session *s)
 {
@@ -288,6 +296,12 @@ static enum select_status run_steps(struct select_session *s)
                 if (ok) select_dispatch_record(&s->rep, &s->final_plan);
             }
         }
+    } else if (ok && !any_set_built(&s->rep)) {
+        /* nothing to compare: profiling the baseline alone would end in "no gain" */
+        fmv_error("%s: no target set's build succeeded (%s: %s): nothing to measure, nothing selected (the "
+                  "build's output is above)", s->root, s->rep.variants[1].name,
+                  s->rep.variants[1].failure ? s->rep.variants[1].failure : "not built");
+        ok = 0;
     } else if (ok) {
         /* the clones' bytes first: among sets the measurements cannot tell
          * apart, the one adding less code is taken (decision.h) */

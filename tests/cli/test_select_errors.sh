@@ -3,7 +3,9 @@
 # (tests/fixtures/select-hot-cold, gcc): a workload failing on the baseline
 # stops everything with its output shown; a hanging one is killed after
 # --timeout; variants whose tests fail or whose outputs differ from the
-# baseline's are reported and never selected; --static says nothing was
+# baseline's are reported and never selected (a function no set's build
+# ran is "not measured"); a select whose every set's build fails stops
+# before profiling; --static says nothing was
 # timed and keeps the function whose clones use wider instructions. The temp
 # directory is removed in every case.
 source "$TESTLIB"
@@ -51,6 +53,20 @@ expect_match "failing tests: reason" "$(jq -r '.variants[1].failure' <<<"$out")"
 expect_eq "failing tests: nothing selected" "$(jq -r .selected <<<"$out")" 0
 expect_eq "failing tests: empty patch" "$(wc -c <"$P/.fmvgen/selected.patch")" 0
 expect_eq "failing tests: 4 builds (+ the -march reference, no selected one)" "$(jq -r .builds <<<"$out")" 4
+# no set's build ran a workload: nothing says dot gained with one
+expect_match "failing tests: dot not measured" "$(jq -r '.functions[] | select(.name=="dot") | .why' <<<"$out")" \
+  "^not measured: no target set's build ran the workloads \(fma-levels: --test failed"
+
+# Every target set's build fails (a libtool export list dropping IFUNC
+# symbols did that to WavPack): one error line, exit 1, no profiled runs.
+out=$(sel --build 'if grep -q FMVGEN_CLONES kernels.c; then echo patched-build-breaks >&2; exit 1; fi; make CC=gcc' \
+          --run './prog 20000' --runs 2 2>&1); rc=$?
+expect_eq "every set's build fails: exit" "$rc" 1
+expect_match "every set's build fails: error line" "$out" \
+  "^fmvgen: $P: no target set's build succeeded \(fma-levels: build failed \(exit status 1\)\): nothing to measure, nothing selected"
+expect_match "every set's build fails: the build's output shown" "$out" "patched-build-breaks"
+expect_no_match "every set's build fails: nothing profiled" "$out" "profiled runs"
+expect_eq "every set's build fails: temp dir removed" "$(ls -A "$TMPDIR")" ""
 
 # The selected build alone prints something else (its copy is named
 # "selected"): a build that fails its check is never selected, the selected

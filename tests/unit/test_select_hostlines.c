@@ -33,6 +33,12 @@ static void test_hosts_of(void **state)
     assert_false(hostlines_unjudged(0, 100));
     assert_false(hostlines_unjudged(10, 100));
     assert_true(hostlines_unjudged(11, 100));
+    /* WavPack's wavpack main (held-out run): 1 of 8 samples over 5 runs
+     * unplaced in a -g build; a cold host is judged, not "build with -g" */
+    assert_int_equal(hostlines_verdict(1, 8, 100), HOSTLINES_JUDGED);
+    assert_int_equal(hostlines_verdict(20, 100, 100), HOSTLINES_UNPLACED);
+    assert_int_equal(hostlines_verdict(100, 100, 100), HOSTLINES_NO_LINES);
+    assert_int_equal(hostlines_verdict(10, 100, 100), HOSTLINES_JUDGED);
 }
 
 static const char *PROGRAM = "static int a[4096], b[4096];\n"                       /* 1 */
@@ -110,6 +116,7 @@ static void test_count(void **state)
     count_over_main("-g0", &credited, &unresolved, &host);
     assert_int_equal(credited, 0);
     assert_true(hostlines_unjudged(unresolved, host));
+    assert_int_equal(hostlines_verdict(unresolved, host, 1), HOSTLINES_NO_LINES);
 }
 
 int main(void)

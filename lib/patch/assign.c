@@ -62,6 +62,10 @@ void patch_assignments_free(struct patch_assignments *a)
     for (size_t i = 0; i < a->n_pins; i++) {
         free(a->pins[i].name);
         free(a->pins[i].rel);
+        free(a->pins[i].file);
+        free(a->pins[i].display_name);
+        free(a->pins[i].source_hash);
+        free(a->pins[i].note);
     }
     free(a->pins);
     memset(a, 0, sizeof *a);

@@ -177,8 +177,9 @@ char *patch_render_header(const struct patch_plan *p)
                      "so that the clones added before it do not move it across a cache line:\n",
                 p->npinned);
         for (size_t i = 0; i < p->npinned; i++)
-            sb_addf(&sb, "  %s:%d %s: at %d mod 64\n", p->pinned[i].rel, p->pinned[i].line, p->pinned[i].display_name,
-                    p->pinned[i].pin - 1);
+            sb_addf(&sb, "  %s:%d %s: at %d mod 64%s%s%s\n", p->pinned[i].rel, p->pinned[i].line,
+                    p->pinned[i].display_name, p->pinned[i].pin - 1, p->pinned[i].pin_note ? " (" : "",
+                    p->pinned[i].pin_note ? p->pinned[i].pin_note : "", p->pinned[i].pin_note ? ")" : "");
     }
     if (p->already)
         sb_addf(&sb, "\nAlready patched, left alone: %zu function%s.\n", p->already, p->already == 1 ? "" : "s");

@@ -1,23 +1,71 @@
-/* pin.c - candidates kept in place (plan.h's struct patch_pin): taken out
- * of the plan's functions, and the attribute line each gets. */
+/* pin.c - functions kept in place (plan.h's struct patch_pin): candidates
+ * taken out of the plan's functions, functions that are no candidate added
+ * as the caller located them, and the attribute line each gets. */
 #include "patch/plan_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void patch_pin_in(struct patch_assignments *a, const char *name, const char *rel, unsigned offset)
+static struct patch_pin *new_pin(struct patch_assignments *a)
 {
     if (a->n_pins == a->cap_pins) {
         a->cap_pins = a->cap_pins ? 2 * a->cap_pins : 8;
         a->pins = xrealloc(a->pins, a->cap_pins * sizeof *a->pins);
     }
-    a->pins[a->n_pins++] = (struct patch_pin){xstrdup(name), xstrdup(rel), offset % 64};
+    struct patch_pin *p = &a->pins[a->n_pins++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+void patch_pin_in(struct patch_assignments *a, const char *name, const char *rel, unsigned offset)
+{
+    struct patch_pin *p = new_pin(a);
+    *p = (struct patch_pin){.name = xstrdup(name), .rel = xstrdup(rel), .offset = offset % 64};
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+void patch_pin_at(struct patch_assignments *a, const char *name, const char *file, const char *rel,
+                  size_t insert_offset, int line, const char *display_name, const char *source_hash, const char *note,
+                  unsigned offset)
+{
+    struct patch_pin *p = new_pin(a);
+    *p = (struct patch_pin){.name = xstrdup(name),
+                            .rel = xstrdup(rel),
+                            .offset = offset % 64,
+                            .file = xstrdup(file),
+                            .display_name = xstrdup(display_name ? display_name : name),
+                            .source_hash = dup_or_null(source_hash),
+                            .note = dup_or_null(note),
+                            .insert_offset = insert_offset,
+                            .line = line};
 }
 
 static int assigned(const struct patch_assignments *a, const struct patch_function *f)
 {
     for (size_t k = 0; k < a->n; k++)
         if (!strcmp(a->v[k].name, f->name) && (!a->v[k].rel || !strcmp(a->v[k].rel, f->rel))) return 1;
+    return 0;
+}
+
+static void add_pinned(struct patch_plan *p, const struct patch_function *f)
+{
+    p->pinned = xrealloc(p->pinned, (p->npinned + 1) * sizeof *p->pinned);
+    p->pinned[p->npinned++] = *f;
+}
+
+/* A candidate of the plan, or one already pinned, at pin's name and file. */
+static int known(const struct patch_plan *p, const struct patch_pin *pin)
+{
+    for (size_t i = 0; i < p->nfunctions; i++)
+        if (!strcmp(p->functions[i].name, pin->name) && !strcmp(p->functions[i].rel, pin->rel)) return 1;
+    for (size_t i = 0; i < p->npinned; i++)
+        if ((!strcmp(p->pinned[i].name, pin->name) && !strcmp(p->pinned[i].rel, pin->rel)) ||
+            (!strcmp(p->pinned[i].file, pin->file) && p->pinned[i].offset == pin->insert_offset))
+            return 1;
     return 0;
 }
 
@@ -29,16 +77,35 @@ void patch_take_pins(struct patch_plan *p, const struct patch_assignments *a)
         struct patch_function *f = &p->functions[i];
         const struct patch_pin *pin = NULL;
         for (size_t k = 0; k < a->n_pins && !pin; k++)
-            if (!strcmp(a->pins[k].name, f->name) && !strcmp(a->pins[k].rel, f->rel)) pin = &a->pins[k];
+            if (!a->pins[k].file && !strcmp(a->pins[k].name, f->name) && !strcmp(a->pins[k].rel, f->rel))
+                pin = &a->pins[k];
         if (!pin || assigned(a, f)) {
             p->functions[out++] = *f;
             continue;
         }
-        p->pinned = xrealloc(p->pinned, (p->npinned + 1) * sizeof *p->pinned);
         f->pin = 1 + (int)pin->offset;
-        p->pinned[p->npinned++] = *f;
+        add_pinned(p, f);
     }
     p->nfunctions = out;
+    /* functions that are no candidate: as the caller located them */
+    for (size_t k = 0; k < a->n_pins; k++) {
+        const struct patch_pin *pin = &a->pins[k];
+        if (!pin->file || known(p, pin)) continue;
+        struct patch_function f;
+        memset(&f, 0, sizeof f);
+        f.file = xstrdup(pin->file);
+        f.rel = xstrdup(pin->rel);
+        f.name = xstrdup(pin->name);
+        f.display_name = xstrdup(pin->display_name ? pin->display_name : pin->name);
+        f.offset = f.start = pin->insert_offset;
+        f.line = f.insert_line = pin->line;
+        f.source_hash = dup_or_null(pin->source_hash);
+        f.notes = json_array();
+        f.pin = 1 + (int)pin->offset;
+        f.pin_note = dup_or_null(pin->note);
+        add_pinned(p, &f);
+    }
+    qsort(p->pinned, p->npinned, sizeof *p->pinned, patch_function_cmp);
 }
 
 char *patch_pin_line(const struct patch_function *f, const char *indent, const char *eol)

@@ -32,6 +32,7 @@ void patch_function_free(struct patch_function *f)
     free(f->expansion_place);
     sv_free(&f->expansion_symbols);
     sv_free(&f->symbols);
+    free(f->pin_note);
     json_decref(f->notes);
 }
 

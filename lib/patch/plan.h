@@ -130,6 +130,10 @@ struct patch_function {
      * a function kept where it was (patch_pin_in): not cloned, only the
      * attribute line "FMVGEN_PIN" (patch/pin.c) before it; 0: not pinned. */
     int pin;
+    /* For a pinned function that is no candidate (patch_pin_at): what it
+     * is, shown in the header ("not a candidate", "excluded: main"); NULL
+     * otherwise. */
+    char *pin_note;
 };
 
 /* The names of f's inlined helpers (its "inlined-helper" notes), appended
@@ -156,6 +160,11 @@ struct patch_assignment {
 struct patch_pin {
     char *name, *rel;               /* rel: the file defining it */
     unsigned offset;                /* 0..63 */
+    /* A function that is no candidate (patch_pin_at): where the line goes,
+     * as the caller located it; file NULL for a candidate's pin. */
+    char *file, *display_name, *source_hash, *note;
+    size_t insert_offset;
+    int line;
 };
 struct patch_assignments {
     struct patch_assignment *v;
@@ -230,6 +239,15 @@ void patch_assignments_free(struct patch_assignments *a);
 /* Pins the candidate name of file rel at offset mod 64 (struct
  * patch_pin); a function also assigned targets is cloned, not pinned. */
 void patch_pin_in(struct patch_assignments *a, const char *name, const char *rel, unsigned offset);
+/* Pins a function that is no candidate (a hot function select does not
+ * clone, candidates/pinsite.h): its line goes at insert_offset of file
+ * (absolute; rel relative to the root), whose content must still hash to
+ * source_hash (NULL: not checked); line and display_name for the header,
+ * note (may be NULL) says what it is. Ignored when a candidate of that
+ * name and file exists (patch_pin_in pins candidates). */
+void patch_pin_at(struct patch_assignments *a, const char *name, const char *file, const char *rel,
+                  size_t insert_offset, int line, const char *display_name, const char *source_hash, const char *note,
+                  unsigned offset);
 
 /* patch_validate_targets (every compiler of the candidates) for each
  * distinct set of a, once per set. 0, or -1 after the error. */

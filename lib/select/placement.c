@@ -168,3 +168,41 @@ struct placement_verdict *placement_judge(const struct placement_log *l, double 
     qsort(out, *n, sizeof *out, by_verdict);
     return out;
 }
+
+static int by_heat(const void *pa, const void *pb)
+{
+    const struct placement_hot *a = pa, *b = pb;
+    if (a->base_mean != b->base_mean) return a->base_mean < b->base_mean ? 1 : -1;
+    int c = strcmp(a->symbol, b->symbol);
+    return c ? c : strcmp(a->file, b->file);
+}
+
+struct placement_hot *placement_hot(const struct placement_log *l, double min_share, double min_samples,
+                                    placement_skip_fn skip, void *ctx, size_t *n)
+{
+    *n = 0;
+    if (!l || !l->n_keys) return NULL;
+    struct placement_hot *out = xcalloc(l->n_keys, sizeof *out);
+    for (size_t i = 0; i < l->n_keys; i++) {
+        const struct placement_key *k = &l->keys[i];
+        double sum = 0, share = 0;
+        int hot = 0;
+        for (size_t w = 0; w < l->nw; w++) {
+            size_t nr = l->runs[w];
+            if (!nr) continue;
+            double mean = mean_of(&k->samples[at(l, PLACEMENT_BASELINE, w, 0)], nr);
+            double total = mean_of(&l->totals[at(l, PLACEMENT_BASELINE, w, 0)], nr);
+            sum += mean;
+            if (total > 0 && mean / total > share) share = mean / total;
+            hot = hot || hot_on(l, k, w, min_share);
+        }
+        if (!hot || sum < min_samples || (skip && skip(k->symbol, ctx))) continue;
+        out[(*n)++] = (struct placement_hot){k->file, k->symbol, sum, share};
+    }
+    if (!*n) {
+        free(out);
+        return NULL;
+    }
+    qsort(out, *n, sizeof *out, by_heat);
+    return out;
+}

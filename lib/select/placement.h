@@ -75,4 +75,17 @@ struct placement_verdict *placement_judge(const struct placement_log *l, double 
                                           const double *margins, placement_skip_fn skip, void *ctx, size_t *n,
                                           size_t *n_missing);
 
+/* A symbol hot in the baseline (the rule above: min_share on some
+ * workload, min_samples per run over all), not skipped. */
+struct placement_hot {
+    const char *file, *symbol;   /* point into the log */
+    double base_mean;            /* samples per run, summed over the workloads */
+    double share;                /* its largest share of a workload's baseline samples */
+};
+/* The hot symbols of l's baseline runs (needs 1 run per workload: no
+ * selected arm), hottest first; *n their number (NULL when none; caller
+ * frees the array). */
+struct placement_hot *placement_hot(const struct placement_log *l, double min_share, double min_samples,
+                                    placement_skip_fn skip, void *ctx, size_t *n);
+
 #endif

@@ -204,7 +204,7 @@ static json_t *fma_bisect_json(const struct select_report *r)
 static json_t *placement_json(const struct select_report *r)
 {
     const struct select_placement *pl = &r->placement;
-    if (!pl->checked && !pl->why_not && !pl->pinned.n) return json_null();
+    if (!pl->checked && !pl->why_not && !pl->pinned.n && !pl->unpinned.n && !pl->pins_off) return json_null();
     json_t *o = json_object(), *slower = json_array();
     json_object_set_new(o, "checked", json_boolean(pl->checked));
     json_object_set_new(o, "why_not", pl->why_not ? json_string(pl->why_not) : json_null());
@@ -238,6 +238,17 @@ static json_t *placement_json(const struct select_report *r)
         json_array_append_new(pins, j);
     }
     json_object_set_new(o, "pinned", pins);
+    json_t *unpinned = json_array();
+    for (size_t i = 0; i < pl->unpinned.n; i++) {
+        const char *colon = strstr(pl->unpinned.v[i], ": ");
+        json_t *j = json_object();
+        json_object_set_new(j, "function", colon ? json_stringn(pl->unpinned.v[i], (size_t)(colon - pl->unpinned.v[i]))
+                                                 : json_string(pl->unpinned.v[i]));
+        json_object_set_new(j, "why", colon ? json_string(colon + 2) : json_null());
+        json_array_append_new(unpinned, j);
+    }
+    json_object_set_new(o, "unpinned", unpinned);
+    json_object_set_new(o, "pins", json_boolean(!pl->pins_off));
     return o;
 }
 

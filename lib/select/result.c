@@ -172,6 +172,7 @@ void select_report_free(struct select_report *r)
     free(r->placement.slower);
     free(r->placement.why_not);
     sv_free(&r->placement.pinned);
+    sv_free(&r->placement.unpinned);
     sv_free(&r->ifunc_fallback);
     select_fma_bisect_free(&r->fma_bisect);
     for (size_t i = 0; i < r->n_run_stages; i++) {

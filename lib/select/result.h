@@ -197,7 +197,9 @@ struct select_placement {
     size_t n_tested;            /* hot symbols not cloned, judged */
     struct select_placement_function *slower;
     size_t n_slower;
-    struct strvec pinned;       /* "NAME@K": candidates kept at offset K mod 64 (not cloned) */
+    struct strvec pinned;       /* "NAME@K": functions kept at offset K mod 64 (not cloned) */
+    struct strvec unpinned;     /* "NAME: why": hot, not cloned, not pinned */
+    int pins_off;               /* --no-placement-pins */
 };
 
 struct select_report {

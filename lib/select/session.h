@@ -81,7 +81,7 @@ struct select_options {
     int confirm_runs;
     int is_static, keep;
     int no_namespaces;            /* 1: never run variants in mount namespaces (select/isolation.h) */
-    int placement_pins;           /* keep hot unselected candidates at their baseline offset mod 64
+    int placement_pins;           /* keep hot functions not cloned at their baseline offset mod 64
                                    * (select/placement.h; --no-placement-pins: 0) */
     double timeout_s;             /* per build, workload or test */
     double tolerance;             /* < 0: outputs must be identical */

@@ -52,11 +52,16 @@ void session_placement_log(struct select_session *s, size_t v, size_t w, size_t 
  * whose code is the same. 0, or -1 (interrupted, or a run failed its
  * checks). */
 int session_placement_check(struct select_session *s);
-/* Before the selected build: each hot candidate the selection does not
- * clone (share >= --min-share, a name of its own) whose symbol the
- * baseline's linked files hold once is pinned in a (patch_pin_in) at the
- * offset mod 64 it has there, listed in s->rep.placement.pinned and said in
- * a note. Nothing with --no-placement-pins. */
+/* Before the selected build (placement_pins.c): each hot function the
+ * selection does not clone whose symbol the baseline's linked files hold
+ * once is pinned in a at the offset mod 64 it has there:
+ *   - a candidate (share >= --min-share, a name of its own): patch_pin_in;
+ *   - any other symbol hot in the baseline's profiled runs (placement.h's
+ *     rule) that is no candidate, where candidates/pinsite.h finds one
+ *     definition a pin may go on: patch_pin_at.
+ * The pinned go into s->rep.placement.pinned and a note; the hot ones
+ * that could not be pinned, with why, into .unpinned and a note. With
+ * --no-placement-pins nothing is pinned, and a note says so. */
 void session_placement_pins(struct select_session *s, struct patch_assignments *a);
 
 #endif

@@ -91,7 +91,7 @@ static const char USAGE[] =
     "                    namespace with the copy at the project's path (the default\n"
     "                    where permitted); runs of the original tree's code are refused\n"
     "                    either way\n"
-    "  --no-placement-pins  do not keep hot candidates that get no clones at the offset\n"
+    "  --no-placement-pins  do not keep hot functions that get no clones at the offset\n"
     "                    from a 64-byte boundary they have in the baseline build (by\n"
     "                    default selected.patch gives them an aligned attribute: the\n"
     "                    clones would otherwise move them, which alone can halve a\n"

@@ -13,7 +13,12 @@
 # functions (the all-candidates builds): hot and never selected, it is
 # pinned (patch/pin.c) - the pin line above it in selected.patch, and fill
 # at the same offset mod 64 in the baseline and the selected build (--keep).
-# Built by gcc and clang-19. Asserts on the report, never on times.
+# spin, hot and no candidate (no functions row: select locates it with
+# libclang, candidates/pinsite.h), is pinned too: its line above it, the
+# header says it is no candidate, and it keeps its baseline offset mod 64
+# in the selected build. With --no-placement-pins (gcc) nothing is pinned:
+# the note and report.json say so, selected.patch has no pin line.
+# Built by gcc, clang (14) and clang-19. Asserts on the report, never on times.
 source "$TESTLIB"
 
 export TMPDIR="$TMP/tmpdir"
@@ -55,16 +60,26 @@ SH
   # fill: a hot candidate not selected (50x the work with every candidate
   # cloned): pinned at its baseline offset mod 64
   expect_eq "$cc: fill is not selected" "$(jq -r '.functions[] | select(.name == "fill") | .selected' "$J")" false
-  expect_eq "$cc: report.json: fill pinned" "$(jq -r '[.placement.pinned[].function] | join(",")' "$J")" fill
+  expect_eq "$cc: report.json: fill and spin pinned" "$(jq -r '[.placement.pinned[].function] | join(",")' "$J")" fill,spin
+  expect_eq "$cc: report.json: pins on" "$(jq -r '.placement.pins' "$J")" true
+  expect_eq "$cc: report.json: spin is not among the unpinned" \
+    "$(jq -r '[.placement.unpinned[] | select(.function == "spin")] | length' "$J")" 0
   local k
   k=$(jq -r '.placement.pinned[0].offset_mod_64' "$J")
   local line="__attribute__((__aligned__(64), __patchable_function_entry__($k, $k)))"
   [ "$k" = 0 ] && line="__attribute__((__aligned__(64)))"
   expect_eq "$cc: selected.patch: the pin line above fill" \
     "$(grep -A1 -F "+$line" "$P/.fmvgen/selected.patch" | tail -1)" " void fill(int32_t *a, int32_t *b, int n)"
-  expect_match "$cc: selected.patch header" "$(cat "$P/.fmvgen/selected.patch")" "Kept in place \(1\):.*
-  kernels.c:[0-9]+ fill: at $k mod 64"
-  expect_match "$cc: the note" "$out" "note: 1 hot function the selection does not clone is kept at the offset .*: fill \($k mod 64\)"
+  local ks
+  ks=$(jq -r '.placement.pinned[] | select(.function == "spin") | .offset_mod_64' "$J")
+  local sline="__attribute__((__aligned__(64), __patchable_function_entry__($ks, $ks)))"
+  [ "$ks" = 0 ] && sline="__attribute__((__aligned__(64)))"
+  expect_eq "$cc: selected.patch: the pin line above spin (no candidate)" \
+    "$(grep -B1 -F ' uint64_t spin(long units)' "$P/.fmvgen/selected.patch" | head -1)" "+$sline"
+  expect_match "$cc: selected.patch header" "$(cat "$P/.fmvgen/selected.patch")" "Kept in place \(2\):.*
+  kernels.c:[0-9]+ fill: at $k mod 64
+  spin.c:[0-9]+ spin: at $ks mod 64 \(not a candidate\)"
+  expect_match "$cc: the note" "$out" "note: 2 hot functions the selection does not clone are kept at the offset .*: fill \($k mod 64\), spin \($ks mod 64\)"
   # where the builds put fill (select --keep): the same offset mod 64
   local work b s
   work=$(grep -o "$TMPDIR/fmvgen-[A-Za-z0-9._-]*" <<<"$out" | head -1)
@@ -73,9 +88,26 @@ SH
   expect_eq "$cc: fill's offset mod 64 in the baseline build is the pin's" "$(( 16#${b:-0} % 64 ))" "$k"
   expect_eq "$cc: and in the selected build" "$(( 16#${s:-0} % 64 ))" "$k"
   [ -n "$b" ] && [ -n "$s" ] && [ "$b" != "$s" ] && pass || fail "$cc: fill did not move (baseline $b, selected $s)"
+  b=$(nm "$work/baseline/prog" | awk '$3 == "spin" {print $1}')
+  s=$(nm "$work/selected/prog" | awk '$3 == "spin" {print $1}')
+  expect_eq "$cc: spin's offset mod 64 in the baseline build is the pin's" "$(( 16#${b:-0} % 64 ))" "$ks"
+  expect_eq "$cc: and in the selected build" "$(( 16#${s:-0} % 64 ))" "$ks"
   rm -rf "$work"
+  [ "$cc" = gcc ] || return
+  # --no-placement-pins: nothing pinned, and said so
+  out=$(cd "$P" && "$FMVGEN" select --max-growth none --reference none --build "make CC=$cc" --run 'sh w.sh' \
+          --runs 3 --seed 1 --no-placement-pins 2>&1); rc=$?
+  expect_eq "$cc --no-placement-pins: exit" "$rc" 0
+  expect_match "$cc --no-placement-pins: the note" "$out" "note: placement pins are off \(--no-placement-pins\)"
+  expect_no_match "$cc --no-placement-pins: no pin note" "$out" "kept at the offset from a 64-byte boundary"
+  expect_eq "$cc --no-placement-pins: report.json" "$(jq -r '[.placement.pins, (.placement.pinned | length)] | join(" ")' "$J")" "false 0"
+  expect_no_match "$cc --no-placement-pins: no pin line in selected.patch" "$(cat "$P/.fmvgen/selected.patch")" \
+    "__aligned__\(64\)|__patchable_function_entry__|Kept in place"
+  expect_eq "$cc --no-placement-pins: dot still selected" \
+    "$(jq -r '[.functions[] | select(.selected) | .name] | join(",")' "$J")" "dot"
 }
 
 placement_on gcc
+placement_on clang
 placement_on clang-19
 finish

@@ -6,7 +6,11 @@
  * line above each pinned definition and nothing else for them, the header
  * lists them; built by gcc, clang 14 and clang 19 (when installed) the
  * program runs and each pinned external function starts at its offset
- * mod 64. */
+ * mod 64. Functions that are no candidate (patch_pin_at, as select pins a
+ * hot function candidates/pinsite.h located): dot_ints at 8 and main (in
+ * main.c, a file with no candidate) at 40 get their lines and keep their
+ * offsets too; the header says they are no candidate; a patch_pin_at
+ * naming a cloned candidate or a file's hash that changed is refused. */
 #include "test_plan_helpers.h"
 
 #include <stdio.h>
@@ -42,6 +46,25 @@ static int have_command(const char *name)
     return run_in(NULL, argv, NULL) == 0;
 }
 
+/* patch_pin_at for name, whose definition starts with first_line in file. */
+static void pin_at(struct project *p, struct patch_assignments *a, const char *file, const char *name,
+                   const char *first_line, const char *note, unsigned k, const char *hash_override)
+{
+    char *path = path_join(p->dir, file);
+    size_t len;
+    char *text = read_file(path, &len);
+    assert_non_null(text);
+    const char *at = strstr(text, first_line);
+    assert_non_null(at);
+    int line = 1;
+    for (const char *c = text; c < at; c++) line += *c == '\n';
+    char *hash = hash_bytes_hex(text, len);
+    patch_pin_at(a, name, path, file, (size_t)(at - text), line, name, hash_override ? hash_override : hash, note, k);
+    free(hash);
+    free(text);
+    free(path);
+}
+
 /* The address nm gives symbol name in prog (-1 when absent). */
 static long long address_of(const char *dir, const char *prog, const char *name)
 {
@@ -75,10 +98,14 @@ static void test_pins(void **state)
     patch_pin_in(&a, "triple", "mixed.c", 16);
     patch_pin_in(&a, "add_ints", "mixed.c", 8);       /* cloned: not pinned */
     patch_pin_in(&a, "dot_ints", "mixed.c", 8);       /* no candidate: nothing */
+    /* no candidates, located as select's pinsite would */
+    pin_at(&p, &a, "mixed.c", "dot_ints", "long dot_ints(", "not a candidate", 8, NULL);
+    pin_at(&p, &a, "main.c", "main", "int main(void)", "not a candidate: excluded as main", 104, NULL);
+    pin_at(&p, &a, "mixed.c", "add_ints", "void add_ints(", "not a candidate", 24, NULL);   /* cloned: not pinned */
     struct patch_plan plan;
     assert_int_equal(patch_plan_build_assigned(p.st, &a, &plan), 0);
     assert_int_equal(plan.nfunctions, 1);
-    assert_int_equal(plan.npinned, 3);
+    assert_int_equal(plan.npinned, 5);
     const char *mixed = file_of(&plan, "mixed.c"), *other = file_of(&plan, "other.c");
     if (getenv("TEST_PATCH_SHOW")) fprintf(stderr, "%s\n%s\n%s", plan.text, mixed, other);
     assert_non_null(strstr(mixed, "\n__attribute__((__aligned__(64), __patchable_function_entry__(32, 32)))\n"
@@ -87,16 +114,27 @@ static void test_pins(void **state)
                                   "static void\ntriple("));
     assert_non_null(strstr(other, "\n\n__attribute__((__aligned__(64)))\nvoid square_ints("));
     assert_non_null(strstr(mixed, "\nFMVGEN_CLONES(add_ints)\nvoid add_ints("));
-    assert_null(strstr(mixed, "__patchable_function_entry__(8, 8)"));
+    /* dot_ints (no candidate) at 8; add_ints (cloned) neither at 8 nor 24 */
+    assert_non_null(strstr(mixed, "\n__attribute__((__aligned__(64), __patchable_function_entry__(8, 8)))\n"
+                                  "long dot_ints("));
+    assert_null(strstr(mixed, "__patchable_function_entry__(8, 8)))\nFMVGEN"));
+    assert_null(strstr(mixed, "__patchable_function_entry__(24, 24)"));
+    const char *mainc = file_of(&plan, "main.c");
+    assert_non_null(strstr(mainc, "\n__attribute__((__aligned__(64), __patchable_function_entry__(40, 40)))\n"
+                                  "int main(void)"));
+    assert_null(strstr(mainc, "FMVGEN_CLONES"));
     /* other.c has no clone: no preamble */
     assert_null(strstr(other, "FMVGEN_CLONES"));
-    assert_non_null(strstr(plan.text, "Kept in place (3):"));
+    assert_non_null(strstr(plan.text, "Kept in place (5):"));
+    assert_non_null(strstr(plan.text, "  mixed.c:13 dot_ints: at 8 mod 64 (not a candidate)\n"));
+    assert_non_null(strstr(plan.text, "  main.c:11 main: at 40 mod 64 (not a candidate: excluded as main)\n"));
     assert_non_null(strstr(plan.text, "  mixed.c:28 triple_all: at 32 mod 64\n"));
     assert_non_null(strstr(plan.text, "  other.c:5 square_ints: at 0 mod 64\n"));
 
-    for (size_t i = 0; i < 2; i++) {
-        char *path = path_join(p.dir, FILES[i]);
-        const char *text = file_of(&plan, FILES[i]);
+    const char *written[] = {"mixed.c", "other.c", "main.c"};
+    for (size_t i = 0; i < 3; i++) {
+        char *path = path_join(p.dir, written[i]);
+        const char *text = file_of(&plan, written[i]);
         assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
         free(path);
     }
@@ -111,10 +149,33 @@ static void test_pins(void **state)
         char *run[] = {"./prog", NULL};
         assert_int_equal(run_in(p.dir, run, NULL), 0);
         long long ta = address_of(p.dir, "prog", "triple_all"), sq = address_of(p.dir, "prog", "square_ints");
-        assert_true(ta > 0 && sq > 0);
-        if (ta % 64 != 32 || sq % 64 != 0)
-            fail_msg("%s: triple_all at 0x%llx, square_ints at 0x%llx", compilers[c], ta, sq);
+        long long dt = address_of(p.dir, "prog", "dot_ints"), mn = address_of(p.dir, "prog", "main");
+        assert_true(ta > 0 && sq > 0 && dt > 0 && mn > 0);
+        if (ta % 64 != 32 || sq % 64 != 0 || dt % 64 != 8 || mn % 64 != 40)
+            fail_msg("%s: triple_all at 0x%llx, square_ints at 0x%llx, dot_ints at 0x%llx, main at 0x%llx",
+                     compilers[c], ta, sq, dt, mn);
     }
+    patch_plan_free(&plan);
+    patch_assignments_free(&a);
+    sv_free(&avx2);
+    project_close(&p);
+}
+
+/* A non-candidate's pin on a file changed since the scan: refused with
+ * the file named, nothing built. */
+static void test_pin_stale(void **state)
+{
+    (void)state;
+    struct project p;
+    project_open_fixture(&p, "select-mixed", FILES, sizeof FILES / sizeof *FILES);
+    add_candidate(&p, "mixed.c", "add_ints", "void add_ints(");
+    struct patch_assignments a = {0};
+    struct strvec avx2 = STRVEC_INIT;
+    assert_int_equal(targets_parse("avx2", &avx2), 0);
+    patch_assign(&a, "add_ints", &avx2);
+    pin_at(&p, &a, "main.c", "main", "int main(void)", NULL, 40, "0000000000000000-1");
+    struct patch_plan plan;
+    assert_int_equal(patch_plan_build_assigned(p.st, &a, &plan), -1);
     patch_plan_free(&plan);
     patch_assignments_free(&a);
     sv_free(&avx2);
@@ -125,6 +186,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pins),
+        cmocka_unit_test(test_pin_stale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* Unit tests of select/placement.h on synthetic records: which symbols are
  * tested (hot in the baseline, not skipped), which read slower in the
  * selected build (the interval, the A/A margin, Holm over the tests), the
- * order of the verdicts, and runs that are missing. */
+ * order of the verdicts, and runs that are missing; and the hot symbols of
+ * the baseline alone (placement_hot: what select pins before the selected
+ * build exists). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -173,6 +175,47 @@ static void test_missing(void **state)
     placement_log_free(l);
 }
 
+/* The baseline's hot symbols, hottest first, from the baseline's runs only
+ * (no selected arm yet); cold and skipped ones left out; a symbol hot on
+ * one workload only counts. */
+static void test_hot(void **state)
+{
+    (void)state;
+    struct placement_log *l = placement_log_new(2, NB);
+    for (size_t k = 0; k < NB; k++) {
+        placement_log_run(l, PLACEMENT_BASELINE, 0, k, 1000);
+        placement_log_run(l, PLACEMENT_BASELINE, 1, k, 1000);
+        for (size_t i = 0; i < sizeof syms / sizeof *syms; i++)
+            placement_log_add(l, PLACEMENT_BASELINE, 0, k, syms[i].file, syms[i].name, syms[i].base[k]);
+        /* only on workload 1: 5% there */
+        placement_log_add(l, PLACEMENT_BASELINE, 1, k, "B/prog", "s1111", 50);
+        /* 1% on each workload: cold */
+        placement_log_add(l, PLACEMENT_BASELINE, 1, k, "B/prog", "init", 10);
+    }
+    size_t n = 0;
+    struct placement_hot *h = placement_hot(l, 0.02, 20, skip_dot, NULL, &n);
+    assert_int_equal(n, 4);   /* s2233, s000, vpoly0, s1111: dot skipped, init cold */
+    assert_string_equal(h[0].symbol, "s2233");
+    assert_true(h[0].base_mean > 299 && h[0].base_mean < 301);
+    assert_true(h[0].share > 0.29 && h[0].share < 0.31);
+    assert_string_equal(h[1].symbol, "s000");
+    assert_string_equal(h[2].symbol, "vpoly0");
+    assert_string_equal(h[2].file, "S/lib/libk.so");
+    assert_string_equal(h[3].symbol, "s1111");
+    assert_true(h[3].share > 0.049 && h[3].share < 0.051);
+    free(h);
+    /* a higher bar: only the two hottest */
+    h = placement_hot(l, 0.25, 20, skip_dot, NULL, &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(h[0].symbol, "s2233");
+    free(h);
+    /* too few samples per run over all workloads: none */
+    assert_null(placement_hot(l, 0.02, 1e6, skip_dot, NULL, &n));
+    assert_int_equal(n, 0);
+    assert_null(placement_hot(NULL, 0.02, 20, NULL, NULL, &n));
+    placement_log_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_margin),
         cmocka_unit_test(test_holm),
         cmocka_unit_test(test_missing),
+        cmocka_unit_test(test_hot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

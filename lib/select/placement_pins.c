@@ -1,0 +1,186 @@
+/* placement_pins.c - session_placement_pins (session_phases.h): before the
+ * selected build, the hot functions the selection does not clone are kept
+ * at the offset mod 64 their code had in the baseline build (patch/plan.h's
+ * struct patch_pin): the candidates, and the other hot symbols of the
+ * baseline's profiled runs wherever candidates/pinsite.h finds a definition
+ * a pin may go on. */
+#include "select/session_phases.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "candidates/pinsite.h"
+#include "elf/codesize.h"
+#include "elf/elffile.h"
+#include "elf/fmvnames.h"
+#include "select/attribution.h"
+#include "select/placement.h"
+#include "store/reasons.h"
+
+/* The offset mod 64 of the one function symbol named name in files (its
+ * copies in several files all at one offset count as one); -1 when none,
+ * -2 when several in one file or they disagree. */
+static int baseline_offset(struct elf_file *efs, size_t n, const char *name)
+{
+    int offset = -1;
+    for (size_t f = 0; f < n; f++) {
+        if (!efs[f].elf) continue;
+        const struct elf_sym *sym;
+        size_t count = elf_file_syms_named(&efs[f], name, &sym);
+        if (count > 1) return -2;
+        if (!count) continue;
+        int k = (int)(sym->value % 64);
+        if (offset >= 0 && k != offset) return -2;
+        offset = k;
+    }
+    return offset;
+}
+
+/* A name the source can define: letters, digits, '_' (no compiler-made
+ * copy "f.constprop.0", no "f@plt"). */
+static int plain_symbol(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (!(*s == '_' || *s == '$' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+/* Not one of the non-candidates to pin: a selected function's symbol
+ * (clone, copy, resolver), fmvgen's dispatch, or any candidate's (those go
+ * the candidates' way, or stay unpinned for their reason). */
+static int skip_for_pin(const char *symbol, void *ctx)
+{
+    const struct select_session *s = ctx;
+    struct elf_fmv_name nm;
+    if (elf_fmv_name(symbol, &nm) != ELF_FMV_NONE) return 1;
+    char *base = attribution_base_name(symbol);
+    int skip = 0;
+    for (size_t f = 0; f < s->rep.n_functions && !skip; f++)
+        skip = s->rep.functions[f].in_patch && !strcmp(base, s->rep.functions[f].name);
+    for (size_t f = 0; f < s->candidates.nfunctions && !skip; f++)
+        skip = !strcmp(symbol, s->candidates.functions[f].name) || !strcmp(base, s->candidates.functions[f].name);
+    free(base);
+    return skip;
+}
+
+/* The hot functions that are no candidate: pinned where a definition is
+ * found that a pin may go on, else listed in pl->unpinned. */
+static void pin_others(struct select_session *s, struct patch_assignments *a, struct elf_file *efs, size_t nfiles)
+{
+    struct select_placement *pl = &s->rep.placement;
+    size_t nh = 0;
+    struct placement_hot *hot = placement_hot(s->placement, s->o->min_share, SELECT_MIN_SAMPLES, skip_for_pin, s, &nh);
+    struct pin_site *sites = xcalloc(nh + 1, sizeof *sites);
+    int *offset = xcalloc(nh + 1, sizeof *offset);
+    size_t n = 0;
+    for (size_t i = 0; i < nh; i++) {
+        const char *sym = hot[i].symbol;
+        int dup = 0;
+        for (size_t j = 0; j < n && !dup; j++) dup = !strcmp(sites[j].symbol, sym);
+        if (dup) continue;   /* one symbol in several linked files */
+        if (!plain_symbol(sym)) {
+            sv_pushf(&pl->unpinned, "%s: a compiler-made copy or a stub, no definition of its own", sym);
+            continue;
+        }
+        int k = baseline_offset(efs, nfiles, sym);
+        if (k < 0) {
+            sv_pushf(&pl->unpinned, "%s: %s", sym,
+                     k == -2 ? "several function symbols of that name in the baseline's linked files"
+                             : "no function symbol of that name in the baseline's linked files");
+            continue;
+        }
+        offset[n] = k;
+        sites[n++].symbol = sym;
+    }
+    if (n && pinsite_find(s->st, sites, n) != 0) {
+        sv_push(&s->rep.notes, "the hot functions that are no candidate were not pinned: the store could not be read");
+        for (size_t i = 0; i < n; i++) pin_site_free(&sites[i]);
+        n = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct pin_site *site = &sites[i];
+        char *rel = site->file && !site->why_not ? path_relative_to(site->file, s->root) : NULL;
+        if (!site->why_not && !rel) site->why_not = xasprintf("defined outside the project root (%s)", site->file);
+        if (site->why_not) {
+            sv_pushf(&pl->unpinned, "%s: %s", site->symbol, site->why_not);
+        } else {
+            const char *reason = reason_name(site->reason);
+            char *note = reason ? xasprintf("not a candidate: excluded as %s", reason) : xstrdup("not a candidate");
+            patch_pin_at(a, site->symbol, site->file, rel, site->insert_offset, site->line, site->display_name,
+                         site->source_hash, note, (unsigned)offset[i]);
+            sv_pushf(&pl->pinned, "%s@%d", site->display_name ? site->display_name : site->symbol, offset[i]);
+            free(note);
+        }
+        free(rel);
+        pin_site_free(site);
+    }
+    free(sites);
+    free(offset);
+    free(hot);
+}
+
+/* The notes: what is pinned, and what is hot but is not. */
+static void note_pins(struct select_report *r)
+{
+    struct select_placement *pl = &r->placement;
+    if (pl->pinned.n) {
+        struct strbuf sb = STRBUF_INIT;
+        for (size_t i = 0; i < pl->pinned.n; i++) {
+            const char *at = strrchr(pl->pinned.v[i], '@');
+            sb_addf(&sb, "%s%.*s (%s mod 64)", i ? ", " : "", (int)(at - pl->pinned.v[i]), pl->pinned.v[i], at + 1);
+        }
+        sv_pushf(&r->notes,
+                 "%zu hot function%s the selection does not clone %s kept at the offset from a 64-byte boundary "
+                 "%s code had in the baseline build, so that the clones do not move %s across a cache line "
+                 "(selected.patch's 'Kept in place'): %s",
+                 pl->pinned.n, pl->pinned.n == 1 ? "" : "s", pl->pinned.n == 1 ? "is" : "are",
+                 pl->pinned.n == 1 ? "its" : "their", pl->pinned.n == 1 ? "it" : "them", sb_str(&sb));
+        sb_free(&sb);
+    }
+    if (pl->unpinned.n) {
+        struct strbuf sb = STRBUF_INIT;
+        for (size_t i = 0; i < pl->unpinned.n; i++) sb_addf(&sb, "%s%s", i ? "; " : "", pl->unpinned.v[i]);
+        sv_pushf(&r->notes,
+                 "%zu hot function%s the selection does not clone %s not pinned, so the clones may move %s "
+                 "(the placement check reports %s if slower): %s",
+                 pl->unpinned.n, pl->unpinned.n == 1 ? "" : "s", pl->unpinned.n == 1 ? "is" : "are",
+                 pl->unpinned.n == 1 ? "it" : "them", pl->unpinned.n == 1 ? "it" : "them", sb_str(&sb));
+        sb_free(&sb);
+    }
+}
+
+void session_placement_pins(struct select_session *s, struct patch_assignments *a)
+{
+    struct select_report *r = &s->rep;
+    struct select_placement *pl = &r->placement;
+    if (!s->o->placement_pins) {
+        pl->pins_off = 1;
+        sv_push(&r->notes, "placement pins are off (--no-placement-pins): hot functions the selection does not "
+                           "clone are not kept at their baseline offset mod 64, and the clones may move them");
+        return;
+    }
+    if (!a->n) return;
+    struct strvec files = STRVEC_INIT;
+    elf_find_linked(s->builds[0].dir, &files);
+    struct elf_file *efs = xcalloc(files.n + 1, sizeof *efs);
+    for (size_t i = 0; i < files.n; i++)
+        if (elf_file_open(files.v[i], &efs[i]) != 0) memset(&efs[i], 0, sizeof efs[i]);
+    for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++) {
+        const struct select_function *fn = &r->functions[f];
+        const struct patch_function *pf = &s->candidates.functions[f];
+        if (fn->in_patch || r->decision.functions[f].share < s->o->min_share || select_name_count(r, f) > 1) continue;
+        int k = baseline_offset(efs, files.n, pf->name);
+        if (k < 0) continue;
+        patch_pin_in(a, pf->name, pf->rel, (unsigned)k);
+        sv_pushf(&pl->pinned, "%s@%d", fn->display_name, k);
+    }
+    if (s->placement) pin_others(s, a, efs, files.n);
+    for (size_t i = 0; i < files.n; i++)
+        if (efs[i].elf) elf_file_close(&efs[i]);
+    free(efs);
+    sv_free(&files);
+    note_pins(r);
+}

@@ -31,6 +31,7 @@ void patch_function_free(struct patch_function *f)
     free(f->expansion_place);
     sv_free(&f->expansion_symbols);
     sv_free(&f->symbols);
+    sv_free(&f->copy_pins);
     json_decref(f->notes);
 }
 

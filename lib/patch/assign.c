@@ -68,6 +68,12 @@ void patch_assignments_free(struct patch_assignments *a)
         free(a->pins[i].note);
     }
     free(a->pins);
+    for (size_t i = 0; i < a->n_copy_pins; i++) {
+        free(a->copy_pins[i].name);
+        free(a->copy_pins[i].rel);
+        free(a->copy_pins[i].slug);
+    }
+    free(a->copy_pins);
     memset(a, 0, sizeof *a);
 }
 

@@ -265,9 +265,12 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
     for (size_t k = 0; k <= norder; k++) {
         const char *slug = k < norder ? order[k]->slug : "default";
         const char *macro = k < norder ? order[k]->macro : "DEFAULT";
-        sb_addf(&sb, "%.*s%sFMVGEN_CPU_T_%s %.*sfmvgen_cp_%s_%s%s { %sfmvgen_mv_%s(%s); }%s", indent, lead,
-                f->is_static ? "" : "static ", macro, (int)sh.name_at, head, id, slug, rest, is_void ? "" : "return ",
+        int pin = patch_copy_pin_of(f, slug);
+        char *pinattr = pin >= 0 ? patch_pin_attribute(pin) : NULL;
+        sb_addf(&sb, "%.*s%s%s%sFMVGEN_CPU_T_%s %.*sfmvgen_cp_%s_%s%s { %sfmvgen_mv_%s(%s); }%s", indent, lead,
+                pinattr ? pinattr : "", pinattr ? " " : "", f->is_static ? "" : "static ", macro, (int)sh.name_at, head, id, slug, rest, is_void ? "" : "return ",
                 id, sb_str(&args), eol);
+        free(pinattr);
     }
     /* its type is f's, so an IFUNC's resolver needs no cast (GCC's
      * -Wattribute-alias checks it). used: clang 14 walks its call graph from

@@ -33,6 +33,7 @@ void patch_function_free(struct patch_function *f)
     sv_free(&f->expansion_symbols);
     sv_free(&f->symbols);
     free(f->pin_note);
+    sv_free(&f->copy_pins);
     json_decref(f->notes);
 }
 

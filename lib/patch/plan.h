@@ -134,6 +134,11 @@ struct patch_function {
      * is, shown in the header ("not a candidate", "excluded: main"); NULL
      * otherwise. */
     char *pin_note;
+    /* With --dispatch cpuid, a cloned function's copies kept at the offsets
+     * mod 64 they had in the build its gain was measured in
+     * (patch_copy_pin_in): "SLUG=K" per copy fmvgen_cp_<name>_<SLUG>; the
+     * copy's line gets the pin attribute of patch_pin_line. Empty: none. */
+    struct strvec copy_pins;
 };
 
 /* The names of f's inlined helpers (its "inlined-helper" notes), appended
@@ -166,11 +171,23 @@ struct patch_pin {
     size_t insert_offset;
     int line;
 };
+/* One copy of a cloned function (--dispatch cpuid: fmvgen_cp_<name>_<slug>)
+ * kept at the offset mod 64 it had where its gain was measured: fmvgen
+ * select's all-candidates build. The same clone's loop one 32-byte step
+ * further along a 64-byte line can lose the whole gain (measured on an AMD
+ * EPYC: PolyBench floyd-warshall's avx2 copy, 1.22 s at the measured offset,
+ * 1.57 s, the baseline's time, 32 bytes further). */
+struct patch_copy_pin {
+    char *name, *rel, *slug;
+    unsigned offset;                /* 0..63 */
+};
 struct patch_assignments {
     struct patch_assignment *v;
     size_t n, cap;
     struct patch_pin *pins;         /* functions kept in place, not cloned */
     size_t n_pins, cap_pins;
+    struct patch_copy_pin *copy_pins;   /* copies of cloned functions kept in place */
+    size_t n_copy_pins, cap_copy_pins;
 };
 
 struct patch_file {
@@ -248,6 +265,11 @@ void patch_pin_in(struct patch_assignments *a, const char *name, const char *rel
 void patch_pin_at(struct patch_assignments *a, const char *name, const char *file, const char *rel,
                   size_t insert_offset, int line, const char *display_name, const char *source_hash, const char *note,
                   unsigned offset);
+/* Pins the copy fmvgen_cp_<name>_<slug> of the cloned candidate name of
+ * file rel at offset mod 64 (struct patch_copy_pin; --dispatch cpuid only:
+ * other dispatches make no per-target copy of their own). */
+void patch_copy_pin_in(struct patch_assignments *a, const char *name, const char *rel, const char *slug,
+                       unsigned offset);
 
 /* patch_validate_targets (every compiler of the candidates) for each
  * distinct set of a, once per set. 0, or -1 after the error. */

@@ -97,5 +97,9 @@ void patch_take_pins(struct patch_plan *p, const struct patch_assignments *a);
 /* pin.c: the attribute line of pinned function f (indent and eol as the
  * definition's line has them). Caller frees. */
 char *patch_pin_line(const struct patch_function *f, const char *indent, const char *eol);
+/* The pin attribute for offset k (0..63), without indent or end of line. */
+char *patch_pin_attribute(int k);
+/* f's pin offset for its copy SLUG (copy_pins), or -1. */
+int patch_copy_pin_of(const struct patch_function *f, const char *slug);
 
 #endif

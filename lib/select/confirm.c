@@ -208,6 +208,9 @@ static int build_and_check(struct select_session *s, const struct patch_assignme
         if (attempt == 0 && session_fma_fallback(s, check.failure, &retry) > 0) {
             /* the placement pins hold for the retry too */
             for (size_t i = 0; i < a->n_pins; i++) patch_pin_in(&retry, a->pins[i].name, a->pins[i].rel, a->pins[i].offset);
+            for (size_t i = 0; i < a->n_copy_pins; i++)
+                patch_copy_pin_in(&retry, a->copy_pins[i].name, a->copy_pins[i].rel, a->copy_pins[i].slug,
+                                  a->copy_pins[i].offset);
             free(check.failure);
             patch_plan_free(plan);
             a = &retry;

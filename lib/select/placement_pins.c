@@ -3,7 +3,9 @@
  * at the offset mod 64 their code had in the baseline build (patch/plan.h's
  * struct patch_pin): the candidates, and the other hot symbols of the
  * baseline's profiled runs wherever candidates/pinsite.h finds a definition
- * a pin may go on. */
+ * a pin may go on; and, with --dispatch cpuid, each selected function's
+ * copies at the offsets they had in the all-candidates build that measured
+ * their gain. */
 #include "select/session_phases.h"
 
 #include <stdlib.h>
@@ -34,6 +36,68 @@ static int baseline_offset(struct elf_file *efs, size_t n, const char *name)
         offset = k;
     }
     return offset;
+}
+
+static void open_linked(const char *dir, struct strvec *files, struct elf_file **efs)
+{
+    elf_find_linked(dir, files);
+    *efs = xcalloc(files->n + 1, sizeof **efs);
+    for (size_t i = 0; i < files->n; i++)
+        if (elf_file_open(files->v[i], &(*efs)[i]) != 0) memset(&(*efs)[i], 0, sizeof (*efs)[i]);
+}
+
+static void close_linked(struct strvec *files, struct elf_file *efs)
+{
+    for (size_t i = 0; i < files->n; i++)
+        if (efs[i].elf) elf_file_close(&efs[i]);
+    free(efs);
+    sv_free(files);
+}
+
+/* The copies (--dispatch cpuid: fmvgen_cp_<name>_<slug>) of each selected
+ * function kept at the offsets mod 64 they had in the all-candidates build
+ * of its set, where its gain was measured: the selected build lays the
+ * file out otherwise, and a clone's loop moved along a 64-byte line can
+ * lose the gain (plan.h, struct patch_copy_pin). */
+static void pin_copies(struct select_session *s, struct patch_assignments *a)
+{
+    static const char *const slugs[] = {"x86_64_v4", "x86_64_v3", "avx2", "x86_64_v2", "default"};
+    struct select_report *r = &s->rep;
+    struct strbuf sb = STRBUF_INIT;
+    size_t npinned = 0;
+    for (size_t v = 1; v < r->n_variants; v++) {
+        struct strvec files = STRVEC_INIT;
+        struct elf_file *efs = NULL;
+        int opened = 0;
+        for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++) {
+            const struct select_function *fn = &r->functions[f];
+            const struct patch_function *pf = &s->candidates.functions[f];
+            if (!fn->in_patch || fn->set != (int)v || select_name_count(r, f) > 1) continue;
+            if (!opened) open_linked(s->builds[v].dir, &files, &efs);
+            opened = 1;
+            struct strbuf one = STRBUF_INIT;
+            for (size_t k = 0; k < sizeof slugs / sizeof *slugs; k++) {
+                char *sym = xasprintf("fmvgen_cp_%s_%s", pf->name, slugs[k]);
+                int off = baseline_offset(efs, files.n, sym);
+                free(sym);
+                if (off < 0) continue;
+                patch_copy_pin_in(a, pf->name, pf->rel, slugs[k], (unsigned)off);
+                sb_addf(&one, "%s%s %d", one.len ? ", " : "", slugs[k], off);
+            }
+            if (one.len) {
+                sb_addf(&sb, "%s%s (%s)", npinned ? "; " : "", fn->display_name, sb_str(&one));
+                npinned++;
+            }
+            sb_free(&one);
+        }
+        if (opened) close_linked(&files, efs);
+    }
+    if (npinned)
+        sv_pushf(&r->notes, "the copies of %zu selected function%s are kept at the offsets from a 64-byte boundary they "
+                            "had in the build their gain was measured in (mod 64), so that the selected build's other "
+                            "layout does not move their loops: %s",
+                 npinned, npinned == 1 ? "" : "s", sb_str(&sb));
+    sb_free(&sb);
 }
 
 /* A name the source can define: letters, digits, '_' (no compiler-made
@@ -163,11 +227,10 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
         return;
     }
     if (!a->n) return;
+    pin_copies(s, a);
     struct strvec files = STRVEC_INIT;
-    elf_find_linked(s->builds[0].dir, &files);
-    struct elf_file *efs = xcalloc(files.n + 1, sizeof *efs);
-    for (size_t i = 0; i < files.n; i++)
-        if (elf_file_open(files.v[i], &efs[i]) != 0) memset(&efs[i], 0, sizeof efs[i]);
+    struct elf_file *efs = NULL;
+    open_linked(s->builds[0].dir, &files, &efs);
     for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++) {
         const struct select_function *fn = &r->functions[f];
         const struct patch_function *pf = &s->candidates.functions[f];
@@ -178,9 +241,6 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
         sv_pushf(&pl->pinned, "%s@%d", fn->display_name, k);
     }
     if (s->placement) pin_others(s, a, efs, files.n);
-    for (size_t i = 0; i < files.n; i++)
-        if (efs[i].elf) elf_file_close(&efs[i]);
-    free(efs);
-    sv_free(&files);
+    close_linked(&files, efs);
     note_pins(r);
 }

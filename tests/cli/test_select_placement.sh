@@ -18,6 +18,8 @@
 # header says it is no candidate, and it keeps its baseline offset mod 64
 # in the selected build. With --no-placement-pins (gcc) nothing is pinned:
 # the note and report.json say so, selected.patch has no pin line.
+# dot's copies (--dispatch cpuid) are pinned at the offsets mod 64 they had
+# in the all-candidates build that measured them.
 # Built by gcc, clang (14) and clang-19. Asserts on the report, never on times.
 source "$TESTLIB"
 
@@ -69,7 +71,7 @@ SH
   local line="__attribute__((__aligned__(64), __patchable_function_entry__($k, $k)))"
   [ "$k" = 0 ] && line="__attribute__((__aligned__(64)))"
   expect_eq "$cc: selected.patch: the pin line above fill" \
-    "$(grep -A1 -F "+$line" "$P/.fmvgen/selected.patch" | tail -1)" " void fill(int32_t *a, int32_t *b, int n)"
+    "$(grep -A1 -x -F "+$line" "$P/.fmvgen/selected.patch" | tail -1)" " void fill(int32_t *a, int32_t *b, int n)"
   local ks
   ks=$(jq -r '.placement.pinned[] | select(.function == "spin") | .offset_mod_64' "$J")
   local sline="__attribute__((__aligned__(64), __patchable_function_entry__($ks, $ks)))"
@@ -92,6 +94,24 @@ SH
   s=$(nm "$work/selected/prog" | awk '$3 == "spin" {print $1}')
   expect_eq "$cc: spin's offset mod 64 in the baseline build is the pin's" "$(( 16#${b:-0} % 64 ))" "$ks"
   expect_eq "$cc: and in the selected build" "$(( 16#${s:-0} % 64 ))" "$ks"
+  # dot's copies (--dispatch cpuid): in the selected build at the offsets mod
+  # 64 they had in the all-candidates build of its set, where it was measured
+  expect_match "$cc: the copies' note" "$out" \
+    "note: the copies of 1 selected function are kept at the offsets .*: dot \(([a-z0-9_]+ [0-9]+(, )?)+\)"
+  local v sym top n=0
+  top=$(nm "$work/selected/prog" | awk '$3 ~ /^fmvgen_cp_dot_/ && $3 != "fmvgen_cp_dot_default" {print $3; exit}')
+  for v in "$work"/*/; do
+    case $v in */baseline/|*/selected/) continue ;; esac
+    nm "${v}prog" 2>/dev/null | awk -v s="$top" '$3 == s {f = 1} END {exit !f}' || continue
+    for sym in $(nm "$work/selected/prog" | awk '$3 ~ /^fmvgen_cp_dot_/ {print $3}'); do
+      b=$(nm "${v}prog" | awk -v s="$sym" '$3 == s {print $1}')
+      s=$(nm "$work/selected/prog" | awk -v s="$sym" '$3 == s {print $1}')
+      expect_eq "$cc: $sym at its measured offset mod 64 ($(basename "$v"))" "$(( 16#${s:-0} % 64 ))" "$(( 16#${b:-1} % 64 ))"
+      n=$((n + 1))
+    done
+    break
+  done
+  [ "$n" -ge 2 ] && pass || fail "$cc: dot's copies not found in the selected and its set's build ($n)"
   rm -rf "$work"
   [ "$cc" = gcc ] || return
   # --no-placement-pins: nothing pinned, and said so

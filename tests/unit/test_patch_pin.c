@@ -10,12 +10,18 @@
  * hot function candidates/pinsite.h located): dot_ints at 8 and main (in
  * main.c, a file with no candidate) at 40 get their lines and keep their
  * offsets too; the header says they are no candidate; a patch_pin_at
- * naming a cloned candidate or a file's hash that changed is refused. */
+ * naming a cloned candidate or a file's hash that changed is refused.
+ * test_copy_pins: with --dispatch cpuid, the copies of a cloned function
+ * pinned (struct patch_copy_pin: select keeps each copy at the offset it
+ * had where its gain was measured) get the attribute on their own line, and
+ * in the program built by gcc, clang 14 and clang 19 each copy starts at
+ * its offset. */
 #include "test_plan_helpers.h"
 
 #include <stdio.h>
 
 #include "patch/plan.h"
+#include "patch/pointer.h"
 #include "run/spawn.h"
 #include "targets/targets.h"
 
@@ -182,11 +188,88 @@ static void test_pin_stale(void **state)
     project_close(&p);
 }
 
+/* What the scan records of add_ints for --dispatch cpuid: its parameters'
+ * names (forwarded by the copies) and where its body ends. */
+static void add_ints_params(struct project *p)
+{
+    char *path = path_join(p->dir, "mixed.c");
+    size_t len;
+    char *text = read_file(path, &len);
+    assert_non_null(text);
+    const char *close = strstr(strstr(text, "void add_ints("), "\n}");
+    assert_non_null(close);
+    int end_line = 2;
+    for (const char *c = text; c < close; c++) end_line += *c == '\n';
+    free(text);
+    free(path);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(store_db(p->st),
+                                        "UPDATE functions SET notes = '[{\"kind\":\"params\",\"detail\":\"forwarded\","
+                                        "\"names\":[\"a\",\"b\",\"n\"],\"void\":true}]', end_line = ?, end_col = 2 "
+                                        "WHERE name = 'add_ints'",
+                                        -1, &q, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int(q, 1, end_line);
+    assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+    sqlite3_finalize(q);
+}
+
+static void test_copy_pins(void **state)
+{
+    (void)state;
+    struct project p;
+    project_open_fixture(&p, "select-mixed", FILES, sizeof FILES / sizeof *FILES);
+    add_candidate(&p, "mixed.c", "add_ints", "void add_ints(");
+    add_candidate(&p, "other.c", "square_ints", "void square_ints(");
+    add_ints_params(&p);
+    struct patch_assignments a = {0};
+    struct strvec avx2 = STRVEC_INIT;
+    assert_int_equal(targets_parse("avx2", &avx2), 0);
+    patch_assign(&a, "add_ints", &avx2);
+    patch_copy_pin_in(&a, "add_ints", "mixed.c", "avx2", 48);
+    patch_copy_pin_in(&a, "add_ints", "mixed.c", "default", 64);    /* mod 64: 0 */
+    patch_copy_pin_in(&a, "square_ints", "other.c", "avx2", 16);   /* not cloned: nothing */
+    struct patch_plan plan;
+    assert_int_equal(patch_plan_build_assigned_dispatch(p.st, &a, PATCH_DISPATCH_CPUID, &plan), 0);
+    assert_int_equal(plan.nfunctions, 1);
+    assert_int_equal(plan.nfiles, 1);   /* other.c: its pin names no clone */
+    const char *mixed = file_of(&plan, "mixed.c");
+    if (getenv("TEST_PATCH_SHOW")) fprintf(stderr, "%s\n%s", plan.text, mixed);
+    assert_non_null(strstr(mixed, "\n__attribute__((__aligned__(64), __patchable_function_entry__(48, 48))) "
+                                  "static FMVGEN_CPU_T_AVX2 void fmvgen_cp_add_ints_avx2("));
+    assert_non_null(strstr(mixed, "\n__attribute__((__aligned__(64))) static FMVGEN_CPU_T_DEFAULT void "
+                                  "fmvgen_cp_add_ints_default("));
+
+    char *path = path_join(p.dir, "mixed.c");
+    assert_int_equal(write_file_atomic(path, mixed, strlen(mixed)), 0);
+    free(path);
+    const char *compilers[] = {"gcc", "clang-14", "clang-19"};
+    for (size_t c = 0; c < sizeof compilers / sizeof *compilers; c++) {
+        if (!have_command(compilers[c])) {
+            fprintf(stderr, "SKIP: %s is not installed\n", compilers[c]);
+            continue;
+        }
+        char *argv[] = {(char *)compilers[c], "-O2", "-o", "prog", "mixed.c", "other.c", "main.c", NULL};
+        if (run_in(p.dir, argv, NULL) != 0) fail_msg("%s does not build the pinned copies", compilers[c]);
+        char *run[] = {"./prog", NULL};
+        assert_int_equal(run_in(p.dir, run, NULL), 0);
+        long long cp = address_of(p.dir, "prog", "fmvgen_cp_add_ints_avx2"),
+                  cd = address_of(p.dir, "prog", "fmvgen_cp_add_ints_default");
+        assert_true(cp > 0 && cd > 0);
+        if (cp % 64 != 48 || cd % 64 != 0)
+            fail_msg("%s: fmvgen_cp_add_ints_avx2 at 0x%llx, fmvgen_cp_add_ints_default at 0x%llx", compilers[c], cp, cd);
+    }
+    patch_plan_free(&plan);
+    patch_assignments_free(&a);
+    sv_free(&avx2);
+    project_close(&p);
+}
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pins),
         cmocka_unit_test(test_pin_stale),
+        cmocka_unit_test(test_copy_pins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,22 @@ static int have_command(const char *name)
 }
 
 /* patch_pin_at for name, whose definition starts with first_line in file. */
+/* Builds prog from mixed.c, other.c and main.c in dir with compiler cc
+ * and runs it (both must succeed; what: what the build holds, for the
+ * failure); 0 when cc is not installed (said on stderr), else 1. */
+static int build_and_run(const char *dir, const char *cc, const char *what)
+{
+    if (!have_command(cc)) {
+        fprintf(stderr, "SKIP: %s is not installed\n", cc);
+        return 0;
+    }
+    char *argv[] = {(char *)cc, "-O2", "-o", "prog", "mixed.c", "other.c", "main.c", NULL};
+    if (run_in(dir, argv, NULL) != 0) fail_msg("%s does not build the pinned %s", cc, what);
+    char *run[] = {"./prog", NULL};
+    assert_int_equal(run_in(dir, run, NULL), 0);
+    return 1;
+}
+
 static void pin_at(struct project *p, struct patch_assignments *a, const char *file, const char *name,
                    const char *first_line, const char *note, unsigned k, const char *hash_override)
 {
@@ -146,14 +162,7 @@ static void test_pins(void **state)
     }
     const char *compilers[] = {"gcc", "clang-14", "clang-19"};
     for (size_t c = 0; c < sizeof compilers / sizeof *compilers; c++) {
-        if (!have_command(compilers[c])) {
-            fprintf(stderr, "SKIP: %s is not installed\n", compilers[c]);
-            continue;
-        }
-        char *argv[] = {(char *)compilers[c], "-O2", "-o", "prog", "mixed.c", "other.c", "main.c", NULL};
-        if (run_in(p.dir, argv, NULL) != 0) fail_msg("%s does not build the pinned files", compilers[c]);
-        char *run[] = {"./prog", NULL};
-        assert_int_equal(run_in(p.dir, run, NULL), 0);
+        if (!build_and_run(p.dir, compilers[c], "files")) continue;
         long long ta = address_of(p.dir, "prog", "triple_all"), sq = address_of(p.dir, "prog", "square_ints");
         long long dt = address_of(p.dir, "prog", "dot_ints"), mn = address_of(p.dir, "prog", "main");
         assert_true(ta > 0 && sq > 0 && dt > 0 && mn > 0);
@@ -245,14 +254,7 @@ static void test_copy_pins(void **state)
     free(path);
     const char *compilers[] = {"gcc", "clang-14", "clang-19"};
     for (size_t c = 0; c < sizeof compilers / sizeof *compilers; c++) {
-        if (!have_command(compilers[c])) {
-            fprintf(stderr, "SKIP: %s is not installed\n", compilers[c]);
-            continue;
-        }
-        char *argv[] = {(char *)compilers[c], "-O2", "-o", "prog", "mixed.c", "other.c", "main.c", NULL};
-        if (run_in(p.dir, argv, NULL) != 0) fail_msg("%s does not build the pinned copies", compilers[c]);
-        char *run[] = {"./prog", NULL};
-        assert_int_equal(run_in(p.dir, run, NULL), 0);
+        if (!build_and_run(p.dir, compilers[c], "copies")) continue;
         long long cp = address_of(p.dir, "prog", "fmvgen_cp_add_ints_avx2"),
                   cd = address_of(p.dir, "prog", "fmvgen_cp_add_ints_default");
         assert_true(cp > 0 && cd > 0);

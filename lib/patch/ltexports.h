@@ -9,9 +9,8 @@
  * that makes every symbol not in that list local. An IFUNC symbol
  * (target_clones' dispatcher; --dispatch cpuid's IFUNC) has nm type 'i',
  * which the filter drops: the patched library hides the function, and
- * every program linking it fails with "undefined reference". Measured on
- * WavPack 5.9 (libwavpack, -export-symbols-regex '^Wavpack.*$') with
- * gcc 12, clang 14 and clang 19. A list given as -export-symbols FILE is
+ * every program linking it fails with "undefined reference" (with gcc,
+ * clang 14 and clang 19 alike: docs/DESIGN.md). A list given as -export-symbols FILE is
  * used as written (no .exp is made) and keeps IFUNC names.
  *
  * patch_libtool_exports collects the names of every such list under dir

@@ -173,10 +173,8 @@ struct patch_pin {
 };
 /* One copy of a cloned function (--dispatch cpuid: fmvgen_cp_<name>_<slug>)
  * kept at the offset mod 64 it had where its gain was measured: fmvgen
- * select's all-candidates build. The same clone's loop one 32-byte step
- * further along a 64-byte line can lose the whole gain (measured on an AMD
- * EPYC: PolyBench floyd-warshall's avx2 copy, 1.22 s at the measured offset,
- * 1.57 s, the baseline's time, 32 bytes further). */
+ * select's all-candidates build: the same clone's loop further along a
+ * 64-byte line can lose the whole gain (docs/DESIGN.md, "Copy pins"). */
 struct patch_copy_pin {
     char *name, *rel, *slug;
     unsigned offset;                /* 0..63 */

@@ -68,7 +68,13 @@ static void print_candidates(const struct report *r)
         if (strcmp(f->status, "candidate")) continue;
         printf("  %s:%d  %s%s", f->file, f->line, f->display_name,
                f->only_at_target ? "  [vectorizes only at the target ISA]" : "");
-        if (candidate_kind_name(f->kind)) printf("  (%s, score %d)", candidate_kind_name(f->kind), f->score);
+        /* the score is the ISA comparison's: an isa candidate's always; a
+         * vectorized one's when its own code gains beyond its loops (a
+         * kernel compiled only inlined into main has no code to score) */
+        if (candidate_kind_name(f->kind) && (f->kind == KIND_ISA || f->score > 0))
+            printf("  (%s, score %d)", candidate_kind_name(f->kind), f->score);
+        else if (candidate_kind_name(f->kind))
+            printf("  (%s)", candidate_kind_name(f->kind));
         putchar('\n');
         print_compiles(f);
         if (f->evidence) printf("      isa: %s\n", f->evidence);

@@ -7,7 +7,8 @@
 # shared_kernel, inlined into main and the variadic checksum_all, is one
 # candidate whose note names both; axpy_inline (declared inline) stays
 # excluded; kernel_late, defined below main, is also redeclared above it;
-# row_op, kernel_rows' own helper, is no candidate but FMVGEN_CLONES_INLINE.
+# row_op, kernel_rows' own helper, is no candidate but FMVGEN_CLONES_INLINE;
+# list shows no ISA score for a kernel with no code of its own to score.
 # For gcc, clang-14 and clang-19 (when installed): the candidates,
 # the notes, the patch builds with -Werror, applies with git apply and
 # patch -p1, and prints the unpatched output natively and under qemu -cpu
@@ -47,6 +48,14 @@ for cc in gcc clang-14 clang-19; do
   expect_match "$cc: shared_kernel inlined into two excluded functions: one note" "$(note shared_kernel)" \
     '^checksum_all\+main: .*inlined into checksum_all \(excluded: variadic\) and main \(excluded: main\)'
   expect_match "$cc: list shows the note" "$("$FMVGEN" list --candidates)" 'note: inlined-into: its loops'
+  # the ISA score shows only where there is one: a kernel whose code was
+  # compiled only inlined into main has none ("score 0" read as "no gain")
+  ks=$(printf '%s' "$json" | jq -r '.functions[] | select(.name == "kernel_axpy") | .score')
+  if [ "$ks" = 0 ]; then
+    expect_match "$cc: list: kernel_axpy's kind, no score" "$("$FMVGEN" list --candidates)" ' kernel_axpy  \(vectorized\)$'
+  else
+    expect_match "$cc: list: kernel_axpy's kind and score" "$("$FMVGEN" list --candidates)" " kernel_axpy  \\(vectorized, score $ks\\)\$"
+  fi
   expect_eq "$cc: kernel_late, defined below main, is redeclared above it" \
     "$(printf '%s' "$json" | jq -r '[.functions[] | select(.name == "kernel_late") | .notes[]? |
       select(.kind == "redeclared") | "\(.insert_line): \(.text)"] | join(";")')" \

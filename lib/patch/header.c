@@ -181,6 +181,24 @@ char *patch_render_header(const struct patch_plan *p)
                     p->pinned[i].display_name, p->pinned[i].pin - 1, p->pinned[i].pin_note ? " (" : "",
                     p->pinned[i].pin_note ? p->pinned[i].pin_note : "", p->pinned[i].pin_note ? ")" : "");
     }
+    size_t ncopies = 0;
+    for (size_t i = 0; i < p->nfunctions; i++) ncopies += p->functions[i].copy_pins.n > 0;
+    if (ncopies) {
+        sb_addf(&sb, "\nCopies kept where they were measured (%zu function%s): each copy starts at the offset\n"
+                     "from a 64-byte boundary it had in the build where fmvgen select measured its gain:\n",
+                ncopies, ncopies == 1 ? "" : "s");
+        for (size_t i = 0; i < p->nfunctions; i++) {
+            const struct patch_function *f = &p->functions[i];
+            if (!f->copy_pins.n) continue;
+            sb_addf(&sb, "  %s:%d %s:", f->rel, f->line, f->display_name);
+            for (size_t k = 0; k < f->copy_pins.n; k++) {
+                const char *eq = strchr(f->copy_pins.v[k], '=');
+                if (!eq) continue;
+                sb_addf(&sb, "%s %.*s at %s", k ? "," : "", (int)(eq - f->copy_pins.v[k]), f->copy_pins.v[k], eq + 1);
+            }
+            sb_adds(&sb, " mod 64\n");
+        }
+    }
     if (p->already)
         sb_addf(&sb, "\nAlready patched, left alone: %zu function%s.\n", p->already, p->already == 1 ? "" : "s");
     if (p->skipped.n) {

@@ -248,6 +248,10 @@ static void test_copy_pins(void **state)
                                   "static FMVGEN_CPU_T_AVX2 void fmvgen_cp_add_ints_avx2("));
     assert_non_null(strstr(mixed, "\n__attribute__((__aligned__(64))) static FMVGEN_CPU_T_DEFAULT void "
                                   "fmvgen_cp_add_ints_default("));
+    /* the header lists them */
+    assert_non_null(strstr(plan.text, "Copies kept where they were measured (1 function):"));
+    assert_non_null(strstr(plan.text, " add_ints: avx2 at 48, default at 0 mod 64\n"));
+    assert_null(strstr(plan.text, "square_ints: avx2"));
 
     char *path = path_join(p.dir, "mixed.c");
     assert_int_equal(write_file_atomic(path, mixed, strlen(mixed)), 0);

@@ -859,24 +859,6 @@ static void test_plan_mixed_sets_text(void **state)
     project_close(&p);
 }
 
-/* Runs argv in cwd; 0 when it exits 0. Its stdout in *out when out. */
-static int run_in(const char *cwd, char *const argv[], char **out)
-{
-    struct run_opts o = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = 120};
-    struct run_result r;
-    int rc = run_argv(argv, &o, &r);
-    if (rc != 0 && r.err && *r.err) fprintf(stderr, "%s: %s", argv[0], r.err);
-    if (out) *out = xstrdup(r.out ? r.out : "");
-    run_result_free(&r);
-    return rc;
-}
-
-static int have_command(const char *name)
-{
-    char *argv[] = {"sh", "-c", "command -v \"$0\" >/dev/null", (char *)name, NULL};
-    return run_in(NULL, argv, NULL) == 0;
-}
-
 /* The program's nm output (symbols only, one per line). */
 static char *symbols_of(const char *dir, const char *prog)
 {

@@ -35,23 +35,6 @@ static char *file_of(const struct patch_plan *plan, const char *rel)
     return NULL;
 }
 
-static int run_in(const char *cwd, char *const argv[], char **out)
-{
-    struct run_opts o = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = 120};
-    struct run_result r;
-    int rc = run_argv(argv, &o, &r);
-    if (rc != 0 && r.err && *r.err) fprintf(stderr, "%s: %s", argv[0], r.err);
-    if (out) *out = xstrdup(r.out ? r.out : "");
-    run_result_free(&r);
-    return rc;
-}
-
-static int have_command(const char *name)
-{
-    char *argv[] = {"sh", "-c", "command -v \"$0\" >/dev/null", (char *)name, NULL};
-    return run_in(NULL, argv, NULL) == 0;
-}
-
 /* patch_pin_at for name, whose definition starts with first_line in file. */
 /* Builds prog from mixed.c, other.c and main.c in dir with compiler cc
  * and runs it (both must succeed; what: what the build holds, for the

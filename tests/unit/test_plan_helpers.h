@@ -1,7 +1,8 @@
-/* test_plan_helpers.h - shared by tests/unit/test_patch.c and
- * tests/unit/test_select.c: a fixture project copied into a temp dir with a
+/* test_plan_helpers.h - shared by the unit tests that build patch plans
+ * (test_patch*.c, test_select*.c): a fixture project copied into a temp dir with a
  * store filled by hand (its root, one compile, candidate rows located by the
  * text of their first line), so patch plans can be built without a scan.
+ * Also run_in/have_command, to build and run what a plan wrote.
  * Static functions: each test program includes it once. */
 #ifndef TEST_PLAN_HELPERS_H
 #define TEST_PLAN_HELPERS_H
@@ -14,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
+#include "run/spawn.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -22,6 +26,26 @@ struct project {
     struct store *st;
     int64_t compile_id;
 };
+
+/* Runs argv in cwd (NULL: the current dir); 0 when it exits 0, its stderr
+ * printed when it fails. Its stdout in *out (caller frees) when out. */
+static inline int run_in(const char *cwd, char *const argv[], char **out)
+{
+    struct run_opts o = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = 120};
+    struct run_result r;
+    int rc = run_argv(argv, &o, &r);
+    if (rc != 0 && r.err && *r.err) fprintf(stderr, "%s: %s", argv[0], r.err);
+    if (out) *out = xstrdup(r.out ? r.out : "");
+    run_result_free(&r);
+    return rc;
+}
+
+/* 1 when name is a command on PATH. */
+static inline int have_command(const char *name)
+{
+    char *argv[] = {"sh", "-c", "command -v \"$0\" >/dev/null", (char *)name, NULL};
+    return run_in(NULL, argv, NULL) == 0;
+}
 
 /* A temp copy of FIXTURES_DIR/fixture's files, with a store whose root it
  * is and one compile (of its first .c file, by gcc 12). */

@@ -14,7 +14,9 @@
  *     (bytes_added: with the alignment padding after each - fmvgen's
  *     copies, resolvers and trampolines too, elf/fmvpadding.h - and the PLT
  *     entries their resolvers fill that the baseline did not have, for
- *     compiler-made resolvers, select/codecost.h), plus the fixed parts: for
+ *     compiler-made resolvers, and the change of their default copies
+ *     against the code they replace, select/codecost.h), plus the fixed
+ *     parts: for
  *     each linked file that holds a selected function's clones reached
  *     through a compiler-made resolver (IFUNC target_clones, an IFUNC
  *     fallback of --dispatch cpuid, pointer), the CPU-detection code the

@@ -255,7 +255,18 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
     struct strvec files = STRVEC_INIT;
     struct elf_file *efs = NULL;
     open_linked(s->builds[0].dir, &files, &efs);
-    for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++) {
+    /* the candidates hottest first: the budget's room goes to them first */
+    size_t nf = r->n_functions < r->decision.n_functions ? r->n_functions : r->decision.n_functions;
+    size_t *order = xcalloc(nf + 1, sizeof *order);
+    for (size_t i = 0; i < nf; i++) order[i] = i;
+    for (size_t i = 1; i < nf; i++)   /* insertion sort, stable: share descending */
+        for (size_t j = i; j > 0 && r->decision.functions[order[j]].share > r->decision.functions[order[j - 1]].share; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (size_t i = 0; i < nf; i++) {
+        size_t f = order[i];
         const struct select_function *fn = &r->functions[f];
         const struct patch_function *pf = &s->candidates.functions[f];
         if (fn->in_patch || r->decision.functions[f].share < s->o->min_share || select_name_count(r, f) > 1) continue;
@@ -268,6 +279,7 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
         patch_pin_in(a, pf->name, pf->rel, (unsigned)k);
         sv_pushf(&pl->pinned, "%s@%d", fn->display_name, k);
     }
+    free(order);
     if (s->placement) pin_others(s, a, efs, files.n, &room);
     close_linked(&files, efs);
     note_pins(r);

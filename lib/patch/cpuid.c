@@ -54,31 +54,39 @@ static int used(const struct patch_target_set *sets, size_t n, const struct cpu_
 
 /* ---- the preamble ---- */
 
-/* fmvgen_cpu_levels: CPUID leaves 1, 7.0, 0x80000001 and XCR0, as GCC's
+/* fmvgen_cpu_levels: CPUID leaves 0, 7.0, 0x80000001, 1 and XCR0, as GCC's
  * and glibc's x86-64-vN levels define them; the answer kept after the
- * first call. Branch-free tests (0/1 values and'ed): smaller code. C89 (no
- * long long, declarations first). */
+ * first call. Small code, as it is a fixed part of every selection's code
+ * growth (select/budget.h): cold (GCC then optimizes it for size, in
+ * .text.unlikely; clang's code is as small either way), the bits of EBX.7,
+ * ECX.80000001 (<< 9) and XCR0 (<< 18) gathered in one word (no two
+ * overlap) so that each level is two mask tests on missing bits (~), and
+ * known holds the answer + 1 (0: not asked yet). C89 (no long long,
+ * declarations first). */
 static const char *const LEVELS_LINES[] = {
     "/* bit 0: x86-64-v2, bit 1: x86-64-v3, bit 2: x86-64-v4 (CPUID and XCR0) */",
-    "static __attribute__((unused, noinline)) unsigned fmvgen_cpu_levels(void)",
+    "static __attribute__((unused, noinline, cold)) unsigned fmvgen_cpu_levels(void)",
     "{",
     "    static unsigned known;",
-    "    unsigned a, b, c, d, max, c1, b7 = 0, c81, xcr0 = 0, lv;",
-    "    const unsigned v2c = 0x982201u; /* ECX.1: sse3 ssse3 cx16 sse4.1 sse4.2 popcnt */",
-    "    const unsigned v3c = 0x3cd83201u; /* + fma movbe xsave osxsave avx f16c */",
-    "    const unsigned v3b = 0x128u; /* EBX.7: bmi1 avx2 bmi2 */",
-    "    const unsigned v4b = 0xd0030000u; /* EBX.7: avx512f dq cd bw vl */",
-    "    if (known) return known & 7u;",
-    "    __asm__(\"cpuid\" : \"=a\"(max), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0), \"c\"(0));",
+    "    unsigned a, b, c, d, c1, e = 0, lv = 0;",
+    "    if (known) return known - 1;",
+    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0), \"c\"(0));",
+    "    if (a >= 7) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(e), \"=c\"(c), \"=d\"(d) : \"a\"(7), \"c\"(0));",
+    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0x80000001u), \"c\"(0));",
+    "    /* e: EBX.7 (bmi1 avx2 bmi2, avx512f dq cd bw vl), ECX.80000001 (lahf lzcnt) << 9, XCR0 << 18 */",
+    "    e = (e & 0xd0030128u) | (c & 0x21u) << 9;",
     "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c1), \"=d\"(d) : \"a\"(1), \"c\"(0));",
-    "    if (max >= 7) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b7), \"=c\"(c), \"=d\"(d) : \"a\"(7), \"c\"(0));",
-    "    /* every x86-64 CPU has leaf 0x80000001 (its long-mode bit) */",
-    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c81), \"=d\"(d) : \"a\"(0x80000001u), \"c\"(0));",
-    "    if (c1 & (1u << 27)) __asm__(\".byte 0x0f, 0x01, 0xd0\" : \"=a\"(xcr0), \"=d\"(d) : \"c\"(0)); /* xgetbv */",
-    "    lv = ((c1 & v2c) == v2c) & c81; /* v2: + lahf */",
-    "    lv |= (lv & ((c1 & v3c) == v3c) & ((b7 & v3b) == v3b) & (c81 >> 5) & ((xcr0 & 6u) == 6u)) << 1; /* v3: + lzcnt */",
-    "    lv |= ((lv >> 1) & ((b7 & v4b) == v4b) & ((xcr0 & 0xe6u) == 0xe6u)) << 2;",
-    "    known = lv | 8u;",
+    "    if (c1 & (1u << 27)) { /* xgetbv */",
+    "        __asm__(\".byte 0x0f, 0x01, 0xd0\" : \"=a\"(a), \"=d\"(d) : \"c\"(0));",
+    "        e |= (a & 0xe6u) << 18;",
+    "    }",
+    "    /* ECX.1: sse3 ssse3 cx16 sse4.1 sse4.2 popcnt; + fma movbe xsave osxsave avx f16c (missing bits: ~) */",
+    "    c1 = ~c1, e = ~e;",
+    "    if (!(c1 & 0x982201u) && !(e & 0x200u)) {",
+    "        lv = 1;",
+    "        if (!(c1 & 0x3cd83201u) && !(e & 0x184328u)) lv = e & 0xd39b4328u ? 3 : 7;",
+    "    }",
+    "    known = lv + 1;",
     "    return lv;",
     "}",
     NULL,

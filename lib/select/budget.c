@@ -444,6 +444,20 @@ char *budget_sentence(const struct select_report *r)
     return sb_detach(&sb);
 }
 
+double budget_pin_room(const struct select_budget *b)
+{
+    if (!b->applied || b->limit < 0) return 1e300;
+    double room = b->limit - b->after;
+    return room > 0 ? room : 0;
+}
+
+int budget_take_pin(double *room, unsigned k)
+{
+    if (BUDGET_PIN_BYTES(k) > *room) return 0;
+    *room -= BUDGET_PIN_BYTES(k);
+    return 1;
+}
+
 void budget_check_measured(struct select_report *r)
 {
     const struct select_budget *b = &r->budget;

@@ -14,7 +14,9 @@
  *     (bytes_added: with the alignment padding after each - fmvgen's
  *     copies, resolvers and trampolines too, elf/fmvpadding.h - and the PLT
  *     entries their resolvers fill that the baseline did not have, for
- *     compiler-made resolvers, select/codecost.h), plus the fixed parts: for
+ *     compiler-made resolvers, and the change of their default copies
+ *     against the code they replace, select/codecost.h), plus the fixed
+ *     parts: for
  *     each linked file that holds a selected function's clones reached
  *     through a compiler-made resolver (IFUNC target_clones, an IFUNC
  *     fallback of --dispatch cpuid, pointer), the CPU-detection code the
@@ -133,6 +135,19 @@ char *budget_sentence(const struct select_report *r);
  * clones' and callers' changes). 0 when the selected
  * build or the baseline was not measured, else 1. */
 int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_t *cpu_detect, int64_t *rest);
+
+/* Placement pins (select/placement_pins.c, patch/pin.c) add alignment
+ * padding the all-candidates builds never had: a pin at offset K mod 64
+ * costs at most BUDGET_PIN_BYTES(K) (the padding up to a 64-byte boundary
+ * and K no-op bytes). They are kept within what the budget leaves after
+ * the fit: budget_pin_room is that room in bytes (limit less the predicted
+ * growth, never below 0; a huge value when no budget was applied), and
+ * budget_take_pin takes a pin at offset k from *room when its worst case
+ * fits (returns 1), else leaves *room as it is (returns 0). The caller
+ * asks in priority order: the selected copies' pins first. */
+#define BUDGET_PIN_BYTES(k) (63.0 + (double)(k))
+double budget_pin_room(const struct select_budget *b);
+int budget_take_pin(double *room, unsigned k);
 
 /* After the selected build was measured: its real growth above the limit
  * is said in a note (the prediction was wrong). */

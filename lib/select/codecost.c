@@ -1,10 +1,12 @@
 /* codecost.c - see codecost.h. */
 #include "select/codecost.h"
 
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "elf/codesize.h"
+#include "elf/elffile.h"
 #include "elf/pltslots.h"
 #include "select/attribution.h"
 
@@ -96,6 +98,49 @@ static int64_t added_bytes(const struct code_size *cs, const char *dir, const ch
     return total;
 }
 
+/* The baseline's linked files, opened (a file that cannot be read: its
+ * elf NULL). */
+struct base_elves {
+    struct elf_file *efs;
+    size_t n;
+};
+
+/* The bytes the function named name had in the baseline: its function
+ * symbols of that name, each address once per file; -1 when it has none
+ * (a static function the compiler renamed, or inlined everywhere). */
+static int64_t original_bytes(const struct base_elves *b, const char *name)
+{
+    int64_t sum = -1;
+    for (size_t f = 0; b && f < b->n; f++) {
+        if (!b->efs[f].elf) continue;
+        const struct elf_sym *first;
+        size_t n = elf_file_syms_named(&b->efs[f], name, &first);
+        for (size_t i = 0; i < n; i++) {
+            int dup = 0;
+            for (size_t j = 0; j < i && !dup; j++) dup = first[j].value == first[i].value;
+            if (dup || first[i].type != STT_FUNC) continue;
+            sum = (sum < 0 ? 0 : sum) + (int64_t)first[i].size;
+        }
+    }
+    return sum;
+}
+
+/* How much the default copies of function name in cs differ from the code
+ * it had in the baseline (the default copy replaces it: target_clones'
+ * NAME.default, cpuid's fmvgen_cp_NAME_default); 0 when either is not
+ * known. */
+static int64_t default_change(const struct code_size *cs, const char *name, const struct base_elves *b)
+{
+    int64_t def = 0;
+    for (size_t i = 0; i < cs->n_functions; i++) {
+        char *bn = attribution_base_name(cs->functions[i].name);
+        if (!strcmp(bn, name)) def += (int64_t)cs->functions[i].default_bytes;
+        free(bn);
+    }
+    int64_t orig = def > 0 ? original_bytes(b, name) : -1;
+    return orig > 0 ? def - orig : 0;
+}
+
 /* What every multiversioned function of cs adds beyond its clones' and
  * resolvers' symbols: padding and new PLT entries. */
 static int64_t extra_bytes(const struct code_size *cs, const char *dir, const struct code_size *base,
@@ -160,7 +205,7 @@ static void clone_files(const struct code_size *cs, const char *dir, const char 
 }
 
 static void fill_functions(struct select_report *r, size_t index, const struct code_size *cs, const char *dir,
-                           const struct code_size *base, const char *base_dir)
+                           const struct code_size *base, const char *base_dir, const struct base_elves *elves)
 {
     for (size_t f = 0; f < r->n_functions; f++) {
         struct select_function *fn = &r->functions[f];
@@ -170,6 +215,13 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
         }
         if (!fn->clone_files) fn->clone_files = xcalloc(r->n_variants + 1, sizeof *fn->clone_files);
         fn->bytes_added[index] = added_bytes(cs, dir, fn->name, base, base_dir);
+        if (fn->bytes_added[index] >= 0 && index > 0) {
+            /* at least nothing: -1 means unknown, and dropping a function
+             * whose default copy shrank more than its clones add saves
+             * nothing */
+            fn->bytes_added[index] += default_change(cs, fn->name, elves);
+            if (fn->bytes_added[index] < 0) fn->bytes_added[index] = 0;
+        }
         struct select_clone_files *cf = &fn->clone_files[index];   /* measured anew each time */
         for (size_t i = 0; i < cf->n; i++) {
             free(cf->files[i].path);
@@ -187,10 +239,19 @@ void select_measure_code(struct select_report *r, const struct select_build_dirs
     memset(&base, 0, sizeof base);
     const char *base_dir = r->n_variants && dirs->variants ? dirs->variants[0] : NULL;
     int have_base = 0;
+    struct strvec base_files = STRVEC_INIT;
+    struct base_elves elves = {NULL, 0};
+    if (base_dir) {
+        elf_find_linked(base_dir, &base_files);
+        elves.n = base_files.n;
+        elves.efs = xcalloc(elves.n + 1, sizeof *elves.efs);
+        for (size_t i = 0; i < elves.n; i++)
+            if (elf_file_open(base_files.v[i], &elves.efs[i]) != 0) memset(&elves.efs[i], 0, sizeof elves.efs[i]);
+    }
     for (size_t v = 0; v < r->n_variants; v++) {
         const char *dir = dirs->variants ? dirs->variants[v] : NULL;
         if (measure(r, r->variants[v].name, dir, &r->variants[v].code, &cs) == 0) {
-            fill_functions(r, v, &cs, dir, have_base ? &base : NULL, base_dir);
+            fill_functions(r, v, &cs, dir, have_base ? &base : NULL, base_dir, &elves);
             r->variants[v].code.extra_bytes = extra_bytes(&cs, dir, have_base ? &base : NULL, base_dir);
         }
         if (v == 0 && r->variants[0].code.measured) {
@@ -200,11 +261,15 @@ void select_measure_code(struct select_report *r, const struct select_build_dirs
             code_size_free(&cs);
     }
     if (measure(r, "selected", dirs->selected, &r->selected_code, &cs) == 0) {
-        fill_functions(r, r->n_variants, &cs, dirs->selected, have_base ? &base : NULL, base_dir);
+        fill_functions(r, r->n_variants, &cs, dirs->selected, have_base ? &base : NULL, base_dir, &elves);
         r->selected_code.extra_bytes = extra_bytes(&cs, dirs->selected, have_base ? &base : NULL, base_dir);
     }
     code_size_free(&cs);
     code_size_free(&base);
+    for (size_t i = 0; i < elves.n; i++)
+        if (elves.efs[i].elf) elf_file_close(&elves.efs[i]);
+    free(elves.efs);
+    sv_free(&base_files);
 
     struct select_march *refs[2] = {&r->march, &r->march_nofma};
     const char *ref_dirs[2] = {dirs->march, dirs->march_nofma};

@@ -5,7 +5,11 @@
  * its clones' and resolvers' symbols, the alignment padding after each, and
  * the PLT entries that reach it (elf/codesize.h) less the JUMP_SLOT
  * entries the baseline's same file had for it already (an exported
- * function the library called through its PLT before it was cloned).
+ * function the library called through its PLT before it was cloned), plus
+ * how much its default copies (target_clones' NAME.default, cpuid's
+ * fmvgen_cp_NAME_default) differ from the function symbols of its name in
+ * the baseline's linked files, which they replace (nothing where the
+ * baseline has no symbol of that name); never below 0.
  * A candidate is matched to the multiversioned functions of the files by
  * its symbol with clone suffixes folded (select/attribution.h), so a static
  * function in two programs counts in both.

@@ -5,7 +5,10 @@
  * baseline's profiled runs wherever candidates/pinsite.h finds a definition
  * a pin may go on; and, with --dispatch cpuid, each selected function's
  * copies at the offsets they had in the all-candidates build that measured
- * their gain. */
+ * their gain. Pins are kept within the code-growth budget's room
+ * (select/budget.h: budget_take_pin, each at its worst case), the copies'
+ * first, then the candidates', then the others', hottest first; those with
+ * no room are listed (unpinned, or a note for copies). */
 #include "select/session_phases.h"
 
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 #include "elf/elffile.h"
 #include "elf/fmvnames.h"
 #include "select/attribution.h"
+#include "select/budget.h"
 #include "select/placement.h"
 #include "store/reasons.h"
 
@@ -59,11 +63,11 @@ static void close_linked(struct strvec *files, struct elf_file *efs)
  * of its set, where its gain was measured: the selected build lays the
  * file out otherwise, and a clone's loop moved along a 64-byte line can
  * lose the gain (plan.h, struct patch_copy_pin). */
-static void pin_copies(struct select_session *s, struct patch_assignments *a)
+static void pin_copies(struct select_session *s, struct patch_assignments *a, double *room)
 {
     static const char *const slugs[] = {"x86_64_v4", "x86_64_v3", "avx2", "x86_64_v2", "default"};
     struct select_report *r = &s->rep;
-    struct strbuf sb = STRBUF_INIT;
+    struct strbuf sb = STRBUF_INIT, nofit = STRBUF_INIT;
     size_t npinned = 0;
     for (size_t v = 1; v < r->n_variants; v++) {
         struct strvec files = STRVEC_INIT;
@@ -81,6 +85,10 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a)
                 int off = baseline_offset(efs, files.n, sym);
                 free(sym);
                 if (off < 0) continue;
+                if (!budget_take_pin(room, (unsigned)off)) {
+                    sb_addf(&nofit, "%s%s %s %d", nofit.len ? ", " : "", fn->display_name, slugs[k], off);
+                    continue;
+                }
                 patch_copy_pin_in(a, pf->name, pf->rel, slugs[k], (unsigned)off);
                 sb_addf(&one, "%s%s %d", one.len ? ", " : "", slugs[k], off);
             }
@@ -97,7 +105,19 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a)
                             "had in the build their gain was measured in (mod 64), so that the selected build's other "
                             "layout does not move their loops: %s",
                  npinned, npinned == 1 ? "" : "s", sb_str(&sb));
+    if (nofit.len)
+        sv_pushf(&r->notes, "copies not kept at the offset mod 64 they were measured at, for the code-growth budget "
+                            "(a pin adds up to 63 + K bytes of padding, and the budget's room after the selection "
+                            "had no more): %s", sb_str(&nofit));
     sb_free(&sb);
+    sb_free(&nofit);
+}
+
+/* The line for a pin the budget has no room for. */
+static void no_room(struct select_placement *pl, const char *name, int k)
+{
+    sv_pushf(&pl->unpinned, "%s: no room in the code-growth budget for its pin (up to %.0f bytes of padding at %d mod 64)",
+             name, BUDGET_PIN_BYTES(k), k);
 }
 
 /* A name the source can define: letters, digits, '_' (no compiler-made
@@ -132,7 +152,8 @@ static int skip_for_pin(const char *symbol, void *ctx)
 
 /* The hot functions that are no candidate: pinned where a definition is
  * found that a pin may go on, else listed in pl->unpinned. */
-static void pin_others(struct select_session *s, struct patch_assignments *a, struct elf_file *efs, size_t nfiles)
+static void pin_others(struct select_session *s, struct patch_assignments *a, struct elf_file *efs, size_t nfiles,
+                       double *room)
 {
     struct select_placement *pl = &s->rep.placement;
     size_t nh = 0;
@@ -170,6 +191,8 @@ static void pin_others(struct select_session *s, struct patch_assignments *a, st
         if (!site->why_not && !rel) site->why_not = xasprintf("defined outside the project root (%s)", site->file);
         if (site->why_not) {
             sv_pushf(&pl->unpinned, "%s: %s", site->symbol, site->why_not);
+        } else if (!budget_take_pin(room, (unsigned)offset[i])) {
+            no_room(pl, site->display_name ? site->display_name : site->symbol, offset[i]);
         } else {
             const char *reason = reason_name(site->reason);
             char *note = reason ? xasprintf("not a candidate: excluded as %s", reason) : xstrdup("not a candidate");
@@ -227,20 +250,37 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
         return;
     }
     if (!a->n) return;
-    pin_copies(s, a);
+    double room = budget_pin_room(&r->budget);
+    pin_copies(s, a, &room);
     struct strvec files = STRVEC_INIT;
     struct elf_file *efs = NULL;
     open_linked(s->builds[0].dir, &files, &efs);
-    for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++) {
+    /* the candidates hottest first: the budget's room goes to them first */
+    size_t nf = r->n_functions < r->decision.n_functions ? r->n_functions : r->decision.n_functions;
+    size_t *order = xcalloc(nf + 1, sizeof *order);
+    for (size_t i = 0; i < nf; i++) order[i] = i;
+    for (size_t i = 1; i < nf; i++)   /* insertion sort, stable: share descending */
+        for (size_t j = i; j > 0 && r->decision.functions[order[j]].share > r->decision.functions[order[j - 1]].share; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (size_t i = 0; i < nf; i++) {
+        size_t f = order[i];
         const struct select_function *fn = &r->functions[f];
         const struct patch_function *pf = &s->candidates.functions[f];
         if (fn->in_patch || r->decision.functions[f].share < s->o->min_share || select_name_count(r, f) > 1) continue;
         int k = baseline_offset(efs, files.n, pf->name);
         if (k < 0) continue;
+        if (!budget_take_pin(&room, (unsigned)k)) {
+            no_room(pl, fn->display_name, k);
+            continue;
+        }
         patch_pin_in(a, pf->name, pf->rel, (unsigned)k);
         sv_pushf(&pl->pinned, "%s@%d", fn->display_name, k);
     }
-    if (s->placement) pin_others(s, a, efs, files.n);
+    free(order);
+    if (s->placement) pin_others(s, a, efs, files.n, &room);
     close_linked(&files, efs);
     note_pins(r);
 }

@@ -213,7 +213,7 @@ static void test_targets_and_preamble(void **state)
     assert_non_null(strstr(pre, "tcall \" \"%c0\" \"\\n"));
     assert_null(strstr(pre, "FMVGEN_PTR_RESOLVER_"));
     assert_null(strstr(pre, "FMVGEN_PTR_HIDE_"));
-    assert_non_null(strstr(pre, "static __attribute__((unused, noinline)) unsigned fmvgen_cpu_levels(void)\r\n"));
+    assert_non_null(strstr(pre, "static __attribute__((unused, noinline, cold)) unsigned fmvgen_cpu_levels(void)\r\n"));
     /* IFUNC where glibc is, told by an include where no C library header came
      * before; static functions' only where it is not clang */
     assert_non_null(strstr(pre, "#   if !defined(__GLIBC__) && !defined(_FEATURES_H)\r\n#    include <limits.h>\r\n#   endif\r\n"

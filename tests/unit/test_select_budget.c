@@ -10,7 +10,8 @@
  * function's reason, note and the report's note naming it; a function the
  * confirmation selected ranked by its fresh runs' gain, not the first's; a
  * function dropped at its set kept with a cheaper set it also qualified for,
- * or dropped with it, the note saying which. */
+ * or dropped with it, the note saying which; placement pins only within the
+ * room the fit leaves, each at its worst case (63 + K bytes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -612,6 +613,39 @@ static void test_apply_cheaper_set(void **state)
     free_three_arms(&r);
 }
 
+
+/* speexdsp's case (o2-table-speexdsp-20261205.txt): the fit left 29 bytes
+ * (limit 5709, predicted 5680) and the selected build's pins then added
+ * 640 bytes: pins take only the room left, each at 63 + K bytes. */
+static void test_pins_within_room(void **state)
+{
+    (void)state;
+    struct select_budget b;
+    memset(&b, 0, sizeof b);
+    assert_true(budget_pin_room(&b) > 1e12);   /* no budget applied: no limit on pins */
+    double unlimited = budget_pin_room(&b);
+    for (unsigned k = 0; k < 100; k++) assert_int_equal(budget_take_pin(&unlimited, k % 64), 1);
+    b.applied = 1;
+    b.limit = 5709;
+    b.after = 5680;
+    double room = budget_pin_room(&b);
+    assert_true(room == 29);
+    assert_int_equal(budget_take_pin(&room, 0), 0);   /* 63 bytes at most: no room */
+    assert_true(room == 29);
+    b.after = 5500;                                   /* 209 bytes left */
+    room = budget_pin_room(&b);
+    assert_int_equal(budget_take_pin(&room, 16), 1);  /* 79: 130 left */
+    assert_true(room == 130);
+    assert_int_equal(budget_take_pin(&room, 63), 1);  /* 126: 4 left */
+    assert_true(room == 4);
+    assert_int_equal(budget_take_pin(&room, 0), 0);   /* 63 > 4 */
+    assert_true(room == 4);
+    b.after = 6000;                                   /* above the limit: no room, never negative */
+    room = budget_pin_room(&b);
+    assert_true(room == 0);
+    assert_int_equal(budget_take_pin(&room, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_apply_confirmed_by_fresh_runs),
         cmocka_unit_test(test_apply_cpuid_units),
         cmocka_unit_test(test_apply_cheaper_set),
+        cmocka_unit_test(test_pins_within_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,7 +87,8 @@ static void open_project(struct project *p)
 /* A build directory: the project's files, those of the cpuid patch of the
  * named functions ("a,b"; "" none) as patched, compiled by cc into libk.so
  * and prog. */
-static char *make_build(struct project *p, const char *top, const char *name, const char *cc, const char *which)
+static char *make_build_flags(struct project *p, const char *top, const char *name, const char *cc, const char *which,
+                              const char *flag)
 {
     char *dir = path_join(top, name);
     assert_int_equal(mkdir_p(dir, 0755), 0);
@@ -120,8 +121,8 @@ static char *make_build(struct project *p, const char *top, const char *name, co
     patch_plan_free(&plan);
     char *lib = path_join(dir, "libk.so"), *prog = path_join(dir, "prog"), *lib_c = path_join(dir, "lib.c");
     char *prog_c = path_join(dir, "prog.c"), *pk_c = path_join(dir, "pk.c"), *ldir = xasprintf("-L%s", dir);
-    char *const c_lib[] = {(char *)cc, "-O2", "-fPIC", "-shared", lib_c, "-o", lib, NULL};
-    char *const c_prog[] = {(char *)cc, "-O2", prog_c, pk_c, ldir, "-lk", "-o", prog, NULL};
+    char *const c_lib[] = {(char *)cc, "-O2", "-fPIC", "-shared", lib_c, "-o", lib, (char *)flag, NULL};
+    char *const c_prog[] = {(char *)cc, "-O2", prog_c, pk_c, ldir, "-lk", "-o", prog, (char *)flag, NULL};
     run_ok(c_lib);
     run_ok(c_prog);
     free(lib);
@@ -131,6 +132,11 @@ static char *make_build(struct project *p, const char *top, const char *name, co
     free(pk_c);
     free(ldir);
     return dir;
+}
+
+static char *make_build(struct project *p, const char *top, const char *name, const char *cc, const char *which)
+{
+    return make_build_flags(p, top, name, cc, which, NULL);
 }
 
 /* A report of the five functions, the baseline and one set; chosen: the
@@ -292,6 +298,81 @@ static void test_clang19(void **state)
     check_compiler("clang-19");
 }
 
+
+/* The size of the function symbol name in dir/libk.so. */
+static int64_t lib_symbol_size(const char *dir, const char *name)
+{
+    char *path = path_join(dir, "libk.so");
+    struct elf_file ef;
+    assert_int_equal(elf_file_open(path, &ef), 0);
+    const struct elf_sym *sym = elf_file_sym_named(&ef, name);
+    assert_non_null(sym);
+    int64_t size = (int64_t)sym->size;
+    elf_file_close(&ef);
+    free(path);
+    return size;
+}
+
+/* The budget's decision on lib_sum alone, its bytes measured against the
+ * baseline base; max_growth set so that the limit is limit bytes. */
+static int kept_within(const char *base, const char *all, double limit, int64_t *bytes, double *predicted)
+{
+    struct select_report r;
+    hand_made(&r, "lib_sum");
+    const char *variants[] = {base, all};
+    struct select_build_dirs dirs = {variants, NULL, NULL, NULL};
+    select_measure_code(&r, &dirs);
+    *bytes = select_bytes_added(&r, 0, 1);
+    struct decision_input in = {.n_functions = NF, .n_workloads = 0, .n_variants = 2};
+    budget_apply(&r, &in, 100.0 * limit / (double)r.variants[0].code.code_bytes);
+    int kept = r.decision.functions[0].chosen == 1;
+    *predicted = r.budget.before;
+    select_report_free(&r);
+    return kept;
+}
+
+/* What a selection adds counts the default copy against the code it
+ * replaces: a baseline whose lib_sum is bigger (built with -falign-loops=64,
+ * the copies without) makes lib_sum's bytes smaller by exactly the
+ * difference, and a limit between the two predictions keeps it only
+ * then (before, the default copy counted as the function's own code,
+ * whatever the baseline's was). */
+static void test_default_copy_counted(void **state)
+{
+    (void)state;
+    if (!have("gcc")) {
+        print_message("gcc not installed: skipped\n");
+        return;
+    }
+    struct project p;
+    open_project(&p);
+    char *top = make_temp_dir("test-select-growth-default");
+    char *base = make_build(&p, top, "base", "gcc", "");
+    char *big = make_build_flags(&p, top, "big", "gcc", "", "-falign-loops=64");
+    char *all = make_build(&p, top, "all", "gcc", "lib_sum");
+    int64_t orig = lib_symbol_size(base, "lib_sum"), orig_big = lib_symbol_size(big, "lib_sum");
+    assert_true(orig_big > orig);
+    int64_t b_same, b_big;
+    double p_same, p_big, pr;
+    /* a limit both predictions meet: kept either way */
+    assert_int_equal(kept_within(base, all, 100000, &b_same, &p_same), 1);
+    assert_int_equal(kept_within(big, all, 100000, &b_big, &p_big), 1);
+    print_message("lib_sum: %lld / %lld bytes in the baseline; bytes added %lld / %lld; predicted %.0f / %.0f\n", (long long)orig, (long long)orig_big, (long long)b_same, (long long)b_big, p_same, p_big);
+    assert_int_equal(b_same - b_big, orig_big - orig);
+    assert_true(p_same - p_big == (double)(orig_big - orig));   /* the fixed part is the same */
+    /* a limit between the two predictions */
+    double limit = (p_same + p_big) / 2;
+    int64_t again;
+    assert_int_equal(kept_within(base, all, limit, &again, &pr), 0);
+    assert_int_equal(kept_within(big, all, limit, &again, &pr), 1);
+    remove_tree(top);
+    free(top);
+    free(base);
+    free(big);
+    free(all);
+    project_close(&p);
+}
+
 /* The range rules on the fixture's own trampoline-free cases: touching or
  * overlapping ranges are one function, sizes 0 none. */
 static void test_ranges(void **state)
@@ -326,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_gcc),
         cmocka_unit_test(test_clang14),
         cmocka_unit_test(test_clang19),
+        cmocka_unit_test(test_default_copy_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

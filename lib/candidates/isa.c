@@ -116,6 +116,14 @@ static void render_drops(const struct drop *d, size_t n, const struct func_isa *
     }
 }
 
+/* Of the d FMA instructions t adds over b, those on a loop-carried
+ * accumulator (elf/funcisa.h fma_chain). */
+static unsigned fma_chain_added(const struct func_isa *b, const struct func_isa *t, unsigned d)
+{
+    unsigned dc = t->fma_chain > b->fma_chain ? t->fma_chain - b->fma_chain : 0;
+    return dc < d ? dc : d;
+}
+
 int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evidence, struct strvec *dropped)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -152,10 +160,12 @@ int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evide
         free(part);
     }
     if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) {
-        unsigned d = t->ops[FOP_FMA] - b->ops[FOP_FMA];
-        score += ISA_W_FMA * (int)d;
+        unsigned d = t->ops[FOP_FMA] - b->ops[FOP_FMA], dc = fma_chain_added(b, t, d);
+        score += ISA_W_FMA * (int)(d - dc) + (dc ? ISA_W_FMA_CHAIN : 0);
         if (!replaced[REP_FMA]) {
-            char *part = xasprintf("%u FMA", d);
+            char *part = dc == d  ? xasprintf("%u FMA on a loop-carried accumulator", d)
+                         : dc > 0 ? xasprintf("%u FMA (%u on a loop-carried accumulator)", d, dc)
+                                  : xasprintf("%u FMA", d);
             add_part(&sb, part);
             free(part);
         }
@@ -211,7 +221,10 @@ int isa_fma_score(const struct func_isa *b, const struct func_isa *t)
         if (nt < nb) score += ISA_W_CALL * (int)(nb - nt);
     }
     sv_free(&seen);
-    if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) score += ISA_W_FMA * (int)(t->ops[FOP_FMA] - b->ops[FOP_FMA]);
+    if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) {
+        unsigned d = t->ops[FOP_FMA] - b->ops[FOP_FMA], dc = fma_chain_added(b, t, d);
+        score += ISA_W_FMA * (int)(d - dc) + (dc ? ISA_W_FMA_CHAIN : 0);
+    }
     return score;
 }
 

@@ -9,7 +9,7 @@
  * libm floor/ceil/rint/trunc/nearbyint/round/lrint/fma and their f/l
  * variants) that the target's code no longer makes; instructions that
  * replace a sequence (popcnt, lzcnt, tzcnt, BMI1/2, movbe, round/rndscale);
- * FMA; SSE3+/AVX2/AVX-512 operations SSE2 lacks (elf/funcisa.h FOP_SIMD);
+ * FMA (less when it adds into a loop-carried accumulator); SSE3+/AVX2/AVX-512 operations SSE2 lacks (elf/funcisa.h FOP_SIMD);
  * instructions on wider vector registers than the build's widest. NOT
  * counted: the encoding alone (VEX/EVEX for the same xmm operation). */
 #ifndef FMVGEN_CANDIDATES_ISA_H
@@ -25,6 +25,11 @@ struct compile_row;
 #define ISA_W_CALL 8      /* per call site removed */
 #define ISA_W_SINGLE 4    /* per popcnt/lzcnt/tzcnt/BMI/movbe/round instruction added */
 #define ISA_W_FMA 2       /* per FMA instruction added */
+#define ISA_W_FMA_CHAIN 1 /* for all FMAs added on loop-carried accumulators together
+                           * (`s += a[i] * b[i]`, however unrolled): each waits for the
+                           * one before, so the loop is no faster (an FMA's latency against
+                           * an add's; slower on AMD Zen); only the multiply off the chain
+                           * is saved. Weak evidence: a candidate, below --min-score */
 #define ISA_W_SIMD 2      /* per SSE3+/AVX2/AVX-512 operation added */
 #define ISA_W_SHIFTX 1    /* per sarx/shlx/shrx/rorx added */
 #define ISA_W_WIDE 1      /* per instruction on registers wider than the build's widest */

@@ -46,6 +46,10 @@ struct func_isa {
     int vector_bits;          /* widest vector register: 0, 128, 256, 512 */
     unsigned n_insns;
     unsigned ops[FOP_N];
+    unsigned fma_chain;       /* of ops[FOP_FMA]: those adding into an accumulator a
+                               * loop carries and nothing else in the loop writes
+                               * (`s += a[i] * b[i]`): latency-bound, no faster
+                               * than mul + add, slower on AMD Zen */
     char *op_example[FOP_N];  /* the first mnemonic seen of each op, e.g. "vroundss" */
     unsigned n_by_width[4];   /* instructions by widest vector operand: none/xmm/ymm/zmm */
     struct strvec calls;      /* call and tail-call targets by relocation, one per call site */

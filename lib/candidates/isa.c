@@ -228,6 +228,18 @@ int isa_fma_score(const struct func_isa *b, const struct func_isa *t)
     return score;
 }
 
+int isa_exact_loss(const struct func_isa *b, const struct func_isa *t)
+{
+    return isa_fma_score(b, t) + isa_avx512_score(b, t);
+}
+
+int isa_avx512_score(const struct func_isa *b, const struct func_isa *t)
+{
+    if (t->ops[FOP_SIMD] <= b->ops[FOP_SIMD] || t->simd_avx512 <= b->simd_avx512) return 0;
+    unsigned d = t->simd_avx512 - b->simd_avx512, all = t->ops[FOP_SIMD] - b->ops[FOP_SIMD];
+    return ISA_W_SIMD * (int)(d < all ? d : all);
+}
+
 /* The host of the first share of name in l (the build inlined it there),
  * or NULL. */
 static const char *build_share_host(const struct func_isa_list *l, const char *name)
@@ -295,7 +307,7 @@ static void compare_share(const struct func_isa_list *build, const struct func_i
     if (score <= 0) return;
     out->inl = xrealloc(out->inl, (out->ninl + 1) * sizeof *out->inl);
     out->inl[out->ninl++] = (struct isa_function){xstrdup(t->name), xstrdup(host), score,
-                                                  isa_fma_score(b ? b : &empty, t), evidence, dropped};
+                                                  isa_exact_loss(b ? b : &empty, t), evidence, dropped};
 }
 
 /* The stored profiles of one (compile, variant); 0 when none. */
@@ -379,7 +391,7 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
         if (score <= 0) continue;
         out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
         out->v[out->n++] =
-            (struct isa_function){xstrdup(t->name), NULL, score, isa_fma_score(b, t), evidence, dropped};
+            (struct isa_function){xstrdup(t->name), NULL, score, isa_exact_loss(b, t), evidence, dropped};
     }
     if (unmatched.n) {
         struct strbuf sb = STRBUF_INIT;

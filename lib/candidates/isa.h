@@ -50,13 +50,19 @@ int isa_compare(const struct func_isa *build, const struct func_isa *target, cha
 /* The part of that score FMA makes (fma() calls removed, FMA instructions
  * added): what FMA-free clones (`patch --exact`) do not get. */
 int isa_fma_score(const struct func_isa *build, const struct func_isa *target);
+/* The part of that score operations only AVX-512 has make (vcvtusi2sd,
+ * vpternlog, ...: elf/funcisa.h simd_avx512). */
+int isa_avx512_score(const struct func_isa *build, const struct func_isa *target);
+/* isa_fma_score + isa_avx512_score: the part of the score that `patch
+ * --exact`'s FMA-free avx2 clones cannot get (stored as fma_score). */
+int isa_exact_loss(const struct func_isa *build, const struct func_isa *target);
 
 struct isa_function {
     char *name;          /* folded function name (elf/funcisa.h) */
     char *host;          /* NULL; for isa_result.inl the function whose build
                           * code holds name's inlined (elf/funcisa.h shares) */
     int score;
-    int fma_score;       /* isa_fma_score */
+    int fma_score;       /* isa_exact_loss: what --exact's avx2 clones cannot get */
     char *evidence;
     struct strvec dropped;   /* isa_compare's dropped calls */
 };

@@ -64,6 +64,27 @@ static const char *const SIMD_PREFIX[] = {
     "pmadd52", "dbpsadbw", "pmultishift", "pmovm2", "pmovb2m", "pmovw2m", "pmovd2m", "pmovq2m", "prol", "pror",
     "pshldv", "pshrdv", "pshld", "pshrd", "pdpbusd", "pdpwssd",
     NULL};
+/* Of those, the operations only AVX-512 has (by the legacy-style name, the
+ * VEX/EVEX 'v' dropped): an AVX2 clone (`patch --exact`'s target) cannot
+ * have them. */
+static const char *const AVX512_EXACT[] = {
+    "cvtusi2ss", "cvtusi2sd", "cvtss2usi", "cvtsd2usi", "cvttss2usi", "cvttsd2usi", "cvtudq2ps", "cvtudq2pd",
+    "cvtps2udq", "cvtpd2udq", "cvttps2udq", "cvttpd2udq", "cvtqq2ps", "cvtqq2pd", "cvtuqq2ps", "cvtuqq2pd",
+    "cvtps2qq", "cvtpd2qq", "cvttps2qq", "cvttpd2qq", "cvtps2uqq", "cvtpd2uqq", "cvttps2uqq", "cvttpd2uqq",
+    "pabsq", "pmaxsq", "pmaxuq", "pminsq", "pminuq", "pmullq", NULL};
+static const char *const AVX512_PREFIX[] = {
+    "scatter", "pscatter", "pternlog", "compress", "pcompress", "expand", "pexpand", "blendm", "pblendm",
+    "fixupimm", "getexp", "getmant", "scalef", "range", "reduce", "rcp14", "rsqrt14", "pconflict", "plzcnt",
+    "popcnt", "pmadd52", "dbpsadbw", "pmultishift", "pmovm2", "pmovb2m", "pmovw2m", "pmovd2m", "pmovq2m", "prol",
+    "pror", "pshldv", "pshrdv", "pshld", "pshrd", "pdpbusd", "pdpwssd", NULL};
+
+int funcisa_avx512_only(const char *mnemonic, int vex)
+{
+    if (!vex || mnemonic[0] != 'v') return 0;
+    const char *m = mnemonic + 1;
+    return in_list(m, AVX512_EXACT) || starts_with_any(m, AVX512_PREFIX);
+}
+
 static const char *const BMI[] = {"andn", "bextr", "blsi", "blsmsk", "blsr", "bzhi", "pdep", "pext", "mulx", NULL};
 static const char *const SHIFTX[] = {"sarx", "shlx", "shrx", "rorx", NULL};
 static const char *const ROUND[] = {"roundss", "roundsd", "roundps", "roundpd", "rndscaless", "rndscalesd",
@@ -166,6 +187,7 @@ static void apply_fact(struct func_isa *f, const struct insn_fact *x)
         f->ops[x->op]++;
         if (!f->op_example[x->op]) f->op_example[x->op] = xstrdup(x->mnemonic);
         if (x->op == FOP_SIMD) {
+            if (funcisa_avx512_only(x->mnemonic, x->vex)) f->simd_avx512++;
             const char *m = x->vex && x->mnemonic[0] == 'v' ? x->mnemonic + 1 : x->mnemonic;
             if (!sv_contains(&f->simd_ops, m)) sv_push(&f->simd_ops, m);
         }
@@ -446,6 +468,7 @@ static void merge_into(struct func_isa *a, struct func_isa *b)
     }
     for (int k = 0; k < 4; k++) a->n_by_width[k] += b->n_by_width[k];
     a->fma_chain += b->fma_chain;
+    a->simd_avx512 += b->simd_avx512;
     for (size_t i = 0; i < b->calls.n; i++) sv_push(&a->calls, b->calls.v[i]);
     for (size_t i = 0; i < b->simd_ops.n; i++)
         if (!sv_contains(&a->simd_ops, b->simd_ops.v[i])) sv_push(&a->simd_ops, b->simd_ops.v[i]);
@@ -503,6 +526,7 @@ json_t *funcisa_to_json(const struct func_isa *f)
     }
     json_object_set_new(j, "ops", ops);
     if (f->fma_chain) json_object_set_new(j, "fma_chain", json_integer(f->fma_chain));
+    if (f->simd_avx512) json_object_set_new(j, "simd_avx512", json_integer(f->simd_avx512));
     json_object_set_new(j, "op_examples", ex);
     json_t *w = json_array();
     for (int k = 0; k < 4; k++) json_array_append_new(w, json_integer(f->n_by_width[k]));
@@ -544,6 +568,7 @@ int funcisa_from_json(const char *name, json_t *j, struct func_isa *out)
         if (e) out->op_example[k] = xstrdup(e);
     }
     out->fma_chain = (unsigned)json_integer_value(json_object_get(j, "fma_chain"));
+    out->simd_avx512 = (unsigned)json_integer_value(json_object_get(j, "simd_avx512"));
     json_t *w = json_object_get(j, "by_width");
     for (int k = 0; k < 4; k++) out->n_by_width[k] = (unsigned)json_integer_value(json_array_get(w, (size_t)k));
     size_t i;

@@ -5,7 +5,7 @@
  * relocation, a GCC .cold part folded into its function, the share of an
  * inlined callee, an LTO object, a missing file and a file that is no ELF
  * object; FMAs on a loop-carried accumulator (a reduction) told from the
- * others and scored as weak evidence. */
+ * others and scored as weak evidence; operations only AVX-512 has. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -421,6 +421,70 @@ static void test_fma_chains(void **state)
     free(dir);
 }
 
+/* Operations only AVX-512 has (funcisa_avx512_only), counted in
+ * simd_avx512: the part of the score `patch --exact`'s avx2 clones cannot
+ * get (isa_avx512_score, isa_exact_loss). Real objects of gcc, clang and
+ * clang-19 at -march=x86-64-v4: four unsigned conversions, vcvtusi2sd. */
+static void test_avx512_only(void **state)
+{
+    (void)state;
+    assert_true(funcisa_avx512_only("vcvtusi2sd", 1));
+    assert_true(funcisa_avx512_only("vpternlogd", 1));
+    assert_true(funcisa_avx512_only("vpminsq", 1));
+    assert_false(funcisa_avx512_only("vpminsd", 1));
+    assert_false(funcisa_avx512_only("vpshufb", 1));
+    assert_false(funcisa_avx512_only("vpbroadcastd", 1));
+    assert_false(funcisa_avx512_only("pshufb", 0));
+    struct func_isa pb = profile("m"), pt = profile("m");
+    set_op(&pt, FOP_SIMD, 3, "vpshufb");
+    pt.simd_avx512 = 1;
+    set_op(&pt, FOP_FMA, 2, "vfmadd231sd");
+    assert_int_equal(isa_avx512_score(&pb, &pt), ISA_W_SIMD);
+    assert_int_equal(isa_exact_loss(&pb, &pt), ISA_W_SIMD + 2 * ISA_W_FMA);
+    funcisa_free(&pb);
+    funcisa_free(&pt);
+
+    static const char src_text[] = "double u4(unsigned long a, unsigned long b, unsigned long c, unsigned long d)\n"
+                                   "{ return (double)a - (double)b + (double)c - (double)d; }\n";
+    char *dir = make_temp_dir("test-isa-avx512");
+    char *src = path_join(dir, "u.c"), *base = path_join(dir, "b.o"), *wide = path_join(dir, "t.o");
+    write_file_atomic(src, src_text, strlen(src_text));
+    const char *ccs[] = {"gcc", "clang", "clang-19"};
+    for (size_t c = 0; c < 3; c++) {
+        if (!have(ccs[c])) continue;
+        assert_int_equal(compile(ccs[c], "", "", src, base), 0);
+        assert_int_equal(compile(ccs[c], "-march=x86-64-v4", "", src, wide), 0);
+        struct func_isa_list b = {0}, t = {0};
+        char *why = NULL;
+        assert_int_equal(funcisa_read_object(base, &b, &why), 0);
+        assert_int_equal(funcisa_read_object(wide, &t, &why), 0);
+        const struct func_isa *fb = funcisa_find(&b, "u4"), *ft = funcisa_find(&t, "u4");
+        assert_non_null(fb);
+        assert_non_null(ft);
+        assert_int_equal(ft->simd_avx512, 4);
+        assert_int_equal(fb->simd_avx512, 0);
+        char *ev = NULL;
+        int score = isa_compare(fb, ft, &ev, NULL);
+        assert_true(score >= 4 * ISA_W_SIMD);
+        assert_non_null(strstr(ev, "cvtusi2sd"));
+        free(ev);
+        assert_int_equal(isa_avx512_score(fb, ft), 4 * ISA_W_SIMD);
+        json_t *j = funcisa_to_json(ft);
+        struct func_isa back;
+        assert_int_equal(funcisa_from_json("u4", j, &back), 0);
+        assert_int_equal(back.simd_avx512, 4);
+        json_decref(j);
+        funcisa_free(&back);
+        funcisa_list_free(&b);
+        funcisa_list_free(&t);
+    }
+    remove_tree(dir);
+    free(src);
+    free(base);
+    free(wide);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_objects),
         cmocka_unit_test(test_fma_chains),
+        cmocka_unit_test(test_avx512_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

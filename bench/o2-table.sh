@@ -16,7 +16,8 @@
 # CPU seconds and, per build, the ratio baseline/build of the geometric
 # means with its Welch 95% interval on log times; whether stdout matches
 # the baseline's; the share of the v3 -mno-fma gain the selected build
-# reaches ((sel-1)/(nofma-1)); over all workloads the geometric means; and
+# reaches ((sel-1)/(nofma-1); n/a where that gain is not significant:
+# bench/lib/stats.sh gain_share); over all workloads the geometric means; and
 # the code (allocated executable sections of every linked ELF of the build)
 # of each build, the selected build's growth against the baseline and that
 # growth as a share of a second whole build (the v3 build's code: what
@@ -166,27 +167,29 @@ declare -A code
 for b in "${names[@]}"; do code[$b]=$(code_bytes "$(in_copy "$b")"); done
 
 echo "== CPU time, $n interleaved runs per build and workload; ratio = baseline / build (above 1: faster), geometric means, Welch 95% on log times"
-sel_logs= nofma_logs= v3_logs=
+sel_logs= nofma_logs= v3_logs= nofma_sig=0
 for ((w = 0; w < ${#runs[@]}; w++)); do
   echo "-- workload $((w + 1)): ${runs[$w]}"
   printf '  %-9s %9s %26s %s\n' build cpu-s ratio output
   for b in "${names[@]}"; do
     read -r rr lo hi _ < <(ratio "${cpu[$w.baseline]}" "${cpu[$w.$b]}")
     printf '  %-9s %9.3f %8.3fx [%6.3f, %6.3f] %s\n' "$b" "$(median <<<"${cpu[$w.$b]}")" "$rr" "$lo" "$hi" "${same[$w.$b]}"
-    case $b in selected) sr=$rr ;; v3-nofma) nr=$rr ;; v3) vr=$rr ;; esac
+    case $b in selected) sr=$rr ;; v3-nofma) nr=$rr nl=$lo ;; v3) vr=$rr ;; esac
   done
   read -r svn svl svh _ < <(ratio "${cpu[$w.v3-nofma]}" "${cpu[$w.selected]}")
-  awk -v s="$sr" -v f="$nr" -v v="$vr" -v a="$svn" -v l="$svl" -v h="$svh" 'BEGIN {
+  share=$(gain_share "$sr" "$nr" "$nl")
+  awk -v v="$vr" -v s="$sr" -v a="$svn" -v l="$svl" -v h="$svh" -v share="$share" 'BEGIN {
     printf "  selected vs v3-nofma %.3fx [%.3f, %.3f]; share of the v3-nofma gain reached: %s; selected vs v3: %.3fx\n",
-      a, l, h, (f > 1.0) ? sprintf("%.0f%%", 100 * (s - 1) / (f - 1)) : "n/a (v3-nofma gains nothing)", (v > 0) ? s / v : 0 }'
+      a, l, h, share, (v > 0) ? s / v : 0 }'
   sel_logs+="$sr " nofma_logs+="$nr " v3_logs+="$vr "
+  awk -v l="$nl" 'BEGIN { exit !(l > 1.0) }' && nofma_sig=$((nofma_sig + 1))
 done
-awk -v S="$sel_logs" -v F="$nofma_logs" -v V="$v3_logs" 'BEGIN {
+read -r gs gf gv < <(awk -v S="$sel_logs" -v F="$nofma_logs" -v V="$v3_logs" 'BEGIN {
   k = split(S, s, " "); split(F, f, " "); split(V, v, " ")
   for (i = 1; i <= k; i++) { gs += log(s[i]); gf += log(f[i]); gv += log(v[i]) }
-  gs = exp(gs / k); gf = exp(gf / k); gv = exp(gv / k)
-  printf "== geometric mean over %d workload(s): selected %.3fx, v3-nofma %.3fx, v3 %.3fx; share of the v3-nofma gain: %s\n",
-    k, gs, gf, gv, (gf > 1.0) ? sprintf("%.0f%%", 100 * (gs - 1) / (gf - 1)) : "n/a (v3-nofma gains nothing)" }'
+  printf "%.6f %.6f %.6f\n", exp(gs / k), exp(gf / k), exp(gv / k) }')
+printf "== geometric mean over %d workload(s): selected %.3fx, v3-nofma %.3fx, v3 %.3fx; share of the v3-nofma gain: %s\n" \
+  "${#runs[@]}" "$gs" "$gf" "$gv" "$(gain_share_geomean "$gs" "$gf" "$nofma_sig")"
 awk -v b="${code[baseline]}" -v s="${code[selected]}" -v f="${code[v3-nofma]}" -v v="${code[v3]}" 'BEGIN {
   printf "== code (executable sections of the linked ELF files): baseline %d, selected %d, v3-nofma %d, v3 %d bytes\n", b, s, f, v
   printf "== code growth: selected +%d bytes = %.1f%% of the baseline, %.1f%% of a second whole build (the v3 build, %d bytes)\n",

@@ -25,3 +25,25 @@ ratio() {   # "TIMES-A" "TIMES-B"
     }'
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# The share of the v3 -mno-fma rebuild's gain a build reaches,
+# (sel-1)/(nofma-1), as "89%", or "n/a (...)" where that gain is not there
+# to share: the rebuild is not faster (nofma <= 1), or its 95% interval
+# still holds 1.00 (nofma_lo <= 1: a ratio of two noises, e.g. "89%" of a
+# 1.021x [0.969, 1.076] gain by a selected build that is the baseline).
+gain_share() {   # SEL NOFMA NOFMA_LO
+  awk -v s="$1" -v f="$2" -v l="$3" 'BEGIN {
+    if (f <= 1.0) print "n/a (v3-nofma gains nothing)"
+    else if (l <= 1.0) printf "n/a (v3-nofma gain %.3fx not significant: its interval holds 1.00)\n", f
+    else printf "%.0f%%\n", 100 * (s - 1) / (f - 1) }'
+}
+
+# The same over all workloads (geometric means GSEL, GNOFMA): "n/a" unless
+# the rebuild gains significantly on at least one workload (SIGNIFICANT:
+# how many of its per-workload intervals lie above 1.00).
+gain_share_geomean() {   # GSEL GNOFMA SIGNIFICANT
+  awk -v s="$1" -v f="$2" -v k="$3" 'BEGIN {
+    if (f <= 1.0) print "n/a (v3-nofma gains nothing)"
+    else if (k < 1) printf "n/a (v3-nofma %.3fx: no workload where its gain is significant)\n", f
+    else printf "%.0f%%\n", 100 * (s - 1) / (f - 1) }'
+}

@@ -116,6 +116,14 @@ static void render_drops(const struct drop *d, size_t n, const struct func_isa *
     }
 }
 
+/* Of the d FMA instructions t adds over b, those on a loop-carried
+ * accumulator (elf/funcisa.h fma_chain). */
+static unsigned fma_chain_added(const struct func_isa *b, const struct func_isa *t, unsigned d)
+{
+    unsigned dc = t->fma_chain > b->fma_chain ? t->fma_chain - b->fma_chain : 0;
+    return dc < d ? dc : d;
+}
+
 int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evidence, struct strvec *dropped)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -152,10 +160,12 @@ int isa_compare(const struct func_isa *b, const struct func_isa *t, char **evide
         free(part);
     }
     if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) {
-        unsigned d = t->ops[FOP_FMA] - b->ops[FOP_FMA];
-        score += ISA_W_FMA * (int)d;
+        unsigned d = t->ops[FOP_FMA] - b->ops[FOP_FMA], dc = fma_chain_added(b, t, d);
+        score += ISA_W_FMA * (int)(d - dc) + (dc ? ISA_W_FMA_CHAIN : 0);
         if (!replaced[REP_FMA]) {
-            char *part = xasprintf("%u FMA", d);
+            char *part = dc == d  ? xasprintf("%u FMA on a loop-carried accumulator", d)
+                         : dc > 0 ? xasprintf("%u FMA (%u on a loop-carried accumulator)", d, dc)
+                                  : xasprintf("%u FMA", d);
             add_part(&sb, part);
             free(part);
         }
@@ -211,8 +221,23 @@ int isa_fma_score(const struct func_isa *b, const struct func_isa *t)
         if (nt < nb) score += ISA_W_CALL * (int)(nb - nt);
     }
     sv_free(&seen);
-    if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) score += ISA_W_FMA * (int)(t->ops[FOP_FMA] - b->ops[FOP_FMA]);
+    if (t->ops[FOP_FMA] > b->ops[FOP_FMA]) {
+        unsigned d = t->ops[FOP_FMA] - b->ops[FOP_FMA], dc = fma_chain_added(b, t, d);
+        score += ISA_W_FMA * (int)(d - dc) + (dc ? ISA_W_FMA_CHAIN : 0);
+    }
     return score;
+}
+
+int isa_exact_loss(const struct func_isa *b, const struct func_isa *t)
+{
+    return isa_fma_score(b, t) + isa_avx512_score(b, t);
+}
+
+int isa_avx512_score(const struct func_isa *b, const struct func_isa *t)
+{
+    if (t->ops[FOP_SIMD] <= b->ops[FOP_SIMD] || t->simd_avx512 <= b->simd_avx512) return 0;
+    unsigned d = t->simd_avx512 - b->simd_avx512, all = t->ops[FOP_SIMD] - b->ops[FOP_SIMD];
+    return ISA_W_SIMD * (int)(d < all ? d : all);
 }
 
 /* The host of the first share of name in l (the build inlined it there),
@@ -282,7 +307,7 @@ static void compare_share(const struct func_isa_list *build, const struct func_i
     if (score <= 0) return;
     out->inl = xrealloc(out->inl, (out->ninl + 1) * sizeof *out->inl);
     out->inl[out->ninl++] = (struct isa_function){xstrdup(t->name), xstrdup(host), score,
-                                                  isa_fma_score(b ? b : &empty, t), evidence, dropped};
+                                                  isa_exact_loss(b ? b : &empty, t), evidence, dropped};
 }
 
 /* The stored profiles of one (compile, variant); 0 when none. */
@@ -366,7 +391,7 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
         if (score <= 0) continue;
         out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
         out->v[out->n++] =
-            (struct isa_function){xstrdup(t->name), NULL, score, isa_fma_score(b, t), evidence, dropped};
+            (struct isa_function){xstrdup(t->name), NULL, score, isa_exact_loss(b, t), evidence, dropped};
     }
     if (unmatched.n) {
         struct strbuf sb = STRBUF_INIT;

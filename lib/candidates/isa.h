@@ -9,7 +9,7 @@
  * libm floor/ceil/rint/trunc/nearbyint/round/lrint/fma and their f/l
  * variants) that the target's code no longer makes; instructions that
  * replace a sequence (popcnt, lzcnt, tzcnt, BMI1/2, movbe, round/rndscale);
- * FMA; SSE3+/AVX2/AVX-512 operations SSE2 lacks (elf/funcisa.h FOP_SIMD);
+ * FMA (less when it adds into a loop-carried accumulator); SSE3+/AVX2/AVX-512 operations SSE2 lacks (elf/funcisa.h FOP_SIMD);
  * instructions on wider vector registers than the build's widest. NOT
  * counted: the encoding alone (VEX/EVEX for the same xmm operation). */
 #ifndef FMVGEN_CANDIDATES_ISA_H
@@ -25,6 +25,11 @@ struct compile_row;
 #define ISA_W_CALL 8      /* per call site removed */
 #define ISA_W_SINGLE 4    /* per popcnt/lzcnt/tzcnt/BMI/movbe/round instruction added */
 #define ISA_W_FMA 2       /* per FMA instruction added */
+#define ISA_W_FMA_CHAIN 1 /* for all FMAs added on loop-carried accumulators together
+                           * (`s += a[i] * b[i]`, however unrolled): each waits for the
+                           * one before, so the loop is no faster (an FMA's latency against
+                           * an add's; slower on AMD Zen); only the multiply off the chain
+                           * is saved. Weak evidence: a candidate, below --min-score */
 #define ISA_W_SIMD 2      /* per SSE3+/AVX2/AVX-512 operation added */
 #define ISA_W_SHIFTX 1    /* per sarx/shlx/shrx/rorx added */
 #define ISA_W_WIDE 1      /* per instruction on registers wider than the build's widest */
@@ -45,13 +50,19 @@ int isa_compare(const struct func_isa *build, const struct func_isa *target, cha
 /* The part of that score FMA makes (fma() calls removed, FMA instructions
  * added): what FMA-free clones (`patch --exact`) do not get. */
 int isa_fma_score(const struct func_isa *build, const struct func_isa *target);
+/* The part of that score operations only AVX-512 has make (vcvtusi2sd,
+ * vpternlog, ...: elf/funcisa.h simd_avx512). */
+int isa_avx512_score(const struct func_isa *build, const struct func_isa *target);
+/* isa_fma_score + isa_avx512_score: the part of the score that `patch
+ * --exact`'s FMA-free avx2 clones cannot get (stored as fma_score). */
+int isa_exact_loss(const struct func_isa *build, const struct func_isa *target);
 
 struct isa_function {
     char *name;          /* folded function name (elf/funcisa.h) */
     char *host;          /* NULL; for isa_result.inl the function whose build
                           * code holds name's inlined (elf/funcisa.h shares) */
     int score;
-    int fma_score;       /* isa_fma_score */
+    int fma_score;       /* isa_exact_loss: what --exact's avx2 clones cannot get */
     char *evidence;
     struct strvec dropped;   /* isa_compare's dropped calls */
 };

@@ -46,6 +46,12 @@ struct func_isa {
     int vector_bits;          /* widest vector register: 0, 128, 256, 512 */
     unsigned n_insns;
     unsigned ops[FOP_N];
+    unsigned fma_chain;       /* of ops[FOP_FMA]: those adding into an accumulator a
+                               * loop carries and nothing else in the loop writes
+                               * (`s += a[i] * b[i]`): latency-bound, no faster
+                               * than mul + add, slower on AMD Zen */
+    unsigned simd_avx512;     /* of ops[FOP_SIMD]: operations only AVX-512 has
+                               * (vcvtusi2sd, vpternlog, ...: funcisa_avx512_only) */
     char *op_example[FOP_N];  /* the first mnemonic seen of each op, e.g. "vroundss" */
     unsigned n_by_width[4];   /* instructions by widest vector operand: none/xmm/ymm/zmm */
     struct strvec calls;      /* call and tail-call targets by relocation, one per call site */
@@ -95,6 +101,9 @@ const struct func_isa *funcisa_find_share(const struct func_isa_list *l, const c
  * encoding, so a leading 'v' is the encoding's). FOP_N for the rest. */
 enum funcisa_op funcisa_classify(const char *mnemonic, int vex);
 const char *funcisa_op_name(enum funcisa_op op);
+/* 1 for a FOP_SIMD mnemonic (as funcisa_classify takes it) that only
+ * AVX-512 has: an AVX2 clone cannot have it. */
+int funcisa_avx512_only(const char *mnemonic, int vex);
 
 void funcisa_free(struct func_isa *f);
 void funcisa_list_free(struct func_isa_list *l);

@@ -69,7 +69,8 @@ struct patch_function {
      * of what its code at the target changes and its evidence (NULL:
      * none). */
     enum candidate_kind kind;
-    int score, fma_score;           /* fma_score: the part of score FMA makes */
+    int score, fma_score;           /* fma_score: the part of score --exact's avx2 clones cannot get:
+                                     * FMA and AVX-512-only operations (candidates/isa.h isa_exact_loss) */
     char *evidence;
     /* store/dropped.h: the library calls its target code drops, the data
      * its evidence's "X replaces a, b" is rendered from; dropped_known 0

@@ -44,9 +44,9 @@ char *patch_below_threshold(const struct patch_function *f, int min_score, int e
     }
     if (score >= min_score) return NULL;
     if (score <= 0)   /* no --min-score takes it: only 0, which takes everything */
-        return xasprintf("score without FMA (--exact) below threshold: 0 < %d (isa: %s); --min-score 0 takes it",
+        return xasprintf("score without FMA and AVX-512 (--exact) below threshold: 0 < %d (isa: %s); --min-score 0 takes it",
                          min_score, f->evidence ? f->evidence : "no evidence");
     return xasprintf("score%s below threshold: %d < %d (isa: %s); --min-score %d takes it",
-                     exact && f->fma_score ? " without FMA (--exact)" : "", score, min_score,
+                     exact && f->fma_score ? " without FMA and AVX-512 (--exact)" : "", score, min_score,
                      f->evidence ? f->evidence : "no evidence", score);
 }

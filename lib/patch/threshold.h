@@ -16,8 +16,9 @@ struct patch_function;
 
 /* NULL when f is taken; else why not (caller frees): "score below
  * threshold: 4 < 8 (isa: 1 bzhi); --min-score 4 takes it". With exact
- * (FMA-free targets) the FMA part of the score does not count: "score
- * without FMA (--exact) below threshold: 0 < 8 (isa: 13 FMA)", "inlined
+ * (FMA-free avx2 targets) the part of the score those clones cannot get
+ * (FMA, AVX-512-only operations) does not count: "score without FMA and
+ * AVX-512 (--exact) below threshold: 0 < 8 (isa: 13 FMA)", "inlined
  * into main in the build: ... left to select, which measures it;
  * --min-score 0 takes it". */
 char *patch_below_threshold(const struct patch_function *f, int min_score, int exact);

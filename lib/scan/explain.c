@@ -30,26 +30,59 @@ static char *cmake_cache_of(const char *builddir, char *const *build)
     return NULL;
 }
 
+/* path as the user at dir would type it: "." for dir itself, relative
+ * when inside it, else absolute. */
+static char *shown_from(const char *path, const char *dir)
+{
+    if (!strcmp(path, dir)) return xstrdup(".");
+    char *rel = path_relative_to(path, dir);
+    return rel ? rel : xstrdup(path);
+}
+
 /* CMake (and configure) cache the compiler's absolute path when the tree
  * is configured, and an absolute path bypasses PATH and the CC/CXX the
- * scan sets. */
+ * scan sets. The remedies name the tree and its source as seen from where
+ * the scan ran, so that they can be run there as written. */
 void scan_explain_no_compiles(const char *builddir, char *const *build)
 {
     char *cache = cmake_cache_of(builddir, build);
     char *text = cache ? read_file(cache, NULL) : NULL;
     char *cc = text ? cmake_cache_value(text, "CMAKE_C_COMPILER") : NULL;
     char *cxx = text && !(cc && *cc) ? cmake_cache_value(text, "CMAKE_CXX_COMPILER") : NULL;
+    char *home = text ? cmake_cache_value(text, "CMAKE_HOME_DIRECTORY") : NULL;
+    char *type = text ? cmake_cache_value(text, "CMAKE_BUILD_TYPE") : NULL;
     free(text);
     const char *compiler = cc && *cc ? cc : cxx && *cxx ? cxx : "its compiler";
     /* A tree configured under an earlier scan caches the wrapper itself:
      * then nothing needed compiling, which the generic line says. */
     int bypassed = cache && !strstr(compiler, "/" STORE_DIRNAME "/wrap/");
-    if (bypassed)
+    if (bypassed) {
+        char *tree = path_dirname(cache);
+        char *t = shown_from(tree, builddir);
+        char *src = home && *home ? shown_from(home, builddir) : xstrdup("SRCDIR");
+        /* The fresh tree beside the configured one (inside it when the
+         * scan ran there: its source then named absolutely). */
+        char *fresh = strcmp(t, ".") ? xasprintf("%s-fmvgen", t) : xstrdup("fmvgen-build");
+        char *compdb = strcmp(t, ".") ? path_join(t, "compile_commands.json") : xstrdup("compile_commands.json");
+        if (!strcmp(t, ".") && home && *home) {
+            free(src);
+            src = xstrdup(home);
+        }
         fmv_error("%s: the build succeeded, but no compile went through fmvgen's wrapper: this CMake tree was "
-                  "configured before the scan and runs %s directly; run 'cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON . "
-                  "&& fmvgen scan --compdb compile_commands.json' here, or configure a fresh build dir under the "
-                  "scan: 'fmvgen scan -- sh -c \"cmake -S SRCDIR -B . && cmake --build .\"'",
-                  cache, compiler);
+                  "configured before the scan and runs %s directly; run 'cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON %s "
+                  "&& fmvgen scan --compdb %s', or configure a fresh build dir under the scan: "
+                  "'fmvgen scan -- sh -c \"cmake -S %s -B %s%s%s && cmake --build %s\"' (with the other -D "
+                  "options it was configured with)",
+                  cache, compiler, t, compdb, src, fresh, type && *type ? " -DCMAKE_BUILD_TYPE=" : "",
+                  type && *type ? type : "", fresh);
+        free(tree);
+        free(t);
+        free(src);
+        free(fresh);
+        free(compdb);
+    }
+    free(home);
+    free(type);
     free(cc);
     free(cxx);
     free(cache);

@@ -29,7 +29,18 @@ static void add_best_measured(struct strbuf *sb, const struct select_report *r, 
     if (v >= r->n_variants || !decision_estimate(&r->decision, f, v)->valid) return;
     sb_adds(sb, " (measured: ");
     report_add_estimate(sb, r, f, v);
-    sb_addf(sb, " with %s)", r->variants[v].name);
+    sb_addf(sb, " with %s", r->variants[v].name);
+    /* A set that could not be taken (its outputs differ: FMA) but made the
+     * function significantly slower: worth knowing before anyone takes it
+     * by hand (libebur128's reduction: 0.77x with FMA clones). */
+    for (size_t w = 1; w < r->n_variants; w++) {
+        if (w == v || r->variants[w].eligible || !r->variants[w].built) continue;
+        const struct stats_interval *iv = decision_estimate(&r->decision, f, w);
+        if (!iv->valid || select_speedup_unknown(iv) || !(iv->speedup_hi < 1.0)) continue;
+        sb_addf(sb, "; slower with %s, not eligible: ", r->variants[w].name);
+        report_add_estimate(sb, r, f, w);
+    }
+    sb_adds(sb, ")");
 }
 
 char *select_report_summary(const struct select_report *r)

@@ -92,7 +92,7 @@ static const char SCHEMA[] =
     "  kind TEXT,"
     "  score INTEGER NOT NULL DEFAULT 0,"
     "  evidence TEXT,"
-    "  fma_score INTEGER NOT NULL DEFAULT 0,"  /* the part of score FMA makes */
+    "  fma_score INTEGER NOT NULL DEFAULT 0,"  /* the part of score FMA-free avx2 clones lack: FMA, AVX-512-only ops */
     /* store/dropped.h: the library calls its target code drops, as data */
     "  dropped_calls TEXT);";
 

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "scan/scan.h"
+#include "store/store.h"
 #include "targets/targets.h"
 #include "util/util.h"
 
@@ -134,11 +135,27 @@ static void print_summary(const struct scan_result *res, int json)
                "(tu note 'probe-skipped')\n",
                s->probe_skipped, s->probe_skipped == 1 ? "" : "s", widest);
     if (s->tu_notes) printf("notes:        %d on what defeats vectorization (see 'fmvgen list')\n", s->tu_notes);
+    /* The next commands find a store upwards from the current directory:
+     * when that is not this one (--compdb puts it beside the database, or
+     * an older store is nearer), they need -C. */
+    char *cwd = get_cwd(), *found = store_find_builddir(cwd), *mine = path_dirname(store_dir);
+    char *c = NULL;
+    if (!found || strcmp(found, mine) != 0) {
+        char *rel = path_relative_to(mine, cwd);
+        c = xasprintf("-C %s ", rel ? rel : mine);
+        free(rel);
+    }
     if (s->candidates == 0)
-        printf("nothing to do: no function to clone was found%s\n",
-               s->exclusions ? " ('fmvgen list' says why each vectorized function is excluded)" : "");
+        printf("nothing to do: no function to clone was found%s%s%s\n",
+               s->exclusions ? " ('fmvgen " : "", s->exclusions ? (c ? c : "") : "",
+               s->exclusions ? "list' says why each vectorized function is excluded)" : "");
     else
-        printf("next: 'fmvgen list' to review, 'fmvgen patch -o fmv.patch' to write the patch\n");
+        printf("next: 'fmvgen %slist' to review, 'fmvgen %spatch -o fmv.patch' to write the patch\n", c ? c : "",
+               c ? c : "");
+    free(c);
+    free(cwd);
+    free(found);
+    free(mine);
 }
 
 int cmd_scan(int argc, char **argv)

@@ -8,6 +8,9 @@
 #   - the first remedy works: compile_commands.json + --compdb;
 #   - configuring inside the scan works: the project's compiles are
 #     recorded, CMake's try-compiles (CMakeFiles/CMakeScratch) are not;
+#   - from the project's top (cmake -S . -B build, then the scan): both
+#     remedies name the tree and source as seen from there, keep the build
+#     type, and work as written; --compdb's summary says -C build;
 #   - a Makefile with an absolute compiler path gets the generic error.
 # With gcc and clang (and clang-19 when installed).
 source "$TESTLIB"
@@ -63,7 +66,44 @@ check_with() {
   (cd "$F" && touch "$SRC/kernel.c" && cmake --build . >/dev/null 2>&1); expect_eq "$cc: plain rebuild" "$?" 0
 }
 
+# A new user's order from the project's top: 'cmake -S . -B build', then
+# the scan. The remedies name the tree and the source as seen from there
+# (not '.': that would configure the source tree in place) and keep the
+# cached build type, and each works as written; after --compdb (whose
+# store goes beside the database) the next commands are said with -C.
+check_from_top() {
+  local cc=$1 out rc err r1 r2
+  local P="$TMP/proj-$cc"
+  cp -a "$SRC" "$P"
+  (cd "$P" && CC=$cc cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null) || { fail "$cc: top: configure"; return; }
+  out=$(cd "$P" && "$FMVGEN" scan -- cmake --build build 2>&1); rc=$?
+  expect_eq "$cc: top: exit" "$rc" 1
+  err=$(printf '%s\n' "$out" | grep '^fmvgen: ')
+  expect_match "$cc: top: remedy 1 names the tree" "$err" \
+    "; run 'cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON build && fmvgen scan --compdb build/compile_commands.json'"
+  expect_match "$cc: top: remedy 2 names the source and keeps the build type" "$err" \
+    "under the scan: 'fmvgen scan -- sh -c \"cmake -S \\. -B build-fmvgen -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build build-fmvgen\"'"
+  r1=$(printf '%s' "$err" | sed -n "s/.*; run '\([^']*\)'.*/\1/p")
+  r2=$(printf '%s' "$err" | sed -n "s/.*under the scan: '\([^']*\)'.*/\1/p")
+  out=$(cd "$P" && eval "${r1//fmvgen scan/\"\$FMVGEN\" scan}" 2>&1); rc=$?
+  expect_eq "$cc: top: remedy 1 as written: exit" "$rc" 0
+  expect_match "$cc: top: remedy 1: next commands with -C" "$out" "^next: 'fmvgen -C build list' to review, 'fmvgen -C build patch"
+  expect_eq "$cc: top: remedy 1: list -C build" \
+    "$(cd "$P" && "$FMVGEN" -C build list --json | jq -r '[.functions[] | select(.status=="candidate") | .name] | join(" ")')" mix
+  rm -rf "$P/.fmvgen"   # the first scan's empty store
+  out=$(cd "$P" && eval "${r2//fmvgen scan/\"\$FMVGEN\" scan}" 2>&1); rc=$?
+  expect_eq "$cc: top: remedy 2 as written: exit" "$rc" 0
+  expect_match "$cc: top: remedy 2: next commands as they are" "$out" "^next: 'fmvgen list' to review"
+  expect_eq "$cc: top: remedy 2: candidates" \
+    "$(cd "$P" && "$FMVGEN" list --json | jq -r '[.functions[] | select(.status=="candidate") | .name] | join(" ")')" mix
+  expect_match "$cc: top: remedy 2: built with the build type" \
+    "$(grep -h '^CMAKE_BUILD_TYPE' "$P/build-fmvgen/CMakeCache.txt")" "=RelWithDebInfo$"
+}
+
 check_with gcc
+check_from_top gcc
+check_from_top clang
+if have_clang19; then check_from_top clang-19; fi
 check_with clang
 if have_clang19; then check_with clang-19; else echo "clang-19 not installed: skipped"; fi
 

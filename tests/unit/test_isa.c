@@ -4,7 +4,8 @@
  * JSON round trip, and profiles of real objects from gcc and clang: calls by
  * relocation, a GCC .cold part folded into its function, the share of an
  * inlined callee, an LTO object, a missing file and a file that is no ELF
- * object. */
+ * object; FMAs on a loop-carried accumulator (a reduction) told from the
+ * others and scored as weak evidence; operations only AVX-512 has. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -339,6 +340,151 @@ static void test_inlined_shares(void **state)
     free(dir);
 }
 
+static const char SRC_CHAINS[] =
+    /* a reduction: each FMA adds into the previous one's result (clang
+     * unrolls it and renames the accumulator) */
+    "double sumsq(const double *a, long n) { double s = 0;\n"
+    "  for (long i = 0; i < n; i++) s += a[i] * a[i]; return s; }\n"
+    /* FMAs outside any loop */
+    "double horner(double x, const double *c) { return ((c[3] * x + c[2]) * x + c[1]) * x + c[0]; }\n"
+    /* a recurrence through the multiplicand (v = x - a*v): FMA shortens it */
+    "void iir(double *y, const double *x, long n, double a, double b) { double v = 0;\n"
+    "  for (long i = 0; i < n; i++) { double t = x[i] - a * v; y[i] = b * t + v; v = t; } }\n";
+
+/* elf/funcisa.h fma_chain on real objects (-O2 against -O2
+ * -march=x86-64-v3) of gcc, clang and clang-19, and isa_compare's score:
+ * a reduction's FMAs together weigh ISA_W_FMA_CHAIN (a candidate, below
+ * --min-score: on AMD Zen such a loop gets slower), other FMAs ISA_W_FMA
+ * each. */
+static void test_fma_chains(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-isa-chains");
+    char *src = path_join(dir, "c.c"), *base = path_join(dir, "b.o"), *wide = path_join(dir, "t.o");
+    write_file_atomic(src, SRC_CHAINS, strlen(SRC_CHAINS));
+    const char *ccs[] = {"gcc", "clang", "clang-19"};
+    for (size_t c = 0; c < 3; c++) {
+        if (!have(ccs[c])) continue;
+        assert_int_equal(compile(ccs[c], "", "", src, base), 0);
+        assert_int_equal(compile(ccs[c], "-march=x86-64-v3", "", src, wide), 0);
+        struct func_isa_list b = {0}, t = {0};
+        char *why = NULL;
+        assert_int_equal(funcisa_read_object(base, &b, &why), 0);
+        assert_int_equal(funcisa_read_object(wide, &t, &why), 0);
+        const struct func_isa *ts = funcisa_find(&t, "sumsq"), *th = funcisa_find(&t, "horner"),
+                              *ti = funcisa_find(&t, "iir");
+        assert_non_null(ts);
+        assert_non_null(th);
+        assert_non_null(ti);
+        assert_true(ts->ops[FOP_FMA] >= 1);
+        assert_int_equal(ts->fma_chain, ts->ops[FOP_FMA]);
+        assert_int_equal(th->ops[FOP_FMA], 3);
+        assert_int_equal(th->fma_chain, 0);
+        assert_true(ti->ops[FOP_FMA] >= 1);
+        assert_int_equal(ti->fma_chain, 0);
+        char *ev = NULL;
+        assert_int_equal(isa_compare(funcisa_find(&b, "sumsq"), ts, &ev, NULL), ISA_W_FMA_CHAIN);
+        char *want = xasprintf("%u FMA on a loop-carried accumulator", ts->ops[FOP_FMA]);
+        assert_string_equal(ev, want);
+        free(want);
+        free(ev);
+        assert_int_equal(isa_fma_score(funcisa_find(&b, "sumsq"), ts), ISA_W_FMA_CHAIN);
+        assert_int_equal(isa_compare(funcisa_find(&b, "horner"), th, &ev, NULL), 3 * ISA_W_FMA);
+        assert_string_equal(ev, "3 FMA");
+        free(ev);
+        assert_int_equal(isa_compare(funcisa_find(&b, "iir"), ti, &ev, NULL), (int)ti->ops[FOP_FMA] * ISA_W_FMA);
+        free(ev);
+        /* kept by the store's JSON */
+        json_t *j = funcisa_to_json(ts);
+        struct func_isa back;
+        assert_int_equal(funcisa_from_json("sumsq", j, &back), 0);
+        assert_int_equal(back.fma_chain, ts->fma_chain);
+        json_decref(j);
+        funcisa_free(&back);
+        funcisa_list_free(&b);
+        funcisa_list_free(&t);
+    }
+    /* a mixed function: its chain FMAs weigh ISA_W_FMA_CHAIN together */
+    struct func_isa pb = profile("mix"), pt = profile("mix");
+    set_op(&pt, FOP_FMA, 5, "vfmadd231sd");
+    pt.fma_chain = 3;
+    char *ev = NULL;
+    assert_int_equal(isa_compare(&pb, &pt, &ev, NULL), 2 * ISA_W_FMA + ISA_W_FMA_CHAIN);
+    assert_string_equal(ev, "5 FMA (3 on a loop-carried accumulator)");
+    free(ev);
+    funcisa_free(&pb);
+    funcisa_free(&pt);
+    remove_tree(dir);
+    free(src);
+    free(base);
+    free(wide);
+    free(dir);
+}
+
+/* Operations only AVX-512 has (funcisa_avx512_only), counted in
+ * simd_avx512: the part of the score `patch --exact`'s avx2 clones cannot
+ * get (isa_avx512_score, isa_exact_loss). Real objects of gcc, clang and
+ * clang-19 at -march=x86-64-v4: four unsigned conversions, vcvtusi2sd. */
+static void test_avx512_only(void **state)
+{
+    (void)state;
+    assert_true(funcisa_avx512_only("vcvtusi2sd", 1));
+    assert_true(funcisa_avx512_only("vpternlogd", 1));
+    assert_true(funcisa_avx512_only("vpminsq", 1));
+    assert_false(funcisa_avx512_only("vpminsd", 1));
+    assert_false(funcisa_avx512_only("vpshufb", 1));
+    assert_false(funcisa_avx512_only("vpbroadcastd", 1));
+    assert_false(funcisa_avx512_only("pshufb", 0));
+    struct func_isa pb = profile("m"), pt = profile("m");
+    set_op(&pt, FOP_SIMD, 3, "vpshufb");
+    pt.simd_avx512 = 1;
+    set_op(&pt, FOP_FMA, 2, "vfmadd231sd");
+    assert_int_equal(isa_avx512_score(&pb, &pt), ISA_W_SIMD);
+    assert_int_equal(isa_exact_loss(&pb, &pt), ISA_W_SIMD + 2 * ISA_W_FMA);
+    funcisa_free(&pb);
+    funcisa_free(&pt);
+
+    static const char src_text[] = "double u4(unsigned long a, unsigned long b, unsigned long c, unsigned long d)\n"
+                                   "{ return (double)a - (double)b + (double)c - (double)d; }\n";
+    char *dir = make_temp_dir("test-isa-avx512");
+    char *src = path_join(dir, "u.c"), *base = path_join(dir, "b.o"), *wide = path_join(dir, "t.o");
+    write_file_atomic(src, src_text, strlen(src_text));
+    const char *ccs[] = {"gcc", "clang", "clang-19"};
+    for (size_t c = 0; c < 3; c++) {
+        if (!have(ccs[c])) continue;
+        assert_int_equal(compile(ccs[c], "", "", src, base), 0);
+        assert_int_equal(compile(ccs[c], "-march=x86-64-v4", "", src, wide), 0);
+        struct func_isa_list b = {0}, t = {0};
+        char *why = NULL;
+        assert_int_equal(funcisa_read_object(base, &b, &why), 0);
+        assert_int_equal(funcisa_read_object(wide, &t, &why), 0);
+        const struct func_isa *fb = funcisa_find(&b, "u4"), *ft = funcisa_find(&t, "u4");
+        assert_non_null(fb);
+        assert_non_null(ft);
+        assert_int_equal(ft->simd_avx512, 4);
+        assert_int_equal(fb->simd_avx512, 0);
+        char *ev = NULL;
+        int score = isa_compare(fb, ft, &ev, NULL);
+        assert_true(score >= 4 * ISA_W_SIMD);
+        assert_non_null(strstr(ev, "cvtusi2sd"));
+        free(ev);
+        assert_int_equal(isa_avx512_score(fb, ft), 4 * ISA_W_SIMD);
+        json_t *j = funcisa_to_json(ft);
+        struct func_isa back;
+        assert_int_equal(funcisa_from_json("u4", j, &back), 0);
+        assert_int_equal(back.simd_avx512, 4);
+        json_decref(j);
+        funcisa_free(&back);
+        funcisa_list_free(&b);
+        funcisa_list_free(&t);
+    }
+    remove_tree(dir);
+    free(src);
+    free(base);
+    free(wide);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +495,8 @@ int main(void)
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_objects),
+        cmocka_unit_test(test_fma_chains),
+        cmocka_unit_test(test_avx512_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -717,6 +717,38 @@ static void test_summary_folds_cold(void **state)
     select_report_free(&r);
 }
 
+/* A set that is not eligible (its outputs differ: FMA) but made a
+ * function significantly slower is said in the summary beside the
+ * measured figure (libebur128: 0.77x with FMA clones); the selected
+ * function's line does not get it. */
+static void test_summary_slower_ineligible(void **state)
+{
+    (void)state;
+    struct select_report r;
+    make_report(&r);
+    r.decision.functions[1].reason = DECISION_NO_GAIN;
+    r.variants[1].eligible = 0;
+    r.variants[1].failure = xstrdup("output differs");
+    double b3[] = {100, 104, 96}, slow[] = {130, 134, 126}, same3[] = {101, 103, 97};
+    stats_welch(b3, 3, slow, 3, &r.decision.functions[1].by_variant[1]);
+    stats_welch(b3, 3, same3, 3, &r.decision.functions[1].by_variant[2]);
+    char *sum = select_report_summary(&r);
+    const char *scale = strstr(sum, "  no  scale ");
+    assert_non_null(scale);
+    assert_non_null(strstr(scale, "no target set made it significantly faster (measured: 1.00x ["));
+    assert_non_null(strstr(scale, "] with fma-free; slower with fma-levels, not eligible: 0.77x ["));
+    char *dot = xstrndup(strstr(sum, "  yes dot "), (size_t)(scale - strstr(sum, "  yes dot ")));
+    assert_null(strstr(dot, "not eligible"));
+    free(dot);
+    free(sum);
+    /* not slower: nothing said */
+    stats_welch(b3, 3, same3, 3, &r.decision.functions[1].by_variant[1]);
+    sum = select_report_summary(&r);
+    assert_null(strstr(sum, "not eligible"));
+    free(sum);
+    select_report_free(&r);
+}
+
 /* The group of small gains (decision.h) in report.json: what was judged
  * together, what was selected with it, and its own interval. */
 static void test_small_gains_json(void **state)
@@ -856,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_unknown_speedup_json),
         cmocka_unit_test(test_unsampled_text),
         cmocka_unit_test(test_summary_folds_cold),
+        cmocka_unit_test(test_summary_slower_ineligible),
         cmocka_unit_test(test_small_gains_json),
         cmocka_unit_test(test_ambiguous_name),
         cmocka_unit_test(test_noise_said),

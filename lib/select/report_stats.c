@@ -47,12 +47,27 @@ static double bound(const struct decision *d)
     return d->confirmation.n_runs ? 2 * d->alpha : d->alpha;
 }
 
+/* Confirmed by the retest, then dropped for the code-growth budget. */
+static size_t budget_dropped(const struct decision *d)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < d->n_functions; f++)
+        n += d->functions[f].confirmed && d->functions[f].reason == DECISION_CODE_BUDGET;
+    return n;
+}
+
+static const char *confirm_outcome(const struct decision_function *df)
+{
+    if (!df->confirmed) return "not confirmed";
+    return df->reason == DECISION_CODE_BUDGET ? "confirmed, then dropped for the code-growth budget," : "confirmed";
+}
+
 /* The best retested set of f: confirmed, else the one with the best speedup. */
 static int retested_set(const struct select_report *r, size_t f)
 {
     const struct decision_function *d = &r->decision.functions[f];
     if (!d->confirm) return -1;
-    if (d->reason == DECISION_CONFIRMED && d->chosen >= 1) return d->chosen;
+    if (d->confirmed && d->chosen >= 1) return d->chosen;
     int best = -1;
     for (size_t v = 1; v < r->n_variants && v < r->decision.n_variants; v++)
         if (d->confirm[v].valid && (best < 0 || d->confirm[v].speedup > d->confirm[best].speedup)) best = (int)v;
@@ -129,12 +144,12 @@ void report_statistics_markdown(struct strbuf *sb, const struct select_report *r
         sb_addf(sb, "\n**Confirmation on fresh runs.** %zu comparison%s (of %zu function%s: %zu held back by Holm "
                     "alone, %zu near-significant of %zu found, at most %d) were tested again on %zu fresh round%s "
                     "(%zu runs) of the baseline, %sthe variants they need, one-sided, Holm over them; %zu function%s "
-                    "confirmed and selected. False selections over both stages: at most %.0f%% (%.0f%% each, union "
-                    "bound).\n", c->n_tests, c->n_tests == 1 ? "" : "s", c->n_functions,
+                    "confirmed (%zu of them then dropped for the code-growth budget). False selections over both "
+                    "stages: at most %.0f%% (%.0f%% each, union bound).\n", c->n_tests, c->n_tests == 1 ? "" : "s", c->n_functions,
                 c->n_functions == 1 ? "" : "s", c->n_functions - c->n_near, c->n_near, c->n_near_found,
                 DECISION_NEAR_MAX, c->n_runs, c->n_runs == 1 ? "" : "s", c->n_profiled_runs,
                 c->calibrated ? "the A/A arm and " : "", c->n_confirmed, c->n_confirmed == 1 ? "" : "s",
-                100 * bound(d), 100 * d->alpha);
+                budget_dropped(d), 100 * bound(d), 100 * d->alpha);
         for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
             int v = retested_set(r, f);
             if (v < 1) continue;
@@ -142,7 +157,7 @@ void report_statistics_markdown(struct strbuf *sb, const struct select_report *r
             sb_addf(sb, "- %s with %s (%s", r->functions[f].display_name, r->variants[v].name,
                     df->near_set >= 1 ? "near-significant: " : "held back by Holm");
             if (df->near_set >= 1) add_ratio_iv(sb, &df->by_variant[df->near_set]);
-            sb_addf(sb, "): %s on the fresh runs, ", df->reason == DECISION_CONFIRMED ? "confirmed" : "not confirmed");
+            sb_addf(sb, "): %s on the fresh runs, ", confirm_outcome(df));
             add_ratio_iv(sb, &df->confirm[v]);
             sb_adds(sb, "\n");
         }
@@ -236,7 +251,8 @@ json_t *report_confirmation_json(const struct select_report *r, size_t f)
     const struct decision_function *d = &r->decision.functions[f];
     json_t *o = json_object();
     json_object_set_new(o, "rounds", json_integer((json_int_t)r->decision.confirmation.n_runs));
-    json_object_set_new(o, "confirmed", json_boolean(d->reason == DECISION_CONFIRMED));
+    json_object_set_new(o, "confirmed", json_boolean(d->confirmed));
+    json_object_set_new(o, "dropped_for_budget", json_boolean(d->confirmed && d->reason == DECISION_CODE_BUDGET));
     json_object_set_new(o, "why", json_string(d->near_set >= 1 ? "near-significant" : "held back by Holm"));
     json_object_set_new(o, "test", json_string("one-sided (not faster), Holm over the comparisons retested"));
     if (d->near_set >= 1) {
@@ -320,13 +336,14 @@ void select_note_statistics(struct select_report *r)
     if (c->n_runs)
         sv_pushf(&r->notes, "%zu function%s faster by %s own interval but held back by Holm over %zu tests, and %zu "
                             "near-significant (of %zu found, at most %d), %s tested again on %zu fresh rounds (%zu "
-                            "comparison%s, one-sided, Holm over them): %zu confirmed and selected (%zu of them "
-                            "near-significant); false selections over both stages are bounded by %.0f%% (%.0f%% "
+                            "comparison%s, one-sided, Holm over them): %zu confirmed (%zu of them near-significant, %zu "
+                            "then dropped for the code-growth budget); false selections over both stages are bounded by %.0f%% (%.0f%% "
                             "each)",
                  c->n_functions - c->n_near, c->n_functions - c->n_near == 1 ? "" : "s",
                  c->n_functions - c->n_near == 1 ? "its" : "their", d->n_tests, c->n_near, c->n_near_found,
                  DECISION_NEAR_MAX, c->n_functions == 1 ? "was" : "were", c->n_runs, c->n_tests,
-                 c->n_tests == 1 ? "" : "s", c->n_confirmed, c->n_near_confirmed, 100 * bound(d), 100 * d->alpha);
+                 c->n_tests == 1 ? "" : "s", c->n_confirmed, c->n_near_confirmed, budget_dropped(d), 100 * bound(d),
+                 100 * d->alpha);
     char retested[96] = "";
     if (c->n_runs)
         snprintf(retested, sizeof retested, "; %zu of them retested on fresh runs, not confirmed",

@@ -415,8 +415,8 @@ const char *decision_reason_name(enum decision_reason r)
     case DECISION_CODE_BUDGET:
         return "faster, but dropped for the code-growth budget: the fit keeping the most gain leaves it out";
     case DECISION_CONFIRMED:
-        return "selected: held back by Holm over all the tests, then confirmed on fresh runs (Holm over the "
-               "comparisons retested)";
+        return "selected: held back by Holm over all the tests, or near-significant, then confirmed on fresh runs "
+               "(Holm over the comparisons retested)";
     }
     return "?";
 }

@@ -115,8 +115,9 @@ enum decision_reason {
     DECISION_SAME_CODE,       /* with every set, its clones are its default's code */
     DECISION_CODE_BUDGET,     /* selected by its timings, dropped for the code-growth
                                * budget (select/budget.h): the fit keeping the most gain leaves it out */
-    DECISION_CONFIRMED,       /* held back by Holm (DECISION_MULTIPLE_TESTS), then
-                               * confirmed on fresh runs (decision_confirm.h) */
+    DECISION_CONFIRMED,       /* held back by Holm (DECISION_MULTIPLE_TESTS), or
+                               * near-significant, then confirmed on fresh runs
+                               * (decision_confirm.h) */
 };
 
 /* A group member must hold this fraction of min_share of some workload: a
@@ -148,6 +149,11 @@ struct decision_function {
      * baseline samples set v saved in the fresh runs (decision_saved_share
      * on them; 0 for a set not retested) */
     double *confirm_saved;
+    /* >= 1: near-significant with this set and retested on fresh runs
+     * (decision_confirm_near); 0: not */
+    int near_set;
+    double near_saved;          /* with near_set: the largest share of a workload's time
+                                 * the first runs say it saved with that set */
     int confirmed;              /* 1: confirmed by the retest (DECISION_CONFIRMED); stays 1
                                  * when the code-growth budget drops it afterwards */
     int fastest;                /* the qualifying set with the best speedup, or -1;
@@ -190,6 +196,10 @@ struct decision {
         size_t n_tests;          /* comparisons retested: the family of the retest */
         size_t n_functions;      /* functions retested */
         size_t n_confirmed;      /* of them, selected (DECISION_CONFIRMED) */
+        size_t n_near;           /* of the functions retested, those retested as near-significant
+                                  * (decision_confirm_near), not held back by Holm */
+        size_t n_near_found;     /* near-significant before the cap (DECISION_NEAR_MAX) */
+        size_t n_near_confirmed; /* of n_near, confirmed */
         int calibrated;          /* the fresh rounds had an A/A arm */
         size_t n_profiled_runs;  /* runs of those rounds (set by the caller) */
     } confirmation;

@@ -5,21 +5,90 @@
 
 #include "util/util.h"
 
-/* f is retested: held back by Holm alone with some set. */
+/* f is retested: held back by Holm alone with some set, or near-significant. */
 static int retested(const struct decision *d, size_t f)
 {
     const struct decision_function *df = &d->functions[f];
+    if (df->near_set >= 1) return 1;
     if (df->reason != DECISION_MULTIPLE_TESTS || !df->held) return 0;
     for (size_t v = 1; v < d->n_variants; v++)
         if (df->held[v]) return 1;
     return 0;
 }
 
+/* Set v of a retested function f is in the retest. */
+static int in_retest(const struct decision_function *df, size_t v)
+{
+    return df->near_set >= 1 ? (size_t)df->near_set == v : df->held && df->held[v];
+}
+
+int decision_confirm_retests(const struct decision *d, size_t f, size_t v)
+{
+    if (f >= d->n_functions || v < 1 || v >= d->n_variants) return 0;
+    const struct decision_function *df = &d->functions[f];
+    return (df->confirm || retested(d, f)) && in_retest(df, v);
+}
+
+static int eligible_for(const struct decision_input *in, size_t f, size_t v)
+{
+    if (in->variant_profiled && !in->variant_profiled[v]) return 0;
+    if (in->same_code && in->same_code[f * in->n_variants + v]) return 0;
+    return in->function_eligible ? in->function_eligible[f * in->n_variants + v] : in->variant_eligible[v];
+}
+
+/* The largest share of a workload's time f saved with v (first runs). */
+static double most_saved(const struct decision_input *in, size_t f, size_t v)
+{
+    double best = 0;
+    for (size_t w = 0; w < in->n_workloads; w++) {
+        double s = decision_saved_share(in, w, f, v);
+        if (s > best) best = s;
+    }
+    return best;
+}
+
+size_t decision_confirm_near(const struct decision_input *in, struct decision *d)
+{
+    struct decision_confirmation *c = &d->confirmation;
+    c->n_near = c->n_near_found = 0;
+    if (in->n_runs < 2) return 0;
+    for (size_t f = 0; f < d->n_functions; f++) {
+        struct decision_function *df = &d->functions[f];
+        df->near_set = 0;
+        df->near_saved = 0;
+        if (df->reason != DECISION_NO_GAIN && df->reason != DECISION_CALIBRATION) continue;
+        for (size_t v = 1; v < d->n_variants; v++) {
+            const struct stats_interval *iv = &df->by_variant[v];
+            if (!eligible_for(in, f, v) || !iv->valid || !(iv->diff > 0) || iv->speedup < DECISION_NEAR_GAIN ||
+                !(iv->p <= DECISION_NEAR_P))
+                continue;
+            double saved = most_saved(in, f, v);
+            if (saved < DECISION_NEAR_SAVED || saved <= df->near_saved || decision_slower_somewhere(in, v, f))
+                continue;
+            df->near_set = (int)v;
+            df->near_saved = saved;
+        }
+        c->n_near_found += df->near_set >= 1;
+    }
+    /* the cap: the DECISION_NEAR_MAX that save the most (ties: the first) */
+    for (size_t n = c->n_near_found; n > DECISION_NEAR_MAX; n--) {
+        size_t least = d->n_functions;
+        for (size_t f = 0; f < d->n_functions; f++)
+            if (d->functions[f].near_set >= 1 &&
+                (least == d->n_functions || d->functions[f].near_saved <= d->functions[least].near_saved))
+                least = f;
+        d->functions[least].near_set = 0;
+        d->functions[least].near_saved = 0;
+    }
+    c->n_near = c->n_near_found < DECISION_NEAR_MAX ? c->n_near_found : DECISION_NEAR_MAX;
+    return c->n_near;
+}
+
 size_t decision_confirm_pairs(const struct decision *d)
 {
     size_t k = 0;
     for (size_t f = 0; f < d->n_functions; f++)
-        for (size_t v = 1; retested(d, f) && v < d->n_variants; v++) k += (size_t)d->functions[f].held[v];
+        for (size_t v = 1; retested(d, f) && v < d->n_variants; v++) k += (size_t)in_retest(&d->functions[f], v);
     return k;
 }
 
@@ -27,7 +96,15 @@ void decision_confirm_arms(const struct decision *d, int *need)
 {
     for (size_t v = 0; v < d->n_variants; v++) need[v] = v == 0;
     for (size_t f = 0; f < d->n_functions; f++)
-        for (size_t v = 1; retested(d, f) && v < d->n_variants; v++) need[v] |= d->functions[f].held[v];
+        for (size_t v = 1; retested(d, f) && v < d->n_variants; v++) need[v] |= in_retest(&d->functions[f], v);
+}
+
+/* The one-sided p-value of "not faster" (the first runs fixed the
+ * direction); 1 without an interval. */
+static double one_sided(const struct stats_interval *iv)
+{
+    if (!iv->valid) return 1;
+    return iv->diff > 0 ? iv->p / 2 : 1;
 }
 
 void decision_confirm(const struct decision_input *fresh, struct decision *d)
@@ -55,13 +132,13 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
             stats_welch_samples(base, nr, var, nr, &aa);
         }
         for (size_t v = 1; v < nv; v++) {
-            if (!df->held[v]) continue;
+            if (!in_retest(df, v)) continue;
             decision_summed(fresh, v, f, var);
             stats_welch_samples(base, nr, var, nr, &df->confirm[v]);
             stats_widen(&df->confirm[v], decision_aa_margin(&aa, &df->confirm[v]));
             for (size_t w = 0; w < d->n_workloads && w < fresh->n_workloads; w++)
                 df->confirm_saved[v * d->n_workloads + w] = decision_saved_share(fresh, w, f, v);
-            p[k] = df->confirm[v].valid ? df->confirm[v].p : 1;
+            p[k] = one_sided(&df->confirm[v]);
             who[k++] = f * nv + v;
         }
     }
@@ -74,7 +151,7 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
         struct decision_function *df = &d->functions[f];
         if (!df->confirm) continue;
         for (size_t v = 1; v < nv; v++)
-            qualifies[v] = df->confirm_holm[v] && stats_faster(&df->confirm[v]) &&
+            qualifies[v] = df->confirm_holm[v] && df->confirm[v].diff > 0 &&
                            !decision_slower_somewhere(fresh, v, f);
         int fastest = decision_prefer_smaller(df->confirm, qualifies, NULL, nv);
         if (fastest < 1) continue;
@@ -85,6 +162,7 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
         df->reason = DECISION_CONFIRMED;
         df->confirmed = 1;
         c->n_confirmed++;
+        c->n_near_confirmed += df->near_set >= 1;
     }
     free(qualifies);
     free(base);
@@ -98,7 +176,7 @@ int decision_estimate_fresh(const struct decision *d, size_t f, size_t v)
 {
     if (f >= d->n_functions || v < 1 || v >= d->n_variants) return 0;
     const struct decision_function *df = &d->functions[f];
-    return df->confirmed && df->confirm && df->held && df->held[v] && df->confirm[v].valid;
+    return df->confirmed && df->confirm && in_retest(df, v) && df->confirm[v].valid;
 }
 
 const struct stats_interval *decision_estimate(const struct decision *d, size_t f, size_t v)

@@ -7,6 +7,7 @@
 
 #include "select/assign.h"
 #include "select/cloneisa.h"
+#include "select/decision_confirm.h"
 #include "select/fmagroup.h"
 #include "targets/targets.h"
 
@@ -143,10 +144,16 @@ int session_fma_bisect(struct select_session *s, const struct decision_input *in
     w.function_eligible = what_if;
     struct decision d;
     decide(&w, &d);
+    /* and who the confirmation would retest with v (decision_confirm.h) */
+    int confirm_runs = s->o->confirm_runs < 0 ? s->o->runs : s->o->confirm_runs;
+    if (confirm_runs >= 2) decision_confirm_near(&w, &d);
     size_t *fns = xcalloc(nf + 1, sizeof *fns), n = 0;
     for (size_t f = 0; f < nf; f++) {
         int now = *eligible ? (*eligible)[f * nv + v] : 0;
-        int wanted = s->o->fma_bisect_all || d.functions[f].chosen == (int)v;
+        const struct decision_function *df = &d.functions[f];
+        int retest = confirm_runs >= 2 && (df->near_set == (int)v ||
+                                           (df->reason == DECISION_MULTIPLE_TESTS && df->held && df->held[v]));
+        int wanted = s->o->fma_bisect_all || df->chosen == (int)v || retest;
         if (wanted && !now && clone_isa_uses_fma(&isa[f])) fns[n++] = f;
     }
     decision_free(&d);

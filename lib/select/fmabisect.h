@@ -7,8 +7,10 @@
  * instruction are eligible anyway (profiling.c's function_eligibility).
  * session_fma_bisect decides the others, only where it matters: the
  * functions whose clones hold FMA and that the decision would give the FMA
- * set were it eligible (decide() run once more with it eligible for them;
- * with o->fma_bisect_all, every function whose clones hold FMA).
+ * set were it eligible (decide() run once more with it eligible for them),
+ * or that the confirmation would retest with it (held back by Holm alone,
+ * or near-significant: decision_confirm.h; when --confirm-runs is at least
+ * 2); with o->fma_bisect_all, every function whose clones hold FMA.
  * Those are searched by group testing (fmagroup.h): extra builds with a
  * subset at the FMA set and every other candidate at the FMA-free set, each
  * checked like a variant (outputs against the baseline's, --test), never

@@ -401,16 +401,19 @@ static void by_name_where_undecided(struct select_session *s, struct profiling *
 static int confirm_held_back(struct select_session *s, struct profiling *pr, const struct decision_input *first)
 {
     struct select_report *r = &s->rep;
-    size_t nv = r->n_variants, k = decision_confirm_pairs(&r->decision);
+    size_t nv = r->n_variants;
     int runs = s->o->confirm_runs < 0 ? s->o->runs : s->o->confirm_runs;
     r->decision.confirmation.n_asked = runs >= 2 ? (size_t)runs : 0;
+    size_t near = runs >= 2 ? decision_confirm_near(first, &r->decision) : 0;
+    size_t k = decision_confirm_pairs(&r->decision);
     if (!k || runs < 2) return 0;
     int *need = xcalloc(nv, sizeof *need);
     decision_confirm_arms(&r->decision, need);
     size_t n_arms = 1;
     for (size_t v = 1; v < nv; v++) n_arms += (size_t)need[v];
-    session_say("%zu comparison%s held back by Holm alone: %d fresh rounds of the baseline, the A/A arm and %zu "
-                "variant%s to confirm them", k, k == 1 ? "" : "s", runs, n_arms - 1, n_arms == 2 ? "" : "s");
+    session_say("%zu comparison%s to retest (%zu of near-significant functions, the others held back by Holm "
+                "alone): %d fresh rounds of the baseline, the A/A arm and %zu variant%s", k, k == 1 ? "" : "s",
+                near, runs, n_arms - 1, n_arms == 2 ? "" : "s");
     struct rounds d;
     rounds_init(&d, r, (size_t)runs);
     size_t n_runs = 0;
@@ -477,20 +480,35 @@ static void note_retested(struct select_session *s)
             note_not_retested(r, f);
             continue;
         }
-        if (!df->confirm || (df->reason != DECISION_CONFIRMED && df->reason != DECISION_MULTIPLE_TESTS)) continue;
+        int open = df->reason == DECISION_CONFIRMED || df->reason == DECISION_MULTIPLE_TESTS ||
+                   (df->near_set >= 1 && (df->reason == DECISION_NO_GAIN || df->reason == DECISION_CALIBRATION));
+        if (!df->confirm || !open) continue;
         int v = df->reason == DECISION_CONFIRMED ? df->chosen : -1;   /* else the best retested set */
         for (size_t u = 1; df->reason != DECISION_CONFIRMED && u < r->n_variants; u++)
-            if (df->held[u] && df->confirm[u].valid && (v < 0 || df->confirm[u].speedup > df->confirm[v].speedup))
+            if (decision_confirm_retests(d, f, u) && df->confirm[u].valid &&
+                (v < 0 || df->confirm[u].speedup > df->confirm[v].speedup))
                 v = (int)u;
         char iv[96] = "no interval";
         if (v >= 1)
             snprintf(iv, sizeof iv, "%.2fx [%.2f, %.2f] with %s", df->confirm[v].speedup, df->confirm[v].speedup_lo,
                      df->confirm[v].speedup_hi, r->variants[v].name);
+        char first[128] = "";
+        if (df->near_set >= 1)
+            snprintf(first, sizeof first, "near-significant on the first runs (%.2fx [%.2f, %.2f] with %s)",
+                     df->by_variant[df->near_set].speedup, df->by_variant[df->near_set].speedup_lo,
+                     df->by_variant[df->near_set].speedup_hi, r->variants[df->near_set].name);
         free(r->functions[f].note);
-        if (df->reason == DECISION_CONFIRMED)
+        if (df->reason == DECISION_CONFIRMED && df->near_set >= 1)
+            r->functions[f].note = xasprintf("selected: %s, then confirmed on %zu fresh runs (%s; one-sided, Holm "
+                                             "over the %zu comparisons retested)",
+                                             first, d->confirmation.n_runs, iv, d->confirmation.n_tests);
+        else if (df->reason == DECISION_CONFIRMED)
             r->functions[f].note = xasprintf("selected: held back by Holm over %zu tests, then confirmed on %zu fresh "
-                                             "runs (%s; Holm over the %zu comparisons retested)",
+                                             "runs (%s; one-sided, Holm over the %zu comparisons retested)",
                                              d->n_tests, d->confirmation.n_runs, iv, d->confirmation.n_tests);
+        else if (df->near_set >= 1)
+            r->functions[f].note = xasprintf("%s; %s, retested on %zu fresh runs, the gain did not hold (%s)",
+                                             decision_reason_name(df->reason), first, d->confirmation.n_runs, iv);
         else
             r->functions[f].note = xasprintf("%s; retested on %zu fresh runs, the gain did not hold (%s)",
                                              decision_reason_name(DECISION_MULTIPLE_TESTS), d->confirmation.n_runs,

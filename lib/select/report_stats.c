@@ -6,6 +6,8 @@
  * a set adding less code was preferred (decision.h), in each format. */
 #include "select/report_write.h"
 
+#include "select/decision_confirm.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,10 +19,21 @@ static const char RULE[] =
     "group of small gains is one more test per eligible set, at 5% divided by the number of sets. Intervals are "
     "widened by what the baseline shows against itself (A/A) where that excludes no change. Among the sets that "
     "qualify, the fastest is taken unless a set whose clones add fewer bytes has an overlapping interval: then that "
-    "one. Comparisons held back by Holm alone (faster by their own interval, the other criteria met) are tested "
-    "again on fresh runs of only the arms they need, on those runs alone, Holm over them at 5% (the fresh A/A "
-    "widening, slower on no workload); those it rejects are selected. Each stage holds its false selections to 5% "
+    "one. Comparisons held back by Holm alone (faster by their own interval, the other criteria met), and those of "
+    "near-significant hot functions (at most 4: see near_significant_rule), are tested again on fresh runs of only "
+    "the arms they need (no extra build), on those runs alone, one-sided ('not faster'), Holm over them at 5% (the "
+    "fresh A/A widening, slower on no workload); those it rejects are selected. Each stage holds its false selections to 5% "
     "family-wise, so both together to at most 10% (union bound).";
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const char NEAR_RULE[] =
+    "A hot function without a significant gain is near-significant with a set when the set is eligible for it, "
+    "not its default's code and slower on no workload, and its first runs' point estimate is at least "
+    STR(DECISION_NEAR_GAIN) "x, saves at least " STR(DECISION_NEAR_SAVED) " of some workload's time, with a "
+    "two-sided p of at most " STR(DECISION_NEAR_P) "; per function its set that saves the most is retested, for at "
+    "most " STR(DECISION_NEAR_MAX) " functions (those that save the most). The fresh rounds run only the arms the "
+    "retest needs, at most the first stage's rounds, whatever the number of functions.";
 
 static const char ESTIMATES[] =
     "A function the confirmation selected has its speedups (functions[].variants[set] with estimate_from "
@@ -34,12 +47,27 @@ static double bound(const struct decision *d)
     return d->confirmation.n_runs ? 2 * d->alpha : d->alpha;
 }
 
+/* Confirmed by the retest, then dropped for the code-growth budget. */
+static size_t budget_dropped(const struct decision *d)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < d->n_functions; f++)
+        n += d->functions[f].confirmed && d->functions[f].reason == DECISION_CODE_BUDGET;
+    return n;
+}
+
+static const char *confirm_outcome(const struct decision_function *df)
+{
+    if (!df->confirmed) return "not confirmed";
+    return df->reason == DECISION_CODE_BUDGET ? "confirmed, then dropped for the code-growth budget," : "confirmed";
+}
+
 /* The best retested set of f: confirmed, else the one with the best speedup. */
 static int retested_set(const struct select_report *r, size_t f)
 {
     const struct decision_function *d = &r->decision.functions[f];
     if (!d->confirm) return -1;
-    if (d->reason == DECISION_CONFIRMED && d->chosen >= 1) return d->chosen;
+    if (d->confirmed && d->chosen >= 1) return d->chosen;
     int best = -1;
     for (size_t v = 1; v < r->n_variants && v < r->decision.n_variants; v++)
         if (d->confirm[v].valid && (best < 0 || d->confirm[v].speedup > d->confirm[best].speedup)) best = (int)v;
@@ -113,19 +141,24 @@ void report_statistics_markdown(struct strbuf *sb, const struct select_report *r
     /* (the confirmation's paragraph follows) */
     const struct decision_confirmation *c = &d->confirmation;
     if (c->n_runs) {
-        sb_addf(sb, "\n**Confirmation on fresh runs.** %zu comparison%s (of %zu function%s) held back by Holm alone "
-                    "were tested again on %zu fresh round%s (%zu runs) of the baseline, %sthe variants they need; "
-                    "%zu function%s confirmed and selected. False selections over both stages: at most %.0f%% "
-                    "(%.0f%% each, union bound).\n", c->n_tests, c->n_tests == 1 ? "" : "s", c->n_functions,
-                c->n_functions == 1 ? "" : "s", c->n_runs, c->n_runs == 1 ? "" : "s", c->n_profiled_runs,
+        sb_addf(sb, "\n**Confirmation on fresh runs.** %zu comparison%s (of %zu function%s: %zu held back by Holm "
+                    "alone, %zu near-significant of %zu found, at most %d) were tested again on %zu fresh round%s "
+                    "(%zu runs) of the baseline, %sthe variants they need, one-sided, Holm over them; %zu function%s "
+                    "confirmed (%zu of them then dropped for the code-growth budget). False selections over both "
+                    "stages: at most %.0f%% (%.0f%% each, union bound).\n", c->n_tests, c->n_tests == 1 ? "" : "s", c->n_functions,
+                c->n_functions == 1 ? "" : "s", c->n_functions - c->n_near, c->n_near, c->n_near_found,
+                DECISION_NEAR_MAX, c->n_runs, c->n_runs == 1 ? "" : "s", c->n_profiled_runs,
                 c->calibrated ? "the A/A arm and " : "", c->n_confirmed, c->n_confirmed == 1 ? "" : "s",
-                100 * bound(d), 100 * d->alpha);
+                budget_dropped(d), 100 * bound(d), 100 * d->alpha);
         for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
             int v = retested_set(r, f);
             if (v < 1) continue;
-            sb_addf(sb, "- %s with %s: %s on the fresh runs, ", r->functions[f].display_name, r->variants[v].name,
-                    d->functions[f].reason == DECISION_CONFIRMED ? "confirmed" : "not confirmed");
-            add_ratio_iv(sb, &d->functions[f].confirm[v]);
+            const struct decision_function *df = &d->functions[f];
+            sb_addf(sb, "- %s with %s (%s", r->functions[f].display_name, r->variants[v].name,
+                    df->near_set >= 1 ? "near-significant: " : "held back by Holm");
+            if (df->near_set >= 1) add_ratio_iv(sb, &df->by_variant[df->near_set]);
+            sb_addf(sb, "): %s on the fresh runs, ", confirm_outcome(df));
+            add_ratio_iv(sb, &df->confirm[v]);
             sb_adds(sb, "\n");
         }
         if (c->n_confirmed)
@@ -163,6 +196,11 @@ json_t *report_statistics_json(const struct select_report *r)
     json_object_set_new(conf, "functions", json_integer((json_int_t)c->n_functions));
     json_object_set_new(conf, "confirmed", json_integer((json_int_t)c->n_confirmed));
     json_object_set_new(conf, "calibrated", json_boolean(c->calibrated));
+    json_object_set_new(conf, "near_significant_found", json_integer((json_int_t)c->n_near_found));
+    json_object_set_new(conf, "near_significant_retested", json_integer((json_int_t)c->n_near));
+    json_object_set_new(conf, "near_significant_confirmed", json_integer((json_int_t)c->n_near_confirmed));
+    json_object_set_new(conf, "near_significant_cap", json_integer(DECISION_NEAR_MAX));
+    json_object_set_new(conf, "near_significant_rule", json_string(NEAR_RULE));
     json_object_set_new(conf, "alpha", json_real(d->alpha));
     json_object_set_new(o, "confirmation", conf);
     json_object_set_new(o, "family_wise_error_bound", json_real(bound(d)));
@@ -213,10 +251,19 @@ json_t *report_confirmation_json(const struct select_report *r, size_t f)
     const struct decision_function *d = &r->decision.functions[f];
     json_t *o = json_object();
     json_object_set_new(o, "rounds", json_integer((json_int_t)r->decision.confirmation.n_runs));
-    json_object_set_new(o, "confirmed", json_boolean(d->reason == DECISION_CONFIRMED));
+    json_object_set_new(o, "confirmed", json_boolean(d->confirmed));
+    json_object_set_new(o, "dropped_for_budget", json_boolean(d->confirmed && d->reason == DECISION_CODE_BUDGET));
+    json_object_set_new(o, "why", json_string(d->near_set >= 1 ? "near-significant" : "held back by Holm"));
+    json_object_set_new(o, "test", json_string("one-sided (not faster), Holm over the comparisons retested"));
+    if (d->near_set >= 1) {
+        json_t *first = select_interval_json(&d->by_variant[d->near_set]);
+        json_object_set_new(first, "variant", json_string(r->variants[d->near_set].name));
+        json_object_set_new(first, "saved_share", json_real(d->near_saved));
+        json_object_set_new(o, "first_runs", first);
+    }
     json_t *sets = json_object();
     for (size_t v = 1; v < r->n_variants && v < r->decision.n_variants; v++) {
-        if (!d->held[v]) continue;
+        if (!decision_confirm_retests(&r->decision, f, v)) continue;
         json_t *j = select_interval_json(&d->confirm[v]);
         json_object_set_new(j, "holm_rejects", json_boolean(d->confirm_holm[v]));
         json_object_set_new(sets, r->variants[v].name, j);
@@ -287,17 +334,22 @@ void select_note_statistics(struct select_report *r)
     sb_free(&list);
     const struct decision_confirmation *c = &d->confirmation;
     if (c->n_runs)
-        sv_pushf(&r->notes, "%zu function%s faster by %s own interval but held back by Holm over %zu tests %s tested "
-                            "again on %zu fresh rounds (%zu comparison%s, Holm over them): %zu confirmed and "
-                            "selected; false selections over both stages are bounded by %.0f%% (%.0f%% each)",
-                 c->n_functions, c->n_functions == 1 ? "" : "s", c->n_functions == 1 ? "its" : "their", d->n_tests,
-                 c->n_functions == 1 ? "was" : "were", c->n_runs, c->n_tests, c->n_tests == 1 ? "" : "s",
-                 c->n_confirmed, 100 * bound(d), 100 * d->alpha);
+        sv_pushf(&r->notes, "%zu function%s faster by %s own interval but held back by Holm over %zu tests, and %zu "
+                            "near-significant (of %zu found, at most %d), %s tested again on %zu fresh rounds (%zu "
+                            "comparison%s, one-sided, Holm over them): %zu confirmed (%zu of them near-significant, %zu "
+                            "then dropped for the code-growth budget); false selections over both stages are bounded by %.0f%% (%.0f%% "
+                            "each)",
+                 c->n_functions - c->n_near, c->n_functions - c->n_near == 1 ? "" : "s",
+                 c->n_functions - c->n_near == 1 ? "its" : "their", d->n_tests, c->n_near, c->n_near_found,
+                 DECISION_NEAR_MAX, c->n_functions == 1 ? "was" : "were", c->n_runs, c->n_tests,
+                 c->n_tests == 1 ? "" : "s", c->n_confirmed, c->n_near_confirmed, budget_dropped(d), 100 * bound(d),
+                 100 * d->alpha);
     char retested[96] = "";
     if (c->n_runs)
         snprintf(retested, sizeof retested, "; %zu of them retested on fresh runs, not confirmed",
-                 c->n_functions - c->n_confirmed);
-    size_t held = d->n_unadjusted - (c->n_confirmed < d->n_unadjusted ? c->n_confirmed : d->n_unadjusted);
+                 (c->n_functions - c->n_near) - (c->n_confirmed - c->n_near_confirmed));
+    size_t held_confirmed = c->n_confirmed - c->n_near_confirmed;
+    size_t held = d->n_unadjusted - (held_confirmed < d->n_unadjusted ? held_confirmed : d->n_unadjusted);
     if (held)
         sv_pushf(&r->notes, "%zu function%s faster by %s own interval %s not selected: over %zu tests (functions x "
                             "target sets) Holm's correction asks for more (more --runs give narrower intervals)%s",

@@ -42,7 +42,9 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   # the confirmation stage (decision_confirm.h)
   local conf held confirmed
   conf=$(jq -c .statistics.confirmation <<<"$out")
-  held=$(jq -r '[.functions[] | select(.decision == "multiple-tests" or .decision == "confirmed")] | length' <<<"$out")
+  # retested: held back by Holm alone, or near-significant (decision_confirm_near)
+  held=$(jq -r '[.functions[] | select(.decision == "multiple-tests" or .decision == "confirmed" or
+                 (.confirmation != null and .confirmation.why == "near-significant"))] | length' <<<"$out")
   confirmed=$(jq -r '[.functions[] | select(.decision == "confirmed")] | length' <<<"$out")
   if [[ " $* " == *" --confirm-runs 0 "* ]]; then
     expect_eq "$cc: --confirm-runs 0: no fresh rounds" "$(jq -r '[.rounds_asked, .rounds, .tests] | join(",")' <<<"$conf")" "0,0,0"
@@ -54,7 +56,11 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
   else
     expect_eq "$cc: confirmation asks for --runs rounds" "$(jq -r .rounds_asked <<<"$conf")" 3
     if [ "$held" -gt 0 ]; then
-      echo "$cc: $held function(s) held back by Holm alone: the confirmation ran" >&2
+      echo "$cc: $held function(s) held back by Holm alone or near-significant: the confirmation ran" >&2
+      expect_eq "$cc: confirmation: near-significant ones within the cap" \
+        "$(jq -r '.near_significant_retested <= .near_significant_cap and .near_significant_retested == ([$o.functions[] |
+                  select(.confirmation != null and .confirmation.why == "near-significant")] | length)' \
+           --argjson o "$out" <<<"$conf")" true
       expect_eq "$cc: confirmation: 3 fresh rounds" "$(jq -r .rounds <<<"$conf")" 3
       expect_eq "$cc: confirmation: a test per retested function (one workload, every set eligible)" \
         "$(jq -r '.tests >= .functions and .functions == '"$held" <<<"$conf")" true
@@ -62,7 +68,8 @@ select_on() {   # CC [EXTRA SELECT ARGS: more --run workloads]
         "$(jq -r '.profiled_runs >= 9 and .profiled_runs <= 12' <<<"$conf")" true
       expect_eq "$cc: confirmation: confirmed = decision confirmed" "$(jq -r .confirmed <<<"$conf")" "$confirmed"
       expect_eq "$cc: confirmation: each retested function has its fresh intervals" \
-        "$(jq -r '[.functions[] | select(.decision == "multiple-tests" or .decision == "confirmed") | .confirmation.rounds == 3] | all' <<<"$out")" true
+        "$(jq -r '[.functions[] | select(.decision == "multiple-tests" or .decision == "confirmed" or .confirmation != null) |
+                  .confirmation.rounds == 3] | all' <<<"$out")" true
       expect_eq "$cc: confirmed functions' speedups are the fresh runs' (estimate_from, equal to confirmation's)" \
         "$(jq -r '[.functions[] | select(.decision == "confirmed" and .selected) | .target_set as $s |
                   .variants[$s].estimate_from == "confirmation_runs" and

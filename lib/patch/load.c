@@ -169,6 +169,8 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
     p->functions = xcalloc(cap, sizeof *p->functions);
     int rc = 0;
     size_t outside = 0;
+    char *last_file = NULL;   /* the previous row's definition: a second compile's row repeats it */
+    size_t last_offset = 0;
     struct patch_candidate_row r;
     while (patch_candidates_next(rows, &r)) {
         const char *file = r.file;
@@ -188,10 +190,12 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
                 seen = !strcmp(p->functions[i].file, file) && p->functions[i].offset == offset &&
                        !strcmp(p->functions[i].name, name);
             if (seen) continue;
-        } else if (p->nfunctions && !strcmp(p->functions[p->nfunctions - 1].file, file) &&
-                   p->functions[p->nfunctions - 1].offset == offset) {
-            continue;
+        } else if (last_file && !strcmp(last_file, file) && last_offset == offset) {
+            continue;   /* also when the first row was left out: one warning, one line */
         }
+        free(last_file);
+        last_file = xstrdup(file);
+        last_offset = offset;
         char *rel = path_relative_to(file, root);
         if (!rel) {   /* e.g. a test framework's sources under /usr/src */
             int line = r.line > 0 ? r.line : r.insert_line;
@@ -257,6 +261,7 @@ int patch_load_functions(struct store *st, const char *root, struct patch_plan *
         }
     }
     patch_candidates_close(rows);
+    free(last_file);
     if (rc == 0 && outside && p->nfunctions == 0)
         rc = fmv_error("%s: every candidate lies outside the project root %s; scan again with --root DIR",
                        store_path(st), root);

@@ -545,6 +545,52 @@ static void test_plan_skips_shared_line(void **state)
     project_close(&p);
 }
 
+/* A libtool build compiles kernels.c twice (.libs/kernels.o and
+ * kernels.o): the left-out function is said once, in the warning and in
+ * the header, as the patched one is patched once (LAME's decode_i386.c,
+ * "} int\nsynth_1to1_mono_unclipped(": said twice before). */
+static void test_plan_skips_shared_line_once(void **state)
+{
+    (void)state;
+    struct project p;
+    project_open(&p);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            char *src = path_join(p.dir, "kernels.c");
+            char *hash = hash_file_hex(src);
+            char *argv[] = {"gcc", "-O2", "-fPIC", "-DPIC", "-c", "kernels.c", "-o", ".libs/kernels.o", NULL};
+            struct compile_info ci = {.directory = p.dir, .argv = argv, .compiler = "gcc", .compiler_kind = "gcc",
+                                      .compiler_version = "12.2.0", .source = src, .output = ".libs/kernels.o",
+                                      .language = "c", .source_hash = hash};
+            p.compile_id = store_add_compile(p.st, &ci);
+            assert_true(p.compile_id > 0);
+            free(hash);
+            free(src);
+        }
+        add_candidate(&p, "kernels.c", "scale", "void scale(");
+        add_candidate(&p, "kernels.c", "saxpy", "void saxpy(");
+    }
+    assert_int_equal(sqlite3_exec(store_db(p.st),
+                                  "UPDATE functions SET notes = '[{\"kind\":\"shared-line\",\"detail\":"
+                                  "\"line 16 also holds } \"}]' WHERE name = 'saxpy'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    struct strvec t = STRVEC_INIT;
+    assert_int_equal(targets_parse("avx2", &t), 0);
+    struct patch_plan plan;
+    fmv_set_quiet(1);
+    assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
+    fmv_set_quiet(0);
+    assert_int_equal(plan.nfunctions, 1);
+    assert_string_equal(plan.functions[0].name, "scale");
+    assert_int_equal(plan.skipped.n, 1);
+    assert_non_null(strstr(plan.text, "Not patched (1):\n  kernels.c:16 saxpy: line 16 also holds } \n"));
+    assert_null(strstr(plan.text, "also holds } \n  kernels.c:16 saxpy"));
+    patch_plan_free(&plan);
+    sv_free(&t);
+    project_close(&p);
+}
+
 /* FMVGEN_CLONES_STATIC for internal linkage, found past attributes and
  * comments; a "static" inside a comment does not count. */
 static void test_plan_static_detection(void **state)
@@ -1189,6 +1235,7 @@ int main(void)
         cmocka_unit_test(test_plan_exact_has_no_fma_warning),
         cmocka_unit_test(test_plan_refuses_stale_sources),
         cmocka_unit_test(test_plan_skips_shared_line),
+        cmocka_unit_test(test_plan_skips_shared_line_once),
         cmocka_unit_test(test_plan_static_detection),
         cmocka_unit_test(test_plan_already_patched),
         cmocka_unit_test(test_plan_nothing_to_do),

@@ -371,6 +371,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
         }
         sb_addf(&names, "%s%s (%.0f bytes, %.2f%% saved)", names.len ? ", " : "", fn->display_name, bytes[f],
                 gain[f] * 100);
+        df->budget_dropped = df->chosen;
         df->chosen = -1;
         df->reason = DECISION_CODE_BUDGET;
     }

@@ -158,6 +158,8 @@ struct decision_function {
                                  * when the code-growth budget drops it afterwards */
     int fastest;                /* the qualifying set with the best speedup, or -1;
                                  * chosen differs when a smaller-code set overlaps it */
+    int budget_dropped;         /* >= 1: DECISION_CODE_BUDGET dropped it with this set, the
+                                 * one its summary line and bytes show; else 0 */
     int budget_from;            /* >= 1: the set its timings chose, which the code-growth
                                  * budget replaced by the cheaper chosen (select/budget.h);
                                  * 0: not replaced */

@@ -61,6 +61,9 @@ size_t select_shown_variant(const struct select_report *r, size_t f)
             if (r->variants[v].built) return v;
         return best;
     }
+    const struct decision_function *d = &r->decision.functions[f];
+    if (d->reason == DECISION_CODE_BUDGET && d->budget_dropped >= 1 && (size_t)d->budget_dropped < r->n_variants)
+        return (size_t)d->budget_dropped;
     for (size_t v = 1; v < r->n_variants; v++)
         if (decision_estimate(&r->decision, f, v)->speedup > decision_estimate(&r->decision, f, best)->speedup)
             best = v;

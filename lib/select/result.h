@@ -266,7 +266,8 @@ int select_interval_wide(const struct stats_interval *iv);
 const char *select_speedup_unknown(const struct stats_interval *iv);
 
 /* The variant a function is shown with: its patch's set, else (timed) the
- * set that made it fastest, else (static) the first one built. */
+ * set the code-growth budget dropped it with, else the set that made it
+ * fastest, else (static) the first one built. */
 size_t select_shown_variant(const struct select_report *r, size_t f);
 
 /* Bytes f's clones add in build v (0..n_variants-1, or n_variants: the

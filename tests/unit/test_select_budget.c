@@ -10,7 +10,8 @@
  * function's reason, note and the report's note naming it; a function the
  * confirmation selected ranked by its fresh runs' gain, not the first's; a
  * function dropped at its set kept with a cheaper set it also qualified for,
- * or dropped with it, the note saying which; placement pins only within the
+ * or dropped with it, the note saying which, its summary line showing
+ * that set; placement pins only within the
  * room the fit leaves, each at its worst case (63 + K bytes). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -593,6 +594,16 @@ static void test_apply_cheaper_set(void **state)
     assert_non_null(strstr(r.functions[0].note, "its fma-free clones add 1400 bytes"));
     assert_non_null(strstr(r.functions[0].note, "; its faster fma-levels clones (3000 bytes) fit even less"));
     assert_true(r.budget.before == 4000 && r.budget.after == 1000);
+    /* its line shows the set the budget dropped it with (the note's), not
+     * the faster-looking fma-levels */
+    assert_int_equal(r.decision.functions[0].budget_dropped, 2);
+    assert_int_equal(select_shown_variant(&r, 0), 2);
+    char *sum = select_report_summary(&r);
+    const char *line = strstr(sum, "hot_a");
+    assert_non_null(line);
+    assert_non_null(strstr(line, " with fma-free"));
+    assert_null(strstr(line, "(measured: 4.00x"));
+    free(sum);
     free_three_arms(&r);
 
     /* fma-free did not qualify for hot_a: it is dropped, as before */

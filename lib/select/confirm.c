@@ -16,7 +16,8 @@
 #include "select/stats.h"
 
 /* A workload that runs for a fixed time cannot show a speedup in time
- * (decision_fixed_time): said, with the remedy. */
+ * (decision_fixed_time, on the interval that decides: CPU time on a busy
+ * machine, whose wall times measured waits): said, with the remedy. */
 static void note_fixed_time(struct select_session *s, size_t w)
 {
     struct select_report *r = &s->rep;
@@ -24,11 +25,13 @@ static void note_fixed_time(struct select_session *s, size_t w)
     double saved = 0;
     for (size_t f = 0; s->saved && f < r->n_functions; f++)
         if (r->functions[f].in_patch) saved += s->saved[w * r->n_functions + f];
-    if (!decision_fixed_time(saved, &wr->e2e)) return;
-    sv_pushf(&r->notes, "'%s' took the same time with the selected clones as without (%.2fx [%.2f, %.2f]), though "
+    const struct stats_interval *e2e = select_deciding_e2e(wr);
+    if (!decision_fixed_time(saved, e2e)) return;
+    sv_pushf(&r->notes, "'%s' took the same time with the selected clones as without (%s time %.2fx [%.2f, %.2f]), though "
                         "their profiles say they save %.0f%% of its time: a benchmark that runs for a fixed time "
                         "cannot show a speedup in time; give it a fixed amount of work",
-             wr->command, wr->e2e.speedup, wr->e2e.speedup_lo, wr->e2e.speedup_hi, 100 * saved);
+             wr->command, wr->cpu_decides ? "CPU" : "wall", e2e->speedup, e2e->speedup_lo, e2e->speedup_hi,
+             100 * saved);
     session_say("%s", r->notes.v[r->notes.n - 1]);
 }
 

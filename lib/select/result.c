@@ -14,6 +14,11 @@ const char *select_speedup_unknown(const struct stats_interval *iv)
     return NULL;
 }
 
+const struct stats_interval *select_deciding_e2e(const struct select_workload_result *wr)
+{
+    return wr->cpu_decides ? &wr->e2e_cpu : &wr->e2e;
+}
+
 int select_interval_wide(const struct stats_interval *iv)
 {
     if (!iv->valid || select_speedup_unknown(iv)) return 0;

@@ -260,6 +260,11 @@ int select_name_ambiguous(const struct select_report *r, size_t f);
 #define SELECT_WIDE_INTERVAL 0.2
 int select_interval_wide(const struct stats_interval *iv);
 
+/* The end-to-end interval that decides for a timed workload: CPU time when
+ * the wall times measured waits for a busy machine (cpu_decides), else
+ * wall time. */
+const struct stats_interval *select_deciding_e2e(const struct select_workload_result *wr);
+
 /* Why iv has no finite speedup to show, or NULL when it has one: the
  * baseline never sampled the function (with or without the variant), or
  * the variant never did (stats.h gives +inf then). */

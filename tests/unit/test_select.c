@@ -22,6 +22,7 @@
 #include "select/decision.h"
 #include "select/outlined.h"
 #include "select/report.h"
+#include "select/result.h"
 #include "select/session.h"
 #include "select/stats.h"
 #include "select/tree.h"
@@ -545,6 +546,19 @@ static void test_fixed_time(void **state)
     assert_false(decision_fixed_time(saved, &e2e));     /* too noisy to exclude the gain */
     stats_welch_log(base, 1, same, 1, &e2e);
     assert_false(decision_fixed_time(saved, &e2e));     /* no interval */
+
+    /* a busy machine (TSVC, session 14): the wall times waited, 0.66x
+     * [0.47, 0.92], while the CPU time, which decides, followed the work */
+    struct select_workload_result wr = {0};
+    double waited[] = {0.45, 0.46, 0.44, 0.45};
+    stats_welch_log(base, NR, waited, NR, &wr.e2e);
+    stats_welch_log(base, NR, faster, NR, &wr.e2e_cpu);
+    assert_true(decision_fixed_time(saved, &wr.e2e));
+    wr.cpu_decides = 1;
+    assert_ptr_equal(select_deciding_e2e(&wr), &wr.e2e_cpu);
+    assert_false(decision_fixed_time(saved, select_deciding_e2e(&wr)));
+    wr.cpu_decides = 0;
+    assert_true(decision_fixed_time(saved, select_deciding_e2e(&wr)));
 }
 
 static void test_report(void **state)

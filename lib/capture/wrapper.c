@@ -154,6 +154,17 @@ static int run_inherited(char *const *argv)
     return code;
 }
 
+/* A command the wrapper only passes on (no source to record, or no store):
+ * the wrapper process becomes the compiler (execv), so the build pays for
+ * no second process and no wait. Returns only when it cannot run it. */
+static int exec_inherited(char *const *argv)
+{
+    execv(argv[0], argv);
+    int err = errno;
+    fmv_error("%s: cannot run: %s", argv[0], strerror(err));
+    return err == ENOENT ? 127 : 126;
+}
+
 static void note_unsupported(const char *store_dir, const char *compiler)
 {
     struct store *st = NULL;
@@ -318,7 +329,7 @@ static int wrap_compile(const char *store_dir, char **real_argv)
     struct compiler_id id = {0};
     int code;
     if (n == 0) {
-        code = run_inherited(real_argv);
+        code = exec_inherited(real_argv);
         goto out;
     }
     char *cache = path_join(store_dir, STORE_DIRNAME "/compilers");
@@ -486,7 +497,7 @@ int wrapper_main(int argc, char **argv)
     const char *store_dir = getenv(WRAPPER_STORE_ENV);
     int code;
     if (!store_dir || !*store_dir || getenv(WRAPPED_ENV)) {
-        code = run_inherited(sv_argv(&run));
+        code = exec_inherited(sv_argv(&run));
     } else {
         setenv(WRAPPED_ENV, "1", 1);
         code = wrap_compile(store_dir, sv_argv(&run));
@@ -689,17 +700,20 @@ int wrapper_run_build(const char *builddir, char *const *build_argv)
         free(abs_builddir);
         return 127;
     }
+    /* The store stays open (outside any transaction) while the build runs:
+     * the wrappers leave the checkpoint to the scan, and while one
+     * connection is open SQLite keeps the WAL index, so each compile's
+     * connection does not rebuild it by reading the whole WAL (measured:
+     * ~0.8 ms a compile at a 1 MB WAL, growing with the build). */
     struct store *st = NULL;
-    if (store_open(abs_builddir, 0, &st) == 0) {
-        store_meta_set(st, META_UNSUPPORTED, "");
-        store_close(st);
-    }
+    if (store_open(abs_builddir, 0, &st) == 0) store_meta_set(st, META_UNSUPPORTED, "");
 
     struct run_result r;
     run_argv(build_argv, NULL, &r);
     int code = run_exit_code(&r);
     if (!r.spawned) fmv_error("%s: cannot run the build: %s", build_argv[0], strerror(r.errno_spawn));
     run_result_free(&r);
+    if (st) store_close(st);
 
     wrapper_env_restore(&saved);
     free(wrapdir);

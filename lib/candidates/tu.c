@@ -183,6 +183,7 @@ void tu_free(struct parsed_tu *t)
     }
     free(t->defs);
     free(t->inclusions);
+    uses_index_free(t);
     clang_disposeTranslationUnit(t->tu);
     free(t->source);
     free(t->directory);

@@ -1,6 +1,7 @@
 /* tu_internal.h - the parsed TU's representation, shared by the files that
  * implement tu.h and locate.h (tu.c, locate.c, uses.c) and by nothing else.
- * defs is the index locate.c builds on demand; tu.c frees it. */
+ * defs is the index locate.c builds on demand; tu.c frees it, and the use
+ * indexes uses.c builds (through uses_index_free). */
 #ifndef FMVGEN_TU_INTERNAL_H
 #define FMVGEN_TU_INTERNAL_H
 
@@ -8,6 +9,8 @@
 #include <stddef.h>
 
 #include "util/util.h"
+
+struct use_index;
 
 struct def_entry {
     CXCursor cursor;
@@ -47,7 +50,12 @@ struct parsed_tu {
     struct inclusion *inclusions;   /* files the TU includes (read once, on demand) */
     size_t ninclusions;
     int read_inclusions;
+    struct use_index *use_indexes;  /* per file, the references locate_uses reads (uses.c) */
+    size_t nuse_indexes;
 };
+
+/* Frees the use indexes of t (uses.c; tu_free calls it). */
+void uses_index_free(struct parsed_tu *t);
 
 /* The absolute path of a file of the TU, as a definition's file is stored
  * (tu.c). name is libclang's name of file. Caller frees. */

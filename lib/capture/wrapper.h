@@ -6,7 +6,9 @@
  * of C/C++ sources (records go to <builddir>/.fmvgen/records/wrap/, never
  * into the source tree or the build's own directories), runs it with the
  * build's stdio, and records the compile in the store. Everything else
- * (links, -E, -M, --version, assembler files) passes through untouched.
+ * (links, -E, -M, --version, assembler files) passes through untouched:
+ * the wrapper execs the real compiler (no second process), as it does for
+ * every call without a store.
  *
  * Build caches: ccache would answer a cached compile without calling the
  * compiler, so the scan's build runs with CCACHE_DISABLE=1 (ccache then
@@ -36,7 +38,9 @@
  *
  * The links point at `fmvgen-cc`, installed next to fmvgen: the same wrapper
  * code without libclang, whose loading every compile of the build would
- * otherwise pay (docs/DESIGN.md, `src/fmvgen-cc.c`). */
+ * otherwise pay (docs/DESIGN.md, `src/fmvgen-cc.c`); it links its other
+ * libraries (SQLite, jansson, yaml, libelf, zlib) statically when their
+ * archives are installed, for the same reason (src/CMakeLists.txt). */
 #ifndef FMVGEN_WRAPPER_H
 #define FMVGEN_WRAPPER_H
 

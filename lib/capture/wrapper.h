@@ -39,8 +39,8 @@
  * The links point at `fmvgen-cc`, installed next to fmvgen: the same wrapper
  * code without libclang, whose loading every compile of the build would
  * otherwise pay (docs/DESIGN.md, `src/fmvgen-cc.c`); it links its other
- * libraries (SQLite, jansson, yaml, libelf, zlib) statically when their
- * archives are installed, for the same reason (src/CMakeLists.txt). */
+ * libraries SQLite, jansson and yaml statically when their archives are
+ * installed, for the same reason (src/CMakeLists.txt). */
 #ifndef FMVGEN_WRAPPER_H
 #define FMVGEN_WRAPPER_H
 

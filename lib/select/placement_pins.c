@@ -7,9 +7,9 @@
  * copies at the offsets they had in the all-candidates build that measured
  * their gain. An offset is read in the linked files the baseline's profiled
  * runs sampled the function in, where the files disagree (select/pinoffset.h:
- * libtool's two compiles of one source). Pins are kept within the code-growth budget's room
- * (select/budget.h: budget_take_pin, each at its worst case), the copies'
- * first, then the candidates', then the others', hottest first; those with
+ * libtool's two compiles of one source). Pins are kept within the
+ * code-growth budget's room (select/budget.h: budget_take_pin, each at its
+ * worst case), the copies' first, then the candidates', then the others', hottest first; those with
  * no room are listed (unpinned, or a note for copies). */
 #include "select/session_phases.h"
 
@@ -133,8 +133,8 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a, do
                             "profiled runs ran them from: %s", sb_str(&chosen));
     if (several.len)
         sv_pushf(&r->notes, "copies not kept at the offset mod 64 they were measured at: the linked files of the "
-                            "build that measured them place them at different offsets, and no profiled run tells "
-                            "which file ran them: %s", sb_str(&several));
+                            "build that measured them hold several or place them at different offsets, and the "
+                            "files the profiled runs sampled them in do not settle it: %s", sb_str(&several));
     sb_free(&sb);
     sb_free(&nofit);
     sb_free(&several);
@@ -300,8 +300,9 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
         if (fn->in_patch || r->decision.functions[f].share < s->o->min_share || select_name_count(r, f) > 1) continue;
         int k = baseline_offset(s, 0, &files, efs, pf->name, pf->name, NULL);
         if (k == PIN_OFFSET_SEVERAL)
-            sv_pushf(&pl->unpinned, "%s: several function symbols of that name in the baseline's linked files, at "
-                                    "different offsets mod 64 in the files its runs sampled it in", fn->display_name);
+            sv_pushf(&pl->unpinned, "%s: several function symbols of that name in the baseline's linked files, or "
+                                    "several offsets mod 64 (in the files its runs sampled it in, if any)",
+                     fn->display_name);
         if (k < 0) continue;
         if (!budget_take_pin(&room, (unsigned)k)) {
             no_room(pl, fn->display_name, k);

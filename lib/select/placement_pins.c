@@ -9,8 +9,9 @@
  * runs sampled the function in, where the files disagree (select/pinoffset.h:
  * libtool's two compiles of one source). Pins are kept within the
  * code-growth budget's room (select/budget.h: budget_take_pin, each at its
- * worst case), the copies' first, then the candidates', then the others', hottest first; those with
- * no room are listed (unpinned, or a note for copies). */
+ * worst case), the copies' first, then the candidates', then the others',
+ * hottest first; those with no room are listed (unpinned, or a note for
+ * copies). */
 #include "select/session_phases.h"
 
 #include <stdlib.h>

@@ -206,3 +206,43 @@ struct placement_hot *placement_hot(const struct placement_log *l, double min_sh
     qsort(out, *n, sizeof *out, by_heat);
     return out;
 }
+
+/* name itself or a compiler-made piece of it: "name.<anything>" */
+static int symbol_of(const char *symbol, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(symbol, name, n) && (!symbol[n] || symbol[n] == '.');
+}
+
+void placement_sampled_files(const struct placement_log *l, const char *name, struct strvec *files)
+{
+    if (!l) return;
+    size_t first = files->n;
+    double *sum = NULL;   /* [i - first]: samples of files->v[i] */
+    for (size_t i = 0; i < l->n_keys; i++) {
+        const struct placement_key *k = &l->keys[i];
+        if (!symbol_of(k->symbol, name)) continue;
+        double s = 0;
+        for (size_t w = 0; w < l->nw; w++)
+            for (size_t r = 0; r < l->runs[w]; r++) s += k->samples[at(l, PLACEMENT_BASELINE, w, r)];
+        if (s <= 0) continue;
+        size_t j = first;
+        while (j < files->n && strcmp(files->v[j], k->file)) j++;
+        if (j == files->n) {
+            sv_push(files, k->file);
+            sum = xrealloc(sum, (files->n - first) * sizeof *sum);
+            sum[j - first] = 0;
+        }
+        sum[j - first] += s;
+    }
+    for (size_t i = first + 1; i < files->n; i++)   /* insertion sort: most samples first */
+        for (size_t j = i; j > first && sum[j - first] > sum[j - 1 - first]; j--) {
+            double t = sum[j - first];
+            sum[j - first] = sum[j - 1 - first];
+            sum[j - 1 - first] = t;
+            char *p = files->v[j];
+            files->v[j] = files->v[j - 1];
+            files->v[j - 1] = p;
+        }
+    free(sum);
+}

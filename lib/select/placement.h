@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "select/stats.h"
+#include "util/util.h"
 
 enum placement_arm { PLACEMENT_BASELINE, PLACEMENT_SELECTED };
 
@@ -87,5 +88,11 @@ struct placement_hot {
  * frees the array). */
 struct placement_hot *placement_hot(const struct placement_log *l, double min_share, double min_samples,
                                     placement_skip_fn skip, void *ctx, size_t *n);
+
+/* The files (relative names, as logged) in which the baseline's runs gave
+ * function name samples - its symbol, or a compiler-made piece of it
+ * ("name.part.0", "name.cold") - appended to files once each, most samples
+ * first: the files the workloads ran it from (select/pinoffset.h). */
+void placement_sampled_files(const struct placement_log *l, const char *name, struct strvec *files);
 
 #endif

@@ -5,10 +5,13 @@
  * baseline's profiled runs wherever candidates/pinsite.h finds a definition
  * a pin may go on; and, with --dispatch cpuid, each selected function's
  * copies at the offsets they had in the all-candidates build that measured
- * their gain. Pins are kept within the code-growth budget's room
- * (select/budget.h: budget_take_pin, each at its worst case), the copies'
- * first, then the candidates', then the others', hottest first; those with
- * no room are listed (unpinned, or a note for copies). */
+ * their gain. An offset is read in the linked files the baseline's profiled
+ * runs sampled the function in, where the files disagree (select/pinoffset.h:
+ * libtool's two compiles of one source). Pins are kept within the
+ * code-growth budget's room (select/budget.h: budget_take_pin, each at its
+ * worst case), the copies' first, then the candidates', then the others',
+ * hottest first; those with no room are listed (unpinned, or a note for
+ * copies). */
 #include "select/session_phases.h"
 
 #include <stdlib.h>
@@ -20,26 +23,38 @@
 #include "elf/fmvnames.h"
 #include "select/attribution.h"
 #include "select/budget.h"
+#include "select/pinoffset.h"
 #include "select/placement.h"
 #include "store/reasons.h"
 
-/* The offset mod 64 of the one function symbol named name in files (its
- * copies in several files all at one offset count as one); -1 when none,
- * -2 when several in one file or they disagree. */
-static int baseline_offset(struct elf_file *efs, size_t n, const char *name)
+/* The linked files of variant v's tree the baseline's profiled runs
+ * sampled function name in (placement.h: "B/REST" under its build dir,
+ * "S/REST" under its source copy), as paths in v's tree: the files its
+ * workloads run it from, whose offset a pin keeps (pinoffset.h). */
+static void ran_in(const struct select_session *s, size_t v, const char *name, struct strvec *out)
 {
-    int offset = -1;
-    for (size_t f = 0; f < n; f++) {
-        if (!efs[f].elf) continue;
-        const struct elf_sym *sym;
-        size_t count = elf_file_syms_named(&efs[f], name, &sym);
-        if (count > 1) return -2;
-        if (!count) continue;
-        int k = (int)(sym->value % 64);
-        if (offset >= 0 && k != offset) return -2;
-        offset = k;
+    struct strvec rel = STRVEC_INIT;
+    placement_sampled_files(s->placement, name, &rel);
+    for (size_t i = 0; i < rel.n; i++) {
+        const char *root = rel.v[i][0] == 'S' && s->sources[v] ? s->sources[v] : s->builds[v].dir;
+        char *path = path_join(root, rel.v[i] + 2);
+        sv_push(out, path);
+        free(path);
     }
-    return offset;
+    sv_free(&rel);
+}
+
+/* The offset mod 64 a pin of name keeps in variant v's files (pinoffset.h);
+ * *disagree: the linked files disagree (the ones the runs sampled it in
+ * decided). */
+static int baseline_offset(const struct select_session *s, size_t v, const struct strvec *files,
+                           const struct elf_file *efs, const char *function, const char *name, int *disagree)
+{
+    struct strvec ran = STRVEC_INIT;
+    ran_in(s, v, function, &ran);
+    int k = pin_offset(efs, (const char *const *)files->v, files->n, name, &ran, disagree);
+    sv_free(&ran);
+    return k;
 }
 
 static void open_linked(const char *dir, struct strvec *files, struct elf_file **efs)
@@ -67,7 +82,7 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a, do
 {
     static const char *const slugs[] = {"x86_64_v4", "x86_64_v3", "avx2", "x86_64_v2", "default"};
     struct select_report *r = &s->rep;
-    struct strbuf sb = STRBUF_INIT, nofit = STRBUF_INIT;
+    struct strbuf sb = STRBUF_INIT, nofit = STRBUF_INIT, several = STRBUF_INIT, chosen = STRBUF_INIT;
     size_t npinned = 0;
     for (size_t v = 1; v < r->n_variants; v++) {
         struct strvec files = STRVEC_INIT;
@@ -82,9 +97,13 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a, do
             struct strbuf one = STRBUF_INIT;
             for (size_t k = 0; k < sizeof slugs / sizeof *slugs; k++) {
                 char *sym = xasprintf("fmvgen_cp_%s_%s", pf->name, slugs[k]);
-                int off = baseline_offset(efs, files.n, sym);
+                int disagree = 0, off = baseline_offset(s, v, &files, efs, pf->name, sym, &disagree);
                 free(sym);
+                if (off == PIN_OFFSET_SEVERAL)
+                    sb_addf(&several, "%s%s %s", several.len ? ", " : "", fn->display_name, slugs[k]);
                 if (off < 0) continue;
+                if (disagree)
+                    sb_addf(&chosen, "%s%s %s %d", chosen.len ? ", " : "", fn->display_name, slugs[k], off);
                 if (!budget_take_pin(room, (unsigned)off)) {
                     sb_addf(&nofit, "%s%s %s %d", nofit.len ? ", " : "", fn->display_name, slugs[k], off);
                     continue;
@@ -109,8 +128,18 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a, do
         sv_pushf(&r->notes, "copies not kept at the offset mod 64 they were measured at, for the code-growth budget "
                             "(a pin adds up to 63 + K bytes of padding, and the budget's room after the selection "
                             "had no more): %s", sb_str(&nofit));
+    if (chosen.len)
+        sv_pushf(&r->notes, "copies at different offsets mod 64 in the linked files of the build that measured them "
+                            "(a source compiled twice, as libtool does) are kept at the offset of the file the "
+                            "profiled runs ran them from: %s", sb_str(&chosen));
+    if (several.len)
+        sv_pushf(&r->notes, "copies not kept at the offset mod 64 they were measured at: the linked files of the "
+                            "build that measured them hold several or place them at different offsets, and the "
+                            "files the profiled runs sampled them in do not settle it: %s", sb_str(&several));
     sb_free(&sb);
     sb_free(&nofit);
+    sb_free(&several);
+    sb_free(&chosen);
 }
 
 /* The line for a pin the budget has no room for. */
@@ -152,8 +181,8 @@ static int skip_for_pin(const char *symbol, void *ctx)
 
 /* The hot functions that are no candidate: pinned where a definition is
  * found that a pin may go on, else listed in pl->unpinned. */
-static void pin_others(struct select_session *s, struct patch_assignments *a, struct elf_file *efs, size_t nfiles,
-                       double *room)
+static void pin_others(struct select_session *s, struct patch_assignments *a, const struct strvec *files,
+                       struct elf_file *efs, double *room)
 {
     struct select_placement *pl = &s->rep.placement;
     size_t nh = 0;
@@ -170,10 +199,10 @@ static void pin_others(struct select_session *s, struct patch_assignments *a, st
             sv_pushf(&pl->unpinned, "%s: a compiler-made copy or a stub, no definition of its own", sym);
             continue;
         }
-        int k = baseline_offset(efs, nfiles, sym);
+        int k = baseline_offset(s, 0, files, efs, sym, sym, NULL);
         if (k < 0) {
             sv_pushf(&pl->unpinned, "%s: %s", sym,
-                     k == -2 ? "several function symbols of that name in the baseline's linked files"
+                     k == PIN_OFFSET_SEVERAL ? "several function symbols of that name in the baseline's linked files"
                              : "no function symbol of that name in the baseline's linked files");
             continue;
         }
@@ -270,7 +299,11 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
         const struct select_function *fn = &r->functions[f];
         const struct patch_function *pf = &s->candidates.functions[f];
         if (fn->in_patch || r->decision.functions[f].share < s->o->min_share || select_name_count(r, f) > 1) continue;
-        int k = baseline_offset(efs, files.n, pf->name);
+        int k = baseline_offset(s, 0, &files, efs, pf->name, pf->name, NULL);
+        if (k == PIN_OFFSET_SEVERAL)
+            sv_pushf(&pl->unpinned, "%s: several function symbols of that name in the baseline's linked files, or "
+                                    "several offsets mod 64 (in the files its runs sampled it in, if any)",
+                     fn->display_name);
         if (k < 0) continue;
         if (!budget_take_pin(&room, (unsigned)k)) {
             no_room(pl, fn->display_name, k);
@@ -280,7 +313,7 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
         sv_pushf(&pl->pinned, "%s@%d", fn->display_name, k);
     }
     free(order);
-    if (s->placement) pin_others(s, a, efs, files.n, &room);
+    if (s->placement) pin_others(s, a, &files, efs, &room);
     close_linked(&files, efs);
     note_pins(r);
 }

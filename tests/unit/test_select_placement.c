@@ -216,6 +216,36 @@ static void test_hot(void **state)
     placement_log_free(l);
 }
 
+/* The files the baseline's runs sampled a function in (select/pinoffset.h
+ * reads its offset there): its symbol and compiler-made pieces of it,
+ * most samples first, once each; the selected arm's runs and other
+ * symbols with the name as a prefix do not count. */
+static void test_sampled_files(void **state)
+{
+    (void)state;
+    static const struct sym lame[] = {
+        {"B/frontend/lame", "choose_table_nonMMX", {100, 100, 100, 100, 100, 100}, {90, 90, 90}},
+        {"B/frontend/lame", "choose_table_nonMMX.part.0", {5, 5, 5, 5, 5, 5}, {0, 0, 0}},
+        {"B/libmp3lame/.libs/libmp3lame.so.0.0.0", "choose_table_nonMMX", {0, 0, 0, 0, 0, 0}, {50, 50, 50}},
+        {"S/tools/other", "choose_table_nonMMX", {1, 0, 0, 0, 0, 0}, {0, 0, 0}},
+        {"B/frontend/mp3rtp", "choose_table_nonMMXX", {200, 200, 200, 200, 200, 200}, {0, 0, 0}},
+    };
+    struct placement_log *l = log_of(lame, sizeof lame / sizeof *lame, 2);
+    struct strvec files = STRVEC_INIT;
+    sv_push(&files, "kept");
+    placement_sampled_files(l, "choose_table_nonMMX", &files);
+    assert_int_equal(files.n, 3);
+    assert_string_equal(files.v[0], "kept");
+    assert_string_equal(files.v[1], "B/frontend/lame");
+    assert_string_equal(files.v[2], "S/tools/other");
+    sv_free(&files);
+    placement_sampled_files(l, "absent", &files);
+    assert_int_equal(files.n, 0);
+    placement_sampled_files(NULL, "choose_table_nonMMX", &files);
+    assert_int_equal(files.n, 0);
+    placement_log_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_holm),
         cmocka_unit_test(test_missing),
         cmocka_unit_test(test_hot),
+        cmocka_unit_test(test_sampled_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

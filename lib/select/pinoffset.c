@@ -1,0 +1,41 @@
+/* pinoffset.c - see pinoffset.h. */
+#include "select/pinoffset.h"
+
+#include <string.h>
+
+static int listed(const struct strvec *v, const char *path)
+{
+    for (size_t i = 0; v && i < v->n; i++)
+        if (!strcmp(v->v[i], path)) return 1;
+    return 0;
+}
+
+/* The offset over the files only (1) the listed ones or (0) all. */
+static int offset_over(const struct elf_file *efs, const char *const *paths, size_t n, const char *name,
+                       const struct strvec *only)
+{
+    int offset = PIN_OFFSET_NONE;
+    for (size_t f = 0; f < n; f++) {
+        if (!efs[f].elf || (only && !listed(only, paths[f]))) continue;
+        const struct elf_sym *sym;
+        size_t count = elf_file_syms_named(&efs[f], name, &sym);
+        if (count > 1) return PIN_OFFSET_SEVERAL;
+        if (!count) continue;
+        int k = (int)(sym->value % 64);
+        if (offset >= 0 && k != offset) return PIN_OFFSET_SEVERAL;
+        offset = k;
+    }
+    return offset;
+}
+
+int pin_offset(const struct elf_file *efs, const char *const *paths, size_t n, const char *name,
+               const struct strvec *ran_in, int *disagree)
+{
+    int all = offset_over(efs, paths, n, name, NULL);
+    if (disagree) *disagree = all == PIN_OFFSET_SEVERAL;
+    if (ran_in && ran_in->n) {
+        int ran = offset_over(efs, paths, n, name, ran_in);
+        if (ran != PIN_OFFSET_NONE) return ran;
+    }
+    return all;
+}

@@ -1,0 +1,124 @@
+/* Unit tests of select/pinoffset.h on tests/fixtures/pin-offset, compiled
+ * at test time by gcc, clang and clang-19 when installed: work.c built into
+ * two shared libraries that place work at 16 and at 48 mod 64 (libtool's
+ * two compiles of one source: LAME's choose_table_nonMMX copy ran at 48 in
+ * the program, 16 in the library no workload loaded, and was not pinned at
+ * all). The offset is the file's the runs sampled the function in; with no
+ * such file the files must agree; a name no file holds has none. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf/elffile.h"
+#include "select/pinoffset.h"
+#include "util/util.h"
+#include "test_run_helpers.h"
+
+#define SRC FIXTURES_DIR "/pin-offset/work.c"
+
+static char *build(const char *cc, const char *dir, const char *name, const char *k)
+{
+    char *out = path_join(dir, name), *def = xasprintf("-DK=%s", k);
+    char *const argv[] = {(char *)cc, "-O2", "-shared", "-fPIC", def, SRC, "-o", out, NULL};
+    run_ok(argv);
+    free(def);
+    return out;
+}
+
+/* pin_offset over the files paths (opened here), ran_in as given. */
+static int offset_of(char *const *paths, size_t n, const char *name, const struct strvec *ran, int *disagree)
+{
+    struct elf_file efs[4];
+    assert_true(n <= 4);
+    for (size_t i = 0; i < n; i++) assert_int_equal(elf_file_open(paths[i], &efs[i]), 0);
+    int k = pin_offset(efs, (const char *const *)paths, n, name, ran, disagree);
+    for (size_t i = 0; i < n; i++) elf_file_close(&efs[i]);
+    return k;
+}
+
+static void check_compiler(const char *cc)
+{
+    if (!have(cc)) {
+        print_message("%s not installed: skipped\n", cc);
+        return;
+    }
+    char *dir = make_temp_dir("test-pinoffset");
+    char *at16 = build(cc, dir, "lib16.so", "16"), *at48 = build(cc, dir, "lib48.so", "48");
+    char *again48 = build(cc, dir, "prog48.so", "48");
+    char *files[] = {at16, at48};
+    int disagree = -1;
+
+    /* the runs sampled work in the 48 file: its offset, though the files disagree */
+    struct strvec ran = STRVEC_INIT;
+    sv_push(&ran, at48);
+    assert_int_equal(offset_of(files, 2, "work", &ran, &disagree), 48);
+    assert_int_equal(disagree, 1);
+    sv_free(&ran);
+    sv_push(&ran, at16);
+    assert_int_equal(offset_of(files, 2, "work", &ran, &disagree), 16);
+    assert_int_equal(disagree, 1);
+    sv_free(&ran);
+
+    /* nothing tells which ran: the files must agree, and do not */
+    assert_int_equal(offset_of(files, 2, "work", NULL, &disagree), PIN_OFFSET_SEVERAL);
+    assert_int_equal(disagree, 1);
+    /* a sampled file that holds no work (another program) tells nothing */
+    sv_push(&ran, "/nonexistent/prog");
+    assert_int_equal(offset_of(files, 2, "work", &ran, &disagree), PIN_OFFSET_SEVERAL);
+    sv_free(&ran);
+
+    /* files that agree: their offset, ran_in or not */
+    char *same[] = {at48, again48};
+    assert_int_equal(offset_of(same, 2, "work", NULL, &disagree), 48);
+    assert_int_equal(disagree, 0);
+    sv_push(&ran, again48);
+    assert_int_equal(offset_of(same, 2, "work", &ran, &disagree), 48);
+    sv_free(&ran);
+
+    /* no such function */
+    assert_int_equal(offset_of(files, 2, "absent", NULL, &disagree), PIN_OFFSET_NONE);
+    assert_int_equal(disagree, 0);
+
+    unlink(at16);
+    unlink(at48);
+    unlink(again48);
+    rmdir(dir);
+    free(at16);
+    free(at48);
+    free(again48);
+    free(dir);
+}
+
+static void test_gcc(void **state)
+{
+    (void)state;
+    check_compiler("gcc");
+}
+
+static void test_clang(void **state)
+{
+    (void)state;
+    check_compiler("clang");
+}
+
+static void test_clang19(void **state)
+{
+    (void)state;
+    check_compiler("clang-19");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gcc),
+        cmocka_unit_test(test_clang),
+        cmocka_unit_test(test_clang19),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -303,7 +303,7 @@ int probe_compile_has_debug(const struct compile_row *c)
  * the build compiles with -g, so does the probe at -g1 (line tables and
  * inline frames, no variables; the same code as -g0): the code profile
  * then credits each inlined callee with its share (codeprofile.h). */
-static void object_instead_of_assembly(const struct compile_row *row, struct strvec *argv, char **output)
+void probe_object_argv(const struct compile_row *row, struct strvec *argv, char **output)
 {
     int g = probe_compile_has_debug(row);
     for (size_t i = 0; i < argv->n; i++)
@@ -362,7 +362,7 @@ static void prepare(struct probe_job *pj, const struct probe_request *req, const
         struct strvec rflags = STRVEC_INIT;
         compiler_record_flags(&cid, records_dir, output, &rflags, &pj->record_path, &pj->format);
         probe_build_argv(row, req->extra_flags, sv_argv(&rflags), output, &pj->argv);
-        if (req->on_object) object_instead_of_assembly(row, &pj->argv, &output);
+        if (req->on_object) probe_object_argv(row, &pj->argv, &output);
         sv_free(&rflags);
         pj->asm_path = output;
         free(name);

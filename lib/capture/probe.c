@@ -90,20 +90,26 @@ static int takes_separate_value_we_drop(const char *a)
            (is_dep_option_with_value(a) && strlen(a) == 3);
 }
 
-void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
-                      const char *output, struct strvec *out)
+/* The other sources of `cc -c a.c b.c` (as written in argv): the row
+ * compiles only one, its probe drops them. */
+static void other_sources(const struct compile_row *c, struct strvec *others)
 {
-    /* The other sources of `cc -c a.c b.c`: this row compiles only one. */
     struct compile_args args;
     compile_args_parse(c->argv, &args);
-    struct strvec others = STRVEC_INIT;
     if (args.sources.n > 1)
         for (size_t i = 0; i < args.sources.n; i++) {
             char *abs = path_absolute(args.sources.v[i], c->directory);
-            if (strcmp(abs, c->source) != 0) sv_push(&others, args.sources.v[i]);
+            if (!c->source || strcmp(abs, c->source) != 0) sv_push(others, args.sources.v[i]);
             free(abs);
         }
     compile_args_free(&args);
+}
+
+void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
+                      const char *output, struct strvec *out)
+{
+    struct strvec others = STRVEC_INIT;
+    other_sources(c, &others);
 
     sv_push(out, c->compiler && *c->compiler ? c->compiler : c->argv[0]);
     for (size_t i = 1; c->argv[0] && c->argv[i]; i++) {
@@ -162,9 +168,14 @@ char *probe_dedupe_key(const struct compile_row *c)
     const char *head[] = {c->directory, c->source, c->source_hash, c->compiler};
     for (size_t i = 0; i < sizeof head / sizeof *head; i++)
         sb_addf(&key, "%zu:%s", head[i] ? strlen(head[i]) : 0, head[i] ? head[i] : "");
+    struct strvec others = STRVEC_INIT;
+    if (c->argv && c->argv[0]) other_sources(c, &others);
     for (size_t i = 1; c->argv && c->argv[0] && c->argv[i]; i++) {
         const char *a = c->argv[i];
         size_t skip;
+        /* What probe_build_argv drops besides the outputs: the probe of
+         * a.c in `cc -o p a.c b.c` and in `cc -o q a.c c.c` is one compile. */
+        if (sv_contains(&others, a) || !strcmp(a, "-c") || !strcmp(a, "-S")) continue;
         if (takes_separate_value_we_drop(a) && strcmp(a, "-dumpdir") != 0 && strcmp(a, "-dumpbase") != 0 &&
             strcmp(a, "-dumpbase-ext") != 0) {
             if (c->argv[i + 1]) i++;
@@ -185,6 +196,7 @@ char *probe_dedupe_key(const struct compile_row *c)
         }
         sb_addf(&key, "%zu:%s", strlen(a), a);
     }
+    sv_free(&others);
     return sb_detach(&key);
 }
 

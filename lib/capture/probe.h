@@ -40,7 +40,8 @@ struct probe_request {
                                    * and no differing macro in the TU's files) do not
                                    * run: each gets tu_notes 'probe-skipped' instead of a
                                    * record file (twins only when all of them qualify) */
-    int share_twins;              /* 1: compiles that differ only in PIC flags and outputs
+    int share_twins;              /* 1: compiles that differ only in PIC flags, outputs,
+                                   * -c and the command's other sources
                                    * (probe_dedupe_key) run once, and the record file (or
                                    * the failure) counts for each of them */
 };
@@ -81,9 +82,11 @@ void probe_object_argv(const struct compile_row *row, struct strvec *argv, char 
 /* The key under which two compiles probe alike: the same source (path
  * and hash), working directory, compiler and arguments, once the options
  * that only say where outputs go (-o, --output, dependency files: -MD,
- * -MMD, -MP, -MF, -MT, -MQ, -MJ, -Wp,-MD,...) and the PIC options libtool
- * adds for the shared library's copy (-fPIC, -fpic, -DPIC, -D PIC) are
- * left out. Any other difference (-O, -D, -I, -march, -std, order) keeps
+ * -MMD, -MP, -MF, -MT, -MQ, -MJ, -Wp,-MD,...), the PIC options libtool
+ * adds for the shared library's copy (-fPIC, -fpic, -DPIC, -D PIC), and
+ * what probe_build_argv drops anyway (-c, -S, the other sources of a
+ * multi-source command: `cc -o p a.c b.c` and `cc -o q a.c c.c` probe a.c
+ * alike) are left out. Any other difference (-O, -D, -I, -march, -std, order) keeps
  * them apart. -fPIC changes the code a little (GOT/PLT access, global
  * functions it may no longer inline as interposable) but not which loops
  * vectorize, or at what width; -DPIC could select other source under

@@ -311,13 +311,14 @@ int probe_compile_has_debug(const struct compile_row *c)
 
 /* A request with on_object: the compile keeps its code as an object (the
  * assembler's time, ~10% of a -g0 compile, buys a file libelf and capstone
- * read exactly, where assembly text would need a parser of its own). When
- * the build compiles with -g, so does the probe at -g1 (line tables and
- * inline frames, no variables; the same code as -g0): the code profile
- * then credits each inlined callee with its share (codeprofile.h). */
-void probe_object_argv(const struct compile_row *row, struct strvec *argv, char **output)
+ * read exactly, where assembly text would need a parser of its own), at
+ * -g1 (line tables and inline frames, no variables; the same code as -g0),
+ * whether or not the build compiles with -g: the code profile then credits
+ * each inlined callee with its share (codeprofile.h), and a build without
+ * -g is compared with it through the host's own gain (candidates/isa.h). */
+void probe_object_argv(int line_tables, struct strvec *argv, char **output)
 {
-    int g = probe_compile_has_debug(row);
+    int g = line_tables;
     for (size_t i = 0; i < argv->n; i++)
         if (!strcmp(argv->v[i], "-S") || (g && !strcmp(argv->v[i], "-g0"))) {
             const char *by = !strcmp(argv->v[i], "-S") ? "-c" : "-g1";
@@ -374,7 +375,7 @@ static void prepare(struct probe_job *pj, const struct probe_request *req, const
         struct strvec rflags = STRVEC_INIT;
         compiler_record_flags(&cid, records_dir, output, &rflags, &pj->record_path, &pj->format);
         probe_build_argv(row, req->extra_flags, sv_argv(&rflags), output, &pj->argv);
-        if (req->on_object) probe_object_argv(row, &pj->argv, &output);
+        if (req->on_object) probe_object_argv(1, &pj->argv, &output);
         sv_free(&rflags);
         pj->asm_path = output;
         free(name);

@@ -73,11 +73,12 @@ int probe_compile_has_debug(const struct compile_row *c);
 void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
                       const char *output, struct strvec *out);
 /* Turns such an argv (probe_build_argv's) into one that writes an object
- * instead of assembly: -c for -S, -g1 for -g0 when the compile asks for
- * debug information (probe_compile_has_debug: the code profile's inline
- * frames, codeprofile.h), and *output (its -o value, a ".s" name becoming
- * ".o"). The code is the compile's own: -g1 and -c change no instruction. */
-void probe_object_argv(const struct compile_row *row, struct strvec *argv, char **output);
+ * instead of assembly: -c for -S, -g1 for -g0 when line_tables (the code
+ * profile's inline frames, codeprofile.h; the target probe always asks,
+ * the wrapper's copy of a build's object when the build has -g), and
+ * *output (its -o value, a ".s" name becoming ".o"). The code is the
+ * compile's own: -g1 and -c change no instruction. */
+void probe_object_argv(int line_tables, struct strvec *argv, char **output);
 
 /* The key under which two compiles probe alike: the same source (path
  * and hash), working directory, compiler and arguments, once the options

@@ -385,7 +385,7 @@ static int wrap_compile(const char *store_dir, char **real_argv)
                                       .argv = sv_argv(&expanded)};
             probe_build_argv(&row, NULL, sv_argv(&flags), out, &argvs[i]);
             if (object_of_link) {
-                probe_object_argv(&row, &argvs[i], &out);
+                probe_object_argv(probe_compile_has_debug(&row), &argvs[i], &out);
                 objects[i] = xstrdup(out);
             }
             jobs[nj].argv = sv_argv(&argvs[i]);

@@ -34,8 +34,9 @@
  * inlines) are never patched: each host names them all in one note.
  *
  * An excluded host with ISA evidence and no callee credited gets an
- * "isa-unattributed" note: built without -g there are no inline frames to
- * attribute by; else its gains are its own code's. */
+ * "isa-unattributed" note: its gains are its own code's, or a callee's
+ * defined elsewhere. (Built without -g, the target probe's code still has
+ * inline frames: candidates/isa.h weighs its shares by the host's gain.) */
 #include "candidates/analyze_internal.h"
 #include "candidates/eligibility.h"
 #include "candidates/inlined.h"
@@ -216,10 +217,9 @@ static void note_system_callees(struct fn_row *h, const struct strvec *callees)
     sb_free(&sb);
 }
 
-static void note_unattributed(const struct compile_row *c, const struct wanted_list *wanted, struct row_list *rows,
+static void note_unattributed(const struct wanted_list *wanted, struct row_list *rows,
                               size_t nrows_before)
 {
-    int g = probe_compile_has_debug(c);
     for (size_t i = 0; i < nrows_before; i++) {
         struct fn_row *r = &rows->v[i];
         if (!r->reason || r->reason == REASON_ATTRIBUTE || !r->evidence || !r->name) continue;
@@ -255,12 +255,9 @@ static void note_unattributed(const struct compile_row *c, const struct wanted_l
         }
         sv_free(&left);
         if (credited) continue;
-        char *d = g ? xasprintf("%s's gains at the target (isa: %s) are credited to no callee: no callee's inline "
-                                "frames hold them (its own code, or a callee defined elsewhere)",
-                                r->display_name, r->evidence)
-                    : xasprintf("%s's gains at the target (isa: %s) are credited to no callee it inlined: the "
-                                "compile has no -g, so its code has no inline frames to attribute them by",
-                                r->display_name, r->evidence);
+        char *d = xasprintf("%s's gains at the target (isa: %s) are credited to no callee: no callee's inline "
+                            "frames hold them (its own code, or a callee defined elsewhere)",
+                            r->display_name, r->evidence);
         json_t *n = note_new(NOTE_ISA_UNATTRIBUTED, d);
         fn_row_add_note(r, n);
         json_decref(n);
@@ -332,5 +329,5 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
         sv_free(&sys[i]);
     }
     free(sys);
-    note_unattributed(c, wanted, rows, nrows_before);
+    note_unattributed(wanted, rows, nrows_before);
 }

@@ -2,6 +2,7 @@
 #include "candidates/isa.h"
 #include "candidates/query.h"
 #include "capture/codeprofile.h"
+#include "capture/probe.h"
 #include "capture/wrapper.h"
 
 #include <jansson.h>
@@ -291,23 +292,69 @@ static const struct func_isa *build_share(const struct func_isa_list *build, con
     return b;
 }
 
+/* The build's share of callee s->name in a build whose code has no inline
+ * frames (no -g): what the share s of the target's code holds beyond the
+ * gain of its host as a whole (bh: the host's build code, th: its target
+ * code) counts as the build's, so the share is credited with no more of
+ * each kind of instruction than the host gained, with no wider vectors or
+ * operations than the host's build code lacked; a call the host dropped
+ * (__popcountdi2, floorf) counts as the share's when the share holds the
+ * instruction that replaces it (popcnt, roundss), which no frame of the
+ * build can tell otherwise: several such shares each get it. Its simd_ops
+ * borrows bh's; free only its calls. */
+static void host_gain_share(const struct func_isa *s, const struct func_isa *bh, const struct func_isa *th,
+                            struct func_isa *out)
+{
+    memset(out, 0, sizeof *out);
+    out->name = s->name;
+    out->calls = (struct strvec)STRVEC_INIT;
+    out->simd_ops = bh->simd_ops;
+    for (int o = 0; o < FOP_N; o++) {
+        unsigned gain = th->ops[o] > bh->ops[o] ? th->ops[o] - bh->ops[o] : 0;
+        out->ops[o] = s->ops[o] > gain ? s->ops[o] - gain : 0;
+    }
+    unsigned chain = th->fma_chain > bh->fma_chain ? th->fma_chain - bh->fma_chain : 0;
+    out->fma_chain = s->fma_chain > chain ? s->fma_chain - chain : 0;
+    unsigned a512 = th->simd_avx512 > bh->simd_avx512 ? th->simd_avx512 - bh->simd_avx512 : 0;
+    out->simd_avx512 = s->simd_avx512 > a512 ? s->simd_avx512 - a512 : 0;
+    out->vector_bits = bh->vector_bits;
+    static const enum funcisa_op by_rep[REP_NONE] = {FOP_POPCNT, FOP_LZCNT, FOP_TZCNT, FOP_ROUND, FOP_FMA};
+    for (size_t i = 0; i < bh->calls.n; i++) {
+        enum replacement r = replacement_of(bh->calls.v[i]);
+        if (r == REP_NONE || !s->ops[by_rep[r]] || sv_contains(&out->calls, bh->calls.v[i])) continue;
+        unsigned nb = count_of(&bh->calls, bh->calls.v[i]), nt = count_of(&th->calls, bh->calls.v[i]);
+        for (unsigned k = nt; k < nb; k++) sv_push(&out->calls, bh->calls.v[i]);
+    }
+}
+
 /* t: the target's share of a callee inlined into t->host, or the target's
  * own code of a callee the build inlined; compared with the build's share
- * when the callee has no code of its own in the build and the host has. */
-static void compare_share(const struct func_isa_list *build, const struct func_isa *t, struct isa_result *out)
+ * when the callee has no code of its own in the build and the host has.
+ * Without frames in the build (build_frames 0), a share of the target's
+ * code is compared through its host's gain (host_gain_share). */
+static void compare_share(const struct func_isa_list *build, const struct func_isa_list *target, int build_frames,
+                          const struct func_isa *t, struct isa_result *out)
 {
     const char *host = t->host ? t->host : build_share_host(build, t->name);
     if (!host || funcisa_find(build, t->name) || !funcisa_find(build, host)) return;
-    struct func_isa empty;
+    struct func_isa empty, derived;
     memset(&empty, 0, sizeof empty);
     const struct func_isa *b = build_share(build, t->name, host);
+    if (!b && !build_frames) {
+        const struct func_isa *th = t->host ? funcisa_find(target, host) : NULL;
+        if (!th) return;   /* the target's own code of a callee: no share of a host to weigh it by */
+        host_gain_share(t, funcisa_find(build, host), th, &derived);
+        b = &derived;
+    }
     char *evidence = NULL;
     struct strvec dropped = STRVEC_INIT;
     int score = isa_compare(b ? b : &empty, t, &evidence, &dropped);
+    int exact_loss = isa_exact_loss(b ? b : &empty, t);
+    if (b == &derived) sv_free(&derived.calls);
     if (score <= 0) return;
     out->inl = xrealloc(out->inl, (out->ninl + 1) * sizeof *out->inl);
     out->inl[out->ninl++] = (struct isa_function){xstrdup(t->name), xstrdup(host), score,
-                                                  isa_exact_loss(b ? b : &empty, t), evidence, dropped};
+                                                  exact_loss, evidence, dropped};
 }
 
 /* The stored profiles of one (compile, variant); 0 when none. */
@@ -368,13 +415,16 @@ void isa_compare_compile(struct store *st, const struct compile_row *c, struct i
             free(why);
         }
     }
+    /* The build's code has inline frames (-g, or a share read from it). */
+    int build_frames = probe_compile_has_debug(c);
+    for (size_t i = 0; i < build.n && !build_frames; i++) build_frames = build.v[i].host != NULL;
     struct strvec unmatched = STRVEC_INIT;
     for (size_t i = 0; have_build && i < target.n; i++) {
         const struct func_isa *t = &target.v[i];
         const struct func_isa *b = funcisa_find(&build, t->name);
         char *evidence = NULL;
         if (t->host || (!b && build_share_host(&build, t->name))) {
-            compare_share(&build, t, out);
+            compare_share(&build, &target, build_frames, t, out);
             continue;
         }
         if (!b) {

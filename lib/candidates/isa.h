@@ -73,7 +73,9 @@ struct isa_result {
     /* Callees with no code of their own in the build, inlined into host
      * there, whose share of host's code scores > 0: the target's share
      * (or, where the target kept the callee out of line, its own code)
-     * against the build's share (none: an empty profile). */
+     * against the build's share (none: an empty profile; a build without
+     * inline frames, no -g: what the share holds beyond its host's whole
+     * gain, isa.c host_gain_share). */
     struct isa_function *inl;
     size_t ninl;
     struct strvec notes;      /* tu_notes 'isa-unmatched' details for the compile */

@@ -503,7 +503,7 @@ static int last_flag(char *const *argv, const char *on, const char *off, int dfl
     return v;
 }
 
-static int lto_on(char *const *argv)
+int compiler_args_lto(char *const *argv)
 {
     int v = 0;
     for (size_t i = 1; argv[i]; i++) {
@@ -540,13 +540,13 @@ const char *compiler_records_change_outputs(const struct compiler_id *id, char *
             last_flag(argv, "-frecord-command-line", "-fno-record-command-line", 0) ||
             last_flag(argv, "-frecord-gcc-switches", "-fno-record-gcc-switches", 0))
             return "the object records the command line";
-        if (lto_on(argv)) return "-flto objects record the options";
+        if (compiler_args_lto(argv)) return "-flto objects record the options";
         static const char *const own[] = {"-fsave-optimization-record*", "-foptimization-record-*",
                                           "-opt-record-file", "-save-temps*", "--save-temps*", NULL};
         if (find_option(argv, own)) return "the build writes its own record or temp files";
         return NULL;
     }
-    if (lto_on(argv)) return "-flto objects record the options, and only the link vectorizes";
+    if (compiler_args_lto(argv)) return "-flto objects record the options, and only the link vectorizes";
     if (compiler_records_use_dumps(id)) {
         /* The dump flags name their files: nothing is named after the dump
          * base, and GCC leaves -fdump-* out of DW_AT_producer and of

@@ -102,6 +102,8 @@ char *compile_args_output_of(const struct compile_args *a, size_t i, const char 
  * (Commands with several sources are the wrapper's own case: the dump
  * files would be shared.) */
 const char *compiler_records_change_outputs(const struct compiler_id *id, char *const *argv);
+/* 1 when the command compiles with -flto (its last -flto/-fno-lto option). */
+int compiler_args_lto(char *const *argv);
 
 /* Appends to notes human lines for flags that defeat vectorization
  * ("-fno-tree-vectorize", "-O1: the vectorizer does not run below -O2", ...).

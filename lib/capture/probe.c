@@ -90,20 +90,26 @@ static int takes_separate_value_we_drop(const char *a)
            (is_dep_option_with_value(a) && strlen(a) == 3);
 }
 
-void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
-                      const char *output, struct strvec *out)
+/* The other sources of `cc -c a.c b.c` (as written in argv): the row
+ * compiles only one, its probe drops them. */
+static void other_sources(const struct compile_row *c, struct strvec *others)
 {
-    /* The other sources of `cc -c a.c b.c`: this row compiles only one. */
     struct compile_args args;
     compile_args_parse(c->argv, &args);
-    struct strvec others = STRVEC_INIT;
     if (args.sources.n > 1)
         for (size_t i = 0; i < args.sources.n; i++) {
             char *abs = path_absolute(args.sources.v[i], c->directory);
-            if (strcmp(abs, c->source) != 0) sv_push(&others, args.sources.v[i]);
+            if (!c->source || strcmp(abs, c->source) != 0) sv_push(others, args.sources.v[i]);
             free(abs);
         }
     compile_args_free(&args);
+}
+
+void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
+                      const char *output, struct strvec *out)
+{
+    struct strvec others = STRVEC_INIT;
+    other_sources(c, &others);
 
     sv_push(out, c->compiler && *c->compiler ? c->compiler : c->argv[0]);
     for (size_t i = 1; c->argv[0] && c->argv[i]; i++) {
@@ -162,9 +168,14 @@ char *probe_dedupe_key(const struct compile_row *c)
     const char *head[] = {c->directory, c->source, c->source_hash, c->compiler};
     for (size_t i = 0; i < sizeof head / sizeof *head; i++)
         sb_addf(&key, "%zu:%s", head[i] ? strlen(head[i]) : 0, head[i] ? head[i] : "");
+    struct strvec others = STRVEC_INIT;
+    if (c->argv && c->argv[0]) other_sources(c, &others);
     for (size_t i = 1; c->argv && c->argv[0] && c->argv[i]; i++) {
         const char *a = c->argv[i];
         size_t skip;
+        /* What probe_build_argv drops besides the outputs: the probe of
+         * a.c in `cc -o p a.c b.c` and in `cc -o q a.c c.c` is one compile. */
+        if (sv_contains(&others, a) || !strcmp(a, "-c") || !strcmp(a, "-S")) continue;
         if (takes_separate_value_we_drop(a) && strcmp(a, "-dumpdir") != 0 && strcmp(a, "-dumpbase") != 0 &&
             strcmp(a, "-dumpbase-ext") != 0) {
             if (c->argv[i + 1]) i++;
@@ -185,6 +196,7 @@ char *probe_dedupe_key(const struct compile_row *c)
         }
         sb_addf(&key, "%zu:%s", strlen(a), a);
     }
+    sv_free(&others);
     return sb_detach(&key);
 }
 
@@ -299,13 +311,14 @@ int probe_compile_has_debug(const struct compile_row *c)
 
 /* A request with on_object: the compile keeps its code as an object (the
  * assembler's time, ~10% of a -g0 compile, buys a file libelf and capstone
- * read exactly, where assembly text would need a parser of its own). When
- * the build compiles with -g, so does the probe at -g1 (line tables and
- * inline frames, no variables; the same code as -g0): the code profile
- * then credits each inlined callee with its share (codeprofile.h). */
-static void object_instead_of_assembly(const struct compile_row *row, struct strvec *argv, char **output)
+ * read exactly, where assembly text would need a parser of its own), at
+ * -g1 (line tables and inline frames, no variables; the same code as -g0),
+ * whether or not the build compiles with -g: the code profile then credits
+ * each inlined callee with its share (codeprofile.h), and a build without
+ * -g is compared with it through the host's own gain (candidates/isa.h). */
+void probe_object_argv(int line_tables, struct strvec *argv, char **output)
 {
-    int g = probe_compile_has_debug(row);
+    int g = line_tables;
     for (size_t i = 0; i < argv->n; i++)
         if (!strcmp(argv->v[i], "-S") || (g && !strcmp(argv->v[i], "-g0"))) {
             const char *by = !strcmp(argv->v[i], "-S") ? "-c" : "-g1";
@@ -362,7 +375,7 @@ static void prepare(struct probe_job *pj, const struct probe_request *req, const
         struct strvec rflags = STRVEC_INIT;
         compiler_record_flags(&cid, records_dir, output, &rflags, &pj->record_path, &pj->format);
         probe_build_argv(row, req->extra_flags, sv_argv(&rflags), output, &pj->argv);
-        if (req->on_object) object_instead_of_assembly(row, &pj->argv, &output);
+        if (req->on_object) probe_object_argv(1, &pj->argv, &output);
         sv_free(&rflags);
         pj->asm_path = output;
         free(name);

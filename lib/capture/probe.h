@@ -40,7 +40,8 @@ struct probe_request {
                                    * and no differing macro in the TU's files) do not
                                    * run: each gets tu_notes 'probe-skipped' instead of a
                                    * record file (twins only when all of them qualify) */
-    int share_twins;              /* 1: compiles that differ only in PIC flags and outputs
+    int share_twins;              /* 1: compiles that differ only in PIC flags, outputs,
+                                   * -c and the command's other sources
                                    * (probe_dedupe_key) run once, and the record file (or
                                    * the failure) counts for each of them */
 };
@@ -71,13 +72,22 @@ int probe_compile_has_debug(const struct compile_row *c);
  * -o output. Also used by the wrapper for its records-only compiles. */
 void probe_build_argv(const struct compile_row *c, char *const *extra_flags, char *const *record_flags,
                       const char *output, struct strvec *out);
+/* Turns such an argv (probe_build_argv's) into one that writes an object
+ * instead of assembly: -c for -S, -g1 for -g0 when line_tables (the code
+ * profile's inline frames, codeprofile.h; the target probe always asks,
+ * the wrapper's copy of a build's object when the build has -g), and
+ * *output (its -o value, a ".s" name becoming ".o"). The code is the
+ * compile's own: -g1 and -c change no instruction. */
+void probe_object_argv(int line_tables, struct strvec *argv, char **output);
 
 /* The key under which two compiles probe alike: the same source (path
  * and hash), working directory, compiler and arguments, once the options
  * that only say where outputs go (-o, --output, dependency files: -MD,
- * -MMD, -MP, -MF, -MT, -MQ, -MJ, -Wp,-MD,...) and the PIC options libtool
- * adds for the shared library's copy (-fPIC, -fpic, -DPIC, -D PIC) are
- * left out. Any other difference (-O, -D, -I, -march, -std, order) keeps
+ * -MMD, -MP, -MF, -MT, -MQ, -MJ, -Wp,-MD,...), the PIC options libtool
+ * adds for the shared library's copy (-fPIC, -fpic, -DPIC, -D PIC), and
+ * what probe_build_argv drops anyway (-c, -S, the other sources of a
+ * multi-source command: `cc -o p a.c b.c` and `cc -o q a.c c.c` probe a.c
+ * alike) are left out. Any other difference (-O, -D, -I, -march, -std, order) keeps
  * them apart. -fPIC changes the code a little (GOT/PLT access, global
  * functions it may no longer inline as interposable) but not which loops
  * vectorize, or at what width; -DPIC could select other source under

@@ -283,14 +283,14 @@ char *wrapper_kept_object(const char *store_dir, const char *source, const char 
 /* The compiled object kept beside its records (wrapper.h): a hard link, or
  * a copy when the records live on another file system. Failing only costs
  * the ISA comparison of a build that deletes its objects. */
-static void keep_object(const struct wrapped_source *w)
+static void keep_object(const struct wrapped_source *w, const char *object)
 {
-    if (!w->output || !w->records_dir) return;
+    if (!object || !w->records_dir) return;
     char *kept = path_join(w->records_dir, WRAPPER_KEPT_OBJECT);
     unlink(kept);
-    if (link(w->output, kept) != 0) {
+    if (link(object, kept) != 0) {
         size_t len = 0;
-        char *data = read_file(w->output, &len);
+        char *data = read_file(object, &len);
         if (data) write_file_atomic(kept, data, len);
         free(data);
     }
@@ -353,7 +353,13 @@ static int wrap_compile(const char *store_dir, char **real_argv)
     free(wrap_records);
 
     const char *unsafe = compiler_records_change_outputs(&id, sv_argv(&expanded));
-    if (!unsafe && n == 1 && args.sources.n == 1) {
+    /* A compile-and-link command leaves no object of its own: its
+     * records-only compiles write one (the build's code: same flags, -c)
+     * for the ISA comparison to read, kept like a build's object. Not
+     * under -flto, where the code is the link's and the records-only
+     * compile's (-fno-lto) would not be it. */
+    int object_of_link = args.links && !compiler_args_lto(sv_argv(&expanded));
+    if (!unsafe && n == 1 && args.sources.n == 1 && !object_of_link) {
         /* The common case: the record flags ride along on the build's own
          * compile (measured: objects stay byte-identical). */
         struct strvec flags = STRVEC_INIT, run = STRVEC_INIT;
@@ -372,6 +378,7 @@ static int wrap_compile(const char *store_dir, char **real_argv)
         struct run_job *jobs = xcalloc(n + 1, sizeof *jobs);
         struct run_result *res = xcalloc(n + 1, sizeof *res);
         struct strvec *argvs = xcalloc(n, sizeof *argvs);
+        char **objects = xcalloc(n, sizeof *objects);
         jobs[0].argv = real_argv;
         /* GCC would write a dependency file named in these for the
          * records-only compile too, over the build's own. */
@@ -388,6 +395,10 @@ static int wrap_compile(const char *store_dir, char **real_argv)
             struct compile_row row = {.directory = cwd, .compiler = id.path, .source = ws[i].source,
                                       .argv = sv_argv(&expanded)};
             probe_build_argv(&row, NULL, sv_argv(&flags), out, &argvs[i]);
+            if (object_of_link) {
+                probe_object_argv(probe_compile_has_debug(&row), &argvs[i], &out);
+                objects[i] = xstrdup(out);
+            }
             jobs[nj].argv = sv_argv(&argvs[i]);
             jobs[nj].opts.capture_stderr = 1;
             jobs[nj].opts.null_stdout = 1;
@@ -401,6 +412,10 @@ static int wrap_compile(const char *store_dir, char **real_argv)
         code = run_exit_code(&res[0]);
         if (!res[0].spawned) fmv_error("%s: cannot run: %s", real_argv[0], strerror(res[0].errno_spawn));
         for (size_t i = 1; i < nj; i++) ws[i - 1].records_ok = res[i].exited && res[i].status == 0;
+        for (size_t i = 0; code == 0 && i + 1 < nj; i++)
+            if (ws[i].records_ok) keep_object(&ws[i], objects[i]);
+        for (size_t i = 0; i < n; i++) free(objects[i]);
+        free(objects);
         for (size_t i = 0; i < nj; i++) run_result_free(&res[i]);
         for (size_t i = 0; i < n; i++) sv_free(&argvs[i]);
         free(argvs);
@@ -411,7 +426,7 @@ static int wrap_compile(const char *store_dir, char **real_argv)
         free(tmp);
     }
     if (code == 0 && !args.links)
-        for (size_t i = 0; i < n; i++) keep_object(&ws[i]);
+        for (size_t i = 0; i < n; i++) keep_object(&ws[i], ws[i].output);
     record_compiles(store_dir, sv_argv(&expanded), cwd, &id, ws, n, code);
 
 out:

@@ -25,9 +25,11 @@
  *     when they would show in an output or miss records
  *     (compiler_records_change_outputs: -flto; the build's own GCC dumps;
  *     Clang -grecord-command-line; GCC < 12's JSON flag with -g) or when
- *     one command compiles several sources, the user's compile runs
- *     unchanged and a second, records-only compile (output to a temp dir)
- *     runs next to it;
+ *     one command compiles several sources or compiles and links, the
+ *     user's compile runs unchanged and a second, records-only compile
+ *     (output to a temp dir) runs next to it - for a compile-and-link
+ *     command (no -flto) it writes an object, kept as below, since the
+ *     build leaves none;
  *   - a compile is never lost under make -j (each is one store
  *     transaction; the store waits for its writers);
  *   - configure-style probes (conftest.c, CMake's try_compile dirs, meson's
@@ -48,7 +50,8 @@
  * across file systems) at WRAPPER_KEPT_OBJECT under the compile's records
  * directory, so that the ISA comparison (candidates/isa.h) still reads the
  * build's code when the build deletes its objects (make's intermediate
- * files, `make clean` before the scan ends). A rebuild of the same (source,
+ * files, `make clean` before the scan ends); for a compile-and-link
+ * command, the records-only compile's object. A rebuild of the same (source,
  * output) replaces it. wrapper_kept_object returns the kept copy's path for
  * a compile of the store at store_dir (<builddir>/.fmvgen), or NULL when
  * none exists. */

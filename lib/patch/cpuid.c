@@ -257,6 +257,7 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
                             f->is_static ? "_STATIC" : "", eol);
     sb_free(&push);
     struct strbuf sb = STRBUF_INIT;
+    if (sh.after_eol) sb_adds(&sb, eol);
     sb_addf(&sb, "#ifdef FMVGEN_CPU_ON%s", eol);
     patch_pointer_self_name(&sb, &sh, 0, 0);
     sb_addf(&sb, "# undef %s%s", id, eol);

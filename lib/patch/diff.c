@@ -73,7 +73,8 @@ static size_t count_lines(const char *s)
 }
 
 /* One diff line: prefix, the bytes of the line, and the marker when the
- * line has no newline (only the old file's last line can lack one). */
+ * line has no newline (the old file's last line, and the new file's when
+ * text inserted at that end leaves it without one). */
 static void emit(struct strbuf *out, char prefix, const char *start, size_t len)
 {
     sb_addc(out, prefix);
@@ -123,6 +124,24 @@ void diff_write_insertions(struct strbuf *out, const char *rel, const char *old,
         if (last > n_lines) last = n_lines;
         size_t added = 0;
         for (size_t k = i; k < j; k++) added += count_lines(ins[k].text);
+        /* Text inserted at the end of a file whose last line has no
+         * newline: that line is replaced by itself followed by the text
+         * ('-' it with the marker, '+' it joined with the text). */
+        struct strbuf joined = STRBUF_INIT;
+        int join_last = n_lines && last == n_lines && at[j - 1] == n_lines &&
+                        lines[n_lines - 1].start[lines[n_lines - 1].len - 1] != '\n';
+        if (join_last) {
+            sb_add(&joined, lines[n_lines - 1].start, lines[n_lines - 1].len);
+            for (size_t k = i; k < j; k++)
+                if (at[k] == n_lines) sb_adds(&joined, ins[k].text);
+            /* the new side: the old last line became count_lines(joined)
+             * lines (one more when it still ends without a newline) */
+            size_t now = count_lines(sb_str(&joined)) + (joined.len && joined.buf[joined.len - 1] != '\n');
+            size_t was_added = 0;
+            for (size_t k = i; k < j; k++)
+                if (at[k] == n_lines) was_added += count_lines(ins[k].text);
+            added = added - was_added + now - 1;
+        }
         size_t old_count = last - first;
         sb_adds(out, "@@ ");
         range(out, '-', first, old_count);
@@ -131,9 +150,16 @@ void diff_write_insertions(struct strbuf *out, const char *rel, const char *old,
         sb_adds(out, " @@\n");
         size_t k = i;
         for (size_t l = first; l <= last; l++) {
+            if (join_last && l == n_lines - 1) {
+                while (k < j && at[k] == l) emit_inserted(out, ins[k++].text);
+                emit(out, '-', lines[l].start, lines[l].len);
+                emit_inserted(out, sb_str(&joined));
+                break;
+            }
             while (k < j && at[k] == l) emit_inserted(out, ins[k++].text);
             if (l < last) emit(out, ' ', lines[l].start, lines[l].len);
         }
+        sb_free(&joined);
         added_before += added;
         i = j;
     }

@@ -393,7 +393,9 @@ const char *patch_pointer_shape(const struct patch_function *f, const char *text
         while (after < len && (text[after] == ' ' || text[after] == '\t' || text[after] == '\r')) after++;
         if (after + 1 < len && text[after] == '/' && text[after + 1] == '/')
             while (after < len && text[after] != '\n') after++;
-        if (after >= len) why = "the file ends on its closing brace without a newline";
+        /* the file ends there without a newline: the lines after it start
+         * with one (after_eol) */
+        if (after >= len) out->after_eol = 1;
         else if (text[after] != '\n') why = "code follows its closing brace on the same line";
         else after++;
     }
@@ -503,8 +505,8 @@ const char *patch_pointer_lines(const struct patch_function *f, const char *text
                             f->is_static ? "_STATIC" : "", eol);
     free(decl);
     out->after_offset = sh.after_offset;
-    out->after = xasprintf("#ifdef %s%s%s# undef %s%s%.*sFMVGEN_PTR_DEF %s FMVGEN_PTR_%sBODY(%s, fmvgen_mv_%s)%s#endif%s",
-                           on, eol, sb_str(&pop), ident, eol, (int)sh.indent, text + f->offset, sh.head,
+    out->after = xasprintf("%s#ifdef %s%s%s# undef %s%s%.*sFMVGEN_PTR_DEF %s FMVGEN_PTR_%sBODY(%s, fmvgen_mv_%s)%s#endif%s",
+                           sh.after_eol ? eol : "", on, eol, sb_str(&pop), ident, eol, (int)sh.indent, text + f->offset, sh.head,
                            by_symbol ? "STATIC_" : "", f->name, ident, eol, eol);
     sb_free(&push);
     sb_free(&pop);

@@ -80,7 +80,7 @@ char *patch_pointer_macro(const char *set_macro);
  * spellings), a K&R definition, a preprocessor line or `extern` in its
  * head, its own name inside its body (recursion, a member or variable of
  * that name would be renamed too), code after its closing brace on the
- * same line, no newline at the end of the file. */
+ * same line. */
 struct patch_pointer_lines {
     size_t before_offset;   /* f's insert offset */
     char *before;           /* the #ifdef/#define/#endif lines and the attribute line */
@@ -99,7 +99,10 @@ struct patch_pointer_shape {
     char *head;             /* decl-specifiers and declarator on one line, comments dropped */
     size_t name_at;         /* where ident is in head */
     size_t indent;          /* blanks before the head on its first line (at f->offset) */
-    size_t after_offset;    /* start of the line after the closing brace */
+    size_t after_offset;    /* start of the line after the closing brace (the
+                             * file's end when it ends on the brace's line) */
+    int after_eol;          /* 1: the file ends on the closing brace's line without
+                             * a newline: text inserted after it starts with eol */
     const char *eol;        /* the line ending of f's first line */
     /* its body writes __func__, __FUNCTION__, __PRETTY_FUNCTION__ or
      * assert (which expands to one): the renamed definition keeps the

@@ -19,7 +19,9 @@
 #     the patched tree builds and prints the same output (the FMA kernel's
 #     products are exact); gcc and clang 19 clone them, clang 14 leaves
 #     static functions plain (the preamble's rule);
-#   - without -g (gcc): no callee is credited, and main's note says why.
+#   - without -g (the build's code has no inline frames, the target probe's
+#     -g1 code has): each kernel is credited with its share, bounded by
+#     what main as a whole gained (gcc, clang, clang-19).
 . "$TESTLIB"
 
 check_compiler() {
@@ -109,15 +111,35 @@ check_compiler gcc
 check_compiler clang
 if have_clang19; then check_compiler clang-19; else echo "clang-19 not installed: skipped"; fi
 
-# Without -g there are no inline frames: nothing credited, and said.
-dir=$(copy_fixture isa-inlined)
-cd "$dir" || exit 1
-"$FMVGEN" scan -- make CC=gcc CFLAGS=-O2 >/dev/null 2>&1
-json=$("$FMVGEN" list --json)
-expect_eq "no -g: no candidate" \
-  "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status=="candidate")] | length')" 0
-expect_match "no -g: main's note says why" \
-  "$(printf '%s' "$json" | jq -r '.functions[] | select(.name=="main") | .notes[] | select(.kind=="isa-unattributed") | .detail')" \
-  "credited to no callee it inlined: the compile has no -g"
+# Without -g the build's code has no inline frames; the target probe's
+# (-g1 always) has: each kernel's share is credited with what main gained,
+# a dropped call with the share holding what replaces it.
+no_g() {
+  local cc=$1 dir json
+  dir=$(copy_fixture isa-inlined)
+  mv "$dir" "$TMP/nog-$cc"
+  cd "$TMP/nog-$cc" || { fail "cd nog-$cc"; return 1; }
+  "$FMVGEN" scan -- make CC="$cc" CFLAGS=-O2 >/dev/null 2>&1
+  json=$("$FMVGEN" list --json)
+  field() { printf '%s' "$json" | jq -r ".functions[] | select(.name==\"$1\") | .$2"; }
+  expect_eq "no -g, $cc: the kernels are candidates" \
+    "$(printf '%s' "$json" | jq -r '[.functions[] | select(.status=="candidate") | .name] | sort | join(" ")')" \
+    "kernel_bits kernel_fma kernel_round"
+  expect_eq "no -g, $cc: kernel_fma inlined into main" \
+    "$(printf '%s' "$json" | jq -r '.functions[] | select(.name=="kernel_fma") | .notes[] | select(.kind=="inlined-into") | .hosts[].name')" main
+  expect_match "no -g, $cc: kernel_fma evidence" "$(field kernel_fma evidence)" "^[0-9]+ FMA$"
+  if [ "$cc" = gcc ]; then
+    expect_eq "no -g, $cc: kernel_bits evidence (the dropped call)" "$(field kernel_bits evidence)" "popcnt replaces __popcountdi2"
+    expect_match "no -g, $cc: kernel_round evidence" "$(field kernel_round evidence)" "^[0-9]+ v(round|rndscale)ss$"
+  else
+    expect_eq "no -g, $cc: kernel_round evidence" "$(field kernel_round evidence)" "vroundss replaces floorf, ceilf (4 calls)"
+  fi
+  expect_no_match "no -g, $cc: main's gains were credited" \
+    "$(printf '%s' "$json" | jq -r '.functions[] | select(.name=="main") | .notes[].kind')" "isa-unattributed"
+  cd "$TMP" || return 1
+}
+no_g gcc
+no_g clang
+if have_clang19; then no_g clang-19; fi
 
 finish

@@ -134,7 +134,15 @@ static void test_refusals(void **state)
 
     const char *noeol = "void go(int *a)\n{\n    a[0] = 1;\n}";
     f = fn(noeol, "go", "go", "void go", 0);
-    assert_string_equal(why_of(noeol, &f), "the file ends on its closing brace without a newline");
+    /* a file that ends on the closing brace without a newline: taken, the
+     * lines after it start with the newline it lacks */
+    {
+        struct patch_pointer_lines l;
+        assert_null(patch_pointer_lines(&f, noeol, strlen(noeol), "FMVGEN_CLONES", &l));
+        assert_int_equal(l.after_offset, strlen(noeol));
+        assert_true(!strncmp(l.after, "\n#ifdef FMVGEN_PTR_ON\n", 22));
+        patch_pointer_lines_free(&l);
+    }
 
     const char *plain = "void go(int *a)\n{\n    a[0] = 1;\n}\n";
     f = fn(plain, "go", "go", "void go", 0);

@@ -129,6 +129,27 @@ static void test_dedupe_key(void **state)
         free(others[i]);
     }
     free(k);
+    /* One source compiled and linked by several commands with other
+     * sources (SciMark2: `cc -O2 -o bin/fft src/Random.c ... src/fft/kernel.c`)
+     * or compiled alone with -c: the probe compiles it alike. */
+    char *fft[] = {"gcc", "-O2", "-Isrc", "-o", "bin/fft", "png.c", "src/fft/kernel.c", "-lm", NULL};
+    char *sor[] = {"gcc", "-O2", "-Isrc", "-o", "bin/sor", "png.c", "src/sor/kernel.c", "-lm", NULL};
+    char *alone[] = {"gcc", "-O2", "-Isrc", "-c", "png.c", "-o", "png.o", "-lm", NULL};
+    char *sorO3[] = {"gcc", "-O3", "-Isrc", "-o", "bin/sor", "png.c", "src/sor/kernel.c", "-lm", NULL};
+    char *kf = key_of("/p", "/p/png.c", "h1", "/usr/bin/gcc", fft), *ks = key_of("/p", "/p/png.c", "h1", "/usr/bin/gcc", sor),
+         *ka = key_of("/p", "/p/png.c", "h1", "/usr/bin/gcc", alone),
+         *k3 = key_of("/p", "/p/png.c", "h1", "/usr/bin/gcc", sorO3);
+    assert_string_equal(kf, ks);
+    assert_string_equal(kf, ka);
+    assert_string_not_equal(ks, k3);
+    /* ... but not the other source of the same command. */
+    char *kk = key_of("/p", "/p/src/fft/kernel.c", "h1", "/usr/bin/gcc", fft);
+    assert_string_not_equal(kf, kk);
+    free(kf);
+    free(ks);
+    free(ka);
+    free(k3);
+    free(kk);
 }
 
 static void test_variant_dirname(void **state)

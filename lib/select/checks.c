@@ -30,7 +30,15 @@ static int learn_output(struct select_session *s, size_t w, const char *out)
     struct workload_output *wo = &s->base_outputs[w];
     workload_output_learn(wo, out, res.out ? res.out : "");
     run_result_free(&res);
-    if (wo->mode == WORKLOAD_OUTPUT_MASKED) {
+    if (wo->mode == WORKLOAD_OUTPUT_MASKED && wo->n_masked == wo->n_lines) {
+        /* every line varied: nothing is left to compare, and a checksum
+         * varying is no timing - the output itself is not reproducible */
+        sv_pushf(&s->rep.notes, "'%s': its output differs between two runs of the baseline on every line it "
+                                "prints (%zu): nothing of it is compared, its correctness is not checked; make "
+                                "the output reproducible (a time stamp, a random seed or a PID in it?), or use "
+                                "--test",
+                 cmd, wo->n_lines);
+    } else if (wo->mode == WORKLOAD_OUTPUT_MASKED) {
         sv_pushf(&s->rep.notes, "'%s': its output differs between two runs of the baseline (timings?) on %zu "
                                 "line%s (the first: line %d): %s not compared, the other lines must match; to "
                                 "compare everything, pipe a checksum of the real output, or use --test",

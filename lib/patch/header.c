@@ -14,6 +14,17 @@
 
 #define INLINE_MACRO PATCH_INLINE_MACRO
 
+/* The functions whose clones differ in the last bits even without FMA. */
+static void describe_reassoc(struct strbuf *sb, const struct patch_plan *p)
+{
+    sb_addf(sb, "  BUT %zu function%s compiled with floating-point reassociation (-ffast-math,\n"
+                "  -Ofast or -fassociative-math): each clone may sum a reduction in the order of\n"
+                "  its own vector width, so %s results may differ from the unpatched build's in\n"
+                "  the last bits whatever the targets:\n",
+            p->reassoc.n, p->reassoc.n == 1 ? " was" : "s were", p->reassoc.n == 1 ? "its" : "their");
+    for (size_t i = 0; i < p->reassoc.n; i++) sb_addf(sb, "    %s\n", p->reassoc.v[i]);
+}
+
 static void describe_why(struct strbuf *sb, const struct patch_function *f)
 {
     if (f->kind == KIND_ISA) {
@@ -105,7 +116,12 @@ char *patch_render_header(const struct patch_plan *p)
             describe_targets(&sb, &p->sets[s].targets, "    ");
         }
     }
-    if (p->exact) sb_adds(&sb, "  --exact: FMA-free targets, every clone computes bit-identical results\n");
+    if (p->exact && !p->reassoc.n)
+        sb_adds(&sb, "  --exact: FMA-free targets, every clone computes bit-identical results\n");
+    if (p->exact && p->reassoc.n) {
+        sb_adds(&sb, "  --exact: FMA-free targets: no clone fuses a*b+c into FMA\n");
+        describe_reassoc(&sb, p);
+    }
     if (p->dispatch == PATCH_DISPATCH_POINTER) {
         sb_adds(&sb, "\nDispatch: pointer (--dispatch pointer). A function marked <SET>_PTR is compiled as\n"
                      "target_clones under the name fmvgen_mv_<name> (a #define around its definition);\n"
@@ -243,8 +259,9 @@ char *patch_render_header(const struct patch_plan *p)
                      "comparing output checksums). Only functions doing floating-point arithmetic\n"
                      "are affected: integer-only code computes the same results in every clone.\n"
                      "'fmvgen patch --exact' uses FMA-free targets (%s) whose clones compute\n"
-                     "bit-identical results.\n",
-                TARGETS_EXACT);
+                     "bit-identical results%s.\n",
+                TARGETS_EXACT, p->reassoc.n ? " - except where -ffast-math reorders sums (below)" : "");
+        if (p->reassoc.n) describe_reassoc(&sb, p);
         sv_free(&spelled);
         sv_free(&spelled_fma);
         sv_free(&fma);
@@ -274,6 +291,9 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
                                               targets_json(&p->sets[s].targets), "fma", p->sets[s].fma));
     json_object_set_new(o, "sets", sets);
     json_object_set_new(o, "fma", json_boolean(p->fma));
+    json_t *ra = json_array();
+    for (size_t i = 0; i < p->reassoc.n; i++) json_array_append_new(ra, json_string(p->reassoc.v[i]));
+    json_object_set_new(o, "reassociating", ra);
     json_object_set_new(o, "exact", json_boolean(p->exact));
     json_t *files = json_array();
     for (size_t i = 0; i < p->nfiles; i++) {

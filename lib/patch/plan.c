@@ -5,6 +5,7 @@
  * (place.c), then the header (header.c) above the diff. Nothing is written
  * here: the CLI prints the text or hands the new contents to apply.c. */
 #include "patch/ltexports.h"
+#include "patch/fastmath.h"
 #include "patch/plan_internal.h"
 #include "patch/threshold.h"
 #include "store/store.h"
@@ -153,6 +154,10 @@ static int build_plan(struct store *st, const struct strvec *targets, int exact,
         i = j;
     }
     free(edits);
+    if (patch_reassoc_functions(st, p, &p->reassoc) != 0) {
+        sb_free(&diff);
+        return -1;
+    }
     char *header = patch_render_header(p);
     struct strbuf text = STRBUF_INIT;
     sb_adds(&text, header);
@@ -231,6 +236,7 @@ void patch_plan_free(struct patch_plan *p)
     free(p->text);
     sv_free(&p->targets);
     sv_free(&p->skipped);
+    sv_free(&p->reassoc);
     sv_free(&p->ifunc_fallback);
     sv_free(&p->lt_exports);
     sv_free(&p->plain_symbol);

@@ -230,6 +230,10 @@ struct patch_plan {
      * cpuid, its trampoline) instead of an IFUNC symbol. */
     struct strvec lt_exports;
     struct strvec plain_symbol;
+    /* "REL:LINE NAME" of the functions compiled with floating-point
+     * reassociation (patch/fastmath.h): FMA-free clones do not give them
+     * bit-identical results; the header says so. */
+    struct strvec reassoc;
     size_t already;                 /* candidates already preceded by an FMVGEN_CLONES line */
     char *text;                     /* header comment + unified diff ("" when nothing to do) */
 };

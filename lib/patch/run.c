@@ -105,8 +105,13 @@ static int summarize(struct store *st, const struct patch_plan *plan, const stru
         /* The header says it; a user who never reads the patch sees it too. */
         fmv_note("some targets enable FMA (the patch header says with which compilers): functions doing "
                  "floating-point arithmetic may give results that differ in the last bits; --exact gives "
-                 "bit-identical clones");
+                 "bit-identical clones%s", plan->reassoc.n ? " except for functions compiled with -ffast-math" : "");
     }
+    if (!req->json && plan->reassoc.n && written)
+        fmv_note("%zu patched function%s compiled with -ffast-math (or -Ofast, -fassociative-math), e.g. %s: "
+                 "each clone may sum in its own vector width's order, so results may differ in the last bits "
+                 "even without FMA (the patch header lists them)",
+                 plan->reassoc.n, plan->reassoc.n == 1 ? " was" : "s were", plan->reassoc.v[0]);
     if (!req->json && hidden.n && written) note_hidden(&hidden);
     sv_free(&hidden);
     return 0;

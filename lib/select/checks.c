@@ -2,7 +2,9 @@
  * runs every workload once, its stdout compared with the baseline's
  * (workload_output.h: lines that differ between two runs of the baseline
  * are not compared; --tolerance for floats), and passes --test; a variant
- * that fails is reported and never selected. */
+ * that fails is reported and never selected. Without --tolerance and
+ * --test, a variant whose clones may use FMA is not eligible when some
+ * workload's output is not compared at all: its changes would go unseen. */
 #include "select/session_phases.h"
 
 #include <stdlib.h>
@@ -30,7 +32,15 @@ static int learn_output(struct select_session *s, size_t w, const char *out)
     struct workload_output *wo = &s->base_outputs[w];
     workload_output_learn(wo, out, res.out ? res.out : "");
     run_result_free(&res);
-    if (wo->mode == WORKLOAD_OUTPUT_MASKED) {
+    if (wo->mode == WORKLOAD_OUTPUT_MASKED && wo->n_masked == wo->n_lines) {
+        /* every line varied: nothing is left to compare, and a checksum
+         * varying is no timing - the output itself is not reproducible */
+        sv_pushf(&s->rep.notes, "'%s': its output differs between two runs of the baseline on every line it "
+                                "prints (%zu): nothing of it is compared, its correctness is not checked; make "
+                                "the output reproducible (a time stamp, a random seed or a PID in it?), or use "
+                                "--test",
+                 cmd, wo->n_lines);
+    } else if (wo->mode == WORKLOAD_OUTPUT_MASKED) {
         sv_pushf(&s->rep.notes, "'%s': its output differs between two runs of the baseline (timings?) on %zu "
                                 "line%s (the first: line %d): %s not compared, the other lines must match; to "
                                 "compare everything, pipe a checksum of the real output, or use --test",
@@ -87,6 +97,19 @@ int session_check_variant(struct select_session *s, size_t v, struct select_vari
         run_result_free(&res);
     }
     var->output_match = xstrdup(var->failure && worst == OUTPUT_IDENTICAL ? "" : output_match_name(worst));
+    /* Bit-exact mode: FMA clones change results in the last bits, which
+     * only a compared output (or --test) can catch. A workload none of
+     * whose output is compared would let them through unseen. */
+    for (size_t w = 0; v > 0 && var->fma && !var->failure && o->tolerance < 0 && !o->test && w < o->runs_cmd->n;
+         w++) {
+        const struct workload_output *wo = &s->base_outputs[w];
+        int none_compared = wo->mode == WORKLOAD_OUTPUT_NOT_COMPARED ||
+                            (wo->mode == WORKLOAD_OUTPUT_MASKED && wo->n_masked == wo->n_lines);
+        if (none_compared)
+            var->failure = xasprintf("its clones may fuse a*b+c (FMA), and no line of the output of '%s' is compared "
+                                     "(it varies between two runs of the baseline): a changed result would go "
+                                     "unseen; make that output reproducible, or give --test", o->runs_cmd->v[w]);
+    }
     if (!var->failure && o->test) {
         struct run_result res;
         if (session_run_shell(s, v, o->test, &res) != 0) {

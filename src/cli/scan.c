@@ -175,6 +175,15 @@ int cmd_scan(int argc, char **argv)
         print_summary(&res, o.json);
         scan_warn_no_records(&res);
     }
+    /* The build's own messages may be none (a script that exits 1): the
+     * summary's "nothing to do" would read as a verdict on the code. */
+    if (rc == 0 && res.build_status != 0 && o.build) {
+        struct strbuf cmd = STRBUF_INIT;
+        for (char **a = o.build; *a; a++) sb_addf(&cmd, "%s%s", a == o.build ? "" : " ", *a);
+        fmv_error("the build '%s' failed (exit %d): only what compiled before it stopped is scanned; fix the "
+                  "build and scan again", sb_str(&cmd), res.build_status);
+        sb_free(&cmd);
+    }
     int status = scan_exit_status(rc, &res);
     scan_result_free(&res);
     sv_free(&targets);

@@ -47,6 +47,13 @@ expect_eq "failing build: failed compile stored as failed" \
   "$(sqlite3 "$DB" "SELECT source FROM compiles WHERE exit_status<>0")" "$P/src/a/util.c"
 expect_match "failing build: the rest analyzed" "$(sqlite3 "$DB" "SELECT group_concat(name) FROM functions WHERE status='candidate'")" "sum_b"
 expect_match "failing build: summary" "$out" "compiles: +5 \(1 failed\)"
+expect_match "failing build: said in one line" "$out" \
+  "^fmvgen: the build 'make -k -s CFLAGS=-O3 CXXFLAGS=-O3' failed \(exit 2\): only what compiled before it stopped is scanned; fix the build and scan again$"
+# A build that fails without a word of its own (a script's exit 1): still said.
+P=$(fresh_copy scan-multidir silent)
+out=$(cd "$P" && "$FMVGEN" scan --no-probe -- false 2>&1); rc=$?
+expect_eq "silent failing build: exit is its own" "$rc" 1
+expect_match "silent failing build: said" "$out" "^fmvgen: the build 'false' failed \(exit 1\)"
 
 # ---- a corrupt record file ----
 # A "gcc" first in PATH (after the wrapper's) that cuts short the loop

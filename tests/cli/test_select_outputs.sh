@@ -4,7 +4,8 @@
 # printing its MB/s is: the baseline runs each workload twice; lines that
 # differ between those two runs are not compared (the report says so, and
 # never suggests --tolerance for it), the other lines still must match; when
-# even the number of lines differs the output is not compared at all.
+# even the number of lines differs, or every line does, the output is not
+# compared at all, and the note says so.
 source "$TESTLIB"
 
 export TMPDIR="$TMP/tmpdir"
@@ -43,9 +44,30 @@ expect_no_match "masked, real difference: --tolerance not suggested" \
 run='echo run >> runs.txt; cat runs.txt; ./prog 20000'
 out=$(sel --run "$run" --runs 2); rc=$?
 expect_eq "lines vary: exit" "$rc" 0
-expect_eq "lines vary: variants eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
+# FMA clones would change results unseen: that set is not eligible (bit-exact
+# mode, no --test); the FMA-free set is.
+expect_eq "lines vary: FMA set not eligible, FMA-free eligible" \
+  "$(jq -r '[.variants[1:][] | "\(.fma):\(.eligible)"] | join(",")' <<<"$out")" "true:false,false:true"
+expect_match "lines vary: why" "$(jq -r '.variants[] | select(.fma) | .failure' <<<"$out")" \
+  "^its clones may fuse a\*b\+c \(FMA\), and no line of the output of 'echo run .*' is compared \(it varies between two runs of the baseline\): a changed result would go unseen; make that output reproducible, or give --test$"
+# With --test the FMA set is checked by it, and eligible again.
+out=$(sel --run "$run" --runs 2 --test true); rc=$?
+expect_eq "lines vary, --test: both sets eligible" "$(jq -r '[.variants[1:][] | .eligible] | join(",")' <<<"$out")" "true,true"
 expect_match "lines vary: reported" "$(jq -r '.notes[]' <<<"$out")" \
   "': its output differs between two runs of the baseline \(timings\?\), even in its number of lines: its output is not compared; pipe a checksum of the real output, or use --test"
+
+# Every line varies (a checksum of an output that carries a random seed, as
+# libvorbis's encoder_example writes its stream serial from time()): nothing is
+# compared, and the note says so instead of "the other lines must match".
+run='./prog 20000 >/dev/null; date +%N | md5sum'
+out=$(sel --run "$run" --runs 2); rc=$?
+expect_eq "every line varies: exit" "$rc" 0
+notes=$(jq -r '.notes[]' <<<"$out")
+expect_match "every line varies: reported" "$notes" \
+  "': its output differs between two runs of the baseline on every line it prints \(1\): nothing of it is compared, its correctness is not checked; make the output reproducible \(a time stamp, a random seed or a PID in it\?\), or use --test"
+expect_no_match "every line varies: no 'other lines'" "$notes" "the other lines must match"
+expect_eq "every line varies: FMA set not eligible" \
+  "$(jq -r '[.variants[1:][] | "\(.fma):\(.eligible)"] | join(",")' <<<"$out")" "true:false,false:true"
 
 expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
 

@@ -88,10 +88,11 @@ static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp,
                el.reason == REASON_INTRINSICS || el.reason == REASON_INLINE_ASM ||
                el.reason == REASON_INTERNAL_TEMPLATE || el.reason == REASON_INLINE;
     if (declared_inline) *declared_inline = el.reason == REASON_INLINE;
-    /* the inline rule comes before the attribute rule (eligibility.h) */
-    char *why = !fine                                               ? xasprintf("%s (%s)", el.detail, reason_name(el.reason))
-                : el.reason == REASON_INLINE && has_attributes(d) ? xstrdup("declared inline, with attributes of its own")
-                                                                    : NULL;
+    char *why = NULL;
+    if (!fine)
+        why = xasprintf("%s (%s)", el.detail, reason_name(el.reason));
+    else if (el.reason == REASON_INLINE && has_attributes(d))   /* the inline rule comes before the attribute rule */
+        why = xstrdup("declared inline, with attributes of its own");
     free(el.detail);
     json_decref(el.note);
     return why;

@@ -75,18 +75,17 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
         for (size_t i = 0; i < details.n; i++) add_note(notes, NOTE_SIMD_IFDEF, details.v[i]);
         sv_free(&details);
     }
-    char *macro = locate_static_macro(tu, def);
-    if (macro) {
-        /* The patch reads "static" from the text; here a macro hides it,
+    char *why = locate_static_hidden(tu, def);
+    if (why) {
+        /* The patch reads "static" from the text; here a macro or an
+         * earlier declaration holds it,
          * and an external FMVGEN_CLONES(sym) on a static function makes
          * clang < 18 emit a global alias and resolver (two files' static
          * emit_restart then do not link: libjpeg-turbo). */
-        char *d = xasprintf("internal linkage through the macro %s: the patch marks it FMVGEN_CLONES_STATIC", macro);
-        json_t *n = note_new(NOTE_STATIC_MACRO, d);
+        json_t *n = note_new(NOTE_STATIC_MACRO, why);
         json_object_set_new(n, "static", json_true());
         json_array_append_new(notes, n);
-        free(d);
-        free(macro);
+        free(why);
     }
     /* Hidden visibility (-fvisibility=hidden or an attribute, as libclang
      * sees the compile): GCC and clang < 18 export a target_clones

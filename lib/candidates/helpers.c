@@ -20,7 +20,7 @@ struct maybe_helper {
     struct strvec lines;   /* loop lines of the candidate's records it holds, as text
                             * ("45"); none: found as a callee the build inlined */
     char *left_out;        /* why not, or NULL while it may be one */
-    int declared_inline;   /* left out because the source declares it inline */
+    int declared_inline;   /* the source declares it inline already */
     int has_loop;          /* found as a callee: it holds a loop */
     struct use_site *uses;
     size_t nuses;
@@ -50,14 +50,35 @@ static json_t *helper_json(const struct fn_def *d)
     return h;
 }
 
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_isAttribute(clang_getCursorKind(c))) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* 1 when d carries an attribute (always_inline already, target, ...). */
+static int has_attributes(const struct fn_def *d)
+{
+    int found = 0;
+    clang_visitChildren(d->cursor, attr_visit, &found);
+    return found;
+}
+
 /* Why always_inline may not be given to d, or NULL. The compiler inlined
  * it into the candidate in the build (its loops are the candidate's), so
- * it can be inlined; what is left out: a function already declared inline
- * (a second 'inline' is an error in C++), one with attributes of its own
+ * it can be inlined; what is left out: one with attributes of its own
  * (noinline, target, ...), a function that is no plain C function
  * (template, member, lambda). The rules that only target_clones needs
- * (used before its definition, intrinsics, asm) do not apply. Caller
- * frees. */
+ * (used before its definition, intrinsics, asm) do not apply. A function
+ * declared inline already (*declared_inline set) may be given it too: GCC
+ * and clang 19 call a static inline helper out of line from clones of
+ * another target, compiled for the baseline (libsamplerate's
+ * calc_output_stereo: 80% of the run in the baseline helper, the clone's
+ * own code 3%). Caller frees. */
 static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *d,
                            int *declared_inline)
 {
@@ -65,9 +86,13 @@ static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp,
     eligibility_check(tu, pp, d, &el);
     int fine = el.reason == REASON_NONE || el.reason == REASON_USED_BEFORE_DEFINITION ||
                el.reason == REASON_INTRINSICS || el.reason == REASON_INLINE_ASM ||
-               el.reason == REASON_INTERNAL_TEMPLATE;
+               el.reason == REASON_INTERNAL_TEMPLATE || el.reason == REASON_INLINE;
     if (declared_inline) *declared_inline = el.reason == REASON_INLINE;
-    char *why = fine ? NULL : xasprintf("%s (%s)", el.detail, reason_name(el.reason));
+    char *why = NULL;
+    if (!fine)
+        why = xasprintf("%s (%s)", el.detail, reason_name(el.reason));
+    else if (el.reason == REASON_INLINE && has_attributes(d))   /* the inline rule comes before the attribute rule */
+        why = xstrdup("declared inline, with attributes of its own");
     free(el.detail);
     json_decref(el.note);
     return why;
@@ -199,7 +224,8 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
                        clang_getCursorLinkage(d.cursor) == CXLinkage_Internal && tu_is_main_file(tu, d.cxfile) &&
                        !helpers_object_defines(object_functions, d.symbol);
             for (size_t k = 0; k < nv && keep; k++) keep = !fn_def_same(&(*vp)[k].def, &d);
-            char *why = keep ? not_inlinable(tu, pp, &d, NULL) : NULL;
+            int declared_inline = 0;
+            char *why = keep ? not_inlinable(tu, pp, &d, &declared_inline) : NULL;
             if (!keep || why) {
                 free(why);
                 fn_def_free(&d);
@@ -207,6 +233,7 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
             }
             *vp = xrealloc(*vp, (nv + 1) * sizeof **vp);
             memset(&(*vp)[nv], 0, sizeof **vp);
+            (*vp)[nv].declared_inline = declared_inline;
             (*vp)[nv].has_loop = holds_loop(d.cursor);
             (*vp)[nv++].def = d;
         }
@@ -292,22 +319,21 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
         }
         char *holds = sb_detach(&sb);
         char *d;
-        if (m->declared_inline) {
-            /* the project's own inlining: fmvgen adds nothing to it */
-            d = xasprintf("%s (line %u) %s; it is declared inline, so whether each clone inlines it is the "
-                          "compiler's choice, as in the build (always_inline: always)",
-                          m->def.display_name, m->def.line, holds);
-            note(notes, NOTE_HELPER_DECLARED_INLINE, d, NULL);
-        } else if (m->left_out) {
+        if (m->left_out) {
             d = xasprintf("%s (line %u) %s but is not forced inline into its clones: %s", m->def.display_name,
                           m->def.line, holds, m->left_out);
             note(notes, NOTE_HELPER_LEFT_OUT, d, NULL);
         } else {
             d = xasprintf("%s (line %u) %s and only %s uses it: it is inlined into each of %s's clones "
                           "(always_inline), as the build inlined it, so that its code is compiled for each clone's "
-                          "target (cloned alone, %s would call it out of line, built for the baseline)",
-                          m->def.display_name, m->def.line, holds, fname, fname, fname);
-            note(notes, NOTE_INLINED_HELPER, d, helper_json(&m->def));
+                          "target (cloned alone, %s would call it out of line, built for the baseline%s)",
+                          m->def.display_name, m->def.line, holds, fname, fname, fname,
+                          m->declared_inline ? ": it is declared inline, but GCC and clang 19 do not inline it into "
+                                               "a clone of another target unless always_inline"
+                                             : "");
+            json_t *h = helper_json(&m->def);
+            if (m->declared_inline) json_object_set_new(h, "declared_inline", json_true());
+            note(notes, NOTE_INLINED_HELPER, d, h);
         }
         free(d);
         free(holds);

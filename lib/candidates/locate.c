@@ -433,7 +433,35 @@ int locate_name_spelling(struct parsed_tu *t, const struct fn_def *def, char **s
     return same;
 }
 
-char *locate_static_macro(struct parsed_tu *t, const struct fn_def *def)
+/* The words of a declaration's head, from start (an offset in f) up to the
+ * name at name_at (its token left out: a range's end token is included):
+ * whether "static" is one, and the first identifier (*ident, caller frees). */
+static int head_has_static(struct parsed_tu *t, CXFile f, unsigned start, unsigned name_at, char **ident)
+{
+    *ident = NULL;
+    if (name_at <= start) return 0;
+    CXSourceRange head = clang_getRange(clang_getLocationForOffset(t->tu, f, start),
+                                        clang_getLocationForOffset(t->tu, f, name_at));
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(t->tu, head, &toks, &n);
+    int has_static = 0;
+    for (unsigned i = 0; i < n && !has_static; i++) {
+        if (loc_offset(clang_getTokenLocation(t->tu, toks[i]), NULL, NULL, NULL) >= name_at) break;
+        char *sp = cx_take(clang_getTokenSpelling(t->tu, toks[i]));
+        if (sp && !strcmp(sp, "static")) has_static = 1;
+        else if (!*ident && sp && clang_getTokenKind(toks[i]) == CXToken_Identifier) *ident = xstrdup(sp);
+        free(sp);
+    }
+    if (toks) clang_disposeTokens(t->tu, toks, n);
+    if (has_static) {
+        free(*ident);
+        *ident = NULL;
+    }
+    return has_static;
+}
+
+char *locate_static_hidden(struct parsed_tu *t, const struct fn_def *def)
 {
     if (def->match != DEF_FOUND || clang_getCursorLinkage(def->cursor) != CXLinkage_Internal) return NULL;
     if (def->symbol && strstr(def->symbol, "_GLOBAL__N_")) return NULL;   /* C++ anonymous namespace */
@@ -442,23 +470,33 @@ char *locate_static_macro(struct parsed_tu *t, const struct fn_def *def)
     CXFile f = NULL;
     unsigned name_at = loc_offset(clang_getCursorLocation(def->cursor), &f, NULL, NULL);
     if (!f || !clang_File_isEqual(f, def->cxfile) || name_at <= def->offset) return NULL;
-    CXSourceRange head = clang_getRange(clang_getLocationForOffset(t->tu, f, def->offset),
-                                        clang_getLocationForOffset(t->tu, f, name_at));
-    CXToken *toks = NULL;
-    unsigned n = 0;
-    clang_tokenize(t->tu, head, &toks, &n);
     char *macro = NULL;
-    int has_static = 0;
-    for (unsigned i = 0; i < n && !has_static; i++) {
-        char *sp = cx_take(clang_getTokenSpelling(t->tu, toks[i]));
-        if (sp && !strcmp(sp, "static")) has_static = 1;
-        else if (!macro && sp && clang_getTokenKind(toks[i]) == CXToken_Identifier) macro = xstrdup(sp);
-        free(sp);
+    if (head_has_static(t, f, def->offset, name_at, &macro)) return NULL;   /* written out */
+    /* C: the first declaration said static, the definition need not
+     * ("static T f(void); ... T f(void) {...}": libsamplerate). */
+    CXCursor first = clang_getCanonicalCursor(def->cursor);
+    if (!clang_equalCursors(first, def->cursor)) {
+        CXFile ff = NULL;
+        unsigned line = 0;
+        unsigned at = loc_offset(clang_getCursorLocation(first), &ff, &line, NULL);
+        unsigned from = loc_offset(clang_getRangeStart(clang_getCursorExtent(first)), NULL, NULL, NULL);
+        char *ident = NULL;
+        if (ff && head_has_static(t, ff, from, at, &ident)) {
+            free(macro);
+            char *name = cx_take(clang_getFileName(ff));
+            char *d = clang_File_isEqual(ff, def->cxfile)
+                          ? xasprintf("declared static at line %u, before its definition (line %u), which does not "
+                                      "repeat 'static': the patch marks it FMVGEN_CLONES_STATIC", line, def->line)
+                          : xasprintf("declared static at %s:%u, before its definition (line %u), which does not "
+                                      "repeat 'static': the patch marks it FMVGEN_CLONES_STATIC",
+                                      name ? path_basename(name) : "?", line, def->line);
+            free(name);
+            return d;
+        }
+        free(ident);
     }
-    if (toks) clang_disposeTokens(t->tu, toks, n);
-    if (has_static || !macro) {   /* written out, or an anonymous namespace (no word for it) */
-        free(macro);
-        return NULL;
-    }
-    return macro;
+    if (!macro) return NULL;   /* an anonymous namespace (no word for it) */
+    char *d = xasprintf("internal linkage through the macro %s: the patch marks it FMVGEN_CLONES_STATIC", macro);
+    free(macro);
+    return d;
 }

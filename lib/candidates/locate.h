@@ -75,11 +75,14 @@ size_t locate_defs_in_file(struct parsed_tu *tu, const char *path, struct fn_def
  * definition's: simdifdef.h's pp_renames says what a macro expands to.) */
 int locate_name_spelling(struct parsed_tu *tu, const struct fn_def *def, char **spelled);
 
-/* For a definition with internal linkage whose head has no 'static' word
- * (libjpeg-turbo's "METHODDEF(void) f(...)", "LOCAL(int)"): the first
- * identifier of the head, the macro that says static (caller frees).
- * NULL otherwise. The patch cannot see such a static in the text. */
-char *locate_static_macro(struct parsed_tu *tu, const struct fn_def *def);
+/* For a definition with internal linkage whose head has no 'static' word:
+ * the sentence that says where its linkage comes from (caller frees) -
+ * an earlier declaration that says static ("declared static at line N ..."),
+ * else a macro, the head's first identifier (libjpeg-turbo's
+ * "METHODDEF(void) f(...)", "LOCAL(int)": "internal linkage through the
+ * macro METHODDEF ..."). NULL otherwise. The patch cannot see such a static
+ * in the definition's text. */
+char *locate_static_hidden(struct parsed_tu *tu, const struct fn_def *def);
 
 /* A use of a function: a call, its address taken, an initializer - not a
  * declaration (the prototype, the definition). */

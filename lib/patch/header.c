@@ -178,11 +178,12 @@ char *patch_render_header(const struct patch_plan *p)
     }
     if (p->nhelpers) {
         sb_addf(&sb, "\nHelpers (%zu): static functions that a function above inlined, used by no\n"
-                     "other, holding its loops. %s (always_inline) keeps them inlined\n"
+                     "other, holding its loops. %s (always_inline; %s for one declared\n"
+                     "inline already) keeps them inlined\n"
                      "into each of its clones, so their loops are compiled for each clone's target\n"
                      "(cloning the function alone would leave them out of line, built for the\n"
                      "baseline):\n",
-                p->nhelpers, INLINE_MACRO);
+                p->nhelpers, INLINE_MACRO, PATCH_ALWAYS_INLINE_MACRO);
         for (size_t i = 0; i < p->nhelpers; i++)
             sb_addf(&sb, "  %s:%d %s: inlined into %s\n", p->helpers[i].rel, p->helpers[i].line, p->helpers[i].display_name,
                     p->helpers[i].helper_of);
@@ -333,7 +334,7 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_array_append_new(helpers, json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:s}", "file", h->rel, "line", h->line,
                                                  "name", h->name, "display_name", h->display_name, "helper_of",
                                                  h->helper_of, "targets", targets_json(&p->sets[h->set].targets),
-                                                 "macro", INLINE_MACRO));
+                                                 "macro", h->declared_inline ? PATCH_ALWAYS_INLINE_MACRO : INLINE_MACRO));
     }
     json_object_set_new(o, "helpers", helpers);
     json_t *skipped = json_array();

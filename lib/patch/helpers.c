@@ -37,6 +37,7 @@ static struct patch_function helper_from_note(const struct patch_function *f, js
     x.set = f->set;
     x.linkage = PATCH_LINKAGE_STATIC;
     x.helper_of = xstrdup(f->display_name);
+    x.declared_inline = json_is_true(json_object_get(h, "declared_inline"));
     return x;
 }
 

@@ -461,7 +461,8 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
             texts[k] = xasprintf("#ifdef %s%s%s%s_STATIC%s#endif%s", fs[i]->switch_tag, eol, indent,
                                  p->sets[fs[i]->set].macro, eol, eol);
         else if (fs[i]->helper_of)
-            texts[k] = xasprintf("%s%s%s", indent, INLINE_MACRO, eol_at(pf->old, pf->old_len, fs[i]->offset));
+            texts[k] = xasprintf("%s%s%s", indent, fs[i]->declared_inline ? PATCH_ALWAYS_INLINE_MACRO : INLINE_MACRO,
+                                 eol_at(pf->old, pf->old_len, fs[i]->offset));
         else if (fs[i]->is_static)
             texts[k] = xasprintf("%s%s_STATIC%s", indent, p->sets[fs[i]->set].macro,
                                  eol_at(pf->old, pf->old_len, fs[i]->offset));

@@ -127,6 +127,10 @@ struct patch_function {
      * the candidate's display name; set is the candidate's, the targets
      * its code is compiled for inside the candidate's clones. */
     char *helper_of;
+    /* For a helper: the source declares it inline already (static inline):
+     * it gets PATCH_ALWAYS_INLINE_MACRO (always_inline alone: a second
+     * 'inline' is a clang warning in C and an error in C++). */
+    int declared_inline;
     /* 1 + the offset mod 64 of its symbol in the build without clones, for
      * a function kept where it was (patch_pin_in): not cloned, only the
      * attribute line "FMVGEN_PIN" (patch/pin.c) before it; 0: not pinned. */

@@ -11,6 +11,7 @@
 
 #define DEFAULT_MACRO PATCH_DEFAULT_MACRO
 #define INLINE_MACRO PATCH_INLINE_MACRO
+#define ALWAYS_MACRO PATCH_ALWAYS_INLINE_MACRO
 
 /* Clang before 18 emits the dispatcher of a target_clones function under
  * "f.ifunc" and no symbol "f" (measured with clang 14: callers in other
@@ -202,15 +203,18 @@ char *patch_preamble_inline(const char *eol)
     patch_text_line(&sb, eol, " * function inlined: always_inline inlines it into each of that function's");
     patch_text_line(&sb, eol, " * clones, as the unpatched build inlined it, so its loops are compiled for each");
     patch_text_line(&sb, eol, " * clone's target (--dispatch cpuid: each copy's). Empty where there are no");
-    patch_text_line(&sb, eol, " * clones (see FMVGEN_CLONES, FMVGEN_CPU_ON). */");
+    patch_text_line(&sb, eol, " * clones (see FMVGEN_CLONES, FMVGEN_CPU_ON). %s: the same for a helper", ALWAYS_MACRO);
+    patch_text_line(&sb, eol, " * declared inline already (a clone of another target would call it out of line). */");
     patch_text_line(&sb, eol, "#ifndef %s", INLINE_MACRO);
     libc_lines(&sb, eol);
     patch_text_line(&sb, eol, "#  if (" IFUNC_LIBC " && __has_attribute(target_clones) && __has_attribute(always_inline)) || defined(FMVGEN_CPU_ON)");
     patch_text_line(&sb, eol, "#   define %s __attribute__((always_inline)) __inline__", INLINE_MACRO);
+    patch_text_line(&sb, eol, "#   define %s __attribute__((always_inline))", ALWAYS_MACRO);
     patch_text_line(&sb, eol, "#  endif");
     patch_text_line(&sb, eol, "# endif");
     patch_text_line(&sb, eol, "# ifndef %s", INLINE_MACRO);
     patch_text_line(&sb, eol, "#  define %s", INLINE_MACRO);
+    patch_text_line(&sb, eol, "#  define %s", ALWAYS_MACRO);
     patch_text_line(&sb, eol, "# endif");
     patch_text_line(&sb, eol, "#endif");
     patch_text_line(&sb, eol, "%s", "");

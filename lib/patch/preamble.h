@@ -15,6 +15,7 @@
  * (candidates/helpers.h) */
 #define PATCH_DEFAULT_MACRO "FMVGEN_CLONES"
 #define PATCH_INLINE_MACRO "FMVGEN_CLONES_INLINE"
+#define PATCH_ALWAYS_INLINE_MACRO "FMVGEN_CLONES_ALWAYS_INLINE"
 
 /* What the patch header says of the C library (lines ending in '\n'): the
  * clones need IFUNC, which the preamble finds in glibc only. */
@@ -68,7 +69,9 @@ char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const c
 
 /* The guarded block defining FMVGEN_CLONES_INLINE, what helpers get:
  * __attribute__((always_inline)) __inline__ where target_clones is there,
- * else empty; each line ending in eol. */
+ * else empty; and FMVGEN_CLONES_ALWAYS_INLINE, what helpers the source
+ * declares inline get: the attribute alone, or empty. Each line ending in
+ * eol. */
 char *patch_preamble_inline(const char *eol);
 
 /* The guarded block defining, for each of sets[0..n), M_HIDDEN(sym): M(sym)

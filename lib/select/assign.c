@@ -41,7 +41,7 @@ void select_apply_decision(struct select_report *r)
             if (fn->helpers.n) {
                 struct strbuf names = STRBUF_INIT;
                 sb_add_joined(&names, &fn->helpers, ", ");
-                sv_pushf(&r->notes, "%s: its helpers %s are inlined into its clones (FMVGEN_CLONES_INLINE), as the "
+                sv_pushf(&r->notes, "%s: its helpers %s are inlined into its clones (always_inline), as the "
                                     "build inlined them into it; their time was its time in every variant",
                          fn->display_name, sb_str(&names));
                 sb_free(&names);

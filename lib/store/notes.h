@@ -18,7 +18,8 @@ enum note_kind {
     NOTE_UNKNOWN = 0,
     NOTE_SIMD_IFDEF,       /* "simd-ifdef": a preprocessor SIMD switch in or around the body */
     NOTE_SHARED_LINE,      /* "shared-line": other code before the definition on its insert line */
-    NOTE_STATIC_MACRO,     /* "static-macro": internal linkage through a macro; "static": true */
+    NOTE_STATIC_MACRO,     /* "static-macro": internal linkage the definition does not write out
+                            * (a macro, or an earlier static declaration); "static": true */
     NOTE_REDECLARED,       /* "redeclared": the declaration the patch puts above the first use */
     NOTE_INLINED_HELPER,   /* "inlined-helper": a static helper the candidate inlined; "helper" */
     NOTE_HELPER_DECLARED_INLINE, /* "helper-declared-inline": such a helper, inline already */

@@ -457,7 +457,8 @@ static void test_inlined_helpers(void **state)
     struct cand_fixture *f = *state;
     static const char *const argv[] = {"gcc", "-O3", "-c", "helpers.c", "-o", "helpers.o", NULL};
     int64_t id = cand_add_compile(f->st, C_DIR, "helpers.c", "c", "gcc", argv);
-    static const int lines[] = {9, 15, 25, 31, 37, 43};   /* good walk pong ping shared_public small_inline */
+    /* good walk pong ping shared_public small_inline forced_inline */
+    static const int lines[] = {9, 15, 25, 31, 37, 44, 62};
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) cand_add_loop(f->st, id, "build", "top", "helpers.c", lines[i]);
     struct strvec emitted = STRVEC_INIT;
     sv_push(&emitted, "top");
@@ -490,8 +491,19 @@ static void test_inlined_helpers(void **state)
                         "helper-left-out pong|it is also used at line 31, ne\n"
                         "helper-left-out ping|it is also used at line 25, ne\n"
                         "helper-left-out shared_public|it has external linkage: other\n"
-                        "helper-declared-inline small_inline|\n"
+                        "inlined-helper small_inline|\n"
+                        "helper-left-out forced_inline|declared inline, with attribut\n"
                         "inlined-helper callee_loop|\n");
+    /* declared inline: the patch gives it always_inline alone */
+    int declared = -1;
+    json_array_foreach(notes, i, n)
+    {
+        json_t *h = json_object_get(n, "helper");
+        if (!strcmp(json_string_value(json_object_get(h, "name")) ? json_string_value(json_object_get(h, "name")) : "",
+                    "small_inline"))
+            declared = json_is_true(json_object_get(h, "declared_inline"));
+    }
+    assert_int_equal(declared, 1);
     json_decref(notes);
     sb_free(&got);
     cand_row_free(&r);

@@ -387,17 +387,33 @@ const char *patch_pointer_shape(const struct patch_function *f, const char *text
     while (start < len && (text[start] == ' ' || text[start] == '\t')) start++;
     size_t brace = end == (size_t)-1 ? (size_t)-1 : body_brace(text, start, end, &why);
     if (end == (size_t)-1 && !why) why = "its stored end does not close its body; run 'fmvgen scan' again";
-    /* the rest of the closing brace's line: blanks or a // comment */
+    /* the rest of the closing brace's line: blanks and comments (a line
+     * comment, or block comments such as the function's name); a block
+     * comment that goes on over lines: the lines after it start after the
+     * line it closes on */
     size_t after = end;
     if (!why) {
-        while (after < len && (text[after] == ' ' || text[after] == '\t' || text[after] == '\r')) after++;
-        if (after + 1 < len && text[after] == '/' && text[after + 1] == '/')
-            while (after < len && text[after] != '\n') after++;
+        for (;;) {
+            while (after < len && (text[after] == ' ' || text[after] == '\t' || text[after] == '\r')) after++;
+            if (after + 1 < len && text[after] == '/' && text[after + 1] == '/') {
+                while (after < len && text[after] != '\n') after++;
+            } else if (after + 1 < len && text[after] == '/' && text[after + 1] == '*') {
+                size_t c = after + 2;
+                while (c + 1 < len && !(text[c] == '*' && text[c + 1] == '/')) c++;
+                if (c + 1 >= len) {
+                    why = "an unterminated comment follows its closing brace";
+                    break;
+                }
+                after = c + 2;
+                continue;
+            }
+            break;
+        }
         /* the file ends there without a newline: the lines after it start
          * with one (after_eol) */
-        if (after >= len) out->after_eol = 1;
-        else if (text[after] != '\n') why = "code follows its closing brace on the same line";
-        else after++;
+        if (!why && after >= len) out->after_eol = 1;
+        else if (!why && text[after] != '\n') why = "code follows its closing brace on the same line";
+        else if (!why) after++;
     }
     /* the name: once in the head, unqualified, never again in the body */
     size_t ilen = strlen(ident), named = 0;

@@ -4,12 +4,16 @@
 # cpuid and --dispatch pointer take it (their lines after it start with the
 # newline the file lacks), instead of falling back to IFUNC (which links
 # libgcc's CPU detection, ~4.6 KB per file: the growth budget of a small
-# program). The patch applies with patch -p1 and builds and prints the
-# unpatched output with gcc, clang and clang-19 (when installed).
+# program). So do they a candidate whose closing brace a comment follows
+# ("} /* count */", libsamplerate's style, also a block comment that closes
+# on a later line): the lines after it start after the comment's line.
+# The patch applies with patch -p1 and builds and prints the unpatched
+# output with gcc, clang and clang-19 (when installed).
 source "$TESTLIB"
 
-check() {   # CC DISPATCH
-  local cc=$1 mode=$2 P="$TMP/$1-$2" json
+check() {   # CC DISPATCH [TAIL: the text after the closing brace; none: the file ends there]
+  local cc=$1 mode=$2 tail=${3-} P json
+  P="$TMP/$cc-$mode-${#tail}"
   mkdir -p "$P"
   cat >"$P/main.c" <<'C'
 #include <stdio.h>
@@ -22,7 +26,7 @@ int main(void)
     return 0;
 }
 C
-  printf 'long count(const unsigned long long *w, int n)\n{\n    long s = 0;\n    for (int i = 0; i < n; i++) s += __builtin_popcountll(w[i]);\n    return s;\n}' >"$P/k.c"
+  printf 'long count(const unsigned long long *w, int n)\n{\n    long s = 0;\n    for (int i = 0; i < n; i++) s += __builtin_popcountll(w[i]);\n    return s;\n}%s' "$tail" >"$P/k.c"
   printf 'prog: k.c main.c\n\t$(CC) -O2 -o prog k.c main.c\n' >"$P/Makefile"
   cd "$P" || { fail "cd $P"; return 1; }
   make -s CC="$cc" >/dev/null 2>&1 && ./prog >expected && rm -f prog || { fail "$cc: unpatched build"; return 1; }
@@ -36,7 +40,7 @@ C
   patch -s -p1 <fmv.patch
   expect_eq "$cc $mode: patch -p1" "$?" 0
   expect_match "$cc $mode: the closing brace keeps its line, the lines after it follow" "$(cat k.c)" \
-    $'\n}\n#ifdef FMVGEN_(CPU|PTR)_ON\n'
+    $'\n}'"$(sed 's/[*]/\\*/g' <<<"${tail%$'\n'}")"$'\n#ifdef FMVGEN_(CPU|PTR)_ON\n'
   make -s CC="$cc" >/dev/null 2>"$TMP/build.err"
   expect_eq "$cc $mode: patched build" "$?" 0
   expect_eq "$cc $mode: same output" "$(./prog)" "$(cat expected)"
@@ -48,5 +52,10 @@ for mode in cpuid pointer; do
   check gcc $mode
   check clang $mode
   if have_clang19; then check clang-19 $mode; fi
+done
+for tail in $' /* count */\n' $'  /* count:\n   popcount */ // sum\n'; do
+  check gcc cpuid "$tail"
+  check clang cpuid "$tail"
+  if have_clang19; then check clang-19 cpuid "$tail"; fi
 done
 finish

@@ -5,7 +5,7 @@
  * assembler name and labels), and each shape the
  * rename cannot take named with its reason (K&R, its name again in its
  * body, a qualified name, extern, a preprocessor line in its head, code
- * after its closing brace, no final newline, a macro-given name); the
+ * after its closing brace (comments there are taken), no final newline, a macro-given name); the
  * --dispatch words. The patched files are compiled by
  * tests/cli/test_patch_pointer.sh. */
 #include <setjmp.h>
@@ -131,6 +131,25 @@ static void test_refusals(void **state)
     const char *tail = "void go(int *a)\n{\n    a[0] = 1;\n} int x;\n";
     f = fn(tail, "go", "go", "void go", 0);
     assert_string_equal(why_of(tail, &f), "code follows its closing brace on the same line");
+
+    /* comments after the brace are no code: the lines after it start after
+     * the line the last comment closes on */
+    const char *named = "void go(int *a)\n{\n    a[0] = 1;\n} /* go */ // end\nint x;\n";
+    const char *longer = "void go(int *a)\n{\n    a[0] = 1;\n}\t/* go:\n  more */\nint x;\n";
+    const char *commented[] = {named, longer};
+    for (size_t i = 0; i < 2; i++) {
+        struct patch_pointer_lines l;
+        f = fn(commented[i], "go", "go", "void go", 0);
+        assert_null(patch_pointer_lines(&f, commented[i], strlen(commented[i]), "FMVGEN_CLONES", &l));
+        assert_int_equal(l.after_offset, (size_t)(strstr(commented[i], "int x;") - commented[i]));
+        patch_pointer_lines_free(&l);
+    }
+    const char *code_after = "void go(int *a)\n{\n    a[0] = 1;\n} /* go */ int x;\n";
+    f = fn(code_after, "go", "go", "void go", 0);
+    assert_string_equal(why_of(code_after, &f), "code follows its closing brace on the same line");
+    const char *open_comment = "void go(int *a)\n{\n    a[0] = 1;\n} /* go\n";
+    f = fn(open_comment, "go", "go", "void go", 0);
+    assert_string_equal(why_of(open_comment, &f), "an unterminated comment follows its closing brace");
 
     const char *noeol = "void go(int *a)\n{\n    a[0] = 1;\n}";
     f = fn(noeol, "go", "go", "void go", 0);

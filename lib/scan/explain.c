@@ -43,6 +43,22 @@ static char *shown_from(const char *path, const char *dir)
  * is configured, and an absolute path bypasses PATH and the CC/CXX the
  * scan sets. The remedies name the tree and its source as seen from where
  * the scan ran, so that they can be run there as written. */
+/* How the build command rebuilds everything: `cmake --build DIR`'s
+ * --clean-first, ninja's clean tool, make's -B; for other commands (a
+ * shell line) the two most common. Caller frees. */
+static char *rebuild_hint(char *const *build)
+{
+    for (size_t i = 0; build[i]; i++) {
+        const char *tool = path_basename(build[i]);
+        if (!strcmp(tool, "cmake") && build[i + 1] && !strcmp(build[i + 1], "--build") && build[i + 2])
+            return xasprintf("'cmake --build %s --clean-first' rebuilds everything", build[i + 2]);
+        if (!strcmp(tool, "ninja") || !strcmp(tool, "samu")) return xstrdup("'ninja -t clean' first rebuilds everything");
+        if (!strcmp(tool, "make") || !strcmp(tool, "gmake")) return xstrdup("'make -B' rebuilds everything");
+        if (!strcmp(tool, "meson")) return xstrdup("'meson compile --clean' first rebuilds everything");
+    }
+    return xstrdup("a clean build rebuilds everything: 'make -B', 'cmake --build DIR --clean-first'");
+}
+
 void scan_explain_no_compiles(const char *builddir, char *const *build)
 {
     char *cache = cmake_cache_of(builddir, build);
@@ -87,12 +103,14 @@ void scan_explain_no_compiles(const char *builddir, char *const *build)
     free(cxx);
     free(cache);
     if (bypassed) return;
+    char *hint = rebuild_hint(build);
     fmv_error("%s: the build succeeded, but no C/C++ compile went through fmvgen's wrapper, so nothing was scanned: "
-              "either nothing needed compiling ('make -B' rebuilds everything), or the build runs its compiler by "
+              "either nothing needed compiling (%s), or the build runs its compiler by "
               "an absolute path (a configured CMake or autotools tree, CC=/usr/bin/cc in a Makefile), which "
               "bypasses the wrapper; reconfigure under the scan ('fmvgen scan -- sh -c \"./configure && make\"'), "
               "pass 'CC=cc' on the make command line, or scan a compile_commands.json with --compdb",
-              build[0]);
+              build[0], hint);
+    free(hint);
 }
 
 /* Every later build of such a tree goes through the wrapper (and fails

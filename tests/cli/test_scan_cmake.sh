@@ -62,6 +62,7 @@ check_with() {
   out=$(cd "$F" && "$FMVGEN" scan -- cmake --build . 2>&1); rc=$?
   expect_eq "$cc: up-to-date tree: exit" "$rc" 1
   expect_match "$cc: up-to-date tree: generic line" "$out" "^fmvgen: cmake: the build succeeded, but no C/C\+\+ compile .*nothing needed compiling"
+  expect_match "$cc: up-to-date tree: CMake's own rebuild option" "$out" "nothing needed compiling \('cmake --build \. --clean-first' rebuilds everything\)"
   # A rebuild of that tree after the scan needs no fmvgen environment.
   (cd "$F" && touch "$SRC/kernel.c" && cmake --build . >/dev/null 2>&1); expect_eq "$cc: plain rebuild" "$?" 0
 }
@@ -112,4 +113,5 @@ M="$TMP/abs"; cp -a "$SRC" "$M"
 out=$(cd "$M" && "$FMVGEN" scan -- make -f Makefile.abs CC="$(command -v gcc)" 2>&1); rc=$?
 expect_eq "absolute CC: exit" "$rc" 1
 expect_match "absolute CC: says why" "$out" "^fmvgen: make: the build succeeded, but no C/C\+\+ compile went through fmvgen's wrapper.*absolute path"
+expect_match "absolute CC: make's own rebuild option" "$out" "nothing needed compiling \('make -B' rebuilds everything\)"
 finish

@@ -84,6 +84,9 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
          * emit_restart then do not link: libjpeg-turbo). */
         json_t *n = note_new(NOTE_STATIC_MACRO, why);
         json_object_set_new(n, "static", json_true());
+        /* from an earlier declaration: the head writes no static at all */
+        if (!strncmp(why, LOCATE_STATIC_EARLIER, strlen(LOCATE_STATIC_EARLIER)))
+            json_object_set_new(n, "earlier", json_true());
         json_array_append_new(notes, n);
         free(why);
     }

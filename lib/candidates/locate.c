@@ -485,9 +485,9 @@ char *locate_static_hidden(struct parsed_tu *t, const struct fn_def *def)
             free(macro);
             char *name = cx_take(clang_getFileName(ff));
             char *d = clang_File_isEqual(ff, def->cxfile)
-                          ? xasprintf("declared static at line %u, before its definition (line %u), which does not "
+                          ? xasprintf(LOCATE_STATIC_EARLIER "line %u, before its definition (line %u), which does not "
                                       "repeat 'static': the patch marks it FMVGEN_CLONES_STATIC", line, def->line)
-                          : xasprintf("declared static at %s:%u, before its definition (line %u), which does not "
+                          : xasprintf(LOCATE_STATIC_EARLIER "%s:%u, before its definition (line %u), which does not "
                                       "repeat 'static': the patch marks it FMVGEN_CLONES_STATIC",
                                       name ? path_basename(name) : "?", line, def->line);
             free(name);

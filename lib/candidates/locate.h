@@ -81,7 +81,9 @@ int locate_name_spelling(struct parsed_tu *tu, const struct fn_def *def, char **
  * else a macro, the head's first identifier (libjpeg-turbo's
  * "METHODDEF(void) f(...)", "LOCAL(int)": "internal linkage through the
  * macro METHODDEF ..."). NULL otherwise. The patch cannot see such a static
- * in the definition's text. */
+ * in the definition's text. LOCATE_STATIC_EARLIER starts the sentence of the
+ * first kind (the head holds no macro that writes static). */
+#define LOCATE_STATIC_EARLIER "declared static at "
 char *locate_static_hidden(struct parsed_tu *tu, const struct fn_def *def);
 
 /* A use of a function: a call, its address taken, an initializer - not a

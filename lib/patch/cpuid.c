@@ -271,13 +271,18 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
                 order[norder++] = &TARGETS[t];
                 break;
             }
+    /* the copies are the file's own: static, said once - a static head
+     * says it (or its macro does); a head whose static is an earlier
+     * declaration's does not, and without it the copies would be global
+     * symbols that two files' copies of one name collide on */
+    int copy_static = !f->is_static || f->static_earlier;
     for (size_t k = 0; k <= norder; k++) {
         const char *slug = k < norder ? order[k]->slug : "default";
         const char *macro = k < norder ? order[k]->macro : "DEFAULT";
         int pin = patch_copy_pin_of(f, slug);
         char *pinattr = pin >= 0 ? patch_pin_attribute(pin) : NULL;
         sb_addf(&sb, "%.*s%s%s%sFMVGEN_CPU_T_%s %.*sfmvgen_cp_%s_%s%s { %sfmvgen_mv_%s(%s); }%s", indent, lead,
-                pinattr ? pinattr : "", pinattr ? " " : "", f->is_static ? "" : "static ", macro, (int)sh.name_at, head, id, slug, rest, is_void ? "" : "return ",
+                pinattr ? pinattr : "", pinattr ? " " : "", copy_static ? "static " : "", macro, (int)sh.name_at, head, id, slug, rest, is_void ? "" : "return ",
                 id, sb_str(&args), eol);
         free(pinattr);
     }

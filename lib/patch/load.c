@@ -98,6 +98,7 @@ static void read_included_note(struct patch_function *f)
     {
         json_t *st = json_object_get(note, "static");
         if (json_is_boolean(st)) f->linkage = json_is_true(st) ? PATCH_LINKAGE_STATIC : PATCH_LINKAGE_EXTERNAL;
+        if (json_is_true(json_object_get(note, "earlier"))) f->static_earlier = 1;
         if (note_kind_of(note) == NOTE_VISIBILITY) f->hidden = 1;
         if (note_kind_of(note) == NOTE_HEADER_SWITCH) {
             const char *tag = json_string_value(json_object_get(note, "tag"));

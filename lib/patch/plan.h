@@ -91,6 +91,9 @@ struct patch_function {
     enum { PATCH_LINKAGE_UNKNOWN = 0, PATCH_LINKAGE_STATIC, PATCH_LINKAGE_EXTERNAL } linkage;
     int is_static;                  /* internal linkage (static, C++ anonymous
                                      * namespace): FMVGEN_CLONES_STATIC */
+    int static_earlier;             /* static from an earlier declaration: the
+                                     * head has no word (or macro) that says it
+                                     * ("static-macro" note's "earlier") */
     int hidden;                     /* hidden visibility as the scan saw it (its
                                      * "visibility" note): <SET>_HIDDEN(sym) */
     int pointer;                    /* reached through a pointer (patch/pointer.h;

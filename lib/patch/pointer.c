@@ -513,7 +513,10 @@ const char *patch_pointer_lines(const struct patch_function *f, const char *text
     char *decl = NULL;
     if (by_symbol) {
         char *asm_name = patch_pointer_static_asm_name(f, ident);
-        decl = xasprintf("%.*s%s __asm__(\"%s\");%s", (int)sh.indent, text + f->offset, sh.head, asm_name, eol);
+        /* static from an earlier declaration: the head does not say it, the
+         * renamed declaration must (else fmvgen_mv_NAME is a global symbol) */
+        decl = xasprintf("%.*s%s%s __asm__(\"%s\");%s", (int)sh.indent, text + f->offset,
+                         f->static_earlier ? "static " : "", sh.head, asm_name, eol);
         free(asm_name);
     }
     out->before = xasprintf("#ifdef %s%s# define %s fmvgen_mv_%s%s%s%s#endif%s%.*s%s%s%s", on, eol, ident, ident, eol,

@@ -5,7 +5,8 @@
 # linkage comes from (the earlier declaration; a macro for the one LOCAL(void)
 # declares), that the patch marks each FMVGEN_CLONES_STATIC, and that the
 # patched program (two files' static kern) builds, links and prints the
-# unpatched output.
+# unpatched output; with --dispatch cpuid and pointer too, their copies and
+# renamed bodies staying local symbols.
 source "$TESTLIB"
 
 for cc in gcc clang-14 clang-19; do
@@ -30,6 +31,9 @@ for cc in gcc clang-14 clang-19; do
 
   "$FMVGEN" patch --min-score 0 -o "$TMP/fmv-$cc.patch" 2>"$TMP/patch-$cc.err"
   expect_eq "$cc: patch exit" "$?" 0
+  for mode in cpuid pointer; do
+    "$FMVGEN" patch --dispatch "$mode" --min-score 0 -o "$TMP/fmv-$cc-$mode.patch" 2>/dev/null
+  done
   expect_eq "$cc: each function patched static" \
     "$(grep -c '^+FMVGEN_CLONES_STATIC$' "$TMP/fmv-$cc.patch")/$(grep -c '^+FMVGEN_CLONES(\(kern\|pick\))' "$TMP/fmv-$cc.patch")" "3/0"
   make -s clean
@@ -38,6 +42,17 @@ for cc in gcc clang-14 clang-19; do
     fail "$cc: patched build: $(grep -m1 -E 'error|multiple definition' "$TMP/build-$cc")"; continue
   fi
   expect_eq "$cc: patched output" "$(./prog)" "$BASE"
+  # fmvgen's own dispatch: the copies (cpuid) and the renamed body (pointer)
+  # of a function static from an earlier declaration stay local symbols
+  for mode in cpuid pointer; do
+    D="$TMP/$cc-$mode"; mkdir -p "$D"; cp -a "$FIXTURES/static-earlier/." "$D/"
+    (cd "$D" && patch -p1 -s <"$TMP/fmv-$cc-$mode.patch") || fail "$cc $mode: patch -p1"
+    if (cd "$D" && make -s CC="$cc" CFLAGS="-O3 -g $W" >"$TMP/build-$cc-$mode" 2>&1); then pass; else
+      fail "$cc $mode: patched build: $(grep -m1 -E 'error|multiple definition' "$TMP/build-$cc-$mode")"; continue
+    fi
+    expect_eq "$cc $mode: patched output" "$("$D/prog")" "$BASE"
+    expect_eq "$cc $mode: no global fmvgen symbol" "$(cd "$D" && nm -g --defined-only se_a.o se_b.o | grep -c ' fmvgen_')" 0
+  done
 done
 
 finish

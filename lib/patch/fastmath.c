@@ -38,32 +38,7 @@ int patch_argv_reassociates(const char *argv_json)
     return on;
 }
 
-struct reassoc_walk {
-    const struct patch_plan *plan;
-    struct strvec *out;
-};
-
-/* The first compile of function i that reassociates names it. */
-static int note_reassoc(void *ctx, size_t i, const char *argv_json)
-{
-    struct reassoc_walk *w = ctx;
-    if (!patch_argv_reassociates(argv_json)) return 0;
-    const struct patch_function *f = &w->plan->functions[i];
-    sv_pushf(w->out, "%s:%d %s", f->rel, f->line, f->display_name);
-    return 1;
-}
-
 int patch_reassoc_functions(struct store *st, const struct patch_plan *p, struct strvec *out)
 {
-    size_t n = p->nfunctions;
-    const char **names = xcalloc(n ? n : 1, sizeof *names), **files = xcalloc(n ? n : 1, sizeof *files);
-    for (size_t i = 0; i < n; i++) {
-        names[i] = p->functions[i].name;
-        files[i] = p->functions[i].file;
-    }
-    struct reassoc_walk w = {p, out};
-    int rc = patch_query_candidate_argvs(st, names, files, n, note_reassoc, &w);
-    free(names);
-    free(files);
-    return rc;
+    return patch_query_functions_compiled_with(st, p, NULL, patch_argv_reassociates, out);
 }

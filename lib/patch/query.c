@@ -1,5 +1,6 @@
 /* query.c - see query.h. */
 #include "patch/query.h"
+#include "patch/plan.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -97,8 +98,8 @@ int patch_query_candidate_compilers(struct store *st, patch_compiler_fn *each, v
     return rc;
 }
 
-int patch_query_candidate_argvs(struct store *st, const char *const *names, const char *const *files, size_t n,
-                                patch_argv_fn *each, void *ctx)
+int patch_query_functions_compiled_with(struct store *st, const struct patch_plan *p, const unsigned char *want,
+                                        patch_argv_match_fn *match, struct strvec *out)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(store_db(st),
@@ -106,12 +107,17 @@ int patch_query_candidate_argvs(struct store *st, const char *const *names, cons
                            "WHERE f.status = 'candidate' AND f.name = ? AND f.file = ?",
                            -1, &q, NULL) != SQLITE_OK)
         return store_error(st);
-    for (size_t i = 0; i < n; i++) {
-        if (!names[i]) continue;
+    for (size_t i = 0; i < p->nfunctions; i++) {
+        const struct patch_function *f = &p->functions[i];
+        if (want && !want[i]) continue;
         sqlite3_reset(q);
-        sqlite3_bind_text(q, 1, names[i], -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(q, 2, files[i], -1, SQLITE_TRANSIENT);
-        while (sqlite3_step(q) == SQLITE_ROW && each(ctx, i, text(q, 0)) == 0) {
+        sqlite3_bind_text(q, 1, f->name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(q, 2, f->file, -1, SQLITE_TRANSIENT);
+        while (sqlite3_step(q) == SQLITE_ROW) {
+            if (match(text(q, 0))) {
+                sv_pushf(out, "%s:%d %s", f->rel, f->line, f->display_name);
+                break;
+            }
         }
     }
     sqlite3_finalize(q);

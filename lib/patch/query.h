@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 struct store;
+struct patch_plan;
+struct strvec;
 
 /* One functions row of status 'candidate'. Strings may be NULL and stay
  * valid until the next patch_candidates_next or patch_candidates_close. */
@@ -48,11 +50,12 @@ void patch_query_loop_counts(struct store *st, int64_t compile_id, const char *f
 typedef int patch_compiler_fn(void *ctx, const char *compiler, const char *kind, const char *version);
 int patch_query_candidate_compilers(struct store *st, patch_compiler_fn *each, void *ctx);
 
-/* For each (names[i], files[i]) with names[i] not NULL: the argv (JSON
- * text, compiles.argv) of every compile holding that candidate, each(ctx,
- * i, argv) until it returns non-zero. 0, or -1 after an error line. */
-typedef int patch_argv_fn(void *ctx, size_t i, const char *argv_json);
-int patch_query_candidate_argvs(struct store *st, const char *const *names, const char *const *files, size_t n,
-                                patch_argv_fn *each, void *ctx);
+/* "REL:LINE NAME" of each function i of p (each with want[i] set, or all
+ * when want is NULL) that some compile holding it as a candidate (same
+ * name and file) built with an argv (JSON text, compiles.argv) that match
+ * accepts, appended to out in plan order. 0, or -1 after an error line. */
+typedef int patch_argv_match_fn(const char *argv_json);
+int patch_query_functions_compiled_with(struct store *st, const struct patch_plan *p, const unsigned char *want,
+                                        patch_argv_match_fn *match, struct strvec *out);
 
 #endif

@@ -25,21 +25,6 @@ static int argv_hides(const char *argv_json)
     return hidden;
 }
 
-struct hidden_walk {
-    const struct patch_plan *plan;
-    struct strvec *out;
-};
-
-/* The first compile of function i that hides it names it, in plan order. */
-static int note_hidden(void *ctx, size_t i, const char *argv_json)
-{
-    struct hidden_walk *w = ctx;
-    if (!argv_hides(argv_json)) return 0;
-    const struct patch_function *f = &w->plan->functions[i];
-    sv_pushf(w->out, "%s:%d %s", f->rel, f->line, f->display_name);
-    return 1;
-}
-
 int patch_hidden_functions(struct store *st, const struct patch_plan *p, struct strvec *out)
 {
     /* A scan that recorded visibility (candidates/analyze_rows.c): the hidden
@@ -48,17 +33,13 @@ int patch_hidden_functions(struct store *st, const struct patch_plan *p, struct 
     char *recorded = store_meta_get(st, "visibility_notes");
     free(recorded);
     if (recorded) return 0;
-    size_t n = p->nfunctions;
-    const char **names = xcalloc(n ? n : 1, sizeof *names), **files = xcalloc(n ? n : 1, sizeof *files);
-    for (size_t i = 0; i < n; i++) {
+    unsigned char *want = xcalloc(p->nfunctions ? p->nfunctions : 1, 1);
+    for (size_t i = 0; i < p->nfunctions; i++) {
         /* pointer: its trampoline is plain C, visibility as written */
         const struct patch_function *f = &p->functions[i];
-        names[i] = f->is_static || f->pointer || f->hidden ? NULL : f->name;
-        files[i] = p->functions[i].file;
+        want[i] = !(f->is_static || f->pointer || f->hidden);
     }
-    struct hidden_walk w = {p, out};
-    int rc = patch_query_candidate_argvs(st, names, files, n, note_hidden, &w);
-    free(names);
-    free(files);
+    int rc = patch_query_functions_compiled_with(st, p, want, argv_hides, out);
+    free(want);
     return rc;
 }

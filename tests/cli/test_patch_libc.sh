@@ -60,6 +60,22 @@ expect_match "-fvisibility=hidden: the hidden macro" "$(cat "$TMP/hidden.patch")
 (cd "$H" && patch -s -p1 <"$TMP/hidden.patch")
 expect_eq "-fvisibility=hidden: patch -p1" "$?" 0
 
+# A store scanned before visibility was recorded (no meta visibility_notes,
+# no "visibility" notes): the patch can only name the external functions
+# compiled with -fvisibility=hidden (patch/visibility.h).
+O="$TMP/oldstore"
+mkdir -p "$O" && cp -a "$FIXTURES/patch-libc/." "$O/"
+(cd "$O" && "$FMVGEN" scan --root "$O" -- make -s CC=gcc CFLAGS="-O3 -fvisibility=hidden" >/dev/null 2>&1)
+sqlite3 "$O/.fmvgen/store.sqlite" "DELETE FROM meta WHERE key = 'visibility_notes';
+  UPDATE functions SET notes = (SELECT json_group_array(json(value)) FROM json_each(functions.notes)
+                                WHERE json_extract(value, '\$.kind') <> 'visibility')
+  WHERE notes IS NOT NULL AND json_valid(notes);"
+err=$(cd "$O" && "$FMVGEN" patch -o "$TMP/old.patch" 2>&1 >/dev/null)
+expect_match "store without visibility records: the note names both kernels" "$err" \
+  'note: 2 patched external functions are compiled with -fvisibility=hidden \(kernel.c:6 sum_sq, kernel.c:14 mix\)'
+expect_eq "store without visibility records: JSON" "$(cd "$O" && "$FMVGEN" patch --json | jq -c '.hidden_visibility')" \
+  '["kernel.c:6 sum_sq","kernel.c:14 mix"]'
+
 patch_libc_configs ""
 
 for cfg in "${configs[@]}"; do

@@ -67,6 +67,14 @@ int apply_updates_with(const struct file_update *u, size_t n, apply_rename_fn re
 
     /* 1. Everything is as it was at scan time. */
     for (size_t i = 0; i < n; i++) {
+        /* As GNU patch: a link or special file is not patched (a rename
+         * would replace the link by a regular file). */
+        struct stat st;
+        if (lstat(u[i].path, &st) == 0 && !S_ISREG(st.st_mode)) {
+            fmv_error("%s: is %s, not a regular file: not patched (nothing was modified)", u[i].path,
+                      S_ISLNK(st.st_mode) ? "a symbolic link" : "a special file");
+            goto out;
+        }
         old[i] = read_file(u[i].path, &old_len[i]);
         if (!old[i]) {
             fmv_error("%s: cannot read: %s (nothing was modified)", u[i].path, strerror(errno));

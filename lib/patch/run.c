@@ -19,7 +19,7 @@ static int write_output(FILE *out, const char *path, const char *text)
         fputs(text, out);
         return fflush(out) == 0 ? 0 : fmv_error("stdout: write failed");
     }
-    if (write_file_atomic(path, text, strlen(text)) != 0) return fmv_error("%s: cannot write the patch", path);
+    if (write_output_file(path, text, strlen(text)) != 0) return fmv_error("%s: cannot write the patch", path);
     return 0;
 }
 

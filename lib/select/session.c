@@ -397,11 +397,11 @@ int select_write_outputs(const struct select_session *s, struct select_outputs *
     out->json_text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
     json_decref(j);
     int rc = 0;
-    if (write_file_atomic(out->patch, text, strlen(text)) != 0) rc = fmv_error("%s: cannot write", out->patch);
-    if (write_file_atomic(out->markdown, md, strlen(md)) != 0) rc = fmv_error("%s: cannot write", out->markdown);
-    if (write_file_atomic(out->json, out->json_text, strlen(out->json_text)) != 0)
+    if (write_output_file(out->patch, text, strlen(text)) != 0) rc = fmv_error("%s: cannot write", out->patch);
+    if (write_output_file(out->markdown, md, strlen(md)) != 0) rc = fmv_error("%s: cannot write", out->markdown);
+    if (write_output_file(out->json, out->json_text, strlen(out->json_text)) != 0)
         rc = fmv_error("%s: cannot write", out->json);
-    if (write_file_atomic(out->html, html, strlen(html)) != 0) rc = fmv_error("%s: cannot write", out->html);
+    if (write_output_file(out->html, html, strlen(html)) != 0) rc = fmv_error("%s: cannot write", out->html);
     free(md);
     free(html);
     return rc;

@@ -280,36 +280,99 @@ char *read_file(const char *path, size_t *len)
     return sb_detach(&sb);
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len)
+/* Writes all of data to fd; -1 with errno on failure. */
+static int write_all(int fd, const char *data, size_t len)
 {
-    char *tmp = xasprintf("%s.fmvgen-tmp.%ld", path, (long)getpid());
-    struct stat st;
-    mode_t mode = 0644;
-    if (stat(path, &st) == 0) mode = st.st_mode & 07777;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-    if (fd < 0) goto fail;
     size_t off = 0;
     while (off < len) {
         ssize_t n = write(fd, data + off, len - off);
         if (n < 0) {
             if (errno == EINTR) continue;
-            close(fd);
-            goto fail_unlink;
+            return -1;
         }
         off += (size_t)n;
     }
+    return 0;
+}
+
+/* The file path names after following symbolic links (also a dangling
+ * one's target), newly allocated; path itself when it is no link. */
+static char *follow_links(const char *path)
+{
+    char *cur = xstrdup(path);
+    struct stat st;
+    for (int hops = 0; hops < 40 && lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+        char buf[PATH_MAX];
+        ssize_t n = readlink(cur, buf, sizeof buf - 1);
+        if (n <= 0) break;
+        buf[n] = 0;
+        char *next;
+        if (buf[0] == '/') next = xstrdup(buf);
+        else {
+            char *dir = path_dirname(cur);
+            next = path_join(dir, buf);
+            free(dir);
+        }
+        free(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* /dev/null, a FIFO, a terminal: written in place; a rename would
+         * put a regular file where the device or pipe was. */
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0) return -1;
+        if (write_all(fd, data, len) != 0) {
+            int e = errno;
+            close(fd);
+            errno = e;
+            return -1;
+        }
+        return close(fd);
+    }
+    char *target = NULL;
+    const char *dest = path;
+    char *tmp = xasprintf("%s.fmvgen-tmp.%ld", dest, (long)getpid());
+    mode_t mode = 0644;
+    if (stat(dest, &st) == 0) mode = st.st_mode & 07777;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+    if (fd < 0) goto fail;
+    if (write_all(fd, data, len) != 0) {
+        close(fd);
+        goto fail_unlink;
+    }
     if (fsync(fd) != 0 || close(fd) != 0) goto fail_unlink;
-    if (rename(tmp, path) != 0) goto fail_unlink;
+    if (rename(tmp, dest) != 0) goto fail_unlink;
     free(tmp);
+    free(target);
     return 0;
 fail_unlink: {
         int e = errno;
         unlink(tmp);
         errno = e;
     }
-fail:
-    free(tmp);
+fail: {
+        int e = errno;
+        free(tmp);
+        free(target);
+        errno = e;
+    }
     return -1;
+}
+
+int write_output_file(const char *path, const char *data, size_t len)
+{
+    char *target = follow_links(path);
+    int rc = write_file_atomic(target, data, len);
+    int e = errno;
+    free(target);
+    errno = e;
+    return rc;
 }
 
 int create_empty_file(const char *path)

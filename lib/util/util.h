@@ -70,8 +70,16 @@ void fmv_set_message_hook(void (*hook)(void *arg, int before), void *arg);
 
 /* Files. read_file returns NULL and sets errno on failure; *len optional. */
 char *read_file(const char *path, size_t *len);
-/* Writes atomically: temp file in the same directory, fsync, rename. */
+/* Writes atomically: temp file in the same directory, fsync, rename, so a
+ * symbolic link at path is replaced by the file (a tree's copy never
+ * writes through a link into the original). A path that exists and is
+ * not a regular file (/dev/null, a FIFO) is written in place instead. 0,
+ * or -1 with errno. */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/* write_file_atomic for a file the user named (-o, --report): a symbolic
+ * link stays one and the file it names (also a dangling link's target)
+ * gets the text. */
+int write_output_file(const char *path, const char *data, size_t len);
 /* Creates path empty (truncating a file already there), without
  * write_file_atomic's temp file, fsync and rename: for a scratch file a
  * tool writes into next (a compiler's dump file). 0, or -1 with errno. */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "patch/apply.h"
@@ -194,6 +195,37 @@ static void test_apply_refuses_changed_file(void **state)
     assert_string_equal(a, "one\n");   /* the unchanged file was not touched either */
     assert_int_equal(count_entries(dir), 2);
     free(a);
+    free(pa);
+    free(pb);
+    free(ha);
+    free(hb);
+    remove_tree(dir);
+    free(dir);
+}
+
+/* As GNU patch: a source that is a symbolic link is not patched (a rename
+ * would replace the link by a regular file), and nothing else is. */
+static void test_apply_refuses_symlink(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_with("a.c", "one\n");
+    write_text(dir, "real.c", "two\n");
+    char *pa = path_join(dir, "a.c"), *pb = path_join(dir, "b.c");
+    assert_int_equal(symlink("real.c", pb), 0);
+    char *ha = hash_file_hex(pa), *hb = hash_file_hex(pb);
+    struct file_update u[] = {{pa, ha, "ONE\n", 4}, {pb, hb, "TWO\n", 4}};
+    fmv_set_quiet(1);
+    assert_int_equal(apply_updates(u, 2), -1);
+    fmv_set_quiet(0);
+    char *a = read_text(dir, "a.c"), *r = read_text(dir, "real.c");
+    assert_string_equal(a, "one\n");
+    assert_string_equal(r, "two\n");
+    struct stat st;
+    assert_int_equal(lstat(pb, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(count_entries(dir), 3);
+    free(a);
+    free(r);
     free(pa);
     free(pb);
     free(ha);
@@ -1226,6 +1258,7 @@ int main(void)
         cmocka_unit_test(test_diff_insertion_at_start_and_empty_file),
         cmocka_unit_test(test_apply_all_files),
         cmocka_unit_test(test_apply_refuses_changed_file),
+        cmocka_unit_test(test_apply_refuses_symlink),
         cmocka_unit_test(test_apply_restores_after_failed_rename),
         cmocka_unit_test(test_preamble_golden),
         cmocka_unit_test(test_plan_places_attributes_and_preamble),

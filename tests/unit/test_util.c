@@ -6,6 +6,9 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "run/spawn.h"
 #include "util/cmake_cache.h"
@@ -122,6 +125,65 @@ static void test_cmake_cache_value(void **state)
     assert_null(cmake_cache_value("", "X"));
 }
 
+/* write_output_file keeps what is at the path: a symbolic link stays a
+ * link (its file gets the text, also a dangling link's); write_file_atomic
+ * replaces a link, and keeps a FIFO, writing through it (a rename would
+ * leave a regular file there, and fmvgen patch -o /dev/null as root would
+ * replace /dev/null). */
+static void test_write_file_atomic_keeps_links_and_fifos(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("test-util-write");
+    char *file = path_join(dir, "real.txt"), *link = path_join(dir, "link.txt"), *fifo = path_join(dir, "fifo");
+    assert_int_equal(write_file_atomic(file, "old\n", 4), 0);
+    assert_int_equal(symlink("real.txt", link), 0);
+    assert_int_equal(write_output_file(link, "new\n", 4), 0);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    char *text = read_file(file, NULL);
+    assert_string_equal(text, "new\n");
+    free(text);
+    /* a dangling link: the file it names is created */
+    char *dangling = path_join(dir, "dangling.txt"), *made = path_join(dir, "sub/made.txt");
+    assert_int_equal(mkdir_p(text = path_join(dir, "sub"), 0755), 0);
+    free(text);
+    assert_int_equal(symlink("sub/made.txt", dangling), 0);
+    assert_int_equal(write_output_file(dangling, "made\n", 5), 0);
+    assert_int_equal(lstat(dangling, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    text = read_file(made, NULL);
+    assert_non_null(text);
+    assert_string_equal(text, "made\n");
+    free(text);
+    free(dangling);
+    free(made);
+    /* write_file_atomic: the link itself becomes the file */
+    assert_int_equal(write_file_atomic(link, "own\n", 4), 0);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    text = read_file(file, NULL);
+    assert_string_equal(text, "new\n");
+    free(text);
+
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    int rd = open(fifo, O_RDONLY | O_NONBLOCK);   /* a reader, so the writer's open does not block */
+    assert_true(rd >= 0);
+    assert_int_equal(write_file_atomic(fifo, "piped\n", 6), 0);
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    char buf[16] = {0};
+    assert_int_equal(read(rd, buf, sizeof buf - 1), 6);
+    assert_string_equal(buf, "piped\n");
+    close(rd);
+
+    remove_tree(dir);
+    free(file);
+    free(link);
+    free(fifo);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -133,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_run_timeout_kills),
         cmocka_unit_test(test_run_pool_runs_all),
         cmocka_unit_test(test_cmake_cache_value),
+        cmocka_unit_test(test_write_file_atomic_keeps_links_and_fifos),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,7 +117,8 @@ if [ -n "$AUTOTOOLS" ]; then
     # (An fmvgen before FMVGEN_SCAN_PHASES prints none: no breakdown then.)
     local b p a
     read -r b p a <<< "$(awk '/scan phase build:/ {b = $7 + $9} /scan phase probe-ingest:/ {p = $7 + $9}
-                              /scan phase analyze:/ {a = $7 + $9} END {print b, p, a}' "$WORK/scan.err")"
+                              /scan phase analyze:/ {a = $7 + $9}
+                              END {if (p == "") p = b; print b, p, a}' "$WORK/scan.err")"   # --no-probe: no probe phases
     if [ -n "$a" ]; then
       ph_b+=("$b"); ph_p+=("$(echo "$p - $b" | bc -l)"); ph_a+=("$(echo "$a - $p" | bc -l)")
       ph_r+=("$(echo "$cpu - $a" | bc -l)")
@@ -155,7 +156,7 @@ if [ -n "$AUTOTOOLS" ]; then
     printf '%s\n' "$label"
     printf '%-48s %8.2fs\n' "  configure (scan side)" "$cs"
     printf '%-48s %8.2fs %5.2fx\n' "  fmvgen scan -- make" "$ss" "$(echo "$ss / $mp" | bc -l)"
-    if [ ${#ph_b[@]} -gt 0 ]; then
+    if [ -n "${ph_b[*]:-}" ]; then
       printf '%-48s %8.2fs %5.2fx\n' "    the build inside the scan" "$(median "${ph_b[@]}")" "$(echo "$(median "${ph_b[@]}") / $mp" | bc -l)"
       printf '%-48s %8.2fs %5.2fx\n' "    records, probes (compiles), their records" "$(median "${ph_p[@]}")" "$(echo "$(median "${ph_p[@]}") / $mp" | bc -l)"
       printf '%-48s %8.2fs %5.2fx\n' "    analysis (libclang, candidates)" "$(median "${ph_a[@]}")" "$(echo "$(median "${ph_a[@]}") / $mp" | bc -l)"

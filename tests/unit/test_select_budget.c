@@ -97,7 +97,7 @@ static void test_fit_parts_per_file(void **state)
     int sel[] = {1, 1, 1}, dropped[3];
     double bytes[] = {5000, 900, 300}, gain[] = {0.20, 0.02, 0.03}, fixed[] = {4600, 4600}, before, after;
     unsigned char needs[] = {1, 0, /* A */ 1, 0, /* B */ 0, 1 /* C */};
-    struct budget_parts p = {3, sel, bytes, gain, 2, fixed, needs};
+    struct budget_parts p = {3, sel, bytes, gain, 2, fixed, needs, 0, NULL, NULL};
     assert_int_equal(budget_fit_parts(&p, 10500, dropped, &before, &after), 1);
     assert_true(before == 6200 + 9200);
     assert_int_equal(dropped[2], 1);   /* C: 3% for 4900 B */
@@ -126,7 +126,7 @@ static void test_fit_big_gain_beats_many_small(void **state)
     double fixed[] = {272, 272, 272}, after;
     unsigned char needs[] = {1, 0, 0, /* A */ 1, 0, 0, /* B */ 0, 1, 0, /* C */ 0, 1, 0, /* D */
                              0, 0, 1, /* E */ 0, 0, 1 /* F */};
-    struct budget_parts p = {6, sel, bytes, gain, 3, fixed, needs};
+    struct budget_parts p = {6, sel, bytes, gain, 3, fixed, needs, 0, NULL, NULL};
     assert_int_equal(budget_fit_parts(&p, 5708, dropped, NULL, &after), 5);
     assert_int_equal(dropped[0], 0);
     for (int f = 1; f < 6; f++) assert_int_equal(dropped[f], 1);

@@ -786,6 +786,11 @@ static void test_apply_each_workload_best_first(void **state)
             assert_int_equal(r.budget.n_served, 2);
             assert_true(r.budget.after == 3000);
             assert_non_null(strstr(r.notes.v[0], "2 of 2 workloads keep their best function"));
+            json_t *j = select_report_json(&r);
+            json_t *bj = json_object_get(json_object_get(j, "code_size"), "budget");
+            assert_int_equal(json_integer_value(json_object_get(bj, "workloads_best_kept")), 2);
+            assert_int_equal(json_integer_value(json_object_get(bj, "workloads_with_a_best")), 2);
+            json_decref(j);
         } else {
             assert_int_equal(r.decision.functions[2].reason, DECISION_CODE_BUDGET);
             assert_non_null(strstr(r.functions[2].note, "the best function of './w2' (4.00% of it)"));

@@ -128,7 +128,7 @@ void budget_best_per_workload(const struct budget_parts *p, long *best)
         for (size_t f = 0; f < p->n; f++) {
             if (!p->selected[f]) continue;
             double s = p->saved[f * p->n_workloads + w];
-            if (!(s > 0)) continue;
+            if (!(s >= BUDGET_BEST_MIN_SAVED)) continue;
             double b = best[w] >= 0 ? p->saved[(size_t)best[w] * p->n_workloads + w] : 0;
             if (best[w] < 0 || s > b || (s == b && p->bytes[f] < p->bytes[best[w]])) best[w] = (long)f;
         }

@@ -41,7 +41,9 @@
  * When the prediction is above the limit, the fit puts workloads first:
  *   1. each workload's best function - the selected function saving the
  *      largest share of that workload's time (decision_estimate_saved; ties:
- *      fewer bytes) - is fitted first, alone: if these do not all fit, the
+ *      fewer bytes), when that is at least BUDGET_BEST_MIN_SAVED (less
+ *      serves the workload with nothing a user would notice) - is fitted
+ *      first, alone: if these do not all fit, the
  *      ones with the least gain per byte added (their bytes and the fixed
  *      parts no other kept one needs) are dropped until they do, and then
  *      each dropped one that fits again (best gain per byte first) is taken
@@ -78,6 +80,7 @@
 #include <stdint.h>
 
 #define SELECT_DEFAULT_MAX_GROWTH 10.0   /* percent of a second whole build */
+#define BUDGET_BEST_MIN_SAVED 0.01       /* a workload's best function: 1% of its time saved */
 
 /* The pure rule, on hand-made or measured inputs. selected[f]: in the
  * selection; bytes[f]: what f adds (< 0 unknown); gain[f]: its gain (any
@@ -112,7 +115,7 @@ size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped
 
 /* Each workload's best function among p's selected: best[w] is the one
  * saving the largest share of w (ties: fewer bytes), -1 when none saves
- * any. p->saved must be set; best holds p->n_workloads entries. */
+ * BUDGET_BEST_MIN_SAVED of it. p->saved must be set; best holds p->n_workloads entries. */
 void budget_best_per_workload(const struct budget_parts *p, long *best);
 
 struct select_report;

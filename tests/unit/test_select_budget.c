@@ -718,6 +718,12 @@ static void test_fit_best_not_traded_for_second(void **state)
     assert_int_equal(budget_fit_parts(&p, 2000, dropped, NULL, NULL), 1);
     assert_int_equal(dropped[0] + dropped[1], 0);
     assert_int_equal(dropped[2], 1);
+    /* Y saving less than BUDGET_BEST_MIN_SAVED of W2 (0.5%) is no best
+     * function: the most gain keeps X and Z */
+    saved[3] = 0.005;
+    gain[1] = 0.0025;
+    assert_int_equal(budget_fit_parts(&p, 2000, dropped, NULL, NULL), 1);
+    assert_int_equal(dropped[1], 1);
     /* one workload: its best function first, when it fits alone (speexdsp:
      * the big one the per-byte order would drop) */
     int sel1[] = {1, 1, 1}, d1[3];

@@ -18,7 +18,8 @@
 # the baseline's; the share of the v3 -mno-fma gain the selected build
 # reaches ((sel-1)/(nofma-1); n/a where that gain is not significant:
 # bench/lib/stats.sh gain_share); over all workloads the geometric means; and
-# the code (allocated executable sections of every linked ELF of the build)
+# the code (allocated executable sections of every linked ELF of the build,
+# not the build system's compiler checks in CMakeFiles/ or meson-private/)
 # of each build, the selected build's growth against the baseline and that
 # growth as a share of a second whole build (the v3 build's code: what
 # glibc-hwcaps would ship beside the baseline).
@@ -136,7 +137,8 @@ code_bytes() {   # DIR: bytes of allocated executable sections of every linked E
                sub(/^ *\[ *[0-9]+\] */, ""); if ($(NF-3) ~ /A/ && $(NF-3) ~ /X/) print $5 }'); do
       total=$((total + 16#$t))
     done
-  done < <(find "$1" -path "$1/.fmvgen" -prune -o -type f \( -perm -u+x -o -name '*.so*' \) -print0)
+  done < <(find "$1" \( -path "$1/.fmvgen" -o -name CMakeFiles -o -name meson-private \) -prune -o \
+             -type f \( -perm -u+x -o -name '*.so*' \) -print0)
   echo "$total"
 }
 

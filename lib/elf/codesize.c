@@ -34,6 +34,15 @@ int elf_is_linked_x86_64(const char *path)
            (h[16] == ET_EXEC || h[16] == ET_DYN) && h[17] == 0 && h[18] == EM_X86_64 && h[19] == 0;
 }
 
+/* A directory where the build system keeps its own checks: CMake's
+ * CMakeFiles (the compiler-id and ABI programs, try_compile), meson's
+ * meson-private (its sanity check). Their programs are no code of the
+ * project: counted, they would swell a second whole build. */
+static int build_system_dir(const char *name)
+{
+    return !strcmp(name, "CMakeFiles") || !strcmp(name, "meson-private");
+}
+
 static void find_linked(const char *dir, struct strvec *out)
 {
     DIR *d = opendir(dir);
@@ -44,8 +53,9 @@ static void find_linked(const char *dir, struct strvec *out)
         char *p = path_join(dir, e->d_name);
         struct stat sb;
         if (lstat(p, &sb) == 0) {
-            if (S_ISDIR(sb.st_mode)) find_linked(p, out);
-            else if (S_ISREG(sb.st_mode) && elf_is_linked_x86_64(p)) sv_push(out, p);
+            if (S_ISDIR(sb.st_mode)) {
+                if (!build_system_dir(e->d_name)) find_linked(p, out);
+            } else if (S_ISREG(sb.st_mode) && elf_is_linked_x86_64(p)) sv_push(out, p);
         }
         free(p);
     }

@@ -4,7 +4,9 @@
  *
  *   code bytes      the allocated executable sections (.text, .init, .fini,
  *                   .plt, .plt.got, .plt.sec, ...) of every x86-64
- *                   executable and shared library of the build, summed;
+ *                   executable and shared library of the build, summed
+ *                   (not the build system's own checks: the programs
+ *                   under CMakeFiles/ and meson-private/);
  *   a function's    its non-default clones plus its resolver, summed over
  *   added bytes     the files holding it - what target_clones added for it
  *                   (the default clone is the code the function had anyway)
@@ -44,7 +46,8 @@
 int elf_is_linked_x86_64(const char *path);
 
 /* Appends the paths of the linked x86-64 ELF files under dir (recursively;
- * symbolic links are not followed, .fmvgen/ is skipped), sorted, so that two
+ * symbolic links are not followed; .fmvgen/, CMakeFiles/ and meson-private/
+ * are skipped: fmvgen's files, the build system's compiler checks), sorted, so that two
  * builds of one project list their files in the same order. */
 void elf_find_linked(const char *dir, struct strvec *out);
 

@@ -42,8 +42,9 @@ static int worse(double gain_a, double bytes_a, double gain_b, double bytes_b)
 }
 
 /* The greedy fit: drop the least gain per byte until within the limit,
- * never dropping keep (-1: none), then take back what fits again. Returns the number dropped. */
-static size_t fit_greedy(const struct budget_parts *p, double limit, long keep, int *dropped)
+ * never dropping keep (-1: none) or a function pin marks (NULL: none), then
+ * take back what fits again. Returns the number dropped. */
+static size_t fit_greedy(const struct budget_parts *p, double limit, long keep, const unsigned char *pin, int *dropped)
 {
     size_t n = p->n;
     for (size_t f = 0; f < n; f++) dropped[f] = 0;
@@ -53,7 +54,7 @@ static size_t fit_greedy(const struct budget_parts *p, double limit, long keep, 
         long pick = -1;
         double pick_bytes = 0;
         for (size_t f = 0; f < n; f++) {
-            if (!p->selected[f] || dropped[f] || !(p->bytes[f] > 0) || (long)f == keep) continue;
+            if (!p->selected[f] || dropped[f] || !(p->bytes[f] > 0) || (long)f == keep || (pin && pin[f])) continue;
             double m = marginal(p, dropped, f);
             if (pick < 0 || worse(p->gain[f], m, p->gain[pick], pick_bytes)) pick = (long)f, pick_bytes = m;
         }
@@ -94,22 +95,21 @@ static double kept_gain(const struct budget_parts *p, const int *dropped)
     return g;
 }
 
-size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped, double *before, double *after)
+/* The greedy fit, then each dropped function tried kept, the rest fitted
+ * around it: the fit keeping the most gain wins (per byte, a big function
+ * with the largest gain can lose to many small ones that together gain
+ * less). pin as in fit_greedy. */
+static size_t fit_most_gain(const struct budget_parts *p, double limit, const unsigned char *pin, int *dropped)
 {
     size_t n = p->n;
-    for (size_t f = 0; f < n; f++) dropped[f] = 0;
-    if (before) *before = predicted(p, dropped, -1);
-    size_t n_dropped = fit_greedy(p, limit, -1, dropped);
-    /* per byte, a big function with the largest gain can lose to many small
-     * ones that together gain less: each dropped one is tried kept too, the
-     * rest fitted around it, and the fit that keeps the most gain wins */
+    size_t n_dropped = fit_greedy(p, limit, -1, pin, dropped);
     if (n_dropped && limit >= 0) {
         int *alt = xcalloc(n + 1, sizeof *alt), *was = xcalloc(n + 1, sizeof *was);
         memcpy(was, dropped, n * sizeof *was);
         double best = kept_gain(p, dropped);
         for (size_t f = 0; f < n; f++) {
             if (!was[f] || !(p->gain[f] > 0)) continue;
-            size_t k = fit_greedy(p, limit, (long)f, alt);
+            size_t k = fit_greedy(p, limit, (long)f, pin, alt);
             if (predicted(p, alt, -1) > limit || !(kept_gain(p, alt) > best)) continue;
             best = kept_gain(p, alt);
             memcpy(dropped, alt, n * sizeof *dropped);
@@ -117,6 +117,107 @@ size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped
         }
         free(alt);
         free(was);
+    }
+    return n_dropped;
+}
+
+void budget_best_per_workload(const struct budget_parts *p, long *best)
+{
+    for (size_t w = 0; w < p->n_workloads; w++) {
+        best[w] = -1;
+        for (size_t f = 0; f < p->n; f++) {
+            if (!p->selected[f]) continue;
+            double s = p->saved[f * p->n_workloads + w];
+            if (!(s >= BUDGET_BEST_MIN_SAVED)) continue;
+            double b = best[w] >= 0 ? p->saved[(size_t)best[w] * p->n_workloads + w] : 0;
+            if (best[w] < 0 || s > b || (s == b && p->bytes[f] < p->bytes[best[w]])) best[w] = (long)f;
+        }
+    }
+}
+
+/* The workloads whose best function (best[w]) is kept. */
+static size_t workloads_served(const struct budget_parts *p, const long *best, const int *dropped)
+{
+    size_t k = 0;
+    for (size_t w = 0; w < p->n_workloads; w++) k += best[w] >= 0 && !dropped[best[w]];
+    return k;
+}
+
+/* f's gain at the low end of its interval (gain_low), else its estimate. */
+static double low_gain(const struct budget_parts *p, size_t f)
+{
+    return p->gain_low ? p->gain_low[f] : p->gain[f];
+}
+
+/* The workloads' best functions alone (a: p with only them selected): the
+ * greedy fit by gain per byte; then each dropped one tried kept, the others
+ * fitted around it, and that fit wins when it keeps more workloads' best
+ * functions, or as many and more gain even at the low ends of the intervals
+ * of the functions it keeps instead (what it gives up counted at its
+ * estimate): a workload's best function is not traded for noise. */
+static void fit_best(const struct budget_parts *a, double limit, const long *best, int *dropped)
+{
+    size_t n = a->n;
+    fit_greedy(a, limit, -1, NULL, dropped);
+    if (limit < 0) return;
+    int *alt = xcalloc(n + 1, sizeof *alt), *was = xcalloc(n + 1, sizeof *was);
+    memcpy(was, dropped, n * sizeof *was);
+    for (size_t f = 0; f < n; f++) {
+        if (!a->selected[f] || !was[f] || !(a->gain[f] > 0) || !dropped[f]) continue;
+        fit_greedy(a, limit, (long)f, NULL, alt);
+        if (predicted(a, alt, -1) > limit) continue;
+        size_t now = workloads_served(a, best, dropped), then = workloads_served(a, best, alt);
+        double won = 0, lost = 0;
+        for (size_t g = 0; g < n; g++) {
+            if (!a->selected[g]) continue;
+            if (dropped[g] && !alt[g]) won += low_gain(a, g);
+            if (!dropped[g] && alt[g]) lost += a->gain[g];
+        }
+        if (then > now || (then == now && won > lost)) memcpy(dropped, alt, n * sizeof *dropped);
+    }
+    free(alt);
+    free(was);
+}
+
+size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped, double *before, double *after)
+{
+    size_t n = p->n;
+    for (size_t f = 0; f < n; f++) dropped[f] = 0;
+    if (before) *before = predicted(p, dropped, -1);
+    size_t n_dropped;
+    if (!p->saved || !p->n_workloads) {
+        n_dropped = fit_most_gain(p, limit, NULL, dropped);
+    } else {
+        /* each workload's best function first, fitted alone; then the rest
+         * fitted around the kept ones (pinned), by the most gain */
+        long *best = xcalloc(p->n_workloads, sizeof *best);
+        budget_best_per_workload(p, best);
+        int *is_best = xcalloc(n + 1, sizeof *is_best), *rest = xcalloc(n + 1, sizeof *rest);
+        int *first = xcalloc(n + 1, sizeof *first);
+        unsigned char *pin = xcalloc(n + 1, 1);
+        for (size_t w = 0; w < p->n_workloads; w++)
+            if (best[w] >= 0) is_best[best[w]] = 1;
+        struct budget_parts a = *p;
+        a.selected = is_best;
+        fit_best(&a, limit, best, first);
+        for (size_t f = 0; f < n; f++) {
+            pin[f] = (unsigned char)(is_best[f] && !first[f]);
+            rest[f] = p->selected[f] && !(is_best[f] && first[f]);
+        }
+        struct budget_parts b = *p;
+        b.selected = rest;
+        fit_most_gain(&b, limit, pin, dropped);
+        n_dropped = 0;
+        for (size_t f = 0; f < n; f++) {
+            if (is_best[f] && first[f]) dropped[f] = 1;
+            if (!p->selected[f]) dropped[f] = 0;
+            n_dropped += (size_t)dropped[f];
+        }
+        free(best);
+        free(is_best);
+        free(rest);
+        free(first);
+        free(pin);
     }
     if (after) *after = predicted(p, dropped, -1);
     return n_dropped;
@@ -128,7 +229,7 @@ size_t budget_fit(size_t n, const int *selected, const double *bytes, const doub
     unsigned char *needs = xcalloc(n + 1, 1);
     for (size_t f = 0; f < n; f++) needs[f] = 1;
     double fixed = overhead > 0 ? overhead : 0;
-    struct budget_parts p = {n, selected, bytes, gain, 1, &fixed, needs};
+    struct budget_parts p = {n, selected, bytes, gain, 1, &fixed, needs, 0, NULL, NULL};
     size_t k = budget_fit_parts(&p, limit, dropped, before, after);
     free(needs);
     return k;
@@ -247,12 +348,32 @@ int budget_cheaper_set(const struct select_report *r, const struct decision_inpu
     return pick;
 }
 
+/* The interval a function's verdict on set v rests on: the fresh runs' when
+ * the confirmation selected it, else the profiled runs'. */
+static const struct stats_interval *set_interval(const struct decision_function *df, size_t v)
+{
+    return df->reason == DECISION_CONFIRMED && df->confirm ? &df->confirm[v] : &df->by_variant[v];
+}
+
+/* A gain at the low end of interval iv: the share saved scales with
+ * 1 - 1/speedup (the function's own time cut), so gain times (1 - 1/lo) /
+ * (1 - 1/speedup); 0 when the low end is no gain. */
+static double low_gain_of(double gain, const struct stats_interval *iv)
+{
+    if (!iv || !iv->valid || !(gain > 0) || !(iv->speedup > 1)) return 0;
+    if (!(iv->speedup_lo > 1)) return 0;
+    double lo = iv->speedup_lo < iv->speedup ? iv->speedup_lo : iv->speedup;
+    return gain * (1 - 1 / lo) / (1 - 1 / iv->speedup);
+}
+
 /* One fit of the selection as it stands, each function with its decision's
  * set: fills selected, bytes, gain and dropped, and b's fixed parts and
  * predictions; returns the number dropped. */
 static size_t fit_selection(struct select_report *r, const struct decision_input *in, size_t n, int *selected,
-                            double *bytes, double *gain, int *dropped)
+                            double *bytes, double *gain, int *dropped, double *saved, long *best)
 {
+    size_t nw = in->n_workloads;
+    double *low = xcalloc(n + 1, sizeof *low);
     struct select_budget *b = &r->budget;
     struct decision *d = &r->decision;
     b->n_unknown = b->n_fixed_units = b->n_fixed_files = 0;
@@ -267,6 +388,8 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
         bytes[f] = (double)select_bytes_added(r, f, (size_t)v);
         if (bytes[f] < 0) b->n_unknown++;
         gain[f] = set_gain(r, in, f, (size_t)v);
+        for (size_t w = 0; w < nw; w++) saved[f * nw + w] = decision_estimate_saved(d, in, w, f, (size_t)v);
+        low[f] = low_gain_of(gain[f], set_interval(&d->functions[f], (size_t)v));
     }
     struct strvec keys = STRVEC_INIT;
     double *fixed = NULL;
@@ -277,19 +400,24 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
         else if (strchr(keys.v[k], '\t')) b->n_fixed_units++;
         else b->n_fixed_files++;
     }
-    struct budget_parts parts = {n, selected, bytes, gain, keys.n, fixed, needs};
+    struct budget_parts parts = {n, selected, bytes, gain, keys.n, fixed, needs, nw, saved, low};
     size_t n_dropped = budget_fit_parts(&parts, b->limit, dropped, &b->before, &b->after);
+    budget_best_per_workload(&parts, best);
+    b->n_served = b->n_to_serve = b->n_best_dropped = 0;
+    for (size_t w = 0; w < nw; w++) {
+        b->n_to_serve += best[w] >= 0;
+        b->n_served += best[w] >= 0 && !dropped[best[w]];
+    }
+    for (size_t f = 0; f < n; f++) {
+        int is_best = 0;
+        for (size_t w = 0; w < nw; w++) is_best |= best[w] == (long)f;
+        b->n_best_dropped += is_best && dropped[f];
+    }
+    free(low);
     sv_free(&keys);
     free(fixed);
     free(needs);
     return n_dropped;
-}
-
-/* The interval a function's verdict on set v rests on: the fresh runs' when
- * the confirmation selected it, else the profiled runs'. */
-static const struct stats_interval *set_interval(const struct decision_function *df, size_t v)
-{
-    return df->reason == DECISION_CONFIRMED && df->confirm ? &df->confirm[v] : &df->by_variant[v];
 }
 
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth)
@@ -317,12 +445,15 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     int *selected = xcalloc(n + 1, sizeof *selected), *dropped = xcalloc(n + 1, sizeof *dropped);
     int *timed_set = xcalloc(n + 1, sizeof *timed_set);
     double *bytes = xcalloc(n + 1, sizeof *bytes), *gain = xcalloc(n + 1, sizeof *gain);
+    size_t nw = in->n_workloads;
+    double *saved = xcalloc(n * nw + 1, sizeof *saved);
+    long *best = xcalloc(nw + 1, sizeof *best);
     for (size_t f = 0; f < n; f++) timed_set[f] = d->functions[f].chosen;
     /* a function the fit drops is tried again with a cheaper set that also
      * made it significantly faster, until no dropped one has such a set */
     double before = -1;
     for (size_t round = 0;; round++) {
-        b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped);
+        b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best);
         if (before < 0) before = b->before;
         if (!b->n_dropped || round + 1 >= r->n_variants) break;
         int moved = 0;
@@ -357,11 +488,24 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
         }
         if (!dropped[f]) continue;
         const char *set = r->variants[df->chosen].name;
+        struct strbuf of = STRBUF_INIT;   /* the workloads it is the best function of */
+        for (size_t w = 0; w < nw; w++)
+            if (best[w] == (long)f)
+                sb_addf(&of, "%s'%s' (%.2f%% of it)", of.len ? ", " : "",
+                        w < r->n_workloads ? r->workloads[w].command : "?", saved[f * nw + w] * 100);
         free(fn->note);
-        fn->note = xasprintf("dropped for the code-growth budget: its %s clones add %.0f bytes for %.2f%% of the "
-                             "workloads' time saved (%.2f%% per KB): the fit within the budget that keeps the most gain "
-                             "leaves it out",
-                             set, bytes[f], gain[f] * 100, bytes[f] > 0 ? gain[f] * 100 * 1024 / bytes[f] : 0.0);
+        if (of.len)
+            fn->note = xasprintf("dropped for the code-growth budget: its %s clones add %.0f bytes for %.2f%% of the "
+                                 "workloads' time saved (%.2f%% per KB); the best function of %s, but the budget has "
+                                 "no room for every workload's best function, and those kept gain more per byte",
+                                 set, bytes[f], gain[f] * 100, bytes[f] > 0 ? gain[f] * 100 * 1024 / bytes[f] : 0.0,
+                                 sb_str(&of));
+        else
+            fn->note = xasprintf("dropped for the code-growth budget: its %s clones add %.0f bytes for %.2f%% of the "
+                                 "workloads' time saved (%.2f%% per KB): the budget goes to each workload's best "
+                                 "function first, and the fit of the rest that keeps the most gain leaves it out",
+                                 set, bytes[f], gain[f] * 100, bytes[f] > 0 ? gain[f] * 100 * 1024 / bytes[f] : 0.0);
+        sb_free(&of);
         if (moved) {
             char *was = xasprintf("%s; its faster %s clones (%lld bytes) fit even less", fn->note,
                                   r->variants[timed_set[f]].name,
@@ -378,10 +522,11 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     char *fixed_what = budget_fixed_what(b);
     if (b->n_dropped)
         sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
-                            "build (%s, %.0f bytes): %.0f bytes; dropped (the fit keeping the most gain): %s; it now adds "
+                            "build (%s, %.0f bytes): %.0f bytes; dropped (each workload's best function first, then the "
+                            "fit keeping the most gain; %zu of %zu workloads keep their best function): %s; it now adds "
                             "%.0f bytes (predicted; the fixed part of the selection as given: %.0f bytes, %s)",
-                 b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, sb_str(&names), b->after, b->overhead,
-                 fixed_what);
+                 b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, b->n_served, b->n_to_serve,
+                 sb_str(&names), b->after, b->overhead, fixed_what);
     if (cheaper.len)
         sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
                             "build (%.0f bytes); kept with a cheaper target set that also made them significantly "
@@ -399,6 +544,8 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     free(timed_set);
     free(bytes);
     free(gain);
+    free(saved);
+    free(best);
 }
 
 int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_t *cpu_detect, int64_t *rest)

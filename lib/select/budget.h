@@ -38,15 +38,34 @@
  *     averaged over the workloads; for a function the confirmation
  *     selected, in its fresh runs (decision_estimate_saved: the first runs
  *     picked it, so they overstate its gain).
- * When the prediction is above the limit, the selected functions with the
- * least gain per byte added (their bytes and the fixed parts no other kept
- * function needs) are dropped until it is not; then each dropped
- * one that fits again (best gain per byte first) is taken back. Each
- * dropped function is then tried kept, the rest fitted around it the same
- * way, and the fit keeping the most gain wins (per byte, one big function
- * with the largest gain can lose to many small ones gaining less). A function
- * whose bytes are unknown is never dropped (dropping it would save nothing
- * measurable); the report says so.
+ * When the prediction is above the limit, the fit puts workloads first:
+ *   1. each workload's best function - the selected function saving the
+ *      largest share of that workload's time (decision_estimate_saved; ties:
+ *      fewer bytes), when that is at least BUDGET_BEST_MIN_SAVED (less
+ *      serves the workload with nothing a user would notice) - is fitted
+ *      first, alone: if these do not all fit, the
+ *      ones with the least gain per byte added (their bytes and the fixed
+ *      parts no other kept one needs) are dropped until they do, and then
+ *      each dropped one that fits again (best gain per byte first) is taken
+ *      back. A dropped one is then tried kept, the others fitted around it
+ *      the same way, and that fit replaces the first when it keeps more
+ *      workloads' best functions, or as many and more gain counting what it
+ *      keeps instead at the low end of its interval (the speedup interval
+ *      its verdict rests on) and what it gives up at its estimate: a
+ *      workload's best function is never given up for a gain within the
+ *      noise, nor for functions serving no workload as their best;
+ *   2. the room left goes to the other selected functions, the kept best
+ *      functions counted and never dropped: the least gain per byte are
+ *      dropped until within the limit, then each dropped one that fits
+ *      again (best gain per byte first) is taken back; then each dropped one
+ *      is tried kept, the rest fitted around it the same way, and the fit
+ *      keeping the most gain wins (per byte, one big function with the
+ *      largest gain can lose to many small ones gaining less).
+ * A workload left with nothing costs more than a slightly lower mean gain:
+ * that is why step 1 comes first. With one workload step 1 keeps the
+ * function saving the most, when it fits alone.
+ * A function whose bytes are unknown is never dropped (dropping it would
+ * save nothing measurable); the report says so.
  * A function the fit drops that another target set also qualified for (its
  * verdict's rules: eligible, significantly faster after Holm or the
  * confirmation's retest, slower on no workload) with clones of fewer bytes
@@ -61,6 +80,7 @@
 #include <stdint.h>
 
 #define SELECT_DEFAULT_MAX_GROWTH 10.0   /* percent of a second whole build */
+#define BUDGET_BEST_MIN_SAVED 0.01       /* a workload's best function: 1% of its time saved */
 
 /* The pure rule, on hand-made or measured inputs. selected[f]: in the
  * selection; bytes[f]: what f adds (< 0 unknown); gain[f]: its gain (any
@@ -76,6 +96,10 @@ size_t budget_fit(size_t n, const int *selected, const double *bytes, const doub
  * bytes of part k; needs[f * n_fixed + k] 1 when f, kept, brings part k. A
  * part counts once while any kept function needs it. budget_fit is this
  * with one part every function needs. */
+/* n_workloads and saved (saved[f * n_workloads + w]: the share of workload
+ * w's time f saves) give the workloads' best functions (step 1 above);
+ * saved NULL: no step 1, the fit is step 2 alone. gain_low[f]: f's gain at
+ * the low end of its interval (NULL: its gain). */
 struct budget_parts {
     size_t n;
     const int *selected;
@@ -83,8 +107,16 @@ struct budget_parts {
     size_t n_fixed;
     const double *fixed;
     const unsigned char *needs;
+    size_t n_workloads;
+    const double *saved;
+    const double *gain_low;
 };
 size_t budget_fit_parts(const struct budget_parts *p, double limit, int *dropped, double *before, double *after);
+
+/* Each workload's best function among p's selected: best[w] is the one
+ * saving the largest share of w (ties: fewer bytes), -1 when none saves
+ * BUDGET_BEST_MIN_SAVED of it. p->saved must be set; best holds p->n_workloads entries. */
+void budget_best_per_workload(const struct budget_parts *p, long *best);
 
 struct select_report;
 struct decision_input;
@@ -104,6 +136,9 @@ struct select_budget {
                              * (the CPU-detection code could not be told) */
     double before, after;   /* predicted growth, bytes */
     size_t n_dropped;
+    size_t n_best_dropped;  /* of them, workloads' best functions (step 1) */
+    size_t n_served, n_to_serve;   /* workloads whose best function is kept, of
+                                    * those some selected function saves on */
     size_t n_cheaper;       /* kept with a cheaper set than their timings chose */
     size_t n_unknown;       /* selected functions whose bytes were unknown */
 };

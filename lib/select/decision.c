@@ -413,7 +413,7 @@ const char *decision_reason_name(enum decision_reason r)
         return "its clones are its default's code with every target set: no set changes it, so its timings are "
                "noise";
     case DECISION_CODE_BUDGET:
-        return "faster, but dropped for the code-growth budget: the fit keeping the most gain leaves it out";
+        return "faster, but dropped for the code-growth budget: each workload's best function first, then the fit keeping the most gain, leaves it out";
     case DECISION_CONFIRMED:
         return "selected: held back by Holm over all the tests, or near-significant, then confirmed on fresh runs "
                "(Holm over the comparisons retested)";

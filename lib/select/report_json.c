@@ -106,6 +106,10 @@ static json_t *budget_json(const struct select_report *r)
     json_object_set_new(o, "predicted_bytes", json_integer((json_int_t)b->after));
     json_object_set_new(o, "dropped", json_integer((json_int_t)b->n_dropped));
     json_object_set_new(o, "kept_with_cheaper_set", json_integer((json_int_t)b->n_cheaper));
+    /* step 1 of the fit: workloads whose best function is kept, of those
+     * some selected function saves on */
+    json_object_set_new(o, "workloads_best_kept", json_integer((json_int_t)b->n_served));
+    json_object_set_new(o, "workloads_with_a_best", json_integer((json_int_t)b->n_to_serve));
     int measured = r->selected_code.measured && r->n_variants && r->variants[0].code.measured;
     int64_t real = select_code_growth(r, &r->selected_code);
     json_object_set_new(o, "selected_growth_bytes", measured ? json_integer((json_int_t)real) : json_null());

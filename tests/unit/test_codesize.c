@@ -44,7 +44,8 @@ static void compile(const char *cc, const char *extra1, const char *extra2, cons
 }
 
 /* A build directory: prog, sub/libscale.so, plus things that are not
- * linked files of the build (an object, a symlink, .fmvgen/, a text file). */
+ * linked files of the build (an object, a symlink, .fmvgen/, a text file,
+ * CMake's and meson's compiler checks). */
 static char *make_build(const char *cc, const char *march)
 {
     char *dir = make_temp_dir("test-codesize");
@@ -57,6 +58,18 @@ static char *make_build(const char *cc, const char *march)
     compile(cc, "-shared", "-fPIC", FIXTURES_DIR "/inspect-clones/lib.c", lib);
     compile(cc, "-c", NULL, FIXTURES_DIR "/inspect-clones/prog.c", obj);
     compile(cc, NULL, NULL, FIXTURES_DIR "/inspect-clones/prog.c", hidden);
+    /* the build system's compiler checks: CMake's compiler-id and ABI
+     * programs, meson's sanity check - not the project's code */
+    char *cmk = path_join(dir, "CMakeFiles/3.25.1/CompilerIdC"), *mes = path_join(dir, "meson-private");
+    mkdir_p(cmk, 0755);
+    mkdir_p(mes, 0755);
+    char *cmk_out = path_join(cmk, "a.out"), *mes_out = path_join(mes, "sanitycheckc.exe");
+    compile(cc, NULL, NULL, FIXTURES_DIR "/inspect-clones/prog.c", cmk_out);
+    compile(cc, NULL, NULL, FIXTURES_DIR "/inspect-clones/prog.c", mes_out);
+    free(cmk);
+    free(mes);
+    free(cmk_out);
+    free(mes_out);
     assert_int_equal(symlink(prog, link), 0);
     assert_int_equal(write_file_atomic(text, "\177ELF but not really\n", 21), 0);
     free(sub);

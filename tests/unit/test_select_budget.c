@@ -11,7 +11,10 @@
  * confirmation selected ranked by its fresh runs' gain, not the first's; a
  * function dropped at its set kept with a cheaper set it also qualified for,
  * or dropped with it, the note saying which, its summary line showing
- * that set; placement pins only within the
+ * that set; each workload's best function fitted first (libsamplerate's
+ * sinc_hex kept over linear for a mean gain within the noise; a trade only
+ * when clear of the noise; never for a function no workload has as its
+ * best), its notes; placement pins only within the
  * room the fit leaves, each at its worst case (63 + K bytes). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -97,7 +100,7 @@ static void test_fit_parts_per_file(void **state)
     int sel[] = {1, 1, 1}, dropped[3];
     double bytes[] = {5000, 900, 300}, gain[] = {0.20, 0.02, 0.03}, fixed[] = {4600, 4600}, before, after;
     unsigned char needs[] = {1, 0, /* A */ 1, 0, /* B */ 0, 1 /* C */};
-    struct budget_parts p = {3, sel, bytes, gain, 2, fixed, needs};
+    struct budget_parts p = {3, sel, bytes, gain, 2, fixed, needs, 0, NULL, NULL};
     assert_int_equal(budget_fit_parts(&p, 10500, dropped, &before, &after), 1);
     assert_true(before == 6200 + 9200);
     assert_int_equal(dropped[2], 1);   /* C: 3% for 4900 B */
@@ -126,7 +129,7 @@ static void test_fit_big_gain_beats_many_small(void **state)
     double fixed[] = {272, 272, 272}, after;
     unsigned char needs[] = {1, 0, 0, /* A */ 1, 0, 0, /* B */ 0, 1, 0, /* C */ 0, 1, 0, /* D */
                              0, 0, 1, /* E */ 0, 0, 1 /* F */};
-    struct budget_parts p = {6, sel, bytes, gain, 3, fixed, needs};
+    struct budget_parts p = {6, sel, bytes, gain, 3, fixed, needs, 0, NULL, NULL};
     assert_int_equal(budget_fit_parts(&p, 5708, dropped, NULL, &after), 5);
     assert_int_equal(dropped[0], 0);
     for (int f = 1; f < 6; f++) assert_int_equal(dropped[f], 1);
@@ -628,6 +631,185 @@ static void test_apply_cheaper_set(void **state)
 /* speexdsp's case (o2-table-speexdsp-20261205.txt): the fit left 29 bytes
  * (limit 5709, predicted 5680) and the selected build's pins then added
  * 640 bytes: pins take only the room left, each at 63 + K bytes. */
+/* libsamplerate (bench/results/heldout-libsamplerate-20261205.txt, the run
+ * after d3a3dc2): five workloads, one converter each, each with one hot
+ * function: S (sinc_stereo, W1), M (sinc_mono, W2), H (sinc_hex, W3), Z
+ * (zoh, W4), L (linear, W5); 193 B of fmvgen_cpu_levels per object file
+ * (S, M and H share src_sinc.c's); 8022 B allowed. Every workload's best
+ * together (11,521 B) does not fit. By gain per byte the anchors keep S, M
+ * and H (6,864 B); L saves 0.03% more on the mean than H but its interval's
+ * low end (1.06x [1.01, 1.12]) saves far less than H's estimate, so H is
+ * not traded for it. The old fit (no per-workload data) traded H for L on
+ * those 0.03% - W3 left with nothing. */
+static void test_fit_each_workload_best_first(void **state)
+{
+    (void)state;
+    enum { S, M, H, Z, L, N };
+    int sel[N] = {1, 1, 1, 1, 1}, dropped[N];
+    double bytes[N] = {2572, 2553, 1546, 2089, 2166};
+    double saved[N * N] = {0};
+    double share[N] = {0.180, 0.150, 0.0350, 0.0210, 0.0365}, gain[N], low[N];
+    for (int f = 0; f < N; f++) saved[f * N + f] = share[f], gain[f] = share[f] / N;
+    /* the low ends: S 1.16, M 1.15, H 1.00 (no gain), Z 1.01, L 1.01 */
+    double sp[N] = {1.24, 1.18, 1.04, 1.03, 1.06}, lo[N] = {1.16, 1.15, 1.00, 1.01, 1.01};
+    for (int f = 0; f < N; f++) low[f] = lo[f] > 1 ? gain[f] * (1 - 1 / lo[f]) / (1 - 1 / sp[f]) : 0;
+    double fixed[] = {193, 193, 193}, before, after;
+    unsigned char needs[N * 3] = {1, 0, 0, 1, 0, 0, 1, 0, 0, /* S M H: src_sinc.c */ 0, 1, 0, /* Z */ 0, 0, 1 /* L */};
+    struct budget_parts old = {N, sel, bytes, gain, 3, fixed, needs, 0, NULL, NULL};
+    assert_int_equal(budget_fit_parts(&old, 8022, dropped, &before, &after), 2);
+    assert_true(before == 10926 + 579);
+    assert_int_equal(dropped[H], 1);   /* what the old fit did */
+    assert_int_equal(dropped[L], 0);
+    struct budget_parts p = {N, sel, bytes, gain, 3, fixed, needs, N, saved, low};
+    assert_int_equal(budget_fit_parts(&p, 8022, dropped, &before, &after), 2);
+    assert_int_equal(dropped[S] + dropped[M] + dropped[H], 0);
+    assert_int_equal(dropped[Z], 1);
+    assert_int_equal(dropped[L], 1);
+    assert_true(after == 2572 + 2553 + 1546 + 193);
+    long best[N];
+    budget_best_per_workload(&p, best);
+    for (int w = 0; w < N; w++) assert_int_equal(best[w], w);
+    /* room for all: nothing dropped */
+    assert_int_equal(budget_fit_parts(&p, 11521, dropped, NULL, &after), 0);
+}
+
+/* Two workloads whose best functions do not fit together: A saves 6.3% of
+ * W1 with 5408 B (1.51x [1.30, 1.77]), C 2% of W2 with 624 B; 272 B of CPU
+ * check per file; 5708 B allowed. By gain per byte C stays and A goes; A
+ * kept instead serves as many workloads and saves more even at its low end
+ * (2.2% against C's 1%): A is kept. With a low end near no gain (1.05x) the
+ * trade is within the noise and C, cheaper per gain, stays. */
+static void test_fit_best_trade_needs_clear_gain(void **state)
+{
+    (void)state;
+    int sel[] = {1, 1}, dropped[2];
+    double bytes[] = {5408, 624}, gain[] = {0.0317, 0.010}, saved[] = {0.0634, 0, 0, 0.020};
+    double fixed[] = {272, 272}, after;
+    unsigned char needs[] = {1, 0, 0, 1};
+    double low[] = {0.0317 * (1 - 1 / 1.30) / (1 - 1 / 1.51), 0.005};
+    struct budget_parts p = {2, sel, bytes, gain, 2, fixed, needs, 2, saved, low};
+    assert_int_equal(budget_fit_parts(&p, 5708, dropped, NULL, &after), 1);
+    assert_int_equal(dropped[0], 0);
+    assert_int_equal(dropped[1], 1);
+    assert_true(after == 5408 + 272);
+    low[0] = 0.0317 * (1 - 1 / 1.05) / (1 - 1 / 1.51);
+    assert_int_equal(budget_fit_parts(&p, 5708, dropped, NULL, &after), 1);
+    assert_int_equal(dropped[0], 1);
+    assert_int_equal(dropped[1], 0);
+    assert_true(after == 624 + 272);
+}
+
+/* A workload's best function is not given up for one that gains more but
+ * serves no workload as its best: X (W1's best, 10% of it) and Y (W2's, 3%)
+ * fit; Z (5% of W1, second there) gains more than Y but W2 would keep
+ * nothing. The old fit kept X and Z. */
+static void test_fit_best_not_traded_for_second(void **state)
+{
+    (void)state;
+    int sel[] = {1, 1, 1}, dropped[3];
+    double bytes[] = {1000, 1000, 1000}, gain[] = {0.05, 0.015, 0.025};
+    double saved[] = {0.10, 0, /* X */ 0, 0.03, /* Y */ 0.05, 0 /* Z */};
+    double fixed[] = {0};
+    unsigned char needs[] = {0, 0, 0};
+    struct budget_parts old = {3, sel, bytes, gain, 1, fixed, needs, 0, NULL, NULL};
+    assert_int_equal(budget_fit_parts(&old, 2000, dropped, NULL, NULL), 1);
+    assert_int_equal(dropped[1], 1);
+    struct budget_parts p = {3, sel, bytes, gain, 1, fixed, needs, 2, saved, NULL};
+    assert_int_equal(budget_fit_parts(&p, 2000, dropped, NULL, NULL), 1);
+    assert_int_equal(dropped[0] + dropped[1], 0);
+    assert_int_equal(dropped[2], 1);
+    /* Y saving less than BUDGET_BEST_MIN_SAVED of W2 (0.5%) is no best
+     * function: the most gain keeps X and Z */
+    saved[3] = 0.005;
+    gain[1] = 0.0025;
+    assert_int_equal(budget_fit_parts(&p, 2000, dropped, NULL, NULL), 1);
+    assert_int_equal(dropped[1], 1);
+    /* one workload: its best function first, when it fits alone (speexdsp:
+     * the big one the per-byte order would drop) */
+    int sel1[] = {1, 1, 1}, d1[3];
+    double b1[] = {5408, 624, 176}, g1[] = {0.0317, 0.010, 0.0039}, s1[] = {0.0317, 0.010, 0.0039};
+    struct budget_parts one = {3, sel1, b1, g1, 1, fixed, needs, 1, s1, NULL};
+    assert_int_equal(budget_fit_parts(&one, 5500, d1, NULL, NULL), 2);
+    assert_int_equal(d1[0], 0);
+}
+
+/* budget_apply on two workloads: big (30% of W1, 2000 B), other (12% of
+ * W1, 1000 B), small (W2's only function: 4% of it, 1000 B); 3000 B
+ * allowed. The old fit dropped small (least gain per byte); now small is W2's
+ * best and other goes, its note and the report's note saying why. With 2500
+ * B small goes too: its note names W2. */
+static void test_apply_each_workload_best_first(void **state)
+{
+    (void)state;
+    enum { F = 3, W = 2, V = 2, R = 2 };
+    static const double smp[W * V * F * R] = {
+        30, 30, 12, 12, 0, 0, /* W1 baseline: big, other, small */ 0, 0, 0, 0, 0, 0, /* W1 set */
+        0, 0, 0, 0, 4, 4, /* W2 baseline */ 0, 0, 0, 0, 0, 0 /* W2 set */};
+    static const double tot[W * V * R] = {100, 100, 58, 58, 100, 100, 96, 96};
+    const char *names[F] = {"big", "other", "small"};
+    int64_t added[F] = {2000, 1000, 1000};
+    for (int round = 0; round < 2; round++) {
+        struct select_report r;
+        memset(&r, 0, sizeof r);
+        r.n_variants = V;
+        r.variants = xcalloc(V, sizeof *r.variants);
+        r.variants[0].name = xstrdup("baseline");
+        r.variants[1].name = xstrdup("fma-free");
+        r.variants[0].targets = xstrdup("");
+        r.variants[1].targets = xstrdup("arch=x86-64-v3");
+        r.variants[0].code = (struct select_code){.measured = 1, .code_bytes = 30000};
+        r.variants[1].code = (struct select_code){.measured = 1, .code_bytes = 34000};
+        r.march.code = (struct select_code){.measured = 1, .code_bytes = round ? 25000 : 30000};
+        r.n_functions = F;
+        r.functions = xcalloc(F, sizeof *r.functions);
+        r.decision.n_functions = F;
+        r.decision.functions = xcalloc(F, sizeof *r.decision.functions);
+        for (size_t f = 0; f < F; f++) {
+            r.functions[f].name = xstrdup(names[f]);
+            r.functions[f].display_name = xstrdup(names[f]);
+            r.functions[f].file = xstrdup("k.c");
+            r.functions[f].bytes_added = xcalloc(3, sizeof(int64_t));
+            r.functions[f].bytes_added[0] = r.functions[f].bytes_added[2] = -1;
+            r.functions[f].bytes_added[1] = added[f];
+            r.decision.functions[f].chosen = 1;
+            r.decision.functions[f].reason = DECISION_SELECTED;
+            r.decision.functions[f].by_variant = xcalloc(2, sizeof(struct stats_interval));
+        }
+        r.n_workloads = W;
+        r.workloads = xcalloc(W, sizeof *r.workloads);
+        r.workloads[0].command = xstrdup("./w1");
+        r.workloads[1].command = xstrdup("./w2");
+        struct decision_input in = {.n_functions = F, .n_workloads = W, .n_variants = V, .n_runs = R,
+                                    .functions = names, .samples = smp, .totals = tot};
+        budget_apply(&r, &in, 10);
+        assert_int_equal(r.budget.n_dropped, 1 + round);
+        assert_int_equal(r.decision.functions[0].chosen, 1);
+        assert_int_equal(r.decision.functions[1].reason, DECISION_CODE_BUDGET);
+        assert_non_null(strstr(r.functions[1].note, "each workload's best function first"));
+        assert_int_equal(r.budget.n_to_serve, 2);
+        if (!round) {
+            assert_int_equal(r.decision.functions[2].chosen, 1);
+            assert_int_equal(r.budget.n_served, 2);
+            assert_true(r.budget.after == 3000);
+            assert_non_null(strstr(r.notes.v[0], "2 of 2 workloads keep their best function"));
+            json_t *j = select_report_json(&r);
+            json_t *bj = json_object_get(json_object_get(j, "code_size"), "budget");
+            assert_int_equal(json_integer_value(json_object_get(bj, "workloads_best_kept")), 2);
+            assert_int_equal(json_integer_value(json_object_get(bj, "workloads_with_a_best")), 2);
+            json_decref(j);
+        } else {
+            assert_int_equal(r.decision.functions[2].reason, DECISION_CODE_BUDGET);
+            assert_non_null(strstr(r.functions[2].note, "the best function of './w2' (4.00% of it)"));
+            assert_int_equal(r.budget.n_served, 1);
+            assert_int_equal(r.budget.n_best_dropped, 1);
+            assert_true(r.budget.after == 2000);
+        }
+        for (size_t w = 0; w < W; w++) free(r.workloads[w].command);
+        free(r.workloads);
+        free_hand_made(&r);
+    }
+}
+
 static void test_pins_within_room(void **state)
 {
     (void)state;
@@ -670,6 +852,10 @@ int main(void)
         cmocka_unit_test(test_apply_confirmed_by_fresh_runs),
         cmocka_unit_test(test_apply_cpuid_units),
         cmocka_unit_test(test_apply_cheaper_set),
+        cmocka_unit_test(test_fit_each_workload_best_first),
+        cmocka_unit_test(test_fit_best_trade_needs_clear_gain),
+        cmocka_unit_test(test_fit_best_not_traded_for_second),
+        cmocka_unit_test(test_apply_each_workload_best_first),
         cmocka_unit_test(test_pins_within_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,10 +88,13 @@ static char *rule_main(const struct fn_def *def)
  * in a project header (a code template: libsoxr's poly-fir.h, which
  * cr32.c and cr32s.c include after their own #defines) passes here: its
  * line goes into the header behind a per-TU switch (header.h) and each
- * including TU is judged on its own. Other header functions (external,
- * inline, in a system header, or a header analyzed as its own TU), and
+ * including TU is judged on its own, and so does a static inline one that
+ * the TU's build compiled out of line (emitted). Other header functions
+ * (external, inline and inlined, in a system header, or a header analyzed as its own TU), and
  * files of another kind (.inc, .def), are never patched. */
-static char *rule_header(struct parsed_tu *tu, const struct fn_def *def)
+static int inline_static_plain(const struct fn_def *def, int always);
+
+static char *rule_header(struct parsed_tu *tu, const struct fn_def *def, int emitted)
 {
     if (path_is_header(def->file)) {
         /* A build log names headers like sources, and they are analyzed
@@ -103,7 +106,10 @@ static char *rule_header(struct parsed_tu *tu, const struct fn_def *def)
         if (link != CXLinkage_Internal)
             return xasprintf("defined in header %s with external linkage: patching it would change every file that "
                              "includes it (only a header's static functions get a per-TU switch)", def->file);
-        if (clang_Cursor_isFunctionInlined(def->cursor))
+        /* Compiled out of line in this TU (xz's rc_encode in
+         * range_encoder.h): a static function of the TU like any other,
+         * switched on per TU as a template's. rule_inline says the rest. */
+        if (clang_Cursor_isFunctionInlined(def->cursor) && !(emitted && inline_static_plain(def, 0)))
             return xasprintf("defined inline in header %s: meant to be inlined into its callers, and patching it "
                              "would change every file that includes it", def->file);
         if (clang_Location_isInSystemHeader(clang_getCursorLocation(def->cursor)))
@@ -621,7 +627,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
         set(out, REASON_NOT_FOUND,
             xstrdup("defaulted (= default): the compiler writes its body, there is no source to patch"));
     else if ((d = rule_main(def))) set(out, REASON_MAIN, d);
-    else if ((d = rule_header(tu, def))) set(out, REASON_HEADER, d);
+    else if ((d = rule_header(tu, def, emitted))) set(out, REASON_HEADER, d);
     else if ((d = rule_macro(tu, def))) set(out, REASON_MACRO, d);
     else if ((d = rule_template(def))) set(out, REASON_TEMPLATE, d);
     else if (clang_CXXMethod_isVirtual(def->cursor)) set(out, REASON_VIRTUAL, xstrdup("virtual member function"));

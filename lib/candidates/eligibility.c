@@ -9,6 +9,7 @@
 #include "capture/compiler.h"
 #include "util/util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,6 +328,45 @@ static char *rule_attribute(const struct strvec *attrs)
     return NULL;
 }
 
+/* 1 when text[0..at) ends with 'alias (' or '__alias__ (' (blanks
+ * anywhere between). */
+static int alias_before(const char *text, size_t at)
+{
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n')) at--;
+    if (at == 0 || text[--at] != '(') return 0;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n')) at--;
+    size_t end = at;
+    while (at > 0 && (isalnum((unsigned char)text[at - 1]) || text[at - 1] == '_')) at--;
+    size_t n = end - at;
+    return (n == 5 && !strncmp(text + at, "alias", 5)) || (n == 9 && !strncmp(text + at, "__alias__", 9));
+}
+
+/* The target of an alias attribute in its file (xz 5.4's
+ * lzma_stream_encoder_mt_52, which three symbol-versioned declarations
+ * alias): clang < 18 names a multi-versioned function's dispatcher
+ * SYMBOL.ifunc, and rejects the alias ("alias must point to a defined
+ * variable or function"). */
+static char *rule_alias_target(struct parsed_tu *tu, const struct fn_def *def)
+{
+    if (!def->symbol || !*def->symbol) return NULL;
+    size_t len = 0;
+    const char *text = tu_file_text(tu, def->cxfile, &len);
+    if (!text) return NULL;
+    char *quoted = xasprintf("\"%s\"", def->symbol);
+    size_t qn = strlen(quoted);
+    char *r = NULL;
+    for (size_t i = 0; !r && i + qn <= len; i++) {
+        if (memcmp(text + i, quoted, qn) != 0 || !alias_before(text, i)) continue;
+        unsigned line = 1;
+        for (size_t k = 0; k < i; k++) line += text[k] == '\n';
+        r = xasprintf("the target of __attribute__((alias(%s))) at line %u: clang < 18 names a multi-versioned "
+                      "function's dispatcher %s.ifunc and rejects the alias",
+                      quoted, line, def->symbol);
+    }
+    free(quoted);
+    return r;
+}
+
 /* A definition fmvgen patched: its marker line stands above it (marker.h;
  * libclang 14 may see no attribute where the line makes one). */
 static char *rule_patched(struct parsed_tu *tu, const struct fn_def *def)
@@ -640,7 +680,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     if (d) set(out, REASON_INLINE, d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, REASON_VARIADIC, xstrdup("variadic function (takes ...)"));
-    else if ((d = rule_attribute(&attrs)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)) ||
+    else if ((d = rule_attribute(&attrs)) || (d = rule_alias_target(tu, def)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)) ||
              (d = rule_clang_incompatible_attribute(tu, pp, def)))
         set(out, REASON_ATTRIBUTE, d);
     else if ((d = rule_constructor(def))) set(out, REASON_CONSTRUCTOR, d);

@@ -159,6 +159,38 @@ void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct com
     free(seen_of);
 }
 
+/* One definition of a source file that two compiles see under different
+ * names (xz's stream_encoder_mt.c: libtool's PIC compile defines
+ * lzma_stream_encoder_mt_52 through a macro that only PIC turns on, the
+ * other lzma_stream_encoder_mt) gets one attribute line for both: when one
+ * compile excludes it, the other's candidate row is excluded too, with
+ * that reason. A header's rows are left alone (their per-TU switch,
+ * header.h). */
+static void exclude_across_compiles(struct tu_job *jobs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < jobs[i].rows.n; k++) {
+            struct fn_row *r = &jobs[i].rows.v[k];
+            if (r->reason || !r->located || !r->file || path_is_header(r->file)) continue;
+            for (size_t j = 0; j < n && !r->reason; j++) {
+                if (j == i) continue;
+                for (size_t m = 0; m < jobs[j].rows.n && !r->reason; m++) {
+                    const struct fn_row *q = &jobs[j].rows.v[m];
+                    if (!q->reason || !q->located || !q->file || q->insert_offset != r->insert_offset ||
+                        strcmp(q->file, r->file) != 0 || !strcmp(q->name ? q->name : "", r->name ? r->name : ""))
+                        continue;
+                    const struct compile_row *c = jobs[j].compile;
+                    r->reason = q->reason;
+                    free(r->detail);
+                    r->detail = xasprintf("the compile of %s into %s defines it here as %s, which it excludes, and "
+                                          "the file takes one line: %s",
+                                          c->source ? c->source : "?", c->output ? c->output : "?",
+                                          q->name ? q->name : "?", q->detail ? q->detail : reason_name(q->reason));
+                }
+            }
+        }
+}
+
 int candidates_analyze(struct store *st, struct analyze_stats *stats)
 {
     struct analyze_stats local;
@@ -181,6 +213,7 @@ int candidates_analyze(struct store *st, struct analyze_stats *stats)
         analyze_run_jobs(jobs, ncompiles);
     }
     if (rc == 0) analyze_included_sources(jobs, ncompiles, &includes);
+    if (rc == 0) exclude_across_compiles(jobs, ncompiles);
     for (size_t i = 0; i < ncompiles; i++) {
         struct tu_job *j = &jobs[i];
         if (rc == 0) {

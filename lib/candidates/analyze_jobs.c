@@ -35,6 +35,12 @@ const char *gcc_include_dir(struct gcc_includes *cache, const struct compile_row
     return *d ? d : NULL;
 }
 
+/* What j's object defines as functions, or NULL when unknown. */
+static const struct strvec *job_object_functions(const struct tu_job *j)
+{
+    return j->wanted.object_known ? &j->wanted.object_functions : NULL;
+}
+
 static int job_busy(const struct tu_job *j)
 {
     return j->sight_files || (j->wanted.n > 0 && !j->done);
@@ -61,7 +67,7 @@ static void sight_job(CXIndex index, struct tu_job *j)
             sv_push(&files, j->included.v[i]);
     if (files.n) {
         struct pp_directives *pp = pp_directives_scan(tu);
-        sightings_collect(tu, pp, j->index, &files, &j->sightings);
+        sightings_collect(tu, pp, j->index, &files, job_object_functions(j), &j->sightings);
         pp_directives_free(pp);
     }
     sv_free(&files);
@@ -79,7 +85,7 @@ static void analyze_parsed(struct tu_job *j, struct parsed_tu *tu, const struct 
     /* Source files it includes: their definitions as this TU sees
      * them, for the verdict over every TU that compiles them. */
     tu_included_sources(tu, &j->included);
-    if (j->included.n) sightings_collect(tu, pp, j->index, &j->included, &j->sightings);
+    if (j->included.n) sightings_collect(tu, pp, j->index, &j->included, job_object_functions(j), &j->sightings);
 }
 
 /* The names -fPIC, -fpic and -DPIC define or undefine: PIC, __PIC__ and

@@ -9,6 +9,7 @@
 #include "capture/compiler.h"
 #include "util/util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,10 +89,13 @@ static char *rule_main(const struct fn_def *def)
  * in a project header (a code template: libsoxr's poly-fir.h, which
  * cr32.c and cr32s.c include after their own #defines) passes here: its
  * line goes into the header behind a per-TU switch (header.h) and each
- * including TU is judged on its own. Other header functions (external,
- * inline, in a system header, or a header analyzed as its own TU), and
+ * including TU is judged on its own, and so does a static inline one that
+ * the TU's build compiled out of line (emitted). Other header functions
+ * (external, inline and inlined, in a system header, or a header analyzed as its own TU), and
  * files of another kind (.inc, .def), are never patched. */
-static char *rule_header(struct parsed_tu *tu, const struct fn_def *def)
+static int inline_static_plain(const struct fn_def *def, int always);
+
+static char *rule_header(struct parsed_tu *tu, const struct fn_def *def, int emitted)
 {
     if (path_is_header(def->file)) {
         /* A build log names headers like sources, and they are analyzed
@@ -103,7 +107,10 @@ static char *rule_header(struct parsed_tu *tu, const struct fn_def *def)
         if (link != CXLinkage_Internal)
             return xasprintf("defined in header %s with external linkage: patching it would change every file that "
                              "includes it (only a header's static functions get a per-TU switch)", def->file);
-        if (clang_Cursor_isFunctionInlined(def->cursor))
+        /* Compiled out of line in this TU (xz's rc_encode in
+         * range_encoder.h): a static function of the TU like any other,
+         * switched on per TU as a template's. rule_inline says the rest. */
+        if (clang_Cursor_isFunctionInlined(def->cursor) && !(emitted && inline_static_plain(def, 0)))
             return xasprintf("defined inline in header %s: meant to be inlined into its callers, and patching it "
                              "would change every file that includes it", def->file);
         if (clang_Location_isInSystemHeader(clang_getCursorLocation(def->cursor)))
@@ -319,6 +326,45 @@ static char *rule_attribute(const struct strvec *attrs)
     for (const char *const *b = BLOCKING; *b; b++)
         if (sv_contains(attrs, *b)) return xasprintf("already carries __attribute__((%s))", *b);
     return NULL;
+}
+
+/* 1 when text[0..at) ends with 'alias (' or '__alias__ (' (blanks
+ * anywhere between). */
+static int alias_before(const char *text, size_t at)
+{
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n')) at--;
+    if (at == 0 || text[--at] != '(') return 0;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n')) at--;
+    size_t end = at;
+    while (at > 0 && (isalnum((unsigned char)text[at - 1]) || text[at - 1] == '_')) at--;
+    size_t n = end - at;
+    return (n == 5 && !strncmp(text + at, "alias", 5)) || (n == 9 && !strncmp(text + at, "__alias__", 9));
+}
+
+/* The target of an alias attribute in its file (xz 5.4's
+ * lzma_stream_encoder_mt_52, which three symbol-versioned declarations
+ * alias): clang < 18 names a multi-versioned function's dispatcher
+ * SYMBOL.ifunc, and rejects the alias ("alias must point to a defined
+ * variable or function"). */
+static char *rule_alias_target(struct parsed_tu *tu, const struct fn_def *def)
+{
+    if (!def->symbol || !*def->symbol) return NULL;
+    size_t len = 0;
+    const char *text = tu_file_text(tu, def->cxfile, &len);
+    if (!text) return NULL;
+    char *quoted = xasprintf("\"%s\"", def->symbol);
+    size_t qn = strlen(quoted);
+    char *r = NULL;
+    for (size_t i = 0; !r && i + qn <= len; i++) {
+        if (memcmp(text + i, quoted, qn) != 0 || !alias_before(text, i)) continue;
+        unsigned line = 1;
+        for (size_t k = 0; k < i; k++) line += text[k] == '\n';
+        r = xasprintf("the target of __attribute__((alias(%s))) at line %u: clang < 18 names a multi-versioned "
+                      "function's dispatcher %s.ifunc and rejects the alias",
+                      quoted, line, def->symbol);
+    }
+    free(quoted);
+    return r;
 }
 
 /* A definition fmvgen patched: its marker line stands above it (marker.h;
@@ -621,7 +667,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
         set(out, REASON_NOT_FOUND,
             xstrdup("defaulted (= default): the compiler writes its body, there is no source to patch"));
     else if ((d = rule_main(def))) set(out, REASON_MAIN, d);
-    else if ((d = rule_header(tu, def))) set(out, REASON_HEADER, d);
+    else if ((d = rule_header(tu, def, emitted))) set(out, REASON_HEADER, d);
     else if ((d = rule_macro(tu, def))) set(out, REASON_MACRO, d);
     else if ((d = rule_template(def))) set(out, REASON_TEMPLATE, d);
     else if (clang_CXXMethod_isVirtual(def->cursor)) set(out, REASON_VIRTUAL, xstrdup("virtual member function"));
@@ -634,7 +680,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     if (d) set(out, REASON_INLINE, d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, REASON_VARIADIC, xstrdup("variadic function (takes ...)"));
-    else if ((d = rule_attribute(&attrs)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)) ||
+    else if ((d = rule_attribute(&attrs)) || (d = rule_alias_target(tu, def)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)) ||
              (d = rule_clang_incompatible_attribute(tu, pp, def)))
         set(out, REASON_ATTRIBUTE, d);
     else if ((d = rule_constructor(def))) set(out, REASON_CONSTRUCTOR, d);

@@ -1,7 +1,9 @@
 /* header.h - static, non-inline functions defined in a project header
  * that TUs #include as a code template (libsoxr's poly-fir.h: cr32.c and
  * cr32s.c include it after their own #defines; in cr32s.c its macros
- * expand to SSE intrinsics). One attribute line in the header would clone
+ * expand to SSE intrinsics), and static inline ones a TU's build compiled
+ * out of line (xz's rc_encode in range_encoder.h: on in the TUs whose
+ * object defines it). One attribute line in the header would clone
  * the function in every including TU, so the line is switched per TU:
  *
  *     #ifdef FMVGEN_CLONE_poly_fir_h_vpoly3      (the header, at the definition)

@@ -3,6 +3,7 @@
  * plain data work over them. */
 #include "candidates/included.h"
 #include "candidates/eligibility.h"
+#include "candidates/helpers.h"
 #include "candidates/simdifdef.h"
 #include "store/notes.h"
 
@@ -18,7 +19,7 @@ static struct sighting *sighting_new(struct sightings *s)
 }
 
 void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, size_t compile,
-                       const struct strvec *files, struct sightings *out)
+                       const struct strvec *files, const struct strvec *object_functions, struct sightings *out)
 {
     for (size_t i = 0; i < files->n; i++) {
         struct fn_def *defs = NULL;
@@ -26,10 +27,13 @@ void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, siz
         int header = path_is_header(files->v[i]);
         for (size_t k = 0; k < n; k++) {
             struct fn_def *d = &defs[k];
-            /* A header: its static, non-inline functions only (header.h);
-             * the others are excluded in each TU by the header rule. */
+            /* A header: its static, non-inline functions only (header.h),
+             * and static inline ones this TU's object defines (compiled
+             * out of line); the others are excluded in each TU by the
+             * header rule. */
             enum CXLinkageKind link = clang_getCursorLinkage(d->cursor);
-            if (header && (link != CXLinkage_Internal || clang_Cursor_isFunctionInlined(d->cursor))) {
+            int emitted = d->match == DEF_FOUND && helpers_object_defines(object_functions, d->symbol);
+            if (header && (link != CXLinkage_Internal || (clang_Cursor_isFunctionInlined(d->cursor) && !emitted))) {
                 fn_def_free(d);
                 continue;
             }
@@ -52,7 +56,7 @@ void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, siz
                                                 g->spelled, d->line, g->spelled, g->symbol);
             }
             struct eligibility el;
-            eligibility_check(tu, pp, d, &el);
+            eligibility_check_emitted(tu, pp, d, emitted, &el);
             g->reason = el.reason;
             g->detail = el.detail;
             /* The row of each TU has its own copy of the note; the verdict

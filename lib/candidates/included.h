@@ -51,9 +51,12 @@ struct sightings {
 
 /* Records every function definition located in each of files (absolute
  * paths: the TU's own source or files it includes) as TU `compile` sees it,
- * with its eligibility there. */
+ * with its eligibility there. object_functions: the functions the TU's
+ * object defines (helpers_object_defines), or NULL when unknown: a
+ * function declared inline that it defines was compiled out of line there
+ * (eligibility_check_emitted). */
 void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, size_t compile,
-                       const struct strvec *files, struct sightings *out);
+                       const struct strvec *files, const struct strvec *object_functions, struct sightings *out);
 void sightings_free(struct sightings *s);
 
 /* What a TU is called in messages and in the note: its source and output. */

@@ -77,10 +77,18 @@ void patch_redecl_insert(struct patch_function *const *fs, size_t n, const struc
         size_t blanks = 0;
         while (offset + blanks < len && (old[offset + blanks] == ' ' || old[offset + blanks] == '\t')) blanks++;
         const char *macro = sets[f->set].macro;
-        char *text = f->is_static ? xasprintf("%.*s%s_STATIC %s%s", (int)blanks, old + offset, macro, decl,
-                                              eol_at(old, len, offset))
+        const char *eol = eol_at(old, len, offset);
+        /* In C a function used before its definition is declared already:
+         * the line repeats a declaration, which GCC's -Wredundant-decls
+         * (xz's default warnings) reports; the pragmas keep it quiet there
+         * alone (GCC, clang 14 and 19 know the group). */
+        char *decl_line = f->is_static ? xasprintf("%.*s%s_STATIC %s%s", (int)blanks, old + offset, macro, decl, eol)
                                   : xasprintf("%.*s%s(%s) %s%s", (int)blanks, old + offset, macro,
-                                              f->clones_arg ? f->clones_arg : f->name, decl, eol_at(old, len, offset));
+                                              f->clones_arg ? f->clones_arg : f->name, decl, eol);
+        char *text = xasprintf("#pragma GCC diagnostic push%s#pragma GCC diagnostic ignored \"-Wredundant-decls\"%s%s"
+                               "#pragma GCC diagnostic pop%s",
+                               eol, eol, decl_line, eol);
+        free(decl_line);
         texts[*k + nr] = text;
         r[nr].offset = offset;
         r[nr++].text = text;

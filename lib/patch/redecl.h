@@ -4,6 +4,10 @@
  *
  *     FMVGEN_CLONES(add_public) void add_public(int *a, const int *b, int n);
  *
+ * between '#pragma GCC diagnostic push' / 'ignored "-Wredundant-decls"'
+ * and 'pop' lines: in C a function used before its definition has a
+ * declaration already, and GCC's -Wredundant-decls would report the line
+ *
  * with the very macro its definition gets - FMVGEN_CLONES_STATIC for
  * internal linkage - so that every compiler sees the same target_clones on
  * both; clang accepts the definition's attribute only then). For clang < 18

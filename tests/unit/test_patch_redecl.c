@@ -24,6 +24,10 @@
 
 #include "test_plan_helpers.h"
 
+/* the lines around each redeclaration (patch/redecl.h) */
+#define PUSH "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wredundant-decls\"\n"
+#define POP "#pragma GCC diagnostic pop\n"
+
 static const char *const FILES[] = {"early.c", "early.h", "main.c"};
 
 static void open_early(struct project *p)
@@ -90,8 +94,9 @@ static void test_order_at_one_offset(void **state)
     assert_int_equal(plan.nfunctions, 3);
     const char *data = plan.files[0].new_data;
     /* the functions' order at that offset, then sum_rows' own line */
-    const char *block = strstr(data, "FMVGEN_CLONES_STATIC static void add_static(int *a, const int *b, int n);\n"
-                                     "FMVGEN_CLONES(add_public) void add_public(int *a, const int *b, int n);\n"
+    /* each between pragmas that keep -Wredundant-decls quiet */
+    const char *block = strstr(data, PUSH "FMVGEN_CLONES_STATIC static void add_static(int *a, const int *b, int n);\n" POP
+                                     PUSH "FMVGEN_CLONES(add_public) void add_public(int *a, const int *b, int n);\n" POP
                                      "FMVGEN_CLONES(sum_rows)\n"
                                      "void sum_rows(");
     assert_non_null(block);
@@ -103,7 +108,10 @@ static void test_order_at_one_offset(void **state)
     assert_non_null(strstr(data, "FMVGEN_CLONES(add_public)\nvoid add_public(int *a, const int *b, int n)\n{"));
     /* the diff says the same */
     assert_non_null(strstr(plan.text, "\n+FMVGEN_CLONES_STATIC static void add_static(int *a, const int *b, int n);\n"
+                                      "+#pragma GCC diagnostic pop\n+#pragma GCC diagnostic push\n"
+                                      "+#pragma GCC diagnostic ignored \"-Wredundant-decls\"\n"
                                       "+FMVGEN_CLONES(add_public) void add_public(int *a, const int *b, int n);\n"
+                                      "+#pragma GCC diagnostic pop\n"
                                       "+FMVGEN_CLONES(sum_rows)\n void sum_rows("));
     assert_non_null(strstr(plan.text, "note (redeclared): used early"));
     patch_plan_free(&plan);
@@ -124,8 +132,8 @@ static void test_preamble_above_first_redeclaration(void **state)
     assert_int_equal(patch_plan_build(p.st, &t, 0, &plan), 0);
     const char *data = plan.files[0].new_data;
     const char *preamble = strstr(data, "#ifndef FMVGEN_CLONES_STATIC");
-    const char *decl = strstr(data, "FMVGEN_CLONES(scale_by_pointer) void scale_by_pointer(int *a, int k, int n);\n"
-                                    "void (*const scale_ptr)");
+    const char *decl = strstr(data, PUSH "FMVGEN_CLONES(scale_by_pointer) void scale_by_pointer(int *a, int k, int n);\n"
+                                    POP "void (*const scale_ptr)");
     assert_non_null(preamble);
     assert_non_null(decl);
     assert_true(preamble < decl);
@@ -177,7 +185,7 @@ static void test_only_planned_functions_are_redeclared(void **state)
     assert_int_equal(patch_plan_build_only(p.st, &t, 0, &only, &plan), 0);
     assert_int_equal(plan.nfunctions, 1);
     const char *data = plan.files[0].new_data;
-    assert_non_null(strstr(data, "FMVGEN_CLONES_STATIC static void add_static(int *a, const int *b, int n);\n"
+    assert_non_null(strstr(data, "FMVGEN_CLONES_STATIC static void add_static(int *a, const int *b, int n);\n" POP
                                  "void sum_rows("));
     assert_null(strstr(data, "void add_public(int *a, const int *b, int n);\nvoid"));
     assert_null(strstr(data, "FMVGEN_CLONES(add_public)"));
@@ -190,7 +198,7 @@ static void test_only_planned_functions_are_redeclared(void **state)
     patch_assign(&a, "sum_rows", &v3);
     assert_int_equal(patch_plan_build_assigned(p.st, &a, &plan), 0);
     assert_non_null(strstr(plan.files[0].new_data,
-                           "FMVGEN_CLONES_AVX2(add_public) void add_public(int *a, const int *b, int n);\n"
+                           "FMVGEN_CLONES_AVX2(add_public) void add_public(int *a, const int *b, int n);\n" POP
                            "FMVGEN_CLONES_X86_64_V3(sum_rows)\nvoid sum_rows("));
     patch_plan_free(&plan);
     patch_assignments_free(&a);

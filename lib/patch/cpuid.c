@@ -126,31 +126,11 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "#endif");
 }
 
-/* GCC's IPA-RA knows which registers a function of the same TU clobbers;
- * when the callee leaves some SSE registers alone, GCC emits no vzeroupper
- * before the call (it would clear upper halves it may keep live there). A
- * copy with 256-bit code then runs a legacy-SSE callee - any function of
- * the file built for the baseline - with dirty upper halves: 2.2x slower
- * (LAME's vbrpsy_compute_MS_thresholds under L3psycho_anal_vbr's avx2 copy,
- * docs/FINDINGS.md "vzeroupper"). A whole -march build, all VEX, never
- * mixes. optimize("no-ipa-ra") on the target copies restores the
- * vzeroupper; clang emits it anyway and has no such option. */
-static void no_ipa_ra_macro(struct strbuf *sb, const char *eol)
-{
-    patch_text_line(sb, eol, "#ifndef FMVGEN_CPU_VZU_");
-    patch_text_line(sb, eol, "# if defined(__GNUC__) && !defined(__clang__)");
-    patch_text_line(sb, eol, "#  define FMVGEN_CPU_VZU_ , optimize(\"no-ipa-ra\")");
-    patch_text_line(sb, eol, "# else");
-    patch_text_line(sb, eol, "#  define FMVGEN_CPU_VZU_");
-    patch_text_line(sb, eol, "# endif");
-    patch_text_line(sb, eol, "#endif");
-}
-
 static void target_macro(struct strbuf *sb, const char *eol, const char *macro, const char *features)
 {
     patch_text_line(sb, eol, "#ifndef FMVGEN_CPU_T_%s", macro);
     if (features)
-        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((target(\"%s\"), noinline FMVGEN_CPU_VZU_))", macro,
+        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((target(\"%s\"), noinline FMVGEN_NO_IPA_RA_))", macro,
                         features);
     else
         patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((noinline))", macro);
@@ -176,7 +156,7 @@ char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const 
     patch_text_line(&sb, eol, " * non-x86-64 or non-ELF builds, C++ and -DFMVGEN_NO_CLONES get the plain");
     patch_text_line(&sb, eol, " * functions. */");
     shared_block(&sb, eol);
-    no_ipa_ra_macro(&sb, eol);
+    patch_no_ipa_ra_macro(&sb, eol);
     for (size_t i = NTARGETS; i-- > 0;)
         if (used(sets, n, &TARGETS[i])) target_macro(&sb, eol, TARGETS[i].macro, TARGETS[i].features);
     target_macro(&sb, eol, "DEFAULT", NULL);

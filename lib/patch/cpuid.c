@@ -129,8 +129,11 @@ static void shared_block(struct strbuf *sb, const char *eol)
 static void target_macro(struct strbuf *sb, const char *eol, const char *macro, const char *features)
 {
     patch_text_line(sb, eol, "#ifndef FMVGEN_CPU_T_%s", macro);
-    patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((%s%s%snoinline))", macro, features ? "target(\"" : "",
-                    features ? features : "", features ? "\"), " : "");
+    if (features)
+        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((target(\"%s\"), noinline FMVGEN_NO_IPA_RA_))", macro,
+                        features);
+    else
+        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((noinline))", macro);
     patch_text_line(sb, eol, "#endif");
 }
 
@@ -153,6 +156,7 @@ char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const 
     patch_text_line(&sb, eol, " * non-x86-64 or non-ELF builds, C++ and -DFMVGEN_NO_CLONES get the plain");
     patch_text_line(&sb, eol, " * functions. */");
     shared_block(&sb, eol);
+    patch_no_ipa_ra_macro(&sb, eol);
     for (size_t i = NTARGETS; i-- > 0;)
         if (used(sets, n, &TARGETS[i])) target_macro(&sb, eol, TARGETS[i].macro, TARGETS[i].features);
     target_macro(&sb, eol, "DEFAULT", NULL);

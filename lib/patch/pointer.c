@@ -173,12 +173,12 @@ static void set_block(struct strbuf *sb, const struct patch_target_set *set, con
         patch_text_line(sb, eol, "# ifdef %s", kinds[k][1]);
         if (differ) {
             patch_text_line(sb, eol, "#  if %s", TARGETS_FEATURE_SPELLING_CONDITION);
-            patch_text_line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&f));
+            patch_text_line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s) FMVGEN_NO_IPA_RA_))", n, kinds[k][0], kinds[k][2], sb_str(&f));
             patch_text_line(sb, eol, "#  else");
-            patch_text_line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&m));
+            patch_text_line(sb, eol, "#   define %s%s %s__attribute__((target_clones(%s) FMVGEN_NO_IPA_RA_))", n, kinds[k][0], kinds[k][2], sb_str(&m));
             patch_text_line(sb, eol, "#  endif");
         } else {
-            patch_text_line(sb, eol, "#  define %s%s %s__attribute__((target_clones(%s)))", n, kinds[k][0], kinds[k][2], sb_str(&m));
+            patch_text_line(sb, eol, "#  define %s%s %s__attribute__((target_clones(%s) FMVGEN_NO_IPA_RA_))", n, kinds[k][0], kinds[k][2], sb_str(&m));
         }
         patch_text_line(sb, eol, "# else");
         patch_text_line(sb, eol, "#  define %s%s", n, kinds[k][0]);
@@ -203,6 +203,7 @@ char *patch_preamble_pointer(const struct patch_target_set *sets, size_t n, cons
     patch_text_line(&sb, eol, " * non-ELF builds, -DFMVGEN_NO_CLONES, and with clang < 18 C++ and static");
     patch_text_line(&sb, eol, " * functions get the plain functions. */");
     shared_block(&sb, eol);
+    patch_no_ipa_ra_macro(&sb, eol);
     for (size_t i = 0; i < n; i++) set_block(&sb, &sets[i], eol);
     patch_text_line(&sb, eol, "%s", "");
     return sb_detach(&sb);

@@ -82,6 +82,18 @@ void patch_libc_probe(struct strbuf *sb, const char *eol, const char *depth)
     patch_text_line(sb, eol, "%sendif", depth);
 }
 
+void patch_no_ipa_ra_macro(struct strbuf *sb, const char *eol)
+{
+    patch_text_line(sb, eol, "#ifndef FMVGEN_NO_IPA_RA_");
+    patch_text_line(sb, eol, "# if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
+    patch_text_line(sb, eol, "   /* a vzeroupper before calls into this file's functions (GCC's IPA-RA drops it) */");
+    patch_text_line(sb, eol, "#  define FMVGEN_NO_IPA_RA_ , optimize(\"no-ipa-ra\")");
+    patch_text_line(sb, eol, "# else");
+    patch_text_line(sb, eol, "#  define FMVGEN_NO_IPA_RA_");
+    patch_text_line(sb, eol, "# endif");
+    patch_text_line(sb, eol, "#endif");
+}
+
 /* The outer condition of every block and the include that tells the C
  * library (above); leaves one #if open, at depth "# if". */
 static void libc_lines(struct strbuf *sb, const char *eol)
@@ -113,12 +125,12 @@ static void preamble_block(struct strbuf *sb, const struct patch_target_set *set
             patch_text_line(sb, eol, "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */");
         *said_spelling = 1;
         patch_text_line(sb, eol, "#   if %s", TARGETS_FEATURE_SPELLING_CONDITION);
-        patch_text_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&f));
+        patch_text_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s) FMVGEN_NO_IPA_RA_))", n, sb_str(&f));
         patch_text_line(sb, eol, "#   else");
-        patch_text_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
+        patch_text_line(sb, eol, "#    define %s_STATIC __attribute__((target_clones(%s) FMVGEN_NO_IPA_RA_))", n, sb_str(&m));
         patch_text_line(sb, eol, "#   endif");
     } else {
-        patch_text_line(sb, eol, "#   define %s_STATIC __attribute__((target_clones(%s)))", n, sb_str(&m));
+        patch_text_line(sb, eol, "#   define %s_STATIC __attribute__((target_clones(%s) FMVGEN_NO_IPA_RA_))", n, sb_str(&m));
     }
     patch_text_line(sb, eol, "#   if %s", EXTERN_DISPATCHER_MISNAMED);
     if (!*said_alias) {
@@ -190,6 +202,7 @@ char *patch_preamble_sets(const struct patch_target_set *sets, size_t n, const c
         patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_3);
         patch_text_line(&sb, eol, " * %s", LIBC_SENTENCE_4);
     }
+    patch_no_ipa_ra_macro(&sb, eol);
     int said_spelling = 0, said_alias = 0;
     for (size_t i = 0; i < n; i++) preamble_block(&sb, &sets[i], &said_spelling, &said_alias, eol);
     patch_text_line(&sb, eol, "%s", "");

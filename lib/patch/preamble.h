@@ -41,6 +41,15 @@
  * #if at the level they go ("#  "). */
 void patch_libc_probe(struct strbuf *sb, const char *eol, const char *depth);
 
+/* Appends the guarded definition of FMVGEN_NO_IPA_RA_: `, optimize("no-ipa-ra")`
+ * under GCC, empty elsewhere (clang, icc). Written into the attribute list of
+ * every clone (target_clones, cpuid's target copies): GCC's IPA-RA, seeing
+ * that a same-file callee leaves some SSE registers alone, emits no
+ * vzeroupper before the call, and the callee's legacy SSE code (built for
+ * the baseline) then runs with dirty upper halves - 2.2x slower measured
+ * (docs/FINDINGS.md, "vzeroupper"). Clang emits the vzeroupper. */
+void patch_no_ipa_ra_macro(struct strbuf *sb, const char *eol);
+
 /* One target set of a plan, and the macros that spell it. */
 struct patch_target_set {
     struct strvec targets;          /* without "default" */

@@ -42,7 +42,7 @@ expect_eq "json: every function by its copies" \
   "add_scaled=cpuid,count_bits=cpuid,popcount_all=cpuid,snap_one=cpuid,snap_sum=cpuid"
 expect_eq "json: no IFUNC fallback" "$(jq -c .ifunc_fallback <<<"$json")" "[]"
 avx2=$("$FMVGEN" patch --dispatch cpuid --exact 2>/dev/null)
-expect_match "--exact: one FMA-free copy" "$avx2" 'FMVGEN_CPU_T_AVX2 __attribute__\(\(target\("[a-z0-9.,]*avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave"\), noinline\)\)'
+expect_match "--exact: one FMA-free copy" "$avx2" 'FMVGEN_CPU_T_AVX2 __attribute__\(\(target\("[a-z0-9.,]*avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave"\), noinline FMVGEN_NO_IPA_RA_\)\)'
 expect_match "--exact: chosen at level v3" "$avx2" 'l & 2u \? fmvgen_cp_snap_sum_avx2 : fmvgen_cp_snap_sum_default;'
 "$FMVGEN" patch --dispatch cpuid -o "$TMP/fmv.patch" 2>/dev/null
 expect_match "header: the dispatch" "$(cat "$TMP/fmv.patch")" 'Dispatch: cpuid \(--dispatch cpuid\)'

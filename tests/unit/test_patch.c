@@ -302,6 +302,14 @@ static const char PREAMBLE_DEFAULT[] =
     " * header came before, <limits.h> is included to tell. Other C libraries (musl),\n"
     " * compilers without target_clones, non-x86-64 or non-ELF builds, and\n"
     " * -DFMVGEN_NO_CLONES get plain functions. */\n"
+    "#ifndef FMVGEN_NO_IPA_RA_\n"
+    "# if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)\n"
+    "   /* a vzeroupper before calls into this file's functions (GCC's IPA-RA drops it) */\n"
+    "#  define FMVGEN_NO_IPA_RA_ , optimize(\"no-ipa-ra\")\n"
+    "# else\n"
+    "#  define FMVGEN_NO_IPA_RA_\n"
+    "# endif\n"
+    "#endif\n"
     "#ifndef FMVGEN_CLONES_STATIC\n"
     "# if !defined(FMVGEN_NO_CLONES) && defined(__has_attribute) && defined(__x86_64__) && defined(__ELF__)\n"
     "#  if !defined(__GLIBC__) && !defined(_FEATURES_H)\n"
@@ -310,9 +318,9 @@ static const char PREAMBLE_DEFAULT[] =
     "#  if defined(__GLIBC__) && !defined(__UCLIBC__) && __has_attribute(target_clones)\n"
     "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */\n"
     "#   if (defined(__clang__) && __clang_major__ < 19) || (!defined(__clang__) && __GNUC__ < 11)\n"
-    "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"avx2\", \"avx512f\", \"default\")))\n"
+    "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"avx2\", \"avx512f\", \"default\") FMVGEN_NO_IPA_RA_))\n"
     "#   else\n"
-    "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"arch=x86-64-v3\", \"arch=x86-64-v4\", \"default\")))\n"
+    "#    define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"arch=x86-64-v3\", \"arch=x86-64-v4\", \"default\") FMVGEN_NO_IPA_RA_))\n"
     "#   endif\n"
     "#   if defined(__clang__) && __clang_major__ < 18\n"
     "     /* clang < 18 names the dispatcher SYMBOL.ifunc, not SYMBOL: an alias\n"
@@ -350,7 +358,7 @@ static void test_preamble_golden(void **state)
     /* --exact: one spelling for every compiler, no #if on the version. */
     assert_int_equal(targets_parse(TARGETS_EXACT, &t), 0);
     pre = patch_preamble(&t, "\r\n");
-    assert_non_null(strstr(pre, "#   define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"avx2\", \"default\")))\r\n"));
+    assert_non_null(strstr(pre, "#   define FMVGEN_CLONES_STATIC __attribute__((target_clones(\"avx2\", \"default\") FMVGEN_NO_IPA_RA_))\r\n"));
     assert_null(strstr(pre, "__clang_major__ < 19"));   /* one spelling: no version switch */
     for (const char *nl = pre; (nl = strchr(nl, '\n')); nl++) assert_true(nl > pre && nl[-1] == '\r');
     free(pre);
@@ -401,7 +409,7 @@ static void test_plan_places_attributes_and_preamble(void **state)
 
     /* tail.c, whole diff (golden): no newline at the end. */
     struct strbuf expect = STRBUF_INIT;
-    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,45 @@\n"
+    sb_adds(&expect, "--- a/tail.c\n+++ b/tail.c\n@@ -1,3 +1,53 @@\n"
                      " /* tail.c - fixture: this file ends without a newline. */\n");
     for (const char *s = PREAMBLE_DEFAULT; *s;) {
         const char *nl = strchr(s, '\n');
@@ -815,7 +823,7 @@ static void test_plan_mixed_sets_text(void **state)
         "#   include <limits.h>\n"
         "#  endif\n"
         "#  if defined(__GLIBC__) && !defined(__UCLIBC__) && __has_attribute(target_clones)\n"
-        "#   define FMVGEN_CLONES_AVX2_STATIC __attribute__((target_clones(\"avx2\", \"default\")))\n"
+        "#   define FMVGEN_CLONES_AVX2_STATIC __attribute__((target_clones(\"avx2\", \"default\") FMVGEN_NO_IPA_RA_))\n"
         "#   if defined(__clang__) && __clang_major__ < 18\n",
         "#    define FMVGEN_CLONES_AVX2(sym) FMVGEN_IFUNC_ALIAS_(sym) __attribute__((target_clones(\"avx2\", "
         "\"default\")))\n"
@@ -831,10 +839,10 @@ static void test_plan_mixed_sets_text(void **state)
         "    /* clang < 19 mis-dispatches arch=x86-64-vN, gcc < 11 lacks it: feature names */\n"
         "#   if " TARGETS_FEATURE_SPELLING_CONDITION "\n"
         "#    define FMVGEN_CLONES_X86_64_V3_X86_64_V4_STATIC __attribute__((target_clones(\"avx2\", \"avx512f\", "
-        "\"default\")))\n"
+        "\"default\") FMVGEN_NO_IPA_RA_))\n"
         "#   else\n"
         "#    define FMVGEN_CLONES_X86_64_V3_X86_64_V4_STATIC __attribute__((target_clones(\"arch=x86-64-v3\", "
-        "\"arch=x86-64-v4\", \"default\")))\n",
+        "\"arch=x86-64-v4\", \"default\") FMVGEN_NO_IPA_RA_))\n",
         "#    define FMVGEN_CLONES_X86_64_V3_X86_64_V4(sym) FMVGEN_CLONES_X86_64_V3_X86_64_V4_STATIC\n",
         "#  define FMVGEN_CLONES_X86_64_V3_X86_64_V4(sym)\n# endif\n#endif\n\n",
     };

@@ -202,8 +202,10 @@ static void test_targets_and_preamble(void **state)
     struct patch_target_set set = set_of("avx2");
     char *pre = patch_preamble_cpuid(&set, 1, "\r\n");
     assert_non_null(strstr(pre, "# define FMVGEN_CPU_T_AVX2 __attribute__((target(\"sse3,ssse3,sse4.1,sse4.2,popcnt,cx16,"
-                                "sahf,avx,avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave\"), noinline))\r\n"));
+                                "sahf,avx,avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave\"), noinline FMVGEN_NO_IPA_RA_))\r\n"));
     assert_non_null(strstr(pre, "# define FMVGEN_CPU_T_DEFAULT __attribute__((noinline))\r\n"));
+    /* GCC: the target copies keep the vzeroupper before calls into the file's legacy-SSE code */
+    assert_non_null(strstr(pre, "#  define FMVGEN_NO_IPA_RA_ , optimize(\"no-ipa-ra\")\r\n"));
     assert_null(strstr(pre, "FMVGEN_CPU_T_X86_64_V3"));
     assert_non_null(strstr(pre, "# define FMVGEN_CPU_BODY_(label, resolve, fn) { \\\r\n"));
     /* labels: an external function's by its name, a static one's by its

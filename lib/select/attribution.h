@@ -21,7 +21,10 @@
  * its name from its own TU. Where that cannot be told (a stripped file, a
  * file gone), the entry's origin is unknown and the caller keeps counting
  * by name. Clones and compiler pieces (work.avx2, work.resolver,
- * work.constprop.0) are local symbols of the same TU and follow it. */
+ * work.constprop.0) are local symbols of the same TU and follow it.
+ * External functions of one name in different programs (or shared objects)
+ * have global symbols, which name no file: they are counted by LINKED file
+ * instead (select/linkedfile.h sets each entry's linked_owner). */
 #ifndef FMVGEN_SELECT_ATTRIBUTION_H
 #define FMVGEN_SELECT_ATTRIBUTION_H
 

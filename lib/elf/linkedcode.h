@@ -29,8 +29,9 @@ int elf_linked_code_matches(const uint8_t *code, size_t len, const struct elf_ob
 
 /* Whether the global function symbol name of linked file ef is the global
  * (or weak) function of that name of object file object: 1 yes, 0 no (also
- * when the object defines no such global function), -1 when the object or
- * the linked file's bytes cannot be read (*why: what, caller frees). */
+ * when the object defines no such global function, or ef none of that
+ * name), -1 when the object or the linked file's bytes cannot be read, or
+ * ef defines name twice (*why: what, caller frees). */
 int elf_linked_from_object(const struct elf_file *ef, const char *name, const char *object, char **why);
 
 #endif

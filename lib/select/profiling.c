@@ -575,7 +575,7 @@ int session_profile_all(struct select_session *s)
         sb_free(&sb);
     }
     sv_free(&unknown);
-    pr.linked = linked_files_new(s->st, s->st ? store_path(s->st) : NULL, s->candidates.functions, nf);
+    pr.linked = session_linked_files(s);
     attribution_plan(s, pr.linked, pr.fns, pr.sources, pr.need);
     inlined_kernels_init(&pr.kernels, s, pr.fns);
     int *eligible = xcalloc(nv, sizeof *eligible);
@@ -652,7 +652,6 @@ int session_profile_all(struct select_session *s)
     free(pr.undecided);
     elf_symsource_cache_free(pr.symbols);
     linked_files_notes(pr.linked, &r->notes);
-    linked_files_free(pr.linked);
     for (size_t f = 0; f < nf; f++) sv_free(&pr.dropped[f]);
     free(pr.dropped);
     inlined_kernels_free(&pr.kernels);

@@ -7,7 +7,8 @@
 # (select/linkedfile.h): the compile-and-link command's own output
 # (MODE=link), or the object whose code the baseline's program holds
 # (objects linked later). Each is counted by file with its own program's
-# samples, nothing is "ambiguous", and dot's kernel_run (several times
+# samples and charged its own program's clones' bytes (not both programs'),
+# nothing is "ambiguous", and dot's kernel_run (several times
 # faster with AVX2/AVX-512 clones) is selected and patched alone in its
 # file. gcc in both modes, clang (14) with objects, clang-19 with one
 # command per program. Asserts on the attribution and selection, never on
@@ -47,6 +48,9 @@ check() {   # CC MODE
   local d f
   d=$(fn dot/kernel.c baseline_samples_per_run); f=$(fn fill/kernel.c baseline_samples_per_run)
   expect_eq "$tag: each counted with its own program's samples" "$(jq -n --argjson d "$d" --argjson f "$f" '$d > 0 and $f > 0 and $d != $f')" true
+  # code growth too: each its own program's clones (by name, both would show the sum of both)
+  d=$(fn dot/kernel.c 'bytes_added["fma-free"]'); f=$(fn fill/kernel.c 'bytes_added["fma-free"]')
+  expect_eq "$tag: each charged its own program's clones" "$(jq -n --argjson d "$d" --argjson f "$f" '$d > 0 and $f > 0 and $d != $f')" true
   expect_eq "$tag: dot's kernel_run selected" "$(fn dot/kernel.c selected)" true
   expect_match "$tag: a clone of dot's kernel_run ran" "$(fn dot/kernel.c 'variants["fma-free"].clone_ran')" \
     '^fmvgen_cp_kernel_run_'

@@ -445,7 +445,7 @@ struct section_relocs {
 /* The relocations that name a symbol, per section they apply to (indexed
  * by section; nsec entries), each sorted by offset: read in one pass, so
  * that a C++ object's thousands of COMDAT sections cost no more. */
-static struct section_relocs *object_relocs(Elf *elf, size_t nsec)
+static struct section_relocs *object_relocs(Elf *elf, size_t nsec, int all_relocs)
 {
     struct section_relocs *all = xcalloc(nsec ? nsec : 1, sizeof *all);
     Elf_Scn *scn = NULL;
@@ -466,7 +466,8 @@ static struct section_relocs *object_relocs(Elf *elf, size_t nsec)
             if (!gelf_getrela(data, (int)i, &rela)) break;
             if (!gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym)) continue;
             const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-            if (!name || !*name) continue;   /* a section symbol: code or data of this object */
+            if (!name) name = "";
+            if (!*name && !all_relocs) continue;   /* a section symbol: code or data of this object */
             if (!(*n & (*n + 1))) *out = xrealloc(*out, (2 * *n + 1) * sizeof **out);   /* n+1 a power of 2 */
             (*out)[(*n)++] = (struct elf_object_reloc){rela.r_offset, name, (int)GELF_R_TYPE(rela.r_info)};
         }
@@ -476,7 +477,7 @@ static struct section_relocs *object_relocs(Elf *elf, size_t nsec)
     return all;
 }
 
-int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **why)
+static int object_code(const char *path, int all_relocs, elf_object_code_fn fn, void *ctx, char **why)
 {
     *why = NULL;
     if (elf_version(EV_CURRENT) == EV_NONE) return *why = xstrdup("libelf does not start"), -1;
@@ -506,7 +507,7 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
             size_t n = data && symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize : 0;
             size_t nsec = 0;
             if (elf_getshdrnum(elf, &nsec) != 0) nsec = 0;
-            struct section_relocs *all = object_relocs(elf, nsec);
+            struct section_relocs *all = object_relocs(elf, nsec, all_relocs);
             int debug_lines = 0;
             for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn && !debug_lines; scn = elf_nextscn(elf, scn)) {
                 GElf_Shdr sh;
@@ -539,7 +540,8 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
                 while (last < nrelocs && relocs[last].offset < sym.st_value + sym.st_size) last++;
                 const char *section = elf_strptr(elf, shstrndx, csh.sh_name);
                 struct elf_object_func f = {name, (const uint8_t *)cd->d_buf + sym.st_value, sym.st_value,
-                                            sym.st_size, section ? section : "", debug_lines};
+                                            sym.st_size, section ? section : "", debug_lines,
+                                            GELF_ST_BIND(sym.st_info) != STB_LOCAL};
                 if (fn(&f, relocs + first, last - first, ctx) != 0) rc = -1;
             }
             for (size_t i = 0; i < nsec; i++) free(all[i].v);
@@ -550,4 +552,14 @@ int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **w
     if (elf) elf_end(elf);
     close(fd);
     return rc;
+}
+
+int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **why)
+{
+    return object_code(path, 0, fn, ctx, why);
+}
+
+int elf_object_code_all_relocs(const char *path, elf_object_code_fn fn, void *ctx, char **why)
+{
+    return object_code(path, 1, fn, ctx, why);
 }

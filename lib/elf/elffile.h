@@ -68,6 +68,7 @@ struct elf_object_func {
     uint64_t addr, size;
     const char *section;    /* its section's name (".text", ".text.startup") */
     int debug_lines;        /* the object has line information (.debug_line: -g) */
+    int global;             /* STB_GLOBAL or STB_WEAK */
 };
 struct elf_object_reloc {
     uint64_t offset;        /* in the function's section */
@@ -77,6 +78,10 @@ struct elf_object_reloc {
 typedef int (*elf_object_code_fn)(const struct elf_object_func *f, const struct elf_object_reloc *relocs,
                                   size_t nrelocs, void *ctx);
 int elf_object_code(const char *path, elf_object_code_fn fn, void *ctx, char **why);
+/* The same with every relocation inside the code, also those against a
+ * section symbol (the object's own code and data: symbol ""): where the
+ * linker writes into the code (elf/linkedcode.h). */
+int elf_object_code_all_relocs(const char *path, elf_object_code_fn fn, void *ctx, char **why);
 
 /* The size bytes of file contents mapped at addr, when they all lie in one
  * allocated section with contents; NULL otherwise. Valid until close. */

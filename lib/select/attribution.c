@@ -102,7 +102,7 @@ struct attribution_origin *attribution_locate(const struct profile *p, struct el
         struct elf_symsource src;
         if (elf_symsource_lookup(cache, e->dso, e->addr, e->symbol, &src) != 0) continue;
         if (src.local && !names_source(src.file)) continue;
-        o[i] = (struct attribution_origin){1, src.local, src.local ? path_basename(src.file) : NULL};
+        o[i] = (struct attribution_origin){1, src.local, src.local ? path_basename(src.file) : NULL, 0};
     }
     return o;
 }
@@ -124,6 +124,7 @@ int attribution_files_clash(const struct attribution_function *fs, size_t n, siz
 {
     for (size_t g = 0; g < n; g++) {
         if (g == f || strcmp(fs[g].name, fs[f].name) != 0) continue;
+        if (fs[f].linked > 0 && fs[g].linked > 0 && fs[f].linked != fs[g].linked) continue;
         if (!fs[f].files || !fs[f].files[0] || !fs[g].files || !fs[g].files[0]) return 1;
         for (size_t i = 0; fs[g].files[i]; i++)
             if (from_sources(&fs[f], path_basename(fs[g].files[i]))) return 1;
@@ -135,6 +136,10 @@ int attribution_files_clash(const struct attribution_function *fs, size_t n, siz
 /* Entry i of f's name is f's by file: 1 yes, 0 no, -1 its origin is unknown. */
 static int is_own(const struct attribution_origin *o, const struct attribution_function *f)
 {
+    if (f->linked > 0) {
+        if (o->known && o->local && (!o->file || !from_sources(f, o->file))) return 0;
+        return o->linked_owner == 0 ? -1 : o->linked_owner == f->linked;
+    }
     if (!o->known) return -1;
     if (!o->local) return !f->is_static;
     return o->file && from_sources(f, o->file);

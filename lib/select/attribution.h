@@ -21,7 +21,10 @@
  * its name from its own TU. Where that cannot be told (a stripped file, a
  * file gone), the entry's origin is unknown and the caller keeps counting
  * by name. Clones and compiler pieces (work.avx2, work.resolver,
- * work.constprop.0) are local symbols of the same TU and follow it. */
+ * work.constprop.0) are local symbols of the same TU and follow it.
+ * External functions of one name in different programs (or shared objects)
+ * have global symbols, which name no file: they are counted by LINKED file
+ * instead (select/linkedfile.h sets each entry's linked_owner). */
 #ifndef FMVGEN_SELECT_ATTRIBUTION_H
 #define FMVGEN_SELECT_ATTRIBUTION_H
 
@@ -59,6 +62,11 @@ struct attribution_origin {
     const char *file;   /* a local symbol's source file, basename ("a.c": GCC and
                          * Clang write the basename even for sub/a.c); NULL for
                          * a global one. Points into the cache. */
+    /* For a name whose candidates are told apart by linked file
+     * (attribution_function.linked; select/linkedfile.h): the linked id of
+     * the candidate whose definition the entry's file holds, set by the
+     * caller after attribution_locate; 0: not known; -1: no candidate's. */
+    long linked_owner;
 };
 
 /* The origin of each entry of p (p->n of them; kernel entries, files
@@ -79,6 +87,12 @@ struct attribution_function {
                          * it (any path: basenames are compared) - its own file,
                          * and the TUs that #include it (attribution_sources) */
     int is_static;      /* internal linkage: none of its symbols is global */
+    /* > 0: it shares its external name with other candidates, each in its
+     * own linked file, and this is its id there (select/linkedfile.h): an
+     * entry of its name is its own when the entry's linked_owner is this
+     * id, whatever the symbol's binding (a global symbol names no file, its
+     * clones' STT_FILE only a basename the namesakes may share); 0: not */
+    long linked;
 };
 
 /* The sources whose STT_FILE a function's symbols carry, into out: file
@@ -95,7 +109,7 @@ void attribution_sources(const char *file, const json_t *notes, struct strvec *o
  * holds: another of the n candidates fs has f's name and a source basename
  * of f's (a/util.c and b/util.c: STT_FILE holds the basename only), or both
  * have external linkage (one name in two programs: global symbols have no
- * STT_FILE). */
+ * STT_FILE) - unless both are told by linked file (their .linked). */
 int attribution_files_clash(const struct attribution_function *fs, size_t n, size_t f);
 
 enum attribution_need {
@@ -120,7 +134,9 @@ struct attribution_count {
 /* Counts function f in p with the origins from attribution_locate (NULL:
  * by name). By file, an entry of f's name is f's when its origin is known
  * and it is a local symbol of one of f's source basenames, or a global
- * symbol and f is not static. */
+ * symbol and f is not static; for f told by linked file (f->linked), when
+ * its linked_owner is f's (a local symbol of another source basename is
+ * not), unknown when that owner is not known. */
 void attribution_count(const struct profile *p, const struct attribution_origin *origins,
                        const struct attribution_function *f, enum attribution_need need,
                        struct attribution_count *out);

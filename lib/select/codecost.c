@@ -9,6 +9,7 @@
 #include "elf/elffile.h"
 #include "elf/pltslots.h"
 #include "select/attribution.h"
+#include "select/linkedfile.h"
 
 /* Measures dir into c; the per-function sizes are kept in cs for the
  * caller (freed by it). 0 when dir was measured. */
@@ -204,8 +205,54 @@ static void clone_files(const struct code_size *cs, const char *dir, const char 
     }
 }
 
+/* The baseline's file at rel (under base_dir), opened, or NULL. */
+static const struct elf_file *base_elf(const struct base_elves *b, const char *base_dir, const char *rel)
+{
+    for (size_t i = 0; b && base_dir && i < b->n; i++)
+        if (b->efs[i].elf && !strcmp(relative(base_dir, b->efs[i].path), rel)) return &b->efs[i];
+    return NULL;
+}
+
+/* A function told by linked file (select_build_dirs.linked): its bytes
+ * added and clone files, from each file of cs (under dir) whose baseline
+ * copy holds its own definition (the files holding none of that name, or
+ * a namesake's, are left out), each measured alone. */
+static void owned_files(const struct select_build_dirs *dirs, long id, struct select_function *fn, size_t index,
+                        const struct code_size *cs, const char *dir, const struct code_size *base,
+                        const char *base_dir, const struct base_elves *elves)
+{
+    int64_t total = -1;
+    for (size_t i = 0; i < cs->n_files; i++) {
+        const char *rel = relative(dir, cs->files[i].path);
+        const struct elf_file *be = base_elf(elves, base_dir, rel);
+        const struct elf_sym *first = NULL;
+        if (!be || !elf_file_syms_named(be, fn->name, &first)) continue;   /* none of that name there */
+        char *at = xasprintf("%s/%s", dirs->builddir, rel);
+        long owner = linked_files_owner(dirs->linked, fn->name, at, be->path);
+        free(at);
+        if (owner != id) continue;
+        struct code_size one;
+        char *path = cs->files[i].path;
+        if (code_size_measure(&path, 1, &one) == 0) {
+            int64_t added = added_bytes(&one, dir, fn->name, base, base_dir);
+            if (added >= 0) {
+                if (index > 0) {
+                    struct base_elves only = {(struct elf_file *)be, 1};
+                    added += default_change(&one, fn->name, &only);
+                    if (added < 0) added = 0;
+                }
+                total = (total < 0 ? 0 : total) + added;
+            }
+            clone_files(&one, dir, fn->name, base, base_dir, &fn->clone_files[index]);
+        }
+        code_size_free(&one);
+    }
+    fn->bytes_added[index] = total;
+}
+
 static void fill_functions(struct select_report *r, size_t index, const struct code_size *cs, const char *dir,
-                           const struct code_size *base, const char *base_dir, const struct base_elves *elves)
+                           const struct code_size *base, const char *base_dir, const struct base_elves *elves,
+                           const struct select_build_dirs *dirs)
 {
     for (size_t f = 0; f < r->n_functions; f++) {
         struct select_function *fn = &r->functions[f];
@@ -214,6 +261,18 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
             for (size_t v = 0; v <= r->n_variants; v++) fn->bytes_added[v] = -1;
         }
         if (!fn->clone_files) fn->clone_files = xcalloc(r->n_variants + 1, sizeof *fn->clone_files);
+        long id = dirs->builddir ? linked_files_id(dirs->linked, f) : 0;
+        if (id > 0) {
+            struct select_clone_files *cf = &fn->clone_files[index];   /* measured anew each time */
+            for (size_t i = 0; i < cf->n; i++) {
+                free(cf->files[i].path);
+                free(cf->files[i].unit);
+            }
+            free(cf->files);
+            memset(cf, 0, sizeof *cf);
+            owned_files(dirs, id, fn, index, cs, dir, base, base_dir, elves);
+            continue;
+        }
         fn->bytes_added[index] = added_bytes(cs, dir, fn->name, base, base_dir);
         if (fn->bytes_added[index] >= 0 && index > 0) {
             /* at least nothing: -1 means unknown, and dropping a function
@@ -251,7 +310,7 @@ void select_measure_code(struct select_report *r, const struct select_build_dirs
     for (size_t v = 0; v < r->n_variants; v++) {
         const char *dir = dirs->variants ? dirs->variants[v] : NULL;
         if (measure(r, r->variants[v].name, dir, &r->variants[v].code, &cs) == 0) {
-            fill_functions(r, v, &cs, dir, have_base ? &base : NULL, base_dir, &elves);
+            fill_functions(r, v, &cs, dir, have_base ? &base : NULL, base_dir, &elves, dirs);
             r->variants[v].code.extra_bytes = extra_bytes(&cs, dir, have_base ? &base : NULL, base_dir);
         }
         if (v == 0 && r->variants[0].code.measured) {
@@ -261,7 +320,7 @@ void select_measure_code(struct select_report *r, const struct select_build_dirs
             code_size_free(&cs);
     }
     if (measure(r, "selected", dirs->selected, &r->selected_code, &cs) == 0) {
-        fill_functions(r, r->n_variants, &cs, dirs->selected, have_base ? &base : NULL, base_dir, &elves);
+        fill_functions(r, r->n_variants, &cs, dirs->selected, have_base ? &base : NULL, base_dir, &elves, dirs);
         r->selected_code.extra_bytes = extra_bytes(&cs, dirs->selected, have_base ? &base : NULL, base_dir);
     }
     code_size_free(&cs);

@@ -12,7 +12,9 @@
  * baseline has no symbol of that name); never below 0.
  * A candidate is matched to the multiversioned functions of the files by
  * its symbol with clone suffixes folded (select/attribution.h), so a static
- * function in two programs counts in both.
+ * function in two programs counts in both; an external function whose
+ * namesakes in other programs are told apart by linked file counts in the
+ * files holding its own definition only (select_build_dirs.linked).
  *
  * Also the check that a reference build really got its flags: when its
  * code is byte-identical to the baseline's, they reached no compile that
@@ -29,6 +31,13 @@ struct select_build_dirs {
     const char *selected;
     const char *march;             /* the -march=x86-64-v3 reference */
     const char *march_nofma;       /* the -march=x86-64-v3 -mno-fma reference */
+    /* External namesakes told by linked file (select/linkedfile.h; NULL:
+     * none): such a function's bytes are those of the files holding its
+     * own definition (by the baseline's file at the same path), not its
+     * namesakes' in the other programs; builddir: the project's build dir,
+     * where the files' paths are asked (the variants' build dirs run there) */
+    struct linked_files *linked;
+    const char *builddir;
 };
 
 /* Measures every existing build and fills r: variants[v].code,

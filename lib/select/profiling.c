@@ -12,11 +12,13 @@
 #include "elf/fmvnames.h"
 #include "elf/symsource.h"
 #include "measure/profile.h"
+#include "store/store.h"
 #include "select/attribution.h"
 #include "select/budget.h"
 #include "select/cloneisa.h"
 #include "select/inlinedkernels.h"
 #include "select/libcalls.h"
+#include "select/linkedfile.h"
 #include "select/outlined.h"
 #include "select/decision.h"
 #include "select/decision_confirm.h"
@@ -32,17 +34,19 @@ static int profiled(const struct select_variant *v, size_t index)
 }
 
 /* How each candidate is found in a profile (attribution.h): a name other
- * candidates share is counted by source file, unless even files cannot tell
- * them apart (same basename, or two external functions); a name of its own
- * by file only when the profile shows namesakes from other files. */
-static void attribution_plan(const struct select_session *s, struct attribution_function *fns,
-                             struct strvec *sources, enum attribution_need *need)
+ * candidates share is counted by source file, or by linked file where each
+ * is external in its own program (linkedfile.h), unless even that cannot
+ * tell them apart (same basename, or two external functions whose compiles
+ * are not known); a name of its own by file only when the profile shows
+ * namesakes from other files. */
+static void attribution_plan(const struct select_session *s, const struct linked_files *lf,
+                             struct attribution_function *fns, struct strvec *sources, enum attribution_need *need)
 {
     const struct select_report *r = &s->rep;
     for (size_t f = 0; f < r->n_functions; f++) {
         const struct patch_function *pf = &s->candidates.functions[f];
         attribution_sources(pf->rel, pf->notes, &sources[f]);
-        fns[f] = (struct attribution_function){pf->name, sv_argv(&sources[f]), pf->is_static};
+        fns[f] = (struct attribution_function){pf->name, sv_argv(&sources[f]), pf->is_static, linked_files_id(lf, f)};
     }
     for (size_t f = 0; f < r->n_functions; f++) {
         if (select_name_count(r, f) == 1) need[f] = ATTRIBUTION_BY_FILE_IF_NAMESAKES;
@@ -267,11 +271,41 @@ struct profiling {
     enum attribution_need *need;
     int *undecided;                  /* [f]: some profile could not tell it by file */
     struct elf_symsource_cache *symbols;
+    struct linked_files *linked;     /* external namesakes told by linked file */
     struct strvec *dropped;          /* [f]: the library calls its clones drop */
     const char **names;
     struct inlined_kernels kernels;
     struct select_runcheck *check;
 };
+
+static const char *copy_of(const struct select_session *s, size_t v)
+{
+    return s->sources && s->sources[v] ? s->sources[v] : s->builds[v].dir;
+}
+
+/* Each entry of a name told by linked file gets the candidate its file
+ * holds (linkedfile.h), found on the baseline's copy of that file. */
+static void set_linked_owners(const struct select_session *s, struct profiling *pr, size_t v, const struct profile *p,
+                              struct attribution_origin *origins)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const struct profile_entry *e = &p->entries[i];
+        if (e->kernel || !e->symbol) continue;
+        char *base = attribution_base_name(e->symbol);
+        if (linked_files_name(pr->linked, base)) {
+            char *at = e->dso && e->dso[0] == '/' ? linked_files_project_path(e->dso, copy_of(s, v), s->builds[v].dir,
+                                                                             s->root, s->builddir) : NULL;
+            char *in_base = at ? linked_files_copy_path(at, copy_of(s, 0), s->builds[0].dir, s->root, s->builddir)
+                               : NULL;
+            /* "[unknown]", "[vdso]": no file, so nobody's that can be told */
+            origins[i].linked_owner = e->dso && e->dso[0] == '/' ? linked_files_owner(pr->linked, base, at, in_base)
+                                                                : LINKED_FILES_UNKNOWN;
+            free(at);
+            free(in_base);
+        }
+        free(base);
+    }
+}
 
 /* One stage's rounds, in decision_input's layouts (nr rounds). */
 struct rounds {
@@ -350,6 +384,7 @@ static int run_rounds(struct select_session *s, struct profiling *pr, struct rou
                 /* the baseline's profiled runs, per symbol, for the placement check */
                 if (v == 0 && !need && first == 0) session_placement_log(s, 0, w, aa ? nr + round : round, &p);
                 struct attribution_origin *origins = attribution_locate(&p, pr->symbols);
+                set_linked_owners(s, pr, v, &p, origins);
                 if (!aa) log_helpers(&p, origins, pr->names, nf, w, v, round, &d->helpers_log);
                 libcalls_log_profile(&d->libcall_log, &p, pr->dropped, nf, w, v, round, aa);
                 for (size_t f = 0; f < nf; f++) {
@@ -540,7 +575,8 @@ int session_profile_all(struct select_session *s)
         sb_free(&sb);
     }
     sv_free(&unknown);
-    attribution_plan(s, pr.fns, pr.sources, pr.need);
+    pr.linked = session_linked_files(s);
+    attribution_plan(s, pr.linked, pr.fns, pr.sources, pr.need);
     inlined_kernels_init(&pr.kernels, s, pr.fns);
     int *eligible = xcalloc(nv, sizeof *eligible);
     pr.names = xcalloc(nf + 1, sizeof *pr.names);
@@ -615,6 +651,7 @@ int session_profile_all(struct select_session *s)
     free(pr.need);
     free(pr.undecided);
     elf_symsource_cache_free(pr.symbols);
+    linked_files_notes(pr.linked, &r->notes);
     for (size_t f = 0; f < nf; f++) sv_free(&pr.dropped[f]);
     free(pr.dropped);
     inlined_kernels_free(&pr.kernels);

@@ -16,6 +16,7 @@
 #include "select/dispatch.h"
 #include "select/fmabisect.h"
 #include "select/isolation.h"
+#include "select/linkedfile.h"
 #include "select/placement.h"
 #include "select/reference.h"
 #include "select/report.h"
@@ -433,6 +434,7 @@ void select_session_free(struct select_session *s)
     free(s->base_outputs);
     free(s->saved);
     placement_log_free(s->placement);
+    linked_files_free(s->linked);
     patch_plan_free(&s->candidates);
     if (s->have_final) patch_plan_free(&s->final_plan);
     select_report_free(&s->rep);

@@ -128,6 +128,8 @@ struct select_session {
                                      * samples f's chosen clones saved (decision_saved_share) */
     struct placement_log *placement;   /* per-symbol samples of the baseline's profiled runs and
                                         * the selected build's (select/placement.h) */
+    struct linked_files *linked;    /* external namesakes told by linked file (select/linkedfile.h):
+                                     * session_linked_files makes it on first use */
     struct select_report rep;
     struct patch_plan final_plan;   /* the selected patch (valid with have_final) */
     int have_final;

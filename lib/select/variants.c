@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "select/codecost.h"
+#include "select/linkedfile.h"
+#include "store/store.h"
 #include "util/progress.h"
 
 /* ---- Ctrl-C: remove the temp dir at the next step ---- */
@@ -144,6 +146,14 @@ int session_run_shell(const struct select_session *s, size_t index, const char *
     return rc;
 }
 
+struct linked_files *session_linked_files(struct select_session *s)
+{
+    if (!s->linked)
+        s->linked = linked_files_new(s->st, s->st ? store_path(s->st) : NULL, s->candidates.functions,
+                                     s->candidates.nfunctions);
+    return s->linked;
+}
+
 /* Measures the code of every build that exists (select/codecost.h). */
 void session_measure_code(struct select_session *s)
 {
@@ -155,6 +165,8 @@ void session_measure_code(struct select_session *s)
         .selected = s->builds[r->n_variants].dir && !s->builds[r->n_variants].failure ? s->builds[r->n_variants].dir : NULL,
         .march = r->march.built ? s->builds[SESSION_MARCH_INDEX(r)].dir : NULL,
         .march_nofma = r->march_nofma.built ? s->builds[SESSION_NOFMA_INDEX(r)].dir : NULL,
+        .linked = session_linked_files(s),
+        .builddir = s->builddir,
     };
     session_step(0, 0, "measuring the code of the builds");
     select_measure_code(r, &d);

@@ -54,6 +54,10 @@ void session_variant_command(const struct select_session *s, size_t index, const
 int session_run_shell(const struct select_session *s, size_t index, const char *cmd, struct run_result *res);
 /* Measures the code of every build that exists (codecost.h). */
 void session_measure_code(struct select_session *s);
+
+/* The session's external namesakes told by linked file (select/
+ * linkedfile.h), made on first use from the store and the candidates. */
+struct linked_files *session_linked_files(struct select_session *s);
 /* [f * n_variants + v]: the bytes f's clones add in variant v's build
  * (measured by session_measure_code), -1 when unknown, for decision.h's
  * smaller-code preference. NULL when nothing was measured. Caller frees. */

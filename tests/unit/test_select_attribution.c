@@ -40,9 +40,9 @@ static void add_entry(struct profile *p, struct attribution_origin **o, const ch
 
 /* an attribution_function's sources: one file */
 #define SRC(file) ((char *const[]){file, NULL})
-#define LOCAL(file) ((struct attribution_origin){1, 1, file})
-#define GLOBAL ((struct attribution_origin){1, 0, NULL})
-#define UNKNOWN ((struct attribution_origin){0, 0, NULL})
+#define LOCAL(file) ((struct attribution_origin){1, 1, file, 0})
+#define GLOBAL ((struct attribution_origin){1, 0, NULL, 0})
+#define UNKNOWN ((struct attribution_origin){0, 0, NULL, 0})
 
 /* libjpeg-turbo's shape: start_pass in jcmaster.c (hot, its clones too) and
  * jdmaster.c (cold), both candidates. */
@@ -58,8 +58,8 @@ static void test_shared_name_by_file(void **state)
     add_entry(&p, &o, "start_pass", 4, LOCAL("jdhuff.c"));   /* a non-candidate namesake */
     add_entry(&p, &o, "main", 11, GLOBAL);
     struct attribution_function fs[] = {
-        {"start_pass", SRC("src/jcmaster.c"), 1},
-        {"start_pass", SRC("src/jdmaster.c"), 1},
+        {"start_pass", SRC("src/jcmaster.c"), 1, 0},
+        {"start_pass", SRC("src/jdmaster.c"), 1, 0},
     };
     assert_int_equal(attribution_files_clash(fs, 2, 0), 0);
     struct attribution_count c;
@@ -103,7 +103,7 @@ static void test_own_name(void **state)
     add_entry(&p, &o, "scale.arch_x86_64_v3", 40, LOCAL("k.c"));
     add_entry(&p, &o, "scale", 2, UNKNOWN);
     add_entry(&p, &o, "scalex", 50, GLOBAL);
-    struct attribution_function f = {"scale", SRC("k.c"), 0};
+    struct attribution_function f = {"scale", SRC("k.c"), 0, 0};
     struct attribution_count c;
     attribution_count(&p, o, &f, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
     assert_false(c.by_file);
@@ -115,7 +115,7 @@ static void test_own_name(void **state)
     /* a static `process` of another file the candidates do not know */
     add_entry(&p, &o, "process", 30, LOCAL("k.c"));
     add_entry(&p, &o, "process", 500, LOCAL("parser.c"));
-    struct attribution_function g = {"process", SRC("sub/k.c"), 1};
+    struct attribution_function g = {"process", SRC("sub/k.c"), 1, 0};
     attribution_count(&p, o, &g, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
     assert_true(c.by_file);
     assert_int_equal(c.samples, 30);
@@ -135,7 +135,7 @@ static void test_external_and_static(void **state)
     add_entry(&p, &o, "init", 20, GLOBAL);
     add_entry(&p, &o, "init.avx2", 30, LOCAL("a.c"));
     add_entry(&p, &o, "init", 7, LOCAL("b.c"));
-    struct attribution_function fs[] = {{"init", SRC("a.c"), 0}, {"init", SRC("b.c"), 1}};
+    struct attribution_function fs[] = {{"init", SRC("a.c"), 0, 0}, {"init", SRC("b.c"), 1, 0}};
     assert_int_equal(attribution_files_clash(fs, 2, 0), 0);
     assert_int_equal(attribution_files_clash(fs, 2, 1), 0);
     struct attribution_count c;
@@ -154,16 +154,55 @@ static void test_files_clash(void **state)
     (void)state;
     /* one basename in two directories: STT_FILE often holds the basename only */
     struct attribution_function same_base[] = {
-        {"work", SRC("a/util.c"), 1}, {"work", SRC("b/util.c"), 1}, {"work", SRC("c.c"), 1}};
+        {"work", SRC("a/util.c"), 1, 0}, {"work", SRC("b/util.c"), 1, 0}, {"work", SRC("c.c"), 1, 0}};
     assert_int_equal(attribution_files_clash(same_base, 3, 0), 1);
     assert_int_equal(attribution_files_clash(same_base, 3, 1), 1);
     assert_int_equal(attribution_files_clash(same_base, 3, 2), 0);   /* c.c's is told from both */
     /* two external functions of one name (two programs): global symbols carry no file */
-    struct attribution_function two_external[] = {{"run", SRC("x.c"), 0}, {"run", SRC("y.c"), 0}};
+    struct attribution_function two_external[] = {{"run", SRC("x.c"), 0, 0}, {"run", SRC("y.c"), 0, 0}};
     assert_int_equal(attribution_files_clash(two_external, 2, 0), 1);
     /* other names never clash */
-    struct attribution_function other[] = {{"run", SRC("x.c"), 0}, {"walk", SRC("x.c"), 0}};
+    struct attribution_function other[] = {{"run", SRC("x.c"), 0, 0}, {"walk", SRC("x.c"), 0, 0}};
     assert_int_equal(attribution_files_clash(other, 2, 0), 0);
+}
+
+/* SciMark2's shape: kernel_measure, external, in sor/kernel.c and
+ * fft/kernel.c, each in its own program; told apart by linked file
+ * (linked ids 1 and 2; select/linkedfile.h sets each entry's owner): the
+ * global symbols and the clones' locals (both STT_FILE "kernel.c") of each
+ * program are its candidate's; an entry whose file is not known leaves
+ * the count undecided. */
+static void test_linked_files(void **state)
+{
+    (void)state;
+    struct attribution_function fs[] = {{"kernel_measure", SRC("src/sor/kernel.c"), 0, 1},
+                                        {"kernel_measure", SRC("src/fft/kernel.c"), 0, 2}};
+    assert_int_equal(attribution_files_clash(fs, 2, 0), 0);
+    assert_int_equal(attribution_files_clash(fs, 2, 1), 0);
+    struct profile p = {0};
+    struct attribution_origin *o = NULL;
+    add_entry(&p, &o, "kernel_measure", 40, ((struct attribution_origin){1, 0, NULL, 1}));
+    add_entry(&p, &o, "fmvgen_cp_kernel_measure_x86_64_v3", 300, ((struct attribution_origin){1, 1, "kernel.c", 1}));
+    add_entry(&p, &o, "kernel_measure", 9, ((struct attribution_origin){1, 0, NULL, 2}));
+    add_entry(&p, &o, "kernel_measure", 5, ((struct attribution_origin){1, 0, NULL, -1}));   /* no candidate's file */
+    add_entry(&p, &o, "kernel_measure", 3, ((struct attribution_origin){1, 1, "other.c", 1}));   /* a static namesake */
+    struct attribution_count c;
+    attribution_count(&p, o, &fs[0], ATTRIBUTION_BY_FILE, &c);
+    assert_int_equal(c.undecided, 0);
+    assert_int_equal(c.samples, 340);
+    assert_int_equal(c.name_samples, 357);
+    assert_string_equal(c.hottest, "fmvgen_cp_kernel_measure_x86_64_v3");
+    attribution_count(&p, o, &fs[1], ATTRIBUTION_BY_FILE, &c);
+    assert_int_equal(c.samples, 9);
+    /* a file nobody could tell: undecided, counted by name by the caller */
+    add_entry(&p, &o, "kernel_measure", 2, ((struct attribution_origin){1, 0, NULL, 0}));
+    attribution_count(&p, o, &fs[1], ATTRIBUTION_BY_FILE, &c);
+    assert_int_equal(c.undecided, 1);
+    /* without linked ids, two external functions clash as before */
+    fs[0].linked = 0;
+    assert_int_equal(attribution_files_clash(fs, 2, 1), 1);
+    free(o);
+    profile_free(&p);
 }
 
 /* libjpeg-turbo 3: jclossls.c is compiled only through the wrapper TUs
@@ -193,7 +232,7 @@ static void test_included_source(void **state)
     add_entry(&p, &o, "start_pass_lossless", 10, LOCAL("jclossls-8.c"));
     add_entry(&p, &o, "start_pass_lossless", 20, LOCAL("jclossls-12.c"));
     add_entry(&p, &o, "start_pass_lossless", 30, LOCAL("jclossls-16.c"));
-    struct attribution_function f = {"start_pass_lossless", sv_argv(&src), 1};
+    struct attribution_function f = {"start_pass_lossless", sv_argv(&src), 1, 0};
     struct attribution_count c;
     /* its own TUs only: no namesake, by name as before */
     attribution_count(&p, o, &f, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
@@ -204,7 +243,7 @@ static void test_included_source(void **state)
     attribution_count(&p, o, &f, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
     assert_true(c.by_file);
     assert_int_equal(c.samples, 60);
-    struct attribution_function fs[] = {f, {"start_pass_lossless", SRC("src/jdlossls-8.c"), 1}};
+    struct attribution_function fs[] = {f, {"start_pass_lossless", SRC("src/jdlossls-8.c"), 1, 0}};
     assert_int_equal(attribution_files_clash(fs, 2, 0), 0);
     attribution_count(&p, o, &fs[1], ATTRIBUTION_BY_FILE, &c);
     assert_true(c.by_file);
@@ -236,7 +275,7 @@ static void test_header_switch(void **state)
     struct attribution_origin *o = NULL;
     add_entry(&p, &o, "vpoly3.arch_x86_64_v3", 40, LOCAL("cr32.c"));
     add_entry(&p, &o, "vpoly3", 25, LOCAL("cr32s.c"));
-    struct attribution_function f = {"vpoly3", sv_argv(&src), 1};
+    struct attribution_function f = {"vpoly3", sv_argv(&src), 1, 0};
     struct attribution_count c;
     attribution_count(&p, o, &f, ATTRIBUTION_BY_FILE_IF_NAMESAKES, &c);
     assert_true(c.by_file);
@@ -412,7 +451,7 @@ static void test_profile_two_static_work(void **state)
     assert_int_equal(n_work, 2);   /* one line per symbol, not per name */
     struct elf_symsource_cache *cache = elf_symsource_cache_new();
     struct attribution_origin *origins = attribution_locate(&p, cache);
-    struct attribution_function fs[] = {{"work", SRC("a.c"), 1}, {"work", SRC("b.c"), 1}};
+    struct attribution_function fs[] = {{"work", SRC("a.c"), 1, 0}, {"work", SRC("b.c"), 1, 0}};
     struct attribution_count ca, cb;
     attribution_count(&p, origins, &fs[0], ATTRIBUTION_BY_FILE, &ca);
     attribution_count(&p, origins, &fs[1], ATTRIBUTION_BY_FILE, &cb);
@@ -449,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_own_name),
         cmocka_unit_test(test_external_and_static),
         cmocka_unit_test(test_files_clash),
+        cmocka_unit_test(test_linked_files),
         cmocka_unit_test(test_included_source),
         cmocka_unit_test(test_header_switch),
         cmocka_unit_test(test_told_apart_selected),

@@ -155,7 +155,7 @@ static void predict(const char *base, const char *all, const char *sel, const ch
         free(upper);
     }
     const char *variants[] = {base, all};
-    struct select_build_dirs dirs = {variants, sel, NULL, NULL};
+    struct select_build_dirs dirs = {variants, sel, NULL, NULL, NULL, NULL};
     select_measure_code(&r, &dirs);
     assert_true(r.variants[0].code.measured && r.variants[1].code.measured && r.selected_code.measured);
     for (size_t f = 0; f < NF; f++) assert_int_equal(r.functions[f].bytes_added[1], expect[f]);

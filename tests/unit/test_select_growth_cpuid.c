@@ -206,7 +206,7 @@ static void predict(const char *base, const char *all, const char *sel, const ch
     struct select_report r;
     hand_made(&r, which);
     const char *variants[] = {base, all};
-    struct select_build_dirs dirs = {variants, sel, NULL, NULL};
+    struct select_build_dirs dirs = {variants, sel, NULL, NULL, NULL, NULL};
     select_measure_code(&r, &dirs);
     assert_true(r.variants[0].code.measured && r.variants[1].code.measured && r.selected_code.measured);
     struct decision_input in = {.n_functions = NF, .n_workloads = 0, .n_variants = 2};
@@ -320,7 +320,7 @@ static int kept_within(const char *base, const char *all, double limit, int64_t 
     struct select_report r;
     hand_made(&r, "lib_sum");
     const char *variants[] = {base, all};
-    struct select_build_dirs dirs = {variants, NULL, NULL, NULL};
+    struct select_build_dirs dirs = {variants, NULL, NULL, NULL, NULL, NULL};
     select_measure_code(&r, &dirs);
     *bytes = select_bytes_added(&r, 0, 1);
     struct decision_input in = {.n_functions = NF, .n_workloads = 0, .n_variants = 2};

@@ -29,13 +29,18 @@ static int offset_over(const struct elf_file *efs, const char *const *paths, siz
 }
 
 int pin_offset(const struct elf_file *efs, const char *const *paths, size_t n, const char *name,
-               const struct strvec *ran_in, int *disagree)
+               const struct strvec *ran_in, const struct strvec *running, int *disagree)
 {
     int all = offset_over(efs, paths, n, name, NULL);
     if (disagree) *disagree = all == PIN_OFFSET_SEVERAL;
+    int k = all;
     if (ran_in && ran_in->n) {
         int ran = offset_over(efs, paths, n, name, ran_in);
-        if (ran != PIN_OFFSET_NONE) return ran;
+        if (ran != PIN_OFFSET_NONE) k = ran;
     }
-    return all;
+    if (k >= 0 && running && running->n) {
+        int run = offset_over(efs, paths, n, name, running);
+        if (run != PIN_OFFSET_NONE && run != k) return PIN_OFFSET_SEVERAL;
+    }
+    return k;
 }

@@ -11,7 +11,11 @@
  * profiled runs sampled the function in decide: their offset is the one
  * its measured speed belongs to. A pin sets that offset in every compile
  * of the source (patch/plan.h, struct patch_pin), so the other files move
- * to it; their code never ran. */
+ * to it; their code never ran. But a file the runs ran code from (a
+ * program of the suite, whatever it ran) must not move: SciMark2 links
+ * Random.c into five programs at different offsets, and a pin at the
+ * offset of the one that sampled Random_nextDouble most moved it, and
+ * every function after it, in the other four (lu: 0.68x). */
 #ifndef FMVGEN_SELECT_PINOFFSET_H
 #define FMVGEN_SELECT_PINOFFSET_H
 
@@ -32,9 +36,12 @@ enum {
  *   - else every file holding one counts;
  * the counted files must each hold one such symbol and agree on its offset
  * (PIN_OFFSET_SEVERAL otherwise); PIN_OFFSET_NONE when none holds one.
+ *   - running (paths, may be NULL) names the files the profiled runs
+ *     sampled any code in: one of them holding the symbol at another
+ *     offset than the one decided gives PIN_OFFSET_SEVERAL;
  * *disagree (may be NULL) gets 1 when the files holding the symbol, all
  * of them, do not agree (whatever ran_in decided). */
 int pin_offset(const struct elf_file *efs, const char *const *paths, size_t n, const char *name,
-               const struct strvec *ran_in, int *disagree);
+               const struct strvec *ran_in, const struct strvec *running, int *disagree);
 
 #endif

@@ -214,6 +214,17 @@ static int symbol_of(const char *symbol, const char *name)
     return !strncmp(symbol, name, n) && (!symbol[n] || symbol[n] == '.');
 }
 
+void placement_ran_files(const struct placement_log *l, struct strvec *files)
+{
+    for (size_t i = 0; l && i < l->n_keys; i++) {
+        const struct placement_key *k = &l->keys[i];
+        double s = 0;
+        for (size_t w = 0; w < l->nw; w++)
+            for (size_t r = 0; r < l->runs[w]; r++) s += k->samples[at(l, PLACEMENT_BASELINE, w, r)];
+        if (s > 0 && !sv_contains(files, k->file)) sv_push(files, k->file);
+    }
+}
+
 void placement_sampled_files(const struct placement_log *l, const char *name, struct strvec *files)
 {
     if (!l) return;

@@ -94,5 +94,8 @@ struct placement_hot *placement_hot(const struct placement_log *l, double min_sh
  * ("name.part.0", "name.cold") - appended to files once each, most samples
  * first: the files the workloads ran it from (select/pinoffset.h). */
 void placement_sampled_files(const struct placement_log *l, const char *name, struct strvec *files);
+/* The files (relative names, as logged) in which the baseline's runs gave
+ * any samples, appended to files once each: the files the workloads run. */
+void placement_ran_files(const struct placement_log *l, struct strvec *files);
 
 #endif

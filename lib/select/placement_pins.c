@@ -28,13 +28,15 @@
 #include "store/reasons.h"
 
 /* The linked files of variant v's tree the baseline's profiled runs
- * sampled function name in (placement.h: "B/REST" under its build dir,
+ * sampled function name in (all they sampled anything in when name is
+ * NULL; placement.h: "B/REST" under its build dir,
  * "S/REST" under its source copy), as paths in v's tree: the files its
  * workloads run it from, whose offset a pin keeps (pinoffset.h). */
 static void ran_in(const struct select_session *s, size_t v, const char *name, struct strvec *out)
 {
     struct strvec rel = STRVEC_INIT;
-    placement_sampled_files(s->placement, name, &rel);
+    if (name) placement_sampled_files(s->placement, name, &rel);
+    else placement_ran_files(s->placement, &rel);
     for (size_t i = 0; i < rel.n; i++) {
         const char *root = rel.v[i][0] == 'S' && s->sources[v] ? s->sources[v] : s->builds[v].dir;
         char *path = path_join(root, rel.v[i] + 2);
@@ -50,10 +52,12 @@ static void ran_in(const struct select_session *s, size_t v, const char *name, s
 static int baseline_offset(const struct select_session *s, size_t v, const struct strvec *files,
                            const struct elf_file *efs, const char *function, const char *name, int *disagree)
 {
-    struct strvec ran = STRVEC_INIT;
+    struct strvec ran = STRVEC_INIT, running = STRVEC_INIT;
     ran_in(s, v, function, &ran);
-    int k = pin_offset(efs, (const char *const *)files->v, files->n, name, &ran, disagree);
+    ran_in(s, v, NULL, &running);
+    int k = pin_offset(efs, (const char *const *)files->v, files->n, name, &ran, &running, disagree);
     sv_free(&ran);
+    sv_free(&running);
     return k;
 }
 

@@ -3,8 +3,9 @@
  * two shared libraries that place work at 16 and at 48 mod 64 (libtool's
  * two compiles of one source: LAME's choose_table_nonMMX copy ran at 48 in
  * the program, 16 in the library no workload loaded, and was not pinned at
- * all). The offset is the file's the runs sampled the function in; with no
- * such file the files must agree; a name no file holds has none. */
+ * all). The offset is the file's the runs sampled the function in, unless
+ * another file the runs ran code from holds it elsewhere; with no such file
+ * the files must agree; a name no file holds has none. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,12 +33,13 @@ static char *build(const char *cc, const char *dir, const char *name, const char
 }
 
 /* pin_offset over the files paths (opened here), ran_in as given. */
-static int offset_of(char *const *paths, size_t n, const char *name, const struct strvec *ran, int *disagree)
+static int offset_of(char *const *paths, size_t n, const char *name, const struct strvec *ran,
+                     const struct strvec *running, int *disagree)
 {
     struct elf_file efs[4];
     assert_true(n <= 4);
     for (size_t i = 0; i < n; i++) assert_int_equal(elf_file_open(paths[i], &efs[i]), 0);
-    int k = pin_offset(efs, (const char *const *)paths, n, name, ran, disagree);
+    int k = pin_offset(efs, (const char *const *)paths, n, name, ran, running, disagree);
     for (size_t i = 0; i < n; i++) elf_file_close(&efs[i]);
     return k;
 }
@@ -57,32 +59,46 @@ static void check_compiler(const char *cc)
     /* the runs sampled work in the 48 file: its offset, though the files disagree */
     struct strvec ran = STRVEC_INIT;
     sv_push(&ran, at48);
-    assert_int_equal(offset_of(files, 2, "work", &ran, &disagree), 48);
+    assert_int_equal(offset_of(files, 2, "work", &ran, NULL, &disagree), 48);
     assert_int_equal(disagree, 1);
     sv_free(&ran);
     sv_push(&ran, at16);
-    assert_int_equal(offset_of(files, 2, "work", &ran, &disagree), 16);
+    assert_int_equal(offset_of(files, 2, "work", &ran, NULL, &disagree), 16);
     assert_int_equal(disagree, 1);
     sv_free(&ran);
 
+    /* both files ran code (two programs of a suite), the function was
+     * sampled in one: a pin would move it in the other */
+    sv_push(&ran, at48);
+    struct strvec running = STRVEC_INIT;
+    sv_push(&running, at16);
+    sv_push(&running, at48);
+    assert_int_equal(offset_of(files, 2, "work", &ran, &running, &disagree), PIN_OFFSET_SEVERAL);
+    /* only the sampled file ran (the other a library no run loaded) */
+    sv_free(&running);
+    sv_push(&running, at48);
+    assert_int_equal(offset_of(files, 2, "work", &ran, &running, &disagree), 48);
+    sv_free(&running);
+    sv_free(&ran);
+
     /* nothing tells which ran: the files must agree, and do not */
-    assert_int_equal(offset_of(files, 2, "work", NULL, &disagree), PIN_OFFSET_SEVERAL);
+    assert_int_equal(offset_of(files, 2, "work", NULL, NULL, &disagree), PIN_OFFSET_SEVERAL);
     assert_int_equal(disagree, 1);
     /* a sampled file that holds no work (another program) tells nothing */
     sv_push(&ran, "/nonexistent/prog");
-    assert_int_equal(offset_of(files, 2, "work", &ran, &disagree), PIN_OFFSET_SEVERAL);
+    assert_int_equal(offset_of(files, 2, "work", &ran, NULL, &disagree), PIN_OFFSET_SEVERAL);
     sv_free(&ran);
 
     /* files that agree: their offset, ran_in or not */
     char *same[] = {at48, again48};
-    assert_int_equal(offset_of(same, 2, "work", NULL, &disagree), 48);
+    assert_int_equal(offset_of(same, 2, "work", NULL, NULL, &disagree), 48);
     assert_int_equal(disagree, 0);
     sv_push(&ran, again48);
-    assert_int_equal(offset_of(same, 2, "work", &ran, &disagree), 48);
+    assert_int_equal(offset_of(same, 2, "work", &ran, NULL, &disagree), 48);
     sv_free(&ran);
 
     /* no such function */
-    assert_int_equal(offset_of(files, 2, "absent", NULL, &disagree), PIN_OFFSET_NONE);
+    assert_int_equal(offset_of(files, 2, "absent", NULL, NULL, &disagree), PIN_OFFSET_NONE);
     assert_int_equal(disagree, 0);
 
     unlink(at16);

@@ -250,6 +250,17 @@ static void owned_files(const struct select_build_dirs *dirs, long id, struct se
     fn->bytes_added[index] = total;
 }
 
+/* Empties cf (its files freed). */
+static void clone_files_reset(struct select_clone_files *cf)
+{
+    for (size_t i = 0; i < cf->n; i++) {
+        free(cf->files[i].path);
+        free(cf->files[i].unit);
+    }
+    free(cf->files);
+    memset(cf, 0, sizeof *cf);
+}
+
 static void fill_functions(struct select_report *r, size_t index, const struct code_size *cs, const char *dir,
                            const struct code_size *base, const char *base_dir, const struct base_elves *elves,
                            const struct select_build_dirs *dirs)
@@ -263,13 +274,7 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
         if (!fn->clone_files) fn->clone_files = xcalloc(r->n_variants + 1, sizeof *fn->clone_files);
         long id = dirs->builddir ? linked_files_id(dirs->linked, f) : 0;
         if (id > 0) {
-            struct select_clone_files *cf = &fn->clone_files[index];   /* measured anew each time */
-            for (size_t i = 0; i < cf->n; i++) {
-                free(cf->files[i].path);
-                free(cf->files[i].unit);
-            }
-            free(cf->files);
-            memset(cf, 0, sizeof *cf);
+            clone_files_reset(&fn->clone_files[index]);   /* measured anew each time */
             owned_files(dirs, id, fn, index, cs, dir, base, base_dir, elves);
             continue;
         }
@@ -281,13 +286,8 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
             fn->bytes_added[index] += default_change(cs, fn->name, elves);
             if (fn->bytes_added[index] < 0) fn->bytes_added[index] = 0;
         }
-        struct select_clone_files *cf = &fn->clone_files[index];   /* measured anew each time */
-        for (size_t i = 0; i < cf->n; i++) {
-            free(cf->files[i].path);
-            free(cf->files[i].unit);
-        }
-        free(cf->files);
-        memset(cf, 0, sizeof *cf);
+        struct select_clone_files *cf = &fn->clone_files[index];
+        clone_files_reset(cf);   /* measured anew each time */
         clone_files(cs, dir, fn->name, base, base_dir, cf);
     }
 }

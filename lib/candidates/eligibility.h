@@ -74,4 +74,16 @@ void eligibility_check(struct parsed_tu *tu, const struct pp_directives *pp, con
 void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
                                int emitted, struct eligibility *out);
 
+/* Why always_inline may not be added to def, a static helper the build
+ * inlined into a candidate (candidates/helpers.h), or NULL: an attribute
+ * that contradicts inlining or gives the helper a target of its own
+ * (noinline, optnone, noipa, target, target_clones, ifunc, naked, weak,
+ * ...), written on any declaration or by a macro; the target of an alias;
+ * fmvgen's own markers; a target pragma in force; always_inline itself
+ * (nothing to add: each clone inlines it). The attributes clang
+ * only refuses beside target_clones (no_sanitize, hot, cold, visibility,
+ * pure, ...: the attribute rule above) do not: always_inline combines with
+ * them in gcc, clang 14 and clang 19. Caller frees. */
+char *eligibility_inline_conflict(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def);
+
 #endif

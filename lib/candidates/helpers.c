@@ -70,10 +70,12 @@ static int has_attributes(const struct fn_def *d)
 
 /* Why always_inline may not be given to d, or NULL. The compiler inlined
  * it into the candidate in the build (its loops are the candidate's), so
- * it can be inlined; what is left out: one with attributes of its own
- * (noinline, target, ...), a function that is no plain C function
- * (template, member, lambda). The rules that only target_clones needs
- * (used before its definition, intrinsics, asm) do not apply. A function
+ * it can be inlined; what is left out: one with an attribute that
+ * contradicts always_inline (eligibility_inline_conflict: noinline,
+ * target, ...), a function that is no plain C function (template, member,
+ * lambda). The rules that only target_clones needs (used before its
+ * definition, intrinsics, asm, attributes clang refuses beside
+ * target_clones only, as no_sanitize) do not apply. A function
  * declared inline already (*declared_inline set) may be given it too: GCC
  * and clang 19 call a static inline helper out of line from clones of
  * another target, compiled for the baseline (libsamplerate's
@@ -86,13 +88,16 @@ static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp,
     eligibility_check(tu, pp, d, &el);
     int fine = el.reason == REASON_NONE || el.reason == REASON_USED_BEFORE_DEFINITION ||
                el.reason == REASON_INTRINSICS || el.reason == REASON_INLINE_ASM ||
-               el.reason == REASON_INTERNAL_TEMPLATE || el.reason == REASON_INLINE;
+               el.reason == REASON_INTERNAL_TEMPLATE || el.reason == REASON_INLINE ||
+               el.reason == REASON_ATTRIBUTE;
     if (declared_inline) *declared_inline = el.reason == REASON_INLINE;
-    char *why = NULL;
+    char *why = NULL, *conflict = NULL;
     if (!fine)
         why = xasprintf("%s (%s)", el.detail, reason_name(el.reason));
-    else if (el.reason == REASON_INLINE && has_attributes(d))   /* the inline rule comes before the attribute rule */
-        why = xstrdup("declared inline, with attributes of its own");
+    else if ((el.reason == REASON_ATTRIBUTE || (el.reason == REASON_INLINE && has_attributes(d))) &&
+             (conflict = eligibility_inline_conflict(tu, pp, d)))   /* the inline rule comes before the attribute rule */
+        why = xasprintf("%s (attribute)", conflict);
+    free(conflict);
     free(el.detail);
     json_decref(el.note);
     return why;

@@ -492,7 +492,7 @@ static void test_inlined_helpers(void **state)
                         "helper-left-out ping|it is also used at line 25, ne\n"
                         "helper-left-out shared_public|it has external linkage: other\n"
                         "inlined-helper small_inline|\n"
-                        "helper-left-out forced_inline|declared inline, with attribut\n"
+                        "helper-left-out forced_inline|always_inline already: each cl\n"
                         "inlined-helper callee_loop|\n");
     /* declared inline: the patch gives it always_inline alone */
     int declared = -1;
@@ -504,6 +504,47 @@ static void test_inlined_helpers(void **state)
             declared = json_is_true(json_object_get(h, "declared_inline"));
     }
     assert_int_equal(declared, 1);
+    json_decref(notes);
+    sb_free(&got);
+    cand_row_free(&r);
+}
+
+/* candidates/helpers.h on helpers.c's top2: an attribute clang refuses
+ * only beside target_clones (no_sanitize, written by a macro) leaves its
+ * helper one (always_inline combines with it); noinline does not. */
+static void test_inlined_helpers_attributes(void **state)
+{
+    struct cand_fixture *f = *state;
+    static const char *const argv[] = {"gcc", "-O3", "-c", "helpers.c", "-o", "helpers.o", NULL};
+    int64_t id = cand_add_compile(f->st, C_DIR, "helpers.c", "c", "gcc", argv);
+    cand_add_loop(f->st, id, "build", "top2", "helpers.c", 82);
+    cand_add_loop(f->st, id, "build", "top2", "helpers.c", 87);
+    struct strvec emitted = STRVEC_INIT;
+    sv_push(&emitted, "top2");
+    assert_int_equal(store_set_object_functions(f->st, id, &emitted), 0);
+    sv_free(&emitted);
+    assert_int_equal(candidates_analyze(f->st, NULL), 0);
+    struct cand_row r;
+    cand_get(f->st, id, "top2", &r);
+    assert_string_equal(r.status, "candidate");
+    json_error_t e;
+    json_t *notes = json_loads(r.notes, 0, &e);
+    assert_true(json_is_array(notes));
+    struct strbuf got = STRBUF_INIT;
+    size_t i;
+    json_t *n;
+    json_array_foreach(notes, i, n)
+    {
+        const char *kind = json_string_value(json_object_get(n, "kind"));
+        const char *detail = json_string_value(json_object_get(n, "detail"));
+        if (strncmp(kind, "helper", 6) && strcmp(kind, "inlined-helper")) continue;
+        const char *why = strcmp(kind, "helper-left-out") ? NULL : strstr(detail, ": ");
+        sb_addf(&got, "%s %.*s|%s\n", kind, (int)strcspn(detail, " "), detail, why ? why + 2 : "");
+    }
+    assert_string_equal(sb_str(&got),
+                        "inlined-helper nosan_helper|\n"
+                        "helper-left-out noinline_helper|carries __attribute__((noinline)), which always_inline "
+                        "contradicts (attribute)\n");
     json_decref(notes);
     sb_free(&got);
     cand_row_free(&r);
@@ -586,6 +627,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_crlf_source, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_same_basename_in_two_dirs, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_paths_with_spaces_and_non_ascii, cand_setup, cand_teardown),
+        cmocka_unit_test_setup_teardown(test_inlined_helpers_attributes, cand_setup, cand_teardown),
         cmocka_unit_test_setup_teardown(test_inlined_helpers, cand_setup, cand_teardown),
         cmocka_unit_test(test_tuargs_keeps_meaning_drops_outputs),
         cmocka_unit_test(test_tuargs_spells_new_standards_for_libclang),

@@ -7,6 +7,7 @@
 #include "store/notes.h"
 #include "util/util.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -407,6 +408,58 @@ static long first_use(const struct use_site *uses, size_t n, unsigned limit)
     return best;
 }
 
+/* A use of def in a project header that def's file (the TU's main file)
+ * #includes above def: of those headers, the one included first. Sets its
+ * file, the use's line there and the #include's offset; 0 when none. */
+static int header_use(struct parsed_tu *tu, const struct fn_def *def, CXFile *file, unsigned *use_line,
+                      unsigned *include_at)
+{
+    int found = 0;
+    size_t n = tu_inclusion_count(tu);
+    for (size_t i = 0; i < n; i++) {
+        unsigned at = 0;
+        CXFile f = tu_inclusion_at(tu, i, &at);
+        if (at >= def->offset || (found && at >= *include_at) ||
+            clang_Location_isInSystemHeader(clang_getLocationForOffset(tu_handle(tu), f, 0)))
+            continue;
+        struct use_site *uses = NULL;
+        size_t nu = locate_uses(tu, def->cursor, f, UINT_MAX, &uses);
+        long u = first_use(uses, nu, UINT_MAX);
+        if (u >= 0) {
+            found = 1;
+            *file = f;
+            *use_line = uses[u].line;
+            *include_at = at;
+        }
+        free(uses);
+    }
+    return found;
+}
+
+/* Why a first use in a header (header_use) leaves def excluded: the
+ * redeclaration would have to come before the header's own prototype of
+ * def (the header calls it, so it declares it), and clang takes a plain
+ * declaration after a multi-versioned one for another function ("call to
+ * 'f' is ambiguous"); above the #include, the header's types are not
+ * declared yet either. Caller frees. */
+static char *header_use_why(struct parsed_tu *tu, const struct fn_def *def, CXFile hfile, unsigned use_line,
+                            unsigned include_at)
+{
+    char *hpath = cx_take(clang_getFileName(hfile));
+    const char *hname = hpath ? path_basename(hpath) : "a header";
+    size_t len = 0;
+    const char *text = tu_file_text(tu, def->cxfile, &len);
+    unsigned include_line = text && include_at <= len ? line_at(text, include_at) : 0;
+    char *reason = xasprintf("%s is #included at line %u, above the definition, and an attributed redeclaration "
+                             "would have to go into that header, above its own declaration of the function; fmvgen "
+                             "patches only the file that defines it",
+                             hname, include_line);
+    char *why = excluded(use_line, hname, reason);
+    free(reason);
+    free(hpath);
+    return why;
+}
+
 int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *out, char **why)
 {
     memset(out, 0, sizeof *out);
@@ -434,7 +487,12 @@ int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *o
     }
     if (u < 0) {
         free(uses);
-        return 0;
+        CXFile hfile = NULL;
+        unsigned hline = 0, hinclude = 0;
+        if (!tu_is_main_file(tu, def->cxfile) || !header_use(tu, def, &hfile, &hline, &hinclude)) return 0;
+        out->use_line = hline;
+        *why = header_use_why(tu, def, hfile, hline, hinclude);
+        return -1;
     }
     struct use_site use = uses[u];
     free(uses);

@@ -29,6 +29,10 @@
  * (used-before-definition) and *why says which of these holds:
  *   - the first use is in the TU's own file before the #include of the
  *     source file that defines it (the line would go into another file);
+ *   - the first use is in a project header the file #includes above the
+ *     definition (a static inline function calling it): the line would
+ *     have to go into that header, above its own prototype (clang takes a
+ *     plain declaration after a multi-versioned one for another function);
  *   - the definition is in a source file TUs #include, and that file
  *     declares it nowhere above the line (libclang's types may be spelled
  *     differently by each including TU), or only in a declaration of

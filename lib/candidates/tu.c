@@ -238,6 +238,19 @@ int tu_include_offset(struct parsed_tu *t, CXFile file, unsigned *offset)
     return 0;
 }
 
+size_t tu_inclusion_count(struct parsed_tu *t)
+{
+    read_inclusions(t);
+    return t->ninclusions;
+}
+
+CXFile tu_inclusion_at(struct parsed_tu *t, size_t i, unsigned *main_offset)
+{
+    read_inclusions(t);
+    *main_offset = t->inclusions[i].main_offset;
+    return t->inclusions[i].file;
+}
+
 void tu_included_sources(struct parsed_tu *t, struct strvec *out)
 {
     read_inclusions(t);

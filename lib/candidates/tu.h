@@ -57,6 +57,11 @@ int tu_files_mention(struct parsed_tu *tu, const char *const *words);
 /* The offset in the main file of the #include that brings file in
  * (directly or through headers): 1, or 0 when the TU does not include it. */
 int tu_include_offset(struct parsed_tu *tu, CXFile file, unsigned *offset);
+/* The files the TU includes, each once (system headers too): how many, and
+ * the i-th (i < tu_inclusion_count) with the offset in the main file of the
+ * #include that brings it in, as tu_include_offset. */
+size_t tu_inclusion_count(struct parsed_tu *tu);
+CXFile tu_inclusion_at(struct parsed_tu *tu, size_t i, unsigned *main_offset);
 
 /* ---- helpers the locator and the eligibility rules share ---- */
 

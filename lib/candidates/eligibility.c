@@ -299,8 +299,10 @@ static enum CXChildVisitResult own_attr_visit(CXCursor c, CXCursor parent, CXCli
  * a test names: visibility, noinline, hot, cold, used, const, section,
  * aligned, constructor, flatten, minsize, warn_unused_result). */
 static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struct pp_directives *pp,
-                                               const struct fn_def *def)
+                                               const struct fn_def *def, int *redeclarable, const char **which)
 {
+    *redeclarable = 0;
+    *which = NULL;
     if (!clang_equalCursors(clang_getCanonicalCursor(def->cursor), def->cursor)) return NULL;
     static const char *const CLANG_REFUSES[] = {
         "noinline", "cold", "hot", "flatten", "used", "visibility", "pure", "const", "unused", "maybe_unused",
@@ -313,8 +315,12 @@ static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struc
     clang_visitChildren(def->cursor, own_attr_visit, &a);
     char *r = NULL;
     for (const char *const *b = CLANG_REFUSES; *b && !r; b++)
-        if (sv_contains(&a.names, *b))
+        if (sv_contains(&a.names, *b)) {
             r = xasprintf("carries __attribute__((%s)), which clang cannot combine with target_clones", *b);
+            *which = *b;
+            /* run before main by the loader's init code: kept plain */
+            *redeclarable = strcmp(*b, "constructor") != 0 && strcmp(*b, "destructor") != 0;
+        }
     sv_free(&a.names);
     return r;
 }
@@ -704,13 +710,19 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     if (d) set(out, REASON_INLINE, d);
     else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
         set(out, REASON_VARIADIC, xstrdup("variadic function (takes ...)"));
-    else if ((d = rule_attribute(&attrs)) || (d = rule_alias_target(tu, def)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)) ||
-             (d = rule_clang_incompatible_attribute(tu, pp, def)))
+    else if ((d = rule_attribute(&attrs)) || (d = rule_alias_target(tu, def)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)))
         set(out, REASON_ATTRIBUTE, d);
     else if ((d = rule_constructor(def))) set(out, REASON_CONSTRUCTOR, d);
     else if ((d = rule_tag_name(tu, def))) set(out, REASON_TAG_NAME, d);
+    int redeclarable = 0;
+    const char *attr_name = NULL;
+    if (!out->reason && (d = rule_clang_incompatible_attribute(tu, pp, def, &redeclarable, &attr_name)) && !redeclarable)
+        set(out, REASON_ATTRIBUTE, d);
     sv_free(&attrs);
     if (out->reason) return;
+    /* One clang refuses beside target_clones: a redeclaration goes first
+     * (the one above a first use, else one above the definition). */
+    char *clang_attr = d && redeclarable ? d : NULL;
 
     struct body_scan scan = {NULL, 0};
     CXCursor body = body_of(def->cursor);
@@ -726,6 +738,17 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
             xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
     else if ((d = rule_used_before_definition(tu, def, out))) set(out, REASON_USED_BEFORE_DEFINITION, d);
     else if ((d = rule_internal_template_use(tu, def, body))) set(out, REASON_INTERNAL_TEMPLATE, d);
+    else if (clang_attr && !out->note) {
+        struct redecl r;
+        char *why = NULL;
+        if (redecl_plan_above_definition(tu, def, &r, &why) > 0)
+            out->note = redecl_attribute_note(&r, clang_attr, attr_name);
+        else
+            set(out, REASON_ATTRIBUTE, xasprintf("%s, and no declaration can go above it: %s", clang_attr, why));
+        redecl_free(&r);
+        free(why);
+    }
+    free(clang_attr);
     free(scan.intrinsic);
     if (out->reason && out->note) {
         json_decref(out->note);

@@ -545,6 +545,42 @@ int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *o
     return 1;
 }
 
+int redecl_plan_above_definition(struct parsed_tu *tu, const struct fn_def *def, struct redecl *out, char **why)
+{
+    memset(out, 0, sizeof *out);
+    *why = NULL;
+    if (!tu_is_main_file(tu, def->cxfile)) {
+        *why = xstrdup("it is defined in a source file TUs #include, where each TU may spell its types differently");
+        return -1;
+    }
+    out->offset = def->insert_offset;
+    out->line = def->insert_line;
+    out->text = redecl_text(tu, def, why);
+    if (!*why) {
+        struct names_check n = {tu, def->cxfile, out->offset, out->line, NULL};
+        clang_visitChildren(def->cursor, names_visit, &n);
+        *why = n.why;
+    }
+    if (!*why) return 1;
+    redecl_free(out);
+    return -1;
+}
+
+json_t *redecl_attribute_note(const struct redecl *r, const char *attr, const char *attr_name)
+{
+    char *detail = xasprintf("%s on a function's first declaration: the patch declares it with the attribute at "
+                             "line %u, above its definition, which clang then accepts: %s",
+                             attr, r->line, r->text);
+    json_t *n = note_new(NOTE_REDECLARED, detail);
+    json_object_set_new(n, "use_line", json_integer(0));
+    json_object_set_new(n, "attribute", json_string(attr_name));
+    json_object_set_new(n, "insert_offset", json_integer((int)r->offset));
+    json_object_set_new(n, "insert_line", json_integer((int)r->line));
+    json_object_set_new(n, "text", json_string(r->text));
+    free(detail);
+    return n;
+}
+
 void redecl_free(struct redecl *r)
 {
     free(r->text);

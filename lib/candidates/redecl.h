@@ -68,6 +68,22 @@ struct redecl {
 int redecl_plan(struct parsed_tu *tu, const struct fn_def *def, struct redecl *out, char **why);
 void redecl_free(struct redecl *r);
 
+/* A function whose definition is its first declaration and carries an
+ * attribute clang refuses beside target_clones there (no_sanitize, hot,
+ * cold, visibility, ...: eligibility.h) can still be multi-versioned: clang
+ * accepts both on a definition that follows a declaration carrying
+ * target_clones alone (gcc, clang 14 and 19 all build it). The line goes
+ * at the definition's own insert line, just above it. 1 with out set
+ * (use_line 0), or -1 with *why (caller frees): the definition is in a
+ * source file TUs #include, or its declaration cannot be written. */
+int redecl_plan_above_definition(struct parsed_tu *tu, const struct fn_def *def, struct redecl *out, char **why);
+
+/* The note of such a candidate: the "redeclared" note, its detail saying
+ * which attribute (attr: "carries __attribute__((no_sanitize)), which
+ * clang cannot combine with target_clones"), "use_line": 0, "attribute":
+ * attr_name ("no_sanitize"; patch/redecl.h reads it). */
+json_t *redecl_attribute_note(const struct redecl *r, const char *attr, const char *attr_name);
+
 /* The note of a candidate that gets a redeclaration: {"kind": "redeclared",
  * "detail": sentence, "use_line", "insert_offset", "insert_line", "text"}.
  * patch/redecl.h reads it. */

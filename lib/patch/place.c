@@ -183,8 +183,12 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
         if (fs[i]->helper_of || fs[i]->switch_of) continue;
         if (p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID && !fs[i]->plain_symbol)
             continue;
+        /* the pointer lines, for a libtool export under IFUNC dispatch too */
+        const char *refused = patch_redecl_refuses_dispatch(
+            fs[i], p->dispatch == PATCH_DISPATCH_CPUID ? PATCH_DISPATCH_CPUID : PATCH_DISPATCH_POINTER);
         /* its lines would have to be switched per TU too */
         const char *why = fs[i]->switch_tag ? "a header's static function, switched per TU (only its attribute line is)"
+                          : refused ? refused
                           : p->dispatch == PATCH_DISPATCH_CPUID
                               ? patch_cpuid_lines(fs[i], pf->old, pf->old_len, &p->sets[fs[i]->set], &pl[i])
                               : patch_pointer_lines(fs[i], pf->old, pf->old_len, p->sets[fs[i]->set].macro, &pl[i]);

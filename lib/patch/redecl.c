@@ -25,6 +25,18 @@ static int redecl_of(const struct patch_function *f, size_t *offset, int *line, 
     return 1;
 }
 
+const char *patch_redecl_refuses_dispatch(const struct patch_function *f, enum patch_dispatch d)
+{
+    json_t *note = f->helper_of ? NULL : redecl_note_of(f);
+    const char *attr = json_string_value(json_object_get(note, "attribute"));
+    if (!attr) return NULL;
+    if (d == PATCH_DISPATCH_POINTER)
+        return "an attribute clang refuses beside target_clones on the renamed body's first declaration";
+    if (d == PATCH_DISPATCH_CPUID && (!strcmp(attr, "noinline") || !strcmp(attr, "optnone") || !strcmp(attr, "noipa")))
+        return "noinline or optnone would keep its body out of its copies (clang calls one baseline body from each)";
+    return NULL;
+}
+
 size_t patch_redecl_first_start(const struct patch_function *f)
 {
     size_t offset;
@@ -41,7 +53,7 @@ int patch_redecl_check(struct patch_function *const *fs, size_t n, const char *p
         int line;
         const char *text;
         if (!redecl_of(fs[i], &offset, &line, &text)) continue;
-        int ok = offset < fs[i]->start && diff_is_line_start(old, len, offset) && !strchr(text, '\n');
+        int ok = offset <= fs[i]->start && diff_is_line_start(old, len, offset) && !strchr(text, '\n');
         if (ok && line > 0) {
             int at = 1;
             for (size_t k = 0; k < offset; k++) at += old[k] == '\n';

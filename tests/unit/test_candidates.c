@@ -46,13 +46,13 @@ static const struct {
     {"derived_switch", "derived_switch", NULL, 117},
     {"local_derived", "local_derived", NULL, 132},
     {"api_macro_fn", "api_macro_fn", NULL, 139},
-    {"hot_prev_line", "hot_prev_line", "attribute", 144},   /* hot from PROJ_HOT: clang refuses it */
+    {"hot_prev_line", "hot_prev_line", NULL, 144},   /* hot from PROJ_HOT: redeclared above */
     {"under_pragma", "under_pragma", "attribute", 151},
     {"after_pragma", "after_pragma", NULL, 153},
     {"tagged_fn", "tagged_fn", "tag-name", 159},
     {"nested_tag", "nested_tag", NULL, 161},
-    {"never_inlined", "never_inlined", "attribute", 166},
-    {"header_noinline", "header_noinline", "attribute", 171},   /* noinline from kernels.h's macro */
+    {"never_inlined", "never_inlined", NULL, 166},   /* noinline: redeclared above */
+    {"header_noinline", "header_noinline", NULL, 171},   /* noinline from kernels.h's macro: the same */
     {"noinline_after_proto", "noinline_after_proto", NULL, 176},   /* not its first declaration */
 };
 
@@ -120,6 +120,22 @@ static void test_insert_lines_are_exact(void **state)
      * the line above; an empty API macro on the line is too (no note). */
     cand_expect_insert(f->st, id, "has_clones", 57, "__attribute__((target_clones(");
     cand_expect_insert(f->st, id, "hot_prev_line", 141, "PROJ_HOT\n");
+    /* An attribute clang refuses beside target_clones on a first
+     * declaration: a redeclaration with the attribute goes above. */
+    static const struct {
+        const char *name, *note;
+    } REDECLARED[] = {
+        {"hot_prev_line", "redeclared:carries __attribute__((hot)), which clang cannot combine with target_clones on a "
+                          "function's first declaration: the patch declares it with the attribute at line 141, above "
+                          "its definition, which clang then accepts: void hot_prev_line(int *a, int n);"},
+        {"never_inlined", "at line 166, above its definition, which clang then accepts: static void never_inlined(int *a, int n);"},
+        {"header_noinline", "redeclared:carries __attribute__((noinline)), which clang cannot combine"},
+    };
+    for (size_t i = 0; i < sizeof REDECLARED / sizeof REDECLARED[0]; i++) {
+        char *n = cand_notes_text(f->st, id, REDECLARED[i].name);
+        if (!strstr(n, REDECLARED[i].note)) fail_msg("%s: notes '%s' lack '%s'", REDECLARED[i].name, n, REDECLARED[i].note);
+        free(n);
+    }
     cand_expect_insert(f->st, id, "api_macro_fn", 139, "PROJ_API int api_macro_fn(");
     char *notes = cand_notes_text(f->st, id, "api_macro_fn");
     assert_string_equal(notes, "");

@@ -464,6 +464,29 @@ static void test_same_basename_in_two_dirs(void **state)
     free(build);
 }
 
+/* The helper notes of a candidate's notes (JSON text), a line each: kind,
+ * the detail's first word (the helper), and why it is left out, cut to
+ * why_max characters. Caller frees. */
+static char *helper_notes_text(const char *notes_json, int why_max)
+{
+    json_error_t e;
+    json_t *notes = json_loads(notes_json, 0, &e);
+    assert_true(json_is_array(notes));
+    struct strbuf got = STRBUF_INIT;
+    size_t i;
+    json_t *n;
+    json_array_foreach(notes, i, n)
+    {
+        const char *kind = json_string_value(json_object_get(n, "kind"));
+        const char *detail = json_string_value(json_object_get(n, "detail"));
+        if (strncmp(kind, "helper", 6) && strcmp(kind, "inlined-helper")) continue;
+        const char *why = strcmp(kind, "helper-left-out") ? NULL : strstr(detail, ": ");
+        sb_addf(&got, "%s %.*s|%.*s\n", kind, (int)strcspn(detail, " "), detail, why_max, why ? why + 2 : "");
+    }
+    json_decref(notes);
+    return sb_detach(&got);
+}
+
 /* candidates/helpers.h on helpers.c: top's loop records point into each
  * helper; the object (written by hand) lacks callee_loop but has
  * callee_kept, as GCC's copy callee_kept.constprop.0.isra.0 (its own code
@@ -486,22 +509,8 @@ static void test_inlined_helpers(void **state)
     cand_expect(f->st, id, "top", NULL);
     struct cand_row r;
     cand_get(f->st, id, "top", &r);
-    json_error_t e;
-    json_t *notes = json_loads(r.notes, 0, &e);
-    assert_true(json_is_array(notes));
-    struct strbuf got = STRBUF_INIT;
-    size_t i;
-    json_t *n;
-    json_array_foreach(notes, i, n)
-    {
-        const char *kind = json_string_value(json_object_get(n, "kind"));
-        const char *detail = json_string_value(json_object_get(n, "detail"));
-        if (strncmp(kind, "helper", 6) && strcmp(kind, "inlined-helper")) continue;
-        /* kind, the detail's first word (the helper), and why it is left out */
-        const char *why = strcmp(kind, "helper-left-out") ? NULL : strstr(detail, ": ");
-        sb_addf(&got, "%s %.*s|%.30s\n", kind, (int)strcspn(detail, " "), detail, why ? why + 2 : "");
-    }
-    assert_string_equal(sb_str(&got),
+    char *got = helper_notes_text(r.notes, 30);
+    assert_string_equal(got,
                         "inlined-helper good|\n"
                         "helper-left-out walk|it calls itself (line 16): it \n"
                         "helper-left-out pong|it is also used at line 31, ne\n"
@@ -511,6 +520,11 @@ static void test_inlined_helpers(void **state)
                         "helper-left-out forced_inline|always_inline already: each cl\n"
                         "inlined-helper callee_loop|\n");
     /* declared inline: the patch gives it always_inline alone */
+    free(got);
+    json_error_t e;
+    json_t *notes = json_loads(r.notes, 0, &e);
+    size_t i;
+    json_t *n;
     int declared = -1;
     json_array_foreach(notes, i, n)
     {
@@ -521,7 +535,6 @@ static void test_inlined_helpers(void **state)
     }
     assert_int_equal(declared, 1);
     json_decref(notes);
-    sb_free(&got);
     cand_row_free(&r);
 }
 
@@ -543,26 +556,12 @@ static void test_inlined_helpers_attributes(void **state)
     struct cand_row r;
     cand_get(f->st, id, "top2", &r);
     assert_string_equal(r.status, "candidate");
-    json_error_t e;
-    json_t *notes = json_loads(r.notes, 0, &e);
-    assert_true(json_is_array(notes));
-    struct strbuf got = STRBUF_INIT;
-    size_t i;
-    json_t *n;
-    json_array_foreach(notes, i, n)
-    {
-        const char *kind = json_string_value(json_object_get(n, "kind"));
-        const char *detail = json_string_value(json_object_get(n, "detail"));
-        if (strncmp(kind, "helper", 6) && strcmp(kind, "inlined-helper")) continue;
-        const char *why = strcmp(kind, "helper-left-out") ? NULL : strstr(detail, ": ");
-        sb_addf(&got, "%s %.*s|%s\n", kind, (int)strcspn(detail, " "), detail, why ? why + 2 : "");
-    }
-    assert_string_equal(sb_str(&got),
+    char *got = helper_notes_text(r.notes, 200);
+    assert_string_equal(got,
                         "inlined-helper nosan_helper|\n"
                         "helper-left-out noinline_helper|carries __attribute__((noinline)), which always_inline "
                         "contradicts (attribute)\n");
-    json_decref(notes);
-    sb_free(&got);
+    free(got);
     cand_row_free(&r);
 }
 

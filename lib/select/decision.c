@@ -254,7 +254,10 @@ void decide(const struct decision_input *in, struct decision *out)
             stats_welch_samples(base, in->n_runs, var, in->n_runs, &d->aa);
             if (judged(in, d) && d->aa.valid) {
                 out->n_aa_checked++;
-                if (decision_aa_margin(&d->aa, &d->aa) > 0) out->n_aa_biased++;
+                if (decision_aa_margin(&d->aa, &d->aa) > 0) {
+                    d->aa_biased = 1;
+                    out->n_aa_biased++;
+                }
             }
         }
         for (size_t v = 1; v < in->n_variants; v++) {

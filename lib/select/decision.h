@@ -165,6 +165,9 @@ struct decision_function {
                                  * 0: not replaced */
     struct stats_interval aa;   /* baseline vs the A/A arm (valid: calibrated) */
     double aa_margin;           /* > 0: aa excluded no change; by_variant widened by it */
+    int aa_biased;              /* 1: judged (hot) and aa excluded no change: counted in
+                                 * decision.n_aa_biased, named by the A/A note; a cold
+                                 * function's aa_margin is not (too few samples to tell) */
 };
 
 /* The group of small gains (see the top). */

@@ -88,13 +88,14 @@ static void add_ratio_iv(struct strbuf *sb, const struct stats_interval *iv)
     sb_addf(sb, "%.2fx [%.2f, %.2f]", iv->speedup, iv->speedup_lo, iv->speedup_hi);
 }
 
-/* the functions whose A/A interval excluded no change (their intervals widened) */
+/* the hot functions whose A/A interval excluded no change (their intervals widened):
+ * the ones decision.n_aa_biased counts */
 static size_t biased_functions(const struct select_report *r, struct strbuf *sb)
 {
     size_t n = 0;
     for (size_t f = 0; f < r->n_functions && f < r->decision.n_functions; f++) {
         const struct decision_function *d = &r->decision.functions[f];
-        if (!(d->aa_margin > 0)) continue;
+        if (!d->aa_biased) continue;   /* the hot ones n_aa_biased counts, not a cold function's */
         if (sb) {
             sb_addf(sb, "%s%s ", n ? ", " : "", r->functions[f].display_name);
             add_ratio_iv(sb, &d->aa);

@@ -6,7 +6,8 @@
  * preference for the set adding less code when intervals overlap, and the
  * A/A calibration inside decide(): a bias two identical arms show keeps a
  * function of that size from being selected, and Holm holds back a
- * borderline gain among many tests. */
+ * borderline gain among many tests; the A/A note names only the hot
+ * functions it counts, not a cold one whose few samples differ. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +18,9 @@
 #include <string.h>
 
 #include "select/decision.h"
+#include "select/report.h"
 #include "select/stats.h"
+#include "test_select_helpers.h"
 #include "util/shuffle.h"
 
 static void test_pvalue(void **state)
@@ -236,6 +239,76 @@ static void test_aa_calibration(void **state)
     }
 }
 
+/* The A/A note and its count agree: a cold function (below --min-share /
+ * min_samples, never judged) whose handful of samples differ between the
+ * identical arms has an interval excluding no change, but it is neither
+ * counted in "N of M hot functions" nor named (libsndfile's select said "4
+ * of 13 hot functions differed" beside "1 of 13", naming psf_store_read_chunk
+ * 0.00x [0.00, 0.00] and pcm_init 0.29x, two functions of 0-8 samples). */
+static void test_aa_note_hot_only(void **state)
+{
+    (void)state;
+    static const char *const names[2] = {"hot", "cold"};
+    static const double jitter[NR] = {0, 4, -4, 2, -2};
+    static const double cold[NR] = {8, 9, 7, 8, 8}, cold_aa[NR] = {1, 0, 1, 0, 1};
+    static const int eligible[2] = {0, 1};
+    double samples[2 * 2 * NR], totals[2 * NR], aa_samples[2 * NR], aa_totals[NR];
+    for (size_t r = 0; r < NR; r++) {
+        for (size_t v = 0; v < 2; v++) {
+            samples[(v * 2 + 0) * NR + r] = 1000 + jitter[(r + v) % NR];
+            samples[(v * 2 + 1) * NR + r] = cold[(r + v) % NR];
+            totals[v * NR + r] = 4000 + jitter[r];
+        }
+        aa_samples[0 * NR + r] = 1000 + jitter[(r + 3) % NR];
+        aa_samples[1 * NR + r] = cold_aa[r];
+        aa_totals[r] = 4000 + jitter[(r + 2) % NR];
+    }
+    struct decision_input in = {.n_functions = 2, .n_workloads = 1, .n_variants = 2, .n_runs = NR,
+                                .functions = names, .samples = samples, .totals = totals,
+                                .variant_eligible = eligible, .min_share = 0.02, .min_samples = 20,
+                                .aa_samples = aa_samples, .aa_totals = aa_totals};
+    struct decision d;
+    decide(&in, &d);
+    assert_int_equal(d.n_aa_checked, 1);
+    assert_int_equal(d.n_aa_biased, 0);
+    assert_true(d.functions[1].aa.valid && d.functions[1].aa_margin > 0);   /* its interval excludes 1 */
+    assert_int_equal(d.functions[1].aa_biased, 0);                          /* but it is not judged */
+    assert_int_equal(d.functions[0].aa_biased, 0);
+
+    /* the same in a report: no A/A note */
+    struct select_report r;
+    sel_report_init(&r);
+    for (size_t f = 0; f < 2; f++) {
+        size_t i = sel_add_function(&r, names[f], "x.c", 3 + (int)f);
+        struct decision_function *df = &r.decision.functions[i];
+        df->aa = d.functions[f].aa;
+        df->aa_margin = d.functions[f].aa_margin;
+        df->aa_biased = d.functions[f].aa_biased;
+    }
+    r.decision.calibrated = 1;
+    r.decision.n_aa_checked = d.n_aa_checked;
+    r.decision.n_aa_biased = d.n_aa_biased;
+    decision_free(&d);
+    select_note_statistics(&r);
+    for (size_t i = 0; i < r.notes.n; i++) assert_null(strstr(r.notes.v[i], "A/A calibration"));
+
+    /* the hot one biased: the note counts it and names it alone */
+    r.decision.functions[0].aa_biased = 1;
+    r.decision.functions[0].aa_margin = 0.05;
+    r.decision.n_aa_biased = 1;
+    select_note_statistics(&r);
+    size_t found = 0;
+    for (size_t i = 0; i < r.notes.n; i++) {
+        if (!strstr(r.notes.v[i], "A/A calibration")) continue;
+        found++;
+        assert_non_null(strstr(r.notes.v[i], "1 of 1 hot functions"));
+        assert_non_null(strstr(r.notes.v[i], "itself: hot "));
+        assert_null(strstr(r.notes.v[i], "cold"));
+    }
+    assert_int_equal(found, 1);
+    select_report_free(&r);
+}
+
 /* Holm inside decide(): twenty hot functions, one of which gains a little
  * (p between 0.05/20 and 0.05): significant by its own interval, held back
  * over the family; with one function only it is selected. */
@@ -320,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_holm),             cmocka_unit_test(test_round_order),
         cmocka_unit_test(test_prefer_smaller),   cmocka_unit_test(test_aa_calibration),
         cmocka_unit_test(test_holm_in_decision), cmocka_unit_test(test_smaller_in_decision),
+        cmocka_unit_test(test_aa_note_hot_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

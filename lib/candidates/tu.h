@@ -57,6 +57,11 @@ int tu_files_mention(struct parsed_tu *tu, const char *const *words);
 /* The offset in the main file of the #include that brings file in
  * (directly or through headers): 1, or 0 when the TU does not include it. */
 int tu_include_offset(struct parsed_tu *tu, CXFile file, unsigned *offset);
+/* 1 when a struct, union, enum or class tag declared at file scope (also
+ * inside extern "C" and other unexposed file-scope groups), or the tag a
+ * file-scope typedef names, is spelled name; 0 otherwise. The tags are
+ * read from the AST once per TU. */
+int tu_file_scope_tag_named(struct parsed_tu *tu, const char *name);
 
 /* ---- helpers the locator and the eligibility rules share ---- */
 

@@ -520,10 +520,11 @@ static char *rule_tag_name(struct parsed_tu *tu, const struct fn_def *def)
         free(name);
         return NULL;
     }
-    char *r = tu_file_scope_tag_named(tu, name) ? xasprintf("a struct, union or enum tag is also named %s: clang 19 crashes (segfault) on "
-                                  "target_clones on a function named like a file-scope tag",
-                                  name)
-                      : NULL;
+    char *r = tu_file_scope_tag_named(tu, name)
+                  ? xasprintf("a struct, union or enum tag is also named %s: clang 19 crashes (segfault) on "
+                              "target_clones on a function named like a file-scope tag",
+                              name)
+                  : NULL;
     free(name);
     return r;
 }

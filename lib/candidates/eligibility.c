@@ -361,8 +361,10 @@ static char *rule_alias_target(struct parsed_tu *tu, const struct fn_def *def)
     char *quoted = xasprintf("\"%s\"", def->symbol);
     size_t qn = strlen(quoted);
     char *r = NULL;
-    for (size_t i = 0; !r && i + qn <= len; i++) {
-        if (memcmp(text + i, quoted, qn) != 0 || !alias_before(text, i)) continue;
+    for (const char *at = memmem(text, len, quoted, qn); !r && at;
+         at = memmem(at + 1, len - (size_t)(at + 1 - text), quoted, qn)) {
+        size_t i = (size_t)(at - text);
+        if (!alias_before(text, i)) continue;
         unsigned line = 1;
         for (size_t k = 0; k < i; k++) line += text[k] == '\n';
         r = xasprintf("the target of __attribute__((alias(%s))) at line %u: clang < 18 names a multi-versioned "
@@ -510,34 +512,6 @@ static char *rule_constructor(const struct fn_def *def)
 
 /* ---- a tag of the function's name ------------------------------------- */
 
-struct tag_find {
-    const char *name;
-    int found;
-};
-
-static int tag_named(CXCursor decl, const char *name)
-{
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    if (k != CXCursor_StructDecl && k != CXCursor_UnionDecl && k != CXCursor_EnumDecl && k != CXCursor_ClassDecl)
-        return 0;
-    char *s = cx_take(clang_getCursorSpelling(decl));
-    int r = s && !strcmp(s, name);
-    free(s);
-    return r;
-}
-
-static enum CXChildVisitResult tag_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    struct tag_find *t = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;   /* extern "C" */
-    if (k == CXCursor_TypedefDecl)   /* "typedef struct spec spec_t;" declares the tag too */
-        t->found = tag_named(clang_getTypeDeclaration(clang_getTypedefDeclUnderlyingType(c)), t->name);
-    else t->found = tag_named(c, t->name);
-    return t->found ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
 /* clang 19 (19.1.7) segfaults in CodeGenModule::emitMultiVersionFunctions
  * on a target_clones function whose name a file-scope struct, union or
  * enum tag also has (before or after it, a forward declaration too; C and
@@ -552,12 +526,11 @@ static char *rule_tag_name(struct parsed_tu *tu, const struct fn_def *def)
         free(name);
         return NULL;
     }
-    struct tag_find t = {name, 0};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu_handle(tu)), tag_visit, &t);
-    char *r = t.found ? xasprintf("a struct, union or enum tag is also named %s: clang 19 crashes (segfault) on "
-                                  "target_clones on a function named like a file-scope tag",
-                                  name)
-                      : NULL;
+    char *r = tu_file_scope_tag_named(tu, name)
+                  ? xasprintf("a struct, union or enum tag is also named %s: clang 19 crashes (segfault) on "
+                              "target_clones on a function named like a file-scope tag",
+                              name)
+                  : NULL;
     free(name);
     return r;
 }

@@ -183,6 +183,7 @@ void tu_free(struct parsed_tu *t)
     }
     free(t->defs);
     free(t->inclusions);
+    sv_free(&t->tag_names);
     uses_index_free(t);
     clang_disposeTranslationUnit(t->tu);
     free(t->source);
@@ -277,6 +278,44 @@ int tu_files_mention(struct parsed_tu *t, const char *const *words)
             if (memmem(text, len, words[w], strlen(words[w]))) return 1;
     }
     return 0;
+}
+
+/* ---- file-scope tags ----------------------------------------------------- */
+
+/* The spelling of decl when it is a struct, union, enum or class, else NULL. */
+static char *tag_spelling(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_StructDecl && k != CXCursor_UnionDecl && k != CXCursor_EnumDecl && k != CXCursor_ClassDecl)
+        return NULL;
+    return cx_take(clang_getCursorSpelling(decl));
+}
+
+static enum CXChildVisitResult tag_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct strvec *names = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;   /* extern "C" */
+    /* "typedef struct spec spec_t;" declares the tag too */
+    char *s = k == CXCursor_TypedefDecl ? tag_spelling(clang_getTypeDeclaration(clang_getTypedefDeclUnderlyingType(c)))
+                                        : tag_spelling(c);
+    if (s && *s) sv_push(names, s);
+    free(s);
+    return CXChildVisit_Continue;
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int tu_file_scope_tag_named(struct parsed_tu *t, const char *name)
+{
+    if (!t->read_tag_names) {
+        t->read_tag_names = 1;
+        clang_visitChildren(clang_getTranslationUnitCursor(t->tu), tag_visit, &t->tag_names);
+        if (t->tag_names.n) qsort(t->tag_names.v, t->tag_names.n, sizeof *t->tag_names.v, str_cmp);
+    }
+    return name && t->tag_names.n &&
+           bsearch(&name, t->tag_names.v, t->tag_names.n, sizeof *t->tag_names.v, str_cmp) != NULL;
 }
 
 char *text_identifier_at(const char *text, size_t len, unsigned off)

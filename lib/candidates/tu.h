@@ -62,6 +62,11 @@ int tu_include_offset(struct parsed_tu *tu, CXFile file, unsigned *offset);
  * #include that brings it in, as tu_include_offset. */
 size_t tu_inclusion_count(struct parsed_tu *tu);
 CXFile tu_inclusion_at(struct parsed_tu *tu, size_t i, unsigned *main_offset);
+/* 1 when a struct, union, enum or class tag declared at file scope (also
+ * inside extern "C" and other unexposed file-scope groups), or the tag a
+ * file-scope typedef names, is spelled name; 0 otherwise. The tags are
+ * read from the AST once per TU. */
+int tu_file_scope_tag_named(struct parsed_tu *tu, const char *name);
 
 /* ---- helpers the locator and the eligibility rules share ---- */
 

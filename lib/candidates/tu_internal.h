@@ -50,6 +50,8 @@ struct parsed_tu {
     struct inclusion *inclusions;   /* files the TU includes (read once, on demand) */
     size_t ninclusions;
     int read_inclusions;
+    struct strvec tag_names;        /* file-scope tag names, sorted (read once, on demand) */
+    int read_tag_names;
     struct use_index *use_indexes;  /* per file, the references locate_uses reads (uses.c) */
     size_t nuse_indexes;
 };

@@ -511,7 +511,8 @@ static void check_trim(const char *cc)
             assert_non_null(strstr(r.functions[f].note, "never ran where its gain was measured"));
         }
     /* never below the measured growth, and over it by at most 32 bytes a
-     * function (measured: 16 with clang, each copy one 16-byte slot) */
+     * function: the resolver still counted with its test for the left-out
+     * copy (gcc 12: 41 bytes, 26 without; clang: 16 bytes a function) */
     int64_t measured = select_code_growth(&r, &r.selected_code);
     assert_true(r.budget.after >= (double)measured);
     assert_true(r.budget.after - (double)measured <= 32.0 * 3);

@@ -34,6 +34,7 @@
 #include "select/budget.h"
 #include "select/codecost.h"
 #include "select/assign.h"
+#include "select/report.h"
 #include "select/result.h"
 #include "select/trimcopies.h"
 #include "store/store.h"
@@ -505,11 +506,23 @@ static void check_trim(const char *cc)
         assert_string_equal(a.v[i].targets.v[0], "arch=x86-64-v4");
     }
     patch_assignments_free(&a);
+    json_t *j = select_report_json(&r), *fns = json_object_get(j, "functions");
+    size_t n_json = 0;
     for (size_t f = 0; f < NF; f++)
         if (r.decision.functions[f].chosen == 1) {
             assert_string_equal(r.functions[f].copy_only, "arch=x86-64-v4");
             assert_non_null(strstr(r.functions[f].note, "never ran where its gain was measured"));
+            for (size_t k = 0; k < json_array_size(fns); k++) {
+                json_t *o = json_array_get(fns, k);
+                if (strcmp(json_string_value(json_object_get(o, "name")), names[f])) continue;
+                assert_string_equal(json_string_value(json_object_get(o, "targets")), "arch=x86-64-v4");
+                assert_int_equal(json_integer_value(json_object_get(o, "copies_left_out_bytes")),
+                                 r.functions[f].trimmed_bytes);
+                n_json++;
+            }
         }
+    assert_int_equal(n_json, 3);
+    json_decref(j);
     /* never below the measured growth, and over it by at most 32 bytes a
      * function: the resolver still counted with its test for the left-out
      * copy (gcc 12: 41 bytes, 26 without; clang: 16 bytes a function) */

@@ -448,7 +448,8 @@ static char *prog_output(const char *dir, const char *cpu)
  * less. It prints
  * what the unpatched build prints, natively (x86-64-v4 copies on an
  * AVX-512 host) and under qemu -cpu Nehalem and Haswell (no AVX-512: the
- * default code; an x86-64-v4 copy chosen there would die of SIGILL). */
+ * default code; an x86-64-v4 copy chosen there would die of SIGILL).
+ * gcc, clang 14 and clang 19 (glibc: IFUNCs) and musl-gcc (trampolines). */
 static void check_trim(const char *cc)
 {
     if (!have(cc)) {
@@ -577,6 +578,13 @@ static void test_trim_clang19(void **state)
     check_trim("clang-19");
 }
 
+/* musl: no IFUNC, each function a trampoline through its pointer. */
+static void test_trim_musl(void **state)
+{
+    (void)state;
+    check_trim("musl-gcc");
+}
+
 /* The copy that ran told from its symbol, for every dispatch and spelling. */
 static void test_trim_target_of(void **state)
 {
@@ -618,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_trim_gcc),
         cmocka_unit_test(test_trim_clang14),
         cmocka_unit_test(test_trim_clang19),
+        cmocka_unit_test(test_trim_musl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,11 +163,30 @@ static uint64_t run_padding(const struct elf_file *ef, const struct inspect_repo
     return sum;
 }
 
+/* f's non-default copies in ef, each with the padding after it (every
+ * dispatch: inspect lists cpuid copies too). */
+static void add_copies(const struct elf_file *ef, const struct inspect_function *inf, struct code_size_function *f)
+{
+    const struct elf_mv_function *fn = inf->fn;
+    for (size_t c = 0; c < fn->n_clones; c++) {
+        if (fn->clones[c].is_default) continue;
+        uint64_t bytes = inf->clones[c].size + elf_padding_after(ef, fn->clones[c].addr, inf->clones[c].size);
+        size_t k = 0;
+        while (k < f->n_copies && strcmp(f->copies[k].symbol, fn->clones[c].symbol)) k++;
+        if (k == f->n_copies) {
+            f->copies = xrealloc(f->copies, (f->n_copies + 1) * sizeof *f->copies);
+            f->copies[f->n_copies++] = (struct code_size_copy){xstrdup(fn->clones[c].symbol), 0};
+        }
+        f->copies[k].bytes += bytes;
+    }
+}
+
 static void add_functions(struct code_size *cs, size_t *cap, const struct inspect_report *ir, size_t file,
                           const struct elf_file *ef, const struct elf_plt_slots *plt)
 {
     for (size_t i = 0; i < ir->list.n_functions; i++) {
         const struct inspect_function *inf = &ir->functions[i];
+        if (inf->counted) add_copies(ef, inf, function_slot(cs, cap, inf->fn->name));
         if (!inf->counted || is_cpuid(inf->fn)) continue;
         const struct elf_mv_function *fn = inf->fn;
         struct code_size_function *f = function_slot(cs, cap, fn->name);
@@ -347,6 +366,8 @@ void code_size_free(struct code_size *cs)
         free(cs->functions[i].plt);
         for (size_t u = 0; u < cs->functions[i].n_units; u++) free(cs->functions[i].units[u].unit);
         free(cs->functions[i].units);
+        for (size_t c = 0; c < cs->functions[i].n_copies; c++) free(cs->functions[i].copies[c].symbol);
+        free(cs->functions[i].copies);
     }
     free(cs->functions);
     for (size_t i = 0; i < cs->n_files; i++) {

@@ -75,6 +75,16 @@ struct code_size_function {
     size_t n_plt;
     struct code_size_unit *units;   /* the object files holding its cpuid copies */
     size_t n_units;
+    /* Each non-default copy by symbol (target_clones' NAME.arch_x86_64_v4.0,
+     * cpuid's fmvgen_cp_NAME_x86_64_v4): its symbol's size and the
+     * alignment padding after it, summed over the files (static namesakes
+     * of one symbol name counted together): what leaving that one copy out
+     * saves (select/trimcopies.h). */
+    struct code_size_copy {
+        char *symbol;
+        uint64_t bytes;
+    } *copies;
+    size_t n_copies;
 };
 
 /* An object file of a link that holds cpuid-dispatched copies. */

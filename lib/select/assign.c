@@ -76,7 +76,8 @@ int select_patch_assignments(struct select_report *r, struct patch_assignments *
         struct strvec targets = STRVEC_INIT;
         if (fn->set < 1 || (size_t)fn->set >= r->n_variants) {
             rc = fmv_error("%s: no target set chosen", fn->display_name);
-        } else if (targets_parse(r->variants[fn->set].targets, &targets) == 0) {
+        } else if (targets_parse(fn->copy_only ? fn->copy_only : r->variants[fn->set].targets, &targets) == 0) {
+            /* copy_only: the budget kept the copy that ran alone (trimcopies.h) */
             /* a shared name by file too: a static namesake in another
              * file is another function, not selected with it */
             patch_assign_in(out, fn->name, select_name_count(r, f) > 1 ? fn->file : NULL, &targets);

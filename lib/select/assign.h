@@ -21,7 +21,9 @@
 void select_apply_decision(struct select_report *r);
 
 /* The patch's per-function targets: each in_patch function with the targets
- * of its variant (r->variants[set].targets), named by name, and by file
+ * of its variant (r->variants[set].targets) - or its copy_only target alone,
+ * where the code-growth budget left the copies that never ran out
+ * (select/trimcopies.h) - named by name, and by file
  * too when other candidates share the name (a static namesake in another
  * file is not patched with it). Also sets r->n_selected and
  * r->patch_targets (the one set's targets, or each set's, "; "-separated,

@@ -1,5 +1,6 @@
 /* budget.c - see budget.h. */
 #include "select/budget.h"
+#include "select/trimcopies.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -370,7 +371,7 @@ static double low_gain_of(double gain, const struct stats_interval *iv)
  * set: fills selected, bytes, gain and dropped, and b's fixed parts and
  * predictions; returns the number dropped. */
 static size_t fit_selection(struct select_report *r, const struct decision_input *in, size_t n, int *selected,
-                            double *bytes, double *gain, int *dropped, double *saved, long *best)
+                            double *bytes, double *gain, int *dropped, double *saved, long *best, const int *trim)
 {
     size_t nw = in->n_workloads;
     double *low = xcalloc(n + 1, sizeof *low);
@@ -387,6 +388,12 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
         selected[f] = 1;
         bytes[f] = (double)select_bytes_added(r, f, (size_t)v);
         if (bytes[f] < 0) b->n_unknown++;
+        else if (trim && trim[f]) {   /* the copy that ran alone */
+            char *t;
+            const char *sym;
+            bytes[f] -= (double)trim_unran_bytes(r, f, (size_t)v, &t, &sym);
+            free(t);
+        }
         gain[f] = set_gain(r, in, f, (size_t)v);
         for (size_t w = 0; w < nw; w++) saved[f * nw + w] = decision_estimate_saved(d, in, w, f, (size_t)v);
         low[f] = low_gain_of(gain[f], set_interval(&d->functions[f], (size_t)v));
@@ -420,6 +427,108 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
     return n_dropped;
 }
 
+/* Fits the selection (fit_selection), a function the fit drops tried
+ * again with a cheaper set that also made it significantly faster, until
+ * no dropped one has such a set. Returns the first fit's prediction. */
+static double fit_rounds(struct select_report *r, const struct decision_input *in, size_t n, int *selected,
+                         double *bytes, double *gain, int *dropped, double *saved, long *best, const int *trim)
+{
+    struct select_budget *b = &r->budget;
+    double before = -1;
+    for (size_t round = 0;; round++) {
+        b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
+        if (before < 0) before = b->before;
+        if (!b->n_dropped || round + 1 >= r->n_variants) break;
+        int moved = 0;
+        for (size_t f = 0; f < n; f++) {
+            int v = dropped[f] ? budget_cheaper_set(r, in, f) : -1;
+            if (v >= 1) r->decision.functions[f].chosen = v, moved = 1;
+        }
+        if (!moved) break;
+    }
+    return before;
+}
+
+/* Marks trim[f] for each selected function with copies that never ran
+ * where it was measured (select/trimcopies.h); returns how many. */
+static size_t trim_mark(const struct select_report *r, size_t n, int *trim)
+{
+    size_t k = 0;
+    for (size_t f = 0; f < n; f++) {
+        int v = r->decision.functions[f].chosen;
+        char *t = NULL;
+        const char *sym;
+        trim[f] = v >= 1 && trim_unran_bytes(r, f, (size_t)v, &t, &sym) > 0;
+        k += trim[f];
+        free(t);
+    }
+    return k;
+}
+
+/* After the fit without them: each kept function's copies that never ran
+ * are given back, the most gain first, while the fit then drops nothing
+ * more and stays within the limit. trim[f]: 1 left out, 0 given back, -1
+ * left out for good (they did not fit). */
+static void trim_give_back(struct select_report *r, const struct decision_input *in, size_t n, int *selected,
+                           double *bytes, double *gain, int *dropped, double *saved, long *best, int *trim)
+{
+    struct select_budget *b = &r->budget;
+    for (;;) {
+        long pick = -1;
+        for (size_t f = 0; f < n; f++) {
+            if (trim[f] != 1 || dropped[f] || !selected[f]) continue;
+            if (pick < 0 || gain[f] > gain[pick]) pick = (long)f;
+        }
+        if (pick < 0) return;
+        size_t was = b->n_dropped;
+        trim[pick] = 0;
+        b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
+        if (b->n_dropped > was || b->after > b->limit) {
+            trim[pick] = -1;   /* no room: left out after all */
+            b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
+        }
+    }
+}
+
+/* Each kept function left with the copy that ran alone: its fields
+ * (copy_only, copy_only_symbol, trimmed_bytes), a note, and a line in
+ * r->notes. */
+static void trim_report(struct select_report *r, size_t n, const int *dropped, const int *trim)
+{
+    struct strbuf sb = STRBUF_INIT;
+    int64_t total = 0;
+    for (size_t f = 0; f < n; f++) {
+        struct select_function *fn = &r->functions[f];
+        int v = r->decision.functions[f].chosen;
+        if (!trim[f] || dropped[f] || v < 1) continue;
+        char *t = NULL;
+        const char *sym;
+        int64_t left = trim_unran_bytes(r, f, (size_t)v, &t, &sym);
+        if (left <= 0 || !t) {
+            free(t);
+            continue;
+        }
+        free(fn->copy_only);
+        free(fn->copy_only_symbol);
+        fn->copy_only = t;
+        fn->copy_only_symbol = xstrdup(sym);
+        fn->trimmed_bytes = left;
+        total += left;
+        free(fn->note);
+        fn->note = xasprintf("selected with its %s copy alone (and the default): the other copies of its %s set "
+                             "(%lld bytes) never ran where its gain was measured (this CPU ran %s), and the "
+                             "code-growth budget has room for more functions without them; a CPU without %s runs "
+                             "its default code",
+                             t, r->variants[v].name, (long long)left, sym, t);
+        sb_addf(&sb, "%s%s (%s, %lld bytes left out)", sb.len ? ", " : "", fn->display_name, t, (long long)left);
+    }
+    if (sb.len)
+        sv_pushf(&r->notes, "code-growth budget: copies that never ran where the gain was measured are left out "
+                            "before any function is dropped: %s; %lld bytes in all",
+                 sb_str(&sb), (long long)total);
+    sb_free(&sb);
+}
+
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth)
 {
     struct select_budget *b = &r->budget;
@@ -449,21 +558,17 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     double *saved = xcalloc(n * nw + 1, sizeof *saved);
     long *best = xcalloc(nw + 1, sizeof *best);
     for (size_t f = 0; f < n; f++) timed_set[f] = d->functions[f].chosen;
-    /* a function the fit drops is tried again with a cheaper set that also
-     * made it significantly faster, until no dropped one has such a set */
-    double before = -1;
-    for (size_t round = 0;; round++) {
-        b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best);
-        if (before < 0) before = b->before;
-        if (!b->n_dropped || round + 1 >= r->n_variants) break;
-        int moved = 0;
-        for (size_t f = 0; f < n; f++) {
-            int v = dropped[f] ? budget_cheaper_set(r, in, f) : -1;
-            if (v >= 1) d->functions[f].chosen = v, moved = 1;
-        }
-        if (!moved) break;
+    int *trim = xcalloc(n + 1, sizeof *trim);
+    double before = fit_rounds(r, in, n, selected, bytes, gain, dropped, saved, best, NULL);
+    if (b->n_dropped && trim_mark(r, n, trim)) {
+        /* the copies that never ran go first: fitted again without them */
+        for (size_t f = 0; f < n; f++) d->functions[f].chosen = timed_set[f];
+        fit_rounds(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
+        trim_give_back(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
     }
     b->before = before;
+    trim_report(r, n, dropped, trim);
+    free(trim);
     struct strbuf names = STRBUF_INIT, cheaper = STRBUF_INIT;
     for (size_t f = 0; f < n; f++) {
         struct select_function *fn = &r->functions[f];

@@ -61,6 +61,15 @@
  *      is tried kept, the rest fitted around it the same way, and the fit
  *      keeping the most gain wins (per byte, one big function with the
  *      largest gain can lose to many small ones gaining less).
+ * Before any of that drops a function, the copies that never ran where
+ * the gain was measured go first (select/trimcopies.h): when the fit of
+ * the selection as given drops anything, each selected function whose set
+ * has other non-default copies than the one that ran keeps that one alone
+ * (and the default; select_function.copy_only) and the fit is redone; then
+ * each kept function's left-out copies are given back, the most gain
+ * first, while the fit still drops no more and stays within the limit.
+ * The gain measured is the copy that ran: it is kept whole; a CPU with the
+ * left-out copies' targets but not the kept one's runs the default code.
  * A workload left with nothing costs more than a slightly lower mean gain:
  * that is why step 1 comes first. With one workload step 1 keeps the
  * function saving the most, when it fits alone.

@@ -261,6 +261,30 @@ static void clone_files_reset(struct select_clone_files *cf)
     memset(cf, 0, sizeof *cf);
 }
 
+/* The non-default copies of function name in cs (its multiversioned
+ * functions whose base name is name), into out (emptied first). */
+static void fill_copies(const struct code_size *cs, const char *name, struct select_copies *out)
+{
+    select_copies_clear(out);
+    for (size_t i = 0; i < cs->n_functions; i++) {
+        char *b = attribution_base_name(cs->functions[i].name);
+        int match = !strcmp(b, name);
+        free(b);
+        for (size_t c = 0; match && c < cs->functions[i].n_copies; c++) {
+            const struct code_size_copy *cp = &cs->functions[i].copies[c];
+            size_t k = 0;
+            while (k < out->n && strcmp(out->symbols[k], cp->symbol)) k++;
+            if (k == out->n) {
+                out->symbols = xrealloc(out->symbols, (out->n + 1) * sizeof *out->symbols);
+                out->bytes = xrealloc(out->bytes, (out->n + 1) * sizeof *out->bytes);
+                out->symbols[out->n] = xstrdup(cp->symbol);
+                out->bytes[out->n++] = 0;
+            }
+            out->bytes[k] += (int64_t)cp->bytes;
+        }
+    }
+}
+
 static void fill_functions(struct select_report *r, size_t index, const struct code_size *cs, const char *dir,
                            const struct code_size *base, const char *base_dir, const struct base_elves *elves,
                            const struct select_build_dirs *dirs)
@@ -272,6 +296,8 @@ static void fill_functions(struct select_report *r, size_t index, const struct c
             for (size_t v = 0; v <= r->n_variants; v++) fn->bytes_added[v] = -1;
         }
         if (!fn->clone_files) fn->clone_files = xcalloc(r->n_variants + 1, sizeof *fn->clone_files);
+        if (!fn->copies) fn->copies = xcalloc(r->n_variants + 1, sizeof *fn->copies);
+        fill_copies(cs, fn->name, &fn->copies[index]);
         long id = dirs->builddir ? linked_files_id(dirs->linked, f) : 0;
         if (id > 0) {
             clone_files_reset(&fn->clone_files[index]);   /* measured anew each time */

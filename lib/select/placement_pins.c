@@ -101,6 +101,10 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a, do
             struct strbuf one = STRBUF_INIT;
             for (size_t k = 0; k < sizeof slugs / sizeof *slugs; k++) {
                 char *sym = xasprintf("fmvgen_cp_%s_%s", pf->name, slugs[k]);
+                if (fn->copy_only_symbol && strcmp(slugs[k], "default") && strcmp(sym, fn->copy_only_symbol)) {
+                    free(sym);   /* a copy the budget left out (trimcopies.h) */
+                    continue;
+                }
                 int disagree = 0, off = baseline_offset(s, v, &files, efs, pf->name, sym, &disagree);
                 free(sym);
                 if (off == PIN_OFFSET_SEVERAL)

@@ -334,7 +334,11 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "bytes_added_all_candidates_set", sv < r->n_variants ? json_string(r->variants[sv].name) : json_null());
         json_object_set_new(j, "bytes_added_selected", bytes_json(select_bytes_added(r, f, r->n_variants)));
         /* the targets its clones get in selected.patch (each function its own set) */
-        json_object_set_new(j, "targets", fn->in_patch ? json_string(r->variants[fn->set].targets) : json_null());
+        json_object_set_new(j, "targets", !fn->in_patch ? json_null()
+                                          : json_string(fn->copy_only ? fn->copy_only : r->variants[fn->set].targets));
+        /* the budget left its set's other copies out (select/trimcopies.h) */
+        json_object_set_new(j, "copies_left_out_bytes", fn->in_patch && fn->copy_only ? json_integer(fn->trimmed_bytes)
+                                                                                        : json_null());
         if (!r->static_mode) {
             const struct decision_function *d = &r->decision.functions[f];
             /* no share when the baseline never sampled it: 0% would read as measured */

@@ -124,6 +124,14 @@ void select_keep_run_stage(struct select_report *r, int confirmation, size_t n_r
     st->aa_totals = copy_reals(aa_totals, nw * nr);
 }
 
+void select_copies_clear(struct select_copies *c)
+{
+    for (size_t i = 0; i < c->n; i++) free(c->symbols[i]);
+    free(c->symbols);
+    free(c->bytes);
+    memset(c, 0, sizeof *c);
+}
+
 void select_report_free(struct select_report *r)
 {
     for (size_t v = 0; v < r->n_variants; v++) {
@@ -155,6 +163,11 @@ void select_report_free(struct select_report *r)
                 free(fn->clone_files[v].files);
             }
         free(fn->clone_files);
+        if (fn->copies)
+            for (size_t v = 0; v <= r->n_variants; v++) select_copies_clear(&fn->copies[v]);
+        free(fn->copies);
+        free(fn->copy_only);
+        free(fn->copy_only_symbol);
         free(fn->same_code);
         free(fn->fma_why);
     }

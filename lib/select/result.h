@@ -107,6 +107,20 @@ struct select_function {
     /* [variant]: 1 when its clones in that build are its default's code
      * (decision.h, same_code); NULL: not known. */
     int *same_code;
+    /* [variant], [n_variants] = the selected build: its non-default copies
+     * by symbol, each with its bytes (symbol size and the padding after it,
+     * elf/codesize.h); NULL: no build measured. */
+    struct select_copies {
+        char **symbols;
+        int64_t *bytes;
+        size_t n;
+    } *copies;
+    /* Set by the code-growth budget (select/trimcopies.h): the one target
+     * of its set whose copy ran where its gain was measured, its copy's
+     * symbol there, and the bytes the set's other non-default copies (left
+     * out) held; copy_only NULL: its whole set. */
+    char *copy_only, *copy_only_symbol;
+    int64_t trimmed_bytes;
 };
 
 struct select_workload_result {
@@ -294,6 +308,8 @@ void select_keep_run_stage(struct select_report *r, int confirmation, size_t n_r
                            const double *aa_samples, const double *aa_totals);
 
 void select_march_free(struct select_march *m);
+/* Frees what c holds and empties it. */
+void select_copies_clear(struct select_copies *c);
 void select_report_free(struct select_report *r);
 
 #endif

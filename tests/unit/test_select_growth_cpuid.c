@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include "elf/codesize.h"
 #include "elf/elffile.h"
@@ -32,7 +33,10 @@
 #include "run/spawn.h"
 #include "select/budget.h"
 #include "select/codecost.h"
+#include "select/assign.h"
+#include "select/report.h"
 #include "select/result.h"
+#include "select/trimcopies.h"
 #include "store/store.h"
 #include "targets/targets.h"
 #include "util/util.h"
@@ -85,10 +89,10 @@ static void open_project(struct project *p)
 }
 
 /* A build directory: the project's files, those of the cpuid patch of the
- * named functions ("a,b"; "" none) as patched, compiled by cc into libk.so
- * and prog. */
-static char *make_build_flags(struct project *p, const char *top, const char *name, const char *cc, const char *which,
-                              const char *flag)
+ * named functions ("a,b"; "" none) with targets (NULL: TARGETS_DEFAULT) as
+ * patched, compiled by cc into libk.so and prog. */
+static char *make_build_set(struct project *p, const char *top, const char *name, const char *cc, const char *which,
+                            const char *flag, const char *targets)
 {
     char *dir = path_join(top, name);
     assert_int_equal(mkdir_p(dir, 0755), 0);
@@ -97,7 +101,7 @@ static char *make_build_flags(struct project *p, const char *top, const char *na
     if (*which) {
         struct patch_assignments a = {0};
         struct strvec t = STRVEC_INIT;
-        assert_int_equal(targets_parse(TARGETS_DEFAULT, &t), 0);
+        assert_int_equal(targets_parse(targets ? targets : TARGETS_DEFAULT, &t), 0);
         char *list = xstrdup(which);
         for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) patch_assign(&a, tok, &t);
         free(list);
@@ -132,6 +136,12 @@ static char *make_build_flags(struct project *p, const char *top, const char *na
     free(pk_c);
     free(ldir);
     return dir;
+}
+
+static char *make_build_flags(struct project *p, const char *top, const char *name, const char *cc, const char *which,
+                              const char *flag)
+{
+    return make_build_set(p, top, name, cc, which, flag, NULL);
 }
 
 static char *make_build(struct project *p, const char *top, const char *name, const char *cc, const char *which)
@@ -400,6 +410,210 @@ static void test_ranges(void **state)
     free(lib);
 }
 
+/* The report of hand_made with the x86-64-v4 copy of each selected
+ * function as the one that ran (a CPU with AVX-512, as select's) and its
+ * code measured in base, all and sel (NULL: no selected build). */
+static void trim_report_of(struct select_report *r, const char *which, const char *base, const char *all,
+                           const char *sel)
+{
+    hand_made(r, which);
+    for (size_t f = 0; f < NF; f++) {
+        r->functions[f].ran = xcalloc(2, sizeof *r->functions[f].ran);
+        r->functions[f].ran[1] = xasprintf("fmvgen_cp_%s_x86_64_v4", names[f]);
+    }
+    const char *variants[] = {base, all};
+    struct select_build_dirs dirs = {variants, sel, NULL, NULL, NULL, NULL};
+    select_measure_code(r, &dirs);
+}
+
+/* Output of dir's prog, natively or under qemu -cpu cpu (NULL: natively). */
+static char *prog_output(const char *dir, const char *cpu)
+{
+    char *prog = path_join(dir, "prog"), *out = NULL;
+    setenv("LD_LIBRARY_PATH", dir, 1);
+    char *native[] = {prog, NULL}, *emu[] = {"qemu-x86_64", "-cpu", (char *)cpu, prog, NULL};
+    assert_int_equal(run_in(dir, cpu ? emu : native, &out), 0);
+    unsetenv("LD_LIBRARY_PATH");
+    free(prog);
+    return out;
+}
+
+/* Over the budget, the copies that never ran where the gain was measured
+ * (the x86-64-v3 copies; the x86-64-v4 ones ran) are left out before any
+ * function is dropped: with a limit that every function fits only without
+ * them, none is dropped (before, the fit dropped one), each keeps its
+ * x86-64-v4 copy alone (the patch's targets), the prediction is the full
+ * one less exactly their bytes, and the build patched so (one copy and the
+ * default) grows as predicted: never more, and at most 32 bytes a function
+ * less. It prints
+ * what the unpatched build prints, natively (x86-64-v4 copies on an
+ * AVX-512 host) and under qemu -cpu Nehalem and Haswell (no AVX-512: the
+ * default code; an x86-64-v4 copy chosen there would die of SIGILL).
+ * gcc, clang 14 and clang 19 (glibc: IFUNCs) and musl-gcc (trampolines). */
+static void check_trim(const char *cc)
+{
+    if (!have(cc)) {
+        print_message("%s not installed: skipped\n", cc);
+        return;
+    }
+    struct project p;
+    open_project(&p);
+    char *top = make_temp_dir("test-select-growth-trim");
+    const char *which = "lib_sum,lib_last,prog_kernel";
+    char *base = make_build(&p, top, "base", cc, "");
+    char *all = make_build(&p, top, "all", cc, "lib_sum,scale_in,lib_count,lib_last,prog_kernel");
+    char *sel = make_build_set(&p, top, "sel", cc, which, NULL, "arch=x86-64-v4");
+    struct decision_input in = {.n_functions = NF, .n_workloads = 0, .n_variants = 2};
+
+    struct select_report r;
+    trim_report_of(&r, which, base, all, sel);
+    budget_apply(&r, &in, 1000);   /* room for all: nothing left out */
+    assert_int_equal(r.budget.n_dropped, 0);
+    double full = r.budget.after, unran = 0;
+    size_t n_sel = 0;
+    for (size_t f = 0; f < NF; f++) {
+        assert_null(r.functions[f].copy_only);
+        if (r.decision.functions[f].chosen != 1) continue;
+        n_sel++;
+        char *t = NULL;
+        const char *sym;
+        int64_t left = trim_unran_bytes(&r, f, 1, &t, &sym);
+        print_message("%s: %s left %lld; all %lld selected %lld\n", cc, names[f], (long long)left,
+                      (long long)select_bytes_added(&r, f, 1), (long long)select_bytes_added(&r, f, 2));
+        assert_true(left > 0);   /* the x86-64-v3 copy */
+        assert_string_equal(t, "arch=x86-64-v4");
+        unran += (double)left;
+        free(t);
+    }
+    assert_int_equal(n_sel, 3);
+    double whole = (double)r.variants[0].code.code_bytes;
+    select_report_free(&r);
+
+    /* a limit every function fits only without its unmeasured copies */
+    double limit = full - unran + 1;
+    trim_report_of(&r, which, base, all, sel);
+    budget_apply(&r, &in, 100.0 * limit / whole);
+    print_message("%s: all copies %.0f bytes, without the x86-64-v3 ones %.0f, limit %.0f: predicted %.0f, "
+                  "measured %lld\n", cc, full, full - unran, r.budget.limit, r.budget.after,
+                  (long long)select_code_growth(&r, &r.selected_code));
+    assert_int_equal(r.budget.n_dropped, 0);
+    assert_true(fabs(r.budget.after - (full - unran)) < 0.5);
+    select_apply_decision(&r);
+    struct patch_assignments a = {0};
+    assert_int_equal(select_patch_assignments(&r, &a), 0);
+    assert_int_equal(a.n, 3);
+    for (size_t i = 0; i < a.n; i++) {
+        assert_int_equal(a.v[i].targets.n, 1);
+        assert_string_equal(a.v[i].targets.v[0], "arch=x86-64-v4");
+    }
+    patch_assignments_free(&a);
+    json_t *j = select_report_json(&r), *fns = json_object_get(j, "functions");
+    size_t n_json = 0;
+    for (size_t f = 0; f < NF; f++)
+        if (r.decision.functions[f].chosen == 1) {
+            assert_string_equal(r.functions[f].copy_only, "arch=x86-64-v4");
+            assert_non_null(strstr(r.functions[f].note, "never ran where its gain was measured"));
+            for (size_t k = 0; k < json_array_size(fns); k++) {
+                json_t *o = json_array_get(fns, k);
+                if (strcmp(json_string_value(json_object_get(o, "name")), names[f])) continue;
+                assert_string_equal(json_string_value(json_object_get(o, "targets")), "arch=x86-64-v4");
+                assert_int_equal(json_integer_value(json_object_get(o, "copies_left_out_bytes")),
+                                 r.functions[f].trimmed_bytes);
+                n_json++;
+            }
+        }
+    assert_int_equal(n_json, 3);
+    json_decref(j);
+    /* never below the measured growth, and over it by at most 32 bytes a
+     * function: the resolver still counted with its test for the left-out
+     * copy (gcc 12: 41 bytes, 26 without; clang: 16 bytes a function) */
+    int64_t measured = select_code_growth(&r, &r.selected_code);
+    assert_true(r.budget.after >= (double)measured);
+    assert_true(r.budget.after - (double)measured <= 32.0 * 3);
+    select_report_free(&r);
+
+    /* the patched build: one copy and the default */
+    char *lib = path_join(sel, "libk.so");
+    struct elf_file ef;
+    assert_int_equal(elf_file_open(lib, &ef), 0);
+    assert_non_null(elf_file_sym_named(&ef, "fmvgen_cp_lib_sum_x86_64_v4"));
+    assert_null(elf_file_sym_named(&ef, "fmvgen_cp_lib_sum_x86_64_v3"));
+    elf_file_close(&ef);
+    free(lib);
+    char *want = prog_output(base, NULL), *got = prog_output(sel, NULL);
+    assert_string_equal(got, want);
+    free(got);
+    if (have_command("qemu-x86_64")) {
+        const char *cpus[] = {"Nehalem", "Haswell"};
+        for (size_t c = 0; c < 2; c++) {
+            got = prog_output(sel, cpus[c]);
+            assert_string_equal(got, want);
+            free(got);
+        }
+    }
+    free(want);
+    remove_tree(top);
+    free(top);
+    free(base);
+    free(all);
+    free(sel);
+    project_close(&p);
+}
+
+static void test_trim_gcc(void **state)
+{
+    (void)state;
+    check_trim("gcc");
+}
+
+static void test_trim_clang14(void **state)
+{
+    (void)state;
+    check_trim("clang");
+}
+
+static void test_trim_clang19(void **state)
+{
+    (void)state;
+    check_trim("clang-19");
+}
+
+/* musl: no IFUNC, each function a trampoline through its pointer. */
+static void test_trim_musl(void **state)
+{
+    (void)state;
+    check_trim("musl-gcc");
+}
+
+/* The copy that ran told from its symbol, for every dispatch and spelling. */
+static void test_trim_target_of(void **state)
+{
+    (void)state;
+    const char *lv = TARGETS_DEFAULT;
+    const char *cases[][3] = {
+        {"f", "fmvgen_cp_f_x86_64_v4", "arch=x86-64-v4"},   /* cpuid */
+        {"f", "fmvgen_cp_f_x86_64_v3", "arch=x86-64-v3"},
+        {"f", "f.arch_x86_64_v4.0", "arch=x86-64-v4"},       /* gcc's target_clones */
+        {"f", "f.arch_x86_64_v3.1", "arch=x86-64-v3"},
+        {"f", "f.avx512f.0", "arch=x86-64-v4"},              /* clang 14's spelling */
+        {"f", "f.avx2.0", "arch=x86-64-v3"},
+        {"f", "f.avx2", "arch=x86-64-v3"},
+        {"f", "fmvgen_cp_f_default", NULL},
+        {"f", "f.default.2", NULL},
+        {"f", "g.avx2.0", NULL},                             /* another function's */
+        {"f", "fmvgen_cp_f_avx2_", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *t = trim_target_of(lv, cases[i][0], cases[i][1]);
+        if (cases[i][2]) assert_string_equal(t, cases[i][2]);
+        else assert_null(t);
+        free(t);
+    }
+    char *t = trim_target_of("avx2", "f", "fmvgen_cp_f_avx2");
+    assert_string_equal(t, "avx2");
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +622,11 @@ int main(void)
         cmocka_unit_test(test_clang14),
         cmocka_unit_test(test_clang19),
         cmocka_unit_test(test_default_copy_counted),
+        cmocka_unit_test(test_trim_target_of),
+        cmocka_unit_test(test_trim_gcc),
+        cmocka_unit_test(test_trim_clang14),
+        cmocka_unit_test(test_trim_clang19),
+        cmocka_unit_test(test_trim_musl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -408,7 +408,7 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
         else b->n_fixed_files++;
     }
     struct budget_parts parts = {n, selected, bytes, gain, keys.n, fixed, needs, nw, saved, low};
-    size_t n_dropped = budget_fit_parts(&parts, b->limit, dropped, &b->before, &b->after);
+    size_t n_dropped = budget_fit_parts(&parts, b->fit_limit, dropped, &b->before, &b->after);
     budget_best_per_workload(&parts, best);
     b->n_served = b->n_to_serve = b->n_best_dropped = 0;
     for (size_t w = 0; w < nw; w++) {
@@ -483,7 +483,7 @@ static void trim_give_back(struct select_report *r, const struct decision_input 
         size_t was = b->n_dropped;
         trim[pick] = 0;
         b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
-        if (b->n_dropped > was || b->after > b->limit) {
+        if (b->n_dropped > was || b->after > b->fit_limit) {
             trim[pick] = -1;   /* no room: left out after all */
             b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
         }
@@ -548,6 +548,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     b->whole_bytes = (double)(march ? r->march.code.code_bytes : r->variants[0].code.code_bytes);
     b->whole_what = march ? "the -march=x86-64-v3 reference" : "the baseline (no -march=x86-64-v3 reference measured)";
     b->limit = b->whole_bytes * max_growth / 100;
+    b->fit_limit = b->limit * (1 - BUDGET_UNPREDICTED_SHARE);
     b->applied = 1;
     if (!n_selected) return;
 
@@ -627,10 +628,13 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     char *fixed_what = budget_fixed_what(b);
     if (b->n_dropped)
         sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
-                            "build (%s, %.0f bytes): %.0f bytes; dropped (each workload's best function first, then the "
-                            "fit keeping the most gain; %zu of %zu workloads keep their best function): %s; it now adds "
+                            "build (%s, %.0f bytes): %.0f bytes, of which the fit uses %.0f (the rest is kept for code "
+                            "the prediction cannot see, as callers the clones change); dropped (each workload's best "
+                            "function first, then the fit keeping the most gain; %zu of %zu workloads keep their best "
+                            "function): %s; it now adds "
                             "%.0f bytes (predicted; the fixed part of the selection as given: %.0f bytes, %s)",
-                 b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, b->n_served, b->n_to_serve,
+                 b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, b->fit_limit, b->n_served,
+                 b->n_to_serve,
                  sb_str(&names), b->after, b->overhead, fixed_what);
     if (cheaper.len)
         sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
@@ -700,7 +704,7 @@ char *budget_sentence(const struct select_report *r)
 double budget_pin_room(const struct select_budget *b)
 {
     if (!b->applied || b->limit < 0) return 1e300;
-    double room = b->limit - b->after;
+    double room = b->fit_limit - b->after;
     return room > 0 ? room : 0;
 }
 

@@ -38,7 +38,10 @@
  *     averaged over the workloads; for a function the confirmation
  *     selected, in its fresh runs (decision_estimate_saved: the first runs
  *     picked it, so they overstate its gain).
- * When the prediction is above the limit, the fit puts workloads first:
+ * The fit and the pins keep BUDGET_UNPREDICTED_SHARE of the limit free
+ * (fit_limit): the selected build's growth, measured, is checked against
+ * the limit itself (budget_check_measured).
+ * When the prediction is above the fit limit, the fit puts workloads first:
  *   1. each workload's best function - the selected function saving the
  *      largest share of that workload's time (decision_estimate_saved; ties:
  *      fewer bytes), when that is at least BUDGET_BEST_MIN_SAVED (less
@@ -90,6 +93,11 @@
 
 #define SELECT_DEFAULT_MAX_GROWTH 10.0   /* percent of a second whole build */
 #define BUDGET_BEST_MIN_SAVED 0.01       /* a workload's best function: 1% of its time saved */
+/* The share of the limit the fit and the pins leave for code the
+ * prediction cannot see: callers a clone's dispatch changes (a call through
+ * the PLT instead of a direct one, GCC's split-off parts), which the
+ * all-candidates builds, cloning those callers too, never show. */
+#define BUDGET_UNPREDICTED_SHARE 0.02
 
 /* The pure rule, on hand-made or measured inputs. selected[f]: in the
  * selection; bytes[f]: what f adds (< 0 unknown); gain[f]: its gain (any
@@ -138,6 +146,8 @@ struct select_budget {
     double whole_bytes;     /* a second whole build's code bytes */
     const char *whole_what; /* "the -march=x86-64-v3 reference" or "the baseline" */
     double limit;           /* bytes */
+    double fit_limit;       /* limit less BUDGET_UNPREDICTED_SHARE of it: what the
+                             * fit and the pins may use */
     double overhead;        /* the fixed parts of the selection as given, bytes */
     size_t n_fixed_files;   /* linked files whose runtime CPU-detection code counts */
     size_t n_fixed_units;   /* object files whose fmvgen_cpu_levels counts (cpuid) */

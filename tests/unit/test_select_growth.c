@@ -160,7 +160,7 @@ static void predict(const char *base, const char *all, const char *sel, const ch
     assert_true(r.variants[0].code.measured && r.variants[1].code.measured && r.selected_code.measured);
     for (size_t f = 0; f < NF; f++) assert_int_equal(r.functions[f].bytes_added[1], expect[f]);
     struct decision_input in = {.n_functions = NF, .n_workloads = 0, .n_variants = 2};
-    budget_apply(&r, &in, 1000);   /* no function dropped */
+    budget_apply(&r, &in, 5000);   /* no function dropped */
     assert_true(r.budget.applied);
     assert_int_equal(r.budget.n_dropped, 0);
     /* the fixed part is each linked file's CPU detection, told (not the

@@ -324,7 +324,7 @@ static int64_t lib_symbol_size(const char *dir, const char *name)
 }
 
 /* The budget's decision on lib_sum alone, its bytes measured against the
- * baseline base; max_growth set so that the limit is limit bytes. */
+ * baseline base; max_growth set so that the fit's limit is limit bytes. */
 static int kept_within(const char *base, const char *all, double limit, int64_t *bytes, double *predicted)
 {
     struct select_report r;
@@ -334,7 +334,7 @@ static int kept_within(const char *base, const char *all, double limit, int64_t 
     select_measure_code(&r, &dirs);
     *bytes = select_bytes_added(&r, 0, 1);
     struct decision_input in = {.n_functions = NF, .n_workloads = 0, .n_variants = 2};
-    budget_apply(&r, &in, 100.0 * limit / (double)r.variants[0].code.code_bytes);
+    budget_apply(&r, &in, 100.0 * limit / (1 - BUDGET_UNPREDICTED_SHARE) / (double)r.variants[0].code.code_bytes);
     int kept = r.decision.functions[0].chosen == 1;
     *predicted = r.budget.before;
     select_report_free(&r);
@@ -489,8 +489,9 @@ static void check_trim(const char *cc)
     double whole = (double)r.variants[0].code.code_bytes;
     select_report_free(&r);
 
-    /* a limit every function fits only without its unmeasured copies */
-    double limit = full - unran + 1;
+    /* a limit every function fits only without its unmeasured copies (the
+     * fit uses the limit less BUDGET_UNPREDICTED_SHARE of it) */
+    double limit = (full - unran + 1) / (1 - BUDGET_UNPREDICTED_SHARE);
     trim_report_of(&r, which, base, all, sel);
     budget_apply(&r, &in, 100.0 * limit / whole);
     print_message("%s: all copies %.0f bytes, without the x86-64-v3 ones %.0f, limit %.0f: predicted %.0f, "

@@ -63,6 +63,10 @@ char *select_report_summary(const struct select_report *r)
             if (fn->in_patch) {
                 report_add_estimate(&sb, r, f, (size_t)fn->set);
                 sb_addf(&sb, " with %s", r->variants[fn->set].name);
+                if (fn->copy_only)   /* select/trimcopies.h */
+                    sb_addf(&sb, ", its %s copy alone (the set's others never ran here; left out for the code-growth "
+                                 "budget, so a CPU without %s runs the default)",
+                            fn->copy_only, fn->copy_only);
             } else {
                 sb_adds(&sb, select_function_verdict(r, f));
                 add_best_measured(&sb, r, f);

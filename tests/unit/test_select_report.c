@@ -749,6 +749,27 @@ static void test_summary_slower_ineligible(void **state)
     select_report_free(&r);
 }
 
+/* A function the code-growth budget trimmed to the copy that ran
+ * (select/trimcopies.h): its summary line says which copy it keeps and
+ * which CPUs run its default instead. */
+static void test_summary_copy_only(void **state)
+{
+    (void)state;
+    struct select_report r;
+    make_report(&r);
+    char *sum = select_report_summary(&r);
+    assert_null(strstr(sum, "copy alone"));
+    free(sum);
+    r.functions[0].copy_only = xstrdup("arch=x86-64-v4");
+    sum = select_report_summary(&r);
+    const char *dot = strstr(sum, "  yes dot ");
+    assert_non_null(dot);
+    assert_non_null(strstr(dot, ", its arch=x86-64-v4 copy alone (the set's others never ran here; left out for the "
+                                "code-growth budget, so a CPU without arch=x86-64-v4 runs the default)"));
+    free(sum);
+    select_report_free(&r);
+}
+
 /* The group of small gains (decision.h) in report.json: what was judged
  * together, what was selected with it, and its own interval. */
 static void test_small_gains_json(void **state)
@@ -889,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_unsampled_text),
         cmocka_unit_test(test_summary_folds_cold),
         cmocka_unit_test(test_summary_slower_ineligible),
+        cmocka_unit_test(test_summary_copy_only),
         cmocka_unit_test(test_small_gains_json),
         cmocka_unit_test(test_ambiguous_name),
         cmocka_unit_test(test_noise_said),

@@ -104,7 +104,14 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
         free(d);
     }
     /* what --dispatch cpuid forwards (params.h) */
-    if (def->match == DEF_FOUND) json_array_append_new(notes, params_note(tu, def));
+    if (def->match == DEF_FOUND) {
+        const char *kept = eligibility_body_kept_out(tu, pp, def);
+        char *why = kept ? xasprintf("it carries __attribute__((%s)), which keeps its body out of its copies (clang "
+                                     "would call one body, compiled for the baseline, from each)", kept)
+                         : NULL;
+        json_array_append_new(notes, why ? params_note_refused(why) : params_note(tu, def));
+        free(why);
+    }
     char *s = json_dumps(notes, JSON_COMPACT);
     json_decref(notes);
     char *r = xstrdup(s ? s : "[]");

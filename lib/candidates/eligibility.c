@@ -619,24 +619,44 @@ static char *rule_target_pragma(const struct pp_directives *pp, const struct fn_
     return r;
 }
 
+/* The attributes of def's declarations and those its own macros write. */
+static void all_attributes(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def,
+                           struct strvec *out)
+{
+    collect_attributes(tu_handle(tu), def->cursor, out);
+    unsigned start = def->insert_offset < def->offset ? def->insert_offset : def->offset;
+    struct own_attrs own = {tu_handle(tu), def->cxfile, start, def->end_offset, pp, STRVEC_INIT};
+    clang_visitChildren(def->cursor, own_attr_visit, &own);
+    for (size_t i = 0; i < own.names.n; i++)
+        if (!sv_contains(out, own.names.v[i])) sv_push(out, own.names.v[i]);
+    sv_free(&own.names);
+}
+
+const char *eligibility_body_kept_out(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def)
+{
+    static const char *const KEEP_OUT[] = {"noinline", "optnone", "noipa", NULL};
+    struct strvec attrs = STRVEC_INIT;
+    all_attributes(tu, pp, def, &attrs);
+    const char *r = NULL;
+    for (const char *const *b = KEEP_OUT; *b && !r; b++)
+        if (sv_contains(&attrs, *b)) r = *b;
+    sv_free(&attrs);
+    return r;
+}
+
 char *eligibility_inline_conflict(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def)
 {
     static const char *const CONFLICTS[] = {"noinline", "optnone", "noipa", "target", "target_clones",
                                             "ifunc", "naked", "weak", "target_version", "cpu_dispatch",
                                             "cpu_specific", NULL};
     struct strvec attrs = STRVEC_INIT;
-    collect_attributes(tu_handle(tu), def->cursor, &attrs);
-    unsigned start = def->insert_offset < def->offset ? def->insert_offset : def->offset;
-    struct own_attrs own = {tu_handle(tu), def->cxfile, start, def->end_offset, pp, STRVEC_INIT};
-    clang_visitChildren(def->cursor, own_attr_visit, &own);
+    all_attributes(tu, pp, def, &attrs);
     char *r = NULL;
     for (const char *const *b = CONFLICTS; *b && !r; b++)
-        if (sv_contains(&attrs, *b) || sv_contains(&own.names, *b))
-            r = xasprintf("carries __attribute__((%s)), which always_inline contradicts", *b);
-    if (!r && (sv_contains(&attrs, "always_inline") || sv_contains(&own.names, "always_inline")))
+        if (sv_contains(&attrs, *b)) r = xasprintf("carries __attribute__((%s)), which always_inline contradicts", *b);
+    if (!r && sv_contains(&attrs, "always_inline"))
         r = xstrdup("always_inline already: each clone inlines it as it is");
     sv_free(&attrs);
-    sv_free(&own.names);
     if (!r) r = rule_alias_target(tu, def);
     if (!r) r = rule_patched(tu, def);
     if (!r) r = rule_target_pragma(pp, def);

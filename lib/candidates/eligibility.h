@@ -86,4 +86,9 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
  * them in gcc, clang 14 and clang 19. Caller frees. */
 char *eligibility_inline_conflict(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def);
 
+/* The attribute that keeps def's body out of line whatever calls it -
+ * "noinline", "optnone" or "noipa", on any declaration or written by a
+ * macro - or NULL. */
+const char *eligibility_body_kept_out(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *def);
+
 #endif

@@ -16,6 +16,11 @@ static json_t *refused(const char *why)
     return n;
 }
 
+json_t *params_note_refused(const char *why)
+{
+    return refused(why);
+}
+
 json_t *params_note(struct parsed_tu *tu, const struct fn_def *def)
 {
     if (tu_is_cxx(tu)) return refused("a C++ function (its class-type parameters would be copied)");

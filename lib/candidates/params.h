@@ -10,7 +10,9 @@
  * or, when no forwarding call can be written, with no "names" and
  * "refused": the reason - a C++ function (class objects would need
  * copying or moving), a variadic function (its `...` cannot be passed on),
- * a K&R definition, a parameter without a name. The patch falls back to
+ * a K&R definition, a parameter without a name, a body an attribute keeps
+ * out of line (noinline, optnone, noipa: clang then calls one body,
+ * compiled for the baseline, from every copy). The patch falls back to
  * IFUNC target_clones for those, and for candidates without this note
  * (scanned by an older fmvgen). */
 #ifndef FMVGEN_CANDIDATES_PARAMS_H
@@ -23,5 +25,7 @@
 /* The "params" note of def (a located definition, DEF_FOUND or
  * DEF_TEMPLATE). New reference. */
 json_t *params_note(struct parsed_tu *tu, const struct fn_def *def);
+/* The refused "params" note, why being the reason. New reference. */
+json_t *params_note_refused(const char *why);
 
 #endif

@@ -37,13 +37,12 @@ size_t patch_redecl_first_start(const struct patch_function *f);
  * 0, or -1 after a one-line error naming the file. */
 int patch_redecl_check(struct patch_function *const *fs, size_t n, const char *path, const char *old, size_t len);
 
-/* Why f cannot take dispatch d's renamed body (pointer, cpuid), or NULL:
- * its redeclaration stands for an attribute clang refuses beside
- * target_clones on a first declaration (candidates/redecl.h), and the
- * renamed body would be that first declaration (pointer), or the attribute
- * keeps the body from being inlined into its copies (cpuid: noinline,
- * optnone, noipa, where clang calls a baseline body from every copy). Such
- * a function is dispatched by IFUNC instead. */
+/* Why f cannot take dispatch d's renamed body, or NULL: its redeclaration
+ * stands for an attribute clang refuses beside target_clones on a first
+ * declaration (candidates/redecl.h), and the renamed body would be that
+ * first declaration (pointer). Such a function is dispatched by IFUNC
+ * instead. (cpuid: an attribute that keeps the body out of its copies
+ * refuses its params note, candidates/params.h.) */
 const char *patch_redecl_refuses_dispatch(const struct patch_function *f, enum patch_dispatch d);
 
 /* Adds the redeclaration lines of fs[0..n) (their is_static settled, each

@@ -7,8 +7,9 @@
 # with gcc: round_sum (HOT) and count_bits (noinline) are candidates with a
 # "redeclared" note naming the attribute. For each dispatch: IFUNC takes
 # both; pointer dispatch gives both IFUNC instead (the renamed body would be
-# the first declaration); cpuid gives count_bits IFUNC (noinline would keep
-# the body out of its copies) and keeps round_sum's copies, whose body
+# the first declaration); cpuid gives count_bits IFUNC (noinline keeps the
+# body out of its copies: candidates/params.h, for any noinline function)
+# and keeps round_sum's copies, whose body
 # is inlined (no fmvgen_mv_round_sum left). Each patch builds with gcc,
 # clang 14 and clang 19 (when installed), -Werror, multi-versions both, and
 # prints the unpatched output natively and under qemu -cpu Nehalem.
@@ -42,6 +43,11 @@ for d in ifunc pointer cpuid; do
     cpuid) want="count_bits" ;;
   esac
   expect_eq "$d: dispatched by IFUNC instead" "$fallback" "$want"
+  if [ "$d" = cpuid ]; then
+    expect_match "$d: why count_bits is not copied" \
+      "$("$FMVGEN" patch --min-score 1 --dispatch cpuid --json 2>/dev/null | jq -r '.ifunc_fallback[]')" \
+      "count_bits: it carries __attribute__\(\(noinline\)\), which keeps its body out of its copies \(clang would call one body, compiled for the baseline, from each\)"
+  fi
   text=$(tr '\n' '~' <"$TMP/$d.patch")
   if [ "$d" = cpuid ]; then   # its copies instead: no target_clones anywhere
     expect_no_match "$d: no redeclaration of round_sum" "$text" 'FMVGEN_CLONES\(round_sum\)'

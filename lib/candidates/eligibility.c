@@ -318,9 +318,9 @@ static char *rule_clang_incompatible_attribute(struct parsed_tu *tu, const struc
         if (sv_contains(&a.names, *b)) {
             r = xasprintf("carries __attribute__((%s)), which clang cannot combine with target_clones", *b);
             *which = *b;
-            /* run before main by the loader's init code: kept plain */
-            *redeclarable = strcmp(*b, "constructor") != 0 && strcmp(*b, "destructor") != 0;
         }
+    /* run before main by the loader's init code: kept plain, whatever else it carries */
+    *redeclarable = r && !sv_contains(&a.names, "constructor") && !sv_contains(&a.names, "destructor");
     sv_free(&a.names);
     return r;
 }

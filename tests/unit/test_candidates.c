@@ -54,6 +54,7 @@ static const struct {
     {"never_inlined", "never_inlined", NULL, 166},   /* noinline: redeclared above */
     {"header_noinline", "header_noinline", NULL, 171},   /* noinline from kernels.h's macro: the same */
     {"noinline_after_proto", "noinline_after_proto", NULL, 176},   /* not its first declaration */
+    {"ctor_noinline", "ctor_noinline", "attribute", 188},   /* constructor beside noinline: kept plain */
     {"late_tag", "late_tag", "tag-name", 181},   /* the enum tag comes after it */
     {"between_tags", "between_tags", NULL, 182},
 };

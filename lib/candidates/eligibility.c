@@ -648,7 +648,7 @@ char *eligibility_inline_conflict(struct parsed_tu *tu, const struct pp_directiv
 {
     static const char *const CONFLICTS[] = {"noinline", "optnone", "noipa", "target", "target_clones",
                                             "ifunc", "naked", "weak", "target_version", "cpu_dispatch",
-                                            "cpu_specific", NULL};
+                                            "cpu_specific", "constructor", "destructor", NULL};
     struct strvec attrs = STRVEC_INIT;
     all_attributes(tu, pp, def, &attrs);
     char *r = NULL;

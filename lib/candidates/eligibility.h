@@ -78,7 +78,8 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
  * inlined into a candidate (candidates/helpers.h), or NULL: an attribute
  * that contradicts inlining or gives the helper a target of its own
  * (noinline, optnone, noipa, target, target_clones, ifunc, naked, weak,
- * ...), written on any declaration or by a macro; the target of an alias;
+ * constructor, ...), written on any declaration or by a macro; the target
+ * of an alias;
  * fmvgen's own markers; a target pragma in force; always_inline itself
  * (nothing to add: each clone inlines it). The attributes clang
  * only refuses beside target_clones (no_sanitize, hot, cold, visibility,

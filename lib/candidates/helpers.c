@@ -94,7 +94,7 @@ static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp,
     char *why = NULL, *conflict = NULL;
     if (!fine)
         why = xasprintf("%s (%s)", el.detail, reason_name(el.reason));
-    else if (has_attributes(d) && (conflict = eligibility_inline_conflict(tu, pp, d)))
+    else if ((el.reason == REASON_ATTRIBUTE || has_attributes(d)) && (conflict = eligibility_inline_conflict(tu, pp, d)))
         why = xasprintf("%s (attribute)", conflict);
     free(conflict);
     free(el.detail);

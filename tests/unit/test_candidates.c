@@ -551,8 +551,10 @@ static void test_inlined_helpers_attributes(void **state)
     int64_t id = cand_add_compile(f->st, C_DIR, "helpers.c", "c", "gcc", argv);
     cand_add_loop(f->st, id, "build", "top2", "helpers.c", 82);
     cand_add_loop(f->st, id, "build", "top2", "helpers.c", 87);
+    cand_add_loop(f->st, id, "build", "top3", "helpers.c", 102);
     struct strvec emitted = STRVEC_INIT;
     sv_push(&emitted, "top2");
+    sv_push(&emitted, "top3");
     assert_int_equal(store_set_object_functions(f->st, id, &emitted), 0);
     sv_free(&emitted);
     assert_int_equal(candidates_analyze(f->st, NULL), 0);
@@ -564,6 +566,12 @@ static void test_inlined_helpers_attributes(void **state)
                         "inlined-helper nosan_helper|\n"
                         "helper-left-out noinline_helper|carries __attribute__((noinline)), which always_inline "
                         "contradicts (attribute)\n");
+    free(got);
+    cand_row_free(&r);
+    /* a helper under a target pragma: its own target */
+    cand_get(f->st, id, "top3", &r);
+    got = helper_notes_text(r.notes, 200);
+    assert_non_null(strstr(got, "helper-left-out pragma_helper|stands under '#pragma GCC target(\"avx2\")'"));
     free(got);
     cand_row_free(&r);
 }

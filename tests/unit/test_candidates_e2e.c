@@ -11,16 +11,10 @@
 
 #include "scan/ingest.h"
 #include "run/spawn.h"
+#include "test_run_helpers.h"
 
 #define C_DIR FIXTURES_DIR "/candidates-c"
 #define CXX_DIR FIXTURES_DIR "/candidates-cxx"
-
-static int have(const char *compiler)
-{
-    char *argv[] = {(char *)compiler, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
-}
 
 /* The one file of recdir ending in suffix (GCC names it after the output). */
 static char *find_record(const char *recdir, const char *suffix)

@@ -21,6 +21,7 @@
 #include "elf/linkedcode.h"
 #include "run/spawn.h"
 #include "util/util.h"
+#include "test_run_helpers.h"
 
 static const char X_C[] = "extern long counter;\n"
                           "long helper(long);\n"
@@ -60,40 +61,22 @@ static char *dir;
 static int setup(void **state)
 {
     (void)state;
-    dir = make_temp_dir("test-linkedcode");
     const char *names[] = {"x.c", "y.c", "h.c", "main.c", "z.c"};
     const char *texts[] = {X_C, Y_C, H_C, MAIN_C, Z_C};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char *p = path_join(dir, names[i]);
-        if (write_file_atomic(p, texts[i], strlen(texts[i])) != 0) return -1;
-        free(p);
-    }
-    return 0;
+    dir = fixture_dir("test-linkedcode", names, texts, sizeof names / sizeof *names);
+    return dir ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(dir);
-    free(dir);
+    fixture_dir_free(dir);
     return 0;
-}
-
-static int have(const char *cmd)
-{
-    char *const argv[] = {(char *)cmd, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
 }
 
 static void run_in_dir(char *const *argv)
 {
-    struct run_opts o = {.cwd = dir, .capture_stdout = 1, .capture_stderr = 1};
-    struct run_result r;
-    int rc = run_argv(argv, &o, &r);
-    if (rc) fprintf(stderr, "%s failed: %s\n", argv[0], r.err ? r.err : "");
-    run_result_free(&r);
-    assert_int_equal(rc, 0);
+    assert_int_equal(run_in(dir, argv, NULL), 0);
 }
 
 static void compile(const char *cc, const char *pic, const char *src, const char *obj)

@@ -23,6 +23,7 @@
 #include "elf/symsource.h"
 #include "run/spawn.h"
 #include "util/util.h"
+#include "test_run_helpers.h"
 
 static const char A_C[] = "static __attribute__((noinline)) long work(long n)\n"
                           "{\n"
@@ -61,42 +62,23 @@ static char *dir;
 static int setup(void **state)
 {
     (void)state;
-    dir = make_temp_dir("test-symsource");
     const char *names[] = {"a.c", "b.c", "main.c", "c1.c", "c2.c"};
     const char *texts[] = {A_C, B_C, MAIN_C, C1_C, C2_C};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char *p = path_join(dir, names[i]);
-        if (write_file_atomic(p, texts[i], strlen(texts[i])) != 0) return -1;
-        free(p);
-    }
-    return 0;
+    dir = fixture_dir("test-symsource", names, texts, sizeof names / sizeof *names);
+    return dir ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(dir);
-    free(dir);
+    fixture_dir_free(dir);
     return 0;
-}
-
-static int have(const char *cmd)
-{
-    char *const argv[] = {(char *)cmd, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
 }
 
 /* Runs argv in dir; its stdout in *out when out is given. 0 on success. */
 static int run_in_dir(char *const *argv, char **out)
 {
-    struct run_opts o = {.cwd = dir, .capture_stdout = 1, .capture_stderr = 1};
-    struct run_result r;
-    int rc = run_argv(argv, &o, &r);
-    if (rc) fprintf(stderr, "%s failed: %s\n", argv[0], r.err ? r.err : "");
-    if (out) *out = xstrdup(r.out ? r.out : "");
-    run_result_free(&r);
-    return rc;
+    return run_in(dir, argv, out);
 }
 
 /* The file offset of address vaddr (the way perf reports addresses). */

@@ -20,25 +20,13 @@
 #include "run/spawn.h"
 #include "store/store.h"
 #include "util/util.h"
+#include "test_run_helpers.h"
 
 struct project {
     char *dir;
     struct store *st;
     int64_t compile_id;
 };
-
-/* Runs argv in cwd (NULL: the current dir); 0 when it exits 0, its stderr
- * printed when it fails. Its stdout in *out (caller frees) when out. */
-static inline int run_in(const char *cwd, char *const argv[], char **out)
-{
-    struct run_opts o = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = 120};
-    struct run_result r;
-    int rc = run_argv(argv, &o, &r);
-    if (rc != 0 && r.err && *r.err) fprintf(stderr, "%s: %s", argv[0], r.err);
-    if (out) *out = xstrdup(r.out ? r.out : "");
-    run_result_free(&r);
-    return rc;
-}
 
 /* 1 when name is a command on PATH. */
 static inline int have_command(const char *name)

@@ -19,6 +19,7 @@
 #include "elf/samecode.h"
 #include "run/spawn.h"
 #include "util/util.h"
+#include "test_run_helpers.h"
 
 static const char PAD_C[] = "#ifndef PADN\n#define PADN 4\n#endif\n"
                             "long pad(long x)\n{\n"
@@ -43,30 +44,17 @@ static char *dir;
 static int setup(void **state)
 {
     (void)state;
-    dir = make_temp_dir("test-samecode-moved");
     const char *names[] = {"pad.c", "work.c", "step.c", "main.c"};
     const char *texts[] = {PAD_C, WORK_C, STEP_C, MAIN_C};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char *p = path_join(dir, names[i]);
-        if (write_file_atomic(p, texts[i], strlen(texts[i])) != 0) return -1;
-        free(p);
-    }
-    return 0;
+    dir = fixture_dir("test-samecode-moved", names, texts, sizeof names / sizeof *names);
+    return dir ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(dir);
-    free(dir);
+    fixture_dir_free(dir);
     return 0;
-}
-
-static int have(const char *cmd)
-{
-    char *const argv[] = {(char *)cmd, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
 }
 
 /* Links main.c pad.c work.c step.c with cc -O2 and the extra -D flags into
@@ -75,12 +63,7 @@ static void build(const char *cc, const char *out, const char *pad_def, const ch
 {
     char *const argv[] = {(char *)cc, "-O2", "-o", (char *)out, "main.c", "-D", (char *)pad_def, "pad.c",
                           "-D", (char *)work_def, "work.c", "-D", (char *)work_def, "step.c", NULL};
-    struct run_opts o = {.cwd = dir, .capture_stdout = 1, .capture_stderr = 1};
-    struct run_result r;
-    int rc = run_argv(argv, &o, &r);
-    if (rc) fprintf(stderr, "%s failed: %s\n", cc, r.err ? r.err : "");
-    run_result_free(&r);
-    assert_int_equal(rc, 0);
+    assert_int_equal(run_in(dir, argv, NULL), 0);
 }
 
 static int same_work(const char *a, const char *b, int *by_value)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "run/spawn.h"
+#include "test_run_helpers.h"
 #include "targets/targets.h"
 #include "util/util.h"
 
@@ -100,13 +101,6 @@ static void test_spellings(void **state)
 }
 
 /* ---- against the installed compilers ---- */
-
-static int have(const char *cc)
-{
-    char *argv[] = {(char *)cc, "--version", NULL};
-    struct run_opts o = {.null_stdout = 1, .null_stderr = 1};
-    return run_argv(argv, &o, NULL) == 0;
-}
 
 /* Compiles text with cc and extra args; returns captured stdout (or the
  * output file's text with -S), NULL when the compile failed. */

@@ -141,7 +141,8 @@ static const char *cannot_take_line(struct parsed_tu *tu, const struct fn_def *d
     CXSourceRange r = clang_getCursorExtent(e->cursor);
     unsigned end = loc_offset(clang_getRangeEnd(r), NULL, NULL, NULL);
     while (end < len && (text[end] == ' ' || text[end] == '\t')) end++;
-    if (end >= len || text[end] != ';') return "it declares more than one name, or is not ended by ';' after it";
+    if (end < len && text[end] == ',') return "it declares more than one name";
+    if (end >= len || text[end] != ';') return "it is not ended by ';' right after it";
     CXTranslationUnit t = tu_handle(tu);
     CXToken *toks = NULL;
     unsigned n = 0;

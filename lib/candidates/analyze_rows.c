@@ -3,6 +3,7 @@
 #include "candidates/analyze_internal.h"
 #include "candidates/eligibility.h"
 #include "candidates/isa.h"
+#include "candidates/laterdecl.h"
 #include "candidates/params.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
@@ -103,6 +104,9 @@ char *def_notes(const struct pp_directives *pp, struct parsed_tu *tu, const stru
         add_note(notes, NOTE_SHARED_LINE, d);
         free(d);
     }
+    /* declarations below the definition that take the attribute line too */
+    json_t *later = laterdecl_note(tu, def);
+    if (later) json_array_append_new(notes, later);
     /* what --dispatch cpuid forwards (params.h) */
     if (def->match == DEF_FOUND) {
         const char *kept = eligibility_body_kept_out(tu, pp, def);

@@ -4,6 +4,7 @@
  * keywords) the rule reads the definition's own tokens. */
 #include "candidates/eligibility.h"
 #include "candidates/marker.h"
+#include "candidates/laterdecl.h"
 #include "candidates/redecl.h"
 #include "candidates/simdifdef.h"
 #include "capture/compiler.h"
@@ -730,6 +731,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
         set(out, REASON_INLINE_ASM,
             xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
     else if ((d = rule_used_before_definition(tu, def, out))) set(out, REASON_USED_BEFORE_DEFINITION, d);
+    else if ((d = laterdecl_excluded(tu, def))) set(out, REASON_DECLARED_AFTER_DEFINITION, d);
     else if ((d = rule_internal_template_use(tu, def, body))) set(out, REASON_INTERNAL_TEMPLATE, d);
     else if (clang_attr && !out->note) {
         struct redecl r;

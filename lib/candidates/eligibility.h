@@ -45,6 +45,10 @@
  *               attributed redeclaration can go before that use (redecl.h
  *               says why); where one can, the function is a candidate and
  *               the patch inserts it (note "redeclared")
+ *   declared-after-definition  declared again below its definition where
+ *               the patch cannot put the attribute line above that
+ *               declaration (a header #included below it, ...: laterdecl.h
+ *               says why); where it can, the note "declared-later" says where
  *   internal-template  C++, static or in an anonymous namespace, and calls
  *               template code: clang 19 leaves those instances undefined
  *   not-found   no definition located (compiler-generated, ...), or a

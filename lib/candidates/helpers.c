@@ -87,6 +87,7 @@ static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp,
     struct eligibility el;
     eligibility_check(tu, pp, d, &el);
     int fine = el.reason == REASON_NONE || el.reason == REASON_USED_BEFORE_DEFINITION ||
+               el.reason == REASON_DECLARED_AFTER_DEFINITION ||
                el.reason == REASON_INTRINSICS || el.reason == REASON_INLINE_ASM ||
                el.reason == REASON_INTERNAL_TEMPLATE || el.reason == REASON_INLINE ||
                el.reason == REASON_ATTRIBUTE;

@@ -95,7 +95,8 @@ static json_t *note_of(const struct found *f, enum exclusion_reason reason)
 
 static int may_be_helper(const struct inlined_callee *c)
 {
-    return !c->el.reason || c->el.reason == REASON_USED_BEFORE_DEFINITION;
+    return !c->el.reason || c->el.reason == REASON_USED_BEFORE_DEFINITION ||
+           c->el.reason == REASON_DECLARED_AFTER_DEFINITION;
 }
 
 /* The index of the callee whose extent holds every use of r[i] (not r[i]

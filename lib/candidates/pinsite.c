@@ -21,6 +21,7 @@ int pinsite_reason_allows(enum exclusion_reason r)
     case REASON_INTRINSICS:
     case REASON_INLINE_ASM:
     case REASON_USED_BEFORE_DEFINITION:
+    case REASON_DECLARED_AFTER_DEFINITION:
     case REASON_INTERNAL_TEMPLATE:
     case REASON_TAG_NAME:
         return 1;

@@ -185,6 +185,7 @@ void tu_free(struct parsed_tu *t)
     free(t->inclusions);
     sv_free(&t->tag_names);
     uses_index_free(t);
+    laterdecl_index_free(t);
     clang_disposeTranslationUnit(t->tu);
     free(t->source);
     free(t->directory);

@@ -1,7 +1,8 @@
 /* tu_internal.h - the parsed TU's representation, shared by the files that
- * implement tu.h and locate.h (tu.c, locate.c, uses.c) and by nothing else.
+ * implement tu.h and locate.h (tu.c, locate.c, uses.c, laterdecl.c) and by nothing else.
  * defs is the index locate.c builds on demand; tu.c frees it, and the use
- * indexes uses.c builds (through uses_index_free). */
+ * indexes uses.c builds (through uses_index_free) and laterdecl.c's
+ * declaration index (through laterdecl_index_free). */
 #ifndef FMVGEN_TU_INTERNAL_H
 #define FMVGEN_TU_INTERNAL_H
 
@@ -11,6 +12,7 @@
 #include "util/util.h"
 
 struct use_index;
+struct later_index;
 
 struct def_entry {
     CXCursor cursor;
@@ -54,10 +56,13 @@ struct parsed_tu {
     int read_tag_names;
     struct use_index *use_indexes;  /* per file, the references locate_uses reads (uses.c) */
     size_t nuse_indexes;
+    struct later_index *later_decls; /* the function declarations laterdecl.c reads (built on demand) */
 };
 
 /* Frees the use indexes of t (uses.c; tu_free calls it). */
 void uses_index_free(struct parsed_tu *t);
+/* Frees the declaration index of t (laterdecl.c; tu_free calls it). */
+void laterdecl_index_free(struct parsed_tu *t);
 
 /* The absolute path of a file of the TU, as a definition's file is stored
  * (tu.c). name is libclang's name of file. Caller frees. */

@@ -6,6 +6,7 @@
 #include "candidates/marker.h"
 #include "patch/cpuid.h"
 #include "patch/diff.h"
+#include "patch/laterdecl.h"
 #include "patch/ltexports.h"
 #include "patch/pointer.h"
 #include "patch/redecl.h"
@@ -335,12 +336,16 @@ int patch_build_file(struct patch_file *pf, struct patch_function **fs, size_t n
 static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t n, struct patch_function **pins,
                        size_t npins, struct patch_plan *p, struct strbuf *diff)
 {
-    if (patch_redecl_check(fs, n, pf->path, pf->old, pf->old_len) != 0) return -1;
+    if (patch_redecl_check(fs, n, pf->path, pf->old, pf->old_len) != 0 ||
+        patch_laterdecl_check(fs, n, pf->path, pf->old, pf->old_len) != 0)
+        return -1;
     struct patch_pointer_lines *pl = xcalloc(n + 1, sizeof *pl);
     settle_functions(pf, fs, n, p, pl);
-    /* the preamble, a line (pointer: two groups) per function, a redeclaration per function, a pin line each */
-    struct insertion *ins = xcalloc(3 * n + npins + 1, sizeof *ins);
-    char **texts = xcalloc(3 * n + npins + 1, sizeof *texts);
+    /* the preamble, a line (pointer: two groups) per function, a redeclaration per function, a pin line each,
+     * the lines above declarations below definitions */
+    size_t nlater = patch_laterdecl_count(fs, n);
+    struct insertion *ins = xcalloc(3 * n + npins + nlater + 1, sizeof *ins);
+    char **texts = xcalloc(3 * n + npins + nlater + 1, sizeof *texts);
     size_t k = 0;
     /* The sets this file's functions use whose macros are not defined above
      * their first use yet (a file patched before has its preamble: once is
@@ -482,6 +487,7 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
     free(pl);
     patch_redecl_insert(fs, n, p->sets, pf->old, pf->old_len, ins, &k, npre, texts);
     insert_pins(pf, pins, npins, ins, &k, texts);
+    patch_laterdecl_insert(fs, n, p->sets, pf->old, pf->old_len, ins, &k, texts);
     /* A switch line (at the file's first directive) may come before the
      * preamble: by offset, stable (texts[] is freed by index, not order). */
     for (size_t i = 1; i < k; i++)

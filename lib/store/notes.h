@@ -35,6 +35,8 @@ enum note_kind {
                             * "names" and "void", or "refused" */
     NOTE_HEADER_SWITCH,    /* "header-switch": a static function of a project header, cloned in
                             * the including TUs that define its switch; "tag", "tus", "off" */
+    NOTE_DECLARED_LATER,   /* "declared-later": declarations below the definition that the patch
+                            * gives the attribute line (candidates/laterdecl.h); "lines" */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

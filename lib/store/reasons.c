@@ -21,6 +21,7 @@ static const char *const NAMES[] = {
     [REASON_USED_BEFORE_DEFINITION] = "used-before-definition",
     [REASON_INTERNAL_TEMPLATE] = "internal-template",
     [REASON_TAG_NAME] = "tag-name",
+    [REASON_DECLARED_AFTER_DEFINITION] = "declared-after-definition",
     [REASON_NOT_FOUND] = "not-found",
 };
 

@@ -25,6 +25,7 @@ enum exclusion_reason {
     REASON_USED_BEFORE_DEFINITION,  /* "used-before-definition" */
     REASON_INTERNAL_TEMPLATE,       /* "internal-template" */
     REASON_TAG_NAME,                /* "tag-name" */
+    REASON_DECLARED_AFTER_DEFINITION, /* "declared-after-definition" */
     REASON_NOT_FOUND,               /* "not-found" */
     REASON_UNKNOWN,                 /* a stored name this version does not know */
 };

@@ -81,6 +81,12 @@ struct patch_function;
  * recognizes any FMVGEN_CLONES* word); + "_STATIC" for a static f. */
 #define PATCH_CPUID_MACRO "FMVGEN_CLONES_CPU"
 
+/* The symbol of fmvgen_cpu_levels (the C name is declared with this asm
+ * label): ".v1" is its contract's version (the level bits, the registers
+ * it changes), changed with it, so that only interchangeable definitions
+ * merge in a link. */
+#define PATCH_CPUID_LEVELS_SYMBOL "fmvgen_cpu_levels.v1"
+
 /* The first of targets --dispatch cpuid has no copy for (a target other
  * than arch=x86-64-v2/-v3/-v4 and avx2), or NULL when it knows them all. */
 const char *patch_cpuid_unknown_target(const struct strvec *targets);

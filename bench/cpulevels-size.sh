@@ -22,9 +22,16 @@ NEW=${2:-$here/build/src/fmvgen}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 # code FILE: bytes of its allocated executable sections
-code() { readelf -SW "$1" | awk '/^ *\[ *[0-9]+\]/ { sub(/^ *\[ *[0-9]+\] */, ""); if ($7 ~ /A/ && $7 ~ /X/) s += strtonum("0x" $5) } END {print s + 0}'; }
-# levels FILE: "count/bytes" of its fmvgen_cpu_levels symbols
-levels() { nm -S -t d "$1" | awk 'NF == 4 && $4 ~ /^fmvgen_cpu_levels/ {n++; s += $2} END {printf "%d/%d", n, s}'; }
+code() {
+  local s=0 h
+  for h in $(readelf -SW "$1" | awk '/^ *\[ *[0-9]+\]/ { sub(/^ *\[ *[0-9]+\] */, ""); if ($7 ~ /A/ && $7 ~ /X/) print $5 }'); do
+    s=$((s + 16#$h))
+  done
+  echo "$s"
+}
+# levels FILE: "count/bytes" of its fmvgen_cpu_levels functions (code
+# symbols, each address once; not clang's fmvgen_cpu_levels.known data)
+levels() { nm -S -t d "$1" | awk 'NF == 4 && $3 ~ /^[tTwW]$/ && $4 ~ /^fmvgen_cpu_levels/ && !seen[$1]++ {n++; s += $2} END {printf "%d/%d", n, s}'; }
 prepare() {   # EXAMPLE_DIR NAME FMVGEN SCAN_MAKE_ARGS PATCH_ARGS
   cp -a "$1" "$W/$2"
   (cd "$W/$2" && "$3" scan --root "$W/$2" -- make -s CC=gcc $4 >/dev/null 2>&1 && make -s clean >/dev/null &&

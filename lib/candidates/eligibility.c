@@ -384,7 +384,7 @@ static char *rule_patched(struct parsed_tu *tu, const struct fn_def *def)
      * the default copy carries no attribute that says so */
     const char *name = def->display_name ? def->display_name : def->symbol;
     if (name && (!strncmp(name, "fmvgen_cp_", 10) || !strncmp(name, "fmvgen_resolve_", 15) ||
-                 !strcmp(name, "fmvgen_cpu_levels")))
+                 !strcmp(name, "fmvgen_cpu_levels") || !strncmp(name, "fmvgen_cpu_levels.", 18)))
         return xasprintf("%s is fmvgen's own code (--dispatch cpuid)", name);
     size_t len = 0, at = 0;
     const char *text = tu_file_text(tu, def->cxfile, &len);

@@ -223,7 +223,18 @@ static void add_cpuid_plt(const struct elf_plt_slots *plt, const struct elf_cpui
     f->plt[f->n_plt++] = (struct code_size_plt){file, p};
 }
 
-/* The cpuid-dispatched functions of file (elf/cpuidcode.h). */
+/* Unit (file, unit) of f, once. */
+static void add_unit(struct code_size_function *f, size_t file, const char *unit, uint64_t levels_bytes)
+{
+    for (size_t u = 0; u < f->n_units; u++)
+        if (f->units[u].file == file && !strcmp(f->units[u].unit, unit)) return;
+    f->units = xrealloc(f->units, (f->n_units + 1) * sizeof *f->units);
+    f->units[f->n_units++] = (struct code_size_unit){file, xstrdup(unit), levels_bytes};
+}
+
+/* The cpuid-dispatched functions of file (elf/cpuidcode.h); a function
+ * using the file's fmvgen_cpu_levels (in no TU) gets the unit
+ * ELF_CPUID_LINKED_UNIT for it besides its own. */
 static void add_cpuid_functions(struct code_size *cs, size_t *cap, const struct elf_cpuid_code *cc, size_t file,
                                 const struct elf_plt_slots *plt)
 {
@@ -234,8 +245,8 @@ static void add_cpuid_functions(struct code_size *cs, size_t *cap, const struct 
         f->clone_bytes += c->copy_bytes;
         f->default_bytes += c->default_bytes;
         f->resolver_bytes += c->dispatch_bytes;
-        f->units = xrealloc(f->units, (f->n_units + 1) * sizeof *f->units);
-        f->units[f->n_units++] = (struct code_size_unit){file, xstrdup(c->unit), c->levels_bytes};
+        add_unit(f, file, c->unit, c->levels_bytes);
+        if (c->levels_linked) add_unit(f, file, ELF_CPUID_LINKED_UNIT, cc->linked_levels_bytes);
         add_cpuid_plt(plt, c, file, f);
     }
 }

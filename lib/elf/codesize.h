@@ -20,8 +20,9 @@
  *                   bytes too; with its cpuid dispatch (elf/cpuidcode.h)
  *                   the copies other than fmvgen_cp_NAME_default are clone
  *                   bytes, the resolver and trampoline resolver bytes, and
- *                   each object file's fmvgen_cpu_levels is the CPU
- *                   detection (a fixed part, per unit). The padding after
+ *                   fmvgen_cpu_levels is the CPU detection (a fixed part:
+ *                   one per linked file, the unit ELF_CPUID_LINKED_UNIT;
+ *                   an older fmvgen's, one per object file). The padding after
  *                   fmvgen's own code (trampolines, cpuid copies and
  *                   resolvers, fmvgen_cpu_levels) is elf/fmvpadding.h's:
  *                   a function's with its padding_bytes, a unit's with
@@ -87,13 +88,18 @@ struct code_size_function {
     size_t n_copies;
 };
 
-/* An object file of a link that holds cpuid-dispatched copies. */
+/* An object file of a link that holds cpuid-dispatched copies, or the
+ * linked file's fmvgen_cpu_levels those copies' resolvers call. */
 struct code_size_unit {
     size_t file;               /* index into code_size.files */
-    char *unit;                /* elf_cpuid_function.unit: "a.c#0" */
-    uint64_t levels_bytes;     /* its fmvgen_cpu_levels (once per unit), with
-                                * the padding after it and before a run of the
-                                * unit's fmvgen code that ends its section
+    char *unit;                /* elf_cpuid_function.unit: "a.c#0"; or
+                                * ELF_CPUID_LINKED_UNIT: the file's one
+                                * fmvgen_cpu_levels (elf/cpuidcode.h) */
+    uint64_t levels_bytes;     /* its fmvgen_cpu_levels (once per unit: an
+                                * older fmvgen's own, or the linked file's;
+                                * 0 for a TU that has none), with the padding
+                                * after it and before a run of the unit's
+                                * fmvgen code that ends its section
                                 * (elf/fmvpadding.h: levels + run_end) */
 };
 

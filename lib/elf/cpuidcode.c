@@ -89,7 +89,8 @@ static void reach_of(const struct elf_fmv_syms *w, const char *ident, size_t tu_
     }
 }
 
-/* Every fmvgen_cpu_levels of the file, each address once. */
+/* Every fmvgen_cpu_levels of the file, each address once; apart, those in
+ * no TU (the linked file's one). */
 static void levels_total(const struct elf_fmv_syms *w, struct elf_cpuid_code *out)
 {
     for (size_t i = 0; i < w->n; i++) {
@@ -100,7 +101,19 @@ static void levels_total(const struct elf_fmv_syms *w, struct elf_cpuid_code *ou
         if (seen) continue;
         out->levels_bytes += s->size;
         out->n_levels++;
+        if (!s->tu_index) {
+            out->linked_levels_bytes += s->size;
+            out->n_linked_levels++;
+        }
     }
+}
+
+/* 1 when TU tu_index holds a fmvgen_cpu_levels symbol of its own. */
+static int unit_has_levels(const struct elf_fmv_syms *w, size_t tu_index)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (w->v[i].role == ELF_FMV_LEVELS && w->v[i].tu_index == tu_index) return 1;
+    return 0;
 }
 
 int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
@@ -109,6 +122,7 @@ int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
     struct elf_fmv_syms w;
     int rc = elf_fmv_syms_read(ef, &w);
     size_t cap = 0;
+    if (rc == 0) levels_total(&w, out);
     for (size_t i = 0; rc == 0 && i < w.n; i++) {
         const struct elf_fmv_sym *s = &w.v[i];
         if (s->role != ELF_FMV_COPY || !s->tu_index) continue;
@@ -126,9 +140,9 @@ int elf_cpuid_code(const struct elf_file *ef, struct elf_cpuid_code *out)
         f->copy_bytes = bytes_of(&w, ELF_FMV_COPY, s->ident, s->tu_index, 0, &f->n_copies);
         f->dispatch_bytes = dispatch_bytes(&w, s->ident, s->tu_index);
         f->levels_bytes = bytes_of(&w, ELF_FMV_LEVELS, NULL, s->tu_index, -1, NULL);
+        f->levels_linked = out->n_linked_levels && !unit_has_levels(&w, s->tu_index);
         reach_of(&w, s->ident, s->tu_index, f);
     }
-    if (rc == 0) levels_total(&w, out);
     elf_fmv_syms_free(&w);
     return rc;
 }

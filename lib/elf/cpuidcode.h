@@ -13,10 +13,18 @@
  *                    IDENT.fmvgen_init, IDENT.fmvgen_ctor and the trampoline
  *                    IDENT (ifunc reach has no trampoline: its PLT slots are
  *                    elf/pltslots.h's, found from resolver_addr and ifunc);
- *   levels_bytes     the TU's fmvgen_cpu_levels: the CPU detection, once
- *                    per TU however many functions share it (0 when the
- *                    compiler inlined it into the TU's one resolver: its
- *                    bytes are then in dispatch_bytes). A file's total is
+ *   levels_bytes     the TU's own fmvgen_cpu_levels, where an older fmvgen
+ *                    made it static: the CPU detection, once per TU however
+ *                    many functions share it (0 when the compiler inlined
+ *                    it into the TU's one resolver: its bytes are then in
+ *                    dispatch_bytes);
+ *   levels_linked    the TU has none of its own and the file has one in no
+ *                    TU: fmvgen_cpu_levels.v1 (patch/cpuid.h), a weak hidden
+ *                    COMDAT definition in every patched object file that
+ *                    the link keeps once and makes local (after the
+ *                    .symtab's empty STT_FILE, elf/symwalk.h) - the
+ *                    function's resolver calls that one, the file's
+ *                    linked_levels_bytes. A file's total is
  *                    elf/cpudetect.h and elf/cpukind.h.
  * inspect lists the same functions (elf/clones.h, dispatch cpuid) without
  * their TU; code size and the budget need it, so they read this.
@@ -37,7 +45,8 @@ struct elf_cpuid_function {
                                * which of the TUs of that name (0: the first) */
     int n_copies;             /* the default included */
     uint64_t default_bytes, copy_bytes, dispatch_bytes;
-    uint64_t levels_bytes;    /* the unit's fmvgen_cpu_levels */
+    uint64_t levels_bytes;    /* the unit's own fmvgen_cpu_levels (an older fmvgen's) */
+    int levels_linked;        /* it uses the file's one (no TU's; linked_levels_bytes) */
     uint64_t resolver_addr;   /* its fmvgen_resolve_IDENT (0: none in the unit) */
     char *ifunc;              /* ifunc reach: the IFUNC symbol at resolver_addr;
                                * NULL: pointer reach */
@@ -51,7 +60,17 @@ struct elf_cpuid_code {
     uint64_t levels_bytes;    /* every fmvgen_cpu_levels of the file (with a
                                * size), each address once */
     size_t n_levels;          /* how many addresses */
+    uint64_t linked_levels_bytes;   /* of them, those in no TU: the one a link
+                                     * keeps of the COMDAT definitions (more
+                                     * than one only with two versions' .vN) */
+    size_t n_linked_levels;
 };
+
+/* The unit name that stands for a linked file's one fmvgen_cpu_levels (in
+ * no TU) where unit names are keys: elf/fmvpadding.h's units,
+ * elf/codesize.h's code_size_unit, select's fixed parts. No TU's name
+ * ("a.c#0") is ever this. */
+#define ELF_CPUID_LINKED_UNIT "*"
 
 /* Reads ef's .symtab. 0, or -1 when it has none (stripped: nothing can be
  * told; out is then empty). Nothing is printed. */

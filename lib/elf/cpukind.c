@@ -51,6 +51,7 @@ int elf_cpu_kinds(const struct elf_file *ef, struct elf_cpu_kinds *out)
     }
     out->levels_bytes = cc.levels_bytes;
     out->n_levels = cc.n_levels;
+    out->n_linked_levels = cc.n_linked_levels;
     elf_cpuid_code_free(&cc);
     out->runtime = w.cpuinfo ? "libgcc cpuinfo" : w.cpu_model ? "compiler-rt cpu_model"
                                                                 : w.indicator ? "__cpu_indicator_init" : NULL;

@@ -2,10 +2,11 @@
  * `fmvgen inspect`: the compiler runtime's (cpudetect.h counts its bytes:
  * libgcc's cpuinfo.o, compiler-rt's cpu_model.o, linked in with a file's
  * first IFUNC resolver) and fmvgen's own for --dispatch cpuid
- * (cpuiddisp.h, counted by cpuidcode.h): fmvgen_cpu_levels, a static function of each object file
- * with such functions, or - where the compiler inlined it into the file's
- * one resolver - a resolver fmvgen_resolve_IDENT holding the CPUID
- * instruction itself. */
+ * (cpuiddisp.h, counted by cpuidcode.h): fmvgen_cpu_levels.v1, one per
+ * linked file (patch/cpuid.h); an older fmvgen's fmvgen_cpu_levels, a
+ * static function of each object file with such functions, or - where the
+ * compiler inlined that into the file's one resolver - a resolver
+ * fmvgen_resolve_IDENT holding the CPUID instruction itself. */
 #ifndef FMVGEN_ELF_CPUKIND_H
 #define FMVGEN_ELF_CPUKIND_H
 
@@ -20,6 +21,7 @@ struct elf_cpu_kinds {
                                * tells; NULL: none linked */
     uint64_t levels_bytes;    /* fmvgen_cpu_levels symbols, each address once */
     size_t n_levels;          /* how many addresses */
+    size_t n_linked_levels;   /* of them, the linked file's (in no TU) */
     size_t n_inlined;         /* fmvgen_resolve_* functions holding CPUID */
 };
 

@@ -14,8 +14,12 @@
  *                             clones (pointer: fmvgen_mv_f.arch_x86_64_v3)
  *   IDENT.fmvgen_init, IDENT.fmvgen_ctor   the trampoline's code (both)
  *   IDENT.fmvgen_ptr          the trampoline's pointer (data)
- *   fmvgen_cpu_levels         the CPU detection, once per object file with
- *                             cpuid-dispatched functions; no function's
+ *   fmvgen_cpu_levels.v1      the CPU detection, once per linked file with
+ *                             cpuid-dispatched functions (a weak hidden
+ *                             COMDAT definition, local once linked; .v1 its
+ *                             contract's version, read as a tail); an older
+ *                             fmvgen's fmvgen_cpu_levels, once per object
+ *                             file (static); no function's
  *
  * A compiler's tail after the name (".cold", ".constprop.0", ".lto_priv.0",
  * ".llvm.123") keeps the role and IDENT; out->tail tells it, and

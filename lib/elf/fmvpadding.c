@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/cpuidcode.h"
 #include "elf/elffile.h"
 #include "elf/fmvsyms.h"
 #include "elf/padding.h"
@@ -59,7 +60,8 @@ static void add_function(struct elf_fmv_padding *out, size_t *cap, const char *n
 }
 
 /* The unit of TU tu_index: its fmvgen_cpu_levels' padding and the run
- * padding of all its fmvgen code. */
+ * padding of all its fmvgen code; tu_index 0: the linked file's
+ * fmvgen_cpu_levels (in no TU) alone. */
 static void add_unit(struct elf_fmv_padding *out, size_t *cap, const struct elf_file *ef, const struct elf_fmv_syms *w,
                      size_t tu_index, const char *tu)
 {
@@ -70,11 +72,12 @@ static void add_unit(struct elf_fmv_padding *out, size_t *cap, const struct elf_
         if (s->role == ELF_FMV_LEVELS) {
             elf_fmv_ranges_add(&levels, s->value, s->size);
             elf_fmv_ranges_add(&all, s->value, s->size);
-        } else if (is_code_role(s->role) && !seen_before(w, i))
+        } else if (tu_index && is_code_role(s->role) && !seen_before(w, i))
             function_ranges(w, s->ident, tu_index, 1, &all);
     }
     if (out->n_units == *cap) out->units = xrealloc(out->units, (*cap = *cap ? 2 * *cap : 4) * sizeof *out->units);
-    out->units[out->n_units++] = (struct elf_fmv_padding_unit){elf_fmv_syms_unit_name(w, tu_index, tu),
+    out->units[out->n_units++] = (struct elf_fmv_padding_unit){tu_index ? elf_fmv_syms_unit_name(w, tu_index, tu)
+                                                                         : xstrdup(ELF_CPUID_LINKED_UNIT),
                                                                elf_padding_after_ranges(ef, levels.v, levels.n),
                                                                elf_padding_run_end(ef, all.v, all.n, 1)};
     free(levels.v);
@@ -104,6 +107,12 @@ int elf_fmv_padding(const struct elf_file *ef, struct elf_fmv_padding *out)
             known = w.v[j].tu_index == s->tu_index && (is_code_role(w.v[j].role) || w.v[j].role == ELF_FMV_LEVELS);
         if (!known) add_unit(out, &cap_u, ef, &w, s->tu_index, s->tu);
     }
+    /* the linked file's fmvgen_cpu_levels, in no TU */
+    for (size_t i = 0; rc == 0 && i < w.n; i++)
+        if (!w.v[i].tu_index && w.v[i].role == ELF_FMV_LEVELS) {
+            add_unit(out, &cap_u, ef, &w, 0, NULL);
+            break;
+        }
     elf_fmv_syms_free(&w);
     return rc;
 }

@@ -29,7 +29,9 @@
  * copy among them, where that function was last - may need when they end
  * the file's .text (their alignment less one byte, whether padding before
  * them is told or not: GCC puts a function's copies before its trampoline,
- * so the copy of the function that was last is no longer last). */
+ * so the copy of the function that was last is no longer last). The
+ * linked file's fmvgen_cpu_levels (in no TU, elf/cpuidcode.h) is the unit
+ * ELF_CPUID_LINKED_UNIT: the padding after it and its run padding. */
 #ifndef FMVGEN_ELF_FMVPADDING_H
 #define FMVGEN_ELF_FMVPADDING_H
 
@@ -44,7 +46,7 @@ struct elf_fmv_padding_function {
 };
 
 struct elf_fmv_padding_unit {
-    char *unit;               /* "a.c#0" (elf/cpuidcode.h) */
+    char *unit;               /* "a.c#0" (elf/cpuidcode.h), or ELF_CPUID_LINKED_UNIT */
     uint64_t levels;          /* after its fmvgen_cpu_levels */
     uint64_t run_end;         /* elf_padding_run_end of its fmvgen symbols */
 };

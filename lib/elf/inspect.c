@@ -161,6 +161,7 @@ static void cpu_detection(const struct elf_file *ef, struct inspect_report *r)
     s->runtime_cpu_detect = runtime ? (k.runtime ? k.runtime : "the runtime's") : NULL;
     s->own_cpu_detect_bytes = k.levels_bytes;
     s->own_cpu_detect_copies = k.n_levels;
+    s->own_cpu_detect_linked = k.n_linked_levels;
     s->own_cpu_detect_inlined = k.n_inlined;
     s->cpu_detect_bytes = (int64_t)(runtime + k.levels_bytes);
 }
@@ -341,6 +342,7 @@ static json_t *cpu_detection_json(const struct inspect_size *s)
     json_object_set_new(o, "runtime_bytes", json_integer((json_int_t)s->runtime_cpu_detect_bytes));
     json_object_set_new(o, "fmvgen_cpu_levels_bytes", json_integer((json_int_t)s->own_cpu_detect_bytes));
     json_object_set_new(o, "fmvgen_cpu_levels_copies", json_integer((json_int_t)s->own_cpu_detect_copies));
+    json_object_set_new(o, "fmvgen_cpu_levels_linked", json_integer((json_int_t)s->own_cpu_detect_linked));
     json_object_set_new(o, "inlined_in_resolvers", json_integer((json_int_t)s->own_cpu_detect_inlined));
     return o;
 }

@@ -72,7 +72,9 @@ struct inspect_size {
                                   * IFUNC resolver links in */
     const char *runtime_cpu_detect;     /* its kind ("libgcc cpuinfo"), or NULL */
     uint64_t own_cpu_detect_bytes;      /* fmvgen_cpu_levels (--dispatch cpuid) */
-    size_t own_cpu_detect_copies;       /* its symbols: one per object file */
+    size_t own_cpu_detect_copies;       /* its symbols: one per linked file, or
+                                  * an older fmvgen's, one per object file */
+    size_t own_cpu_detect_linked;       /* of them, the linked file's one */
     size_t own_cpu_detect_inlined;      /* fmvgen_resolve_* resolvers holding the
                                   * detection themselves (fmvgen_cpu_levels
                                   * inlined: counted in resolver_bytes) */

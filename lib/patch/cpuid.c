@@ -56,41 +56,49 @@ static int used(const struct patch_target_set *sets, size_t n, const struct cpu_
 
 /* fmvgen_cpu_levels: CPUID leaves 0, 7.0, 0x80000001, 1 and XCR0, as GCC's
  * and glibc's x86-64-vN levels define them; the answer kept after the
- * first call. Small code, as it is a fixed part of every selection's code
- * growth (select/budget.h): cold (GCC then optimizes it for size, in
- * .text.unlikely; clang's code is as small either way), the bits of EBX.7,
- * ECX.80000001 (<< 9) and XCR0 (<< 18) gathered in one word (no two
- * overlap) so that each level is two mask tests on missing bits (~), and
- * known holds the answer + 1 (0: not asked yet). C89 (no long long,
- * declarations first). */
+ * first call. One per linked file, as it is a fixed part of every
+ * selection's code growth (select/budget.h): C has no COMDAT, so it is
+ * assembly in a COMDAT group (its code and its known byte) with a weak
+ * hidden symbol, PATCH_CPUID_LEVELS_SYMBOL, which every object file of a
+ * link defines and the linker keeps once; the C name is a hidden
+ * declaration of that symbol, so resolvers call it directly (no PLT or GOT,
+ * no relocation at run time: IFUNC resolvers run before relocation ends).
+ * .ifndef keeps it once per assembly file (GCC and clang's LTO join the
+ * files' top-level asm), each __asm__ string stays within C89's 509
+ * characters, and in a TU its text comes once (the preamble's guard).
+ * Small code: cold (.text.unlikely), rbx kept in r8 rather than on the
+ * stack (no CFA change), the bits of EBX.7, ECX.80000001 (<< 9) and XCR0
+ * (<< 18) gathered in one word, esi (no two overlap), so that each level
+ * is two mask tests on missing bits (not), and known holds the answer + 1
+ * (0: not asked yet). It changes only eax, ecx, edx, esi, edi and r8,
+ * all call-clobbered. */
+#define LV PATCH_CPUID_LEVELS_SYMBOL
 static const char *const LEVELS_LINES[] = {
-    "/* bit 0: x86-64-v2, bit 1: x86-64-v3, bit 2: x86-64-v4 (CPUID and XCR0) */",
-    "static __attribute__((unused, noinline, cold)) unsigned fmvgen_cpu_levels(void)",
-    "{",
-    "    static unsigned known;",
-    "    unsigned a, b, c, d, c1, e = 0, lv = 0;",
-    "    if (known) return known - 1;",
-    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0), \"c\"(0));",
-    "    if (a >= 7) __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(e), \"=c\"(c), \"=d\"(d) : \"a\"(7), \"c\"(0));",
-    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(0x80000001u), \"c\"(0));",
-    "    /* e: EBX.7 (bmi1 avx2 bmi2, avx512f dq cd bw vl), ECX.80000001 (lahf lzcnt) << 9, XCR0 << 18 */",
-    "    e = (e & 0xd0030128u) | (c & 0x21u) << 9;",
-    "    __asm__(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c1), \"=d\"(d) : \"a\"(1), \"c\"(0));",
-    "    if (c1 & (1u << 27)) { /* xgetbv */",
-    "        __asm__(\".byte 0x0f, 0x01, 0xd0\" : \"=a\"(a), \"=d\"(d) : \"c\"(0));",
-    "        e |= (a & 0xe6u) << 18;",
-    "    }",
-    "    /* ECX.1: sse3 ssse3 cx16 sse4.1 sse4.2 popcnt; + fma movbe xsave osxsave avx f16c (missing bits: ~) */",
-    "    c1 = ~c1, e = ~e;",
-    "    if (!(c1 & 0x982201u) && !(e & 0x200u)) {",
-    "        lv = 1;",
-    "        if (!(c1 & 0x3cd83201u) && !(e & 0x184328u)) lv = e & 0xd39b4328u ? 3 : 7;",
-    "    }",
-    "    known = lv + 1;",
-    "    return lv;",
-    "}",
+    "/* fmvgen_cpu_levels - bit 0: x86-64-v2, bit 1: x86-64-v3, bit 2: x86-64-v4 (CPUID and XCR0) - is",
+    " * one per linked file: a weak hidden definition in a COMDAT group (assembly: C has none) */",
+    "__attribute__((visibility(\"hidden\"), cold)) unsigned fmvgen_cpu_levels(void) __asm__(\"" LV "\");",
+    "__asm__(\".ifndef " LV "\\n\" /* once per assembly file (LTO joins files) */",
+    "  \".pushsection .text.unlikely." LV ", \\\"axG\\\", @progbits, " LV ", comdat\\n\"",
+    "  \".weak " LV "\\n.hidden " LV "\\n.type " LV ", @function\\n\"",
+    "  \"" LV ":\\n.cfi_startproc\\nmovzbl .Lfmvgen_cpu_known(%rip), %eax\\nsub $1, %eax\\njs 1f\\nret\\n\"",
+    "  \"1: mov %rbx, %r8\\nxor %eax, %eax\\ncpuid\\nxor %esi, %esi\\ncmp $7, %eax\\njb 2f\\n\"",
+    "  \"mov $7, %eax\\nxor %ecx, %ecx\\ncpuid\\nmov %ebx, %esi\\n\");",
+    "/* esi: EBX.7 (bmi1 avx2 bmi2, avx512f dq cd bw vl), ECX.80000001 (lahf lzcnt) << 9, XCR0 << 18 */",
+    "__asm__(\"2: and $0xd0030128, %esi\\nmov $0x80000001, %eax\\ncpuid\\nand $0x21, %ecx\\nshl $9, %ecx\\n\"",
+    "  \"or %ecx, %esi\\nmov $1, %eax\\ncpuid\\nmov %ecx, %edi\\nbt $27, %ecx\\njnc 3f\\n\" /* edi: ECX.1 */",
+    "  \"xor %ecx, %ecx\\n.byte 0x0f, 0x01, 0xd0\\nand $0xe6, %eax\\nshl $18, %eax\\nor %eax, %esi\\n\" /* xgetbv */",
+    "  /* ECX.1: sse3 ssse3 cx16 sse4.1 sse4.2 popcnt; + fma movbe xsave osxsave avx f16c (missing bits: not) */",
+    "  \"3: mov %r8, %rbx\\nnot %edi\\nnot %esi\\nxor %eax, %eax\\ntest $0x982201, %edi\\njnz 4f\\n\"",
+    "  \"test $0x200, %esi\\njnz 4f\\nmov $1, %al\\ntest $0x3cd83201, %edi\\njnz 4f\\n\"",
+    "  \"test $0x184328, %esi\\njnz 4f\\nmov $3, %al\\ntest $0xd39b4328, %esi\\njnz 4f\\nmov $7, %al\\n\");",
+    "/* known: the answer + 1 (0: not asked yet) */",
+    "__asm__(\"4: lea 1(%rax), %ecx\\nmov %cl, .Lfmvgen_cpu_known(%rip)\\nret\\n.cfi_endproc\\n\"",
+    "  \".size " LV ", .-" LV "\\n.popsection\\n\"",
+    "  \".pushsection .bss." LV ", \\\"awG\\\", @nobits, " LV ", comdat\\n\"",
+    "  \".Lfmvgen_cpu_known: .zero 1\\n.popsection\\n.endif\\n\");",
     NULL,
 };
+#undef LV
 
 static void shared_block(struct strbuf *sb, const char *eol)
 {

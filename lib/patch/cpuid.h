@@ -59,13 +59,29 @@
  * Targets: arch=x86-64-v2/-v3/-v4 as feature lists (GCC 12 does not
  * inline into a function whose arch= differs), "avx2" as v3 without FMA;
  * the resolver picks the highest level the CPU has (fmvgen_cpu_levels:
- * bit 0 v2, bit 1 v3, bit 2 v4). Names read from ELF symbol tables by
- * select and inspect: fmvgen_cpu_levels, fmvgen_cp_<ident>_<slug>
+ * bit 0 v2, bit 1 v3, bit 2 v4).
+ *
+ * fmvgen_cpu_levels is one per linked file (executable or shared
+ * library), however many of its object files are patched: the preamble
+ * defines it in top-level asm (C has no COMDAT) as the weak hidden symbol
+ * PATCH_CPUID_LEVELS_SYMBOL in a COMDAT group of that name - its code in
+ * .text.unlikely.<sym>, its answer cache (one byte) in .bss.<sym> - which
+ * the link keeps once; the C name fmvgen_cpu_levels is a hidden declaration
+ * with that asm label, so resolvers call it directly (a PC-relative call
+ * the link resolves: no PLT, GOT or run-time relocation, also -fPIC,
+ * -fno-plt, -static-pie). It is never exported (hidden), and another
+ * library's, or an older fmvgen's static fmvgen_cpu_levels, never
+ * clashes with it; two libraries linked statically into one program share
+ * one when their .vN is the same. `.ifndef` keeps one per assembly file
+ * (LTO joins the files' top-level asm). Names read from ELF symbol tables by
+ * select and inspect: fmvgen_cpu_levels.v1 (local once linked, in no TU;
+ * hidden in a -static program), fmvgen_cp_<ident>_<slug>
  * (slug default, x86_64_v2, x86_64_v3, x86_64_v4, avx2),
  * fmvgen_resolve_<ident>, fmvgen_mv_<ident>; the IFUNC SYM whose value is
  * fmvgen_resolve_<ident>'s address, or the trampoline's
  * SYM.fmvgen_ptr/_init/_ctor. fmvgen_cpu_levels makes no call and reads no
- * relocated data: it runs inside IFUNC resolvers, before relocation ends. */
+ * relocated data: it runs inside IFUNC resolvers, before relocation ends;
+ * it changes only call-clobbered registers (eax, ecx, edx, esi, edi, r8). */
 #ifndef FMVGEN_PATCH_CPUID_H
 #define FMVGEN_PATCH_CPUID_H
 
@@ -81,6 +97,12 @@ struct patch_function;
  * recognizes any FMVGEN_CLONES* word); + "_STATIC" for a static f. */
 #define PATCH_CPUID_MACRO "FMVGEN_CLONES_CPU"
 
+/* The symbol of fmvgen_cpu_levels (the C name is declared with this asm
+ * label): ".v1" is its contract's version (the level bits, the registers
+ * it changes), changed with it, so that only interchangeable definitions
+ * merge in a link. */
+#define PATCH_CPUID_LEVELS_SYMBOL "fmvgen_cpu_levels.v1"
+
 /* The first of targets --dispatch cpuid has no copy for (a target other
  * than arch=x86-64-v2/-v3/-v4 and avx2), or NULL when it knows them all. */
 const char *patch_cpuid_unknown_target(const struct strvec *targets);
@@ -89,7 +111,8 @@ const char *patch_cpuid_unknown_target(const struct strvec *targets);
  * #ifndef, so two patched files in one TU define it once): FMVGEN_CPU_ON,
  * FMVGEN_CLONES_CPU(_STATIC), FMVGEN_PTR_ENDBR_ and FMVGEN_PTR_DEF (shared
  * with pointer dispatch), FMVGEN_CPU_BODY, FMVGEN_CPU_IFUNC(_STATIC), and
- * fmvgen_cpu_levels, and FMVGEN_CPU_T_<SLUG> for each target the sets use
+ * fmvgen_cpu_levels (its declaration, and its definition as asm, once per
+ * linked file: above), and FMVGEN_CPU_T_<SLUG> for each target the sets use
  * and default. Lines end in eol. */
 char *patch_preamble_cpuid(const struct patch_target_set *sets, size_t n, const char *eol);
 

@@ -134,11 +134,11 @@ char *patch_render_header(const struct patch_plan *p)
                      "always_inline body named fmvgen_mv_<name> (a #define around its definition),\n"
                      "inlined into one copy per target, fmvgen_cp_<name>_<target> (target attributes,\n"
                      "no target_clones), and a resolver that picks one by the preamble's own CPUID\n"
-                     "code (fmvgen_cpu_levels; no libgcc CPU detection). With glibc (dynamic, -static,\n"
-                     "-static-pie) <name> is an IFUNC of that resolver (static functions only with\n"
-                     "gcc); with musl and other C libraries, for clang's static functions and with\n"
-                     "-DFMVGEN_CPU_NO_IFUNC, <name> is defined below it as a jump through a pointer\n"
-                     "set, once, to the copy the resolver picks. C only.\n");
+                     "code (fmvgen_cpu_levels, once per program or library; no libgcc CPU detection).\n"
+                     "With glibc (dynamic, -static, -static-pie) <name> is an IFUNC of that resolver\n"
+                     "(static functions only with gcc); with musl and other C libraries, for clang's\n"
+                     "static functions and with -DFMVGEN_CPU_NO_IFUNC, <name> is defined below it as a\n"
+                     "jump through a pointer set, once, to the copy the resolver picks. C only.\n");
     }
     if (p->dispatch != PATCH_DISPATCH_IFUNC && p->ifunc_fallback.n) {
         sb_addf(&sb, "Dispatched by IFUNC instead, FMVGEN_CLONES (glibc only) (%zu):\n", p->ifunc_fallback.n);

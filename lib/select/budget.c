@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/cpuidcode.h"
 #include "select/decision.h"
 #include "select/decision_confirm.h"
 #include "select/result.h"
@@ -251,7 +252,10 @@ static double fixed_part(const struct select_report *r, size_t v)
 }
 
 /* The key of a fixed part: the file's path (its runtime CPU detection), or
- * path TAB unit (that object file's fmvgen_cpu_levels). Caller frees. */
+ * path TAB unit (that object file's own fmvgen code: an older fmvgen's
+ * fmvgen_cpu_levels, the padding before a run of its copies that ends
+ * .text), or path TAB ELF_CPUID_LINKED_UNIT (the linked file's one
+ * fmvgen_cpu_levels). Caller frees. */
 static char *part_key(const struct select_clone_file *c)
 {
     return c->unit ? xasprintf("%s\t%s", c->path, c->unit) : xstrdup(c->path);
@@ -261,9 +265,12 @@ static char *part_key(const struct select_clone_file *c)
  * decision's set): one per linked file holding a selected function's
  * clones reached through a compiler-made resolver (key: the file's path;
  * bytes: its runtime CPU detection and the padding before its runs of
- * added code, the largest over the sets), one per
- * object file holding cpuid copies (key: path TAB unit; bytes: its
- * fmvgen_cpu_levels), or one per set where some file could not tell
+ * added code, the largest over the sets), one per linked file whose
+ * fmvgen_cpu_levels a selected function's resolver calls (key: path TAB
+ * ELF_CPUID_LINKED_UNIT), one per object file holding cpuid copies (key:
+ * path TAB unit; bytes: an older fmvgen's fmvgen_cpu_levels of its own, the
+ * padding before a run of them that ends .text; mostly 0 now), or one per
+ * set where some file could not tell
  * ("\001" and the set's name: its all-candidates residue). Fills keys and
  * *fixed; returns needs[f * keys->n + k] (caller frees). */
 static unsigned char *fixed_parts(const struct select_report *r, size_t n, const int *selected, struct strvec *keys,
@@ -306,9 +313,14 @@ static unsigned char *fixed_parts(const struct select_report *r, size_t n, const
 static char *budget_fixed_what(const struct select_budget *b)
 {
     struct strbuf sb = STRBUF_INIT;
+    if (b->n_fixed_levels)
+        sb_addf(&sb, "fmvgen's CPU check (fmvgen_cpu_levels) once in each of %zu linked file%s with "
+                     "cpuid-dispatched copies",
+                b->n_fixed_levels, b->n_fixed_levels == 1 ? "" : "s");
     if (b->n_fixed_units)
-        sb_addf(&sb, "fmvgen's CPU check (fmvgen_cpu_levels) in %zu object file%s with cpuid-dispatched copies",
-                b->n_fixed_units, b->n_fixed_units == 1 ? "" : "s");
+        sb_addf(&sb, "%sfmvgen's code of %zu object file%s with cpuid-dispatched copies (an older fmvgen's "
+                     "fmvgen_cpu_levels in each, or the padding before their run at the end of .text)",
+                sb.len ? "; " : "", b->n_fixed_units, b->n_fixed_units == 1 ? "" : "s");
     if (b->n_fixed_files)
         sb_addf(&sb, "%sthe compiler runtime's CPU detection linked into %zu file%s with a resolver",
                 sb.len ? "; " : "", b->n_fixed_files, b->n_fixed_files == 1 ? "" : "s");
@@ -377,7 +389,7 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
     double *low = xcalloc(n + 1, sizeof *low);
     struct select_budget *b = &r->budget;
     struct decision *d = &r->decision;
-    b->n_unknown = b->n_fixed_units = b->n_fixed_files = 0;
+    b->n_unknown = b->n_fixed_units = b->n_fixed_levels = b->n_fixed_files = 0;
     b->overhead = 0;
     b->fixed_residue = 0;
     for (size_t f = 0; f < n; f++) {
@@ -403,8 +415,10 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
     unsigned char *needs = fixed_parts(r, n, selected, &keys, &fixed);
     for (size_t k = 0; k < keys.n; k++) {
         b->overhead += fixed[k];
+        const char *unit = strchr(keys.v[k], '\t');
         if (keys.v[k][0] == '\001') b->fixed_residue = 1;
-        else if (strchr(keys.v[k], '\t')) b->n_fixed_units++;
+        else if (unit && !strcmp(unit + 1, ELF_CPUID_LINKED_UNIT)) b->n_fixed_levels++;
+        else if (unit) b->n_fixed_units += fixed[k] > 0;   /* a unit with nothing of its own is no part */
         else b->n_fixed_files++;
     }
     struct budget_parts parts = {n, selected, bytes, gain, keys.n, fixed, needs, nw, saved, low};

@@ -24,9 +24,19 @@
  *     cpuinfo.o, elf/cpudetect.h), as much as that file of the
  *     all-candidates build holds beyond the baseline's (the largest over
  *     the sets used), counted once per file however many functions it
- *     holds; for each object file of a link that holds a selected
- *     function's cpuid copies, its fmvgen_cpu_levels (elf/cpuidcode.h)
- *     with its padding (elf/fmvpadding.h), counted once per object file.
+ *     holds; for each linked file (executable or shared library) that
+ *     holds a selected function's cpuid copies, its one fmvgen_cpu_levels
+ *     (elf/cpuidcode.h: the weak hidden COMDAT definition every patched
+ *     object file carries and the link keeps once, patch/cpuid.h) with
+ *     its padding (elf/fmvpadding.h), counted once per linked file however
+ *     many of its object files hold copies; for each such object file, the
+ *     padding before a run of its fmvgen code that ends .text (and an older
+ *     fmvgen's static fmvgen_cpu_levels, one per object file, where a build
+ *     has them). The bytes are those the all-candidates build's file holds
+ *     (the largest over the sets used), so they are exact for the
+ *     selected build as long as the same linked files hold its copies;
+ *     the selected build's measured growth is still checked against the
+ *     limit (budget_check_measured).
  *     Where that cannot be told (a stripped
  *     file, clones found in
  *     no file), the set's all-candidates growth beyond its clones' own
@@ -150,7 +160,10 @@ struct select_budget {
                              * fit and the pins may use */
     double overhead;        /* the fixed parts of the selection as given, bytes */
     size_t n_fixed_files;   /* linked files whose runtime CPU-detection code counts */
-    size_t n_fixed_units;   /* object files whose fmvgen_cpu_levels counts (cpuid) */
+    size_t n_fixed_levels;  /* linked files whose one fmvgen_cpu_levels counts (cpuid) */
+    size_t n_fixed_units;   /* object files whose own fmvgen code counts (cpuid: an
+                             * older fmvgen's fmvgen_cpu_levels, or the padding
+                             * before their run at the end of .text) */
     int fixed_residue;      /* 1: some fixed part is an all-candidates residue
                              * (the CPU-detection code could not be told) */
     double before, after;   /* predicted growth, bytes */

@@ -183,7 +183,8 @@ static void add_clone_file(struct select_clone_files *out, const char *rel, cons
 /* The files of cs where function name has clones, into out: each file
  * whose clones a compiler-made resolver reaches with that file's runtime
  * CPU detection, and each object file with its cpuid copies with its own
- * (fmvgen_cpu_levels). */
+ * fmvgen code (an older fmvgen's fmvgen_cpu_levels, padding), and the
+ * linked file's one fmvgen_cpu_levels (unit ELF_CPUID_LINKED_UNIT). */
 static void clone_files(const struct code_size *cs, const char *dir, const char *name, const struct code_size *base,
                         const char *base_dir, struct select_clone_files *out)
 {

@@ -116,6 +116,7 @@ static json_t *budget_json(const struct select_report *r)
     json_object_set_new(o, "within", measured ? json_boolean((double)real <= b->limit) : json_null());
     json_object_set_new(o, "fixed_files", json_integer((json_int_t)b->n_fixed_files));
     json_object_set_new(o, "fixed_units", json_integer((json_int_t)b->n_fixed_units));
+    json_object_set_new(o, "fixed_levels_files", json_integer((json_int_t)b->n_fixed_levels));
     json_object_set_new(o, "fixed_from_residue", json_boolean(b->fixed_residue));
     int64_t clones, cpu, rest;
     if (budget_measured_parts(r, &clones, &cpu, &rest)) {

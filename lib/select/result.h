@@ -58,9 +58,10 @@ struct select_clone_file {
                           * reached through a compiler-made resolver and this
                           * is the runtime's CPU detection this build's file
                           * holds beyond the baseline's (elf/cpudetect.h); else
-                          * the unit's fmvgen_cpu_levels */
+                          * the unit's fmvgen_cpu_levels (and padding) */
     char *unit;          /* NULL, or the object file of path holding its cpuid
-                          * copies ("a.c#0", elf/cpuidcode.h) */
+                          * copies ("a.c#0", elf/cpuidcode.h), or
+                          * ELF_CPUID_LINKED_UNIT: path's one fmvgen_cpu_levels */
     uint64_t run_padding;   /* with unit NULL: the alignment padding before its
                              * runs of clones and resolvers (elf/codesize.h),
                              * counted once per file; 0 for a unit */

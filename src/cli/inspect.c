@@ -131,9 +131,12 @@ static void print_cpu_detection(const struct inspect_size *s)
         printf("      %-34s%10" PRIu64 "  (the runtime's: linked in with a file's first IFUNC resolver)\n",
                s->runtime_cpu_detect, s->runtime_cpu_detect_bytes);
     if (!own) return;
-    printf("      %-34s%10" PRIu64 "  (fmvgen's own, --dispatch cpuid: %zu function%s, one per source file",
-           "fmvgen_cpu_levels", s->own_cpu_detect_bytes, s->own_cpu_detect_copies,
-           s->own_cpu_detect_copies == 1 ? "" : "s");
+    size_t linked = s->own_cpu_detect_linked, per_unit = s->own_cpu_detect_copies - linked;
+    printf("      %-34s%10" PRIu64 "  (fmvgen's own, --dispatch cpuid: %zu function%s", "fmvgen_cpu_levels",
+           s->own_cpu_detect_bytes, s->own_cpu_detect_copies, s->own_cpu_detect_copies == 1 ? "" : "s");
+    if (!per_unit) printf(", one per linked file");
+    else if (!linked) printf(", one per source file (an older fmvgen's)");
+    else printf(": %zu one per linked file, %zu one per source file (an older fmvgen's)", linked, per_unit);
     if (s->own_cpu_detect_inlined)
         printf("; %zu resolver%s hold%s it inlined, counted with the resolvers", s->own_cpu_detect_inlined,
                s->own_cpu_detect_inlined == 1 ? "" : "s", s->own_cpu_detect_inlined == 1 ? "s" : "");

@@ -11,8 +11,9 @@
 # -Wextra -Werror, -fcf-protection, -static, -static-pie, -fno-plt), clang
 # 14 and clang 19: each patched build prints what its unpatched build
 # prints, natively and under qemu -cpu Nehalem, SandyBridge and Haswell;
-# none links __cpu_indicator_init or __cpu_model, each has
-# fmvgen_cpu_levels and the copies, the x86-64-v3 copy holds VEX code.
+# none links __cpu_indicator_init or __cpu_model, each has one
+# fmvgen_cpu_levels (local, or hidden with -static) and the copies, the
+# x86-64-v3 copy holds VEX code.
 # glibc builds make each function an IFUNC whose value is its
 # fmvgen_resolve_<f>, without trampoline, one IRELATIVE each - but clang's
 # static snap_one, which keeps the trampoline; musl builds and
@@ -90,7 +91,9 @@ for cfg in "${configs[@]}"; do
   done
   syms=$(nm "$prog")
   expect_no_match "$name: no libgcc CPU detection" "$syms" '__cpu_indicator_init|__cpu_model'
-  expect_match "$name: fmvgen_cpu_levels" "$syms" ' t fmvgen_cpu_levels$'
+  expect_eq "$name: fmvgen_cpu_levels, once, local or hidden" \
+    "$(readelf -sW "$prog" | awk '$8 ~ /^fmvgen_cpu_levels/ {print $4, ($5 == "LOCAL" || $6 == "HIDDEN"), $8}')" \
+    "FUNC 1 fmvgen_cpu_levels.v1"
   for fn in add_scaled count_bits popcount_all snap_one snap_sum; do
     for slug in x86_64_v3 x86_64_v4 default; do
       expect_match "$name: $fn's $slug copy" "$syms" " t fmvgen_cp_${fn}_${slug}$"
@@ -172,6 +175,7 @@ for cc in gcc clang-14 clang-19 musl-gcc; do
        expect_eq "patch-cpuid-statics $cc: their pointers" "$(nm "$S/prog" | grep -c ' snap\.fmvgen_ptr$')" 2 ;;
   esac
 done
+
 # b.c includes no header: the preamble's own <limits.h> tells glibc (gcc's
 # two IFUNCs above); as C89 -pedantic-errors it compiles clean.
 for cc in gcc musl-gcc clang-14 clang-19; do

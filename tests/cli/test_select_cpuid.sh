@@ -8,8 +8,8 @@
 # __cpu_indicator_init; libmore.so holds both (poprec's IFUNC resolver links
 # libgcc's). The report says the dispatch and names the fallback; the code
 # growth's CPU detection is split into fmvgen's part and libgcc's; the
-# budget's fixed parts are per object file for cpuid functions (fmvgen's
-# small CPU check) and per linked file for the IFUNC one (libgcc's KBs).
+# budget's fixed parts are per linked file, for cpuid functions (fmvgen's
+# small CPU check) and for the IFUNC one (libgcc's KBs).
 # Behaviour only: which functions gain is not asserted, and the fixed parts
 # are checked for the functions that timing chose.
 source "$TESTLIB"
@@ -41,12 +41,12 @@ expect_match "report.md says it" "$(cat "$P/.fmvgen/report.md")" "Dispatch: cpui
 for set in fma-levels:6 fma-free:4; do   # v3, v4 and default copies; avx2 and default
   copies=${set#*:}
   set=${set%:*}
-  expect_eq "$set: prog has fmvgen_cpu_levels" "$(readelf -sW "$kept/$set/prog" | grep -c ' fmvgen_cpu_levels$')" 1
+  expect_eq "$set: prog has fmvgen_cpu_levels" "$(readelf -sW "$kept/$set/prog" | grep -c ' fmvgen_cpu_levels\.v1$')" 1
   expect_eq "$set: prog has no __cpu_indicator_init" "$(readelf -sW "$kept/$set/prog" | grep -c '__cpu_indicator_init')" 0
   expect_eq "$set: prog has cpuid copies" \
     "$(readelf -sW "$kept/$set/prog" | grep -cE ' fmvgen_cp_(popsum|quant)_(default|x86_64_v3|x86_64_v4|avx2)$')" "$copies"
   expect_eq "$set: libmore.so has fmvgen_cpu_levels" \
-    "$(readelf -sW "$kept/$set/libmore.so" | grep -c ' fmvgen_cpu_levels$')" 1
+    "$(readelf -sW "$kept/$set/libmore.so" | grep -c ' fmvgen_cpu_levels\.v1$')" 1
   expect_match "$set: libmore.so has libgcc's (poprec's IFUNC)" \
     "$(readelf -sW "$kept/$set/libmore.so" | grep -c '__cpu_indicator_init')" '^[1-9]'
   # the code's CPU detection: fmvgen's two checks (about a hundred bytes
@@ -58,15 +58,20 @@ expect_eq "every function adds bytes" "$(jq -r '[.functions[] | .bytes_added_all
 expect_eq "baseline: no CPU detection" "$(jq -r '.code_size.baseline | .cpu_detection_bytes' <<<"$out")" 0
 
 # the budget's fixed parts, for what timing chose (selected, or dropped for
-# the budget): one small part per object file of a chosen cpuid function
-# (kern.c in prog, more.c in libmore.so), libgcc's KBs only with poprec
+# the budget): one small part per linked file of a chosen cpuid function
+# (prog, libmore.so: its one fmvgen_cpu_levels), libgcc's KBs only with
+# poprec
 chosen() { jq -r --arg f "$1" '.functions[] | select(.name == $f) | (.selected or .reason == "code-budget")' <<<"$out"; }
 units=0
 for f in popsum quant; do [ "$(chosen "$f")" = true ] && units=1; done
 [ "$(chosen popmix)" = true ] && units=$((units + 1))
 files=0
 [ "$(chosen poprec)" = true ] && files=1
-expect_eq "budget: fmvgen's checks, one per object file" "$(jq -r '.code_size.budget.fixed_units' <<<"$out")" "$units"
+expect_eq "budget: fmvgen's checks, one per linked file" "$(jq -r '.code_size.budget.fixed_levels_files' <<<"$out")" "$units"
+# (an object file's own part is only the padding before its copies where
+# they end .text)
+expect_eq "budget: object files' own parts, at most one each" \
+  "$(jq -r --argjson u "$units" '.code_size.budget.fixed_units <= $u' <<<"$out")" true
 expect_eq "budget: libgcc's only with the IFUNC fallback" "$(jq -r '.code_size.budget.fixed_files' <<<"$out")" "$files"
 if [ "$files" = 0 ]; then
   expect_eq "budget: the fixed part is small" "$(jq -r '.code_size.budget.fixed_bytes < 1000' <<<"$out")" true

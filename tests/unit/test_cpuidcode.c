@@ -14,7 +14,8 @@
  * no trampoline bytes, the IFUNC symbol at the resolver, and one PLT slot
  * where the function is called in its own file, in a library (a JUMP_SLOT
  * naming the exported isum, an IRELATIVE slot for the static iwork) and in
- * a program (IRELATIVE). */
+ * a program (IRELATIVE). The generated preamble's fmvgen_cpu_levels, one
+ * per linked file (test_linked_levels). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@
 #include "elf/cpuidcode.h"
 #include "elf/elffile.h"
 #include "elf/fmvpadding.h"
+#include "patch/cpuid.h"
 #include "run/spawn.h"
 #include "select/codecost.h"
 #include "select/result.h"
@@ -334,6 +336,99 @@ static void test_ranges(void **state)
     assert_int_equal(elf_ranges_bytes(NULL, 0), 0);
 }
 
+/* The generated preamble's fmvgen_cpu_levels (patch/cpuid.h): two TUs of
+ * a library, a cpuid function each (one reached through its IFUNC, one
+ * through a hand-written trampoline symbol), link one fmvgen_cpu_levels.v1
+ * in no TU: the file's linked_levels_bytes, each function's
+ * levels_linked with none of its own, and for codesize and the budget one
+ * unit ELF_CPUID_LINKED_UNIT per file (its bytes and padding) besides each
+ * function's own TU (no fmvgen_cpu_levels there). */
+static const char LINKED_TU[] =
+    "static __attribute__((noinline)) long fmvgen_cp_%1$s_x86_64_v3(const int *p, int n)\n"
+    "{ long s = 0; int i; for (i = 0; i < n; i++) s += p[i] * (long)i; return s; }\n"
+    "static __attribute__((noinline)) long fmvgen_cp_%1$s_default(const int *p, int n)\n"
+    "{ long s = 0; int i; for (i = 0; i < n; i++) s -= p[i] * (long)i; return s; }\n"
+    "static __attribute__((used)) long (*fmvgen_resolve_%1$s(void))(const int *, int)\n"
+    "{ return fmvgen_cpu_levels() & 2u ? fmvgen_cp_%1$s_x86_64_v3 : fmvgen_cp_%1$s_default; }\n"
+    "long %1$s(const int *p, int n) __attribute__((ifunc(\"fmvgen_resolve_%1$s\")));\n";
+
+static void check_linked_levels(const char *cc)
+{
+    if (!have(cc)) {
+        print_message("%s not installed: skipped\n", cc);
+        return;
+    }
+    char *dir = make_temp_dir("test-cpuidcode-linked");
+    struct patch_target_set set;
+    memset(&set, 0, sizeof set);
+    sv_push(&set.targets, "arch=x86-64-v3");
+    set.macro = (char *)"FMVGEN_CLONES";
+    char *pre = patch_preamble_cpuid(&set, 1, "\n");
+    const char *idents[] = {"one", "two"};
+    char *srcs[2];
+    for (int k = 0; k < 2; k++) {
+        char *body = xasprintf(LINKED_TU, idents[k]);
+        char *text = xasprintf("%s%s", pre, body);
+        char *name = xasprintf("%s/u%d.c", dir, k + 1);
+        assert_int_equal(write_file_atomic(name, text, strlen(text)), 0);
+        srcs[k] = name;
+        free(body);
+        free(text);
+    }
+    char *lib = path_join(dir, "libk.so");
+    char *const c_lib[] = {(char *)cc, "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", srcs[0], srcs[1],
+                           "-o", lib, NULL};
+    run_ok(c_lib);
+
+    uint64_t levels = sym_bytes(lib, "fmvgen_cpu_levels.v1");
+    assert_true(levels > 100 && levels < 200);
+    struct elf_file ef;
+    struct elf_cpuid_code c;
+    assert_int_equal(elf_file_open(lib, &ef), 0);
+    assert_int_equal(elf_cpuid_code(&ef, &c), 0);
+    assert_int_equal(c.n_levels, 1);
+    assert_int_equal(c.n_linked_levels, 1);
+    assert_int_equal(c.levels_bytes, levels);
+    assert_int_equal(c.linked_levels_bytes, levels);
+    assert_int_equal(c.n_functions, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(c.functions[i].levels_bytes, 0);
+        assert_int_equal(c.functions[i].levels_linked, 1);
+        assert_non_null(c.functions[i].ifunc);
+    }
+    elf_cpuid_code_free(&c);
+    elf_file_close(&ef);
+
+    struct code_size cs;
+    assert_int_equal(code_size_of_dir(dir, &cs), 0);
+    assert_int_equal(cs.files[0].cpu_levels_bytes, levels);
+    for (int k = 0; k < 2; k++) {
+        const struct code_size_function *f = find(&cs, idents[k]);
+        assert_int_equal(f->n_units, 2);
+        assert_string_equal(f->units[0].unit, k ? "u2.c#0" : "u1.c#0");
+        assert_int_equal(f->units[0].levels_bytes, fmv_pad(lib, f->units[0].unit, NULL));
+        assert_string_equal(f->units[1].unit, ELF_CPUID_LINKED_UNIT);
+        assert_int_equal(f->units[1].levels_bytes, levels + fmv_pad(lib, ELF_CPUID_LINKED_UNIT, NULL));
+    }
+    code_size_free(&cs);
+
+    remove_tree(dir);
+    free(dir);
+    free(lib);
+    free(srcs[0]);
+    free(srcs[1]);
+    free(pre);
+    sv_free(&set.targets);
+}
+
+static void test_linked_levels(void **state)
+{
+    (void)state;
+    check_linked_levels("gcc");
+    check_linked_levels("clang");
+    check_linked_levels("clang-19");
+}
+
 static void test_gcc(void **state)
 {
     (void)state;
@@ -354,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_gcc),
         cmocka_unit_test(test_clang),
         cmocka_unit_test(test_ifunc),
+        cmocka_unit_test(test_linked_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

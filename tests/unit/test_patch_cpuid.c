@@ -215,7 +215,38 @@ static void test_targets_and_preamble(void **state)
     assert_non_null(strstr(pre, "tcall \" \"%c0\" \"\\n"));
     assert_null(strstr(pre, "FMVGEN_PTR_RESOLVER_"));
     assert_null(strstr(pre, "FMVGEN_PTR_HIDE_"));
-    assert_non_null(strstr(pre, "static __attribute__((unused, noinline, cold)) unsigned fmvgen_cpu_levels(void)\r\n"));
+    /* fmvgen_cpu_levels: one per linked file - a hidden declaration of the
+     * versioned symbol, defined weak and hidden in a COMDAT group (its code
+     * and its known byte), once per assembly file */
+    assert_null(strstr(pre, "static __attribute__((unused, noinline, cold)) unsigned fmvgen_cpu_levels(void)"));
+    assert_non_null(strstr(pre, "\r\n__attribute__((visibility(\"hidden\"), cold)) unsigned fmvgen_cpu_levels(void) "
+                                "__asm__(\"fmvgen_cpu_levels.v1\");\r\n"));
+    assert_non_null(strstr(pre, "__asm__(\".ifndef fmvgen_cpu_levels.v1\\n\""));
+    assert_non_null(strstr(pre, "\".pushsection .text.unlikely.fmvgen_cpu_levels.v1, \\\"axG\\\", @progbits, "
+                                "fmvgen_cpu_levels.v1, comdat\\n\""));
+    assert_non_null(strstr(pre, "\".pushsection .bss.fmvgen_cpu_levels.v1, \\\"awG\\\", @nobits, "
+                                "fmvgen_cpu_levels.v1, comdat\\n\""));
+    assert_non_null(strstr(pre, "\".weak fmvgen_cpu_levels.v1\\n.hidden fmvgen_cpu_levels.v1\\n"));
+    assert_non_null(strstr(pre, ".popsection\\n.endif\\n\");\r\n"));
+    /* C89: each __asm__ string (the label and three statements) is at most
+     * 509 characters, an escape counted as one */
+    size_t n_asm = 0;
+    for (const char *a = pre; (a = strstr(a, "__asm__(\"")); n_asm++) {
+        size_t chars = 0;
+        const char *c = a + 8;
+        while (*c && *c != ')') {
+            if (*c == '"') {
+                for (c++; *c && *c != '"'; c++, chars++)
+                    if (*c == '\\') c++;
+                c++;
+            } else if (c[0] == '/' && c[1] == '*') {
+                c = strstr(c, "*/") + 2;
+            } else c++;
+        }
+        assert_true(chars <= 509);
+        a = c;
+    }
+    assert_int_equal(n_asm, 4);
     /* IFUNC where glibc is, told by an include where no C library header came
      * before; static functions' only where it is not clang */
     assert_non_null(strstr(pre, "#   if !defined(__GLIBC__) && !defined(_FEATURES_H)\r\n#    include <limits.h>\r\n#   endif\r\n"

@@ -130,6 +130,8 @@ static void test_attribution_fmvgen_names(void **state)
         /* an LTO link's renames keep the function (resolver and copies alike) */
         {"fmvgen_resolve_foo.lto_priv.0", "foo"}, {"fmvgen_cp_foo_default.lto_priv.1", "foo"},
         {"fmvgen_cpu_levels.lto_priv.0", "fmvgen_cpu_levels"},
+        /* the linked file's one (patch/cpuid.h: the contract's version a tail) */
+        {"fmvgen_cpu_levels.v1", "fmvgen_cpu_levels"},
         /* not one of the copies' slugs: an ordinary name */
         {"fmvgen_cp_foo_sse4", "fmvgen_cp_foo_sse4"}, {"fmvgen_cp_default", "fmvgen_cp_default"},
     };
@@ -146,11 +148,11 @@ static void test_attribution_fmvgen_names(void **state)
         {"fmvgen_cp_foo_x86_64_v3", 0, 10, NULL, 0}, {"fmvgen_cp_foo_default", 0, 2, NULL, 0},
         {"fmvgen_resolve_foo", 0, 30, NULL, 0},      {"foo.fmvgen_init", 0, 1, NULL, 0},
         {"foo", 0, 1, NULL, 0},                      {"fmvgen_cp_foobar_avx2", 0, 50, NULL, 0},
-        {"fmvgen_cpu_levels", 0, 4, NULL, 0},
+        {"fmvgen_cpu_levels", 0, 4, NULL, 0},        {"fmvgen_cpu_levels.v1", 0, 3, NULL, 0},
         /* ifunc reach in an LTO link: the resolver renamed, no trampoline */
         {"fmvgen_resolve_foo.lto_priv.0", 0, 40, NULL, 0},
     };
-    struct profile p = {.entries = e, .n = sizeof e / sizeof *e, .total_samples = 138};
+    struct profile p = {.entries = e, .n = sizeof e / sizeof *e, .total_samples = 141};
     assert_int_equal(attribution_samples(&p, "foo"), 84);      /* not foobar's copy, not the CPU check */
     assert_int_equal(attribution_samples(&p, "foobar"), 50);
     /* the resolvers hold the most, but the copy that ran is the answer */

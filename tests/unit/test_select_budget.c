@@ -410,10 +410,12 @@ static void clone_files_of(struct select_report *r, size_t f, size_t n, const st
                                                   files[i].unit ? xstrdup(files[i].unit) : NULL, files[i].run_padding};
 }
 
-/* --dispatch cpuid: each object file's fmvgen_cpu_levels is a fixed part of
- * its own, counted once however many selected functions it serves; the
- * runtime's CPU detection only counts for a function whose clones a
- * compiler resolver reaches there (an IFUNC fallback). */
+/* --dispatch cpuid: each linked file's one fmvgen_cpu_levels (the unit
+ * ELF_CPUID_LINKED_UNIT) is a fixed part of its own, counted once however
+ * many selected functions and object files it serves (an older fmvgen's,
+ * one per object file, likewise per object file); the runtime's CPU
+ * detection only counts for a function whose clones a compiler resolver
+ * reaches there (an IFUNC fallback). */
 static void test_apply_cpuid_units(void **state)
 {
     (void)state;
@@ -424,37 +426,60 @@ static void test_apply_cpuid_units(void **state)
      * selected 3000 + 1000 + 120 + 4600 = 8720 > 3800; dropping warm_b saves
      * its 1000 and the 4600 only it needs, not the shared 120 */
     hand_made(&r, &in, 38000, 1);
-    clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}});
-    clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}, {"prog", 4600, NULL, 0}});
+    clone_files_of(&r, 0, 2, (struct select_clone_file[]){{"lib/libk.so", 0, "k.c#0", 0}, {"lib/libk.so", 120, "*", 0}});
+    clone_files_of(&r, 1, 3, (struct select_clone_file[]){{"lib/libk.so", 0, "k.c#0", 0}, {"lib/libk.so", 120, "*", 0},
+                                                           {"prog", 4600, NULL, 0}});
     budget_apply(&r, &in, 10);
     assert_true(r.budget.overhead == 4720);
-    assert_int_equal(r.budget.n_fixed_units, 1);
+    assert_int_equal(r.budget.n_fixed_levels, 1);
+    assert_int_equal(r.budget.n_fixed_units, 0);   /* k.c#0 adds nothing of its own */
     assert_int_equal(r.budget.n_fixed_files, 1);
     assert_false(r.budget.fixed_residue);
     assert_true(r.budget.before == 8720 && r.budget.after == 3120);
     assert_int_equal(r.budget.n_dropped, 1);
     assert_int_equal(r.decision.functions[0].chosen, 1);
     assert_int_equal(r.decision.functions[1].chosen, -1);
-    assert_non_null(strstr(r.notes.v[0], "fmvgen's CPU check (fmvgen_cpu_levels) in 1 object file with "
+    assert_non_null(strstr(r.notes.v[0], "fmvgen's CPU check (fmvgen_cpu_levels) once in each of 1 linked file with "
                                          "cpuid-dispatched copies; the compiler runtime's CPU detection linked "
                                          "into 1 file"));
     json_t *j = select_report_json(&r);
     json_t *b = json_object_get(json_object_get(j, "code_size"), "budget");
-    assert_int_equal(json_integer_value(json_object_get(b, "fixed_units")), 1);
+    assert_int_equal(json_integer_value(json_object_get(b, "fixed_levels_files")), 1);
+    assert_int_equal(json_integer_value(json_object_get(b, "fixed_units")), 0);
     assert_int_equal(json_integer_value(json_object_get(b, "fixed_files")), 1);
     json_decref(j);
     free_hand_made(&r);
 
     /* all cpuid: warm_b's copies in two object files of prog named alike
-     * (k.c#0, k.c#1), each its own part; 4000 + 3 x 120 = 4360 > 4000 (a
-     * 10% limit of 40000, the baseline's); dropping warm_b saves 1000 + 240 */
+     * (k.c#0, k.c#1) share prog's fmvgen_cpu_levels: 4000 + 2 x 120 = 4240
+     * > 4000 (a 10% limit of 40000, the baseline's); dropping warm_b saves
+     * 1000 + prog's 120 */
+    hand_made(&r, &in, 0, 1);
+    clone_files_of(&r, 0, 2, (struct select_clone_file[]){{"lib/libk.so", 0, "k.c#0", 0}, {"lib/libk.so", 120, "*", 0}});
+    clone_files_of(&r, 1, 3, (struct select_clone_file[]){{"prog", 0, "k.c#0", 0}, {"prog", 0, "k.c#1", 0},
+                                                           {"prog", 120, "*", 0}});
+    budget_apply(&r, &in, 10);
+    assert_true(r.budget.overhead == 240);
+    assert_int_equal(r.budget.n_fixed_levels, 2);
+    assert_int_equal(r.budget.n_fixed_units, 0);
+    assert_true(r.budget.before == 4240 && r.budget.after == 3120);
+    assert_int_equal(r.decision.functions[1].chosen, -1);
+    free_hand_made(&r);
+
+    /* an older fmvgen's static fmvgen_cpu_levels, one per object file:
+     * each its own part; 4000 + 3 x 120 = 4360 > 4000; dropping warm_b saves
+     * 1000 + 240 */
     hand_made(&r, &in, 0, 1);
     clone_files_of(&r, 0, 1, (struct select_clone_file[]){{"lib/libk.so", 120, "k.c#0", 0}});
     clone_files_of(&r, 1, 2, (struct select_clone_file[]){{"prog", 120, "k.c#0", 0}, {"prog", 120, "k.c#1", 0}});
     budget_apply(&r, &in, 10);
     assert_true(r.budget.overhead == 360);
     assert_int_equal(r.budget.n_fixed_units, 3);
+    assert_int_equal(r.budget.n_fixed_levels, 0);
     assert_int_equal(r.budget.n_fixed_files, 0);
+    assert_non_null(strstr(r.notes.v[0], "fmvgen's code of 3 object files with cpuid-dispatched copies (an older "
+                                         "fmvgen's fmvgen_cpu_levels in each, or the padding before their run at "
+                                         "the end of .text)"));
     assert_true(r.budget.before == 4360 && r.budget.after == 3120);
     assert_int_equal(r.decision.functions[1].chosen, -1);
     free_hand_made(&r);

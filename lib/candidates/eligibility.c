@@ -72,6 +72,24 @@ static int is_scope_of_file(CXCursor p)
 
 /* ---- rules ------------------------------------------------------------ */
 
+/* 1 when t takes "...". libclang calls a function without a prototype
+ * variadic too, but a C definition with an empty list, "void f() { }" (the
+ * old style of benchmark code: BYTEmark's InitStopWatch), takes no
+ * arguments, and gcc, clang 14 and clang 19 clone it; a K&R definition with
+ * parameters gets the prototype its declarations make. */
+static int is_variadic(CXType t)
+{
+    return t.kind != CXType_FunctionNoProto && clang_isFunctionTypeVariadic(t);
+}
+
+/* 1 for a C definition with an empty parameter list, "void f() { }": no
+ * prototype (a K&R definition with parameters gets the one its
+ * declarations make). */
+static int is_noproto(const struct fn_def *def)
+{
+    return clang_getCursorType(def->cursor).kind == CXType_FunctionNoProto;
+}
+
 static char *rule_main(const struct fn_def *def)
 {
     char *name = cx_take(clang_getCursorSpelling(def->cursor));
@@ -702,7 +720,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     collect_attributes(tu_handle(tu), def->cursor, &attrs);
     d = rule_inline(tu, def, &attrs, emitted);
     if (d) set(out, REASON_INLINE, d);
-    else if (clang_isFunctionTypeVariadic(clang_getCursorType(def->cursor)))
+    else if (is_variadic(clang_getCursorType(def->cursor)))
         set(out, REASON_VARIADIC, xstrdup("variadic function (takes ...)"));
     else if ((d = rule_attribute(&attrs)) || (d = rule_alias_target(tu, def)) || (d = rule_patched(tu, def)) || (d = rule_target_pragma(pp, def)))
         set(out, REASON_ATTRIBUTE, d);
@@ -742,7 +760,22 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
             set(out, REASON_ATTRIBUTE, xasprintf("%s, and no declaration can go above it: %s", clang_attr, why));
         redecl_free(&r);
         free(why);
+    } else if (!out->reason && !out->note && is_noproto(def)) {
+        /* "void f() { }": clang multi-versions only a function with a
+         * prototype in scope; the redeclaration above gives it "(void)" */
+        struct redecl r;
+        char *why = NULL;
+        if (redecl_plan_above_definition(tu, def, &r, &why) > 0)
+            out->note = redecl_noproto_note(&r);
+        else
+            set(out, REASON_USED_BEFORE_DEFINITION,
+                xasprintf("defined without a prototype (\"()\"), which clang multi-versions only with a prototyped "
+                          "declaration above it, and none can go there: %s", why));
+        redecl_free(&r);
+        free(why);
     }
+    if (!out->reason && out->note && is_noproto(def) && note_kind_of(out->note) == NOTE_REDECLARED)
+        json_object_set_new(out->note, "noproto", json_true());
     free(clang_attr);
     free(scan.intrinsic);
     if (out->reason && out->note) {

@@ -168,9 +168,13 @@ char *redecl_text(struct parsed_tu *tu, const struct fn_def *def, char **why)
         sb_adds(&sb, visibility_attr(def));
     size_t rn = strlen(ret);
     sb_addf(&sb, "%s%s%s(", ret, rn && ret[rn - 1] == '*' ? "" : " ", name);
-    if (ft.kind == CXType_FunctionNoProto || redecl_is_knr(tu, def)) {
+    if (redecl_is_knr(tu, def)) {
         /* A K&R definition: "f()" declares it without a prototype, the
          * only declaration compatible with its promoted parameters. */
+    } else if (ft.kind == CXType_FunctionNoProto) {
+        /* "f() { }": no parameters; "(void)" is compatible with it and
+         * gives it the prototype clang needs to multi-version it */
+        sb_adds(&sb, "void");
     } else {
         int n = clang_getNumArgTypes(ft);
         if (n == 0 && !cxx) sb_adds(&sb, "void");
@@ -574,6 +578,22 @@ json_t *redecl_attribute_note(const struct redecl *r, const char *attr, const ch
     json_t *n = note_new(NOTE_REDECLARED, detail);
     json_object_set_new(n, "use_line", json_integer(0));
     json_object_set_new(n, "attribute", json_string(attr_name));
+    json_object_set_new(n, "insert_offset", json_integer((int)r->offset));
+    json_object_set_new(n, "insert_line", json_integer((int)r->line));
+    json_object_set_new(n, "text", json_string(r->text));
+    free(detail);
+    return n;
+}
+
+json_t *redecl_noproto_note(const struct redecl *r)
+{
+    char *detail = xasprintf("defined without a prototype (\"()\"): the patch declares it with one at line %u, "
+                             "above its definition (clang 14 emits no clones of a function without one, clang 19 "
+                             "refuses it): %s",
+                             r->line, r->text);
+    json_t *n = note_new(NOTE_REDECLARED, detail);
+    json_object_set_new(n, "use_line", json_integer(0));
+    json_object_set_new(n, "noproto", json_true());
     json_object_set_new(n, "insert_offset", json_integer((int)r->offset));
     json_object_set_new(n, "insert_line", json_integer((int)r->line));
     json_object_set_new(n, "text", json_string(r->text));

@@ -17,7 +17,8 @@
  * written (C; typedef names kept, macros expanded) or canonical (C++,
  * where a written name may depend on a using-directive; no parameter
  * names), "()" for a K&R definition (a prototype would not be compatible
- * with its promoted parameters) - and checks that it can stand there: every type, typedef,
+ * with its promoted parameters), "(void)" for a definition with an empty
+ * list, "f()" (clang multi-versions only a prototyped function) - and checks that it can stand there: every type, typedef,
  * template or constant the signature names is declared above that line
  * (in the file, or in a header #included above it). In a source file that
  * TUs #include (included.h), where each TU may give its macros other
@@ -83,6 +84,14 @@ int redecl_plan_above_definition(struct parsed_tu *tu, const struct fn_def *def,
  * clang cannot combine with target_clones"), "use_line": 0, "attribute":
  * attr_name ("no_sanitize"; patch/redecl.h reads it). */
 json_t *redecl_attribute_note(const struct redecl *r, const char *attr, const char *attr_name);
+
+/* The note of a C definition with an empty parameter list, "void f() { }"
+ * (no prototype: clang 14 emits no clones of it, clang 19 refuses it), that
+ * no use above it redeclares: the "redeclared" note, "use_line": 0,
+ * "noproto": true, the text "void f(void);" (redecl_text), to go above its
+ * definition. A redeclaration above a use of such a function gets
+ * "noproto" too (candidates/eligibility.c); patch/redecl.h reads it. */
+json_t *redecl_noproto_note(const struct redecl *r);
 
 /* The note of a candidate that gets a redeclaration: {"kind": "redeclared",
  * "detail": sentence, "use_line", "insert_offset", "insert_line", "text"}.

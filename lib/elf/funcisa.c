@@ -234,7 +234,8 @@ static struct loop_insn loop_insn_of(const cs_insn *insn, enum funcisa_op op, co
  * the loop's chain is the FMA's latency instead of an add's (4-5 cycles
  * against 3 on AMD Zen), and the multiply it saves was off the chain. An
  * FMA whose multiplicand is the carried value (a recurrence `v = x - a*v`)
- * does shorten the chain and is not one. Returns how many. */
+ * does shorten the chain and is not one, nor is an FMA whose addend the
+ * loop never writes (a loop-invariant constant). Returns how many. */
 static unsigned loop_chains(const struct loop_insn *li, size_t n, struct insn_fact *facts, size_t fact0,
                             size_t nfacts)
 {
@@ -244,11 +245,13 @@ static unsigned loop_chains(const struct loop_insn *li, size_t n, struct insn_fa
     for (size_t j = 0; j < n; j++) {
         if (!li[j].back) continue;
         int carried[32];   /* the register whose loop-top value each register holds through FMA addends, or -1 */
-        for (int r = 0; r < 32; r++) carried[r] = r;
+        int written[32];   /* 1: the loop writes the register (else its value is loop-invariant) */
+        for (int r = 0; r < 32; r++) carried[r] = r, written[r] = 0;
         size_t first = j;
         while (first > 0 && li[first - 1].addr >= li[j].back) first--;
         for (size_t k = first; k <= j; k++) {
             label[k] = -1;
+            if (li[k].writes >= 0) written[li[k].writes] = 1;
             if (li[k].addend >= 0 && li[k].writes >= 0 && carried[li[k].addend] >= 0) {
                 label[k] = carried[li[k].addend];
                 carried[li[k].writes] = label[k];
@@ -256,8 +259,11 @@ static unsigned loop_chains(const struct loop_insn *li, size_t n, struct insn_fa
                 carried[li[k].writes] = -1;
             }
         }
+        /* the chain ends in the register it started from, which the loop
+         * writes: an addend the loop never writes (a constant, y = x*s + c)
+         * carries nothing from one iteration to the next */
         for (size_t k = first; k <= j; k++)
-            if (label[k] >= 0 && carried[label[k]] == label[k]) chain[k] = 1;
+            if (label[k] >= 0 && written[label[k]] && carried[label[k]] == label[k]) chain[k] = 1;
     }
     for (size_t i = 0; i < n; i++) {
         if (!chain[i]) continue;

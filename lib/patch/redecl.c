@@ -28,6 +28,9 @@ static int redecl_of(const struct patch_function *f, size_t *offset, int *line, 
 const char *patch_redecl_refuses_dispatch(const struct patch_function *f, enum patch_dispatch d)
 {
     json_t *note = f->helper_of ? NULL : redecl_note_of(f);
+    if (d == PATCH_DISPATCH_POINTER && json_is_true(json_object_get(note, "noproto")))
+        return "defined without a prototype (\"()\"): the renamed body would have none, and clang multi-versions "
+               "only a function with one";
     const char *attr = json_string_value(json_object_get(note, "attribute"));
     if (!attr) return NULL;
     if (d == PATCH_DISPATCH_POINTER)

@@ -40,8 +40,9 @@ int patch_redecl_check(struct patch_function *const *fs, size_t n, const char *p
 /* Why f cannot take dispatch d's renamed body, or NULL: its redeclaration
  * stands for an attribute clang refuses beside target_clones on a first
  * declaration (candidates/redecl.h), and the renamed body would be that
- * first declaration (pointer). Such a function is dispatched by IFUNC
- * instead. (cpuid: an attribute that keeps the body out of its copies
+ * first declaration (pointer), or for a definition without a prototype
+ * ("f()", note "noproto": the renamed body would have none, which clang
+ * cannot multi-version). Such a function is dispatched by IFUNC instead. (cpuid: an attribute that keeps the body out of its copies
  * refuses its params note, candidates/params.h.) */
 const char *patch_redecl_refuses_dispatch(const struct patch_function *f, enum patch_dispatch d);
 

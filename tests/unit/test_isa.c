@@ -5,7 +5,8 @@
  * relocation, a GCC .cold part folded into its function, the share of an
  * inlined callee, an LTO object, a missing file and a file that is no ELF
  * object; FMAs on a loop-carried accumulator (a reduction) told from the
- * others and scored as weak evidence; operations only AVX-512 has. */
+ * others (a recurrence through the multiplicand, a loop-invariant addend)
+ * and scored as weak evidence; operations only AVX-512 has. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -349,7 +350,11 @@ static const char SRC_CHAINS[] =
     "double horner(double x, const double *c) { return ((c[3] * x + c[2]) * x + c[1]) * x + c[0]; }\n"
     /* a recurrence through the multiplicand (v = x - a*v): FMA shortens it */
     "void iir(double *y, const double *x, long n, double a, double b) { double v = 0;\n"
-    "  for (long i = 0; i < n; i++) { double t = x[i] - a * v; y[i] = b * t + v; v = t; } }\n";
+    "  for (long i = 0; i < n; i++) { double t = x[i] - a * v; y[i] = b * t + v; v = t; } }\n"
+    /* a loop-invariant addend in a register (y = x*s + 1, vectorized at
+     * -O2: the trip count is known): each FMA is independent */
+    "float ay[4096], ax[4096];\n"
+    "void affine(float s) { for (int i = 0; i < 4096; i++) ay[i] = ax[i] * s + 1.0f; }\n";
 
 /* elf/funcisa.h fma_chain on real objects (-O2 against -O2
  * -march=x86-64-v3) of gcc, clang and clang-19, and isa_compare's score:
@@ -382,6 +387,10 @@ static void test_fma_chains(void **state)
         assert_int_equal(th->fma_chain, 0);
         assert_true(ti->ops[FOP_FMA] >= 1);
         assert_int_equal(ti->fma_chain, 0);
+        const struct func_isa *ta = funcisa_find(&t, "affine");
+        assert_non_null(ta);
+        assert_true(ta->ops[FOP_FMA] >= 1);
+        assert_int_equal(ta->fma_chain, 0);
         char *ev = NULL;
         assert_int_equal(isa_compare(funcisa_find(&b, "sumsq"), ts, &ev, NULL), ISA_W_FMA_CHAIN);
         char *want = xasprintf("%u FMA on a loop-carried accumulator", ts->ops[FOP_FMA]);
@@ -393,6 +402,9 @@ static void test_fma_chains(void **state)
         assert_string_equal(ev, "3 FMA");
         free(ev);
         assert_int_equal(isa_compare(funcisa_find(&b, "iir"), ti, &ev, NULL), (int)ti->ops[FOP_FMA] * ISA_W_FMA);
+        free(ev);
+        assert_int_equal(isa_compare(funcisa_find(&b, "affine"), ta, &ev, NULL) >= (int)ta->ops[FOP_FMA] * ISA_W_FMA, 1);
+        assert_null(strstr(ev, "loop-carried"));
         free(ev);
         /* kept by the store's JSON */
         json_t *j = funcisa_to_json(ts);

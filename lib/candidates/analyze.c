@@ -159,13 +159,18 @@ void analyze_tu(struct parsed_tu *tu, struct pp_directives *pp, const struct com
     free(seen_of);
 }
 
-/* One definition of a source file that two compiles see under different
- * names (xz's stream_encoder_mt.c: libtool's PIC compile defines
+/* One definition of a source file gets one attribute line for all the
+ * compiles that see it: when one compile excludes it, another's candidate
+ * row is excluded too, with that reason. The compiles may see it under
+ * different names (xz's stream_encoder_mt.c: libtool's PIC compile defines
  * lzma_stream_encoder_mt_52 through a macro that only PIC turns on, the
- * other lzma_stream_encoder_mt) gets one attribute line for both: when one
- * compile excludes it, the other's candidate row is excluded too, with
- * that reason. A header's rows are left alone (their per-TU switch,
- * header.h). */
+ * other lzma_stream_encoder_mt) or under one name with other macros
+ * (faad2 compiles libfaad again with -DDRM, which turns on a static
+ * function of bits.h calling faad_rewindbits above its definition:
+ * used-before-definition there only). "inline" is not carried over: a
+ * compile that inlined the function everywhere does not make another
+ * compile's out-of-line copy (a candidate) unsafe to clone. A header's
+ * rows are left alone (their per-TU switch, header.h). */
 static void exclude_across_compiles(struct tu_job *jobs, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -176,16 +181,21 @@ static void exclude_across_compiles(struct tu_job *jobs, size_t n)
                 if (j == i) continue;
                 for (size_t m = 0; m < jobs[j].rows.n && !r->reason; m++) {
                     const struct fn_row *q = &jobs[j].rows.v[m];
-                    if (!q->reason || !q->located || !q->file || q->insert_offset != r->insert_offset ||
-                        strcmp(q->file, r->file) != 0 || !strcmp(q->name ? q->name : "", r->name ? r->name : ""))
+                    if (!q->reason || q->reason == REASON_INLINE || !q->located || !q->file ||
+                        q->insert_offset != r->insert_offset || strcmp(q->file, r->file) != 0)
                         continue;
                     const struct compile_row *c = jobs[j].compile;
+                    const char *qd = q->detail ? q->detail : reason_name(q->reason);
                     r->reason = q->reason;
                     free(r->detail);
-                    r->detail = xasprintf("the compile of %s into %s defines it here as %s, which it excludes, and "
-                                          "the file takes one line: %s",
-                                          c->source ? c->source : "?", c->output ? c->output : "?",
-                                          q->name ? q->name : "?", q->detail ? q->detail : reason_name(q->reason));
+                    if (!strcmp(q->name ? q->name : "", r->name ? r->name : ""))
+                        r->detail = xasprintf("the compile of %s into %s excludes it, and the file takes one line: %s",
+                                              c->source ? c->source : "?", c->output ? c->output : "?", qd);
+                    else
+                        r->detail = xasprintf("the compile of %s into %s defines it here as %s, which it excludes, "
+                                              "and the file takes one line: %s",
+                                              c->source ? c->source : "?", c->output ? c->output : "?",
+                                              q->name ? q->name : "?", qd);
                 }
             }
         }

@@ -81,6 +81,9 @@ struct patch_function;
  * recognizes any FMVGEN_CLONES* word); + "_STATIC" for a static f. */
 #define PATCH_CPUID_MACRO "FMVGEN_CLONES_CPU"
 
+/* The section of the target copies and the resolvers (FMVGEN_CPU_SEC_). */
+#define PATCH_CPUID_SECTION "fmvgen_text"
+
 /* The first of targets --dispatch cpuid has no copy for (a target other
  * than arch=x86-64-v2/-v3/-v4 and avx2), or NULL when it knows them all. */
 const char *patch_cpuid_unknown_target(const struct strvec *targets);

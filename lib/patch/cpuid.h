@@ -99,7 +99,8 @@ struct patch_function;
  * recognizes any FMVGEN_CLONES* word); + "_STATIC" for a static f. */
 #define PATCH_CPUID_MACRO "FMVGEN_CLONES_CPU"
 
-/* The section of the target copies and the resolvers (FMVGEN_CPU_SEC_). */
+/* The section of the target copies and the resolvers (FMVGEN_CPU_SEC_;
+ * elf/fmvnames.h: ELF_FMV_SECTION, the same name). */
 #define PATCH_CPUID_SECTION "fmvgen_text"
 
 /* The first of targets --dispatch cpuid has no copy for (a target other

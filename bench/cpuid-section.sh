@@ -14,7 +14,10 @@
 # L's outputs natively and under qemu -cpu Nehalem and Haswell against U's
 # (y: same, 9 letters); how many of the project's unchanged functions
 # (U's own functions that are not candidates) and of all functions of U's
-# .text keep their address mod 64; the sections of the copies, resolvers
+# .text keep their address mod 64 (relB/relA: the project's, counted from
+# deregister_tm_clones, crtstuff's first function in .text, so that a
+# shift of the whole .text - .plt slots, fmvgen_cpu_levels in
+# .text.unlikely, .rela growth with lld - does not count); the sections of the copies, resolvers
 # and fmvgen_cpu_levels; the output sections around fmvgen_text; the code
 # sizes. NAME "so-*" builds the C files but main.c as a shared library and
 # runs main against it.
@@ -63,6 +66,9 @@ build() {
 HEX='function hex(s,  i, v) {s = tolower(s); sub(/^0x/, "", s); v = 0; for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v}'
 # offsets FILE -> "name addr%64" of its defined functions (first of a name)
 offsets() { readelf -sW "$1" | awk "$HEX"'$4 == "FUNC" && $7 != "UND" && !seen[$8]++ {print $8, hex($2) % 64}' | sort; }
+# reloffsets FILE -> "name (addr - deregister_tm_clones' addr) % 64" (crtstuff's first
+# function in .text: what lies before it - .plt, .text.unlikely, .text.startup - moves it too)
+reloffsets() { readelf -sW "$1" | awk "$HEX"'$4 == "FUNC" && $7 != "UND" && !seen[$8]++ {a[$8] = hex($2)} END {for (n in a) print n, (a[n] - a["deregister_tm_clones"] + 64 * 1048576) % 64}' | sort; }
 # sec_of FILE SYMBOL-REGEX -> the distinct section names of the symbols
 sec_of() {
   local f=$1
@@ -77,7 +83,7 @@ same() {   # same A B NAMES -> "k/n" of NAMES with one offset in both
 moved() { join <(echo "$1") <(echo "$2") | awk -v names="$3" 'BEGIN {split(names, a, " "); for (i in a) want[a[i]] = 1}
     $1 in want && $2 != $3 {printf "%s%s:%s->%s", s, $1, $2, $3; s = " "}'; }
 
-printf '%-20s %-9s %-6s %-6s %-6s %-7s %-7s %-7s %-37s %-16s %s\n' config runs proj-B proj-A proj-L all-B all-A all-L "copies/resolvers/levels(A)" "fmvgen_text" ".text U/B/A+fmvgen_text(A)"
+printf '%-20s %-9s %-6s %-6s %-6s %-6s %-6s %-7s %-7s %-7s %-37s %-16s %s\n' config runs proj-B proj-A proj-L relB relA all-B all-A all-L "copies/resolvers/levels(A)" "fmvgen_text" ".text U/B/A+fmvgen_text(A)"
 for cfg in "$@"; do
   IFS='|' read -r name cc cf lf <<<"$cfg"
   command -v "$cc" >/dev/null || { echo "$name: $cc absent"; continue; }
@@ -98,12 +104,13 @@ for cfg in "$@"; do
   case $name in so-*) bin=libk.so ;; *) bin=prog ;; esac
   ou=$(offsets "$u/$bin") ob=$(offsets "$b/$bin") oa=$(offsets "$p/$bin") ol=$(offsets "$W/L/$name/$bin")
   pn=$(echo $proj)
+  ru=$(reloffsets "$u/$bin") rb=$(reloffsets "$b/$bin") ra=$(reloffsets "$p/$bin")
   where=$(readelf -SW "$p/$bin" | awk '{sub(/^ *\[ */, ""); sub(/\]/, "")} $1 ~ /^[0-9]+$/ {print $2}' | awk '/^fmvgen_text$/ {print prev ">" ; getline; print $0; exit} {prev = $0}' | tr -d '\n')
   flags=$(readelf -SW "$p/$bin" | awk '$0 ~ / fmvgen_text / {for (i = 1; i <= NF; i++) if ($i == "fmvgen_text") print $(i + 6)}')
   tsz() { readelf -SW "$1" | awk -v s="$2" "$HEX"'{for (i = 1; i <= NF; i++) if ($i == s) {print hex($(i + 4)); exit}}'; }
   secs="$(sec_of "$p/$bin" '^fmvgen_cp_.*_(x86_64_v[234]|avx2)$')/$(sec_of "$p/$bin" '^fmvgen_resolve_')/$(sec_of "$p/$bin" '^fmvgen_cpu_levels$')"
-  printf '%-20s %-9s %-6s %-6s %-6s %-7s %-7s %-7s %-37s %-16s %s\n' "$name" "$runs" "$(same "$ou" "$ob" "$pn")" "$(same "$ou" "$oa" "$pn")" \
-    "$(same "$ou" "$ol" "$pn")" "$(same "$ou" "$ob" "")" "$(same "$ou" "$oa" "")" "$(same "$ou" "$ol" "")" "$secs" "${where:-none}${flags:+ [$flags]}" \
+  printf '%-20s %-9s %-6s %-6s %-6s %-6s %-6s %-7s %-7s %-7s %-37s %-16s %s\n' "$name" "$runs" "$(same "$ou" "$ob" "$pn")" "$(same "$ou" "$oa" "$pn")" \
+    "$(same "$ou" "$ol" "$pn")" "$(same "$ru" "$rb" "$pn")" "$(same "$ru" "$ra" "$pn")" "$(same "$ou" "$ob" "")" "$(same "$ou" "$oa" "")" "$(same "$ou" "$ol" "")" "$secs" "${where:-none}${flags:+ [$flags]}" \
     "$(tsz "$u/$bin" .text)/$(tsz "$b/$bin" .text)/$(tsz "$p/$bin" .text)+$(tsz "$p/$bin" fmvgen_text) .plt $(tsz "$u/$bin" .plt)/$(tsz "$p/$bin" .plt)"
   mv=$(moved "$ou" "$oa" "$pn")
   [ -n "$mv" ] && echo "    A: moved: $mv"

@@ -326,6 +326,15 @@ int elf_file_addr_is_code(const struct elf_file *ef, uint64_t addr)
     return section_at(ef, addr, 1, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
+int elf_file_addr_in_section(const struct elf_file *ef, uint64_t addr, const char *name)
+{
+    GElf_Shdr sh;
+    size_t shstrndx;
+    if (!section_at(ef, addr, 1, &sh) || elf_getshdrstrndx(ef->elf, &shstrndx) != 0) return 0;
+    const char *here = elf_strptr(ef->elf, shstrndx, sh.sh_name);
+    return here && !strcmp(here, name);
+}
+
 size_t elf_file_sym_lower_bound(const struct elf_file *ef, const char *key)
 {
     size_t lo = 0, hi = ef->n_syms;

@@ -92,6 +92,8 @@ const uint8_t *elf_file_bytes(const struct elf_file *ef, uint64_t addr, uint64_t
 const uint8_t *elf_file_window(const struct elf_file *ef, uint64_t addr, uint64_t max, uint64_t *len);
 /* 1 when addr lies inside an allocated executable section. */
 int elf_file_addr_is_code(const struct elf_file *ef, uint64_t addr);
+/* 1 when addr lies inside the allocated section named name. */
+int elf_file_addr_in_section(const struct elf_file *ef, uint64_t addr, const char *name);
 
 /* Symbols by name (first match; names are sorted) and by start address
  * (the first in name order among aliases). NULL when none. */

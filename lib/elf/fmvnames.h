@@ -35,6 +35,9 @@
 #define ELF_FMV_COPY_PREFIX "fmvgen_cp_"
 #define ELF_FMV_RESOLVER_PREFIX "fmvgen_resolve_"
 #define ELF_FMV_LEVELS_SYMBOL "fmvgen_cpu_levels"
+/* The section of --dispatch cpuid's target copies and resolvers
+ * (patch/cpuid.h: PATCH_CPUID_SECTION, the same name). */
+#define ELF_FMV_SECTION "fmvgen_text"
 
 enum elf_fmv_role {
     ELF_FMV_NONE = 0,     /* not one of fmvgen's names */

@@ -72,8 +72,15 @@ static void add_unit(struct elf_fmv_padding *out, size_t *cap, const struct elf_
         if (s->role == ELF_FMV_LEVELS) {
             elf_fmv_ranges_add(&levels, s->value, s->size);
             elf_fmv_ranges_add(&all, s->value, s->size);
-        } else if (tu_index && is_code_role(s->role) && !seen_before(w, i))
-            function_ranges(w, s->ident, tu_index, 1, &all);
+        } else if (tu_index && is_code_role(s->role) && !seen_before(w, i)) {
+            struct elf_fmv_ranges r = {NULL, 0, 0};
+            function_ranges(w, s->ident, tu_index, 1, &r);
+            /* in fmvgen's own section no function of the project comes
+             * before a run: only the runs in .text count */
+            for (size_t k = 0; k < r.n; k++)
+                if (!elf_file_addr_in_section(ef, r.v[2 * k], ELF_FMV_SECTION)) elf_fmv_ranges_add(&all, r.v[2 * k], r.v[2 * k + 1]);
+            free(r.v);
+        }
     }
     if (out->n_units == *cap) out->units = xrealloc(out->units, (*cap = *cap ? 2 * *cap : 4) * sizeof *out->units);
     out->units[out->n_units++] = (struct elf_fmv_padding_unit){tu_index ? elf_fmv_syms_unit_name(w, tu_index, tu)

@@ -24,7 +24,9 @@
  * Per unit (a TU of the file holding fmvgen symbols; named as
  * elf/cpuidcode.h names units, "a.c#0"): the padding after its
  * fmvgen_cpu_levels, and the run padding of its fmvgen symbols (copies,
- * the default included, resolvers, trampolines, fmvgen_cpu_levels):
+ * the default included, resolvers, trampolines, fmvgen_cpu_levels; not
+ * those in fmvgen's own section ELF_FMV_SECTION, where no function of the
+ * project comes before them):
  * elf_padding_run_end, the padding the function before them - or a default
  * copy among them, where that function was last - may need when they end
  * the file's .text (their alignment less one byte, whether padding before

@@ -100,6 +100,21 @@ static const char *const LEVELS_LINES[] = {
 };
 #undef LV
 
+/* FMVGEN_CPU_SEC_: the target copies and the resolvers go to section
+ * PATCH_CPUID_SECTION, a name not starting with ".text", which GNU ld,
+ * gold and lld place after the linked .text output section (an orphan
+ * section, after every file's own functions): what a selection adds then
+ * moves none of the project's unchanged functions. */
+static void section_lines(struct strbuf *sb, const char *eol)
+{
+    patch_text_line(sb, eol, "#  ifndef FMVGEN_CPU_NO_SECTION");
+    patch_text_line(sb, eol, "   /* copies and resolvers after the linked .text: unchanged functions keep their offsets */");
+    patch_text_line(sb, eol, "#   define FMVGEN_CPU_SEC_ , section(\"%s\")", PATCH_CPUID_SECTION);
+    patch_text_line(sb, eol, "#  else");
+    patch_text_line(sb, eol, "#   define FMVGEN_CPU_SEC_");
+    patch_text_line(sb, eol, "#  endif");
+}
+
 static void shared_block(struct strbuf *sb, const char *eol)
 {
     patch_text_line(sb, eol, "#ifndef %s_STATIC", PATCH_CPUID_MACRO);
@@ -119,6 +134,7 @@ static void shared_block(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "# ifdef FMVGEN_CPU_ON");
     patch_text_line(sb, eol, "#  define %s static __inline__ __attribute__((always_inline))", PATCH_CPUID_MACRO);
     patch_text_line(sb, eol, "#  define %s_STATIC __inline__ __attribute__((always_inline))", PATCH_CPUID_MACRO);
+    section_lines(sb, eol);
     patch_text_line(sb, eol, "# else");
     patch_text_line(sb, eol, "#  define %s", PATCH_CPUID_MACRO);
     patch_text_line(sb, eol, "#  define %s_STATIC", PATCH_CPUID_MACRO);
@@ -138,7 +154,7 @@ static void target_macro(struct strbuf *sb, const char *eol, const char *macro, 
 {
     patch_text_line(sb, eol, "#ifndef FMVGEN_CPU_T_%s", macro);
     if (features)
-        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((target(\"%s\"), noinline FMVGEN_NO_IPA_RA_))", macro,
+        patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((target(\"%s\"), noinline FMVGEN_NO_IPA_RA_ FMVGEN_CPU_SEC_))", macro,
                         features);
     else
         patch_text_line(sb, eol, "# define FMVGEN_CPU_T_%s __attribute__((noinline))", macro);
@@ -305,7 +321,7 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
      * always_inline body stayed a call); used puts the resolver in
      * llvm.used, data, and keeps clang from warning -Wunused-function of a
      * resolver only an ifunc attribute names. */
-    sb_addf(&sb, "%.*sstatic __attribute__((used)) __typeof__(&fmvgen_mv_%s) fmvgen_resolve_%s(void) "
+    sb_addf(&sb, "%.*sstatic __attribute__((used FMVGEN_CPU_SEC_)) __typeof__(&fmvgen_mv_%s) fmvgen_resolve_%s(void) "
                  "{ unsigned l = fmvgen_cpu_levels(); return ", indent, lead, id, id);
     for (size_t k = 0; k < norder; k++) sb_addf(&sb, "l & %uu ? fmvgen_cp_%s_%s : ", order[k]->level, id, order[k]->slug);
     sb_addf(&sb, "fmvgen_cp_%s_default; }%s", id, eol);

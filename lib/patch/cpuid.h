@@ -25,7 +25,7 @@
  *   static FMVGEN_CPU_T_X86_64_V3 long fmvgen_cp_f_x86_64_v3(const int *a, int n) { return fmvgen_mv_f(a, n); }
  *   static FMVGEN_CPU_T_X86_64_V4 long fmvgen_cp_f_x86_64_v4(const int *a, int n) { return fmvgen_mv_f(a, n); }
  *   static FMVGEN_CPU_T_DEFAULT long fmvgen_cp_f_default(const int *a, int n) { return fmvgen_mv_f(a, n); }
- *   static __attribute__((used)) __typeof__(&fmvgen_mv_f) fmvgen_resolve_f(void)
+ *   static __attribute__((used FMVGEN_CPU_SEC_)) __typeof__(&fmvgen_mv_f) fmvgen_resolve_f(void)
  *       { unsigned l = fmvgen_cpu_levels(); return l & 4u ? fmvgen_cp_f_x86_64_v4 : ...; }   (one line)
  *   # ifdef FMVGEN_CPU_IFUNC                 (static f: FMVGEN_CPU_IFUNC_STATIC)
  *   long f(const int *a, int n) __attribute__((ifunc("fmvgen_resolve_f")));
@@ -55,6 +55,24 @@
  * macro), and where an inline f's copy is noinline. Where FMVGEN_CPU_ON is
  * undefined (not x86-64 ELF, no target/naked/always_inline attributes,
  * C++, -DFMVGEN_NO_CLONES) the lines vanish and f is the plain function.
+ *
+ * Placement: the target copies (FMVGEN_CPU_T_<SLUG> but DEFAULT) and the
+ * resolvers carry FMVGEN_CPU_SEC_, section("fmvgen_text") (PATCH_CPUID_SECTION)
+ * where FMVGEN_CPU_ON is defined and -DFMVGEN_CPU_NO_SECTION is not: a
+ * name not starting with ".text", so GNU ld and gold place that orphan
+ * section after the linked .text (before .fini), lld after .fini, all of
+ * it AX code in the text segment (bench/results/orphan-section-20261205-s18.txt):
+ * what the patch adds to a file then no longer moves the project's own
+ * functions in .text. The default copy stays in .text where f was (its
+ * code and size are f's). What still moves them: fmvgen_cpu_levels (cold:
+ * .text.unlikely, at the start of .text, one per patched file), an IFUNC's
+ * 16-byte PLT slot where its program calls it (.plt, before .text with ld
+ * and gold), the trampoline where there is no IFUNC, and GCC emitting the
+ * default copies, whose addresses the resolvers take, ahead of the file's
+ * other functions. All copies of one file share one input section, so
+ * --gc-sections keeps or drops them together. A linker script that
+ * discards unlisted sections, or --orphan-handling=error, needs the section
+ * listed (or -DFMVGEN_CPU_NO_SECTION).
  *
  * Targets: arch=x86-64-v2/-v3/-v4 as feature lists (GCC 12 does not
  * inline into a function whose arch= differs), "avx2" as v3 without FMA;
@@ -102,6 +120,10 @@ struct patch_function;
  * it changes), changed with it, so that only interchangeable definitions
  * merge in a link. */
 #define PATCH_CPUID_LEVELS_SYMBOL "fmvgen_cpu_levels.v1"
+
+/* The section of the target copies and the resolvers (FMVGEN_CPU_SEC_;
+ * elf/fmvnames.h: ELF_FMV_SECTION, the same name). */
+#define PATCH_CPUID_SECTION "fmvgen_text"
 
 /* The first of targets --dispatch cpuid has no copy for (a target other
  * than arch=x86-64-v2/-v3/-v4 and avx2), or NULL when it knows them all. */

@@ -86,7 +86,7 @@ static void test_lines(void **state)
         "static FMVGEN_CPU_T_X86_64_V4 EXPORT long fmvgen_cp_sum_sq_x86_64_v4(const int *a, int n) { return fmvgen_mv_sum_sq(a, n); }\n"
         "static FMVGEN_CPU_T_X86_64_V3 EXPORT long fmvgen_cp_sum_sq_x86_64_v3(const int *a, int n) { return fmvgen_mv_sum_sq(a, n); }\n"
         "static FMVGEN_CPU_T_DEFAULT EXPORT long fmvgen_cp_sum_sq_default(const int *a, int n) { return fmvgen_mv_sum_sq(a, n); }\n"
-        "static __attribute__((used)) __typeof__(&fmvgen_mv_sum_sq) fmvgen_resolve_sum_sq(void) { unsigned l = "
+        "static __attribute__((used FMVGEN_CPU_SEC_)) __typeof__(&fmvgen_mv_sum_sq) fmvgen_resolve_sum_sq(void) { unsigned l = "
         "fmvgen_cpu_levels(); return l & 4u ? fmvgen_cp_sum_sq_x86_64_v4 : l & 2u ? fmvgen_cp_sum_sq_x86_64_v3 : "
         "fmvgen_cp_sum_sq_default; }\n"
         "# ifdef FMVGEN_CPU_IFUNC\n"
@@ -114,7 +114,7 @@ static void test_static_void_crlf(void **state)
                         "#ifdef FMVGEN_CPU_ON\r\n# undef fill\r\n"
                         "  FMVGEN_CPU_T_AVX2 static __attribute__((hot)) void fmvgen_cp_fill_avx2(int *a) { fmvgen_mv_fill(a); }\r\n"
                         "  FMVGEN_CPU_T_DEFAULT static __attribute__((hot)) void fmvgen_cp_fill_default(int *a) { fmvgen_mv_fill(a); }\r\n"
-                        "  static __attribute__((used)) __typeof__(&fmvgen_mv_fill) fmvgen_resolve_fill(void) { unsigned l = "
+                        "  static __attribute__((used FMVGEN_CPU_SEC_)) __typeof__(&fmvgen_mv_fill) fmvgen_resolve_fill(void) { unsigned l = "
                         "fmvgen_cpu_levels(); return l & 2u ? fmvgen_cp_fill_avx2 : fmvgen_cp_fill_default; }\r\n"
                         "# ifdef FMVGEN_CPU_IFUNC_STATIC\r\n"
                         "  static __attribute__((hot)) void fill(int *a) __attribute__((ifunc(\"fmvgen_resolve_fill\")));\r\n"
@@ -202,8 +202,14 @@ static void test_targets_and_preamble(void **state)
     struct patch_target_set set = set_of("avx2");
     char *pre = patch_preamble_cpuid(&set, 1, "\r\n");
     assert_non_null(strstr(pre, "# define FMVGEN_CPU_T_AVX2 __attribute__((target(\"sse3,ssse3,sse4.1,sse4.2,popcnt,cx16,"
-                                "sahf,avx,avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave\"), noinline FMVGEN_NO_IPA_RA_))\r\n"));
+                                "sahf,avx,avx2,bmi,bmi2,f16c,lzcnt,movbe,xsave\"), noinline FMVGEN_NO_IPA_RA_ FMVGEN_CPU_SEC_))\r\n"));
     assert_non_null(strstr(pre, "# define FMVGEN_CPU_T_DEFAULT __attribute__((noinline))\r\n"));
+    /* the target copies and resolvers go to fmvgen_text (an orphan section
+     * placed after the linked .text), unless -DFMVGEN_CPU_NO_SECTION; the
+     * default copy stays in .text where the function was */
+    assert_non_null(strstr(pre, "#  ifndef FMVGEN_CPU_NO_SECTION\r\n"));
+    assert_non_null(strstr(pre, "#   define FMVGEN_CPU_SEC_ , section(\"fmvgen_text\")\r\n#  else\r\n#   define FMVGEN_CPU_SEC_\r\n"));
+    assert_true(strstr(pre, "#   define FMVGEN_CPU_SEC_ ,") > strstr(pre, "#   define FMVGEN_CPU_ON"));
     /* GCC: the target copies keep the vzeroupper before calls into the file's legacy-SSE code */
     assert_non_null(strstr(pre, "#  define FMVGEN_NO_IPA_RA_ , optimize(\"no-ipa-ra\")\r\n"));
     assert_null(strstr(pre, "FMVGEN_CPU_T_X86_64_V3"));

@@ -690,13 +690,14 @@ char *budget_sentence(const struct select_report *r)
     const struct select_budget *b = &r->budget;
     if (!b->applied) return NULL;
     struct strbuf sb = STRBUF_INIT;
-    sb_addf(&sb, "code-growth budget: %.0f bytes, %g%% of a second whole build (%s, %.0f bytes); the selection was "
-                 "predicted to add %.0f bytes", b->limit, b->max_growth, b->whole_what, b->whole_bytes, b->after);
+    sb_addf(&sb, "code-growth budget: %.0f bytes, %g%% of a second whole build (%s, %.0f bytes), of which the fit "
+                 "uses %.0f (the rest is kept for code the prediction cannot see); the selection was predicted to add "
+                 "%.0f bytes", b->limit, b->max_growth, b->whole_what, b->whole_bytes, b->fit_limit, b->after);
     if (b->n_dropped) sb_addf(&sb, " after %zu function%s dropped (%.0f before)", b->n_dropped,
                               b->n_dropped == 1 ? " was" : "s were", b->before);
     if (r->selected_code.measured && r->n_variants && r->variants[0].code.measured) {
         int64_t real = select_code_growth(r, &r->selected_code);
-        sb_addf(&sb, "; the selected build adds %lld bytes (%.1f%% of it): %s", (long long)real,
+        sb_addf(&sb, "; the selected build adds %lld bytes (%.2f%% of the second whole build): %s", (long long)real,
                 100.0 * (double)real / b->whole_bytes, (double)real <= b->limit ? "within the budget" : "ABOVE the budget");
         int64_t clones, cpu, rest;
         int64_t levels = r->selected_code.cpu_levels_bytes >= 0 && r->variants[0].code.cpu_levels_bytes >= 0
@@ -735,7 +736,7 @@ void budget_check_measured(struct select_report *r)
     if (!b->applied || !r->selected_code.measured || !r->variants[0].code.measured) return;
     int64_t real = select_code_growth(r, &r->selected_code);
     if ((double)real > b->limit)
-        sv_pushf(&r->notes, "code-growth budget exceeded: the selected build adds %lld bytes, %.1f%% of a second "
+        sv_pushf(&r->notes, "code-growth budget exceeded: the selected build adds %lld bytes, %.2f%% of a second "
                             "whole build (%s), above the limit of %.0f%% (%.0f bytes); the prediction from the "
                             "all-candidates builds was %.0f bytes",
                  (long long)real, 100.0 * (double)real / b->whole_bytes, b->whole_what, b->max_growth, b->limit,

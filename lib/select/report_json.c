@@ -101,6 +101,9 @@ static json_t *budget_json(const struct select_report *r)
     json_object_set_new(o, "second_whole_build", json_string(b->whole_what));
     json_object_set_new(o, "second_whole_build_bytes", json_integer((json_int_t)b->whole_bytes));
     json_object_set_new(o, "limit_bytes", json_integer((json_int_t)b->limit));
+    /* what the fit and the pins may use: the limit less the share kept for
+     * code the prediction cannot see (BUDGET_UNPREDICTED_SHARE) */
+    json_object_set_new(o, "fit_limit_bytes", json_integer((json_int_t)b->fit_limit));
     json_object_set_new(o, "fixed_bytes", json_integer((json_int_t)b->overhead));
     json_object_set_new(o, "predicted_bytes_before", json_integer((json_int_t)b->before));
     json_object_set_new(o, "predicted_bytes", json_integer((json_int_t)b->after));

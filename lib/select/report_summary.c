@@ -136,7 +136,8 @@ char *select_report_summary(const struct select_report *r)
             report_add_bytes(&sb, r->march.code.code_bytes);
             sb_adds(&sb, " bytes");
         }
-        sb_adds(&sb, "\n");
+        /* the budget's line below counts in a second whole build's bytes */
+        sb_adds(&sb, " (percentages of the baseline's code)\n");
     }
     char *budget = budget_sentence(r);
     if (budget) sb_addf(&sb, "%s\n", budget);

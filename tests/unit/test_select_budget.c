@@ -259,7 +259,12 @@ static void test_apply_drops_and_says(void **state)
      * verdict and reason code in report.json */
     char *summary = select_report_summary(&r);
     assert_non_null(strstr(summary, "code-growth budget: 3800 bytes, 10% of a second whole build"));
-    assert_non_null(strstr(summary, "ABOVE the budget"));
+    /* the fit's limit is said whether or not the fit dropped anything, and
+     * the growth's share with two decimals (10.0% would read as within) */
+    assert_non_null(strstr(summary, "38000 bytes), of which the fit uses 3724 (the rest is kept for code the "
+                                    "prediction cannot see)"));
+    assert_non_null(strstr(summary, "adds 3900 bytes (10.26% of the second whole build): ABOVE the budget"));
+    assert_non_null(strstr(summary, "(percentages of the baseline's code)\n"));
     /* what the measured growth is made of */
     assert_non_null(strstr(summary, "(clones and resolvers with their padding and PLT entries 3000, the runtime's CPU detection 500, other 400)"));
     assert_non_null(strstr(summary, "dropped for the code-growth budget"));
@@ -271,6 +276,7 @@ static void test_apply_drops_and_says(void **state)
     json_t *b = json_object_get(json_object_get(j, "code_size"), "budget");
     assert_true(json_is_object(b));
     assert_int_equal(json_integer_value(json_object_get(b, "limit_bytes")), 3800);
+    assert_int_equal(json_integer_value(json_object_get(b, "fit_limit_bytes")), 3724);
     assert_int_equal(json_integer_value(json_object_get(b, "dropped")), 1);
     assert_true(json_is_false(json_object_get(b, "within")));
     json_t *parts = json_object_get(b, "selected_growth_parts");

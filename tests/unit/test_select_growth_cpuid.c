@@ -531,10 +531,13 @@ static void check_trim(const char *cc)
     json_decref(j);
     /* never below the measured growth, and over it by at most 32 bytes a
      * function: the resolver still counted with its test for the left-out
-     * copy (gcc 12: 41 bytes, 26 without; clang: 16 bytes a function) */
+     * copy (gcc 12: 41 bytes, 26 without; clang: 16 bytes a function),
+     * and 15 more: the copies' alignment padding, counted for each copy,
+     * which the last one in section fmvgen_text does not pay (clang 19:
+     * 101 bytes over) */
     int64_t measured = select_code_growth(&r, &r.selected_code);
     assert_true(r.budget.after >= (double)measured);
-    assert_true(r.budget.after - (double)measured <= 32.0 * 3);
+    assert_true(r.budget.after - (double)measured <= 32.0 * 3 + 15);
     select_report_free(&r);
 
     /* the patched build: one copy and the default */

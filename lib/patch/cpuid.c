@@ -71,7 +71,22 @@ static int used(const struct patch_target_set *sets, size_t n, const struct cpu_
  * (<< 18) gathered in one word, esi (no two overlap), so that each level
  * is two mask tests on missing bits (not), and known holds the answer + 1
  * (0: not asked yet). It changes only eax, ecx, edx, esi, edi and r8,
- * all call-clobbered. */
+ * all call-clobbered. Its instructions are written as bytes (.byte, jumps
+ * as label differences, the known byte as a PC-relative .long), so that
+ * the assembler's syntax does not matter: a -masm=intel build assembles
+ * it as well. In AT&T syntax:
+ *       movzbl known(%rip), %eax; sub $1, %eax; js 1f; ret
+ *   1:  mov %rbx, %r8; xor %eax, %eax; cpuid; xor %esi, %esi; cmp $7, %eax; jb 2f
+ *       mov $7, %eax; xor %ecx, %ecx; cpuid; mov %ebx, %esi
+ *   2:  and $0xd0030128, %esi; mov $0x80000001, %eax; cpuid; and $0x21, %ecx
+ *       shl $9, %ecx; or %ecx, %esi; mov $1, %eax; cpuid; mov %ecx, %edi
+ *       bt $27, %ecx; jnc 3f; xor %ecx, %ecx; xgetbv; and $0xe6, %eax
+ *       shl $18, %eax; or %eax, %esi
+ *   3:  mov %r8, %rbx; not %edi; not %esi; xor %eax, %eax
+ *       test $0x982201, %edi; jnz 4f; test $0x200, %esi; jnz 4f; mov $1, %al
+ *       test $0x3cd83201, %edi; jnz 4f; test $0x184328, %esi; jnz 4f; mov $3, %al
+ *       test $0xd39b4328, %esi; jnz 4f; mov $7, %al
+ *   4:  lea 1(%rax), %ecx; mov %cl, known(%rip); ret */
 #define LV PATCH_CPUID_LEVELS_SYMBOL
 static const char *const LEVELS_LINES[] = {
     "/* fmvgen_cpu_levels - bit 0: x86-64-v2, bit 1: x86-64-v3, bit 2: x86-64-v4 (CPUID and XCR0) - is",
@@ -80,19 +95,18 @@ static const char *const LEVELS_LINES[] = {
     "__asm__(\".ifndef " LV "\\n\" /* once per assembly file (LTO joins files) */",
     "  \".pushsection .text.unlikely." LV ", \\\"axG\\\", @progbits, " LV ", comdat\\n\"",
     "  \".weak " LV "\\n.hidden " LV "\\n.type " LV ", @function\\n\"",
-    "  \"" LV ":\\n.cfi_startproc\\nmovzbl .Lfmvgen_cpu_known(%rip), %eax\\nsub $1, %eax\\njs 1f\\nret\\n\"",
-    "  \"1: mov %rbx, %r8\\nxor %eax, %eax\\ncpuid\\nxor %esi, %esi\\ncmp $7, %eax\\njb 2f\\n\"",
-    "  \"mov $7, %eax\\nxor %ecx, %ecx\\ncpuid\\nmov %ebx, %esi\\n\");",
+    "  /* the code as bytes: it assembles whatever the syntax (-masm=intel too) */",
+    "  \"" LV ":\\n.cfi_startproc\\n.byte 15,182,5\\n.long .Lfmvgen_cpu_known-.-4\\n.byte 131,232,1,120,1f-.-1,195\\n\"",
+    "  \"1:\\n.byte 73,137,216,49,192,15,162,49,246,131,248,7,114,2f-.-1,184,7,0,0,0,49,201,15,162,137,222\\n\");",
     "/* esi: EBX.7 (bmi1 avx2 bmi2, avx512f dq cd bw vl), ECX.80000001 (lahf lzcnt) << 9, XCR0 << 18 */",
-    "__asm__(\"2: and $0xd0030128, %esi\\nmov $0x80000001, %eax\\ncpuid\\nand $0x21, %ecx\\nshl $9, %ecx\\n\"",
-    "  \"or %ecx, %esi\\nmov $1, %eax\\ncpuid\\nmov %ecx, %edi\\nbt $27, %ecx\\njnc 3f\\n\" /* edi: ECX.1 */",
-    "  \"xor %ecx, %ecx\\n.byte 0x0f, 0x01, 0xd0\\nand $0xe6, %eax\\nshl $18, %eax\\nor %eax, %esi\\n\" /* xgetbv */",
+    "__asm__(\"2:\\n.byte 129,230,40,1,3,208,184,1,0,0,128,15,162,131,225,33,193,225,9,9,206,184,1,0,0,0,15,162\\n\"",
+    "  \".byte 137,207,15,186,225,27,115,3f-.-1,49,201,15,1,208,37,230,0,0,0,193,224,18,9,198\\n\" /* xgetbv */",
     "  /* ECX.1: sse3 ssse3 cx16 sse4.1 sse4.2 popcnt; + fma movbe xsave osxsave avx f16c (missing bits: not) */",
-    "  \"3: mov %r8, %rbx\\nnot %edi\\nnot %esi\\nxor %eax, %eax\\ntest $0x982201, %edi\\njnz 4f\\n\"",
-    "  \"test $0x200, %esi\\njnz 4f\\nmov $1, %al\\ntest $0x3cd83201, %edi\\njnz 4f\\n\"",
-    "  \"test $0x184328, %esi\\njnz 4f\\nmov $3, %al\\ntest $0xd39b4328, %esi\\njnz 4f\\nmov $7, %al\\n\");",
+    "  \"3:\\n.byte 76,137,195,247,215,247,214,49,192,247,199,1,34,152,0,117,4f-.-1,247,198,0,2,0,0,117,4f-.-1\\n\"",
+    "  \".byte 176,1,247,199,1,50,216,60,117,4f-.-1,247,198,40,67,24,0,117,4f-.-1,176,3,247,198,40,67,155,211\\n\"",
+    "  \".byte 117,4f-.-1,176,7\\n\");",
     "/* known: the answer + 1 (0: not asked yet) */",
-    "__asm__(\"4: lea 1(%rax), %ecx\\nmov %cl, .Lfmvgen_cpu_known(%rip)\\nret\\n.cfi_endproc\\n\"",
+    "__asm__(\"4:\\n.byte 141,72,1,136,13\\n.long .Lfmvgen_cpu_known-.-4\\n.byte 195\\n.cfi_endproc\\n\"",
     "  \".size " LV ", .-" LV "\\n.popsection\\n\"",
     "  \".pushsection .bss." LV ", \\\"awG\\\", @nobits, " LV ", comdat\\n\"",
     "  \".Lfmvgen_cpu_known: .zero 1\\n.popsection\\n.endif\\n\");",

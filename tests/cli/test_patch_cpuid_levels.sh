@@ -10,7 +10,7 @@
 # program of a.o and b.o and as a shared library of both (also
 # -fvisibility=hidden; never exported), and by gcc as a static archive
 # (a.o) linked beside another patched shared library (b.c), -static,
-# -static-pie and -flto, and musl-gcc -static. Each program prints what
+# -static-pie, -flto and -masm=intel, and musl-gcc -static. Each program prints what
 # the unpatched one does natively and under qemu Nehalem and Haswell, and
 # verify's map of the resolvers gives each snap its default copy on
 # Nehalem and its x86-64-v3 copy on Haswell. C++ gets none. (The old
@@ -79,7 +79,8 @@ for cc in gcc clang-14 clang-19 musl-gcc; do
 done
 
 # gcc: a.o in a static archive linked beside libb.so (b.c, patched too):
-# one each; -static, -static-pie, -flto (musl-gcc: -static): one.
+# one each; -static, -static-pie, -flto, -masm=intel (its code is bytes,
+# whatever the assembler syntax) (musl-gcc: -static): one.
 if installed gcc; then
   mkdir -p "$TMP/ar"
   if (cd "$TMP/ar" && gcc -O2 -c "$S/a.c" -o a.o && ar rcs liba.a a.o && gcc -O2 -fPIC -shared "$S/b.c" -o libb.so -lm &&
@@ -91,7 +92,7 @@ if installed gcc; then
     fail "gcc: archive and library: build: $(head -3 "$TMP/ar.log")"
   fi
 fi
-for how in gcc:-static gcc:-static-pie gcc:-flto musl-gcc:-static; do
+for how in gcc:-static gcc:-static-pie gcc:-flto gcc:-masm=intel musl-gcc:-static; do
   cc=${how%%:*} flag=${how#*:}
   installed "$cc" || continue
   (cd "$S" && make -s clean && make -s CC="$cc" CFLAGS="-O2 $flag -Wall -Wextra -Werror" >"$TMP/s.log" 2>&1) ||

@@ -189,10 +189,10 @@ static size_t later_of(struct parsed_tu *tu, const struct fn_def *def, const str
     return n;
 }
 
-char *laterdecl_excluded(struct parsed_tu *tu, const struct fn_def *def)
+/* Why no attribute line can go above one of v[0..n), def's declarations
+ * below it (the first such, named by file and line), or NULL. */
+static char *no_line_for(struct parsed_tu *tu, const struct fn_def *def, const struct later_entry **v, size_t n)
 {
-    const struct later_entry **v = NULL;
-    size_t n = later_of(tu, def, &v);
     char *why = NULL;
     for (size_t i = 0; i < n && !why; i++) {
         const struct later_entry *e = v[i];
@@ -219,14 +219,25 @@ char *laterdecl_excluded(struct parsed_tu *tu, const struct fn_def *def)
         }
         if (reason)
             why = xasprintf("declared again at line %u of %s, below its definition (line %u), and no attribute line "
-                            "can go above that declaration: %s (clang takes a declaration without target_clones "
-                            "after a multi-versioned definition for another function: calls become ambiguous)",
-                            e->line, fname, def->line, reason);
+                            "can go above that declaration: %s", e->line, fname, def->line, reason);
         free(reason);
         free(path);
     }
-    free(v);
     return why;
+}
+
+char *laterdecl_excluded(struct parsed_tu *tu, const struct fn_def *def)
+{
+    if (tu_is_main_file(tu, def->cxfile)) return NULL;   /* its note says what the patch does */
+    const struct later_entry **v = NULL;
+    size_t n = later_of(tu, def, &v);
+    char *why = no_line_for(tu, def, v, n);
+    free(v);
+    if (!why) return NULL;
+    char *r = xasprintf("%s (clang takes a declaration without target_clones after a multi-versioned definition "
+                        "for another function: calls become ambiguous)", why);
+    free(why);
+    return r;
 }
 
 json_t *laterdecl_note(struct parsed_tu *tu, const struct fn_def *def)
@@ -248,9 +259,20 @@ json_t *laterdecl_note(struct parsed_tu *tu, const struct fn_def *def)
                                                (json_int_t)line, "block", v[i]->block));
         sb_addf(&at, "%s%u", i ? ", " : "", line);
     }
+    char *plain = ok || !n ? NULL : no_line_for(tu, def, v, n);
     free(v);
     json_t *note = NULL;
-    if (ok) {
+    if (plain) {
+        char *detail = xasprintf("%s; the patch reaches it through a pointer, whatever the dispatch, so that "
+                                 "declaration declares a plain function (clang takes a declaration without "
+                                 "target_clones after a multi-versioned definition for another function), and "
+                                 "leaves it out where a pointer cannot take it", plain);
+        note = note_new(NOTE_DECLARED_LATER, detail);
+        json_object_set_new(note, "lines", json_array());
+        json_object_set_new(note, "plain", json_string(plain));
+        free(detail);
+        free(plain);
+    } else if (ok) {
         char *detail = xasprintf("declared again below its definition (line %u), at line%s %s: the patch puts the "
                                  "attribute line above each (clang takes a declaration without target_clones after "
                                  "a multi-versioned definition for another function)",

@@ -14,6 +14,12 @@ static json_t *lines_of(const struct patch_function *f)
     return json_is_array(lines) ? lines : NULL;
 }
 
+const char *patch_laterdecl_plain(const struct patch_function *f)
+{
+    if (f->helper_of || f->switch_of) return NULL;
+    return json_string_value(json_object_get(notes_find(f->notes, NOTE_DECLARED_LATER), "plain"));
+}
+
 size_t patch_laterdecl_count(struct patch_function *const *fs, size_t n)
 {
     size_t c = 0;

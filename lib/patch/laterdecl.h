@@ -16,6 +16,15 @@
 #include "patch/diff.h"
 #include "patch/plan.h"
 
+/* Why f must be reached through a pointer whatever the dispatch - its
+ * note's "plain": a declaration below its definition that no attribute
+ * line can go above, named - or NULL. Such a function takes the pointer
+ * lines under IFUNC dispatch too (cpuid: its own copies, whose IFUNC is no
+ * target_clones), and is left out where they refuse it
+ * (patch_settle_in_files): IFUNC's target_clones would not build with
+ * clang. */
+const char *patch_laterdecl_plain(const struct patch_function *f);
+
 /* How many lines fs[0..n) may add (room for patch_laterdecl_insert). */
 size_t patch_laterdecl_count(struct patch_function *const *fs, size_t n);
 

@@ -154,6 +154,20 @@ static int preamble_defined(const char *text, size_t offset, const char *macro)
     return found;
 }
 
+/* Why f cannot take the pointer lines of dispatch d (cpuid: its own
+ * copies' lines; else pointer dispatch's) for its set, or NULL with the
+ * lines in *pl. */
+static const char *pointer_lines(const struct patch_function *f, const char *text, size_t len, enum patch_dispatch d,
+                                 const struct patch_target_set *set, struct patch_pointer_lines *pl)
+{
+    int cpuid = d == PATCH_DISPATCH_CPUID;
+    const char *refused = patch_redecl_refuses_dispatch(f, cpuid ? PATCH_DISPATCH_CPUID : PATCH_DISPATCH_POINTER);
+    /* its lines would have to be switched per TU too */
+    if (f->switch_tag) return "a header's static function, switched per TU (only its attribute line is)";
+    if (refused) return refused;
+    return cpuid ? patch_cpuid_lines(f, text, len, set, pl) : patch_pointer_lines(f, text, len, set->macro, pl);
+}
+
 /* the IFUNC fallbacks already noted on stderr ("REL:LINE NAME: why") */
 static struct strvec fallbacks_said;
 
@@ -182,17 +196,13 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
     }
     for (size_t i = 0; i < n; i++) {
         if (fs[i]->helper_of || fs[i]->switch_of) continue;
-        if (p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID && !fs[i]->plain_symbol)
+        const char *later = patch_laterdecl_plain(fs[i]);
+        if (p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID && !fs[i]->plain_symbol &&
+            !later)
             continue;
-        /* the pointer lines, for a libtool export under IFUNC dispatch too */
-        const char *refused = patch_redecl_refuses_dispatch(
-            fs[i], p->dispatch == PATCH_DISPATCH_CPUID ? PATCH_DISPATCH_CPUID : PATCH_DISPATCH_POINTER);
-        /* its lines would have to be switched per TU too */
-        const char *why = fs[i]->switch_tag ? "a header's static function, switched per TU (only its attribute line is)"
-                          : refused ? refused
-                          : p->dispatch == PATCH_DISPATCH_CPUID
-                              ? patch_cpuid_lines(fs[i], pf->old, pf->old_len, &p->sets[fs[i]->set], &pl[i])
-                              : patch_pointer_lines(fs[i], pf->old, pf->old_len, p->sets[fs[i]->set].macro, &pl[i]);
+        /* the pointer lines, for a libtool export or a function declared
+         * below its definition (patch/laterdecl.h) under IFUNC dispatch too */
+        const char *why = pointer_lines(fs[i], pf->old, pf->old_len, p->dispatch, &p->sets[fs[i]->set], &pl[i]);
         /* C++ overloads both renamed: fmvgen_mv_NAME would name two functions */
         char *ident = why ? NULL : patch_pointer_ident(fs[i]);
         for (size_t j = 0; ident && j < n && !why; j++) {
@@ -234,6 +244,8 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
                 fmv_note("%s:%d: %s is reached through a pointer, not an IFUNC symbol: %s", fs[i]->rel, fs[i]->line,
                          fs[i]->display_name, PATCH_LTEXPORT_WHY);
             }
+        } else if (later && p->dispatch == PATCH_DISPATCH_IFUNC) {
+            sv_pushf(&p->plain_symbol, "%s:%d %s: %s", fs[i]->rel, fs[i]->line, fs[i]->display_name, later);
         }
     }
 }
@@ -573,6 +585,24 @@ static const char *place_after_cxx_attribute_lists(struct patch_function *f, con
     return NULL;
 }
 
+/* Why f, which must be reached through a pointer (patch_laterdecl_plain),
+ * cannot be under p's dispatch (its target set not known yet: the shape,
+ * the params, the redeclaration), or NULL. */
+static const char *later_refused(const struct patch_plan *p, const struct patch_function *f, const char *text,
+                                 size_t len)
+{
+    if (f->offset >= len) return NULL;   /* patch_build_file says so */
+    struct patch_target_set none;
+    memset(&none, 0, sizeof none);
+    char macro[] = "FMVGEN_CLONES";
+    none.macro = macro;
+    struct patch_pointer_lines pl;
+    memset(&pl, 0, sizeof pl);
+    const char *why = pointer_lines(f, text, len, p->dispatch, &none, &pl);
+    patch_pointer_lines_free(&pl);
+    return why;
+}
+
 /* Settles fs[0..*n) against their files' text, each file read once: each
  * line placed after [[...]] lists (or skipped, said why), then dropped when
  * it already carries the attribute line - after the placement, so a patched
@@ -599,6 +629,15 @@ void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size
         }
         if (text && f->offset <= len && patch_marker_at(text, len, f->offset, NULL)) {
             if (already) (*already)++;
+            patch_function_free(f);
+            continue;
+        }
+        const char *later = patch_laterdecl_plain(f);
+        if (later && text && (why = later_refused(p, f, text, len))) {
+            sv_pushf(&p->skipped, "%s:%d %s: %s, and it cannot be reached through a pointer: %s", f->rel, f->line,
+                     f->display_name, later, why);
+            fmv_warn("%s:%d: %s not patched: %s, and it cannot be reached through a pointer: %s", f->file, f->line,
+                     f->display_name, later, why);
             patch_function_free(f);
             continue;
         }

@@ -10,13 +10,15 @@
 # external function's block-scope declaration, a later use). Where no line
 # can go there (a header #included below, the project's or a system one;
 # a declaration of two names, one a macro writes, one after other code on
-# its line) the function stays excluded, declared-after-definition,
-# naming the declaration's file and line. The patch of every dispatch
-# (IFUNC, cpuid, pointer) applies with git apply and patch -p1 and builds,
-# -Werror: IFUNC with gcc, clang 14 and clang 19 (when installed), its
-# redeclared functions multi-versioned, the unpatched output natively and
-# under qemu -cpu Nehalem; pointer and cpuid (whose lines leave the later
-# declarations alone) with clang 19, the unpatched output natively.
+# its line) the function's note says why ("plain", naming the
+# declaration's file and line) and the patch reaches it through a pointer
+# under IFUNC dispatch too, so those declarations declare a plain
+# function; one that no pointer can take (its body names it) is left out,
+# said why. The patch of every dispatch (IFUNC, cpuid, pointer) applies
+# with git apply and patch -p1 and builds, -Werror, with gcc, clang 14 and
+# clang 19 (when installed): the redeclared and the pointer-reached
+# functions multi-versioned, the unpatched output natively and under qemu
+# -cpu Nehalem.
 source "$TESTLIB"
 
 P="$TMP/proj"; mkdir -p "$P"; cp -a "$FIXTURES/later-decl/." "$P/"
@@ -26,11 +28,11 @@ make -s CC=gcc CFLAGS="$W" >/dev/null && BASE=$(./prog) && make -s clean || fail
 "$FMVGEN" scan --root "$P" -- make -s CC=gcc CFLAGS="$W" >"$TMP/scan.out" 2>&1
 expect_eq "scan exit" "$?" 0
 json=$("$FMVGEN" list --json)
-reason() { jq -r --arg f "$1" '[.functions[] | select(.name == $f) | "\(.reason): \(.detail)"] | unique | join(";")' <<<"$json"; }
+plain() { jq -r --arg f "$1" '[.functions[] | select(.name == $f) | "\(.status): \([.notes[]? | select(.kind == "declared-later") | .plain // empty] | join(";"))"] | unique | join(";")' <<<"$json"; }
 lines() { jq -r --arg f "$1" '[.functions[] | select(.name == $f) | .status + " " + ([.notes[]? | select(.kind == "declared-later") | .lines[] | "\(.line)\(if .block then "b" else "" end)"] | join(","))] | unique | join(";")' <<<"$json"; }
 expect_eq "candidates" \
   "$(jq -r '[.functions[] | select(.status == "candidate") | .name] | unique | join(",")' <<<"$json")" \
-  "sa_run,sb_add,sb_run,sbs_add,sc_add,sc_run,scs_add,sd_add,sd_run,sdh_add,sdh_run,sdv_add,sdv_run,se_add,se_run,sf_run"
+  "memfrob,sa_add,sa_run,sb_add,sb_run,sbs_add,sc_add,sc_run,scs_add,sd_add,sd_run,sdh_add,sdh_run,sdv_add,sdv_run,se_add,se_run,sf_add,sf_run,sfl_add,sfm_add,sfr_add"
 expect_eq "sb_add: its later prototype takes the line" "$(lines sb_add)" "candidate 5"
 expect_eq "sbs_add: the static's too" "$(lines sbs_add)" "candidate 9"
 expect_eq "scs_add: the static's block-scope declaration too" "$(lines scs_add)" "candidate 16b"
@@ -38,22 +40,27 @@ expect_eq "sc_add: an external's block-scope declaration is left alone" "$(lines
 expect_eq "sd_add, sdh_add, sdv_add: with their own attributes" "$(lines sd_add) $(lines sdh_add) $(lines sdv_add)" \
   "candidate 5 candidate 9 candidate 13"
 expect_eq "se_add: a later use needs nothing" "$(lines se_add)" "candidate "
-expect_eq "sa_add: excluded, the header and line named" "$(reason sa_add)" \
-  "declared-after-definition: declared again at line 5 of api.h, below its definition (line 6), and no attribute line can go above that declaration: api.h, #included at line 15 below the definition, is not the file that defines it, and fmvgen patches only that file (clang takes a declaration without target_clones after a multi-versioned definition for another function: calls become ambiguous)"
-expect_match "memfrob: excluded, a system header" "$(reason memfrob)" \
-  "^declared-after-definition: declared again at line [0-9]+ of string.h, below its definition \(line 8\), and no attribute line can go above that declaration: string.h, #included at line 14 below the definition, is a system header, which no patch can change"
-expect_match "sf_add: two names" "$(reason sf_add)" \
-  "^declared-after-definition: declared again at line 10 of f.c, .*: it declares more than one name \("
-expect_match "sfm_add: a macro's" "$(reason sfm_add)" "^declared-after-definition: declared again at line 11 of f.c, .*: a macro writes it"
-expect_match "sfl_add: code before it" "$(reason sfl_add)" \
-  "^declared-after-definition: declared again at line 12 of f.c, .*: other code comes before it on its line"
+expect_eq "sa_add: plain, the header and line named" "$(plain sa_add)" \
+  "candidate: declared again at line 5 of api.h, below its definition (line 6), and no attribute line can go above that declaration: api.h, #included at line 15 below the definition, is not the file that defines it, and fmvgen patches only that file"
+expect_match "memfrob: plain, a system header" "$(plain memfrob)" \
+  "^candidate: declared again at line [0-9]+ of string.h, below its definition \(line 8\), and no attribute line can go above that declaration: string.h, #included at line 14 below the definition, is a system header, which no patch can change$"
+expect_match "sf_add: two names" "$(plain sf_add)" "^candidate: declared again at line 17 of f.c, .*: it declares more than one name$"
+expect_match "sfm_add: a macro's" "$(plain sfm_add)" "^candidate: declared again at line 18 of f.c, .*: a macro writes it"
+expect_match "sfl_add: code before it" "$(plain sfl_add)" "^candidate: declared again at line 20 of f.c, .*: other code comes before it on its line$"
+expect_match "sfr_add: a macro's" "$(plain sfr_add)" "^candidate: declared again at line 19 of f.c, .*: a macro writes it"
+expect_eq "sb_add: no plain" "$(plain sb_add)" "candidate: "
 
 REDECLARED="sb_add sbs_add scs_add sd_add sdh_add sdv_add"
+PLAIN="sa_add memfrob sf_add sfm_add sfl_add"
 for d in ifunc cpuid pointer; do
   opt=(); [ "$d" != ifunc ] && opt=(--dispatch "$d")
   "$FMVGEN" patch --min-score 1 "${opt[@]}" -o "$TMP/$d.patch" 2>"$TMP/$d.err"
   expect_eq "$d: patch exit" "$?" 0
+  expect_match "$d: sfr_add left out, said why" "$(cat "$TMP/$d.err")" \
+    "f.c:12: sfr_add not patched: declared again at line 19 of f.c, .*, and it cannot be reached through a pointer: its body names it"
+  expect_no_match "$d: no line for sfr_add" "$(grep '^+' "$TMP/$d.patch")" "sfr_add"
   added=$(grep -c -E '^\+ *FMVGEN_CLONES(\((sb_add|sd_add|sdh_add|sdv_add)\)|_STATIC)$' "$TMP/$d.patch")
+  renamed=$(grep -c -E '^\+# define (sa_add|memfrob|sf_add|sfm_add|sfl_add) fmvgen_mv_' "$TMP/$d.patch")
   if [ "$d" = ifunc ]; then
     # each definition's line and each later declaration's: 2 x 6
     expect_eq "$d: the attribute lines of the definitions and of the later declarations" "$added" 12
@@ -61,17 +68,18 @@ for d in ifunc cpuid pointer; do
       '^ void sb_add\(int \*a, const int \*b, int n\);$'
     expect_match "$d: above the block-scope declaration, indented" \
       "$(grep -A1 '^+    FMVGEN_CLONES_STATIC$' "$TMP/$d.patch" | tail -1)" '^     void scs_add\(int \*, const int \*, int\);$'
+    expect_eq "$d: the plain ones reached through a pointer" "$renamed" 5
+    expect_eq "$d: the header lists them" \
+      "$(sed -n '/^Reached through a pointer/,/^$/p' "$TMP/$d.patch" | grep -cE '^  [a-z]\.c:[0-9]+ (sa_add|memfrob|sf_add|sfm_add|sfl_add): declared again at line')" 5
   else
     expect_eq "$d: no line above the later declarations (the trampoline's)" \
       "$(grep -c -E '^\+ *FMVGEN_CLONES(\(s[a-z]*_add\)|_STATIC)$' "$TMP/$d.patch")" 0
+    expect_eq "$d: the plain ones renamed like any" "$renamed" 5
   fi
-  expect_no_match "$d: no line for the excluded" "$(grep '^+' "$TMP/$d.patch")" "sa_add|memfrob|sf_add|sfm_add|sfl_add"
   C="$TMP/check-$d"; cp -a "$FIXTURES/later-decl" "$C"
   (cd "$C" && git init -q && git apply --check "$TMP/$d.patch") || fail "$d: git apply --check"
   (cd "$C" && patch -p1 -s <"$TMP/$d.patch") || fail "$d: patch -p1"
-  # pointer and cpuid: clang 19 (the strictest) builds what their lines leave
-  ccs="gcc clang-14 clang-19"; [ "$d" != ifunc ] && ccs=clang-19
-  for cc in $ccs; do
+  for cc in gcc clang-14 clang-19; do
     if ! command -v "$cc" >/dev/null; then
       [ "$cc" = clang-19 ] && { echo "clang-19 not installed: skipped"; continue; }
       fail "$cc missing"; continue
@@ -80,17 +88,19 @@ for d in ifunc cpuid pointer; do
     if [ $? -eq 0 ]; then pass; else
       fail "$d $cc: patched build: $(grep -m1 error "$TMP/build-$d-$cc")"; continue
     fi
-    if [ "$d" = ifunc ]; then
-      for fn in $REDECLARED; do
-        # clang < 18 clones no static function (patch/preamble.h)
-        [ "$cc" = clang-14 ] && case $fn in sbs_add|scs_add) continue;; esac
-        clones=$(nm "$C/prog" | grep -c " $fn\.")
-        [ "$clones" -ge 3 ] && pass || fail "$d $cc: $fn not multi-versioned ($clones clone symbols)"
-      done
-    fi
+    fns=$PLAIN; [ "$d" = ifunc ] && fns="$REDECLARED $PLAIN"
+    for fn in $fns; do
+      # clang < 18 clones no static function (patch/preamble.h)
+      [ "$cc" = clang-14 ] && case $fn in sbs_add|scs_add) continue;; esac
+      if [ "$d" = cpuid ]; then
+        clones=$(nm "$C/prog" | grep -c " fmvgen_cp_${fn}_")
+      else
+        clones=$(nm "$C/prog" | grep -cE " (fmvgen_mv_)?$fn\.")
+      fi
+      [ "$clones" -ge 3 ] && pass || fail "$d $cc: $fn not multi-versioned ($clones clone symbols)"
+    done
     expect_eq "$d $cc: same output" "$(cd "$C" && ./prog)" "$BASE"
-    [ "$d" = ifunc ] &&
-      expect_eq "$d $cc: same output under qemu -cpu Nehalem" "$(cd "$C" && qemu-x86_64 -cpu Nehalem ./prog)" "$BASE"
+    expect_eq "$d $cc: same output under qemu -cpu Nehalem" "$(cd "$C" && qemu-x86_64 -cpu Nehalem ./prog)" "$BASE"
   done
 done
 finish

@@ -4,7 +4,10 @@
  * expand to SSE intrinsics), and static inline ones a TU's build compiled
  * out of line (xz's rc_encode in range_encoder.h: on in the TUs whose
  * object defines it). One attribute line in the header would clone
- * the function in every including TU, so the line is switched per TU:
+ * the function in every including TU, so the line is switched per TU, and
+ * on only in TUs whose object defines it (where the build inlined it into
+ * every caller, or never used it, its clones would be calls instead:
+ * "inline", in the note's "off"):
  *
  *     #ifdef FMVGEN_CLONE_poly_fir_h_vpoly3      (the header, at the definition)
  *     FMVGEN_CLONES_STATIC

@@ -27,10 +27,10 @@ void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, siz
         int header = path_is_header(files->v[i]);
         for (size_t k = 0; k < n; k++) {
             struct fn_def *d = &defs[k];
-            /* A header: its static, non-inline functions only (header.h),
-             * and static inline ones this TU's object defines (compiled
-             * out of line); the others are excluded in each TU by the
-             * header rule. */
+            /* A header: its static functions only (header.h); static
+             * inline ones this TU's object does not define (inlined
+             * everywhere) are excluded in each TU by the header rule, and
+             * non-inline ones are off in such a TU (below). */
             enum CXLinkageKind link = clang_getCursorLinkage(d->cursor);
             int emitted = d->match == DEF_FOUND && helpers_object_defines(object_functions, d->symbol);
             if (header && (link != CXLinkage_Internal || (clang_Cursor_isFunctionInlined(d->cursor) && !emitted))) {
@@ -59,6 +59,17 @@ void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, siz
             eligibility_check_emitted(tu, pp, d, emitted, &el);
             g->reason = el.reason;
             g->detail = el.detail;
+            /* A header's static function this TU's object does not define:
+             * the build inlined it into every caller here (or it is
+             * unused). Switched on, the callers would call its clones
+             * where its code was inlined: off in this TU. */
+            if (header && !g->reason && object_functions && !emitted) {
+                g->reason = REASON_INLINE;
+                free(g->detail);
+                g->detail = xasprintf("this TU's object defines no %s: the build inlined it into every caller "
+                                      "here (or it is unused), and its clones would be calls instead",
+                                      g->symbol);
+            }
             /* The row of each TU has its own copy of the note; the verdict
              * checks that they agree (one line in the file serves all). */
             if (el.note) {

@@ -43,6 +43,9 @@
  *     bytes stands for it (an overestimate: it also holds the changes to
  *     every other candidate's default and callers), and the report says
  *     so;
+ *   - the predicted growth the report states (budget_predicted): the
+ *     fit's, and the placement pins' padding at its worst case in every
+ *     linked compile of each pinned function (budget_take_pin, below);
  *   - a function's gain: the share of each workload's baseline samples its
  *     chosen clones saved in the profiled runs (decision_saved_share),
  *     averaged over the workloads; for a function the confirmation

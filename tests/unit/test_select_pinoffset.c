@@ -78,37 +78,34 @@ static size_t copies_of(char *const *paths, size_t n, const char *name)
 
 /* A program and a shared library both holding work: a pin on work pays
  * its padding in both, and the budget charges it twice. */
-static void check_linked_twice(const char *cc, const char *dir)
+static void check_linked_twice(const char *cc, const char *dir, char *lib)
 {
-    char *prog = build_program(cc, dir, "16"), *lib = build(cc, dir, "libwork.so", "16");
+    char *prog = build_program(cc, dir, "48");
     char *both[] = {prog, lib};
     assert_int_equal(copies_of(both, 2, "work"), 2);
     assert_int_equal(copies_of(both, 1, "work"), 1);
     assert_int_equal(copies_of(both, 2, "absent"), 0);
     /* the same offset in both: one pin, two paddings */
-    assert_int_equal(offset_of(both, 2, "work", NULL, NULL, NULL), 16);
+    assert_int_equal(offset_of(both, 2, "work", NULL, NULL, NULL), 48);
     size_t n = copies_of(both, 2, "work");
     struct select_budget b;
     memset(&b, 0, sizeof b);
     b.applied = 1;
-    b.limit = 1000;
-    b.fit_limit = 980;
-    b.after = 800;   /* 180 bytes of room: 79 once, 158 twice */
-    assert_int_equal(budget_take_pin(&b, 16, n), 1);
-    assert_true(b.pin_bytes == 2 * BUDGET_PIN_BYTES(16));
+    b.limit = 1200;
+    b.fit_limit = 1100;
+    b.after = 700;   /* 400 bytes of room: 111 once, 222 twice */
+    assert_int_equal(budget_take_pin(&b, 48, n), 1);
+    assert_true(b.pin_bytes == 2 * BUDGET_PIN_BYTES(48));
     assert_int_equal(b.n_pin_copies, 2);
-    assert_true(budget_predicted(&b) == 800 + 158);
-    /* 122 bytes of room left: the pin charged once (79) would fit, twice
-     * (158) does not, and nothing is taken */
-    b.after = 700;
-    assert_true(budget_pin_room(&b) == 122);
-    assert_int_equal(budget_take_pin(&b, 16, n), 0);
-    assert_true(b.pin_bytes == 158);
+    assert_true(budget_predicted(&b) == 700 + 222);
+    /* 178 bytes of room left: the pin charged once (111) would fit, twice
+     * (222) does not, and nothing is taken */
+    assert_true(budget_pin_room(&b) == 178);
+    assert_int_equal(budget_take_pin(&b, 48, n), 0);
+    assert_true(b.pin_bytes == 222);
     assert_int_equal(b.n_pins, 1);
     unlink(prog);
-    unlink(lib);
     free(prog);
-    free(lib);
 }
 
 static void check_compiler(const char *cc)
@@ -168,7 +165,7 @@ static void check_compiler(const char *cc)
     assert_int_equal(offset_of(files, 2, "absent", NULL, NULL, &disagree), PIN_OFFSET_NONE);
     assert_int_equal(disagree, 0);
 
-    check_linked_twice(cc, dir);
+    check_linked_twice(cc, dir, at48);
 
     unlink(at16);
     unlink(at48);

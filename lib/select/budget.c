@@ -692,7 +692,11 @@ char *budget_sentence(const struct select_report *r)
     struct strbuf sb = STRBUF_INIT;
     sb_addf(&sb, "code-growth budget: %.0f bytes, %g%% of a second whole build (%s, %.0f bytes), of which the fit "
                  "uses %.0f (the rest is kept for code the prediction cannot see); the selection was predicted to add "
-                 "%.0f bytes", b->limit, b->max_growth, b->whole_what, b->whole_bytes, b->fit_limit, b->after);
+                 "%.0f bytes", b->limit, b->max_growth, b->whole_what, b->whole_bytes, b->fit_limit, budget_predicted(b));
+    if (b->n_pins)
+        sb_addf(&sb, " (%.0f of them the placement pins' padding at its worst case: %zu pin%s in %zu linked "
+                     "compile%s)", b->pin_bytes, b->n_pins, b->n_pins == 1 ? "" : "s", b->n_pin_copies,
+                b->n_pin_copies == 1 ? "" : "s");
     if (b->n_dropped) sb_addf(&sb, " after %zu function%s dropped (%.0f before)", b->n_dropped,
                               b->n_dropped == 1 ? " was" : "s were", b->before);
     if (r->selected_code.measured && r->n_variants && r->variants[0].code.measured) {
@@ -719,15 +723,24 @@ char *budget_sentence(const struct select_report *r)
 double budget_pin_room(const struct select_budget *b)
 {
     if (!b->applied || b->limit < 0) return 1e300;
-    double room = b->fit_limit - b->after;
+    double room = b->fit_limit - b->after - b->pin_bytes;
     return room > 0 ? room : 0;
 }
 
-int budget_take_pin(double *room, unsigned k)
+int budget_take_pin(struct select_budget *b, unsigned k, size_t n_files)
 {
-    if (BUDGET_PIN_BYTES(k) > *room) return 0;
-    *room -= BUDGET_PIN_BYTES(k);
+    if (!n_files) n_files = 1;
+    double worst = (double)n_files * BUDGET_PIN_BYTES(k);
+    if (worst > budget_pin_room(b)) return 0;
+    b->pin_bytes += worst;
+    b->n_pins++;
+    b->n_pin_copies += n_files;
     return 1;
+}
+
+double budget_predicted(const struct select_budget *b)
+{
+    return b->after + b->pin_bytes;
 }
 
 void budget_check_measured(struct select_report *r)
@@ -738,7 +751,7 @@ void budget_check_measured(struct select_report *r)
     if ((double)real > b->limit)
         sv_pushf(&r->notes, "code-growth budget exceeded: the selected build adds %lld bytes, %.2f%% of a second "
                             "whole build (%s), above the limit of %.0f%% (%.0f bytes); the prediction from the "
-                            "all-candidates builds was %.0f bytes",
+                            "all-candidates builds and the pins was %.0f bytes",
                  (long long)real, 100.0 * (double)real / b->whole_bytes, b->whole_what, b->max_growth, b->limit,
-                 b->after);
+                 budget_predicted(b));
 }

@@ -43,6 +43,9 @@
  *     bytes stands for it (an overestimate: it also holds the changes to
  *     every other candidate's default and callers), and the report says
  *     so;
+ *   - the predicted growth the report states (budget_predicted): the
+ *     fit's, and the placement pins' padding at its worst case in every
+ *     linked compile of each pinned function (budget_take_pin, below);
  *   - a function's gain: the share of each workload's baseline samples its
  *     chosen clones saved in the profiled runs (decision_saved_share),
  *     averaged over the workloads; for a function the confirmation
@@ -173,6 +176,10 @@ struct select_budget {
                                     * those some selected function saves on */
     size_t n_cheaper;       /* kept with a cheaper set than their timings chose */
     size_t n_unknown;       /* selected functions whose bytes were unknown */
+    double pin_bytes;       /* the placement pins' padding, at its worst case,
+                             * summed over their linked compiles (budget_take_pin) */
+    size_t n_pins;          /* pins taken */
+    size_t n_pin_copies;    /* their linked compiles, each paying its padding */
 };
 
 /* Applies the budget to r->decision (after decide(), before
@@ -206,15 +213,23 @@ int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_
 /* Placement pins (select/placement_pins.c, patch/pin.c) add alignment
  * padding the all-candidates builds never had: a pin at offset K mod 64
  * costs at most BUDGET_PIN_BYTES(K) (the padding up to a 64-byte boundary
- * and K no-op bytes). They are kept within what the budget leaves after
- * the fit: budget_pin_room is that room in bytes (limit less the predicted
- * growth, never below 0; a huge value when no budget was applied), and
- * budget_take_pin takes a pin at offset k from *room when its worst case
- * fits (returns 1), else leaves *room as it is (returns 0). The caller
- * asks in priority order: the selected copies' pins first. */
+ * and K no-op bytes) in each linked compile of the pinned function - its
+ * line goes on the source, and a project can link one source into several
+ * files (libtool: a program and a shared library; select/pinoffset.h,
+ * pin_linked_copies). They are kept within what the budget leaves after
+ * the fit: budget_pin_room is that room in bytes (the fit's limit less the
+ * predicted growth and the pins taken so far, never below 0; a huge value
+ * when no budget was applied), and budget_take_pin takes a pin at offset k
+ * of a function n_files linked compiles hold (0 counts as 1) when its worst
+ * case, n_files * BUDGET_PIN_BYTES(k), fits in the room (returns 1, and
+ * b->pin_bytes, n_pins, n_pin_copies count it), else takes nothing
+ * (returns 0). The caller asks in priority order: the selected copies'
+ * pins first. budget_predicted is the growth the report states as
+ * predicted: the fit's (b->after) and the pins' worst case. */
 #define BUDGET_PIN_BYTES(k) (63.0 + (double)(k))
 double budget_pin_room(const struct select_budget *b);
-int budget_take_pin(double *room, unsigned k);
+int budget_take_pin(struct select_budget *b, unsigned k, size_t n_files);
+double budget_predicted(const struct select_budget *b);
 
 /* After the selected build was measured: its real growth above the limit
  * is said in a note (the prediction was wrong). */

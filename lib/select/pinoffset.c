@@ -44,3 +44,19 @@ int pin_offset(const struct elf_file *efs, const char *const *paths, size_t n, c
     }
     return k;
 }
+
+size_t pin_linked_copies(const struct elf_file *efs, size_t n, const char *name)
+{
+    size_t copies = 0;
+    for (size_t f = 0; f < n; f++) {
+        if (!efs[f].elf) continue;
+        const struct elf_sym *first;
+        size_t count = elf_file_syms_named(&efs[f], name, &first);
+        for (size_t i = 0; i < count; i++) {
+            int dup = 0;
+            for (size_t j = 0; j < i && !dup; j++) dup = first[j].value == first[i].value;
+            copies += !dup;
+        }
+    }
+    return copies;
+}

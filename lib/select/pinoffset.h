@@ -44,4 +44,12 @@ enum {
 int pin_offset(const struct elf_file *efs, const char *const *paths, size_t n, const char *name,
                const struct strvec *ran_in, const struct strvec *running, int *disagree);
 
+/* How many compiles of a pinned function the n files efs link (an entry
+ * whose elf is NULL is skipped): the function symbols named name, each
+ * address once per file. A pin's line goes on the source, so every one of
+ * them pays its padding: libtool links one source into a program (its
+ * static objects) and a shared library (its -fPIC ones), two paddings
+ * (LAME: 18 pins, 832 bytes in each of frontend/lame and libmp3lame.so). */
+size_t pin_linked_copies(const struct elf_file *efs, size_t n, const char *name);
+
 #endif

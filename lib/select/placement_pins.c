@@ -9,7 +9,8 @@
  * runs sampled the function in, where the files disagree (select/pinoffset.h:
  * libtool's two compiles of one source). Pins are kept within the
  * code-growth budget's room (select/budget.h: budget_take_pin, each at its
- * worst case), the copies' first, then the candidates', then the others',
+ * worst case in every linked compile of the function, pinoffset.h:
+ * pin_linked_copies), the copies' first, then the candidates', then the others',
  * hottest first; those with no room are listed (unpinned, or a note for
  * copies). */
 #include "select/session_phases.h"
@@ -82,7 +83,7 @@ static void close_linked(struct strvec *files, struct elf_file *efs)
  * of its set, where its gain was measured: the selected build lays the
  * file out otherwise, and a clone's loop moved along a 64-byte line can
  * lose the gain (plan.h, struct patch_copy_pin). */
-static void pin_copies(struct select_session *s, struct patch_assignments *a, double *room)
+static void pin_copies(struct select_session *s, struct patch_assignments *a)
 {
     static const char *const slugs[] = {"x86_64_v4", "x86_64_v3", "avx2", "x86_64_v2", "default"};
     struct select_report *r = &s->rep;
@@ -106,13 +107,14 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a, do
                     continue;
                 }
                 int disagree = 0, off = baseline_offset(s, v, &files, efs, pf->name, sym, &disagree);
+                size_t compiles = pin_linked_copies(efs, files.n, sym);   /* each pays the padding */
                 free(sym);
                 if (off == PIN_OFFSET_SEVERAL)
                     sb_addf(&several, "%s%s %s", several.len ? ", " : "", fn->display_name, slugs[k]);
                 if (off < 0) continue;
                 if (disagree)
                     sb_addf(&chosen, "%s%s %s %d", chosen.len ? ", " : "", fn->display_name, slugs[k], off);
-                if (!budget_take_pin(room, (unsigned)off)) {
+                if (!budget_take_pin(&r->budget, (unsigned)off, compiles)) {
                     sb_addf(&nofit, "%s%s %s %d", nofit.len ? ", " : "", fn->display_name, slugs[k], off);
                     continue;
                 }
@@ -134,8 +136,8 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a, do
                  npinned, npinned == 1 ? "" : "s", sb_str(&sb));
     if (nofit.len)
         sv_pushf(&r->notes, "copies not kept at the offset mod 64 they were measured at, for the code-growth budget "
-                            "(a pin adds up to 63 + K bytes of padding, and the budget's room after the selection "
-                            "had no more): %s", sb_str(&nofit));
+                            "(a pin adds up to 63 + K bytes of padding in each linked file holding the copy, and "
+                            "the budget's room after the selection had no more): %s", sb_str(&nofit));
     if (chosen.len)
         sv_pushf(&r->notes, "copies at different offsets mod 64 in the linked files of the build that measured them "
                             "(a source compiled twice, as libtool does) are kept at the offset of the file the "
@@ -151,10 +153,15 @@ static void pin_copies(struct select_session *s, struct patch_assignments *a, do
 }
 
 /* The line for a pin the budget has no room for. */
-static void no_room(struct select_placement *pl, const char *name, int k)
+static void no_room(struct select_placement *pl, const char *name, int k, size_t compiles)
 {
-    sv_pushf(&pl->unpinned, "%s: no room in the code-growth budget for its pin (up to %.0f bytes of padding at %d mod 64)",
-             name, BUDGET_PIN_BYTES(k), k);
+    if (compiles > 1)
+        sv_pushf(&pl->unpinned, "%s: no room in the code-growth budget for its pin (up to %.0f bytes of padding at "
+                                "%d mod 64 in each of the %zu linked files holding it)",
+                 name, BUDGET_PIN_BYTES(k), k, compiles);
+    else
+        sv_pushf(&pl->unpinned, "%s: no room in the code-growth budget for its pin (up to %.0f bytes of padding at "
+                                "%d mod 64)", name, BUDGET_PIN_BYTES(k), k);
 }
 
 /* A name the source can define: letters, digits, '_' (no compiler-made
@@ -190,7 +197,7 @@ static int skip_for_pin(const char *symbol, void *ctx)
 /* The hot functions that are no candidate: pinned where a definition is
  * found that a pin may go on, else listed in pl->unpinned. */
 static void pin_others(struct select_session *s, struct patch_assignments *a, const struct strvec *files,
-                       struct elf_file *efs, double *room)
+                       struct elf_file *efs)
 {
     struct select_placement *pl = &s->rep.placement;
     size_t nh = 0;
@@ -228,8 +235,10 @@ static void pin_others(struct select_session *s, struct patch_assignments *a, co
         if (!site->why_not && !rel) site->why_not = xasprintf("defined outside the project root (%s)", site->file);
         if (site->why_not) {
             sv_pushf(&pl->unpinned, "%s: %s", site->symbol, site->why_not);
-        } else if (!budget_take_pin(room, (unsigned)offset[i])) {
-            no_room(pl, site->display_name ? site->display_name : site->symbol, offset[i]);
+        } else if (!budget_take_pin(&s->rep.budget, (unsigned)offset[i],
+                                    pin_linked_copies(efs, files->n, site->symbol))) {
+            no_room(pl, site->display_name ? site->display_name : site->symbol, offset[i],
+                    pin_linked_copies(efs, files->n, site->symbol));
         } else {
             const char *reason = reason_name(site->reason);
             char *note = reason ? xasprintf("not a candidate: excluded as %s", reason) : xstrdup("not a candidate");
@@ -287,8 +296,7 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
         return;
     }
     if (!a->n) return;
-    double room = budget_pin_room(&r->budget);
-    pin_copies(s, a, &room);
+    pin_copies(s, a);
     struct strvec files = STRVEC_INIT;
     struct elf_file *efs = NULL;
     open_linked(s->builds[0].dir, &files, &efs);
@@ -313,15 +321,16 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
                                     "several offsets mod 64 (in the files its runs sampled it in, if any)",
                      fn->display_name);
         if (k < 0) continue;
-        if (!budget_take_pin(&room, (unsigned)k)) {
-            no_room(pl, fn->display_name, k);
+        size_t compiles = pin_linked_copies(efs, files.n, pf->name);
+        if (!budget_take_pin(&r->budget, (unsigned)k, compiles)) {
+            no_room(pl, fn->display_name, k, compiles);
             continue;
         }
         patch_pin_in(a, pf->name, pf->rel, (unsigned)k);
         sv_pushf(&pl->pinned, "%s@%d", fn->display_name, k);
     }
     free(order);
-    if (s->placement) pin_others(s, a, &files, efs, &room);
+    if (s->placement) pin_others(s, a, &files, efs);
     close_linked(&files, efs);
     note_pins(r);
 }

@@ -106,7 +106,11 @@ static json_t *budget_json(const struct select_report *r)
     json_object_set_new(o, "fit_limit_bytes", json_integer((json_int_t)b->fit_limit));
     json_object_set_new(o, "fixed_bytes", json_integer((json_int_t)b->overhead));
     json_object_set_new(o, "predicted_bytes_before", json_integer((json_int_t)b->before));
-    json_object_set_new(o, "predicted_bytes", json_integer((json_int_t)b->after));
+    /* the fit's prediction and the placement pins' padding at its worst case */
+    json_object_set_new(o, "predicted_bytes", json_integer((json_int_t)budget_predicted(b)));
+    json_object_set_new(o, "pin_padding_bytes", json_integer((json_int_t)b->pin_bytes));
+    json_object_set_new(o, "pins", json_integer((json_int_t)b->n_pins));
+    json_object_set_new(o, "pin_linked_compiles", json_integer((json_int_t)b->n_pin_copies));
     json_object_set_new(o, "dropped", json_integer((json_int_t)b->n_dropped));
     json_object_set_new(o, "kept_with_cheaper_set", json_integer((json_int_t)b->n_cheaper));
     /* step 1 of the fit: workloads whose best function is kept, of those

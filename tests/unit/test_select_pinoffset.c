@@ -5,7 +5,11 @@
  * the program, 16 in the library no workload loaded, and was not pinned at
  * all). The offset is the file's the runs sampled the function in, unless
  * another file the runs ran code from holds it elsewhere; with no such file
- * the files must agree; a name no file holds has none. */
+ * the files must agree; a name no file holds has none.
+ * pin_linked_copies: work.c linked into a program (main.c, its static
+ * object) and a shared library (its -fPIC compile) is two compiles a pin's
+ * padding is paid in, and the budget charges the pin twice (LAME's 18 pins
+ * were charged once each and paid in frontend/lame and libmp3lame.so). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,11 +21,13 @@
 #include <unistd.h>
 
 #include "elf/elffile.h"
+#include "select/budget.h"
 #include "select/pinoffset.h"
 #include "util/util.h"
 #include "test_run_helpers.h"
 
 #define SRC FIXTURES_DIR "/pin-offset/work.c"
+#define MAIN FIXTURES_DIR "/pin-offset/main.c"
 
 static char *build(const char *cc, const char *dir, const char *name, const char *k)
 {
@@ -42,6 +48,64 @@ static int offset_of(char *const *paths, size_t n, const char *name, const struc
     int k = pin_offset(efs, (const char *const *)paths, n, name, ran, running, disagree);
     for (size_t i = 0; i < n; i++) elf_file_close(&efs[i]);
     return k;
+}
+
+/* work.c's object linked into a program with main.c, as libtool links a
+ * library's static objects into its program. */
+static char *build_program(const char *cc, const char *dir, const char *k)
+{
+    char *obj = path_join(dir, "work.o"), *out = path_join(dir, "prog"), *def = xasprintf("-DK=%s", k);
+    char *const compile[] = {(char *)cc, "-O2", "-c", def, SRC, "-o", obj, NULL};
+    run_ok(compile);
+    char *const link[] = {(char *)cc, "-O2", MAIN, obj, "-o", out, NULL};
+    run_ok(link);
+    unlink(obj);
+    free(obj);
+    free(def);
+    return out;
+}
+
+/* pin_linked_copies over the files paths (opened here). */
+static size_t copies_of(char *const *paths, size_t n, const char *name)
+{
+    struct elf_file efs[4];
+    assert_true(n <= 4);
+    for (size_t i = 0; i < n; i++) assert_int_equal(elf_file_open(paths[i], &efs[i]), 0);
+    size_t c = pin_linked_copies(efs, n, name);
+    for (size_t i = 0; i < n; i++) elf_file_close(&efs[i]);
+    return c;
+}
+
+/* A program and a shared library both holding work: a pin on work pays
+ * its padding in both, and the budget charges it twice. */
+static void check_linked_twice(const char *cc, const char *dir, char *lib)
+{
+    char *prog = build_program(cc, dir, "48");
+    char *both[] = {prog, lib};
+    assert_int_equal(copies_of(both, 2, "work"), 2);
+    assert_int_equal(copies_of(both, 1, "work"), 1);
+    assert_int_equal(copies_of(both, 2, "absent"), 0);
+    /* the same offset in both: one pin, two paddings */
+    assert_int_equal(offset_of(both, 2, "work", NULL, NULL, NULL), 48);
+    size_t n = copies_of(both, 2, "work");
+    struct select_budget b;
+    memset(&b, 0, sizeof b);
+    b.applied = 1;
+    b.limit = 1200;
+    b.fit_limit = 1100;
+    b.after = 700;   /* 400 bytes of room: 111 once, 222 twice */
+    assert_int_equal(budget_take_pin(&b, 48, n), 1);
+    assert_true(b.pin_bytes == 2 * BUDGET_PIN_BYTES(48));
+    assert_int_equal(b.n_pin_copies, 2);
+    assert_true(budget_predicted(&b) == 700 + 222);
+    /* 178 bytes of room left: the pin charged once (111) would fit, twice
+     * (222) does not, and nothing is taken */
+    assert_true(budget_pin_room(&b) == 178);
+    assert_int_equal(budget_take_pin(&b, 48, n), 0);
+    assert_true(b.pin_bytes == 222);
+    assert_int_equal(b.n_pins, 1);
+    unlink(prog);
+    free(prog);
 }
 
 static void check_compiler(const char *cc)
@@ -100,6 +164,8 @@ static void check_compiler(const char *cc)
     /* no such function */
     assert_int_equal(offset_of(files, 2, "absent", NULL, NULL, &disagree), PIN_OFFSET_NONE);
     assert_int_equal(disagree, 0);
+
+    check_linked_twice(cc, dir, at48);
 
     unlink(at16);
     unlink(at48);

@@ -10,7 +10,9 @@
 # program of a.o and b.o and as a shared library of both (also
 # -fvisibility=hidden; never exported), and by gcc as a static archive
 # (a.o) linked beside another patched shared library (b.c), -static,
-# -static-pie, -flto and -masm=intel, and musl-gcc -static. Each program prints what
+# -static-pie, -flto and -masm=intel, and musl-gcc -static; -masm=intel by
+# clang 14, clang 19, musl-gcc and gcc -DFMVGEN_CPU_NO_IFUNC (the
+# trampoline). Each program prints what
 # the unpatched one does natively and under qemu Nehalem and Haswell, and
 # verify's map of the resolvers gives each snap its default copy on
 # Nehalem and its x86-64-v3 copy on Haswell. C++ gets none. (The old
@@ -92,7 +94,11 @@ if installed gcc; then
     fail "gcc: archive and library: build: $(head -3 "$TMP/ar.log")"
   fi
 fi
-for how in gcc:-static gcc:-static-pie gcc:-flto gcc:-masm=intel musl-gcc:-static; do
+# -masm=intel with clang (its static snaps), musl-gcc and gcc
+# -DFMVGEN_CPU_NO_IFUNC reaches the copies through the trampoline, whose
+# instructions are bytes too (its AT&T text did not assemble there).
+for how in gcc:-static gcc:-static-pie gcc:-flto gcc:-masm=intel musl-gcc:-static clang-14:-masm=intel \
+    clang-19:-masm=intel musl-gcc:-masm=intel "gcc:-masm=intel -DFMVGEN_CPU_NO_IFUNC"; do
   cc=${how%%:*} flag=${how#*:}
   installed "$cc" || continue
   (cd "$S" && make -s clean && make -s CC="$cc" CFLAGS="-O2 $flag -Wall -Wextra -Werror" >"$TMP/s.log" 2>&1) ||

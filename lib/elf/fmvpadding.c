@@ -71,7 +71,9 @@ static void add_unit(struct elf_fmv_padding *out, size_t *cap, const struct elf_
         if (s->tu_index != tu_index) continue;
         if (s->role == ELF_FMV_LEVELS) {
             elf_fmv_ranges_add(&levels, s->value, s->size);
-            elf_fmv_ranges_add(&all, s->value, s->size);
+            /* in fmvgen's own section (patch/cpuid.h) no project function
+             * comes before it */
+            if (!elf_file_addr_in_section(ef, s->value, ELF_FMV_SECTION)) elf_fmv_ranges_add(&all, s->value, s->size);
         } else if (tu_index && is_code_role(s->role) && !seen_before(w, i)) {
             struct elf_fmv_ranges r = {NULL, 0, 0};
             function_ranges(w, s->ident, tu_index, 1, &r);

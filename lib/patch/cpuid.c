@@ -66,7 +66,12 @@ static int used(const struct patch_target_set *sets, size_t n, const struct cpu_
  * .ifndef keeps it once per assembly file (GCC and clang's LTO join the
  * files' top-level asm), each __asm__ string stays within C89's 509
  * characters, and in a TU its text comes once (the preamble's guard).
- * Small code: cold (.text.unlikely), rbx kept in r8 rather than on the
+ * Placed with the copies (FMVGEN_CPU_LV_SEC_: a COMDAT section named
+ * PATCH_CPUID_SECTION, after the linked .text, so it moves no unchanged
+ * function; .text.unlikely.<sym> under -DFMVGEN_CPU_NO_SECTION). GNU ld,
+ * gold and lld keep sections of one name in different groups apart and
+ * place the kept one in the orphan output section with the copies.
+ * Small code: cold, rbx kept in r8 rather than on the
  * stack (no CFA change), the bits of EBX.7, ECX.80000001 (<< 9) and XCR0
  * (<< 18) gathered in one word, esi (no two overlap), so that each level
  * is two mask tests on missing bits (not), and known holds the answer + 1
@@ -93,7 +98,7 @@ static const char *const LEVELS_LINES[] = {
     " * one per linked file: a weak hidden definition in a COMDAT group (assembly: C has none) */",
     "__attribute__((visibility(\"hidden\"), cold)) unsigned fmvgen_cpu_levels(void) __asm__(\"" LV "\");",
     "__asm__(\".ifndef " LV "\\n\" /* once per assembly file (LTO joins files) */",
-    "  \".pushsection .text.unlikely." LV ", \\\"axG\\\", @progbits, " LV ", comdat\\n\"",
+    "  \".pushsection \" FMVGEN_CPU_LV_SEC_ \", \\\"axG\\\", @progbits, " LV ", comdat\\n\"",
     "  \".weak " LV "\\n.hidden " LV "\\n.type " LV ", @function\\n\"",
     "  /* the code as bytes: it assembles whatever the syntax (-masm=intel too) */",
     "  \"" LV ":\\n.cfi_startproc\\n.byte 15,182,5\\n.long .Lfmvgen_cpu_known-.-4\\n.byte 131,232,1,120,1f-.-1,195\\n\"",
@@ -124,8 +129,10 @@ static void section_lines(struct strbuf *sb, const char *eol)
     patch_text_line(sb, eol, "#  ifndef FMVGEN_CPU_NO_SECTION");
     patch_text_line(sb, eol, "   /* copies and resolvers after the linked .text: unchanged functions keep their offsets */");
     patch_text_line(sb, eol, "#   define FMVGEN_CPU_SEC_ , section(\"%s\")", PATCH_CPUID_SECTION);
+    patch_text_line(sb, eol, "#   define FMVGEN_CPU_LV_SEC_ \"%s\"", PATCH_CPUID_SECTION);
     patch_text_line(sb, eol, "#  else");
     patch_text_line(sb, eol, "#   define FMVGEN_CPU_SEC_");
+    patch_text_line(sb, eol, "#   define FMVGEN_CPU_LV_SEC_ \".text.unlikely.%s\"", PATCH_CPUID_LEVELS_SYMBOL);
     patch_text_line(sb, eol, "#  endif");
 }
 

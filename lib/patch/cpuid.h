@@ -63,9 +63,11 @@
  * section after the linked .text (before .fini), lld after .fini, all of
  * it AX code in the text segment (bench/results/orphan-section-20261205-s18.txt):
  * what the patch adds to a file then no longer moves the project's own
- * functions in .text. The default copy stays in .text where f was (its
- * code and size are f's). What still moves them: fmvgen_cpu_levels (cold:
- * .text.unlikely, at the start of .text, one per patched file), an IFUNC's
+ * functions in .text. fmvgen_cpu_levels goes there too (FMVGEN_CPU_LV_SEC_:
+ * its COMDAT group's code section is named fmvgen_text; with
+ * -DFMVGEN_CPU_NO_SECTION .text.unlikely.<sym>, at the start of .text).
+ * The default copy stays in .text where f was (its
+ * code and size are f's). What still moves them: an IFUNC's
  * 16-byte PLT slot where its program calls it (.plt, before .text with ld
  * and gold), the trampoline where there is no IFUNC, and GCC emitting the
  * default copies, whose addresses the resolvers take, ahead of the file's
@@ -83,7 +85,8 @@
  * library), however many of its object files are patched: the preamble
  * defines it in top-level asm (C has no COMDAT) as the weak hidden symbol
  * PATCH_CPUID_LEVELS_SYMBOL in a COMDAT group of that name - its code in
- * .text.unlikely.<sym>, its answer cache (one byte) in .bss.<sym> - which
+ * a section named fmvgen_text (.text.unlikely.<sym> with
+ * -DFMVGEN_CPU_NO_SECTION), its answer cache (one byte) in .bss.<sym> - which
  * the link keeps once; the C name fmvgen_cpu_levels is a hidden declaration
  * with that asm label, so resolvers call it directly (a PC-relative call
  * the link resolves: no PLT, GOT or run-time relocation, also -fPIC,

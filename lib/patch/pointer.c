@@ -44,25 +44,40 @@ char *patch_pointer_macro(const char *set_macro)
  * the same resolver call and store before the program's constructors.
  * label is the SYM of the labels, a string literal: "sym" (FMVGEN_PTR_BODY)
  * or "%c1", operand 1 (fn) printed as the compiler names that function
- * (FMVGEN_PTR_STATIC_BODY: see body_wrappers). */
+ * (FMVGEN_PTR_STATIC_BODY: see patch_pointer_body_macro). The instructions are bytes
+ * (.byte; a PC-relative operand, the pointer or the resolver, as
+ * `.long target-.-4`, the field being the instruction's last), so that
+ * the assembler's syntax does not matter: a -masm=intel build assembles
+ * them as well (the directives are the same in both syntaxes). The
+ * resolver call's relocation is R_X86_64_PC32 where `call` would give
+ * R_X86_64_PLT32: the same address, as the resolver is local or hidden.
+ * In AT&T syntax:
+ *   SYM:              jmp *SYM.fmvgen_ptr(%rip)
+ *   SYM.fmvgen_init:  push %rdi; push %rsi; push %rdx; push %rcx; push %r8; push %r9; push %rax
+ *                     push %r10; sub $136, %rsp; movdqu %xmm0, (%rsp) ... movdqu %xmm7, 112(%rsp)
+ *                     call RESOLVER; mov %rax, SYM.fmvgen_ptr(%rip); mov %rax, %r11
+ *                     movdqu (%rsp), %xmm0 ... movdqu 112(%rsp), %xmm7; add $136, %rsp
+ *                     pop %r10; pop %rax; pop %r9; pop %r8; pop %rcx; pop %rdx; pop %rsi; pop %rdi
+ *                     jmp *%r11
+ *   SYM.fmvgen_ctor:  sub $8, %rsp; call RESOLVER; mov %rax, SYM.fmvgen_ptr(%rip); add $8, %rsp; ret
+ * (each entry starting with FMVGEN_PTR_ENDBR_). */
 static const char *const BODY_LINES[] = {
     "# define FMVGEN_PTR_BODY_(label, mv, fn) { \\",
-    "  __asm__ volatile(FMVGEN_PTR_ENDBR_ \"jmp *\" label \".fmvgen_ptr(%%rip)\\n\\t\" FMVGEN_PTR_HIDE_(mv) \\",
+    "  __asm__ volatile(FMVGEN_PTR_ENDBR_ \".byte 255,37\\n\\t.long \" label \".fmvgen_ptr-.-4\\n\\t\" FMVGEN_PTR_HIDE_(mv) \\",
     "    \".pushsection .data\\n\\t.balign 8\\n\" label \".fmvgen_ptr:\\n\\t.quad \" label \".fmvgen_init\\n\\t.popsection\\n\\t\" \\",
     "    \".pushsection .text\\n\\t.type \" label \".fmvgen_init, @function\\n\" label \".fmvgen_init:\\n\\t\" FMVGEN_PTR_ENDBR_ \\",
-    "    \"push %%rdi\\n\\tpush %%rsi\\n\\tpush %%rdx\\n\\tpush %%rcx\\n\\tpush %%r8\\n\\tpush %%r9\\n\\tpush %%rax\\n\\t\" \\",
-    "    \"push %%r10\\n\\tsub $136, %%rsp\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
-    "  __asm__ volatile(\"movdqu %%xmm0, (%%rsp)\\n\\tmovdqu %%xmm1, 16(%%rsp)\\n\\tmovdqu %%xmm2, 32(%%rsp)\\n\\t\" \\",
-    "    \"movdqu %%xmm3, 48(%%rsp)\\n\\tmovdqu %%xmm4, 64(%%rsp)\\n\\tmovdqu %%xmm5, 80(%%rsp)\\n\\t\" \\",
-    "    \"movdqu %%xmm6, 96(%%rsp)\\n\\tmovdqu %%xmm7, 112(%%rsp)\\n\\tcall \" FMVGEN_PTR_RESOLVER_(mv) \"\\n\\t\" \\",
-    "    \"mov %%rax, \" label \".fmvgen_ptr(%%rip)\\n\\tmov %%rax, %%r11\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
-    "  __asm__ volatile(\"movdqu (%%rsp), %%xmm0\\n\\tmovdqu 16(%%rsp), %%xmm1\\n\\tmovdqu 32(%%rsp), %%xmm2\\n\\t\" \\",
-    "    \"movdqu 48(%%rsp), %%xmm3\\n\\tmovdqu 64(%%rsp), %%xmm4\\n\\tmovdqu 80(%%rsp), %%xmm5\\n\\t\" \\",
-    "    \"movdqu 96(%%rsp), %%xmm6\\n\\tmovdqu 112(%%rsp), %%xmm7\\n\\tadd $136, %%rsp\\n\\tpop %%r10\\n\\t\" \\",
-    "    \"pop %%rax\\n\\tpop %%r9\\n\\tpop %%r8\\n\\tpop %%rcx\\n\\tpop %%rdx\\n\\tpop %%rsi\\n\\tpop %%rdi\\n\\t\" \\",
-    "    \"jmp *%%r11\\n\\t.size \" label \".fmvgen_init, .-\" label \".fmvgen_init\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
-    "  __asm__ volatile(\".type \" label \".fmvgen_ctor, @function\\n\" label \".fmvgen_ctor:\\n\\t\" FMVGEN_PTR_ENDBR_ \"sub $8, %%rsp\\n\\t\" \\",
-    "    \"call \" FMVGEN_PTR_RESOLVER_(mv) \"\\n\\tmov %%rax, \" label \".fmvgen_ptr(%%rip)\\n\\tadd $8, %%rsp\\n\\tret\\n\\t\" \\",
+    "    \".byte 87,86,82,81,65,80,65,81,80,65,82,72,129,236,136,0,0,0\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
+    "  __asm__ volatile(\".byte 243,15,127,4,36,243,15,127,76,36,16,243,15,127,84,36,32,243,15,127,92,36,48\\n\\t\" \\",
+    "    \".byte 243,15,127,100,36,64,243,15,127,108,36,80,243,15,127,116,36,96,243,15,127,124,36,112,232\\n\\t\" \\",
+    "    \".long \" FMVGEN_PTR_RESOLVER_(mv) \"-.-4\\n\\t.byte 72,137,5\\n\\t.long \" label \".fmvgen_ptr-.-4\\n\\t\" \\",
+    "    \".byte 73,137,195\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
+    "  __asm__ volatile(\".byte 243,15,111,4,36,243,15,111,76,36,16,243,15,111,84,36,32,243,15,111,92,36,48\\n\\t\" \\",
+    "    \".byte 243,15,111,100,36,64,243,15,111,108,36,80,243,15,111,116,36,96,243,15,111,124,36,112\\n\\t\" \\",
+    "    \".byte 72,129,196,136,0,0,0,65,90,88,65,89,65,88,89,90,94,95,65,255,227\\n\\t\" \\",
+    "    \".size \" label \".fmvgen_init, .-\" label \".fmvgen_init\\n\\t\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
+    "  __asm__ volatile(\".type \" label \".fmvgen_ctor, @function\\n\" label \".fmvgen_ctor:\\n\\t\" FMVGEN_PTR_ENDBR_ \\",
+    "    \".byte 72,131,236,8,232\\n\\t.long \" FMVGEN_PTR_RESOLVER_(mv) \"-.-4\\n\\t.byte 72,137,5\\n\\t\" \\",
+    "    \".long \" label \".fmvgen_ptr-.-4\\n\\t.byte 72,131,196,8,195\\n\\t\" \\",
     "    \".size \" label \".fmvgen_ctor, .-\" label \".fmvgen_ctor\\n\\t.popsection\\n\\t\" \\",
     "    \".pushsection .init_array.00101, \\\"aw\\\", @init_array\\n\\t.balign 8\\n\\t.quad \" label \".fmvgen_ctor\\n\\t.popsection\" : : \"i\"(mv), \"i\"(fn) : \"memory\"); \\",
     "  } _Pragma(\"GCC diagnostic pop\")",

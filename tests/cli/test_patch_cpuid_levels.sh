@@ -3,14 +3,18 @@
 # fmvgen_cpu_levels in each linked file (patch/cpuid.h), however many of
 # its object files hold cpuid copies: tests/fixtures/patch-cpuid-statics
 # (a.c and b.c, a static snap each) patched, a.o and b.o each define
-# fmvgen_cpu_levels.v1 weak and hidden in a COMDAT group, and the link
-# keeps one, local (or hidden: -static) and called directly - no
+# fmvgen_cpu_levels.v1 weak and hidden in a COMDAT group whose code
+# section is named fmvgen_text (.text.unlikely.fmvgen_cpu_levels.v1 with
+# -DFMVGEN_CPU_NO_SECTION), and the link keeps one, in its fmvgen_text
+# (.text), local (or hidden: -static) and called directly - no
 # relocation, PLT or GOT entry names it, as IFUNC resolvers call it before
 # relocation ends - built by gcc, clang 14, clang 19 and musl-gcc as a
 # program of a.o and b.o and as a shared library of both (also
 # -fvisibility=hidden; never exported), and by gcc as a static archive
 # (a.o) linked beside another patched shared library (b.c), -static,
-# -static-pie, -flto and -masm=intel, and musl-gcc -static. Each program prints what
+# -static-pie, -flto and -masm=intel, and musl-gcc -static; -masm=intel by
+# clang 14, clang 19, musl-gcc and gcc -DFMVGEN_CPU_NO_IFUNC (the
+# trampoline). Each program prints what
 # the unpatched one does natively and under qemu Nehalem and Haswell, and
 # verify's map of the resolvers gives each snap its default copy on
 # Nehalem and its x86-64-v3 copy on Haswell. C++ gets none. (The old
@@ -25,10 +29,20 @@ S=$(copy_fixture patch-cpuid-statics)
 expect_eq "both snap patched" "$(cat "$S/a.c" "$S/b.c" | grep -c '^FMVGEN_CLONES_CPU_STATIC$')" 2
 expect_match "the unpatched program prints" "$(cat "$TMP/s.base")" '^[0-9]+ [0-9]+$'
 
+# sym_sec FILE SYMBOL: the name of SYMBOL's section
+sym_sec() {
+  local ndx
+  ndx=$(readelf -sW "$1" | awk -v n="$2" '$8 == n {print $7; exit}')
+  readelf -SW "$1" | sed 's/^ *\[ *//; s/\]//' | awk -v n="$ndx" '$1 == n {print $2}'
+}
+# its section in a linked file: fmvgen_text, after .text (.text with
+# -DFMVGEN_CPU_NO_SECTION, its COMDAT section .text.unlikely.<sym>)
+want_sec=fmvgen_text
 one_levels() {   # WHAT FILE
   expect_eq "$1: one fmvgen_cpu_levels, local or hidden" \
     "$(readelf -sW "$2" | awk '$8 ~ /^fmvgen_cpu_levels/ {print $4, ($5 == "LOCAL" || $6 == "HIDDEN"), $8}')" \
     "FUNC 1 fmvgen_cpu_levels.v1"
+  expect_eq "$1: in $want_sec" "$(sym_sec "$2" fmvgen_cpu_levels.v1)" "$want_sec"
   expect_eq "$1: not exported" "$(nm -D "$2" 2>/dev/null | grep -c fmvgen_cpu_levels)" 0
   expect_eq "$1: no relocation names it" "$(readelf -rW "$2" | grep -c fmvgen_cpu_levels)" 0
   local calls
@@ -57,6 +71,9 @@ for cc in gcc clang-14 clang-19 musl-gcc; do
     expect_eq "$cc: $o defines it weak, hidden, in a COMDAT group" \
       "$(readelf -sW "$S/$o" | awk '$8 == "fmvgen_cpu_levels.v1" {print $4, $5, $6}')/$(readelf -gW "$S/$o" |
          grep -c 'COMDAT group section .*\[fmvgen_cpu_levels\.v1\]')" "FUNC WEAK HIDDEN/1"
+    # the group's code section is named fmvgen_text, beside the copies' own
+    expect_eq "$cc: $o: its code in the group's section fmvgen_text" "$(sym_sec "$S/$o" fmvgen_cpu_levels.v1)/$(readelf -gW "$S/$o" |
+      awk '/\[fmvgen_cpu_levels\.v1\]/ {g = 1; next} /^$/ {g = 0} g && /^ +\[ *[0-9]+\]/ {print $NF}' | grep -cx fmvgen_text)" fmvgen_text/1
   done
   one_levels "$cc: program of a.o and b.o" "$S/prog"
   runs_right "$cc: program of a.o and b.o" "$S/prog"
@@ -92,11 +109,19 @@ if installed gcc; then
     fail "gcc: archive and library: build: $(head -3 "$TMP/ar.log")"
   fi
 fi
-for how in gcc:-static gcc:-static-pie gcc:-flto gcc:-masm=intel musl-gcc:-static; do
+# -masm=intel with clang (its static snaps), musl-gcc and gcc
+# -DFMVGEN_CPU_NO_IFUNC reaches the copies through the trampoline, whose
+# instructions are bytes too (its AT&T text did not assemble there).
+for how in gcc:-static gcc:-static-pie gcc:-flto gcc:-masm=intel musl-gcc:-static clang-14:-masm=intel \
+    clang-19:-masm=intel musl-gcc:-masm=intel "gcc:-masm=intel -DFMVGEN_CPU_NO_IFUNC" gcc:-DFMVGEN_CPU_NO_SECTION \
+    clang-19:-DFMVGEN_CPU_NO_SECTION; do
   cc=${how%%:*} flag=${how#*:}
   installed "$cc" || continue
+  case $flag in *FMVGEN_CPU_NO_SECTION*) want_sec=.text ;; *) want_sec=fmvgen_text ;; esac
   (cd "$S" && make -s clean && make -s CC="$cc" CFLAGS="-O2 $flag -Wall -Wextra -Werror" >"$TMP/s.log" 2>&1) ||
     { fail "$cc $flag: build: $(head -3 "$TMP/s.log")"; continue; }
+  [ "$want_sec" = .text ] && expect_eq "$cc $flag: a.o holds it in .text.unlikely.fmvgen_cpu_levels.v1" \
+    "$(sym_sec "$S/a.o" fmvgen_cpu_levels.v1)" .text.unlikely.fmvgen_cpu_levels.v1
   one_levels "$cc $flag: program of a.o and b.o" "$S/prog"
   runs_right "$cc $flag: program of a.o and b.o" "$S/prog"
 done

@@ -11,10 +11,11 @@
 # Nehalem and Haswell; the x86-64-v3/-v4 copies and the resolvers are in
 # fmvgen_text, an AX section after the end of .text, the default copies in
 # .text; the unchanged functions after the last candidate of a.c and b.c,
-# and c.c's, keep their offset mod 64 from _start (crt1's first function:
-# what fmvgen adds before it - fmvgen_cpu_levels in .text.unlikely, a PLT
-# slot per IFUNC - moves _start with them), which the copies in .text
-# (-DFMVGEN_CPU_NO_SECTION) do not keep.
+# and c.c's, keep their offset mod 64 from _start (crt1's first function),
+# which the copies in .text (-DFMVGEN_CPU_NO_SECTION) do not keep. The
+# link's one fmvgen_cpu_levels is in fmvgen_text too (.text with
+# -DFMVGEN_CPU_NO_SECTION), so those functions keep their offset mod 64
+# from the start of .text as well (a PLT slot per IFUNC still moves .text).
 source "$TESTLIB"
 command -v qemu-x86_64 >/dev/null || skip_test "qemu-x86_64 missing (scripts/setup-deps.sh installs qemu-user)"
 command -v jq >/dev/null || skip_test "jq missing (scripts/setup-deps.sh installs it)"
@@ -36,10 +37,13 @@ sym_sec() {
 }
 # addr FILE SYMBOL: SYMBOL's address, in decimal
 addr() { printf '%d' "0x$(readelf -sW "$1" | awk -v n="$2" '$8 == n {print $2; exit}')"; }
-# offsets FILE: "name:offset mod 64 from _start" of the checked unchanged functions
+# text_start FILE: the address of its .text output section, in decimal
+text_start() { printf '%d' "0x$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".text" {print $3}')"; }
+# offsets FILE [FROM]: "name:offset mod 64 from _start" of the checked
+# unchanged functions (FROM text: from the start of .text)
 offsets() {
   local s f out=""
-  s=$(addr "$1" _start)
+  if [ "${2:-}" = text ]; then s=$(text_start "$1"); else s=$(addr "$1" _start); fi
   for f in walk_a3 walk_b3 walk_c1 walk_c2; do out="$out $f:$(( ($(addr "$1" "$f") - s) % 64 ))"; done
   printf '%s' "${out# }"
 }
@@ -77,6 +81,12 @@ for cc in gcc clang-14 clang-19; do
   want_off=$(offsets "$u")
   expect_eq "$cc: unchanged functions keep their offsets mod 64" "$(offsets "$p")" "$want_off"
   expect_no_match "$cc: -DFMVGEN_CPU_NO_SECTION moves them (the copies in .text)" "$(offsets "$b")" "^$want_off\$"
+  # fmvgen_cpu_levels (one, the link's) in fmvgen_text too: nothing fmvgen
+  # adds is in .text before them, so they keep their offsets from the start
+  # of .text (what moves .text itself is its IFUNCs' PLT slots)
+  expect_eq "$cc: fmvgen_cpu_levels in fmvgen_text" "$(sym_sec "$p" fmvgen_cpu_levels.v1)" fmvgen_text
+  expect_eq "$cc: -DFMVGEN_CPU_NO_SECTION: fmvgen_cpu_levels in .text" "$(sym_sec "$b" fmvgen_cpu_levels.v1)" .text
+  expect_eq "$cc: unchanged functions keep their offsets mod 64 from .text's start" "$(offsets "$p" text)" "$(offsets "$u" text)"
 done
 [ "$ran" -ge 1 ] && pass || fail "no compiler built the fixture"
 finish

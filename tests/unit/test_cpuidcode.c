@@ -28,6 +28,7 @@
 #include "elf/codesize.h"
 #include "elf/cpuidcode.h"
 #include "elf/elffile.h"
+#include "elf/fmvnames.h"
 #include "elf/fmvpadding.h"
 #include "patch/cpuid.h"
 #include "run/spawn.h"
@@ -411,6 +412,20 @@ static void check_linked_levels(const char *cc)
         assert_int_equal(f->units[1].levels_bytes, levels + fmv_pad(lib, ELF_CPUID_LINKED_UNIT, NULL));
     }
     code_size_free(&cs);
+
+    /* fmvgen_cpu_levels is in fmvgen_text (patch/cpuid.h), where no function
+     * of the project comes before it: no run padding at the end of .text */
+    struct elf_fmv_padding p;
+    assert_int_equal(elf_file_open(lib, &ef), 0);
+    const struct elf_sym *lv = elf_file_sym_named(&ef, "fmvgen_cpu_levels.v1");
+    assert_non_null(lv);
+    assert_true(elf_file_addr_in_section(&ef, lv->value, ELF_FMV_SECTION));
+    assert_int_equal(elf_fmv_padding(&ef, &p), 0);
+    const struct elf_fmv_padding_unit *u = elf_fmv_padding_unit(&p, ELF_CPUID_LINKED_UNIT);
+    assert_non_null(u);
+    assert_int_equal(u->run_end, 0);
+    elf_fmv_padding_free(&p);
+    elf_file_close(&ef);
 
     remove_tree(dir);
     free(dir);

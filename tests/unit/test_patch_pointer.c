@@ -6,7 +6,7 @@
  * rename cannot take named with its reason (K&R, its name again in its
  * body, a qualified name, extern, a preprocessor line in its head, code
  * after its closing brace (comments there are taken), no final newline, a macro-given name); the
- * --dispatch words. The patched files are compiled by
+ * --dispatch words; the trampoline as bytes. The patched files are compiled by
  * tests/cli/test_patch_pointer.sh. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -172,6 +172,29 @@ static void test_refusals(void **state)
     assert_non_null(strstr(why_of(plain, &f), "run 'fmvgen scan' again"));
 }
 
+/* The trampoline's instructions are bytes (no AT&T operand: a -masm=intel
+ * build assembles them; tests/cli/test_patch_cpuid.sh builds it), its
+ * PC-relative operands .long differences. */
+static void test_preamble_bytes(void **state)
+{
+    (void)state;
+    struct patch_target_set set;
+    memset(&set, 0, sizeof set);
+    sv_push(&set.targets, "avx2");
+    set.macro = (char *)"FMVGEN_CLONES";
+    char *pre = patch_preamble_pointer(&set, 1, "\n");
+    assert_non_null(strstr(pre, "# define FMVGEN_PTR_BODY_(label, mv, fn) { \\\n"));
+    assert_non_null(strstr(pre, "\".byte 255,37\\n\\t.long \" label \".fmvgen_ptr-.-4\\n\\t\""));
+    assert_non_null(strstr(pre, "\".long \" FMVGEN_PTR_RESOLVER_(mv) \"-.-4\\n\\t.byte 72,137,5\\n\\t.long \" label \".fmvgen_ptr-.-4"));
+    assert_null(strstr(pre, "%%r"));
+    assert_null(strstr(pre, "%%xmm"));
+    assert_null(strstr(pre, "jmp"));
+    assert_null(strstr(pre, "\\tcall"));
+    assert_null(strstr(pre, "movdqu"));
+    free(pre);
+    sv_free(&set.targets);
+}
+
 static void test_ident_and_words(void **state)
 {
     (void)state;
@@ -203,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_static_c),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ident_and_words),
+        cmocka_unit_test(test_preamble_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,8 @@
 # machine waits for the CPU do not count). Printed per workload: the median
 # CPU seconds and, per build, the ratio baseline/build of the geometric
 # means with its Welch 95% interval on log times; whether stdout matches
-# the baseline's; the share of the v3 -mno-fma gain the selected build
+# the baseline's (lines that differ between two baseline runs, a benchmark's
+# own timings, left out as select leaves them: bench/lib/outputs.sh); the share of the v3 -mno-fma gain the selected build
 # reaches ((sel-1)/(nofma-1); n/a where that gain is not significant:
 # bench/lib/stats.sh gain_share); over all workloads the geometric means; and
 # the code (allocated executable sections of every linked ELF of the build,
@@ -143,6 +144,7 @@ code_bytes() {   # DIR: bytes of allocated executable sections of every linked E
 }
 
 # ---- interleaved CPU-time runs ----
+source "$here/bench/lib/outputs.sh"
 declare -A cpu same
 for ((w = 0; w < ${#runs[@]}; w++)); do for b in "${names[@]}"; do cpu[$w.$b]=""; same[$w.$b]=same; done; done
 for ((r = 0; r < n; r++)); do
@@ -154,12 +156,16 @@ for ((r = 0; r < n; r++)); do
         >"$tmp/out.$w.$b" 2>/dev/null || same[$w.$b]=FAILED
       cpu[$w.$b]+="$(awk 'END {printf "%.4f", $1 + $2}' "$tmp/cpu") "
       [ "$r" -gt 0 ] || cp "$tmp/out.$w.$b" "$tmp/first.$w.$b"
+      [ "$r" != 1 ] || [ "$b" != baseline ] || cp "$tmp/out.$w.$b" "$tmp/second.$w.$b"
     done
   done
 done
 for ((w = 0; w < ${#runs[@]}; w++)); do
   for b in "${names[@]}"; do
-    [ "${same[$w.$b]}" = FAILED ] || cmp -s "$tmp/first.$w.$b" "$tmp/first.$w.baseline" || same[$w.$b]=DIFFERENT
+    [ "${same[$w.$b]}" = FAILED ] && continue
+    # with one run there is no second baseline run: every line is compared
+    [ -f "$tmp/second.$w.baseline" ] || cp "$tmp/first.$w.baseline" "$tmp/second.$w.baseline"
+    same[$w.$b]=$(output_verdict "$tmp/first.$w.baseline" "$tmp/second.$w.baseline" "$tmp/first.$w.$b")
   done
 done
 

@@ -30,4 +30,23 @@ expect_eq "geomean share: no gain" "$(gain_share_geomean 1.003 0.998 0)" "n/a (v
 # o2-table takes its shares from these functions.
 expect_match "o2-table uses gain_share" "$(cat "$FMVGEN_SRC/bench/o2-table.sh")" 'share=\$\(gain_share "\$sr" "\$nr" "\$nl"\)'
 expect_match "o2-table uses gain_share_geomean" "$(cat "$FMVGEN_SRC/bench/o2-table.sh")" 'gain_share_geomean "\$gs" "\$gf" "\$nofma_sig"'
+
+# bench/lib/outputs.sh: o2-table's output column leaves out the lines that
+# vary between two baseline runs (nbench prints its own timing on line 9:
+# every build, the baseline's own copy too, read DIFFERENT before).
+source "$FMVGEN_SRC/bench/lib/outputs.sh"
+od=$(mktemp -d)
+printf 'head\n1.23 s\nchecksum 42\n' >"$od/b1"
+printf 'head\n1.31 s\nchecksum 42\n' >"$od/b2"
+printf 'head\n0.99 s\nchecksum 42\n' >"$od/same"
+printf 'head\n0.99 s\nchecksum 43\n' >"$od/diff"
+printf 'head\n0.99 s\n' >"$od/short"
+expect_eq "outputs: a varying timing line left out" "$(output_verdict "$od/b1" "$od/b2" "$od/same")" \
+  "same (1 line that varies between baseline runs left out)"
+expect_eq "outputs: a different checksum" "$(output_verdict "$od/b1" "$od/b2" "$od/diff")" DIFFERENT
+expect_eq "outputs: a missing line" "$(output_verdict "$od/b1" "$od/b2" "$od/short")" DIFFERENT
+expect_eq "outputs: stable baseline, identical build" "$(output_verdict "$od/b1" "$od/b1" "$od/b1")" same
+expect_eq "outputs: stable baseline, timing differs" "$(output_verdict "$od/b1" "$od/b1" "$od/same")" DIFFERENT
+rm -rf "$od"
+expect_match "o2-table uses output_verdict" "$(cat "$FMVGEN_SRC/bench/o2-table.sh")" 'output_verdict "\$tmp/first'
 finish

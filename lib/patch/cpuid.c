@@ -300,10 +300,14 @@ const char *patch_cpuid_lines(const struct patch_function *f, const char *text, 
     out->before_offset = f->offset;
     struct strbuf push = STRBUF_INIT;
     patch_pointer_self_name(&push, &sh, 0, 1);
+    /* the body is static, said once: _STATIC where the head says it; a head
+     * whose static is an earlier declaration's gets the macro that says it
+     * (else the renamed body would be an external inline definition, which
+     * may not use the file's static functions, C99 6.7.4p3) */
     out->before = xasprintf("#ifdef FMVGEN_CPU_ON%s# define %s fmvgen_mv_%s%s%s# pragma GCC diagnostic push%s"
                             "# pragma GCC diagnostic ignored \"-Wattributes\"%s#endif%s%.*s%s%s%s",
                             eol, id, id, eol, sb_str(&push), eol, eol, eol, indent, lead, PATCH_CPUID_MACRO,
-                            f->is_static ? "_STATIC" : "", eol);
+                            f->is_static && !f->static_earlier ? "_STATIC" : "", eol);
     sb_free(&push);
     struct strbuf sb = STRBUF_INIT;
     if (sh.after_eol) sb_adds(&sb, eol);

@@ -23,9 +23,9 @@ for cc in gcc clang-14 clang-19; do
       .notes[]? | select(.kind == "static-macro") | "\(.static): \(.detail)"] | unique | join(" | ")'
   }
   expect_match "$cc: se_a.c kern: from the declaration" "$(note se_a.c kern)" \
-    "^true: declared static at line 5, before its definition \(line 18\), which does not repeat 'static'"
+    "^true: declared static at line 7, before its definition \(line 22\), which does not repeat 'static'"
   expect_match "$cc: se_a.c pick (a typedef before the name): from the declaration" "$(note se_a.c pick)" \
-    "^true: declared static at line 7, before its definition \(line 23\)"
+    "^true: declared static at line 9, before its definition \(line 27\)"
   expect_match "$cc: se_b.c kern: from the macro" "$(note se_b.c kern)" "^true: internal linkage through the macro LOCAL:"
   expect_no_match "$cc: list names no type or function as a macro" "$("$FMVGEN" list)" 'through the macro (kern|real_t|void)'
 

@@ -44,7 +44,7 @@ int decision_slower_somewhere(const struct decision_input *in, size_t v, size_t 
     if (in->n_workloads < 2) return 0;   /* the summed verdict already says it */
     for (size_t w = 0; w < in->n_workloads; w++) {
         struct stats_interval iv;
-        stats_welch_samples(samples_of(in, w, 0, f), in->n_runs, samples_of(in, w, v, f), in->n_runs, &iv);
+        stats_compare_samples(samples_of(in, w, 0, f), in->n_runs, samples_of(in, w, v, f), in->n_runs, &iv);
         if (stats_slower(&iv)) return 1;
     }
     return 0;
@@ -100,7 +100,7 @@ static int pool_slower_on_some_workload(const struct decision_input *in, const i
         pool_summed(in, pool, (long)w, 0, a);
         pool_summed(in, pool, (long)w, v, b);
         struct stats_interval iv;
-        stats_welch_samples(a, in->n_runs, b, in->n_runs, &iv);
+        stats_compare_samples(a, in->n_runs, b, in->n_runs, &iv);
         if (stats_slower(&iv)) return 1;
     }
     return 0;
@@ -133,7 +133,7 @@ static void decide_group(const struct decision_input *in, struct decision *out)
                 for (size_t f = 0; f < in->n_functions; f++)
                     for (size_t r = 0; pool[f] && r < in->n_runs; r++)
                         b[r] += in->aa_samples[(w * in->n_functions + f) * in->n_runs + r];
-            stats_welch_samples(a, in->n_runs, b, in->n_runs, &aa);
+            stats_compare_samples(a, in->n_runs, b, in->n_runs, &aa);
         }
         /* one test per eligible set: Bonferroni over them */
         size_t n_sets = 0;
@@ -144,7 +144,7 @@ static void decide_group(const struct decision_input *in, struct decision *out)
             struct stats_interval iv;
             pool_summed(in, pool, -1, 0, a);
             pool_summed(in, pool, -1, v, b);
-            stats_welch_samples(a, in->n_runs, b, in->n_runs, &iv);
+            stats_compare_samples(a, in->n_runs, b, in->n_runs, &iv);
             stats_widen(&iv, decision_aa_margin(&aa, &iv));
             if (!stats_faster(&iv) || iv.p > out->alpha / (double)n_sets || iv.speedup <= best) continue;
             if (pool_slower_on_some_workload(in, pool, v, a, b)) continue;
@@ -220,7 +220,7 @@ static void calibrate_workloads(const struct decision_input *in, struct decision
     out->aa_workload_margin = xcalloc(in->n_workloads + 1, sizeof *out->aa_workload_margin);
     for (size_t w = 0; w < in->n_workloads; w++) {
         const double *base = in->totals + (w * in->n_variants) * in->n_runs;
-        stats_welch_samples(base, in->n_runs, in->aa_totals + w * in->n_runs, in->n_runs, &out->aa_workload[w]);
+        stats_compare_samples(base, in->n_runs, in->aa_totals + w * in->n_runs, in->n_runs, &out->aa_workload[w]);
         out->aa_workload_margin[w] = decision_aa_margin(&out->aa_workload[w], &out->aa_workload[w]);
     }
 }
@@ -251,7 +251,7 @@ void decide(const struct decision_input *in, struct decision *out)
         d->share = largest_share(in, f);
         if (out->calibrated) {
             decision_aa_summed(in, f, var);
-            stats_welch_samples(base, in->n_runs, var, in->n_runs, &d->aa);
+            stats_compare_samples(base, in->n_runs, var, in->n_runs, &d->aa);
             if (judged(in, d) && d->aa.valid) {
                 out->n_aa_checked++;
                 if (decision_aa_margin(&d->aa, &d->aa) > 0) {
@@ -263,7 +263,7 @@ void decide(const struct decision_input *in, struct decision *out)
         for (size_t v = 1; v < in->n_variants; v++) {
             if (in->variant_profiled && !in->variant_profiled[v]) continue;   /* no interval: never faster */
             decision_summed(in, v, f, var);
-            stats_welch_samples(base, in->n_runs, var, in->n_runs, &d->by_variant[v]);
+            stats_compare_samples(base, in->n_runs, var, in->n_runs, &d->by_variant[v]);
             double m = out->calibrated ? decision_aa_margin(&d->aa, &d->by_variant[v]) : 0;
             if (m > 0) d->aa_margin = m;
             stats_widen(&d->by_variant[v], m);

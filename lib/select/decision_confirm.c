@@ -129,12 +129,12 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
         struct stats_interval aa = {0};
         if (c->calibrated) {
             decision_aa_summed(fresh, f, var);
-            stats_welch_samples(base, nr, var, nr, &aa);
+            stats_compare_samples(base, nr, var, nr, &aa);
         }
         for (size_t v = 1; v < nv; v++) {
             if (!in_retest(df, v)) continue;
             decision_summed(fresh, v, f, var);
-            stats_welch_samples(base, nr, var, nr, &df->confirm[v]);
+            stats_compare_samples(base, nr, var, nr, &df->confirm[v]);
             stats_widen(&df->confirm[v], decision_aa_margin(&aa, &df->confirm[v]));
             for (size_t w = 0; w < d->n_workloads && w < fresh->n_workloads; w++)
                 df->confirm_saved[v * d->n_workloads + w] = decision_saved_share(fresh, w, f, v);

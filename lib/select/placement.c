@@ -148,7 +148,7 @@ struct placement_verdict *placement_judge(const struct placement_log *l, double 
         v->file = k->file;
         v->symbol = k->symbol;
         v->sel_mean = mean_of(sel, ns);
-        stats_welch_samples(base, nb, sel, ns, &v->iv);
+        stats_compare_samples(base, nb, sel, ns, &v->iv);
         stats_widen(&v->iv, margin);
         (*n)++;
     }

@@ -17,7 +17,7 @@
  * min_share of the run's total, and over all workloads at least
  * min_samples per run - and it is not one of the selected functions' (the
  * caller says which). Its samples per run, summed over the workloads, are
- * compared like select's other comparisons (stats_welch_samples: baseline
+ * compared like select's other comparisons (stats_compare_samples: baseline
  * vs selected), the interval widened by the largest A/A margin of the
  * workloads it is hot in; it is slower when the widened interval lies
  * below 1 AND Holm over all the symbols tested rejects at 5% (many

@@ -34,6 +34,7 @@ json_t *select_interval_json(const struct stats_interval *iv)
         json_object_set_new(o, "mean_baseline", real_json(iv->mean_a));
         json_object_set_new(o, "mean_variant", real_json(iv->mean_b));
         json_object_set_new(o, "p", real_json(iv->p));
+        json_object_set_new(o, "test", json_string(iv->rank ? "mann-whitney" : "welch"));
         json_object_set_new(o, "widened_by_aa", real_json(iv->widened));
     }
     return o;

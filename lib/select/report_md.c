@@ -23,12 +23,18 @@ void report_md_intro(struct strbuf *sb, const struct select_report *r)
         snprintf(placement, sizeof placement, ", %zu profiled runs of the selected build (the placement check)",
                  r->placement.n_runs);
     sb_addf(sb, "%zu builds, %zu profiled runs%s%s and %zu timed runs; %d runs per variant and workload, "
-                "interleaved. Intervals are 95%% (Welch; a function's samples on the log scale where every run "
-                "sampled it). A function is selected when its own time drops "
+                "interleaved. Intervals are 95%% (%s). A function is selected when its own time drops "
                 "significantly and it holds at least %.1f%% of the baseline's samples; functions with no "
                 "significant gain alone are selected together when, as one group, they are significantly "
                 "faster.\n\n",
-            r->n_builds, r->n_profiled_runs, confirmation, placement, r->n_timed_runs, r->runs, r->min_share * 100);
+            r->n_builds, r->n_profiled_runs, confirmation, placement, r->n_timed_runs, r->runs,
+            r->runs >= STATS_RANK_MIN_RUNS
+                ? "a function's samples where every run sampled it: the Hodges-Lehmann interval of the "
+                  "Mann-Whitney test on the log scale, which the one-sided slow bursts of a busy machine barely "
+                  "move (at least " STATS_RANK_MIN_RUNS_TEXT " runs); Welch otherwise"
+                : "Welch; a function's samples on the log scale where every run sampled it; from "
+                  STATS_RANK_MIN_RUNS_TEXT " runs on, a rank interval",
+            r->min_share * 100);
     char *dispatch = select_dispatch_sentence(r);
     if (dispatch) sb_addf(sb, "D%s.\n\n", dispatch + 1);
     free(dispatch);

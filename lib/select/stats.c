@@ -136,6 +136,7 @@ double stats_t_pvalue(double t, double df)
 {
     if (!(df > 0) || isnan(t)) return 1;
     if (isinf(t)) return 0;
+    if (isinf(df)) return erfc(fabs(t) / sqrt(2.0));   /* the normal limit */
     return incomplete_beta(df / (df + t * t), df / 2, 0.5);
 }
 
@@ -216,11 +217,12 @@ void stats_welch_log(const double *a, size_t na, const double *b, size_t nb, str
     free(lb);
 }
 
-void stats_welch_samples(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out)
+void stats_compare_samples(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out)
 {
     int positive = 1;
     for (size_t i = 0; positive && i < na; i++) positive = a[i] > 0;
     for (size_t i = 0; positive && i < nb; i++) positive = b[i] > 0;
-    if (positive && na >= 2 && nb >= 2) stats_welch_log(a, na, b, nb, out);
+    if (positive && na >= STATS_RANK_MIN_RUNS && nb >= STATS_RANK_MIN_RUNS) stats_rank_log(a, na, b, nb, out);
+    else if (positive && na >= 2 && nb >= 2) stats_welch_log(a, na, b, nb, out);
     else stats_welch(a, na, b, nb, out);
 }

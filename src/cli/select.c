@@ -51,6 +51,8 @@ static const char USAGE[] =
     "                    differ between two runs of the baseline (timings)\n"
     "  --test CMD        the project's tests; a variant failing them is not eligible\n"
     "  --runs N          profiled runs per variant and workload (default 5, at least 2)\n"
+    "                    (from 8 on, functions are compared by rank: give 8 or more\n"
+    "                    on a busy machine)\n"
     "  --confirm-runs N  when functions are faster by their own interval but held back\n"
     "                    by the correction for many tests (Holm), N fresh rounds of\n"
     "                    only the arms they need test them again, on those runs alone\n"

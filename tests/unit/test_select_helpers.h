@@ -69,6 +69,37 @@ SEL_HELPER void sel_interval(struct stats_interval *iv, double a, double b)
     stats_welch_log(base, 3, other, 3, iv);
 }
 
+/* A report shaped as select fills it: baseline + two target sets, dot
+ * selected with the first, scale not. */
+SEL_HELPER void sel_make_report(struct select_report *r)
+{
+    sel_report_init(r);
+    r->n_builds = 5;
+    const char *fns[] = {"dot", "scale"};
+    for (int f = 0; f < 2; f++) sel_add_function(r, fns[f], "k.c", 10 + f);
+    r->functions[0].in_patch = 1;
+    r->functions[0].set = 1;
+    double base[] = {100, 104, 96}, fast[] = {50, 52, 48}, same[] = {101, 103, 97};
+    for (int f = 0; f < 2; f++) {
+        struct decision_function *d = &r->decision.functions[f];
+        d->chosen = f == 0 ? 1 : -1;
+        d->share = f == 0 ? 0.9 : 0.01;
+        d->base_samples = 100;
+        for (int v = 1; v < 3; v++) stats_welch(base, 3, f == 0 && v == 1 ? fast : same, 3, &d->by_variant[v]);
+    }
+    r->n_selected = 1;
+    r->patch_targets = xstrdup("arch=x86-64-v3");
+    r->n_workloads = 1;
+    r->workloads = xcalloc(1, sizeof *r->workloads);
+    r->workloads[0].command = xstrdup("./prog 100000");
+    double tb[] = {1.0, 1.02, 0.98}, ts[] = {0.6, 0.61, 0.59}, tm[] = {0.50, 0.505, 0.495};
+    stats_welch_log(tb, 3, ts, 3, &r->workloads[0].e2e);
+    r->workloads[0].timed = 1;
+    stats_welch_log(tb, 3, tm, 3, &r->workloads[0].march_e2e);
+    stats_welch_log(tm, 3, ts, 3, &r->workloads[0].selected_vs_march);
+    r->workloads[0].march_timed = 1;
+}
+
 /* Function f's and workload w's objects in a report.json. */
 SEL_HELPER json_t *sel_function_json(json_t *report, size_t f)
 {

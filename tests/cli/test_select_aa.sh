@@ -2,7 +2,8 @@
 # test_select_aa.sh - select on identical code (tests/fixtures/select-aa with
 # `--set same=popcnt`: the one hot candidate's clone compiles to the code of
 # its default, which `fmvgen inspect` confirms): across repeated runs, with
-# different seeds and compilers, no function is selected: its clone is
+# different seeds and compilers (and with 8 runs, where the samples are
+# compared by rank), no function is selected: its clone is
 # found to be the default's code (reason same-code, no test of the family,
 # a note), and the A/A calibration (the baseline against itself), the
 # seed and the rule against false selections are in report.json, report.md
@@ -12,12 +13,12 @@ source "$TESTLIB"
 export TMPDIR="$TMP/tmpdir"
 mkdir -p "$TMPDIR"
 
-aa_run() {   # CC SEED [--keep]
-  local cc=$1 seed=$2 keep=${3:-}
+aa_run() {   # CC SEED [--keep|""] [RUNS]
+  local cc=$1 seed=$2 keep=${3:-} runs=${4:-4}
   local P="$TMP/aa-$cc-$seed"
   mkdir -p "$P" && cp -a "$FIXTURES/select-aa/." "$P/"
   (cd "$P" && "$FMVGEN" scan -- make CC="$cc" >/dev/null 2>&1) || { fail "$cc: scan failed"; return; }
-  out=$(cd "$P" && "$FMVGEN" select --max-growth none --build "make CC=$cc" --run './prog 100000' --runs 4 --set same=popcnt \
+  out=$(cd "$P" && "$FMVGEN" select --max-growth none --build "make CC=$cc" --run './prog 100000' --runs "$runs" --set same=popcnt \
           --reference none --seed "$seed" $keep 2>"$TMP/err"); rc=$?
   expect_eq "$cc/$seed: exit" "$rc" 0
   [ "$rc" = 0 ] || { cat "$TMP/err" >&2; return; }
@@ -35,7 +36,14 @@ aa_run() {   # CC SEED [--keep]
   expect_match "$cc/$seed: its clone ran" "$(jq -r '.functions[] | select(.name=="add") | .variants.same.clone_ran' "$j")" \
     "^add\."
   expect_eq "$cc/$seed: builds (baseline + one set, no reference)" "$(jq -r .builds "$j")" 2
-  expect_eq "$cc/$seed: profiled runs (baseline, same, A/A x 4)" "$(jq -r .profiled_runs "$j")" 12
+  expect_eq "$cc/$seed: profiled runs (baseline, same, A/A x $runs)" "$(jq -r .profiled_runs "$j")" $((3 * runs))
+  # from 8 runs a side, a function's samples are compared by rank
+  local test=welch
+  [ "$runs" -ge 8 ] && test=mann-whitney
+  expect_eq "$cc/$seed: add's interval: $test" "$(jq -r '.functions[] | select(.name=="add") | .variants.same.test' "$j")" "$test"
+  expect_eq "$cc/$seed: A/A interval: $test" "$(jq -r '.statistics.calibration.functions[0].baseline_vs_aa.test' "$j")" "$test"
+  expect_match "$cc/$seed: report.md names the test" "$(cat "$P/.fmvgen/report.md")" \
+    "$([ "$test" = welch ] && echo "Welch; a function's samples on the log scale" || echo "the Hodges-Lehmann interval of the Mann-Whitney test")"
   expect_eq "$cc/$seed: the seed given" "$(jq -r .statistics.seed "$j")" "$seed"
   expect_eq "$cc/$seed: A/A calibration in report.json" \
     "$(jq -r '.statistics.calibration | .functions_checked == 1 and (.functions[0].name == "add") and (.workloads | length) == 1' "$j")" true
@@ -59,7 +67,7 @@ aa_run() {   # CC SEED [--keep]
 }
 
 aa_run gcc 1 --keep
-aa_run gcc 2
+aa_run gcc 2 "" 8
 aa_run clang 3
 if have_clang19; then aa_run clang-19 4; fi
 expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""

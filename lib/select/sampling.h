@@ -1,8 +1,8 @@
 /* sampling.h - how often `fmvgen select`'s profiled runs sample, per
  * workload. perf's cpu-clock costs the profiled program CPU time per sample
  * (about 22 us on the machine of bench/results/perfrate-20261206-s20.txt:
- * at the 50 us of profile.h's default a workload's CPU time under perf is
- * ~1.75x its own), and a run that yields thousands of samples in each hot
+ * at the 50 us of profile.h's default nbench's CPU time under perf was
+ * 1.83x its own, 1.14x at 200 us, 1.03x at 500 us), and a run that yields thousands of samples in each hot
  * function gains no precision from more. So a workload whose runs are long
  * is sampled less often:
  *

@@ -404,11 +404,11 @@ static int run_rounds(struct select_session *s, struct profiling *pr, struct rou
                 }
                 if (aa)
                     inlined_kernels_count(&pr->kernels, &p, 0, 0, &d->aa_samples[w * nf * nr + round],
-                                          &d->aa_name_samples[w * nf * nr + round], nr);
+                                          &d->aa_name_samples[w * nf * nr + round], nr, scale);
                 else
                     inlined_kernels_count(&pr->kernels, &p, v, v == 0 && !need,
                                           &d->samples[(w * nv + v) * nf * nr + round],
-                                          &d->name_samples[(w * nv + v) * nf * nr + round], nr);
+                                          &d->name_samples[(w * nv + v) * nf * nr + round], nr, scale);
                 for (size_t f = 0; f < nf; f++) {
                     size_t at = aa ? (w * nf + f) * nr + round : ((w * nv + v) * nf + f) * nr + round;
                     (aa ? d->aa_samples : d->samples)[at] *= scale;

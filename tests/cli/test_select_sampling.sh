@@ -8,7 +8,9 @@
 #     sampled every 50 us as before; a longer one (./prog 500000, ~0.4 s of
 #     CPU) every cpu_seconds / 2500 samples (report.json's
 #     workloads[].sampling, its period consistent with the CPU seconds it
-#     states); every profile of a workload, whatever the arm (baseline,
+#     states), its samples counted in 50-us units in report.json's
+#     run_records (each run's total a count x period / 50 us); every
+#     profile of a workload, whatever the arm (baseline,
 #     A/A, variant), has its workload's period: the perf data hold exactly
 #     the two periods, 6 profiles each;
 #   - --sample-period 200 (clang, tests/fixtures/select-hot-cold, its hot
@@ -62,6 +64,16 @@ expect_match "rule: said on the terminal" "$(cat "$TMP/err-rule")" \
   "'./prog 500000' is sampled every $long_us us \(the rule: .* s of CPU per run / 2500 samples"
 expect_match "rule: said in report.md" "$(cat "$P/.fmvgen/report.md")" \
   "\`./prog 500000\` every $long_us us \(the rule: .*every arm of a workload alike\. Samples are counted in units of 50 us"
+# the decision's inputs count the long workload's samples in 50-us units:
+# each run's total is its real count x counts_as (period / 50 us)
+scale=$(jq -r '.workloads[1].sampling.counts_as' "$j")
+expect_eq "rule: counts_as = period / 50 us" "$(awk -v s="$scale" -v p="$long_us" 'BEGIN { print (s == p / 50) }')" 1
+if [ "$(awk -v s="$scale" 'BEGIN { print (s == int(s)) }')" = 0 ]; then   # else any count would do
+  expect_eq "rule: run_records totals are counts x counts_as" "$(jq -r --argjson s "$scale" '
+      [.run_records.records[] | select(.workload == 1) | .total[] | (. / $s) | (. - round) | fabs < 1e-6] | all' "$j")" true
+  expect_eq "rule: the short workload's totals are counts" "$(jq -r '
+      [.run_records.records[] | select(.workload == 0) | .total[] | (. == floor)] | all' "$j")" true
+fi
 # every profile has its workload's period: two periods, as many profiles each
 periods=$(periods_of "$TMP/perf-rule")
 n=$(ls "$TMP/perf-rule"/*.data | wc -l)

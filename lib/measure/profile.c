@@ -15,10 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Sampling period of cpu-clock in nanoseconds: 20 kHz, so that even the short
- * runs of the demo's --quick mode collect some samples in each hot function. */
-#define PROFILE_PERIOD_NS "50000"
-
 static char *first_line(const char *text)
 {
     const char *s = text ? text : "";
@@ -134,14 +130,24 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
     *why = NULL;
     char *const *prefix = o ? o->prefix : NULL;
     char *data = path_join(scratch_dir, "perf.data");
-    struct strvec rec = STRVEC_INIT;
-    if (prefix) sv_push_all(&rec, prefix);
-    sv_push_all(&rec, (char *const[]){"perf", "record", "-e", "cpu-clock", "-c", PROFILE_PERIOD_NS,
-                                      "-q", "-o", data, "--", NULL});
-    sv_push_all(&rec, argv);
+    char period[32];
+    snprintf(period, sizeof period, "%ld", o && o->period_ns > 0 ? o->period_ns : PROFILE_DEFAULT_PERIOD_NS);
     struct run_opts opts = {.cwd = cwd, .capture_stdout = 1, .capture_stderr = 1};
     struct run_result res;
-    int rc = run_argv(sv_argv(&rec), &opts, &res);
+    int rc = -1;
+    for (int bpf_off = 1; bpf_off >= 0; bpf_off--) {
+        struct strvec rec = STRVEC_INIT;
+        if (prefix) sv_push_all(&rec, prefix);
+        sv_push_all(&rec, (char *const[]){"perf", "record", "-e", "cpu-clock", "-c", period, "-q", "-o", data, NULL});
+        if (bpf_off) sv_push(&rec, "--no-bpf-event");
+        sv_push(&rec, "--");
+        sv_push_all(&rec, argv);
+        rc = run_argv(sv_argv(&rec), &opts, &res);
+        sv_free(&rec);
+        /* an older perf: "Error: unknown option `no-bpf-event'" */
+        if (!bpf_off || rc == 0 || !res.spawned || !res.err || !strstr(res.err, "option `no-bpf-event'")) break;
+        run_result_free(&res);
+    }
     if (!res.spawned) {
         *why = prefix ? xasprintf("%s: cannot run it (%s)", prefix[0], strerror(res.errno_spawn))
                       : xstrdup("perf is not installed (Debian package linux-perf)");
@@ -156,7 +162,6 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
         out->output = xstrdup(res.out ? res.out : "");
     }
     run_result_free(&res);
-    sv_free(&rec);
 
     if (!*why) {
         /* --no-demangle: symbols as the ELF spells them. Demangled, a C++

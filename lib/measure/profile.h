@@ -73,9 +73,18 @@ struct profile_opts {
      * symbols (the name, or the name and a '.' suffix: "main.cold") by
      * address into out->sites (one more `perf script`) */
     char *const *sites;
+    /* cpu-clock's sampling period in nanoseconds; 0: PROFILE_DEFAULT_PERIOD_NS */
+    long period_ns;
 };
 
-/* Runs argv (in cwd, NULL: inherit) under perf, writing perf's data into
+/* The period of profile_run: 20 kHz, so that even the short runs of the
+ * demo's --quick mode collect some samples in each hot function. */
+#define PROFILE_DEFAULT_PERIOD_NS 50000L
+
+/* Runs argv (in cwd, NULL: inherit) under perf (`perf record
+ * --no-bpf-event`: without it perf 6.1 waits up to a second after the
+ * program ended for its side-band thread, which only BPF programs' symbols
+ * need; a perf that does not know the option is run without it), writing perf's data into
  * scratch_dir (removed once read; with the environment variable
  * FMVGEN_KEEP_PERF_DATA set to a directory, moved there instead as
  * perf-PID-N.data, N counting this process's profiles: for debugging). Returns 0 with out filled, or -1 with *why set to one line

@@ -13,6 +13,14 @@
 #include "select/workload_output.h"
 #include "compare/compare.h"
 
+/* The CPU time of an unprofiled run of workload w on variant v, the least
+ * kept (sampling.h). */
+static void note_cpu(struct select_session *s, size_t v, size_t w, const struct run_result *res)
+{
+    double *at = &s->check_cpu[v * s->rep.n_workloads + w];
+    if (res->cpu_seconds > 0 && (*at <= 0 || res->cpu_seconds < *at)) *at = res->cpu_seconds;
+}
+
 /* The baseline's first output of workload w is out: runs it once more and
  * learns which lines are compared (workload_output.h); a benchmark printing
  * its own timings is said, with the remedy. -1 when the second run fails. */
@@ -29,6 +37,7 @@ static int learn_output(struct select_session *s, size_t w, const char *out)
         run_result_free(&res);
         return -1;
     }
+    note_cpu(s, 0, w, &res);
     struct workload_output *wo = &s->base_outputs[w];
     workload_output_learn(wo, out, res.out ? res.out : "");
     run_result_free(&res);
@@ -80,6 +89,7 @@ int session_check_variant(struct select_session *s, size_t v, struct select_vari
             if (v == 0) return -1;
             break;
         }
+        if (v < s->rep.n_variants && var == &s->rep.variants[v]) note_cpu(s, v, w, &res);   /* not a scratch check */
         if (v == 0) {
             rc = learn_output(s, w, res.out ? res.out : "");
             run_result_free(&res);

@@ -97,7 +97,7 @@ void inlined_kernels_init(struct inlined_kernels *k, const struct select_session
 
 /* Credits the kernels of run p with their samples inside their hosts. */
 void inlined_kernels_count(struct inlined_kernels *k, const struct profile *p, size_t v, int baseline,
-                                  double *samples, double *name_samples, size_t stride)
+                                  double *samples, double *name_samples, size_t stride, double scale)
 {
     if (!k->n) return;
     /* the definitions' lines in this variant's (patched) source */
@@ -116,7 +116,7 @@ void inlined_kernels_count(struct inlined_kernels *k, const struct profile *p, s
         if (!baseline) continue;
         k->base_unresolved[f] += k->unresolved[f];
         k->base_host[f] += k->host[f];
-        k->base_credited[f] += (double)k->add[f];
+        k->base_credited[f] += (double)k->add[f] * scale;
     }
 }
 

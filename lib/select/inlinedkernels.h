@@ -34,9 +34,11 @@ struct inlined_kernels {
 void inlined_kernels_init(struct inlined_kernels *k, const struct select_session *s,
                           const struct attribution_function *fns);
 /* Adds run p's credited samples (variant v; baseline: the baseline arm,
- * not the A/A one) to samples[f * stride] and name_samples[f * stride]. */
+ * not the A/A one) to samples[f * stride] and name_samples[f * stride], as
+ * counted (the caller scales the run's counts: select/sampling.h); the
+ * note's samples per run count each as scale. */
 void inlined_kernels_count(struct inlined_kernels *k, const struct profile *p, size_t v, int baseline,
-                           double *samples, double *name_samples, size_t stride);
+                           double *samples, double *name_samples, size_t stride, double scale);
 /* After all runs: zeroes the unjudged kernels (samples and aa_samples,
  * decision_input's layouts) and adds the notes to s->rep. */
 void inlined_kernels_finish(struct inlined_kernels *k, struct select_session *s, double *samples,

@@ -1,9 +1,10 @@
 /* profiling.c - the profiled runs of `fmvgen select` (session_phases.h):
  * every eligible-or-comparable variant runs every workload under perf,
  * interleaved (each round in a fresh seeded order, with the baseline once
- * more as the A/A arm), --runs times; the samples are folded onto
- * the candidates (attribution.h, by file where names are shared) and the
- * rule of decision.h decides. */
+ * more as the A/A arm), --runs times, each workload at its own sampling
+ * period (sampling.h; its samples counted in 50-us units); the samples are
+ * folded onto the candidates (attribution.h, by file where names are
+ * shared) and the rule of decision.h decides. */
 #include "select/session_phases.h"
 
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "select/fmabisect.h"
 #include "util/shuffle.h"
 #include "select/runcheck.h"
+#include "select/sampling.h"
 
 /* A variant is profiled when it built and its workloads ran (even if its
  * outputs differ: the report then says what FMA would have bought). */
@@ -158,7 +160,7 @@ static int *function_same_code(struct select_session *s)
 /* The sampled local symbols of run p (workload w, variant v) that belong to
  * no candidate, into log (outlined.h). */
 static void log_helpers(const struct profile *p, const struct attribution_origin *origins, const char *const *names,
-                        size_t nf, size_t w, size_t v, size_t round, struct outlined_log *log)
+                        size_t nf, size_t w, size_t v, size_t round, double scale, struct outlined_log *log)
 {
     for (size_t i = 0; origins && i < p->n; i++) {
         const struct profile_entry *e = &p->entries[i];
@@ -169,7 +171,7 @@ static void log_helpers(const struct profile *p, const struct attribution_origin
         char *base = attribution_base_name(e->symbol);
         int candidate = 0;
         for (size_t f = 0; f < nf && !candidate; f++) candidate = !strcmp(base, names[f]);
-        if (!candidate) outlined_add(log, w, v, round, origins[i].file, base, (double)e->samples);
+        if (!candidate) outlined_add(log, w, v, round, origins[i].file, base, (double)e->samples * scale);
         free(base);
     }
 }
@@ -379,14 +381,18 @@ static int run_rounds(struct select_session *s, struct profiling *pr, struct rou
                     break;
                 }
                 (*n_runs)++;
+                /* in 50-us units (sampling.h): every count of this run is scaled below */
+                double scale = sampling_scale(r->workloads[w].sampling.period_ns);
                 *(aa ? &d->aa_totals[w * nr + round] : &d->totals[(w * nv + v) * nr + round]) =
-                    (double)p.total_samples;
+                    (double)p.total_samples * scale;
                 /* the baseline's profiled runs, per symbol, for the placement check */
                 if (v == 0 && !need && first == 0) session_placement_log(s, 0, w, aa ? nr + round : round, &p);
                 struct attribution_origin *origins = attribution_locate(&p, pr->symbols);
                 set_linked_owners(s, pr, v, &p, origins);
-                if (!aa) log_helpers(&p, origins, pr->names, nf, w, v, round, &d->helpers_log);
+                if (!aa) log_helpers(&p, origins, pr->names, nf, w, v, round, scale, &d->helpers_log);
+                size_t logged = d->libcall_log.n;
                 libcalls_log_profile(&d->libcall_log, &p, pr->dropped, nf, w, v, round, aa);
+                for (size_t i = logged; i < d->libcall_log.n; i++) d->libcall_log.v[i].samples *= scale;
                 for (size_t f = 0; f < nf; f++) {
                     struct attribution_count c;
                     count_function(&p, origins, &pr->fns[f], &s->candidates.functions[f], pr->need[f], &c);
@@ -398,11 +404,16 @@ static int run_rounds(struct select_session *s, struct profiling *pr, struct rou
                 }
                 if (aa)
                     inlined_kernels_count(&pr->kernels, &p, 0, 0, &d->aa_samples[w * nf * nr + round],
-                                          &d->aa_name_samples[w * nf * nr + round], nr);
+                                          &d->aa_name_samples[w * nf * nr + round], nr, scale);
                 else
                     inlined_kernels_count(&pr->kernels, &p, v, v == 0 && !need,
                                           &d->samples[(w * nv + v) * nf * nr + round],
-                                          &d->name_samples[(w * nv + v) * nf * nr + round], nr);
+                                          &d->name_samples[(w * nv + v) * nf * nr + round], nr, scale);
+                for (size_t f = 0; f < nf; f++) {
+                    size_t at = aa ? (w * nf + f) * nr + round : ((w * nv + v) * nf + f) * nr + round;
+                    (aa ? d->aa_samples : d->samples)[at] *= scale;
+                    (aa ? d->aa_name_samples : d->name_samples)[at] *= scale;
+                }
                 free(origins);
                 profile_free(&p);
             }
@@ -551,6 +562,25 @@ static void note_retested(struct select_session *s)
     }
 }
 
+/* Each workload's sampling period (sampling.h), from the unprofiled runs
+ * of every arm that will be profiled; said once per workload. */
+static void plan_sampling(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    size_t nv = r->n_variants, nw = r->n_workloads;
+    double *cpu = xcalloc(nv + 1, sizeof *cpu);
+    for (size_t w = 0; w < nw; w++) {
+        size_t n = 0;
+        for (size_t v = 0; v < nv; v++)
+            if (profiled(&r->variants[v], v)) cpu[n++] = s->check_cpu[v * nw + w];
+        r->workloads[w].sampling = sampling_rule(cpu, n, s->o->min_share, s->o->sample_period_ns);
+        char *how = sampling_describe(&r->workloads[w].sampling);
+        session_say("'%s' is sampled %s", r->workloads[w].command, how);
+        free(how);
+    }
+    free(cpu);
+}
+
 int session_profile_all(struct select_session *s)
 {
     struct select_report *r = &s->rep;
@@ -576,6 +606,7 @@ int session_profile_all(struct select_session *s)
     }
     sv_free(&unknown);
     pr.linked = session_linked_files(s);
+    plan_sampling(s);
     attribution_plan(s, pr.linked, pr.fns, pr.sources, pr.need);
     inlined_kernels_init(&pr.kernels, s, pr.fns);
     int *eligible = xcalloc(nv, sizeof *eligible);

@@ -43,6 +43,22 @@ json_t *select_interval_json(const struct stats_interval *iv)
 /* Each all-candidates build against the baseline in the profiled runs (the
  * intervals report.html charts), by variant name: an interval, or null for
  * a variant not profiled; null when none was. */
+/* A workload's sampling period and why (sampling.h); null when it was never profiled. */
+static json_t *sampling_json(const struct sampling_period *p)
+{
+    if (p->period_ns <= 0) return json_null();
+    json_t *j = json_object();
+    json_object_set_new(j, "period_us", json_real((double)p->period_ns / 1000));
+    json_object_set_new(j, "source", json_string(sampling_source_name(p->source)));
+    json_object_set_new(j, "cpu_seconds", p->cpu_s > 0 ? json_real(p->cpu_s) : json_null());
+    json_object_set_new(j, "target_samples", p->source == SAMPLING_BY_RULE ? json_real(p->target) : json_null());
+    json_object_set_new(j, "counts_as", json_real(sampling_scale(p->period_ns)));
+    char *how = sampling_describe(p);
+    json_object_set_new(j, "why", json_string(how));
+    free(how);
+    return j;
+}
+
 static json_t *all_candidates_json(const struct select_report *r, const struct select_workload_result *wr)
 {
     if (!wr->all_candidates) return json_null();
@@ -389,9 +405,12 @@ json_t *select_report_json(const struct select_report *r)
                             wr->march_timed ? select_interval_json(&wr->selected_vs_march) : json_null());
         json_object_set_new(j, "march_failure", wr->march_failure ? json_string(wr->march_failure) : json_null());
         json_object_set_new(j, "all_candidates", all_candidates_json(r, wr));
+        json_object_set_new(j, "sampling", sampling_json(&wr->sampling));
         json_array_append_new(ws, j);
     }
     json_object_set_new(o, "workloads", ws);
+    /* what one sample counts in every samples figure of this report (sampling.h) */
+    json_object_set_new(o, "sample_unit_us", json_real((double)SAMPLING_UNIT_NS / 1000));
     json_object_set_new(o, "patch_targets", r->patch_targets ? json_string(r->patch_targets) : json_null());
     json_object_set_new(o, "selected", json_integer((json_int_t)r->n_selected));
     json_object_set_new(o, "code_size", code_size_json(r));

@@ -38,6 +38,27 @@ void report_md_intro(struct strbuf *sb, const struct select_report *r)
     char *dispatch = select_dispatch_sentence(r);
     if (dispatch) sb_addf(sb, "D%s.\n\n", dispatch + 1);
     free(dispatch);
+    report_md_sampling(sb, r);
+}
+
+void report_md_sampling(struct strbuf *sb, const struct select_report *r)
+{
+    int any = 0, scaled = 0;
+    for (size_t w = 0; w < r->n_workloads; w++) {
+        const struct sampling_period *p = &r->workloads[w].sampling;
+        if (p->period_ns <= 0) continue;
+        char *how = sampling_describe(p);
+        sb_addf(sb, "%s `%s` %s", any ? ";" : "perf sampled the CPU time of", r->workloads[w].command, how);
+        free(how);
+        any = 1;
+        scaled |= p->period_ns != SAMPLING_UNIT_NS;
+    }
+    if (!any) return;
+    sb_adds(sb, ", every arm of a workload alike.");
+    if (scaled)
+        sb_addf(sb, " Samples are counted in units of %g us of CPU: a sample taken every 500 us counts 10.",
+                (double)SAMPLING_UNIT_NS / 1000);
+    sb_adds(sb, "\n\n");
 }
 
 /* " `work` (a.c:3, b.c:9)" for each name of the list; how many candidates. */

@@ -72,6 +72,10 @@ int report_table_code(const struct select_report *r, struct report_table *t);
 
 /* report_md.c: the prose parts of report.md (each ends its last line). */
 void report_md_intro(struct strbuf *sb, const struct select_report *r);
+/* Each profiled workload's sampling period and why (sampling.h), and the
+ * unit of the samples figures when some period is not that unit; nothing
+ * when no workload was profiled. report_md_intro ends with it. */
+void report_md_sampling(struct strbuf *sb, const struct select_report *r);
 void report_md_shared_names(struct strbuf *sb, const struct select_report *r);
 void report_md_e2e_intro(struct strbuf *sb);
 void report_md_e2e_march(struct strbuf *sb, const struct select_report *r);

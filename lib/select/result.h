@@ -15,6 +15,7 @@
 #include "select/budget.h"
 #include "select/decision.h"
 #include "select/fmagroup.h"
+#include "select/sampling.h"
 #include "select/stats.h"
 #include "store/kinds.h"
 #include "util/util.h"
@@ -154,6 +155,9 @@ struct select_workload_result {
      * calibration as the end-to-end intervals are. NULL: not profiled.
      * Shown in report.html's chart of the workload. */
     struct stats_interval *all_candidates;
+    /* How often its profiled runs sampled, every arm alike (sampling.h);
+     * period_ns 0: never profiled. */
+    struct sampling_period sampling;
 };
 
 /* A whole second build of the unpatched project at -march=x86-64-v3: what

@@ -141,8 +141,10 @@ int select_runcheck_profile(struct select_runcheck *c, struct select_session *s,
     struct strvec argv = STRVEC_INIT, prefix = STRVEC_INIT;
     select_tree_command(workload, copy, &argv);
     select_isolation_prefix(&s->tree, copy, dir, &prefix);
+    /* the workload's period, whatever the arm (sampling.h) */
     struct profile_opts opts = {.prefix = prefix.n ? sv_argv(&prefix) : NULL, .maps = 1,
-                               .sites = c->hosts.n ? sv_argv(&c->hosts) : NULL};
+                               .sites = c->hosts.n ? sv_argv(&c->hosts) : NULL,
+                               .period_ns = s->rep.workloads[w].sampling.period_ns};
     char *why = NULL;
     int rc = profile_run_with(sv_argv(&argv), dir, s->work, &opts, p, &why);
     sv_free(&argv);

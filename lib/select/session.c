@@ -72,6 +72,7 @@ static void init_report(struct select_session *s)
     s->builds = xcalloc(SESSION_NOFMA_INDEX(r) + 1, sizeof *s->builds);
     s->sources = xcalloc(SESSION_NOFMA_INDEX(r) + 1, sizeof *s->sources);
     s->base_outputs = xcalloc(r->n_workloads ? r->n_workloads : 1, sizeof *s->base_outputs);
+    s->check_cpu = xcalloc(r->n_variants * r->n_workloads + 1, sizeof *s->check_cpu);
 }
 
 /* The all-candidates patch of target set `set`, with the selection's
@@ -432,6 +433,7 @@ void select_session_free(struct select_session *s)
     select_isolation_free(&s->tree);
     for (size_t w = 0; s->base_outputs && w < s->rep.n_workloads; w++) workload_output_free(&s->base_outputs[w]);
     free(s->base_outputs);
+    free(s->check_cpu);
     free(s->saved);
     placement_log_free(s->placement);
     linked_files_free(s->linked);

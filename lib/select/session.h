@@ -109,6 +109,9 @@ struct select_options {
      * build (inspect reads target_clones' clones) and writes this. */
     enum patch_dispatch dispatch;
     const char *dispatch_why;     /* NULL, or why dispatch is not the default (a note) */
+    /* cpu-clock's period of every profiled run (--sample-period), in ns;
+     * 0: per workload, by the rule of select/sampling.h */
+    long sample_period_ns;
 };
 
 struct select_session {
@@ -124,6 +127,10 @@ struct select_session {
     struct clone_isa **clone_isa;   /* [variant]: per function, what its clones there need, read
                                      * once per build (variants.h's session_clone_isa) */
     struct workload_output *base_outputs;   /* [workload] what of the baseline's stdout is compared */
+    /* [v * n_workloads + w]: the least CPU seconds of variant v's unprofiled
+     * runs of workload w (the output checks), 0: none; for the sampling
+     * period (sampling.h) */
+    double *check_cpu;
     double *saved;                  /* [w * n_functions + f]: share of workload w's baseline
                                      * samples f's chosen clones saved (decision_saved_share) */
     struct placement_log *placement;   /* per-symbol samples of the baseline's profiled runs and

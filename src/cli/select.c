@@ -19,7 +19,7 @@
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
     "                     [--runs N] [--confirm-runs N] [--timeout S] [--tolerance X]\n"
-    "                     [--min-share PCT] [--max-growth PCT]\n"
+    "                     [--min-share PCT] [--max-growth PCT] [--sample-period US]\n"
     "                     [--set NAME=TARGETS...] [--fma-bisect N] [--fma-bisect-all]\n"
     "                     [--reference LIST] [--dispatch MODE] [--seed N] [--no-namespaces]\n"
     "                     [--no-placement-pins] [--keep] [--json]\n"
@@ -65,6 +65,11 @@ static const char USAGE[] =
     "                    build (the -march=x86-64-v3 reference's code, else the\n"
     "                    baseline's; default 10); above it, the functions with the\n"
     "                    least gain per byte are dropped; 'none': no limit\n"
+    "  --sample-period US  perf samples every workload's CPU time every US\n"
+    "                    microseconds (10..100000); default: per workload, its CPU\n"
+    "                    time per run (measured by the output checks) / 2500 samples,\n"
+    "                    at least 50 and at most 1000 (report.json's\n"
+    "                    workloads[].sampling says which and why)\n"
     "  --fma-bisect N    when an FMA set changes an output and an FMA-free set keeps\n"
     "                    them, at most N extra builds (default 8; 0: none) telling\n"
     "                    which functions' FMA clones change it (bisection, outputs\n"
@@ -156,7 +161,7 @@ static int parse_references(const char *list, struct select_options *o)
 static int parse_options(int argc, char **argv, struct select_options *o, struct strvec *runs_cmd, int *json,
                          struct select_target_set *sets, int *dispatch_given)
 {
-    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL, O_DISPATCH, O_CONFIRM_RUNS, O_NO_PINS };
+    enum { O_BUILD = 256, O_CONFIGURE, O_RUN, O_TEST, O_RUNS, O_TIMEOUT, O_TOL, O_SHARE, O_STATIC, O_KEEP, O_JSON, O_HELP, O_SEED, O_REFERENCE, O_SET, O_NO_NS, O_GROWTH, O_FMA_BISECT, O_FMA_ALL, O_DISPATCH, O_CONFIRM_RUNS, O_NO_PINS, O_SAMPLE_PERIOD };
     static const struct option longopts[] = {
         {"build", required_argument, NULL, O_BUILD}, {"configure", required_argument, NULL, O_CONFIGURE},
         {"run", required_argument, NULL, O_RUN},
@@ -169,6 +174,7 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         {"no-namespaces", no_argument, NULL, O_NO_NS}, {"no-placement-pins", no_argument, NULL, O_NO_PINS}, {"fma-bisect", required_argument, NULL, O_FMA_BISECT},
         {"fma-bisect-all", no_argument, NULL, O_FMA_ALL}, {"dispatch", required_argument, NULL, O_DISPATCH},
         {"confirm-runs", required_argument, NULL, O_CONFIRM_RUNS},
+        {"sample-period", required_argument, NULL, O_SAMPLE_PERIOD},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -193,6 +199,16 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
                 return 2;
             }
             break;
+        case O_SAMPLE_PERIOD: {
+            long us = strtol(optarg, &end, 10);
+            if (*end || !*optarg || us < SAMPLING_OPTION_MIN_US || us > SAMPLING_OPTION_MAX_US) {
+                fmv_error("--sample-period: '%s' is not a period in microseconds (%d..%d)", optarg,
+                          SAMPLING_OPTION_MIN_US, SAMPLING_OPTION_MAX_US);
+                return 2;
+            }
+            o->sample_period_ns = us * 1000;
+            break;
+        }
         case O_TIMEOUT:
             o->timeout_s = strtod(optarg, &end);
             if (*end || !(o->timeout_s > 0)) {

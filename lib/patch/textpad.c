@@ -10,7 +10,7 @@
 char *patch_text_pad_block(unsigned bytes, const char *eol)
 {
     struct strbuf sb = STRBUF_INIT;
-    patch_text_line(&sb, eol, "#if defined(FMVGEN_CPU_IFUNC) && !defined(FMVGEN_CPU_NO_SECTION) && "
+    patch_text_line(&sb, eol, "#if defined(FMVGEN_CPU_ON) && !defined(FMVGEN_CPU_NO_SECTION) && "
                               "!defined(FMVGEN_NO_TEXT_PAD) && !defined(FMVGEN_TEXT_PAD_)");
     patch_text_line(&sb, eol, "# define FMVGEN_TEXT_PAD_ %u", bytes);
     patch_text_line(&sb, eol, "/* fmvgen_text_pad - %u bytes before the linked .text's functions, once per linked", bytes);

@@ -3,11 +3,11 @@
  * linker puts before the patched objects' .text input sections, once per
  * linked file, so that .text's functions are back at the offsets mod 64
  * they had before the patch's IFUNCs added K (mod 64) bytes of PLT entries
- * in front of .text.
+ * in front of .text (or the placement pins' alignment moved it).
  *
  * The patched file's preamble gets, after cpuid dispatch's block:
  *
- *   #if defined(FMVGEN_CPU_IFUNC) && !defined(FMVGEN_CPU_NO_SECTION) && !defined(FMVGEN_NO_TEXT_PAD) && !defined(FMVGEN_TEXT_PAD_)
+ *   #if defined(FMVGEN_CPU_ON) && !defined(FMVGEN_CPU_NO_SECTION) && !defined(FMVGEN_NO_TEXT_PAD) && !defined(FMVGEN_TEXT_PAD_)
  *   # define FMVGEN_TEXT_PAD_ K
  *   __asm__(".ifndef fmvgen_text_pad.v1\n"
  *     ".pushsection .text.unlikely.fmvgen_text_pad, \"axG\", @progbits, fmvgen_text_pad.v1, comdat\n"
@@ -34,10 +34,12 @@
  *   Alignment 1: it adds no padding of its own.
  * - --gc-sections: the R_X86_64_NONE reference from the file's copies'
  *   section (fmvgen_text, which its IFUNCs' resolvers keep) keeps it.
- * - Only where the patch's IFUNCs exist (FMVGEN_CPU_IFUNC: glibc, the
- *   compiler has the ifunc attribute), with the copies in fmvgen_text (not
- *   -DFMVGEN_CPU_NO_SECTION: then the copies move .text anyway); a build
- *   may drop it with -DFMVGEN_NO_TEXT_PAD.
+ * - Where cpuid dispatch is on (FMVGEN_CPU_ON), with the copies in
+ *   fmvgen_text (not -DFMVGEN_CPU_NO_SECTION: then the copies move .text
+ *   anyway): also without IFUNCs (musl's trampolines), where what moves
+ *   .text is the 64-byte alignment of the placement pins in it, which the
+ *   pad select measured covers too. A build may drop it with
+ *   -DFMVGEN_NO_TEXT_PAD.
  * - The bytes are int3 (0xcc) and never run. */
 #ifndef FMVGEN_PATCH_TEXTPAD_H
 #define FMVGEN_PATCH_TEXTPAD_H

@@ -34,6 +34,8 @@
  *     (the largest of a_b, the builds' and 64 when a placement pin, whose
  *     function is aligned to 64, lies in this file's .text), and the pad is
  *     (B - P) mod 64 bytes.
+ * Where the baseline's .text is aligned to 64 (-static: the C library's
+ * objects) it starts at 0 mod 64 in every build: the pad is 0.
  * A pad of 0 is no pad: nothing shifts, nothing is added. The pad must be
  * a multiple of 16 (every function input at -O2 is 16-aligned: a smaller
  * step would be undone by the next input's alignment). What comes before

@@ -26,7 +26,11 @@ addr() {   # FILE SYMBOL -> its address, decimal ("" when absent)
   [ -n "$a" ] && echo $((16#$a))
 }
 
-text_start() { echo $((16#$(readelf -SW "$1" | awk '$2 == ".text" {print $4}'))); }
+text_start() {   # FILE -> its .text's address, decimal
+  local a
+  a=$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".text" {print $3; exit}')
+  echo $((16#${a:-0}))
+}
 
 # textpad_on CC TAG FLAGS PAD: PAD "yes" (a pad is expected), "no" (none),
 # "any" (whatever the builds need)

@@ -169,7 +169,7 @@ static void test_patch_block(void **state)
 {
     (void)state;
     char *t = patch_text_pad_block(32, "\n");
-    assert_non_null(strstr(t, "#if defined(FMVGEN_CPU_IFUNC) && !defined(FMVGEN_CPU_NO_SECTION) && "
+    assert_non_null(strstr(t, "#if defined(FMVGEN_CPU_ON) && !defined(FMVGEN_CPU_NO_SECTION) && "
                               "!defined(FMVGEN_NO_TEXT_PAD) && !defined(FMVGEN_TEXT_PAD_)\n"));
     assert_non_null(strstr(t, "\".pushsection .text.unlikely.fmvgen_text_pad, \\\"axG\\\", @progbits, "
                               "fmvgen_text_pad.v1, comdat\\n\""));

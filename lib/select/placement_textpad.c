@@ -223,7 +223,8 @@ void session_text_pad(struct select_session *s, struct patch_assignments *a)
         a->text_pad = pad;
         sv_pushf(&r->notes, "a pad of %u bytes before .text's functions (fmvgen_text_pad, one per linked file) keeps "
                             "the functions the selection does not change at the offsets mod 64 they had in the "
-                            "baseline build, which the selection's IFUNC PLT entries before .text would move: %s",
+                            "baseline build, which the selection's IFUNC PLT entries before .text, or the 64-byte alignment "
+                            "of its pins in .text, would move: %s",
                  pad, sb_str(&files));
     }
     sb_free(&files);

@@ -216,6 +216,11 @@ char *patch_render_header(const struct patch_plan *p)
             sb_adds(&sb, " mod 64\n");
         }
     }
+    if (p->text_pad && p->dispatch == PATCH_DISPATCH_CPUID)
+        sb_addf(&sb, "\nPad before .text's functions: %u bytes (fmvgen_text_pad, once per linked file), so that\n"
+                     "the PLT entries this selection's IFUNCs add before .text do not move the functions\n"
+                     "it leaves alone (measured by fmvgen select).\n",
+                p->text_pad);
     if (p->already)
         sb_addf(&sb, "\nAlready patched, left alone: %zu function%s.\n", p->already, p->already == 1 ? "" : "s");
     if (p->skipped.n) {

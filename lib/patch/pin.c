@@ -93,6 +93,7 @@ static void take_copy_pins(struct patch_plan *p, const struct patch_assignments 
 void patch_take_pins(struct patch_plan *p, const struct patch_assignments *a)
 {
     take_copy_pins(p, a);
+    p->text_pad = a->text_pad % 64;
     if (!a->n_pins) return;
     size_t out = 0;
     for (size_t i = 0; i < p->nfunctions; i++) {

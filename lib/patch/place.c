@@ -5,6 +5,7 @@
 #include "patch/plan_internal.h"
 #include "candidates/marker.h"
 #include "patch/cpuid.h"
+#include "patch/textpad.h"
 #include "patch/diff.h"
 #include "patch/laterdecl.h"
 #include "patch/ltexports.h"
@@ -418,6 +419,11 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
         part = !nmissing_ptr                           ? NULL
                : p->dispatch == PATCH_DISPATCH_CPUID ? patch_preamble_cpuid(missing_ptr, nmissing_ptr, eol)
                                                        : patch_preamble_pointer(missing_ptr, nmissing_ptr, eol);
+        if (part) sb_adds(&text, part);
+        free(part);
+        /* the pad before .text's functions, with cpuid dispatch's block */
+        part = nmissing_ptr && p->dispatch == PATCH_DISPATCH_CPUID && p->text_pad ? patch_text_pad_block(p->text_pad, eol)
+                                                                                 : NULL;
         if (part) sb_adds(&text, part);
         free(part);
         part = nhidden ? patch_preamble_hidden(hidden_sets, nhidden, eol) : NULL;

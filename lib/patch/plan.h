@@ -194,6 +194,10 @@ struct patch_assignments {
     size_t n_pins, cap_pins;
     struct patch_copy_pin *copy_pins;   /* copies of cloned functions kept in place */
     size_t n_copy_pins, cap_copy_pins;
+    /* --dispatch cpuid: bytes of the pad before .text's functions
+     * (patch/cpuid.h, patch_text_pad_block; fmvgen select measures it,
+     * select/textpad.h); 0: none */
+    unsigned text_pad;
 };
 
 struct patch_file {
@@ -229,6 +233,7 @@ struct patch_plan {
     size_t nfiles;
     struct strvec skipped;          /* "REL:LINE NAME: why" of candidates left out */
     enum patch_dispatch dispatch;   /* how the clones are reached (--dispatch) */
+    unsigned text_pad;              /* patch_assignments.text_pad (cpuid dispatch) */
     struct strvec ifunc_fallback;   /* with dispatch pointer: "REL:LINE NAME: why" of the
                                      * functions dispatched by IFUNC instead */
     /* The names libtool exports through lists it made with nm under the

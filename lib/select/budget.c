@@ -697,6 +697,9 @@ char *budget_sentence(const struct select_report *r)
         sb_addf(&sb, " (%.0f of them the placement pins' padding at its worst case: %zu pin%s in %zu linked "
                      "compile%s)", b->pin_bytes, b->n_pins, b->n_pins == 1 ? "" : "s", b->n_pin_copies,
                 b->n_pin_copies == 1 ? "" : "s");
+    if (b->n_pad_files)
+        sb_addf(&sb, " (%.0f the pad before .text's functions in %zu linked file%s)", b->pad_bytes, b->n_pad_files,
+                b->n_pad_files == 1 ? "" : "s");
     if (b->n_dropped) sb_addf(&sb, " after %zu function%s dropped (%.0f before)", b->n_dropped,
                               b->n_dropped == 1 ? " was" : "s were", b->before);
     if (r->selected_code.measured && r->n_variants && r->variants[0].code.measured) {
@@ -723,7 +726,7 @@ char *budget_sentence(const struct select_report *r)
 double budget_pin_room(const struct select_budget *b)
 {
     if (!b->applied || b->limit < 0) return 1e300;
-    double room = b->fit_limit - b->after - b->pin_bytes;
+    double room = b->fit_limit - b->after - b->pin_bytes - b->pad_bytes;
     return room > 0 ? room : 0;
 }
 
@@ -738,9 +741,19 @@ int budget_take_pin(struct select_budget *b, unsigned k, size_t n_files)
     return 1;
 }
 
+int budget_take_pad(struct select_budget *b, unsigned bytes, size_t n_files)
+{
+    if (!n_files) n_files = 1;
+    double all = (double)n_files * (double)bytes;
+    if (all > budget_pin_room(b)) return 0;
+    b->pad_bytes += all;
+    b->n_pad_files += n_files;
+    return 1;
+}
+
 double budget_predicted(const struct select_budget *b)
 {
-    return b->after + b->pin_bytes;
+    return b->after + b->pin_bytes + b->pad_bytes;
 }
 
 void budget_check_measured(struct select_report *r)

@@ -180,6 +180,10 @@ struct select_budget {
                              * summed over their linked compiles (budget_take_pin) */
     size_t n_pins;          /* pins taken */
     size_t n_pin_copies;    /* their linked compiles, each paying its padding */
+    double pad_bytes;       /* the pad before .text's functions (select/textpad.h):
+                             * its bytes in each linked file holding it
+                             * (budget_take_pad) */
+    size_t n_pad_files;     /* those files */
 };
 
 /* Applies the budget to r->decision (after decide(), before
@@ -225,11 +229,19 @@ int budget_measured_parts(const struct select_report *r, int64_t *clones, int64_
  * b->pin_bytes, n_pins, n_pin_copies count it), else takes nothing
  * (returns 0). The caller asks in priority order: the selected copies'
  * pins first. budget_predicted is the growth the report states as
- * predicted: the fit's (b->after) and the pins' worst case. */
+ * predicted: the fit's (b->after), the pins' worst case and the pad. */
 #define BUDGET_PIN_BYTES(k) (63.0 + (double)(k))
 double budget_pin_room(const struct select_budget *b);
 int budget_take_pin(struct select_budget *b, unsigned k, size_t n_files);
 double budget_predicted(const struct select_budget *b);
+
+/* The pad before .text's functions (select/textpad.h) is charged as pins
+ * are, from the same room, in each of the n_files linked files that will
+ * hold it (0 counts as 1), at its exact size: it has alignment 1 and a
+ * multiple of 16 bytes, so it adds no alignment padding of its own. Takes
+ * it when n_files * bytes fits (returns 1; b->pad_bytes, n_pad_files count
+ * it), else nothing (returns 0). budget_predicted includes it. */
+int budget_take_pad(struct select_budget *b, unsigned bytes, size_t n_files);
 
 /* After the selected build was measured: its real growth above the limit
  * is said in a note (the prediction was wrong). */

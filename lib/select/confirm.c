@@ -214,6 +214,7 @@ static int build_and_check(struct select_session *s, const struct patch_assignme
             for (size_t i = 0; i < a->n_copy_pins; i++)
                 patch_copy_pin_in(&retry, a->copy_pins[i].name, a->copy_pins[i].rel, a->copy_pins[i].slug,
                                   a->copy_pins[i].offset);
+            retry.text_pad = a->text_pad;
             free(check.failure);
             patch_plan_free(plan);
             a = &retry;

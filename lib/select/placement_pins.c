@@ -12,7 +12,9 @@
  * worst case in every linked compile of the function, pinoffset.h:
  * pin_linked_copies), the copies' first, then the candidates', then the others',
  * hottest first; those with no room are listed (unpinned, or a note for
- * copies). */
+ * copies). Then the pad before .text's functions (placement_textpad.c),
+ * which the pins' alignment bears on; with --no-placement-pins there is
+ * none either. */
 #include "select/session_phases.h"
 
 #include <stdlib.h>
@@ -333,4 +335,5 @@ void session_placement_pins(struct select_session *s, struct patch_assignments *
     if (s->placement) pin_others(s, a, &files, efs);
     close_linked(&files, efs);
     note_pins(r);
+    session_text_pad(s, a);
 }

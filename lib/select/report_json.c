@@ -128,6 +128,8 @@ static json_t *budget_json(const struct select_report *r)
     json_object_set_new(o, "pin_padding_bytes", json_integer((json_int_t)b->pin_bytes));
     json_object_set_new(o, "pins", json_integer((json_int_t)b->n_pins));
     json_object_set_new(o, "pin_linked_compiles", json_integer((json_int_t)b->n_pin_copies));
+    /* the pad before .text's functions (select/textpad.h), all its files' */
+    json_object_set_new(o, "text_pad_bytes", json_integer((json_int_t)b->pad_bytes));
     json_object_set_new(o, "dropped", json_integer((json_int_t)b->n_dropped));
     json_object_set_new(o, "kept_with_cheaper_set", json_integer((json_int_t)b->n_cheaper));
     /* step 1 of the fit: workloads whose best function is kept, of those

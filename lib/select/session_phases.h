@@ -63,5 +63,10 @@ int session_placement_check(struct select_session *s);
  * that could not be pinned, with why, into .unpinned and a note. With
  * --no-placement-pins nothing is pinned, and a note says so. */
 void session_placement_pins(struct select_session *s, struct patch_assignments *a);
+/* placement_textpad.c: after the pins (their alignment counts), the pad
+ * before .text's functions (select/textpad.h) into a->text_pad where the
+ * builds measured tell it and the budget has room for it; a note either
+ * way when the selection needs one. session_placement_pins calls it. */
+void session_text_pad(struct select_session *s, struct patch_assignments *a);
 
 #endif

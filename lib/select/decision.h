@@ -231,7 +231,7 @@ double decision_saved_share(const struct decision_input *in, size_t w, size_t f,
  * the selected functions saved `saved` of the workload's time (their samples
  * fell; samples count CPU time, which a busy machine shares out unevenly,
  * so they cannot tell fixed time alone), while the end-to-end wall times
- * of the baseline and the selected build (e2e, stats_welch_log) show no
+ * of the baseline and the selected build (e2e, stats_compare_log) show no
  * significant gain and exclude even half of the predicted one
  * (1 / (1 - saved/2)). At least DECISION_FIXED_TIME_SAVED must have been
  * saved for a verdict. */

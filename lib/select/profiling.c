@@ -223,7 +223,7 @@ static void total_intervals(struct select_report *r, const double *totals, size_
                             ? r->decision.aa_workload_margin[w] : 0;
         for (size_t v = 1; v < nv; v++) {
             if (!profiled(&r->variants[v], v)) continue;
-            stats_welch_log(&totals[w * nv * nr], nr, &totals[(w * nv + v) * nr], nr, &wr->all_candidates[v]);
+            stats_compare_log(&totals[w * nv * nr], nr, &totals[(w * nv + v) * nr], nr, &wr->all_candidates[v]);
             stats_widen(&wr->all_candidates[v], margin);
         }
     }

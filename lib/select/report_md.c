@@ -29,9 +29,10 @@ void report_md_intro(struct strbuf *sb, const struct select_report *r)
                 "faster.\n\n",
             r->n_builds, r->n_profiled_runs, confirmation, placement, r->n_timed_runs, r->runs,
             r->runs >= STATS_RANK_MIN_RUNS
-                ? "a function's samples where every run sampled it: the Hodges-Lehmann interval of the "
-                  "Mann-Whitney test on the log scale, which the one-sided slow bursts of a busy machine barely "
-                  "move (at least " STATS_RANK_MIN_RUNS_TEXT " runs); Welch otherwise"
+                ? "a function's samples where every run sampled it, and each workload's times end to end: the "
+                  "Hodges-Lehmann interval of the Mann-Whitney test on the log scale, which the one-sided slow "
+                  "bursts of a busy machine barely move (at least " STATS_RANK_MIN_RUNS_TEXT " runs); Welch "
+                  "otherwise"
                 : "Welch; a function's samples on the log scale where every run sampled it; from "
                   STATS_RANK_MIN_RUNS_TEXT " runs on, a rank interval",
             r->min_share * 100);

@@ -85,8 +85,8 @@ static void time_reference(struct select_report *r, const struct timing_result *
     if (ref->failure) {
         *failure = xstrdup(ref->failure);
     } else if (!base->failure && !sel->failure) {
-        stats_welch_log(base->seconds, (size_t)base->runs, ref->seconds, (size_t)ref->runs, vs_base);
-        stats_welch_log(ref->seconds, (size_t)ref->runs, sel->seconds, (size_t)sel->runs, sel_vs);
+        stats_compare_log(base->seconds, (size_t)base->runs, ref->seconds, (size_t)ref->runs, vs_base);
+        stats_compare_log(ref->seconds, (size_t)ref->runs, sel->seconds, (size_t)sel->runs, sel_vs);
         *timed = 1;
     }
 }
@@ -272,9 +272,9 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
             wr->failure = xstrdup(sel->failure ? sel->failure : base->failure);
             continue;
         }
-        stats_welch_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
+        stats_compare_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, &wr->e2e);
         if (base->cpu_seconds && sel->cpu_seconds)
-            stats_welch_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, &wr->e2e_cpu);
+            stats_compare_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, &wr->e2e_cpu);
         wr->timed = 1;
         calibrate_e2e(s, w);
         wr->cpu_decides = wr->e2e_cpu.valid && decision_waits_dominate(base->median, base->cpu_median);

@@ -154,8 +154,9 @@ struct decision_function {
     int near_set;
     double near_saved;          /* with near_set: the largest share of a workload's time
                                  * the first runs say it saved with that set */
-    int confirmed;              /* 1: confirmed by the retest (DECISION_CONFIRMED); stays 1
-                                 * when the code-growth budget drops it afterwards */
+    int confirmed;              /* 1 or 2: confirmed by the retest (DECISION_CONFIRMED) at
+                                 * that look (decision_confirm.h); stays set when the
+                                 * code-growth budget drops it afterwards */
     int fastest;                /* the qualifying set with the best speedup, or -1;
                                  * chosen differs when a smaller-code set overlaps it */
     int budget_dropped;         /* >= 1: DECISION_CODE_BUDGET dropped it with this set, the
@@ -206,6 +207,11 @@ struct decision {
         size_t n_near_found;     /* near-significant before the cap (DECISION_NEAR_MAX) */
         size_t n_near_confirmed; /* of n_near, confirmed */
         int calibrated;          /* the fresh rounds had an A/A arm */
+        double alpha;            /* each look's family-wise level; 0: the decision's alpha
+                                  * (set by the caller: alpha / 2 with a second look) */
+        int n_looks;             /* 1, or 2 after decision_confirm_again */
+        size_t n_runs_first;     /* the first look's fresh rounds (n_runs: all of them) */
+        size_t n_confirmed_second;   /* of n_confirmed, at the second look */
         size_t n_profiled_runs;  /* runs of those rounds (set by the caller) */
     } confirmation;
 };
@@ -231,7 +237,7 @@ double decision_saved_share(const struct decision_input *in, size_t w, size_t f,
  * the selected functions saved `saved` of the workload's time (their samples
  * fell; samples count CPU time, which a busy machine shares out unevenly,
  * so they cannot tell fixed time alone), while the end-to-end wall times
- * of the baseline and the selected build (e2e, stats_welch_log) show no
+ * of the baseline and the selected build (e2e, stats_compare_log) show no
  * significant gain and exclude even half of the predicted one
  * (1 / (1 - saved/2)). At least DECISION_FIXED_TIME_SAVED must have been
  * saved for a verdict. */

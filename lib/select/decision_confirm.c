@@ -107,11 +107,19 @@ static double one_sided(const struct stats_interval *iv)
     return iv->diff > 0 ? iv->p / 2 : 1;
 }
 
-void decision_confirm(const struct decision_input *fresh, struct decision *d)
+/* One look at the retest (decision_confirm / decision_confirm_again): the
+ * intervals of every retested pair on fresh, Holm over all of them at the
+ * look's level; a function not yet confirmed takes this look's intervals
+ * and verdict, one confirmed at the first look keeps its own (its pairs
+ * still count in the family). */
+static void confirm_look(const struct decision_input *fresh, struct decision *d)
 {
     struct decision_confirmation *c = &d->confirmation;
     size_t nv = d->n_variants, nr = fresh->n_runs, cap = decision_confirm_pairs(d) + 1, k = 0;
+    double alpha = c->alpha > 0 ? c->alpha : d->alpha;
     c->n_runs = nr;
+    c->n_looks++;
+    if (c->n_looks == 1) c->n_runs_first = nr;
     c->calibrated = fresh->aa_samples && fresh->aa_totals;
     double *base = xcalloc(nr + 1, sizeof *base), *var = xcalloc(nr + 1, sizeof *var);
     double *p = xcalloc(cap, sizeof *p);
@@ -119,12 +127,15 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
     int *rejected = xcalloc(cap, sizeof *rejected);
     /* the fresh intervals, widened by the fresh A/A interval */
     for (size_t f = 0; f < d->n_functions; f++) {
-        if (!retested(d, f)) continue;
+        if (!(d->functions[f].confirm || retested(d, f))) continue;
         struct decision_function *df = &d->functions[f];
-        df->confirm = xcalloc(nv, sizeof *df->confirm);
-        df->confirm_holm = xcalloc(nv, sizeof *df->confirm_holm);
-        df->confirm_saved = xcalloc(nv * d->n_workloads + 1, sizeof *df->confirm_saved);
-        c->n_functions++;
+        int keep = df->confirmed;   /* decided at the first look */
+        if (!df->confirm) {
+            df->confirm = xcalloc(nv, sizeof *df->confirm);
+            df->confirm_holm = xcalloc(nv, sizeof *df->confirm_holm);
+            df->confirm_saved = xcalloc(nv * d->n_workloads + 1, sizeof *df->confirm_saved);
+            c->n_functions++;
+        }
         decision_summed(fresh, 0, f, base);
         struct stats_interval aa = {0};
         if (c->calibrated) {
@@ -133,23 +144,30 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
         }
         for (size_t v = 1; v < nv; v++) {
             if (!in_retest(df, v)) continue;
+            struct stats_interval iv;
             decision_summed(fresh, v, f, var);
-            stats_compare_samples(base, nr, var, nr, &df->confirm[v]);
-            stats_widen(&df->confirm[v], decision_aa_margin(&aa, &df->confirm[v]));
-            for (size_t w = 0; w < d->n_workloads && w < fresh->n_workloads; w++)
-                df->confirm_saved[v * d->n_workloads + w] = decision_saved_share(fresh, w, f, v);
-            p[k] = one_sided(&df->confirm[v]);
+            stats_compare_samples(base, nr, var, nr, &iv);
+            stats_widen(&iv, decision_aa_margin(&aa, &iv));
+            if (!keep) {
+                df->confirm[v] = iv;
+                for (size_t w = 0; w < d->n_workloads && w < fresh->n_workloads; w++)
+                    df->confirm_saved[v * d->n_workloads + w] = decision_saved_share(fresh, w, f, v);
+            }
+            p[k] = one_sided(&iv);
             who[k++] = f * nv + v;
         }
     }
     c->n_tests = k;
     /* their own family */
-    stats_holm(p, k, d->alpha, rejected);
-    for (size_t i = 0; i < k; i++) d->functions[who[i] / nv].confirm_holm[who[i] % nv] = rejected[i];
+    stats_holm(p, k, alpha, rejected);
+    for (size_t i = 0; i < k; i++) {
+        struct decision_function *df = &d->functions[who[i] / nv];
+        if (!df->confirmed) df->confirm_holm[who[i] % nv] = rejected[i];
+    }
     int *qualifies = xcalloc(nv, sizeof *qualifies);
     for (size_t f = 0; f < d->n_functions; f++) {
         struct decision_function *df = &d->functions[f];
-        if (!df->confirm) continue;
+        if (!df->confirm || df->confirmed) continue;
         for (size_t v = 1; v < nv; v++)
             qualifies[v] = df->confirm_holm[v] && df->confirm[v].diff > 0 &&
                            !decision_slower_somewhere(fresh, v, f);
@@ -160,9 +178,10 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
                                              fresh->code_bytes ? fresh->code_bytes + f * nv : NULL, nv);
         for (size_t v = 1; v < nv; v++) df->qualifies[v] = qualifies[v];
         df->reason = DECISION_CONFIRMED;
-        df->confirmed = 1;
+        df->confirmed = c->n_looks;
         c->n_confirmed++;
         c->n_near_confirmed += df->near_set >= 1;
+        c->n_confirmed_second += c->n_looks == 2;
     }
     free(qualifies);
     free(base);
@@ -170,6 +189,28 @@ void decision_confirm(const struct decision_input *fresh, struct decision *d)
     free(p);
     free(who);
     free(rejected);
+}
+
+void decision_confirm(const struct decision_input *fresh, struct decision *d)
+{
+    confirm_look(fresh, d);
+}
+
+int decision_confirm_undecided(const struct decision *d)
+{
+    if (d->confirmation.n_looks != 1) return 0;
+    for (size_t f = 0; f < d->n_functions; f++) {
+        const struct decision_function *df = &d->functions[f];
+        if (!df->confirm || df->confirmed) continue;
+        for (size_t v = 1; v < d->n_variants; v++)
+            if (in_retest(df, v) && df->confirm[v].valid && df->confirm[v].diff > 0) return 1;
+    }
+    return 0;
+}
+
+void decision_confirm_again(const struct decision_input *all, struct decision *d)
+{
+    confirm_look(all, d);
 }
 
 int decision_estimate_fresh(const struct decision *d, size_t f, size_t v)

@@ -43,6 +43,16 @@
  *     reason (decision_function.confirm says they were retested). Nothing
  *     of the first runs enters the test: they chose what is retested.
  *
+ *   - A second look: when, after the fresh rounds, a retested function is
+ *     still not confirmed while its fresh interval leans to a gain
+ *     (decision_confirm_undecided), as many fresh rounds again of the same
+ *     arms, and the retest once more on all the fresh rounds
+ *     (decision_confirm_again). Each look is a Holm family at half the
+ *     decision's alpha (confirmation.alpha, set by the caller), so the
+ *     two together hold alpha (union bound, whatever made the second look
+ *     run); a look at alpha itself is what decision_confirm alone does
+ *     when the caller leaves confirmation.alpha 0.
+ *
  * Each stage holds its false selections to alpha family-wise (the second
  * on data independent of the first's choice, whatever that choice was), so
  * over both stages the chance of any false selection is at most 2 * alpha
@@ -91,6 +101,20 @@ void decision_confirm_arms(const struct decision *d, int *need);
  * each retested function's confirm/confirm_holm (one-sided), and the verdict of those
  * confirmed (chosen, fastest, qualifies, reason). */
 void decision_confirm(const struct decision_input *fresh, struct decision *d);
+
+/* After decision_confirm: 1 when some retested function is not confirmed
+ * and one of its retested sets' fresh interval leans to a gain (valid,
+ * faster by its estimate): a second look may decide it. */
+int decision_confirm_undecided(const struct decision *d);
+
+/* The second look: all holds the first look's fresh rounds followed by as
+ * many more, of the same arms (decision_input's layout, all->n_runs the
+ * rounds of both). Every retested pair is tested again on all of them,
+ * Holm over the same family at the same level (confirmation.alpha); a
+ * function not yet confirmed takes these intervals and, rejected, is
+ * confirmed (confirmed = 2); one confirmed at the first look keeps its
+ * verdict and figures. */
+void decision_confirm_again(const struct decision_input *all, struct decision *d);
 
 /* 1 when f's figures with set v come from the fresh runs: f was confirmed
  * (decision_function.confirmed, also after the budget dropped it) and v

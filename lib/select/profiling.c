@@ -27,6 +27,7 @@
 #include "util/shuffle.h"
 #include "select/runcheck.h"
 #include "select/sampling.h"
+#include "select/report.h"
 
 /* A variant is profiled when it built and its workloads ran (even if its
  * outputs differ: the report then says what FMA would have bought). */
@@ -223,7 +224,7 @@ static void total_intervals(struct select_report *r, const double *totals, size_
                             ? r->decision.aa_workload_margin[w] : 0;
         for (size_t v = 1; v < nv; v++) {
             if (!profiled(&r->variants[v], v)) continue;
-            stats_welch_log(&totals[w * nv * nr], nr, &totals[(w * nv + v) * nr], nr, &wr->all_candidates[v]);
+            stats_compare_log(&totals[w * nv * nr], nr, &totals[(w * nv + v) * nr], nr, &wr->all_candidates[v]);
             stats_widen(&wr->all_candidates[v], margin);
         }
     }
@@ -440,10 +441,72 @@ static void by_name_where_undecided(struct select_session *s, struct profiling *
     }
 }
 
+/* Rows of na values then rows of nb, row by row: each row of a rounds
+ * array is one (workload, arm, function) with its rounds innermost. */
+static void *concat_rounds(const void *a, size_t na, const void *b, size_t nb, size_t rows, size_t size)
+{
+    char *out = xcalloc(rows * (na + nb) + 1, size);
+    for (size_t i = 0; i < rows; i++) {
+        memcpy(out + i * (na + nb) * size, (const char *)a + i * na * size, na * size);
+        memcpy(out + (i * (na + nb) + na) * size, (const char *)b + i * nb * size, nb * size);
+    }
+    return out;
+}
+
+/* a's rounds followed by b's, into a (b is freed). */
+static void rounds_append(struct rounds *a, struct rounds *b, const struct select_report *r)
+{
+    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, na = a->nr, nb = b->nr;
+    double **pairs[][2] = {{&a->samples, &b->samples},       {&a->name_samples, &b->name_samples},
+                           {&a->aa_samples, &b->aa_samples}, {&a->aa_name_samples, &b->aa_name_samples},
+                           {&a->totals, &b->totals},         {&a->aa_totals, &b->aa_totals}};
+    size_t rows[] = {nw * nv * nf, nw * nv * nf, nw * nf, nw * nf, nw * nv, nw};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        double *joined = concat_rounds(*pairs[i][0], na, *pairs[i][1], nb, rows[i], sizeof(double));
+        free(*pairs[i][0]);
+        *pairs[i][0] = joined;
+    }
+    int *position = concat_rounds(a->position, na, b->position, nb, nv + 1, sizeof(int));
+    free(a->position);
+    a->position = position;
+    a->nr = na + nb;
+    rounds_free(b);
+}
+
+/* One batch of the confirmation's fresh rounds, numbered from first,
+ * counted as the profiled rounds were. 0, or -1. */
+static int confirm_rounds(struct select_session *s, struct profiling *pr, struct rounds *d, size_t nr, size_t first,
+                          const int *need, const char *what, size_t *n_runs)
+{
+    struct select_report *r = &s->rep;
+    rounds_init(d, r, nr);
+    int rc = run_rounds(s, pr, d, first, need, what, n_runs);
+    if (rc == 0) {
+        by_name_where_undecided(s, pr, d, 0);
+        libcalls_apply(&d->libcall_log, pr->dropped, pr->names, r->n_workloads, r->n_variants, r->n_functions, d->nr,
+                       d->samples, d->aa_samples, NULL, NULL, NULL);
+        outlined_apply(&d->helpers_log, pr->sources, r->n_workloads, r->n_variants, r->n_functions, d->nr, d->samples,
+                       NULL, NULL);
+    }
+    return rc;
+}
+
+static void fresh_input(struct decision_input *fresh, const struct decision_input *first, const struct rounds *d)
+{
+    *fresh = *first;
+    fresh->n_runs = d->nr;
+    fresh->samples = d->samples;
+    fresh->totals = d->totals;
+    fresh->aa_samples = d->aa_samples;
+    fresh->aa_totals = d->aa_totals;
+}
+
 /* The confirmation stage (decision_confirm.h): when the decision held
  * comparisons back by Holm alone, --confirm-runs fresh rounds of only the
  * arms they need, counted the way the profiled rounds were, and the retest
- * on them alone. 0, or -1. */
+ * on them alone, at half the decision's alpha; when that leaves a retested
+ * function undecided but leaning to a gain, as many rounds again and the
+ * retest on all the fresh rounds, at the other half. 0, or -1. */
 static int confirm_held_back(struct select_session *s, struct profiling *pr, const struct decision_input *first)
 {
     struct select_report *r = &s->rep;
@@ -461,105 +524,36 @@ static int confirm_held_back(struct select_session *s, struct profiling *pr, con
                 "alone): %d fresh rounds of the baseline, the A/A arm and %zu variant%s", k, k == 1 ? "" : "s",
                 near, runs, n_arms - 1, n_arms == 2 ? "" : "s");
     struct rounds d;
-    rounds_init(&d, r, (size_t)runs);
-    size_t n_runs = 0;
-    int rc = run_rounds(s, pr, &d, (size_t)s->o->runs, need, "confirmation runs, interleaved in a random order",
-                        &n_runs);
+    size_t n_runs = 0, first_round = (size_t)s->o->runs;
+    r->decision.confirmation.alpha = r->decision.alpha / 2;
+    int rc = confirm_rounds(s, pr, &d, (size_t)runs, first_round, need,
+                            "confirmation runs, interleaved in a random order", &n_runs);
+    struct decision_input fresh;
     if (rc == 0) {
-        by_name_where_undecided(s, pr, &d, 0);
-        libcalls_apply(&d.libcall_log, pr->dropped, pr->names, r->n_workloads, nv, r->n_functions, d.nr,
-                       d.samples, d.aa_samples, NULL, NULL, NULL);
-        outlined_apply(&d.helpers_log, pr->sources, r->n_workloads, nv, r->n_functions, d.nr, d.samples, NULL,
-                       NULL);
-        select_keep_run_stage(r, 1, d.nr, (size_t)s->o->runs, d.position, d.samples, d.totals, d.aa_samples,
-                              d.aa_totals);
-        struct decision_input fresh = *first;
-        fresh.n_runs = d.nr;
-        fresh.samples = d.samples;
-        fresh.totals = d.totals;
-        fresh.aa_samples = d.aa_samples;
-        fresh.aa_totals = d.aa_totals;
+        fresh_input(&fresh, first, &d);
         decision_confirm(&fresh, &r->decision);
+    }
+    if (rc == 0 && decision_confirm_undecided(&r->decision)) {
+        session_say("a retested function is faster on the fresh rounds but not yet confirmed: %d more rounds, and "
+                    "the retest again on all %d (each look at half of the 5%% level)", runs, 2 * runs);
+        struct rounds more;
+        rc = confirm_rounds(s, pr, &more, (size_t)runs, first_round + (size_t)runs, need,
+                            "confirmation runs, second look", &n_runs);
+        if (rc == 0) {
+            rounds_append(&d, &more, r);
+            fresh_input(&fresh, first, &d);
+            decision_confirm_again(&fresh, &r->decision);
+        } else {
+            rounds_free(&more);
+        }
+    }
+    if (rc == 0) {
+        select_keep_run_stage(r, 1, d.nr, first_round, d.position, d.samples, d.totals, d.aa_samples, d.aa_totals);
         r->decision.confirmation.n_profiled_runs = n_runs;
     }
     rounds_free(&d);
     free(need);
     return rc;
-}
-
-/* A function Holm held back that the confirmation did not retest says
- * why: no run was asked for, or no set it was faster with could be
- * selected (outputs or tests differ, slower on some workload). */
-static void note_not_retested(struct select_report *r, size_t f)
-{
-    const struct decision_function *df = &r->decision.functions[f];
-    char *why;
-    if (!r->decision.confirmation.n_asked) why = xstrdup("not retested (--confirm-runs below 2)");
-    else if (df->n_unheld_ineligible || df->n_unheld_slower) {
-        struct strbuf sb = STRBUF_INIT;
-        if (df->n_unheld_ineligible)
-            sb_addf(&sb, "%d set%s changed outputs or tests", df->n_unheld_ineligible,
-                    df->n_unheld_ineligible == 1 ? "" : "s");
-        if (df->n_unheld_slower)
-            sb_addf(&sb, "%s%d set%s significantly slower on some workload", sb.len ? ", " : "",
-                    df->n_unheld_slower, df->n_unheld_slower == 1 ? "" : "s");
-        why = xasprintf("not retested: no set it was faster with could be selected (%s)", sb_str(&sb));
-        sb_free(&sb);
-    } else {
-        return;
-    }
-    free(r->functions[f].note);
-    r->functions[f].note = xasprintf("%s; %s", decision_reason_name(DECISION_MULTIPLE_TESTS), why);
-    free(why);
-}
-
-/* Each function the confirmation retested says how it went (its verdict
- * text, select_function_verdict), with the fresh runs' interval; one Holm
- * held back without a retest says why (note_not_retested). */
-static void note_retested(struct select_session *s)
-{
-    struct select_report *r = &s->rep;
-    const struct decision *d = &r->decision;
-    for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
-        const struct decision_function *df = &d->functions[f];
-        if (!df->confirm && df->reason == DECISION_MULTIPLE_TESTS && !r->functions[f].note) {
-            note_not_retested(r, f);
-            continue;
-        }
-        int open = df->reason == DECISION_CONFIRMED || df->reason == DECISION_MULTIPLE_TESTS ||
-                   (df->near_set >= 1 && (df->reason == DECISION_NO_GAIN || df->reason == DECISION_CALIBRATION));
-        if (!df->confirm || !open) continue;
-        int v = df->reason == DECISION_CONFIRMED ? df->chosen : -1;   /* else the best retested set */
-        for (size_t u = 1; df->reason != DECISION_CONFIRMED && u < r->n_variants; u++)
-            if (decision_confirm_retests(d, f, u) && df->confirm[u].valid &&
-                (v < 0 || df->confirm[u].speedup > df->confirm[v].speedup))
-                v = (int)u;
-        char iv[96] = "no interval";
-        if (v >= 1)
-            snprintf(iv, sizeof iv, "%.2fx [%.2f, %.2f] with %s", df->confirm[v].speedup, df->confirm[v].speedup_lo,
-                     df->confirm[v].speedup_hi, r->variants[v].name);
-        char first[128] = "";
-        if (df->near_set >= 1)
-            snprintf(first, sizeof first, "near-significant on the first runs (%.2fx [%.2f, %.2f] with %s)",
-                     df->by_variant[df->near_set].speedup, df->by_variant[df->near_set].speedup_lo,
-                     df->by_variant[df->near_set].speedup_hi, r->variants[df->near_set].name);
-        free(r->functions[f].note);
-        if (df->reason == DECISION_CONFIRMED && df->near_set >= 1)
-            r->functions[f].note = xasprintf("selected: %s, then confirmed on %zu fresh runs (%s; one-sided, Holm "
-                                             "over the %zu comparisons retested)",
-                                             first, d->confirmation.n_runs, iv, d->confirmation.n_tests);
-        else if (df->reason == DECISION_CONFIRMED)
-            r->functions[f].note = xasprintf("selected: held back by Holm over %zu tests, then confirmed on %zu fresh "
-                                             "runs (%s; one-sided, Holm over the %zu comparisons retested)",
-                                             d->n_tests, d->confirmation.n_runs, iv, d->confirmation.n_tests);
-        else if (df->near_set >= 1)
-            r->functions[f].note = xasprintf("%s; %s, retested on %zu fresh runs, the gain did not hold (%s)",
-                                             decision_reason_name(df->reason), first, d->confirmation.n_runs, iv);
-        else
-            r->functions[f].note = xasprintf("%s; retested on %zu fresh runs, the gain did not hold (%s)",
-                                             decision_reason_name(DECISION_MULTIPLE_TESTS), d->confirmation.n_runs,
-                                             iv);
-    }
 }
 
 /* Each workload's sampling period (sampling.h), from the unprofiled runs
@@ -660,7 +654,7 @@ int session_profile_all(struct select_session *s)
             select_runcheck_free(pr.check);
         }
         budget_apply(r, &in, s->o->max_growth ? s->o->max_growth : SELECT_DEFAULT_MAX_GROWTH);
-        note_retested(s);
+        select_note_retested(r);
         total_intervals(r, d.totals, nr);
         /* what each function's chosen clones saved, per workload (a
          * confirmed function's in the fresh runs): for telling a

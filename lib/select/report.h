@@ -34,4 +34,9 @@ json_t *select_interval_json(const struct stats_interval *iv);
  * session once the decision is made (report_stats.c). */
 void select_note_statistics(struct select_report *r);
 
+/* Each function the confirmation retested gets a note saying how it went
+ * (with the fresh rounds of the look that decided it), and one Holm held
+ * back without a retest says why. Called once the budget is applied. */
+void select_note_retested(struct select_report *r);
+
 #endif

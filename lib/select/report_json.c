@@ -283,12 +283,32 @@ static json_t *placement_json(const struct select_report *r)
     return o;
 }
 
+/* How --runs auto chose the runs (runsauto.h); null with --runs N. */
+static json_t *runs_auto_json(const struct select_report *r)
+{
+    const struct runs_auto *ra = &r->runs_auto;
+    if (!ra->probed) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "probe_runs", json_integer((json_int_t)ra->probe_runs));
+    json_object_set_new(o, "slow_factor", json_real(RUNS_AUTO_SLOW));
+    json_object_set_new(o, "slow_runs", json_integer((json_int_t)ra->slow_runs));
+    json_object_set_new(o, "bursty_workloads", json_integer((json_int_t)ra->bursty));
+    json_object_set_new(o, "worst_ratio", json_real(ra->worst_ratio));
+    json_object_set_new(o, "worst_workload", ra->worst_ratio > 0 && ra->worst_workload < r->n_workloads
+                                                 ? json_string(r->workloads[ra->worst_workload].command)
+                                                 : json_null());
+    json_object_set_new(o, "failure", ra->failure ? json_string(ra->failure) : json_null());
+    json_object_set_new(o, "runs", json_integer(ra->runs));
+    return o;
+}
+
 json_t *select_report_json(const struct select_report *r)
 {
     json_t *o = json_object();
     json_object_set_new(o, "mode", json_string(r->static_mode ? "static" : "timed"));
     json_object_set_new(o, "timed", json_boolean(!r->static_mode));
     json_object_set_new(o, "runs", json_integer(r->runs));
+    json_object_set_new(o, "runs_auto", runs_auto_json(r));
     json_object_set_new(o, "builds", json_integer((json_int_t)r->n_builds));
     json_object_set_new(o, "fma_bisect", fma_bisect_json(r));
     /* profiled_runs: the first stage's rounds alone; the confirmation's

@@ -29,12 +29,24 @@ void report_md_intro(struct strbuf *sb, const struct select_report *r)
                 "faster.\n\n",
             r->n_builds, r->n_profiled_runs, confirmation, placement, r->n_timed_runs, r->runs,
             r->runs >= STATS_RANK_MIN_RUNS
-                ? "a function's samples where every run sampled it: the Hodges-Lehmann interval of the "
-                  "Mann-Whitney test on the log scale, which the one-sided slow bursts of a busy machine barely "
-                  "move (at least " STATS_RANK_MIN_RUNS_TEXT " runs); Welch otherwise"
+                ? "a function's samples where every run sampled it, and each workload's times end to end: the "
+                  "Hodges-Lehmann interval of the Mann-Whitney test on the log scale, which the one-sided slow "
+                  "bursts of a busy machine barely move (at least " STATS_RANK_MIN_RUNS_TEXT " runs); Welch "
+                  "otherwise"
                 : "Welch; a function's samples on the log scale where every run sampled it; from "
                   STATS_RANK_MIN_RUNS_TEXT " runs on, a rank interval",
             r->min_share * 100);
+    const struct runs_auto *ra = &r->runs_auto;
+    if (ra->probed && ra->failure)
+        sb_addf(sb, "The runs were not chosen by noise (--runs auto): %s.\n\n", ra->failure);
+    else if (ra->probed)
+        sb_addf(sb, "%d runs (--runs auto): the baseline's workloads ran %zu times each first; %zu of those runs "
+                    "took at least %.2fx their workload's fastest CPU time (the worst %.2fx)%s. The probe is a "
+                    "snapshot: bursts that start later meet the runs it chose.\n\n",
+                ra->runs, ra->probe_runs, ra->slow_runs, RUNS_AUTO_SLOW, ra->worst_ratio,
+                ra->bursty ? ": a busy machine's slow bursts, so every comparison has enough runs for the rank "
+                             "interval"
+                           : ": a quiet machine");
     char *dispatch = select_dispatch_sentence(r);
     if (dispatch) sb_addf(sb, "D%s.\n\n", dispatch + 1);
     free(dispatch);

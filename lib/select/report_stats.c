@@ -3,7 +3,8 @@
  * calibration (the baseline against itself), the rule that keeps many
  * tests from producing false selections (Holm-Bonferroni), the retest on
  * fresh runs of what Holm alone held back (decision_confirm.h), and where
- * a set adding less code was preferred (decision.h), in each format. */
+ * a set adding less code was preferred (decision.h), in each format; and
+ * each retested function's note (select_note_retested). */
 #include "select/report_write.h"
 
 #include "select/decision_confirm.h"
@@ -21,8 +22,10 @@ static const char RULE[] =
     "qualify, the fastest is taken unless a set whose clones add fewer bytes has an overlapping interval: then that "
     "one. Comparisons held back by Holm alone (faster by their own interval, the other criteria met), and those of "
     "near-significant hot functions (at most 4: see near_significant_rule), are tested again on fresh runs of only "
-    "the arms they need (no extra build), on those runs alone, one-sided ('not faster'), Holm over them at 5% (the "
-    "fresh A/A widening, slower on no workload); those it rejects are selected. Each stage holds its false selections to 5% "
+    "the arms they need (no extra build), on those runs alone, one-sided ('not faster'), Holm over them at 2.5% (the "
+    "fresh A/A widening, slower on no workload); those it rejects are selected. When a retested function is then "
+    "faster on the fresh runs but not confirmed, as many fresh rounds again, and the same family on all the fresh "
+    "rounds at the other 2.5%. Each stage holds its false selections to 5% "
     "family-wise, so both together to at most 10% (union bound).";
 
 #define STR_(x) #x
@@ -141,16 +144,25 @@ void report_statistics_markdown(struct strbuf *sb, const struct select_report *r
             d->n_unadjusted == 1 ? "its" : "their", d->n_unadjusted == 1 ? "was" : "were");
     /* (the confirmation's paragraph follows) */
     const struct decision_confirmation *c = &d->confirmation;
+    char looks[200] = "";
+    if (c->n_looks == 2)
+        snprintf(looks, sizeof looks, " in two looks at %.1f%% each (the first %zu rounds: %zu confirmed; a function "
+                 "faster there but not confirmed asked for %zu more, all %zu: %zu more confirmed)",
+                 100 * c->alpha, c->n_runs_first, c->n_confirmed - c->n_confirmed_second, c->n_runs - c->n_runs_first,
+                 c->n_runs, c->n_confirmed_second);
+    else if (c->alpha > 0)
+        snprintf(looks, sizeof looks, " at %.1f%% (a second look, at the other %.1f%%, was not needed)", 100 * c->alpha,
+                 100 * c->alpha);
     if (c->n_runs) {
         sb_addf(sb, "\n**Confirmation on fresh runs.** %zu comparison%s (of %zu function%s: %zu held back by Holm "
                     "alone, %zu near-significant of %zu found, at most %d) were tested again on %zu fresh round%s "
-                    "(%zu runs) of the baseline, %sthe variants they need, one-sided, Holm over them; %zu function%s "
-                    "confirmed (%zu of them then dropped for the code-growth budget). False selections over both "
-                    "stages: at most %.0f%% (%.0f%% each, union bound).\n", c->n_tests, c->n_tests == 1 ? "" : "s", c->n_functions,
-                c->n_functions == 1 ? "" : "s", c->n_functions - c->n_near, c->n_near, c->n_near_found,
-                DECISION_NEAR_MAX, c->n_runs, c->n_runs == 1 ? "" : "s", c->n_profiled_runs,
-                c->calibrated ? "the A/A arm and " : "", c->n_confirmed, c->n_confirmed == 1 ? "" : "s",
-                budget_dropped(d), 100 * bound(d), 100 * d->alpha);
+                    "(%zu runs) of the baseline, %sthe variants they need, one-sided, Holm over them%s; %zu "
+                    "function%s confirmed (%zu of them then dropped for the code-growth budget). False selections "
+                    "over both stages: at most %.0f%% (%.0f%% each, union bound).\n", c->n_tests,
+                c->n_tests == 1 ? "" : "s", c->n_functions, c->n_functions == 1 ? "" : "s", c->n_functions - c->n_near,
+                c->n_near, c->n_near_found, DECISION_NEAR_MAX, c->n_runs, c->n_runs == 1 ? "" : "s",
+                c->n_profiled_runs, c->calibrated ? "the A/A arm and " : "", looks, c->n_confirmed,
+                c->n_confirmed == 1 ? "" : "s", budget_dropped(d), 100 * bound(d), 100 * d->alpha);
         for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
             int v = retested_set(r, f);
             if (v < 1) continue;
@@ -192,6 +204,10 @@ json_t *report_statistics_json(const struct select_report *r)
     json_t *conf = json_object();
     json_object_set_new(conf, "rounds_asked", json_integer((json_int_t)c->n_asked));
     json_object_set_new(conf, "rounds", json_integer((json_int_t)c->n_runs));
+    json_object_set_new(conf, "looks", json_integer(c->n_looks));
+    json_object_set_new(conf, "rounds_first_look", json_integer((json_int_t)c->n_runs_first));
+    json_object_set_new(conf, "alpha_per_look", json_real(c->alpha > 0 ? c->alpha : d->alpha));
+    json_object_set_new(conf, "confirmed_second_look", json_integer((json_int_t)c->n_confirmed_second));
     json_object_set_new(conf, "profiled_runs", json_integer((json_int_t)c->n_profiled_runs));
     json_object_set_new(conf, "tests", json_integer((json_int_t)c->n_tests));
     json_object_set_new(conf, "functions", json_integer((json_int_t)c->n_functions));
@@ -251,8 +267,10 @@ json_t *report_confirmation_json(const struct select_report *r, size_t f)
     if (!timed(r) || f >= r->decision.n_functions || !r->decision.functions[f].confirm) return json_null();
     const struct decision_function *d = &r->decision.functions[f];
     json_t *o = json_object();
-    json_object_set_new(o, "rounds", json_integer((json_int_t)r->decision.confirmation.n_runs));
+    json_object_set_new(o, "rounds", json_integer((json_int_t)(d->confirmed == 1 ? r->decision.confirmation.n_runs_first
+                                                                                 : r->decision.confirmation.n_runs)));
     json_object_set_new(o, "confirmed", json_boolean(d->confirmed));
+    json_object_set_new(o, "look", d->confirmed ? json_integer(d->confirmed) : json_null());
     json_object_set_new(o, "dropped_for_budget", json_boolean(d->confirmed && d->reason == DECISION_CODE_BUDGET));
     json_object_set_new(o, "why", json_string(d->near_set >= 1 ? "near-significant" : "held back by Holm"));
     json_object_set_new(o, "test", json_string("one-sided (not faster), Holm over the comparisons retested"));
@@ -356,4 +374,79 @@ void select_note_statistics(struct select_report *r)
                             "target sets) Holm's correction asks for more (more --runs give narrower intervals)%s",
                  held, held == 1 ? "" : "s", held == 1 ? "its" : "their", held == 1 ? "is" : "are", d->n_tests,
                  retested);
+}
+
+/* A function Holm held back that the confirmation did not retest says
+ * why: no run was asked for, or no set it was faster with could be
+ * selected (outputs or tests differ, slower on some workload). */
+static void note_not_retested(struct select_report *r, size_t f)
+{
+    const struct decision_function *df = &r->decision.functions[f];
+    char *why;
+    if (!r->decision.confirmation.n_asked) why = xstrdup("not retested (--confirm-runs below 2)");
+    else if (df->n_unheld_ineligible || df->n_unheld_slower) {
+        struct strbuf sb = STRBUF_INIT;
+        if (df->n_unheld_ineligible)
+            sb_addf(&sb, "%d set%s changed outputs or tests", df->n_unheld_ineligible,
+                    df->n_unheld_ineligible == 1 ? "" : "s");
+        if (df->n_unheld_slower)
+            sb_addf(&sb, "%s%d set%s significantly slower on some workload", sb.len ? ", " : "",
+                    df->n_unheld_slower, df->n_unheld_slower == 1 ? "" : "s");
+        why = xasprintf("not retested: no set it was faster with could be selected (%s)", sb_str(&sb));
+        sb_free(&sb);
+    } else {
+        return;
+    }
+    free(r->functions[f].note);
+    r->functions[f].note = xasprintf("%s; %s", decision_reason_name(DECISION_MULTIPLE_TESTS), why);
+    free(why);
+}
+
+/* Each function the confirmation retested says how it went (its verdict
+ * text, select_function_verdict), with the fresh runs' interval; one Holm
+ * held back without a retest says why (note_not_retested). */
+void select_note_retested(struct select_report *r)
+{
+    const struct decision *d = &r->decision;
+    for (size_t f = 0; f < r->n_functions && f < d->n_functions; f++) {
+        const struct decision_function *df = &d->functions[f];
+        if (!df->confirm && df->reason == DECISION_MULTIPLE_TESTS && !r->functions[f].note) {
+            note_not_retested(r, f);
+            continue;
+        }
+        int open = df->reason == DECISION_CONFIRMED || df->reason == DECISION_MULTIPLE_TESTS ||
+                   (df->near_set >= 1 && (df->reason == DECISION_NO_GAIN || df->reason == DECISION_CALIBRATION));
+        if (!df->confirm || !open) continue;
+        int v = df->reason == DECISION_CONFIRMED ? df->chosen : -1;   /* else the best retested set */
+        for (size_t u = 1; df->reason != DECISION_CONFIRMED && u < r->n_variants; u++)
+            if (decision_confirm_retests(d, f, u) && df->confirm[u].valid &&
+                (v < 0 || df->confirm[u].speedup > df->confirm[v].speedup))
+                v = (int)u;
+        char iv[96] = "no interval";
+        if (v >= 1)
+            snprintf(iv, sizeof iv, "%.2fx [%.2f, %.2f] with %s", df->confirm[v].speedup, df->confirm[v].speedup_lo,
+                     df->confirm[v].speedup_hi, r->variants[v].name);
+        /* the fresh rounds its figures come from: the first look's, or both looks' */
+        size_t runs = df->confirmed == 1 ? d->confirmation.n_runs_first : d->confirmation.n_runs;
+        char first[128] = "";
+        if (df->near_set >= 1)
+            snprintf(first, sizeof first, "near-significant on the first runs (%.2fx [%.2f, %.2f] with %s)",
+                     df->by_variant[df->near_set].speedup, df->by_variant[df->near_set].speedup_lo,
+                     df->by_variant[df->near_set].speedup_hi, r->variants[df->near_set].name);
+        free(r->functions[f].note);
+        if (df->reason == DECISION_CONFIRMED && df->near_set >= 1)
+            r->functions[f].note = xasprintf("selected: %s, then confirmed on %zu fresh runs (%s; one-sided, Holm "
+                                             "over the %zu comparisons retested)",
+                                             first, runs, iv, d->confirmation.n_tests);
+        else if (df->reason == DECISION_CONFIRMED)
+            r->functions[f].note = xasprintf("selected: held back by Holm over %zu tests, then confirmed on %zu fresh "
+                                             "runs (%s; one-sided, Holm over the %zu comparisons retested)",
+                                             d->n_tests, runs, iv, d->confirmation.n_tests);
+        else if (df->near_set >= 1)
+            r->functions[f].note = xasprintf("%s; %s, retested on %zu fresh runs, the gain did not hold (%s)",
+                                             decision_reason_name(df->reason), first, runs, iv);
+        else
+            r->functions[f].note = xasprintf("%s; retested on %zu fresh runs, the gain did not hold (%s)",
+                                             decision_reason_name(DECISION_MULTIPLE_TESTS), runs, iv);
+    }
 }

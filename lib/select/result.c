@@ -134,6 +134,7 @@ void select_copies_clear(struct select_copies *c)
 
 void select_report_free(struct select_report *r)
 {
+    runs_auto_free(&r->runs_auto);
     for (size_t v = 0; v < r->n_variants; v++) {
         free(r->variants[v].name);
         free(r->variants[v].targets);

@@ -15,6 +15,7 @@
 #include "select/budget.h"
 #include "select/decision.h"
 #include "select/fmagroup.h"
+#include "select/runsauto.h"
 #include "select/sampling.h"
 #include "select/stats.h"
 #include "store/kinds.h"
@@ -224,6 +225,7 @@ struct select_placement {
 struct select_report {
     int static_mode;
     int runs;
+    struct runs_auto runs_auto;    /* how runs was chosen with --runs auto (runsauto.h) */
     double min_share, tolerance;   /* tolerance < 0: none */
     uint64_t seed;                 /* the order of the arms in each round (util/shuffle.h) */
     size_t n_builds, n_profiled_runs, n_timed_runs;

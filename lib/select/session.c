@@ -21,6 +21,7 @@
 #include "select/reference.h"
 #include "select/report.h"
 #include "select/runcheck.h"
+#include "select/runsauto.h"
 #include "select/static.h"
 #include "capture/wrapper.h"
 #include "util/cmake_cache.h"
@@ -310,6 +311,7 @@ static enum select_status run_steps(struct select_session *s)
         if (ok) session_measure_code(s);
         ok = session_check_all(s) == 0;
         if (ok) build_nofma_if_fma_differs(s);
+        if (ok) ok = session_choose_runs(s) == 0;
         ok = ok && session_profile_all(s) == 0;
         if (ok) {
             session_note_noise(s);
@@ -340,7 +342,8 @@ static enum select_status run_steps(struct select_session *s)
 enum select_status select_run(struct select_session *s, const struct select_options *o, struct store *st)
 {
     memset(s, 0, sizeof *s);
-    s->o = o;
+    s->opts = *o;
+    s->o = &s->opts;
     s->sets = o->sets ? o->sets : select_target_sets;
     s->n_sets = o->sets ? o->n_sets : select_n_target_sets;
     s->st = st;

@@ -75,6 +75,8 @@ struct select_options {
     const char *configure;        /* NULL, or run before build in each fresh build dir (tree.h) */
     const struct strvec *runs_cmd;   /* the workloads; at least one unless is_static */
     int runs;                     /* profiled (and timed) runs per variant and workload */
+    int runs_auto;                /* --runs not given: runs is chosen by the noise probe
+                                   * (select/runsauto.h) before the first profiled run */
     /* Fresh rounds confirming the comparisons Holm alone held back
      * (select/decision_confirm.h), of only the arms they need; < 0: runs;
      * 0 (or 1): no confirmation stage. */
@@ -115,7 +117,8 @@ struct select_options {
 };
 
 struct select_session {
-    const struct select_options *o;
+    const struct select_options *o;   /* &opts */
+    struct select_options opts;       /* the caller's, copied: runsauto.h sets runs */
     const struct select_target_set *sets;   /* o->sets, or select_target_sets */
     size_t n_sets;
     struct store *st;

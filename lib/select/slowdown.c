@@ -21,9 +21,9 @@ int slowdown_confirm(const struct timing_result *base, const struct timing_resul
     memset(wall, 0, sizeof *wall);
     memset(cpu, 0, sizeof *cpu);
     if (base->failure || sel->failure || base->runs < 2 || sel->runs < 2) return -1;
-    stats_welch_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, wall);
+    stats_compare_log(base->seconds, (size_t)base->runs, sel->seconds, (size_t)sel->runs, wall);
     if (base->cpu_seconds && sel->cpu_seconds)
-        stats_welch_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, cpu);
+        stats_compare_log(base->cpu_seconds, (size_t)base->runs, sel->cpu_seconds, (size_t)sel->runs, cpu);
     if (margin > 0) {
         stats_widen(wall, margin);
         stats_widen(cpu, margin);

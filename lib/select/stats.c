@@ -217,12 +217,25 @@ void stats_welch_log(const double *a, size_t na, const double *b, size_t nb, str
     free(lb);
 }
 
+static int all_positive(const double *a, size_t na, const double *b, size_t nb)
+{
+    for (size_t i = 0; i < na; i++)
+        if (!(a[i] > 0)) return 0;
+    for (size_t i = 0; i < nb; i++)
+        if (!(b[i] > 0)) return 0;
+    return 1;
+}
+
+void stats_compare_log(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out)
+{
+    if (all_positive(a, na, b, nb) && na >= STATS_RANK_MIN_RUNS && nb >= STATS_RANK_MIN_RUNS)
+        stats_rank_log(a, na, b, nb, out);
+    else
+        stats_welch_log(a, na, b, nb, out);
+}
+
 void stats_compare_samples(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out)
 {
-    int positive = 1;
-    for (size_t i = 0; positive && i < na; i++) positive = a[i] > 0;
-    for (size_t i = 0; positive && i < nb; i++) positive = b[i] > 0;
-    if (positive && na >= STATS_RANK_MIN_RUNS && nb >= STATS_RANK_MIN_RUNS) stats_rank_log(a, na, b, nb, out);
-    else if (positive && na >= 2 && nb >= 2) stats_welch_log(a, na, b, nb, out);
+    if (all_positive(a, na, b, nb) && na >= 2 && nb >= 2) stats_compare_log(a, na, b, nb, out);
     else stats_welch(a, na, b, nb, out);
 }

@@ -84,6 +84,13 @@ void stats_rank_log(const double *a, size_t na, const double *b, size_t nb, stru
  * one never sampled), where a log has no meaning. */
 void stats_compare_samples(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out);
 
+/* For a workload's seconds per run (wall or CPU, end to end), compared on
+ * the log scale: stats_rank_log with at least STATS_RANK_MIN_RUNS runs a
+ * side (the slow bursts of a shared machine move a whole run as they move
+ * a function's samples), stats_welch_log with fewer. Values <= 0 or fewer
+ * than 2 a side make the interval invalid, as stats_welch_log's. */
+void stats_compare_log(const double *a, size_t na, const double *b, size_t nb, struct stats_interval *out);
+
 /* Two-sided p-value of Student's t statistic t with df degrees of freedom
  * (P(|T| >= |t|)); 1 when df <= 0; the normal P(|Z| >= |t|) when df is
  * INFINITY. */

@@ -18,7 +18,7 @@
 
 static const char USAGE[] =
     "usage: fmvgen select [--configure CMD] --build CMD --run CMD [--run CMD...] [--test CMD]\n"
-    "                     [--runs N] [--confirm-runs N] [--timeout S] [--tolerance X]\n"
+    "                     [--runs N|auto] [--confirm-runs N] [--timeout S] [--tolerance X]\n"
     "                     [--min-share PCT] [--max-growth PCT] [--sample-period US]\n"
     "                     [--set NAME=TARGETS...] [--fma-bisect N] [--fma-bisect-all]\n"
     "                     [--reference LIST] [--dispatch MODE] [--seed N] [--no-namespaces]\n"
@@ -50,7 +50,10 @@ static const char USAGE[] =
     "                    its stdout is compared between builds, except lines that\n"
     "                    differ between two runs of the baseline (timings)\n"
     "  --test CMD        the project's tests; a variant failing them is not eligible\n"
-    "  --runs N          profiled runs per variant and workload (default 5, at least 2)\n"
+    "  --runs N|auto     profiled runs per variant and workload (at least 2); auto (the\n"
+    "                    default): 5, or 8 when the baseline's workloads, run 6 times\n"
+    "                    first, show a busy machine's slow bursts (a run >= 1.25x its\n"
+    "                    fastest): from 8 runs a side samples are compared by rank\n"
     "                    (from 8 on, functions are compared by rank: give 8 or more\n"
     "                    on a busy machine)\n"
     "  --confirm-runs N  when functions are faster by their own interval but held back\n"
@@ -186,9 +189,14 @@ static int parse_options(int argc, char **argv, struct select_options *o, struct
         case O_RUN: sv_push(runs_cmd, optarg); break;
         case O_TEST: o->test = optarg; break;
         case O_RUNS:
+            o->runs_auto = !strcmp(optarg, "auto");
+            if (o->runs_auto) {
+                o->runs = SELECT_DEFAULT_RUNS;
+                break;
+            }
             o->runs = (int)strtol(optarg, &end, 10);
             if (*end || o->runs < 1 || o->runs > 1000) {
-                fmv_error("--runs: '%s' is not a number of runs (1..1000)", optarg);
+                fmv_error("--runs: '%s' is not a number of runs (1..1000) nor 'auto'", optarg);
                 return 2;
             }
             break;
@@ -351,7 +359,8 @@ int cmd_select(int argc, char **argv)
 {
     struct strvec runs_cmd = STRVEC_INIT;
     int json = 0;
-    struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS, .confirm_runs = -1,
+    struct select_options o = {.runs_cmd = &runs_cmd, .runs = SELECT_DEFAULT_RUNS, .runs_auto = 1,
+                               .confirm_runs = -1,
                                .timeout_s = SELECT_DEFAULT_TIMEOUT_S, .tolerance = -1,
                                .min_share = SELECT_DEFAULT_MIN_SHARE, .reference_v3 = 1, .placement_pins = 1,
                                .reference_nofma_auto = 1, .fma_bisect = SELECT_DEFAULT_FMA_BISECT,

@@ -42,9 +42,12 @@ aa_run() {   # CC SEED [--keep|""] [RUNS]
   [ "$runs" -ge 8 ] && test=mann-whitney
   expect_eq "$cc/$seed: add's interval: $test" "$(jq -r '.functions[] | select(.name=="add") | .variants.same.test' "$j")" "$test"
   expect_eq "$cc/$seed: A/A interval: $test" "$(jq -r '.statistics.calibration.functions[0].baseline_vs_aa.test' "$j")" "$test"
+  # and so are the workload's total samples end to end (the all-candidates build against the baseline)
+  expect_eq "$cc/$seed: all-candidates total: $test" "$(jq -r '.workloads[0].all_candidates.same.test' "$j")" "$test"
   expect_match "$cc/$seed: report.md names the test" "$(cat "$P/.fmvgen/report.md")" \
     "$([ "$test" = welch ] && echo "Welch; a function's samples on the log scale" || echo "the Hodges-Lehmann interval of the Mann-Whitney test")"
   expect_eq "$cc/$seed: the seed given" "$(jq -r .statistics.seed "$j")" "$seed"
+  expect_eq "$cc/$seed: --runs $runs kept, no noise probe" "$(jq -r '[.runs, .runs_auto] | map(tostring) | join(",")' "$j")" "$runs,null"
   expect_eq "$cc/$seed: A/A calibration in report.json" \
     "$(jq -r '.statistics.calibration | .functions_checked == 1 and (.functions[0].name == "add") and (.workloads | length) == 1' "$j")" true
   expect_match "$cc/$seed: its interval" "$(jq -r '.statistics.calibration.functions[0].baseline_vs_aa.valid' "$j")" true

@@ -7,7 +7,8 @@
  * report.json's name for the test), and a
  * function whose 15% gain Welch's test misses among one-sided slow bursts
  * while the ranks select it - and identical arms with the same bursts that
- * they do not. */
+ * they do not; end to end (stats_compare_log, slowdown.h), a selected build
+ * 12% slower among the same bursts that only the ranks flag. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 
 #include "select/decision.h"
 #include "select/report.h"
+#include "select/slowdown.h"
 #include "select/stats.h"
 
 #define NEAR(x, y, eps) assert_true(fabs((x) - (y)) < (eps))
@@ -223,12 +225,62 @@ static void test_bursts(void **state)
     decision_free(&d);
 }
 
+/* A workload's seconds per run end to end: the same switch at
+ * STATS_RANK_MIN_RUNS, and invalid (not a linear interval) with a run of 0
+ * s. */
+static void test_compare_log(void **state)
+{
+    (void)state;
+    double a[8] = {1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, b[8] = {2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7};
+    struct stats_interval iv;
+    stats_compare_log(a, STATS_RANK_MIN_RUNS - 1, b, STATS_RANK_MIN_RUNS - 1, &iv);
+    assert_true(iv.valid && iv.log_scale && !iv.rank && stats_slower(&iv));
+    stats_compare_log(a, STATS_RANK_MIN_RUNS, b, STATS_RANK_MIN_RUNS, &iv);
+    assert_true(iv.valid && iv.log_scale && iv.rank && stats_slower(&iv));
+    b[2] = 0;
+    stats_compare_log(a, 8, b, 8, &iv);
+    assert_false(iv.valid);
+    stats_compare_log(a, 1, b, 1, &iv);
+    assert_false(iv.valid);
+}
+
+/* The selected build 12% slower on its undisturbed runs, both arms with
+ * one-sided bursts: slowdown_confirm (the fresh runs of a flagged
+ * workload) reads it slower by rank from 10 runs; Welch's interval, what it
+ * used before, holds 1. */
+static void test_e2e_bursts(void **state)
+{
+    (void)state;
+    double base_s[NR], sel_s[NR];
+    for (size_t r = 0; r < NR; r++) {
+        base_s[r] = base_run(r) / 1000;   /* seconds, the baseline's bursts */
+        sel_s[r] = variant_run(r, 1 / 1.12) / 1000;
+    }
+    struct timing_result base = {.runs = NR, .seconds = base_s, .cpu_seconds = base_s},
+                         sel = {.runs = NR, .seconds = sel_s, .cpu_seconds = sel_s};
+    struct stats_interval wall, cpu;
+    assert_int_equal(slowdown_confirm(&base, &sel, 0, 1, &wall, &cpu), 1);
+    assert_true(cpu.rank && wall.rank);
+    NEAR(cpu.speedup, 1 / 1.12, 0.03);
+    struct stats_interval w;
+    stats_welch_log(base_s, NR, sel_s, NR, &w);
+    assert_false(stats_slower(&w));
+    /* identical builds with the same bursts: not slower */
+    for (size_t r = 0; r < NR; r++) sel_s[r] = variant_run(r, 1) / 1000;
+    assert_int_equal(slowdown_confirm(&base, &sel, 0, 1, &wall, &cpu), 0);
+    /* 5 runs: Welch */
+    base.runs = sel.runs = 5;
+    slowdown_confirm(&base, &sel, 0, 1, &wall, &cpu);
+    assert_false(cpu.rank);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_values),        cmocka_unit_test(test_normal_approximation),
         cmocka_unit_test(test_widen_rank),          cmocka_unit_test(test_compare_switch),
-        cmocka_unit_test(test_bursts),
+        cmocka_unit_test(test_bursts),              cmocka_unit_test(test_compare_log),
+        cmocka_unit_test(test_e2e_bursts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

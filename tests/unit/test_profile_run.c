@@ -8,7 +8,8 @@
  * marked, the sites of a function add up to its samples in the report, the
  * program is its pid's first map - from three perf processes at most
  * (record, report, one script; counted by a prefix that logs them). A C++
- * host's sites are asked for by its mangled name and found. */
+ * function's sites are asked for by its ELF (mangled) name, as entries
+ * spell it, and found. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -185,7 +186,7 @@ static void test_c_gcc(void **state) { (void)state; check_c("gcc"); }
 static void test_c_clang14(void **state) { (void)state; check_c("clang-14"); }
 static void test_c_clang19(void **state) { (void)state; check_c("clang-19"); }
 
-/* A C++ host is named as the ELF spells it: its sites are found. */
+/* A C++ function asked for as the ELF spells it: its sites are found. */
 static void check_cxx(const char *compiler)
 {
     struct fixture f;

@@ -12,7 +12,7 @@
  * (not the samples') is what a short workload pays most, so: record -B
  * (no build-id pass), and report and script --kallsyms=/dev/null - each
  * reading of /proc/kallsyms (5 MB formatted by the kernel) cost a pass
- * about 0.13 s of CPU, for kernel symbol names nothing here uses.
+ * about 0.1 s of CPU, for kernel symbol names nothing here uses.
  * perf script could give the symbols too, but not perf report's file
  * offset of an address (it prints the virtual one): the report stays. */
 #include "measure/profile.h"
@@ -193,7 +193,7 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
     if (!*why && o && (o->maps || sites)) {
         /* one pass for both: mmap and task records, and each sample's
          * address as symbol+offset (names as the ELF spells them, like the
-         * report's: the sites are asked for by mangled C++ names) */
+         * report's) */
         struct strvec script = STRVEC_INIT;
         sv_push_all(&script, (char *const[]){"perf", "script", "-i", data, "--kallsyms=/dev/null", NULL});
         if (o->maps) sv_push_all(&script, (char *const[]){"--show-mmap-events", "--show-task-events", NULL});

@@ -20,7 +20,7 @@ struct profile_entry {
                         * "foo.arch_x86_64_v4", "_ZN2ns3dotEPKfS1_i.avx2", "main";
                         * a kernel address as perf prints one it has no symbol
                         * for ("0xffffffff8133cac0"): kernel symbols are not
-                        * loaded (they cost each perf pass ~0.13 s of CPU) */
+                        * loaded (they cost each perf pass ~0.1 s of CPU) */
     int kernel;        /* kernel code ([k]): one entry per sampled address,
                         * counted in total_samples like any other */
     long samples;

@@ -5,7 +5,16 @@
  *   " 26.14% | 40         |/tmp/pv/p      |0x11d0             B [.] work"
  * (not -q: it sets the verbosity back to -1; the '#' header lines it would
  * drop are skipped here). One line per distinct symbol: two static `work`
- * of one program are two lines with the same name. */
+ * of one program are two lines with the same name.
+ *
+ * A profile is at most three perf processes: record, report, and one
+ * script for the mmap records and the sites together. Their fixed cost
+ * (not the samples') is what a short workload pays most, so: record -B
+ * (no build-id pass), and report and script --kallsyms=/dev/null - each
+ * reading of /proc/kallsyms (5 MB formatted by the kernel) cost a pass
+ * about 0.1 s of CPU, for kernel symbol names nothing here uses.
+ * perf script could give the symbols too, but not perf report's file
+ * offset of an address (it prints the virtual one): the report stays. */
 #include "measure/profile.h"
 #include "run/spawn.h"
 #include "util/util.h"
@@ -138,7 +147,12 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
     for (int bpf_off = 1; bpf_off >= 0; bpf_off--) {
         struct strvec rec = STRVEC_INIT;
         if (prefix) sv_push_all(&rec, prefix);
-        sv_push_all(&rec, (char *const[]){"perf", "record", "-e", "cpu-clock", "-c", period, "-q", "-o", data, NULL});
+        /* -B (--no-buildid): no pass over every sample at the end to find
+         * the files hit and their build-ids (nor copies of them into
+         * ~/.debug): report and script read the files by path right after,
+         * under the same prefix, so the build-ids would tell them nothing */
+        sv_push_all(&rec,
+                    (char *const[]){"perf", "record", "-e", "cpu-clock", "-c", period, "-q", "-B", "-o", data, NULL});
         if (bpf_off) sv_push(&rec, "--no-bpf-event");
         sv_push(&rec, "--");
         sv_push_all(&rec, argv);
@@ -168,26 +182,32 @@ int profile_run_with(char *const *argv, const char *cwd, const char *scratch_dir
          * clone "_ZN2ns3dotEPKfS1_i.avx2" prints as "ns::dot" - neither the
          * mangled name fmvgen knows the function by nor the clone. */
         char *const report[] = {"perf", "report", "-i", data, "--stdio", "--no-demangle", "--sort", "dso,sym",
-                                "-F", "overhead,sample,dso,sym", "-t", "|", "-v", NULL};
+                                "-F", "overhead,sample,dso,sym", "-t", "|", "-v", "--kallsyms=/dev/null", NULL};
         if (run_perf(prefix, report, "perf report", &res, why) == 0) {
             profile_parse_report(res.out ? res.out : "", out);
             if (out->total_samples == 0) *why = xstrdup("perf recorded no samples");
         }
         run_result_free(&res);
     }
-    if (!*why && o && o->maps) {
-        char *const script[] = {"perf", "script", "-i", data, "--show-mmap-events", "--show-task-events",
-                                "-F", "comm,pid", NULL};
-        if (run_perf(prefix, script, "perf script", &res, why) == 0 &&
-            profile_parse_maps(res.out ? res.out : "", out) == 0)
-            *why = xstrdup("perf recorded no mmap events (perf script --show-mmap-events shows none): it cannot "
-                           "tell which programs and libraries ran");
-        run_result_free(&res);
-    }
-    if (!*why && o && o->sites && o->sites[0]) {
-        char *const script[] = {"perf", "script", "-i", data, "-F", "ip,sym,symoff,dso", NULL};
-        if (run_perf(prefix, script, "perf script", &res, why) == 0)
-            profile_parse_sites(res.out ? res.out : "", o->sites, out);
+    int sites = o && o->sites && o->sites[0];
+    if (!*why && o && (o->maps || sites)) {
+        /* one pass for both: mmap and task records, and each sample's
+         * address as symbol+offset (names as the ELF spells them, like the
+         * report's) */
+        struct strvec script = STRVEC_INIT;
+        sv_push_all(&script, (char *const[]){"perf", "script", "-i", data, "--kallsyms=/dev/null", NULL});
+        if (o->maps) sv_push_all(&script, (char *const[]){"--show-mmap-events", "--show-task-events", NULL});
+        sv_push_all(&script, (char *const[]){"-F", sites ? "comm,pid,ip,sym,symoff,dso" : "comm,pid", NULL});
+        if (sites) sv_push(&script, "--no-demangle");
+        if (run_perf(prefix, sv_argv(&script), "perf script", &res, why) == 0) {
+            const char *text = res.out ? res.out : "";
+            if (o->maps && profile_parse_maps(text, out) == 0)
+                *why = xstrdup("perf recorded no mmap events (perf script --show-mmap-events shows none): it cannot "
+                               "tell which programs and libraries ran");
+            else if (sites)
+                profile_parse_sites(text, o->sites, out);
+        }
+        sv_free(&script);
         run_result_free(&res);
     }
     drop_data(data);
@@ -218,6 +238,33 @@ static int compare_sites(const void *a, const void *b)
     return c;
 }
 
+/* The "SYM+0xOFF (DSO)" at the end of a sample line "COMM PID IP
+ * SYM+0xOFF (DSO)" (or "IP SYM+0xOFF (DSO)"): the first " (" that follows
+ * a "+0x<hex>" and whose rest ends the line with ')' (a dso path may hold
+ * " ("); the symbol is the word before the '+' (ELF names of C and C++
+ * functions hold no spaces). Returns 0 with the parts set. */
+static int split_site(const char *l, size_t len, const char **sym, size_t *sym_len, uint64_t *off, const char **dso,
+                      size_t *dso_len)
+{
+    while (len && (l[len - 1] == ' ' || l[len - 1] == '\r')) len--;
+    if (len < 2 || l[len - 1] != ')') return -1;
+    for (const char *open = l; (open = memmem(open, (size_t)(l + len - open), " (", 2)); open++) {
+        const char *hex = open;
+        while (hex > l && ((hex[-1] >= '0' && hex[-1] <= '9') || (hex[-1] >= 'a' && hex[-1] <= 'f'))) hex--;
+        if (hex == open || hex - l < 4 || strncmp(hex - 3, "+0x", 3) != 0) continue;
+        const char *plus = hex - 3, *s = plus;
+        while (s > l && s[-1] != ' ' && s[-1] != '\t') s--;
+        if (s == plus || open + 3 > l + len - 1) continue;
+        *sym = s;
+        *sym_len = (size_t)(plus - s);
+        *off = strtoull(hex, NULL, 16);
+        *dso = open + 2;
+        *dso_len = (size_t)(l + len - 1 - *dso);
+        return 0;
+    }
+    return -1;
+}
+
 long profile_parse_sites(const char *text, char *const *names, struct profile *p)
 {
     long added = 0;
@@ -225,34 +272,17 @@ long profile_parse_sites(const char *text, char *const *names, struct profile *p
     for (const char *line = text; line && *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
-        /* "  IP SYM+0xOFF (DSO)": the symbol is the last '+' before " (" */
-        char *l = xstrndup(line, len);
+        const char *l = line, *sym, *dso;
+        size_t sym_len, dso_len;
+        uint64_t off;
         line = end ? end + 1 : NULL;
-        char *open = strstr(l, " (");
-        char *s = l;
-        while (*s == ' ' || *s == '\t') s++;
-        s += strcspn(s, " \t");   /* past the ip */
-        while (*s == ' ' || *s == '\t') s++;
-        char *plus = open ? open : NULL;
-        while (plus && plus > s && *plus != '+') plus--;
-        size_t dlen = open ? strlen(open + 2) : 0;
-        if (!open || !plus || plus <= s || dlen < 2 || open[1 + dlen] != ')' || strncmp(plus, "+0x", 3) != 0 ||
-            !site_wanted(s, (size_t)(plus - s), names)) {
-            free(l);
+        if (memmem(l, len, "PERF_RECORD_", 12) || split_site(l, len, &sym, &sym_len, &off, &dso, &dso_len) != 0 ||
+            !site_wanted(sym, sym_len, names))
             continue;
-        }
-        char *stop;
-        uint64_t off = strtoull(plus + 3, &stop, 16);
-        if (stop != open) {
-            free(l);
-            continue;
-        }
-        struct profile_site key = {.symbol = xstrndup(s, (size_t)(plus - s)),
-                                   .dso = xstrndup(open + 2, dlen - 1), .offset = off, .samples = 1};
         p->sites = xrealloc(p->sites, (p->n_sites + 1) * sizeof *p->sites);
-        p->sites[p->n_sites++] = key;
+        p->sites[p->n_sites++] = (struct profile_site){
+            .symbol = xstrndup(sym, sym_len), .dso = xstrndup(dso, dso_len), .offset = off, .samples = 1};
         added++;
-        free(l);
     }
     /* merge equal sites (the new ones with each other and the old ones) */
     if (p->n_sites > first) {

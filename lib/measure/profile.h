@@ -17,8 +17,12 @@
 
 struct profile_entry {
     char *symbol;      /* as the ELF spells it (C++ names mangled, not demangled):
-                        * "foo.arch_x86_64_v4", "_ZN2ns3dotEPKfS1_i.avx2", "main" */
-    int kernel;        /* a kernel symbol ([k]) */
+                        * "foo.arch_x86_64_v4", "_ZN2ns3dotEPKfS1_i.avx2", "main";
+                        * a kernel address as perf prints one it has no symbol
+                        * for ("0xffffffff8133cac0"): kernel symbols are not
+                        * loaded (they cost each perf pass ~0.1 s of CPU) */
+    int kernel;        /* kernel code ([k]): one entry per sampled address,
+                        * counted in total_samples like any other */
     long samples;
     char *dso;         /* the file holding it, as perf names it: an absolute
                         * path, or "[kernel.kallsyms]", "[vdso]", "[unknown]" */
@@ -69,9 +73,10 @@ struct profile_opts {
     /* 1: also read the mmap records into out->maps; a profile without any
      * is an error (a perf that records no mmap data cannot say what ran) */
     int maps;
-    /* NULL-terminated function names, or NULL: the samples of their
-     * symbols (the name, or the name and a '.' suffix: "main.cold") by
-     * address into out->sites (one more `perf script`) */
+    /* NULL-terminated function names (as the ELF spells them), or NULL:
+     * the samples of their symbols (the name, or the name and a '.'
+     * suffix: "main.cold") by address into out->sites (read in the same
+     * `perf script` pass as maps) */
     char *const *sites;
     /* cpu-clock's sampling period in nanoseconds; 0: PROFILE_DEFAULT_PERIOD_NS */
     long period_ns;
@@ -84,10 +89,14 @@ struct profile_opts {
 /* Runs argv (in cwd, NULL: inherit) under perf (`perf record
  * --no-bpf-event`: without it perf 6.1 waits up to a second after the
  * program ended for its side-band thread, which only BPF programs' symbols
- * need; a perf that does not know the option is run without it), writing perf's data into
+ * need; a perf that does not know the option is run without it), then
+ * `perf report` and, with opts' maps or sites, one `perf script` (three
+ * perf processes at most), writing perf's data into
  * scratch_dir (removed once read; with the environment variable
  * FMVGEN_KEEP_PERF_DATA set to a directory, moved there instead as
- * perf-PID-N.data, N counting this process's profiles: for debugging). Returns 0 with out filled, or -1 with *why set to one line
+ * perf-PID-N.data, N counting this process's profiles: for debugging; it
+ * holds no build-ids - perf record -B -, so perf reads the files at their
+ * paths). Returns 0 with out filled, or -1 with *why set to one line
  * saying what is missing or failed (perf not installed - with the Debian
  * package to install -, not permitted, the program failed); nothing is
  * printed. Free out with profile_free and *why with free. */
@@ -110,10 +119,11 @@ size_t profile_parse_maps(const char *text, struct profile *p);
  * without -v's address, addr stays 0) to p and its total. */
 void profile_parse_report(const char *text, struct profile *p);
 
-/* Adds the samples of `perf script -F ip,sym,symoff,dso` output text
- * ("  55d0c8a4f1a3 main+0x1a3 (/tmp/p/prog)") whose symbol belongs to one
- * of names (NULL-terminated; see profile_opts.sites) to p->sites, merged
- * and sorted. Returns the number of samples added. */
+/* Adds the samples of `perf script -F comm,pid,ip,sym,symoff,dso` output
+ * text ("  prog 4242  55d0c8a4f1a3 main+0x1a3 (/tmp/p/prog)"; without
+ * comm and pid too; PERF_RECORD_ lines skipped) whose symbol belongs to
+ * one of names (NULL-terminated; see profile_opts.sites) to p->sites,
+ * merged and sorted. Returns the number of samples added. */
 long profile_parse_sites(const char *text, char *const *names, struct profile *p);
 
 /* Samples of one symbol (0 when it never showed up), in every dso. */

@@ -104,6 +104,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "select/budget_sets.h"   /* budget_cheaper_set, the sets a function may keep */
+
 #define SELECT_DEFAULT_MAX_GROWTH 10.0   /* percent of a second whole build */
 #define BUDGET_BEST_MIN_SAVED 0.01       /* a workload's best function: 1% of its time saved */
 /* The share of the limit the fit and the pins leave for code the
@@ -175,6 +177,8 @@ struct select_budget {
     size_t n_served, n_to_serve;   /* workloads whose best function is kept, of
                                     * those some selected function saves on */
     size_t n_cheaper;       /* kept with a cheaper set than their timings chose */
+    size_t n_room;          /* kept with their timings' set only because others took
+                             * cheaper sets (the fit of the timings' sets dropped them) */
     size_t n_unknown;       /* selected functions whose bytes were unknown */
     double pin_bytes;       /* the placement pins' padding, at its worst case,
                              * summed over their linked compiles (budget_take_pin) */
@@ -194,13 +198,6 @@ struct select_budget {
  * baseline's and the variants' code measured (select_measure_code);
  * without them, a note says no budget was checked. */
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth);
-
-/* The set function f may keep instead of being dropped: one other than
- * its chosen set that it qualified for (decision_function.qualifies) whose
- * clones add fewer bytes, both sizes known; of several, the one saving the
- * most time. -1: none (also for a function selected with the group of small
- * gains, whose set is the group's). */
-int budget_cheaper_set(const struct select_report *r, const struct decision_input *in, size_t f);
 
 /* One sentence on the budget for the writers ("code-growth budget: ..."),
  * without a trailing newline; NULL when none was applied. Caller frees. */

@@ -95,9 +95,21 @@
  * verdict's rules: eligible, significantly faster after Holm or the
  * confirmation's retest, slower on no workload) with clones of fewer bytes
  * is tried again with that set (budget_cheaper_set), and the fit is redone,
- * until no dropped function has such a set: it is kept with the cheaper set
- * when that fits (decision_function.budget_from names the set its timings
- * chose; its note and a report note say so), else dropped as before. */
+ * until no dropped one has such a set. When the fit still drops a function,
+ * every selected function's cheaper qualifying sets are searched
+ * (select/budget_sets.h: at most BUDGET_SETS_MAX fits): a function kept with
+ * its timings' set can take a cheaper one so that others fit beside it.
+ * The assignment kept serves the most workloads (their best function in the
+ * fit of the timings' sets kept), then keeps the most gain (each function's
+ * with its set), and replaces the fit above only when it does better by
+ * those two; each fit in it follows the rules above. A function kept with a
+ * cheaper set names in decision_function.budget_from the set its timings
+ * chose; its note and a report note give both sets' bytes and speedups, and
+ * the functions the move let the budget keep (decision_function.budget_room).
+ * The cheaper sets are tried before the copies that never ran are left out
+ * (the search runs again with them left out). The selected build is built
+ * with the sets kept, so the prediction and the measured growth are those of
+ * the sets kept. */
 #ifndef FMVGEN_SELECT_BUDGET_H
 #define FMVGEN_SELECT_BUDGET_H
 

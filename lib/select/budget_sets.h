@@ -23,8 +23,9 @@
  * the fit it starts from only when it keeps more of those workloads, or as
  * many and more gain; its prediction stays within the fit's limit.
  * Bound: at most BUDGET_SETS_MAX assignments. When the functions with
- * options have more, those saving the most (gain with their timings' set;
- * ties: the first) are searched while the count stays within it; the others
+ * options have more, they are taken in order of gain (with their timings'
+ * set; ties: the first), each whose options keep the count within it
+ * searched; the others
  * keep the rule that applies to all (budget_cheaper_set): a dropped one is
  * tried again with its cheaper set. */
 #ifndef FMVGEN_SELECT_BUDGET_SETS_H

@@ -1,5 +1,6 @@
 /* budget.c - see budget.h. */
 #include "select/budget.h"
+#include "select/budget_sets.h"
 #include "select/trimcopies.h"
 
 #include <stdlib.h>
@@ -331,36 +332,6 @@ static char *budget_fixed_what(const struct select_budget *b)
     return sb_detach(&sb);
 }
 
-/* A function's gain with set v: the share of each workload's baseline
- * samples its clones saved, averaged over the workloads. */
-static double set_gain(const struct select_report *r, const struct decision_input *in, size_t f, size_t v)
-{
-    double g = 0;
-    for (size_t w = 0; w < in->n_workloads; w++) g += decision_estimate_saved(&r->decision, in, w, f, v);
-    return in->n_workloads ? g / (double)in->n_workloads : 0;
-}
-
-int budget_cheaper_set(const struct select_report *r, const struct decision_input *in, size_t f)
-{
-    const struct decision *d = &r->decision;
-    if (f >= d->n_functions || f >= r->n_functions) return -1;
-    const struct decision_function *df = &d->functions[f];
-    if ((df->reason != DECISION_SELECTED && df->reason != DECISION_CONFIRMED) || df->chosen < 1 || !df->qualifies)
-        return -1;
-    int64_t now = select_bytes_added(r, f, (size_t)df->chosen);
-    if (now < 0) return -1;
-    int pick = -1;
-    double best = 0;
-    for (size_t v = 1; v < d->n_variants && v < r->n_variants; v++) {
-        if ((int)v == df->chosen || !df->qualifies[v]) continue;
-        int64_t b = select_bytes_added(r, f, v);
-        if (b < 0 || b >= now) continue;
-        double g = set_gain(r, in, f, v);
-        if (pick < 0 || g > best) pick = (int)v, best = g;
-    }
-    return pick;
-}
-
 /* The interval a function's verdict on set v rests on: the fresh runs' when
  * the confirmation selected it, else the profiled runs'. */
 static const struct stats_interval *set_interval(const struct decision_function *df, size_t v)
@@ -406,7 +377,7 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
             bytes[f] -= (double)trim_unran_bytes(r, f, (size_t)v, &t, &sym);
             free(t);
         }
-        gain[f] = set_gain(r, in, f, (size_t)v);
+        gain[f] = budget_set_gain(r, in, f, (size_t)v);
         for (size_t w = 0; w < nw; w++) saved[f * nw + w] = decision_estimate_saved(d, in, w, f, (size_t)v);
         low[f] = low_gain_of(gain[f], set_interval(&d->functions[f], (size_t)v));
     }
@@ -441,17 +412,69 @@ static size_t fit_selection(struct select_report *r, const struct decision_input
     return n_dropped;
 }
 
+/* What the fits of one selection work on (fit_selection's arrays), for
+ * the search over the sets the functions qualified for. */
+struct fit_state {
+    struct select_report *r;
+    const struct decision_input *in;
+    size_t n;
+    int *selected, *dropped;
+    double *bytes, *gain, *saved;
+    long *best;
+    const int *trim;
+    const int *timed;   /* [f]: its timings' set */
+    long *best0;        /* [w]: the best function in the fit of the timings' sets */
+    double within;      /* the prediction an assignment must keep within */
+};
+
+/* The fit the arrays hold, as the search compares fits (budget_sets.h). */
+static void outcome_of(const struct fit_state *s, struct budget_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    for (size_t w = 0; w < s->in->n_workloads; w++) {
+        long f = s->best0[w];
+        o->served += f >= 0 && s->selected[f] && !s->dropped[f];
+    }
+    for (size_t f = 0; f < s->n; f++) {
+        if (s->selected[f] && !s->dropped[f]) o->gain += s->gain[f];
+        o->moved += s->timed[f] >= 1 && s->r->decision.functions[f].chosen != s->timed[f];
+    }
+    o->bytes = s->r->budget.after;
+    o->within = !(s->r->budget.after > s->within);
+}
+
+/* Fits the selection with each function's set from sets. */
+static void eval_sets(void *ctx, const int *sets, struct budget_outcome *o)
+{
+    struct fit_state *s = ctx;
+    for (size_t f = 0; f < s->n; f++) s->r->decision.functions[f].chosen = sets[f];
+    s->r->budget.n_dropped = fit_selection(s->r, s->in, s->n, s->selected, s->bytes, s->gain, s->dropped, s->saved,
+                                           s->best, s->trim);
+    outcome_of(s, o);
+}
+
 /* Fits the selection (fit_selection), a function the fit drops tried
  * again with a cheaper set that also made it significantly faster, until
- * no dropped one has such a set. Returns the first fit's prediction. */
+ * no dropped one has such a set; then, when the fit still drops one, the
+ * search over the sets every function qualified for (budget_sets.h).
+ * timed[f]: f's timings' set (its decision's chosen on entry); fills
+ * timed_dropped with the fit of the timings' sets. Returns that fit's
+ * prediction. */
 static double fit_rounds(struct select_report *r, const struct decision_input *in, size_t n, int *selected,
-                         double *bytes, double *gain, int *dropped, double *saved, long *best, const int *trim)
+                         double *bytes, double *gain, int *dropped, double *saved, long *best, const int *trim,
+                         const int *timed, int *timed_dropped)
 {
     struct select_budget *b = &r->budget;
     double before = -1;
+    struct fit_state s = {r, in, n, selected, dropped, bytes, gain, saved, best, trim, timed, NULL, 0};
+    s.best0 = xcalloc(in->n_workloads + 1, sizeof *s.best0);
     for (size_t round = 0;; round++) {
         b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
-        if (before < 0) before = b->before;
+        if (before < 0) {
+            before = b->before;
+            memcpy(timed_dropped, dropped, n * sizeof *dropped);
+            memcpy(s.best0, best, in->n_workloads * sizeof *best);
+        }
         if (!b->n_dropped || round + 1 >= r->n_variants) break;
         int moved = 0;
         for (size_t f = 0; f < n; f++) {
@@ -460,23 +483,17 @@ static double fit_rounds(struct select_report *r, const struct decision_input *i
         }
         if (!moved) break;
     }
-    return before;
-}
-
-/* Marks trim[f] for each selected function with copies that never ran
- * where it was measured (select/trimcopies.h); returns how many. */
-static size_t trim_mark(const struct select_report *r, size_t n, int *trim)
-{
-    size_t k = 0;
-    for (size_t f = 0; f < n; f++) {
-        int v = r->decision.functions[f].chosen;
-        char *t = NULL;
-        const char *sym;
-        trim[f] = v >= 1 && trim_unran_bytes(r, f, (size_t)v, &t, &sym) > 0;
-        k += trim[f];
-        free(t);
+    if (b->n_dropped) {
+        /* the search, from the fit the arrays hold; then the fit it keeps */
+        struct budget_outcome o;
+        int *sets = xcalloc(n + 1, sizeof *sets);
+        s.within = b->after > b->fit_limit ? b->after : b->fit_limit;
+        outcome_of(&s, &o);
+        if (budget_sets_search(r, in, n, timed, &o, eval_sets, &s, sets)) eval_sets(&s, sets, &o);
+        free(sets);
     }
-    return k;
+    free(s.best0);
+    return before;
 }
 
 /* After the fit without them: each kept function's copies that never ran
@@ -502,45 +519,6 @@ static void trim_give_back(struct select_report *r, const struct decision_input 
             b->n_dropped = fit_selection(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
         }
     }
-}
-
-/* Each kept function left with the copy that ran alone: its fields
- * (copy_only, copy_only_symbol, trimmed_bytes), a note, and a line in
- * r->notes. */
-static void trim_report(struct select_report *r, size_t n, const int *dropped, const int *trim)
-{
-    struct strbuf sb = STRBUF_INIT;
-    int64_t total = 0;
-    for (size_t f = 0; f < n; f++) {
-        struct select_function *fn = &r->functions[f];
-        int v = r->decision.functions[f].chosen;
-        if (!trim[f] || dropped[f] || v < 1) continue;
-        char *t = NULL;
-        const char *sym;
-        int64_t left = trim_unran_bytes(r, f, (size_t)v, &t, &sym);
-        if (left <= 0 || !t) {
-            free(t);
-            continue;
-        }
-        free(fn->copy_only);
-        free(fn->copy_only_symbol);
-        fn->copy_only = t;
-        fn->copy_only_symbol = xstrdup(sym);
-        fn->trimmed_bytes = left;
-        total += left;
-        free(fn->note);
-        fn->note = xasprintf("selected with its %s copy alone (and the default): the other copies of its %s set "
-                             "(%lld bytes) never ran where its gain was measured (this CPU ran %s), and the "
-                             "code-growth budget has room for more functions without them; a CPU without %s runs "
-                             "its default code",
-                             t, r->variants[v].name, (long long)left, sym, t);
-        sb_addf(&sb, "%s%s (%s, %lld bytes left out)", sb.len ? ", " : "", fn->display_name, t, (long long)left);
-    }
-    if (sb.len)
-        sv_pushf(&r->notes, "code-growth budget: copies that never ran where the gain was measured are left out "
-                            "before any function is dropped: %s; %lld bytes in all",
-                 sb_str(&sb), (long long)total);
-    sb_free(&sb);
 }
 
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth)
@@ -573,18 +551,28 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     double *saved = xcalloc(n * nw + 1, sizeof *saved);
     long *best = xcalloc(nw + 1, sizeof *best);
     for (size_t f = 0; f < n; f++) timed_set[f] = d->functions[f].chosen;
-    int *trim = xcalloc(n + 1, sizeof *trim);
-    double before = fit_rounds(r, in, n, selected, bytes, gain, dropped, saved, best, NULL);
+    int *trim = xcalloc(n + 1, sizeof *trim), *timed_dropped = xcalloc(n + 1, sizeof *timed_dropped);
+    double before = fit_rounds(r, in, n, selected, bytes, gain, dropped, saved, best, NULL, timed_set, timed_dropped);
     if (b->n_dropped && trim_mark(r, n, trim)) {
         /* the copies that never ran go first: fitted again without them */
         for (size_t f = 0; f < n; f++) d->functions[f].chosen = timed_set[f];
-        fit_rounds(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
+        fit_rounds(r, in, n, selected, bytes, gain, dropped, saved, best, trim, timed_set, timed_dropped);
         trim_give_back(r, in, n, selected, bytes, gain, dropped, saved, best, trim);
     }
     b->before = before;
     trim_report(r, n, dropped, trim);
     free(trim);
-    struct strbuf names = STRBUF_INIT, cheaper = STRBUF_INIT;
+    /* the functions kept because others took cheaper sets: dropped by the
+     * fit of the timings' sets, kept now with their own */
+    struct strbuf names = STRBUF_INIT, cheaper = STRBUF_INIT, room = STRBUF_INIT;
+    for (size_t f = 0; f < n; f++) {
+        struct decision_function *df = &d->functions[f];
+        if (!selected[f] || dropped[f] || !timed_dropped[f] || df->chosen != timed_set[f]) continue;
+        df->budget_room = 1;
+        b->n_room++;
+        sb_addf(&room, "%s%s (%.0f bytes, %.2f%% saved)", room.len ? ", " : "", r->functions[f].display_name,
+                bytes[f], gain[f] * 100);
+    }
     for (size_t f = 0; f < n; f++) {
         struct select_function *fn = &r->functions[f];
         struct decision_function *df = &d->functions[f];
@@ -593,19 +581,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
             df->budget_from = timed_set[f];
             b->n_cheaper += !dropped[f];
         }
-        if (moved && !dropped[f]) {
-            const char *set = r->variants[df->chosen].name, *was = r->variants[timed_set[f]].name;
-            const struct stats_interval *iv = set_interval(df, (size_t)df->chosen), *ivw = set_interval(df, (size_t)timed_set[f]);
-            int64_t was_bytes = select_bytes_added(r, f, (size_t)timed_set[f]);
-            free(fn->note);
-            fn->note = xasprintf("kept with its %s clones (%.0f bytes) for the code-growth budget, which has no room "
-                                 "for its %s clones (%lld bytes, %.2fx [%.2f, %.2f]); %s made it significantly faster "
-                                 "too: %.2fx [%.2f, %.2f]",
-                                 set, bytes[f], was, (long long)was_bytes, ivw->speedup, ivw->speedup_lo,
-                                 ivw->speedup_hi, set, iv->speedup, iv->speedup_lo, iv->speedup_hi);
-            sb_addf(&cheaper, "%s%s (%s, %.0f bytes, instead of %s, %lld bytes)", cheaper.len ? ", " : "",
-                    fn->display_name, set, bytes[f], was, (long long)was_bytes);
-        }
+        if (moved && !dropped[f]) budget_sets_kept_note(r, f, timed_set[f], bytes[f], sb_str(&room), &cheaper);
         if (!dropped[f]) continue;
         const char *set = r->variants[df->chosen].name;
         struct strbuf of = STRBUF_INIT;   /* the workloads it is the best function of */
@@ -653,8 +629,10 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     if (cheaper.len)
         sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
                             "build (%.0f bytes); kept with a cheaper target set that also made them significantly "
-                            "faster: %s; it now adds %.0f bytes (predicted)",
-                 b->before, max_growth, b->limit, sb_str(&cheaper), b->after);
+                            "faster: %s%s%s; it now adds %.0f bytes (predicted)",
+                 b->before, max_growth, b->limit, sb_str(&cheaper),
+                 room.len ? "; this leaves room for functions the timings' sets left out: " : "", sb_str(&room),
+                 b->after);
     if (b->after > b->limit)
         sv_pushf(&r->notes, "code-growth budget: the selection still adds %.0f bytes, above the limit of %.0f bytes: "
                             "%zu selected function%s added bytes that could not be measured", b->after, b->limit,
@@ -662,6 +640,8 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
     free(fixed_what);
     sb_free(&names);
     sb_free(&cheaper);
+    sb_free(&room);
+    free(timed_dropped);
     free(selected);
     free(dropped);
     free(timed_set);

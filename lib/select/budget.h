@@ -95,14 +95,28 @@
  * verdict's rules: eligible, significantly faster after Holm or the
  * confirmation's retest, slower on no workload) with clones of fewer bytes
  * is tried again with that set (budget_cheaper_set), and the fit is redone,
- * until no dropped function has such a set: it is kept with the cheaper set
- * when that fits (decision_function.budget_from names the set its timings
- * chose; its note and a report note say so), else dropped as before. */
+ * until no dropped one has such a set. When the fit still drops a function,
+ * every selected function's cheaper qualifying sets are searched
+ * (select/budget_sets.h: at most BUDGET_SETS_MAX fits): a function kept with
+ * its timings' set can take a cheaper one so that others fit beside it.
+ * The assignment kept serves the most workloads (their best function in the
+ * fit of the timings' sets kept), then keeps the most gain (each function's
+ * with its set), and replaces the fit above only when it does better by
+ * those two; each fit in it follows the rules above. A function kept with a
+ * cheaper set names in decision_function.budget_from the set its timings
+ * chose; its note and a report note give both sets' bytes and speedups, and
+ * the functions the move let the budget keep (decision_function.budget_room).
+ * The cheaper sets are tried before the copies that never ran are left out
+ * (the search runs again with them left out). The selected build is built
+ * with the sets kept, so the prediction and the measured growth are those of
+ * the sets kept. */
 #ifndef FMVGEN_SELECT_BUDGET_H
 #define FMVGEN_SELECT_BUDGET_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "select/budget_sets.h"   /* budget_cheaper_set, the sets a function may keep */
 
 #define SELECT_DEFAULT_MAX_GROWTH 10.0   /* percent of a second whole build */
 #define BUDGET_BEST_MIN_SAVED 0.01       /* a workload's best function: 1% of its time saved */
@@ -175,6 +189,8 @@ struct select_budget {
     size_t n_served, n_to_serve;   /* workloads whose best function is kept, of
                                     * those some selected function saves on */
     size_t n_cheaper;       /* kept with a cheaper set than their timings chose */
+    size_t n_room;          /* kept with their timings' set only because others took
+                             * cheaper sets (the fit of the timings' sets dropped them) */
     size_t n_unknown;       /* selected functions whose bytes were unknown */
     double pin_bytes;       /* the placement pins' padding, at its worst case,
                              * summed over their linked compiles (budget_take_pin) */
@@ -194,13 +210,6 @@ struct select_budget {
  * baseline's and the variants' code measured (select_measure_code);
  * without them, a note says no budget was checked. */
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth);
-
-/* The set function f may keep instead of being dropped: one other than
- * its chosen set that it qualified for (decision_function.qualifies) whose
- * clones add fewer bytes, both sizes known; of several, the one saving the
- * most time. -1: none (also for a function selected with the group of small
- * gains, whose set is the group's). */
-int budget_cheaper_set(const struct select_report *r, const struct decision_input *in, size_t f);
 
 /* One sentence on the budget for the writers ("code-growth budget: ..."),
  * without a trailing newline; NULL when none was applied. Caller frees. */

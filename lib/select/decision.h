@@ -164,6 +164,8 @@ struct decision_function {
     int budget_from;            /* >= 1: the set its timings chose, which the code-growth
                                  * budget replaced by the cheaper chosen (select/budget.h);
                                  * 0: not replaced */
+    int budget_room;            /* 1: kept with its set only because the code-growth budget
+                                 * gave others cheaper sets (select/budget_sets.h) */
     struct stats_interval aa;   /* baseline vs the A/A arm (valid: calibrated) */
     double aa_margin;           /* > 0: aa excluded no change; by_variant widened by it */
     int aa_biased;              /* 1: judged (hot) and aa excluded no change: counted in

@@ -132,6 +132,8 @@ static json_t *budget_json(const struct select_report *r)
     json_object_set_new(o, "text_pad_bytes", json_integer((json_int_t)b->pad_bytes));
     json_object_set_new(o, "dropped", json_integer((json_int_t)b->n_dropped));
     json_object_set_new(o, "kept_with_cheaper_set", json_integer((json_int_t)b->n_cheaper));
+    /* kept with their own set because others took cheaper ones */
+    json_object_set_new(o, "kept_by_cheaper_sets", json_integer((json_int_t)b->n_room));
     /* step 1 of the fit: workloads whose best function is kept, of those
      * some selected function saves on */
     json_object_set_new(o, "workloads_best_kept", json_integer((json_int_t)b->n_served));
@@ -160,6 +162,31 @@ static json_t *budget_json(const struct select_report *r)
 }
 
 /* "code_size": the totals of every measured build. */
+/* A function the code-growth budget kept with a cheaper set than its
+ * timings chose (select/budget_sets.h): both sets, their bytes (each set's
+ * all-candidates build) and speedups; null otherwise. */
+static json_t *budget_set_json(const struct select_report *r, size_t f)
+{
+    const struct decision *d = &r->decision;
+    if (r->static_mode || !d->functions || f >= d->n_functions) return json_null();
+    const struct decision_function *df = &d->functions[f];
+    if (df->budget_from < 1 || df->chosen < 1) return json_null();
+    json_t *o = json_object();
+    int sets[2] = {df->budget_from, df->chosen};
+    const char *keys[2] = {"timed", "kept"};
+    for (size_t i = 0; i < 2; i++) {
+        const struct stats_interval *iv = decision_estimate(d, f, (size_t)sets[i]);
+        json_t *s = json_object();
+        json_object_set_new(s, "set", json_string(r->variants[sets[i]].name));
+        json_object_set_new(s, "bytes_added", bytes_json(select_bytes_added(r, f, (size_t)sets[i])));
+        json_object_set_new(s, "speedup", real_json(iv->speedup));
+        json_object_set_new(s, "speedup_low", real_json(iv->speedup_lo));
+        json_object_set_new(s, "speedup_high", real_json(iv->speedup_hi));
+        json_object_set_new(o, keys[i], s);
+    }
+    return o;
+}
+
 static json_t *code_size_json(const struct select_report *r)
 {
     json_t *o = json_object();
@@ -386,6 +413,11 @@ json_t *select_report_json(const struct select_report *r)
         /* the budget left its set's other copies out (select/trimcopies.h) */
         json_object_set_new(j, "copies_left_out_bytes", fn->in_patch && fn->copy_only ? json_integer(fn->trimmed_bytes)
                                                                                         : json_null());
+        json_object_set_new(j, "budget_cheaper_set", budget_set_json(r, f));
+        json_object_set_new(j, "budget_kept_by_cheaper_sets",
+                            json_boolean(!r->static_mode && r->decision.functions && f < r->decision.n_functions &&
+                                         r->decision.functions[f].budget_room &&
+                                         r->decision.functions[f].chosen >= 1));
         if (!r->static_mode) {
             const struct decision_function *d = &r->decision.functions[f];
             /* no share when the baseline never sampled it: 0% would read as measured */

@@ -81,3 +81,58 @@ int64_t trim_unran_bytes(const struct select_report *r, size_t f, size_t v, char
     *symbol = fn->ran[v];
     return other;
 }
+
+/* Marks trim[f] for each selected function with copies that never ran
+ * where it was measured (select/trimcopies.h); returns how many. */
+size_t trim_mark(const struct select_report *r, size_t n, int *trim)
+{
+    size_t k = 0;
+    for (size_t f = 0; f < n; f++) {
+        int v = r->decision.functions[f].chosen;
+        char *t = NULL;
+        const char *sym;
+        trim[f] = v >= 1 && trim_unran_bytes(r, f, (size_t)v, &t, &sym) > 0;
+        k += trim[f];
+        free(t);
+    }
+    return k;
+}
+
+/* Each kept function left with the copy that ran alone: its fields
+ * (copy_only, copy_only_symbol, trimmed_bytes), a note, and a line in
+ * r->notes. */
+void trim_report(struct select_report *r, size_t n, const int *dropped, const int *trim)
+{
+    struct strbuf sb = STRBUF_INIT;
+    int64_t total = 0;
+    for (size_t f = 0; f < n; f++) {
+        struct select_function *fn = &r->functions[f];
+        int v = r->decision.functions[f].chosen;
+        if (!trim[f] || dropped[f] || v < 1) continue;
+        char *t = NULL;
+        const char *sym;
+        int64_t left = trim_unran_bytes(r, f, (size_t)v, &t, &sym);
+        if (left <= 0 || !t) {
+            free(t);
+            continue;
+        }
+        free(fn->copy_only);
+        free(fn->copy_only_symbol);
+        fn->copy_only = t;
+        fn->copy_only_symbol = xstrdup(sym);
+        fn->trimmed_bytes = left;
+        total += left;
+        free(fn->note);
+        fn->note = xasprintf("selected with its %s copy alone (and the default): the other copies of its %s set "
+                             "(%lld bytes) never ran where its gain was measured (this CPU ran %s), and the "
+                             "code-growth budget has room for more functions without them; a CPU without %s runs "
+                             "its default code",
+                             t, r->variants[v].name, (long long)left, sym, t);
+        sb_addf(&sb, "%s%s (%s, %lld bytes left out)", sb.len ? ", " : "", fn->display_name, t, (long long)left);
+    }
+    if (sb.len)
+        sv_pushf(&r->notes, "code-growth budget: copies that never ran where the gain was measured are left out "
+                            "before any function is dropped: %s; %lld bytes in all",
+                 sb_str(&sb), (long long)total);
+    sb_free(&sb);
+}

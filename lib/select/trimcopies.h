@@ -38,4 +38,14 @@ char *trim_target_of(const char *targets, const char *name, const char *sym);
  * were not measured (*target NULL then). */
 int64_t trim_unran_bytes(const struct select_report *r, size_t f, size_t v, char **target, const char **symbol);
 
+/* For the code-growth budget: marks trim[f] (n functions) for each selected
+ * function (its decision's chosen set) whose set has copies that never ran
+ * where it was measured; returns how many. */
+size_t trim_mark(const struct select_report *r, size_t n, int *trim);
+
+/* Each function kept (dropped[f] 0) whose trim[f] is set left with the copy
+ * that ran alone: its fields (copy_only, copy_only_symbol, trimmed_bytes), a
+ * note, and a line in r->notes. */
+void trim_report(struct select_report *r, size_t n, const int *dropped, const int *trim);
+
 #endif

@@ -28,6 +28,7 @@
 #include "select/runcheck.h"
 #include "select/sampling.h"
 #include "select/report.h"
+#include "select/rounds.h"
 
 /* A variant is profiled when it built and its workloads ran (even if its
  * outputs differ: the report then says what FMA would have bought). */
@@ -310,45 +311,6 @@ static void set_linked_owners(const struct select_session *s, struct profiling *
     }
 }
 
-/* One stage's rounds, in decision_input's layouts (nr rounds). */
-struct rounds {
-    size_t nr;
-    double *samples, *name_samples, *aa_samples, *aa_name_samples, *totals, *aa_totals;
-    int *position;   /* [arm * nr + round]: select_run_stage's */
-    struct outlined_log helpers_log;
-    struct libcall_log libcall_log;
-};
-
-static void rounds_init(struct rounds *d, const struct select_report *r, size_t nr)
-{
-    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads;
-    memset(d, 0, sizeof *d);
-    d->nr = nr;
-    d->samples = xcalloc(nw * nv * nf * nr + 1, sizeof *d->samples);
-    /* by name too: a shared name that one profile could not tell by file
-     * is counted by name in every run, so its runs stay comparable */
-    d->name_samples = xcalloc(nw * nv * nf * nr + 1, sizeof *d->name_samples);
-    d->aa_samples = xcalloc(nw * nf * nr + 1, sizeof *d->aa_samples);
-    d->aa_name_samples = xcalloc(nw * nf * nr + 1, sizeof *d->aa_name_samples);
-    d->totals = xcalloc(nw * nv * nr + 1, sizeof *d->totals);
-    d->aa_totals = xcalloc(nw * nr + 1, sizeof *d->aa_totals);
-    d->position = xcalloc((nv + 1) * nr + 1, sizeof *d->position);
-    for (size_t i = 0; i < (nv + 1) * nr; i++) d->position[i] = -1;
-}
-
-static void rounds_free(struct rounds *d)
-{
-    free(d->samples);
-    free(d->name_samples);
-    free(d->aa_samples);
-    free(d->aa_name_samples);
-    free(d->totals);
-    free(d->aa_totals);
-    free(d->position);
-    outlined_log_free(&d->helpers_log);
-    libcall_log_free(&d->libcall_log);
-}
-
 /* d->nr rounds, numbered from first in the seeded order (the confirmation
  * continues the profiled rounds' numbering), each arm in its place: every
  * profiled variant, or only those need[] names (with the baseline), and the
@@ -441,45 +403,13 @@ static void by_name_where_undecided(struct select_session *s, struct profiling *
     }
 }
 
-/* Rows of na values then rows of nb, row by row: each row of a rounds
- * array is one (workload, arm, function) with its rounds innermost. */
-static void *concat_rounds(const void *a, size_t na, const void *b, size_t nb, size_t rows, size_t size)
-{
-    char *out = xcalloc(rows * (na + nb) + 1, size);
-    for (size_t i = 0; i < rows; i++) {
-        memcpy(out + i * (na + nb) * size, (const char *)a + i * na * size, na * size);
-        memcpy(out + (i * (na + nb) + na) * size, (const char *)b + i * nb * size, nb * size);
-    }
-    return out;
-}
-
-/* a's rounds followed by b's, into a (b is freed). */
-static void rounds_append(struct rounds *a, struct rounds *b, const struct select_report *r)
-{
-    size_t nf = r->n_functions, nv = r->n_variants, nw = r->n_workloads, na = a->nr, nb = b->nr;
-    double **pairs[][2] = {{&a->samples, &b->samples},       {&a->name_samples, &b->name_samples},
-                           {&a->aa_samples, &b->aa_samples}, {&a->aa_name_samples, &b->aa_name_samples},
-                           {&a->totals, &b->totals},         {&a->aa_totals, &b->aa_totals}};
-    size_t rows[] = {nw * nv * nf, nw * nv * nf, nw * nf, nw * nf, nw * nv, nw};
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        double *joined = concat_rounds(*pairs[i][0], na, *pairs[i][1], nb, rows[i], sizeof(double));
-        free(*pairs[i][0]);
-        *pairs[i][0] = joined;
-    }
-    int *position = concat_rounds(a->position, na, b->position, nb, nv + 1, sizeof(int));
-    free(a->position);
-    a->position = position;
-    a->nr = na + nb;
-    rounds_free(b);
-}
-
 /* One batch of the confirmation's fresh rounds, numbered from first,
  * counted as the profiled rounds were. 0, or -1. */
 static int confirm_rounds(struct select_session *s, struct profiling *pr, struct rounds *d, size_t nr, size_t first,
                           const int *need, const char *what, size_t *n_runs)
 {
     struct select_report *r = &s->rep;
-    rounds_init(d, r, nr);
+    rounds_init(d, r->n_functions, r->n_variants, r->n_workloads, nr);
     int rc = run_rounds(s, pr, d, first, need, what, n_runs);
     if (rc == 0) {
         by_name_where_undecided(s, pr, d, 0);
@@ -540,7 +470,7 @@ static int confirm_held_back(struct select_session *s, struct profiling *pr, con
         rc = confirm_rounds(s, pr, &more, (size_t)runs, first_round + (size_t)runs, need,
                             "confirmation runs, second look", &n_runs);
         if (rc == 0) {
-            rounds_append(&d, &more, r);
+            rounds_append(&d, &more, r->n_functions, r->n_variants, r->n_workloads);
             fresh_input(&fresh, first, &d);
             decision_confirm_again(&fresh, &r->decision);
         } else {
@@ -610,7 +540,7 @@ int session_profile_all(struct select_session *s)
     int *ran = xcalloc(nv + 1, sizeof *ran);
     for (size_t v = 0; v < nv; v++) ran[v] = profiled(&r->variants[v], v);
     struct rounds d;
-    rounds_init(&d, r, nr);
+    rounds_init(&d, nf, nv, nw, nr);
     pr.check = select_runcheck_new(s);
     int rc = run_rounds(s, &pr, &d, 0, NULL, "profiled runs, interleaved in a random order", &r->n_profiled_runs);
     by_name_where_undecided(s, &pr, &d, 1);

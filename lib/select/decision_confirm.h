@@ -30,7 +30,8 @@
  *   - Fresh runs: --confirm-runs rounds (default --runs) of the baseline,
  *     the A/A arm and the variants of the retested sets
  *     (decision_confirm_arms says which); no extra build. At most the
- *     first stage's rounds: one run per workload and arm and round.
+ *     first stage's rounds per look (two looks at most, below): one run
+ *     per workload and arm and round.
  *   - The test: per pair, the fresh runs' interval of baseline vs variant,
  *     widened by the fresh A/A interval as in decide(); its one-sided
  *     p-value of "not faster" (the first runs fixed the direction: only

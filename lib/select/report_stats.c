@@ -36,7 +36,7 @@ static const char NEAR_RULE[] =
     STR(DECISION_NEAR_GAIN) "x, saves at least " STR(DECISION_NEAR_SAVED) " of some workload's time, with a "
     "two-sided p of at most " STR(DECISION_NEAR_P) "; per function its set that saves the most is retested, for at "
     "most " STR(DECISION_NEAR_MAX) " functions (those that save the most). The fresh rounds run only the arms the "
-    "retest needs, at most the first stage's rounds, whatever the number of functions.";
+    "retest needs, at most the first stage's rounds per look (two looks at most), whatever the number of functions.";
 
 static const char ESTIMATES[] =
     "A function the confirmation selected has its speedups (functions[].variants[set] with estimate_from "

@@ -71,6 +71,7 @@ static struct fn_row *row_at(struct row_list *rows, const struct fn_def *d)
 
 struct credited {
     struct strvec hosts, reasons, also;
+    struct strvec symbols;   /* the hosts' symbols, as hosts */
     size_t *host_rows;       /* the hosts' rows (indices: rows grow) */
     int score, fma_score;
     struct strbuf evidence;
@@ -80,7 +81,7 @@ struct credited {
 static json_t *inlined_note(const char *callee, enum exclusion_reason reason, struct credited *cr)
 {
     char *what = xasprintf("its code gains at the target (isa: %s) where the build inlined it", sb_str(&cr->evidence));
-    json_t *n = inlined_into_note(what, callee, reason, &cr->hosts, &cr->reasons, &cr->also);
+    json_t *n = inlined_into_note(what, callee, reason, &cr->hosts, &cr->symbols, &cr->reasons, &cr->also);
     free(what);
     json_object_set_new(n, "lines", json_array());
     json_object_set_new(n, "isa", json_true());
@@ -277,7 +278,7 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
         const char *callee = wanted->inl[i].name;
         if (sv_contains(&done, callee)) continue;
         sv_push(&done, callee);
-        struct credited cr = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, STRBUF_INIT, STRVEC_INIT};
+        struct credited cr = {STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, STRBUF_INIT, STRVEC_INIT};
         struct strvec shares = STRVEC_INIT;   /* each host's share's evidence */
         for (size_t k = i; k < wanted->ninl; k++) {
             const struct isa_function *f = &wanted->inl[k];
@@ -292,6 +293,7 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
             cr.host_rows = xrealloc(cr.host_rows, (cr.hosts.n + 1) * sizeof *cr.host_rows);
             cr.host_rows[cr.hosts.n] = (size_t)(h - rows->v);
             sv_push(&cr.hosts, h->display_name);
+            sv_push(&cr.symbols, h->name ? h->name : "");
             sv_push(&cr.reasons, reason_name(h->reason));
             cr.score += f->score;
             cr.fma_score += f->fma_score;
@@ -318,6 +320,7 @@ void analyze_isa_inlined(struct parsed_tu *tu, struct pp_directives *pp, const s
         sv_free(&shares);
         free(cr.host_rows);
         sv_free(&cr.hosts);
+        sv_free(&cr.symbols);
         sv_free(&cr.reasons);
         sv_free(&cr.also);
         sb_free(&cr.evidence);

@@ -11,6 +11,7 @@
 struct found {
     struct fn_def def;
     struct strvec hosts, reasons;     /* excluded hosts (display names) and their reasons */
+    struct strvec symbols;            /* the hosts' symbols (as the ELF spells them) */
     struct strvec also;               /* candidates it was inlined into too */
     struct strvec lines;              /* the loop lines it holds */
 };
@@ -49,7 +50,8 @@ static void push_once(struct strvec *v, const char *s)
 }
 
 json_t *inlined_into_note(const char *what, const char *callee, enum exclusion_reason reason,
-                          const struct strvec *hosts, const struct strvec *reasons, const struct strvec *also)
+                          const struct strvec *hosts, const struct strvec *symbols, const struct strvec *reasons,
+                          const struct strvec *also)
 {
     struct strbuf sb = STRBUF_INIT;
     sb_addf(&sb, "%s into ", what);
@@ -69,8 +71,12 @@ json_t *inlined_into_note(const char *what, const char *callee, enum exclusion_r
                                   : ", candidates whose clones call it out of line too");
     }
     json_t *hs = json_array();
-    for (size_t i = 0; i < hosts->n; i++)
-        json_array_append_new(hs, json_pack("{s:s, s:s}", "name", hosts->v[i], "reason", reasons->v[i]));
+    for (size_t i = 0; i < hosts->n; i++) {
+        json_t *h = json_pack("{s:s, s:s}", "name", hosts->v[i], "reason", reasons->v[i]);
+        if (symbols && i < symbols->n && symbols->v[i][0])
+            json_object_set_new(h, "symbol", json_string(symbols->v[i]));
+        json_array_append_new(hs, h);
+    }
     json_t *n = note_new(NOTE_INLINED_INTO, sb_str(&sb));
     json_object_set_new(n, "hosts", hs);
     sb_free(&sb);
@@ -83,7 +89,8 @@ static json_t *note_of(const struct found *f, enum exclusion_reason reason)
     sb_adds(&what, "its loops (line ");
     sb_add_joined(&what, &f->lines, ", ");
     sb_adds(&what, ") were compiled inlined");
-    json_t *n = inlined_into_note(sb_str(&what), name_of(&f->def), reason, &f->hosts, &f->reasons, &f->also);
+    json_t *n = inlined_into_note(sb_str(&what), name_of(&f->def), reason, &f->hosts, &f->symbols, &f->reasons,
+                                  &f->also);
     sb_free(&what);
     json_t *lines = json_array();
     for (size_t i = 0; i < f->lines.n; i++) json_array_append_new(lines, json_integer(atoi(f->lines.v[i])));
@@ -201,6 +208,7 @@ size_t inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, con
                     push_once(&f->also, hn);
                 } else if (!sv_contains(&f->hosts, hn)) {
                     sv_push(&f->hosts, hn);
+                    sv_push(&f->symbols, host->def->symbol ? host->def->symbol : "");
                     sv_push(&f->reasons, reason_name(host->reason));
                 }
             }
@@ -212,6 +220,7 @@ size_t inlined_callees(struct parsed_tu *tu, const struct pp_directives *pp, con
         r[i].notes = json_array();
         json_array_append_new(r[i].notes, note_of(&v[i], r[i].el.reason));
         sv_free(&v[i].hosts);
+        sv_free(&v[i].symbols);
         sv_free(&v[i].reasons);
         sv_free(&v[i].also);
         sv_free(&v[i].lines);

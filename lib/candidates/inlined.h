@@ -20,7 +20,7 @@
  *   - without loop records of its own (else it has its own row).
  * It gets a row judged by the eligibility rules like any definition (a
  * "static inline" kernel stays excluded, as inline), with the note
- *   {"kind": "inlined-into", "detail", "hosts": [{"name", "reason"}],
+ *   {"kind": "inlined-into", "detail", "hosts": [{"name", "symbol", "reason"}],
  *    "lines": [loop lines]}
  * naming every excluded host it was inlined into (a callee inlined into
  * several is one row, one note), and the candidates it was also inlined
@@ -47,17 +47,21 @@
 struct pp_directives;
 
 /* The "inlined-into" note (store/notes.h) of a callee the build inlined
- * into the excluded hosts (display names; reasons: their exclusion reasons'
- * names, one a host) and into the candidates also (NULL or empty: none).
+ * into the excluded hosts (display names; symbols: their symbols as the ELF
+ * spells them - "main", "_Z3mixiz" -, one a host, NULL or "" where unknown;
+ * reasons: their exclusion reasons' names, one a host) and into the
+ * candidates also (NULL or empty: none).
  * detail: "<what> into H1 (excluded: R1) and H2 (excluded: R2)", then for
  * a callee that is a candidate (reason REASON_NONE) ", so the candidate is
  * <callee> itself; cloned, it stays out of line: one call more at each call
  * from H1" ("from them" for several), else "; <callee> is no candidate
  * either (<reason>)"; then ". It was also inlined into C1, ..." when also
- * has any. JSON {kind, detail, hosts: [{name, reason}]}: the caller adds
- * what its kind of note has more ("lines", "isa"). New reference. */
+ * has any. JSON {kind, detail, hosts: [{name, symbol, reason}]} (no
+ * "symbol" where it is unknown): the caller adds what its kind of note has
+ * more ("lines", "isa"). New reference. */
 json_t *inlined_into_note(const char *what, const char *callee, enum exclusion_reason reason,
-                          const struct strvec *hosts, const struct strvec *reasons, const struct strvec *also);
+                          const struct strvec *hosts, const struct strvec *symbols, const struct strvec *reasons,
+                          const struct strvec *also);
 
 /* A located function of the TU with its verdict and its loop positions. */
 struct inlined_host {

@@ -45,7 +45,7 @@ struct hostlines {
     size_t n_files;
 };
 
-size_t hostlines_hosts_of(const json_t *notes, struct strvec *hosts)
+size_t hostlines_hosts_of(const json_t *notes, struct strvec *hosts, struct strvec *names)
 {
     size_t i, k, n = 0;
     json_t *note, *host;
@@ -55,10 +55,17 @@ size_t hostlines_hosts_of(const json_t *notes, struct strvec *hosts)
         if (!kind || strcmp(kind, "inlined-into") != 0) continue;
         json_array_foreach(json_object_get(note, "hosts"), k, host)
         {
+            /* the symbol: the profile names hosts as the ELF does (a C++
+             * host's name is its display name); a store written before
+             * hosts had symbols has only the name */
             const char *name = json_string_value(json_object_get(host, "name"));
-            if (!name || !*name) continue;
+            const char *sym = json_string_value(json_object_get(host, "symbol"));
+            if (!sym || !*sym) sym = name;
+            if (!sym || !*sym) continue;
             n++;
-            if (!sv_contains(hosts, name)) sv_push(hosts, name);
+            if (sv_contains(hosts, sym)) continue;
+            sv_push(hosts, sym);
+            if (names) sv_push(names, name && *name ? name : sym);
         }
     }
     return n;

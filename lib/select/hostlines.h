@@ -38,10 +38,12 @@ struct hostlines_function {
     int line, end_line;      /* lines; end_line 0: unknown (frames only) */
 };
 
-/* The host names of an "inlined-into" note in notes (a function's notes
- * array; NULL: none) appended to hosts (no duplicates). Returns how many
- * hosts notes names. */
-size_t hostlines_hosts_of(const json_t *notes, struct strvec *hosts);
+/* The hosts of an "inlined-into" note in notes (a function's notes array;
+ * NULL: none), each by its symbol as the ELF spells it (its "symbol"; its
+ * "name" where it has none), appended to hosts (no duplicates), and, when
+ * names is not NULL, their names to show (display names: "main(int, char
+ * **)") to names, one a host appended. Returns how many hosts notes names. */
+size_t hostlines_hosts_of(const json_t *notes, struct strvec *hosts, struct strvec *names);
 
 struct hostlines;   /* addresses resolved to inline frames, per file: reused across runs */
 struct hostlines *hostlines_new(void);

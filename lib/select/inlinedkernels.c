@@ -51,6 +51,7 @@ void inlined_kernels_init(struct inlined_kernels *k, const struct select_session
     k->nf = nf;
     k->fns = xcalloc(nf + 1, sizeof *k->fns);
     k->hosts = xcalloc(nf + 1, sizeof *k->hosts);
+    k->host_names = xcalloc(nf + 1, sizeof *k->host_names);
     k->add = xcalloc(nf + 1, sizeof *k->add);
     k->unresolved = xcalloc(nf + 1, sizeof *k->unresolved);
     k->host = xcalloc(nf + 1, sizeof *k->host);
@@ -59,7 +60,7 @@ void inlined_kernels_init(struct inlined_kernels *k, const struct select_session
     k->base_credited = xcalloc(nf + 1, sizeof *k->base_credited);
     for (size_t f = 0; f < nf; f++) {
         k->fns[f] = (struct hostlines_function){.name = fns[f].name, .files = fns[f].files};
-        if (!hostlines_hosts_of(s->candidates.functions[f].notes, &k->hosts[f])) continue;
+        if (!hostlines_hosts_of(s->candidates.functions[f].notes, &k->hosts[f], &k->host_names[f])) continue;
         k->fns[f].hosts = sv_argv(&k->hosts[f]);
         k->n++;
     }
@@ -132,7 +133,7 @@ void inlined_kernels_finish(struct inlined_kernels *k, struct select_session *s,
     size_t n_told = 0;
     for (size_t f = 0; f < nf && k->n; f++) {
         if (!k->fns[f].hosts) continue;
-        const char *hosts = k->hosts[f].v[0];
+        const char *hosts = k->host_names[f].v[0];
         /* a cold host's few samples decide nothing: judged (and found cold) */
         enum hostlines_verdict why =
             hostlines_verdict(k->base_unresolved[f], k->base_host[f], (long)(SELECT_MIN_SAMPLES * (nr ? nr : 1)));
@@ -161,8 +162,12 @@ void inlined_kernels_finish(struct inlined_kernels *k, struct select_session *s,
 void inlined_kernels_free(struct inlined_kernels *k)
 {
     hostlines_free(k->lines);
-    for (size_t f = 0; f < k->nf; f++) sv_free(&k->hosts[f]);
+    for (size_t f = 0; f < k->nf; f++) {
+        sv_free(&k->hosts[f]);
+        sv_free(&k->host_names[f]);
+    }
     free(k->hosts);
+    free(k->host_names);
     free(k->fns);
     free(k->add);
     free(k->unresolved);

@@ -21,7 +21,8 @@
 struct inlined_kernels {
     struct hostlines *lines;
     struct hostlines_function *fns;     /* [f]; hosts NULL: not such a kernel */
-    struct strvec *hosts;               /* [f] */
+    struct strvec *hosts;               /* [f]: its hosts' symbols */
+    struct strvec *host_names;          /* [f]: their names to show, as hosts */
     long *add, *unresolved, *host;      /* [f]: one run's */
     long *base_unresolved, *base_host;  /* [f]: over the baseline's runs */
     double *base_credited;              /* [f]: over the baseline's runs */

@@ -32,7 +32,7 @@ struct select_runcheck *select_runcheck_new(const struct select_session *s)
     c->objects = xcalloc(c->nw + 1, sizeof *c->objects);
     c->objects_what = xcalloc(c->nw + 1, sizeof *c->objects_what);
     c->hosts = (struct strvec)STRVEC_INIT;
-    for (size_t f = 0; f < c->nf; f++) hostlines_hosts_of(s->candidates.functions[f].notes, &c->hosts);
+    for (size_t f = 0; f < c->nf; f++) hostlines_hosts_of(s->candidates.functions[f].notes, &c->hosts, NULL);
     return c;
 }
 

@@ -24,11 +24,32 @@ static void test_hosts_of(void **state)
                                "\"variadic\"}]}]", 0, NULL);
     struct strvec hosts = STRVEC_INIT;
     sv_push(&hosts, "main");
-    assert_int_equal(hostlines_hosts_of(notes, &hosts), 2);
+    assert_int_equal(hostlines_hosts_of(notes, &hosts, NULL), 2);
     assert_int_equal(hosts.n, 2);
     assert_string_equal(hosts.v[1], "sum");
-    assert_int_equal(hostlines_hosts_of(NULL, &hosts), 0);
+    assert_int_equal(hostlines_hosts_of(NULL, &hosts, NULL), 0);
     sv_free(&hosts);
+    json_decref(notes);
+    /* C++ hosts: the profile knows them by their symbols, the report by
+     * their display names */
+    notes = json_loads("[{\"kind\": \"inlined-into\", \"hosts\": [{\"name\": \"run_all(int, ...)\", \"symbol\": "
+                       "\"_Z7run_alliz\", \"reason\": \"variadic\"}, {\"name\": \"main(int, char **)\", \"symbol\": "
+                       "\"main\", \"reason\": \"main\"}, {\"name\": \"mix(int)\", \"symbol\": \"\", \"reason\": "
+                       "\"variadic\"}]}]", 0, NULL);
+    struct strvec names = STRVEC_INIT;
+    assert_int_equal(hostlines_hosts_of(notes, &hosts, &names), 3);
+    assert_int_equal(hosts.n, 3);
+    assert_int_equal(names.n, 3);
+    assert_string_equal(hosts.v[0], "_Z7run_alliz");
+    assert_string_equal(names.v[0], "run_all(int, ...)");
+    assert_string_equal(hosts.v[1], "main");
+    assert_string_equal(names.v[1], "main(int, char **)");
+    assert_string_equal(hosts.v[2], "mix(int)");   /* no symbol: its name */
+    assert_int_equal(hostlines_hosts_of(notes, &hosts, &names), 3);
+    assert_int_equal(hosts.n, 3);                  /* no duplicates, in either */
+    assert_int_equal(names.n, 3);
+    sv_free(&hosts);
+    sv_free(&names);
     json_decref(notes);
     assert_false(hostlines_unjudged(0, 100));
     assert_false(hostlines_unjudged(10, 100));

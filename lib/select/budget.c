@@ -3,6 +3,7 @@
 #include "select/budget_sets.h"
 #include "select/trimcopies.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -521,6 +522,42 @@ static void trim_give_back(struct select_report *r, const struct decision_input 
     }
 }
 
+int budget_growth_for(const struct select_budget *b, double bytes)
+{
+    if (b->whole_bytes <= 0 || bytes <= 0) return 0;
+    int p = (int)ceil(bytes * 100 / (b->whole_bytes * (1 - BUDGET_UNPREDICTED_SHARE)) - 1e-9);
+    return p < 1 ? 1 : p;
+}
+
+/* What a dropped function f (its chosen set, bytes its added bytes) would
+ * add selected alone, with the fixed parts it needs, and the --max-growth
+ * whose fit holds that: into its decision and its note. */
+static void alone_note(struct select_report *r, size_t n, size_t f, double bytes)
+{
+    struct select_budget *b = &r->budget;
+    struct decision_function *df = &r->decision.functions[f];
+    if (bytes < 0 || b->whole_bytes <= 0) return;
+    int *only = xcalloc(n + 1, sizeof *only);
+    only[f] = 1;
+    struct strvec keys = STRVEC_INIT;
+    double *fixed = NULL;
+    free(fixed_parts(r, n, only, &keys, &fixed));
+    double alone = bytes;
+    for (size_t k = 0; k < keys.n; k++) alone += fixed[k] > 0 ? fixed[k] : 0;
+    sv_free(&keys);
+    free(fixed);
+    free(only);
+    df->budget_alone = alone;
+    df->budget_needs_growth = budget_growth_for(b, alone);
+    if (alone <= b->fit_limit) return;   /* it fits alone: the others took the room */
+    char *more = xasprintf("%s; even alone, with the fixed part it needs, it would add %.0f bytes, %.1f%% of a "
+                           "second whole build, more than the fit's %.0f: --max-growth %d leaves room for it",
+                           r->functions[f].note, alone, 100 * alone / b->whole_bytes, b->fit_limit,
+                           df->budget_needs_growth);
+    free(r->functions[f].note);
+    r->functions[f].note = more;
+}
+
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth)
 {
     struct select_budget *b = &r->budget;
@@ -602,6 +639,7 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
                                  "function first, and the fit of the rest that keeps the most gain leaves it out",
                                  set, bytes[f], gain[f] * 100, bytes[f] > 0 ? gain[f] * 100 * 1024 / bytes[f] : 0.0);
         sb_free(&of);
+        alone_note(r, n, f, bytes[f]);
         if (moved) {
             char *was = xasprintf("%s; its faster %s clones (%lld bytes) fit even less", fn->note,
                                   r->variants[timed_set[f]].name,
@@ -622,10 +660,11 @@ void budget_apply(struct select_report *r, const struct decision_input *in, doub
                             "the prediction cannot see, as callers the clones change); dropped (each workload's best "
                             "function first, then the fit keeping the most gain; %zu of %zu workloads keep their best "
                             "function): %s; it now adds "
-                            "%.0f bytes (predicted; the fixed part of the selection as given: %.0f bytes, %s)",
+                            "%.0f bytes (predicted; the fixed part of the selection as given: %.0f bytes, %s); "
+                            "--max-growth %d would keep them all",
                  b->before, max_growth, b->whole_what, b->whole_bytes, b->limit, b->fit_limit, b->n_served,
                  b->n_to_serve,
-                 sb_str(&names), b->after, b->overhead, fixed_what);
+                 sb_str(&names), b->after, b->overhead, fixed_what, budget_growth_for(b, b->before));
     if (cheaper.len)
         sv_pushf(&r->notes, "code-growth budget: the selection would add %.0f bytes, above %.0f%% of a second whole "
                             "build (%.0f bytes); kept with a cheaper target set that also made them significantly "

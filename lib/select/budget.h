@@ -202,10 +202,19 @@ struct select_budget {
     size_t n_pad_files;     /* those files */
 };
 
+/* The smallest whole --max-growth percent whose fit (the limit less
+ * BUDGET_UNPREDICTED_SHARE) holds bytes added against b's second whole
+ * build; 0 when b knows no whole build. */
+int budget_growth_for(const struct select_budget *b, double bytes);
+
 /* Applies the budget to r->decision (after decide(), before
  * select_apply_decision): each dropped function gets reason
- * DECISION_CODE_BUDGET (chosen -1), a note with its bytes and gain, and r
- * gets a note naming them; r->budget is filled. in: the decision's input
+ * DECISION_CODE_BUDGET (chosen -1), a note with its bytes and gain, and
+ * its decision's budget_alone: what it would add selected alone, with the
+ * fixed parts it needs; where that is above the fit's limit, the note also
+ * names the --max-growth that leaves room for it. r gets a note naming
+ * them, with the --max-growth that keeps the whole selection; r->budget is
+ * filled. in: the decision's input
  * (its samples give the gains). max_growth < 0: no budget. Needs the
  * baseline's and the variants' code measured (select_measure_code);
  * without them, a note says no budget was checked. */

@@ -166,6 +166,11 @@ struct decision_function {
                                  * 0: not replaced */
     int budget_room;            /* 1: kept with its set only because the code-growth budget
                                  * gave others cheaper sets (select/budget_sets.h) */
+    double budget_alone;        /* with budget_dropped: the bytes it would add selected
+                                 * alone, with the fixed parts it needs (CPU detection,
+                                 * padding); 0: unknown */
+    int budget_needs_growth;    /* with budget_alone: the smallest whole --max-growth
+                                 * percent whose fit holds budget_alone; else 0 */
     struct stats_interval aa;   /* baseline vs the A/A arm (valid: calibrated) */
     double aa_margin;           /* > 0: aa excluded no change; by_variant widened by it */
     int aa_biased;              /* 1: judged (hot) and aa excluded no change: counted in

@@ -414,6 +414,15 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "copies_left_out_bytes", fn->in_patch && fn->copy_only ? json_integer(fn->trimmed_bytes)
                                                                                         : json_null());
         json_object_set_new(j, "budget_cheaper_set", budget_set_json(r, f));
+        {
+            /* dropped for the budget: what it would add alone, and the
+             * --max-growth that leaves room for it (select/budget.h) */
+            const struct decision_function *d = !r->static_mode && r->decision.functions && f < r->decision.n_functions
+                                                    ? &r->decision.functions[f] : NULL;
+            int alone = d && d->budget_dropped >= 1 && d->budget_alone > 0;
+            json_object_set_new(j, "budget_alone_bytes", alone ? json_integer((json_int_t)d->budget_alone) : json_null());
+            json_object_set_new(j, "budget_max_growth_needed", alone ? json_integer(d->budget_needs_growth) : json_null());
+        }
         json_object_set_new(j, "budget_kept_by_cheaper_sets",
                             json_boolean(!r->static_mode && r->decision.functions && f < r->decision.n_functions &&
                                          r->decision.functions[f].budget_room &&

@@ -230,6 +230,59 @@ static void test_apply_drops_and_says(void **state)
  * bytes), warm_b's 2x (10 -> 5: 5%, 1000 bytes). By the first stage warm_b
  * has the least gain per byte; hot_a's fresh runs say 1.1x (40 -> 36.4:
  * 3.6%), which puts hot_a below it, in gain per byte and in gain: hot_a is dropped, its note says 3.64%. */
+/* What a dropped function would add alone, and the --max-growth that
+ * leaves room for it: said only where it does not fit even alone (else
+ * the others took the room, and the note on the selection names the
+ * --max-growth keeping them all). */
+static void test_apply_alone(void **state)
+{
+    (void)state;
+    struct select_report r;
+    struct decision_input in;
+    /* 10%: warm_b (1000 B + the residue 500) fits alone; both do not */
+    hand_made(&r, &in, 38000, 0);
+    budget_apply(&r, &in, 10);
+    assert_int_equal(r.decision.functions[1].reason, DECISION_CODE_BUDGET);
+    assert_true(r.decision.functions[1].budget_alone == 1500);
+    assert_int_equal(r.decision.functions[1].budget_needs_growth, 5);   /* 1500 / (38000 * 0.98) = 4.03% */
+    assert_null(strstr(r.functions[1].note, "even alone"));
+    assert_int_equal(r.notes.n, 1);
+    /* 4500 / 37240 = 12.08% */
+    assert_non_null(strstr(r.notes.v[0], "; --max-growth 13 would keep them all"));
+    json_t *j = select_report_json(&r);
+    json_t *fns = json_object_get(j, "functions");
+    for (size_t i = 0; i < json_array_size(fns); i++) {
+        json_t *fj = json_array_get(fns, i);
+        int warm = !strcmp(json_string_value(json_object_get(fj, "name")), "warm_b");
+        if (warm) {
+            assert_int_equal(json_integer_value(json_object_get(fj, "budget_alone_bytes")), 1500);
+            assert_int_equal(json_integer_value(json_object_get(fj, "budget_max_growth_needed")), 5);
+        } else {
+            assert_true(json_is_null(json_object_get(fj, "budget_alone_bytes")));
+            assert_true(json_is_null(json_object_get(fj, "budget_max_growth_needed")));
+        }
+    }
+    json_decref(j);
+    free_hand_made(&r);
+
+    /* 3%: limit 1140, the fit's 1117; neither fits even alone */
+    hand_made(&r, &in, 38000, 0);
+    budget_apply(&r, &in, 3);
+    assert_int_equal(r.decision.functions[0].reason, DECISION_CODE_BUDGET);
+    assert_int_equal(r.decision.functions[1].reason, DECISION_CODE_BUDGET);
+    assert_true(r.decision.functions[0].budget_alone == 3500);
+    assert_non_null(strstr(r.functions[0].note, "; even alone, with the fixed part it needs, it would add 3500 "
+                                                "bytes, 9.2% of a second whole build, more than the fit's 1117: "
+                                                "--max-growth 10 leaves room for it"));
+    assert_non_null(strstr(r.functions[1].note, "it would add 1500 bytes, 3.9% of a second whole build, more than "
+                                                "the fit's 1117: --max-growth 5 leaves room for it"));
+    free_hand_made(&r);
+
+    /* nothing known of the whole build's size: no figure */
+    struct select_budget none = {0};
+    assert_int_equal(budget_growth_for(&none, 1000), 0);
+}
+
 static void test_apply_confirmed_by_fresh_runs(void **state)
 {
     (void)state;
@@ -702,6 +755,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_apply_drops_and_says),
+        cmocka_unit_test(test_apply_alone),
         cmocka_unit_test(test_apply_confirmed_by_fresh_runs),
         cmocka_unit_test(test_apply_cpuid_units),
         cmocka_unit_test(test_apply_cheaper_set),

@@ -14,7 +14,10 @@
 # timed in CPU time (user+sys of the workload and its children: on a shared
 # machine waits for the CPU do not count). Printed per workload: the median
 # CPU seconds and, per build, the ratio baseline/build of the geometric
-# means with its Welch 95% interval on log times; whether stdout matches
+# means with its 95% interval (--test rank, the default: Hodges-Lehmann
+# with the Mann-Whitney interval on log times, as select's end-to-end
+# intervals; --test welch: the ratio of geometric means with Welch's
+# interval on log times); whether stdout matches
 # the baseline's (lines that differ between two baseline runs, a benchmark's
 # own timings, left out as select leaves them: bench/lib/outputs.sh); the share of the v3 -mno-fma gain the selected build
 # reaches ((sel-1)/(nofma-1); n/a where that gain is not significant:
@@ -32,6 +35,7 @@
 #   --build-dir SUB    the scanned build dir is PROJECT/SUB (default: PROJECT)
 #   --runs N           select's --runs (default 5)
 #   -n N               timed runs per build and workload (default 9)
+#   --test rank|welch  the interval of each ratio (default rank, see above)
 #   --select-arg ARG   one more argument for select (repeatable)
 #   --reuse DIR        skip scan and select: use a kept select work dir DIR
 #                      (select --keep) and PROJECT/SUB/.fmvgen/report.json
@@ -47,7 +51,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 FMVGEN=${FMVGEN:-$here/build/src/fmvgen}
 FMVGEN_NS=${FMVGEN_NS:-$(dirname "$FMVGEN")/fmvgen-ns}
-build_cmd= scan_cmd= out= reuse= sruns=5 n=9 project= sub=.
+build_cmd= scan_cmd= out= reuse= sruns=5 n=9 project= sub=. test=rank
 runs=() select_args=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
     --build-dir) sub=$2; shift 2 ;;
     --runs) sruns=$2; shift 2 ;;
     -n) n=$2; shift 2 ;;
+    --test) test=$2; shift 2 ;;
     --select-arg) select_args+=("$2"); shift 2 ;;
     --reuse) reuse=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -70,6 +75,7 @@ die() { echo "o2-table: $*" >&2; exit 1; }
 [ -n "$project" ] && [ -d "$project" ] || die "give a PROJECT directory (see --help)"
 [ -n "$reuse" ] || [ -n "$build_cmd" ] || die "--build CMD is required"
 [ ${#runs[@]} -gt 0 ] || die "give at least one --run CMD"
+case $test in rank|welch) ;; *) die "--test $test: give rank or welch" ;; esac
 [ -x "$FMVGEN" ] || die "$FMVGEN: not built (set FMVGEN)"
 [ -x "$FMVGEN_NS" ] || die "$FMVGEN_NS: not built (set FMVGEN_NS)"
 project=$(cd "$project" && pwd)
@@ -174,17 +180,20 @@ source "$here/bench/lib/stats.sh"   # $here: absolute (the script cd-s before th
 declare -A code
 for b in "${names[@]}"; do code[$b]=$(code_bytes "$(in_copy "$b")"); done
 
-echo "== CPU time, $n interleaved runs per build and workload; ratio = baseline / build (above 1: faster), geometric means, Welch 95% on log times"
+cmp_ratio() { if [ "$test" = rank ]; then ratio_rank "$1" "$2"; else ratio "$1" "$2"; fi; }
+what="geometric means, Welch 95% on log times"
+[ "$test" = rank ] && what="Hodges-Lehmann estimates, Mann-Whitney 95% on log times"
+echo "== CPU time, $n interleaved runs per build and workload; ratio = baseline / build (above 1: faster), $what"
 sel_logs= nofma_logs= v3_logs= nofma_sig=0
 for ((w = 0; w < ${#runs[@]}; w++)); do
   echo "-- workload $((w + 1)): ${runs[$w]}"
   printf '  %-9s %9s %26s %s\n' build cpu-s ratio output
   for b in "${names[@]}"; do
-    read -r rr lo hi _ < <(ratio "${cpu[$w.baseline]}" "${cpu[$w.$b]}")
+    read -r rr lo hi _ < <(cmp_ratio "${cpu[$w.baseline]}" "${cpu[$w.$b]}")
     printf '  %-9s %9.3f %8.3fx [%6.3f, %6.3f] %s\n' "$b" "$(median <<<"${cpu[$w.$b]}")" "$rr" "$lo" "$hi" "${same[$w.$b]}"
     case $b in selected) sr=$rr ;; v3-nofma) nr=$rr nl=$lo ;; v3) vr=$rr ;; esac
   done
-  read -r svn svl svh _ < <(ratio "${cpu[$w.v3-nofma]}" "${cpu[$w.selected]}")
+  read -r svn svl svh _ < <(cmp_ratio "${cpu[$w.v3-nofma]}" "${cpu[$w.selected]}")
   share=$(gain_share "$sr" "$nr" "$nl")
   awk -v v="$vr" -v s="$sr" -v a="$svn" -v l="$svl" -v h="$svh" -v share="$share" 'BEGIN {
     printf "  selected vs v3-nofma %.3fx [%.3f, %.3f]; share of the v3-nofma gain reached: %s; selected vs v3: %.3fx\n",

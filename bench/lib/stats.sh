@@ -24,6 +24,28 @@ ratio() {   # "TIMES-A" "TIMES-B"
       printf "%.4f %.4f %.4f %.6f %.8g %.8g\n", exp(d), exp(d - h), exp(d + h), d, qa + qb, den
     }'
 }
+# ratio A/B by ranks: the Hodges-Lehmann estimate (the median of every
+# pairwise difference of log times) with its distribution-free 95% interval
+# from the Mann-Whitney statistic (normal approximation, no tie correction),
+# as select's stats_compare_log does from 8 runs a side: a burst that slows a
+# few runs of one side moves it little. Prints "ratio lo hi" (exp of the
+# estimate and bounds: above 1, B is faster).
+ratio_rank() {   # "TIMES-A" "TIMES-B"
+  awk -v A="$1" -v B="$2" 'BEGIN {
+    n = split(A, a, " "); m = split(B, b, " ")
+    for (i = 1; i <= n; i++) for (j = 1; j <= m; j++)
+      printf "%.10f\n", log(a[i] > 0 ? a[i] : 1e-4) - log(b[j] > 0 ? b[j] : 1e-4)
+  }' | sort -g | awk -v n="$(wc -w <<<"$1")" -v m="$(wc -w <<<"$2")" '
+    { d[NR] = $1 }
+    END {
+      N = NR; est = (N % 2) ? d[(N + 1) / 2] : (d[N / 2] + d[N / 2 + 1]) / 2
+      c = int(n * m / 2 - 1.959964 * sqrt(n * m * (n + m + 1) / 12))
+      if (c < 0) c = 0
+      lo = d[c + 1]; hi = d[N - c]
+      printf "%.4f %.4f %.4f\n", exp(est), exp(lo), exp(hi)
+    }'
+}
+
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # The share of the v3 -mno-fma rebuild's gain a build reaches,

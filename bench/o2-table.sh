@@ -11,8 +11,9 @@
 # Every workload is then run on the four, interleaved (the build order
 # rotates each round), N times, each run as the project itself (fmvgen-ns:
 # the build's copy mounted at the project's path, as select runs it), and
-# timed in CPU time (user+sys of the workload and its children: on a shared
-# machine waits for the CPU do not count). Printed per workload: the median
+# timed in CPU time (user+sys of the workload and its children, in
+# microseconds: bench/lib/cputime.py; on a shared machine waits for the CPU
+# do not count). Printed per workload: the median
 # CPU seconds and, per build, the ratio baseline/build of the geometric
 # means with its 95% interval (--test rank, the default: Hodges-Lehmann
 # with the Mann-Whitney interval on log times, as select's end-to-end
@@ -158,7 +159,7 @@ for ((r = 0; r < n; r++)); do
     for ((k = 0; k < ${#names[@]}; k++)); do
       b=${names[$(((k + r) % ${#names[@]}))]}
       bind=(--bind "${dir[$b]}" "$project")
-      /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$FMVGEN_NS" "${bind[@]}" -- sh -c "cd '$bdir' && ${runs[$w]}" \
+      python3 "$here/bench/lib/cputime.py" "$tmp/cpu" "$FMVGEN_NS" "${bind[@]}" -- sh -c "cd '$bdir' && ${runs[$w]}" \
         >"$tmp/out.$w.$b" 2>/dev/null || same[$w.$b]=FAILED
       cpu[$w.$b]+="$(awk 'END {printf "%.4f", $1 + $2}' "$tmp/cpu") "
       [ "$r" -gt 0 ] || cp "$tmp/out.$w.$b" "$tmp/first.$w.$b"

@@ -7,7 +7,9 @@
 # kernels (FIRFilter::evaluateFilterStereo, TDStretch::calcCrossCorr*,
 # Interpolate*::transposeStereo) are all virtual and were listed only as
 # "virtual: virtual member function". A reason's detail does not repeat its
-# code ("constructor: constructor: GCC makes ..."). With g++, clang++-14 and
+# code ("constructor: constructor: GCC makes ..."), and --dispatch cpuid's
+# fallback to IFUNC says a member function is one, not that "its class-type
+# parameters would be copied" (it has none). With g++, clang++-14 and
 # clang++-19 (when installed) on tests/fixtures/cxx-virtual: the virtual
 # functions and the constructor are excluded with those details, the
 # non-virtual kernel the virtual one calls is a candidate, and with it
@@ -40,6 +42,9 @@ for cxx in g++ clang++-14 clang++-19; do
   expect_match "$cxx: constructor's reason line" "$text" \
     "^      reason: constructor: GCC makes a constructor's complete-object symbol an alias"
   expect_no_match "$cxx: no reason repeats its code" "$text" "reason: ([a-z-]+): \\1:"
+  expect_eq "$cxx: --dispatch cpuid says why a member function gets IFUNC" \
+    "$("$FMVGEN" patch --min-score 0 --dispatch cpuid --json 2>/dev/null | jq -r '.ifunc_fallback | join("|")')" \
+    "filter.cc:23 FastFilter::kernel(const float *, int): a C++ member function (fmvgen's CPUID copies are C only)"
   "$FMVGEN" patch --min-score 0 -o "$TMP/fmv-$cxx.patch" 2>/dev/null
   expect_eq "$cxx: patch exit" "$?" 0
   make -s clean

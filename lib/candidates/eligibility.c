@@ -520,13 +520,26 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
 static char *rule_constructor(const struct fn_def *def)
 {
     enum CXCursorKind k = clang_getCursorKind(def->cursor);
+    /* the reason code is "constructor" for both: the detail does not repeat it */
     if (k == CXCursor_Constructor)
-        return xstrdup("constructor: GCC makes its complete-object symbol an alias, and target_clones cannot be "
+        return xstrdup("GCC makes a constructor's complete-object symbol an alias, and target_clones cannot be "
                        "combined with an alias");
     if (k == CXCursor_Destructor)
-        return xstrdup("destructor: GCC makes its complete-object symbol an alias, and target_clones cannot be "
+        return xstrdup("a destructor: GCC makes its complete-object symbol an alias, and target_clones cannot be "
                        "combined with an alias (clang 19 crashes on it)");
     return NULL;
+}
+
+/* GCC 12 refuses target_clones on a virtual member function, clang on a
+ * lambda that could hold its body. Such bodies are often a project's
+ * kernels, so the detail says how the source can make them clonable. */
+static char *rule_virtual(const struct fn_def *def)
+{
+    if (!clang_CXXMethod_isVirtual(def->cursor)) return NULL;
+    return xstrdup("GCC refuses target_clones on a virtual member function (\"sorry, unimplemented: virtual "
+                   "function multiversioning not supported\"), clang on a lambda holding its body; to clone "
+                   "its code, move the body into a non-virtual member or a static function that it calls, and "
+                   "scan again");
 }
 
 /* ---- a tag of the function's name ------------------------------------- */
@@ -712,7 +725,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     else if ((d = rule_header(tu, def, emitted))) set(out, REASON_HEADER, d);
     else if ((d = rule_macro(tu, def))) set(out, REASON_MACRO, d);
     else if ((d = rule_template(def))) set(out, REASON_TEMPLATE, d);
-    else if (clang_CXXMethod_isVirtual(def->cursor)) set(out, REASON_VIRTUAL, xstrdup("virtual member function"));
+    else if ((d = rule_virtual(def))) set(out, REASON_VIRTUAL, d);
     else if ((d = rule_coroutine(tu, def))) set(out, REASON_COROUTINE, d);
     if (out->reason) return;
 

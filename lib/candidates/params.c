@@ -23,7 +23,12 @@ json_t *params_note_refused(const char *why)
 
 json_t *params_note(struct parsed_tu *tu, const struct fn_def *def)
 {
-    if (tu_is_cxx(tu)) return refused("a C++ function (its class-type parameters would be copied)");
+    /* the CPUID copies' preamble is C only (off under __cplusplus): say so,
+     * not a property the function may not have */
+    if (tu_is_cxx(tu))
+        return refused(clang_getCursorKind(def->cursor) == CXCursor_CXXMethod
+                           ? "a C++ member function (fmvgen's CPUID copies are C only)"
+                           : "a C++ function (fmvgen's CPUID copies are C only)");
     CXType ft = clang_getCursorType(def->cursor);
     if (ft.kind == CXType_FunctionNoProto || redecl_is_knr(tu, def))
         return refused("a K&R definition (no prototype to forward its promoted parameters with)");

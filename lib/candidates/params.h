@@ -8,8 +8,8 @@
  *   {"kind": "params", "detail": sentence, "names": ["a", "n"], "void": false}
  *
  * or, when no forwarding call can be written, with no "names" and
- * "refused": the reason - a C++ function (class objects would need
- * copying or moving), a variadic function (its `...` cannot be passed on),
+ * "refused": the reason - a C++ function or member function (the CPUID
+ * copies' preamble is C only), a variadic function (its `...` cannot be passed on),
  * a K&R definition, a parameter without a name, a body an attribute keeps
  * out of line (noinline, optnone, noipa: clang then calls one body,
  * compiled for the baseline, from every copy). The patch falls back to

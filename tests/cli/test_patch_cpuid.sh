@@ -210,7 +210,7 @@ printf 'long bits(const unsigned long long *w, int n)\n{\n    long s = 0;\n    f
 (cd "$X" && "$FMVGEN" scan --root "$X" -- g++ -O2 -c k.cc -o k.o >/dev/null 2>&1)
 expect_match "C++: IFUNC, said why" \
   "$(cd "$X" && "$FMVGEN" patch --dispatch cpuid --json 2>/dev/null | jq -r '.ifunc_fallback[0]')" \
-  ': a C\+\+ function \(its class-type parameters would be copied\)$'
+  ": a C\\+\\+ function \\(fmvgen's CPUID copies are C only\\)$"
 
 # A candidate's helpers are always_inline in its copies.
 H=$(copy_fixture patch-helpers)

@@ -486,5 +486,13 @@ json_t *select_report_json(const struct select_report *r)
     json_t *notes = json_array();
     for (size_t i = 0; i < r->notes.n; i++) json_array_append_new(notes, json_string(r->notes.v[i]));
     json_object_set_new(o, "notes", notes);
+    /* the hot functions that are no candidate (hotrest.h) */
+    json_t *hot = json_array();
+    for (size_t i = 0; i < r->n_hot_rest; i++) {
+        const struct select_hot_rest *h = &r->hot_rest[i];
+        json_array_append_new(hot, json_pack("{s:s, s:s, s:s, s:f, s:s}", "symbol", h->symbol, "display_name",
+                                             h->display_name, "file", h->file, "share", h->share, "why", h->why));
+    }
+    json_object_set_new(o, "hot_non_candidates", hot);
     return o;
 }

@@ -135,6 +135,13 @@ void select_copies_clear(struct select_copies *c)
 void select_report_free(struct select_report *r)
 {
     runs_auto_free(&r->runs_auto);
+    for (size_t i = 0; i < r->n_hot_rest; i++) {
+        free(r->hot_rest[i].symbol);
+        free(r->hot_rest[i].display_name);
+        free(r->hot_rest[i].file);
+        free(r->hot_rest[i].why);
+    }
+    free(r->hot_rest);
     for (size_t v = 0; v < r->n_variants; v++) {
         free(r->variants[v].name);
         free(r->variants[v].targets);

@@ -222,6 +222,15 @@ struct select_placement {
     int pins_off;               /* --no-placement-pins */
 };
 
+/* A hot function of the baseline that is no candidate (hotrest.h). */
+struct select_hot_rest {
+    char *symbol;        /* as the ELF spells it */
+    char *display_name;  /* the store's, else the symbol */
+    char *file;          /* its linked file ("B/" + under the build, "S/" + under the source copy) */
+    char *why;           /* "excluded: virtual", "no record: ..." */
+    double share;        /* its largest share of a workload's baseline samples */
+};
+
 struct select_report {
     int static_mode;
     int runs;
@@ -254,6 +263,8 @@ struct select_report {
     struct select_run_stage run_stages[2];
     size_t n_run_stages;
     struct select_placement placement;
+    struct select_hot_rest *hot_rest;  /* the hot functions that are no candidate (hotrest.h) */
+    size_t n_hot_rest;
 };
 
 /* The code growth of a build against the baseline's code bytes: bytes and

@@ -15,6 +15,7 @@
 #include "select/assign.h"
 #include "select/dispatch.h"
 #include "select/fmabisect.h"
+#include "select/hotrest.h"
 #include "select/isolation.h"
 #include "select/linkedfile.h"
 #include "select/placement.h"
@@ -315,6 +316,7 @@ static enum select_status run_steps(struct select_session *s)
         ok = ok && session_profile_all(s) == 0;
         if (ok) {
             session_note_noise(s);
+            session_note_hot_rest(s);
             select_note_statistics(&s->rep);
             select_apply_decision(&s->rep);
             session_note_small_gains(s);

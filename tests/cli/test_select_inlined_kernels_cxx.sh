@@ -6,7 +6,9 @@
 # main ("main(int, char **)"). The scan's inlined-into notes name each
 # host's symbol, and select finds the hosts' samples by it: each kernel is
 # credited with its time inside its host in the baseline and judged (a
-# host's display name matches no symbol: the kernels looked cold).
+# host's display name matches no symbol: the kernels looked cold). The
+# hot functions that are no candidate - the hosts, and divide_chain, which
+# the scan has no record of - are listed with why.
 # Verdicts only, never times. For g++, clang++-14 and clang++-19.
 source "$TESTLIB"
 
@@ -41,6 +43,16 @@ for cxx in g++ clang++-14 clang++-19; do
   done
   expect_match "$cxx: the report names the hosts" "$(jq -r '.notes[]' <<<"$out")" \
     '^inlined into their hosts in the baseline, .*kernel_mul\(.*\) \([0-9]+ samples per run, in run_all\(int, \.\.\.\)\)'
+  # the hot functions that are no candidate, and why (hotrest.h)
+  hot() { jq -r --arg s "$1" '[.hot_non_candidates[] | select(.symbol == $s) | "\(.display_name): \(.why)"] | join(";")' <<<"$out"; }
+  expect_eq "$cxx: hot, no candidate: run_all" "$(hot _Z7run_alliz)" \
+    "run_all(int, ...): excluded: variadic; the kernels inlined into it are candidates"
+  expect_match "$cxx: hot, no candidate: divide_chain, no record" "$(hot _Z12divide_chainli)" \
+    '^divide_chain\(long, int\): no record: '
+  expect_eq "$cxx: no candidate among them" \
+    "$(jq -r '[.hot_non_candidates[] | select(.symbol | test("kernel_"))] | length' <<<"$out")" 0
+  expect_match "$cxx: the note names them" "$(jq -r '.notes[]' <<<"$out")" \
+    '^[0-9]+ hot functions of the baseline are no candidate, so select could not clone them .*divide_chain\(long, int\) \([0-9]+%; no record: '
 done
 expect_eq "temp dir removed" "$(ls -A "$TMPDIR")" ""
 

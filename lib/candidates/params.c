@@ -1,6 +1,7 @@
 /* params.c - see params.h. */
 #include "candidates/params.h"
 #include "candidates/redecl.h"
+#include "candidates/tu.h"
 #include "store/notes.h"
 #include "util/util.h"
 
@@ -21,6 +22,66 @@ json_t *params_note_refused(const char *why)
     return refused(why);
 }
 
+/* ---- calls to a function that returns twice ---- */
+
+/* 1 when GCC treats a call to name as returning twice (special_function_p:
+ * the name less one leading "_", "__" or "__x" is setjmp or sigsetjmp, or
+ * the name is savectx, vfork or getcontext; glibc's setjmp() and
+ * sigsetjmp() are macros for _setjmp and __sigsetjmp), or it is
+ * __builtin_setjmp. */
+static int returns_twice_name(const char *name)
+{
+    if (!strcmp(name, "__builtin_setjmp") || !strcmp(name, "savectx") || !strcmp(name, "vfork") ||
+        !strcmp(name, "getcontext"))
+        return 1;
+    const char *t = name;
+    if (t[0] == '_') t += t[1] != '_' ? 1 : t[2] == 'x' ? 3 : 2;
+    return !strcmp(t, "setjmp") || !strcmp(t, "sigsetjmp");
+}
+
+/* 1 when decl's own text says returns_twice (an attribute libclang does not
+ * expose as a cursor). */
+static int declared_returns_twice(CXCursor decl)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(decl);
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(decl), &toks, &n);
+    int found = 0;
+    for (unsigned i = 0; i < n && !found; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
+        char *t = cx_take(clang_getTokenSpelling(tu, toks[i]));
+        found = t && (!strcmp(t, "returns_twice") || !strcmp(t, "__returns_twice__"));
+        free(t);
+    }
+    clang_disposeTokens(tu, toks, n);
+    return found;
+}
+
+struct twice_scan {
+    char *why; /* first call, as a sentence */
+};
+
+static enum CXChildVisitResult twice_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct twice_scan *s = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr) return CXChildVisit_Recurse;
+    CXCursor callee = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) return CXChildVisit_Recurse;
+    char *name = cx_take(clang_getCursorSpelling(callee));
+    if (name && (returns_twice_name(name) || declared_returns_twice(callee))) {
+        unsigned line = 0;
+        loc_offset(clang_getCursorLocation(c), NULL, &line, NULL);
+        s->why = xasprintf("it calls %s at line %u, which returns twice: GCC never inlines such a function, not "
+                           "even always_inline (\"can never be inlined because it uses setjmp\"), so its copies "
+                           "could not take its body",
+                           name, line);
+    }
+    free(name);
+    return s->why ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
 json_t *params_note(struct parsed_tu *tu, const struct fn_def *def)
 {
     /* the CPUID copies' preamble is C only (off under __cplusplus): say so,
@@ -33,6 +94,13 @@ json_t *params_note(struct parsed_tu *tu, const struct fn_def *def)
     if (ft.kind == CXType_FunctionNoProto || redecl_is_knr(tu, def))
         return refused("a K&R definition (no prototype to forward its promoted parameters with)");
     if (clang_isFunctionTypeVariadic(ft)) return refused("a variadic function (its ... cannot be passed on)");
+    struct twice_scan twice = {NULL};
+    clang_visitChildren(def->cursor, twice_visit, &twice);
+    if (twice.why) {
+        json_t *r = refused(twice.why);
+        free(twice.why);
+        return r;
+    }
     int n = clang_Cursor_getNumArguments(def->cursor);
     if (n < 0) return refused("libclang gives no parameters for it");
     json_t *names = json_array();

@@ -12,7 +12,10 @@
  * copies' preamble is C only), a variadic function (its `...` cannot be passed on),
  * a K&R definition, a parameter without a name, a body an attribute keeps
  * out of line (noinline, optnone, noipa: clang then calls one body,
- * compiled for the baseline, from every copy). The patch falls back to
+ * compiled for the baseline, from every copy), a body that calls a function
+ * returning twice (setjmp, sigsetjmp, vfork, getcontext, savectx, or one
+ * declared returns_twice: GCC refuses to inline it even always_inline, an
+ * error). The patch falls back to
  * IFUNC target_clones for those, and for candidates without this note
  * (scanned by an older fmvgen). */
 #ifndef FMVGEN_CANDIDATES_PARAMS_H

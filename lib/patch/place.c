@@ -609,6 +609,17 @@ static const char *later_refused(const struct patch_plan *p, const struct patch_
     return why;
 }
 
+/* 1 when f (a function, not a helper) keeps an external symbol that
+ * libtool exports through a list it made with nm (patch/ltexports.h):
+ * an IFUNC there would be dropped from the library's exports. */
+static int lt_exported(const struct patch_plan *p, const struct patch_function *f, const char *text, size_t len)
+{
+    if (f->helper_of || f->switch_of || !sv_contains(&p->lt_exports, f->name)) return 0;
+    if (f->linkage) return f->linkage == PATCH_LINKAGE_EXTERNAL;
+    if (f->offset >= len || strstr(f->name, "_GLOBAL__N_")) return 0;
+    return !is_static_at(text, len, skip_blanks(text, len, f->offset));
+}
+
 /* Settles fs[0..*n) against their files' text, each file read once: each
  * line placed after [[...]] lists (or skipped, said why), then dropped when
  * it already carries the attribute line - after the placement, so a patched
@@ -644,6 +655,17 @@ void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size
                      f->display_name, later, why);
             fmv_warn("%s:%d: %s not patched: %s, and it cannot be reached through a pointer: %s", f->file, f->line,
                      f->display_name, later, why);
+            patch_function_free(f);
+            continue;
+        }
+        /* a libtool export needs a plain symbol: where the pointer lines
+         * refuse it, an IFUNC would vanish from the library's exports and
+         * every program linking it would fail ("undefined reference") */
+        if (!later && text && lt_exported(p, f, text, len) && (why = later_refused(p, f, text, len))) {
+            sv_pushf(&p->skipped, "%s:%d %s: %s, and it cannot be reached through a pointer: %s", f->rel, f->line,
+                     f->display_name, PATCH_LTEXPORT_WHY, why);
+            fmv_warn("%s:%d: %s not patched: %s, and it cannot be reached through a pointer: %s", f->file, f->line,
+                     f->display_name, PATCH_LTEXPORT_WHY, why);
             patch_function_free(f);
             continue;
         }

@@ -12,10 +12,8 @@
 #include "store/store.h"
 #include "util/demangle.h"
 
-/* A candidate's symbol, or a compiler-made clone, copy or resolver. */
-static int skip_candidate(const char *symbol, void *ctx)
+int select_candidate_symbol(const struct select_session *s, const char *symbol)
 {
-    const struct select_session *s = ctx;
     struct elf_fmv_name nm;
     if (elf_fmv_name(symbol, &nm) != ELF_FMV_NONE) return 1;
     char *base = attribution_base_name(symbol);
@@ -24,6 +22,11 @@ static int skip_candidate(const char *symbol, void *ctx)
         skip = !strcmp(symbol, s->candidates.functions[f].name) || !strcmp(base, s->candidates.functions[f].name);
     free(base);
     return skip;
+}
+
+static int skip_candidate(const char *symbol, void *ctx)
+{
+    return select_candidate_symbol(ctx, symbol);
 }
 
 /* Why symbol (its base name) is no candidate, from the store's functions

@@ -19,6 +19,11 @@
 
 #define SELECT_HOT_REST_SHOWN 8
 
+/* 1 when symbol is a candidate's (its name, or the name less a compiler
+ * suffix: "foo.part.0") or a compiler-made clone, copy or resolver
+ * (elf/fmvnames.h). */
+int select_candidate_symbol(const struct select_session *s, const char *symbol);
+
 /* Fills s->rep.hot_rest (result.h) and says it (above); nothing when none
  * is hot. */
 void session_note_hot_rest(struct select_session *s);

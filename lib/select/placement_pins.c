@@ -23,9 +23,9 @@
 #include "candidates/pinsite.h"
 #include "elf/codesize.h"
 #include "elf/elffile.h"
-#include "elf/fmvnames.h"
 #include "select/attribution.h"
 #include "select/budget.h"
+#include "select/hotrest.h"
 #include "select/pinoffset.h"
 #include "select/placement.h"
 #include "store/reasons.h"
@@ -184,14 +184,11 @@ static int plain_symbol(const char *s)
 static int skip_for_pin(const char *symbol, void *ctx)
 {
     const struct select_session *s = ctx;
-    struct elf_fmv_name nm;
-    if (elf_fmv_name(symbol, &nm) != ELF_FMV_NONE) return 1;
+    if (select_candidate_symbol(s, symbol)) return 1;
     char *base = attribution_base_name(symbol);
     int skip = 0;
     for (size_t f = 0; f < s->rep.n_functions && !skip; f++)
         skip = s->rep.functions[f].in_patch && !strcmp(base, s->rep.functions[f].name);
-    for (size_t f = 0; f < s->candidates.nfunctions && !skip; f++)
-        skip = !strcmp(symbol, s->candidates.functions[f].name) || !strcmp(base, s->candidates.functions[f].name);
     free(base);
     return skip;
 }

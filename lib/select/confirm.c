@@ -1,7 +1,8 @@
 /* confirm.c - the selected build, confirmed (session_phases.h): built
  * once, checked like every variant, then timed end to end against the
- * baseline (and the -march=x86-64-v3 reference) on every workload,
- * interleaved (timing.h), with intervals on wall and CPU time (stats.h). */
+ * baseline (and the -march=x86-64-v3 references) on every workload,
+ * interleaved (timing.h), with intervals on wall and CPU time (stats.h);
+ * when nothing is selected, the references alone against the baseline. */
 #include "select/session_phases.h"
 
 #include <math.h>
@@ -57,8 +58,6 @@ static void calibrate_e2e(struct select_session *s, size_t w)
     session_say("%s", r->notes.v[r->notes.n - 1]);
 }
 
-/* Builds the selected patch - each function with the targets of the set it
- * chose (assign.h) - checks it, and times it against the baseline. */
 /* A wide end-to-end interval is said; when the wall times measured waits
  * (decision_waits_dominate), the CPU-time interval is pointed to. */
 static void note_wide_e2e(struct select_session *s, const struct select_workload_result *wr,
@@ -76,7 +75,7 @@ static void note_wide_e2e(struct select_session *s, const struct select_workload
 }
 
 /* A reference's runs of one workload, against the baseline's and the
- * selected build's. */
+ * selected build's (sel NULL: nothing selected, sel_vs stays invalid). */
 static void time_reference(struct select_report *r, const struct timing_result *base, const struct timing_result *sel,
                            const struct timing_result *ref, int *timed, struct stats_interval *vs_base,
                            struct stats_interval *sel_vs, char **failure)
@@ -84,11 +83,88 @@ static void time_reference(struct select_report *r, const struct timing_result *
     r->n_timed_runs += (size_t)ref->runs;
     if (ref->failure) {
         *failure = xstrdup(ref->failure);
-    } else if (!base->failure && !sel->failure) {
+    } else if (!base->failure && !(sel && sel->failure)) {
         stats_compare_log(base->seconds, (size_t)base->runs, ref->seconds, (size_t)ref->runs, vs_base);
-        stats_compare_log(ref->seconds, (size_t)ref->runs, sel->seconds, (size_t)sel->runs, sel_vs);
+        if (sel) stats_compare_log(ref->seconds, (size_t)ref->runs, sel->seconds, (size_t)sel->runs, sel_vs);
         *timed = 1;
     }
+}
+
+/* The builds timed per workload, in index[]: the baseline, the selected
+ * build when with_selected, then each reference that was built and is
+ * comparable (its position in *at_march, *at_nofma, else -1). Returns how
+ * many. */
+static size_t timed_builds(const struct select_session *s, int with_selected, size_t index[4], int *at_march,
+                           int *at_nofma)
+{
+    const struct select_report *r = &s->rep;
+    size_t per = 0;
+    index[per++] = 0;
+    if (with_selected) index[per++] = r->n_variants;
+    *at_march = *at_nofma = -1;
+    if (r->march.built && !r->march.failure) *at_march = (int)per, index[per++] = SESSION_MARCH_INDEX(r);
+    if (r->march_nofma.built && !r->march_nofma.failure) *at_nofma = (int)per, index[per++] = SESSION_NOFMA_INDEX(r);
+    return per;
+}
+
+/* Every workload run --runs times on each build of index[], interleaved in
+ * a fresh random order each round (from the report's seed, salted); the
+ * results per workload w at [per * w + i] (caller frees with free_timed). */
+static struct timing_result *time_builds(struct select_session *s, const size_t *index, size_t per, unsigned salt)
+{
+    size_t nw = s->rep.n_workloads;
+    struct timing_spec *specs = xcalloc(per * nw, sizeof *specs);
+    struct timing_result *res = xcalloc(per * nw, sizeof *res);
+    struct strvec *argvs = xcalloc(per * nw, sizeof *argvs);
+    for (size_t i = 0; i < per * nw; i++) {
+        size_t v = index[i % per];
+        session_variant_command(s, v, s->o->runs_cmd->v[i / per], &argvs[i]);
+        specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = s->builds[v].dir, .runs = s->o->runs,
+                                        .timeout_s = s->o->timeout_s};
+    }
+    measure_time_set_shuffled(specs, per * nw, s->rep.seed ^ salt, res);
+    for (size_t i = 0; i < per * nw; i++) sv_free(&argvs[i]);
+    free(specs);
+    free(argvs);
+    return res;
+}
+
+static void free_timed(struct timing_result *res, size_t n)
+{
+    for (size_t i = 0; i < n; i++) timing_result_free(&res[i]);
+    free(res);
+}
+
+void session_time_references(struct select_session *s)
+{
+    struct select_report *r = &s->rep;
+    size_t index[4];
+    int at_march, at_nofma;
+    if (!r->march.built && !r->march_nofma.built) return;
+    session_measure_code(s);   /* tells whether a reference really got its flags */
+    size_t per = timed_builds(s, 0, index, &at_march, &at_nofma), nw = r->n_workloads;
+    if (per < 2 || session_interrupted()) return;
+    session_step(0, 0, "nothing selected: timing baseline%s%s, %d runs each, interleaved in a random order",
+                 at_march >= 0 ? ", -march=x86-64-v3" : "", at_nofma >= 0 ? ", -march=x86-64-v3 -mno-fma" : "",
+                 s->o->runs);
+    struct timing_result *res = time_builds(s, index, per, 0x27d4eb2fu);
+    for (size_t w = 0; w < nw; w++) {
+        struct select_workload_result *wr = &r->workloads[w];
+        const struct timing_result *base = &res[per * w];
+        r->n_timed_runs += (size_t)base->runs;
+        if (base->failure) wr->failure = xstrdup(base->failure);
+        if (at_march >= 0)
+            time_reference(r, base, NULL, &res[per * w + (size_t)at_march], &wr->march_timed, &wr->march_e2e,
+                           &wr->selected_vs_march, &wr->march_failure);
+        if (at_nofma >= 0)
+            time_reference(r, base, NULL, &res[per * w + (size_t)at_nofma], &wr->nofma_timed, &wr->nofma_e2e,
+                           &wr->selected_vs_nofma, &wr->nofma_failure);
+        calibrate_e2e(s, w);
+    }
+    free_timed(res, per * nw);
+    sv_pushf(&r->notes, "nothing selected, so the selected build is the baseline: the reference%s timed against it "
+                        "on every workload, %d runs each",
+             per > 2 ? "s were" : " was", s->o->runs);
 }
 
 /* The selected build failed its own check (outputs or --test): nothing is
@@ -230,6 +306,8 @@ static int build_and_check(struct select_session *s, const struct patch_assignme
     return rc;
 }
 
+/* Builds the selected patch - each function with the targets of the set it
+ * chose (assign.h) - checks it, and times it against the baseline. */
 int session_confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan)
 {
     struct select_report *r = &s->rep;
@@ -240,24 +318,13 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
     budget_check_measured(r);
 
     /* per workload: baseline, selected and the references that are comparable */
-    size_t nw = r->n_workloads, per = 2, index[4] = {0, r->n_variants, 0, 0};
-    int at_march = -1, at_nofma = -1;
-    if (r->march.built && !r->march.failure) at_march = (int)per, index[per++] = SESSION_MARCH_INDEX(r);
-    if (r->march_nofma.built && !r->march_nofma.failure) at_nofma = (int)per, index[per++] = SESSION_NOFMA_INDEX(r);
-    struct timing_spec *specs = xcalloc(per * nw, sizeof *specs);
-    struct timing_result *res = xcalloc(per * nw, sizeof *res);
-    struct strvec *argvs = xcalloc(per * nw, sizeof *argvs);
-    for (size_t i = 0; i < per * nw; i++) {
-        size_t v = index[i % per];
-        session_variant_command(s, v, s->o->runs_cmd->v[i / per], &argvs[i]);
-        specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = s->builds[v].dir, .runs = s->o->runs,
-                                        .timeout_s = s->o->timeout_s};
-    }
+    size_t nw = r->n_workloads, index[4];
+    int at_march, at_nofma;
+    size_t per = timed_builds(s, 1, index, &at_march, &at_nofma);
     session_step(0, 0, "timing baseline, selected%s%s, %d runs each, interleaved in a random order",
                  at_march >= 0 ? ", -march=x86-64-v3" : "", at_nofma >= 0 ? ", -march=x86-64-v3 -mno-fma" : "",
                  s->o->runs);
-    /* a fresh order each round, from the report's seed (a stream of its own) */
-    measure_time_set_shuffled(specs, per * nw, r->seed ^ 0x5bd1e995u, res);
+    struct timing_result *res = time_builds(s, index, per, 0x5bd1e995u);
     for (size_t w = 0; w < nw; w++) {
         struct select_workload_result *wr = &r->workloads[w];
         const struct timing_result *base = &res[per * w], *sel = &res[per * w + 1];
@@ -293,13 +360,7 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
         if (wr->e2e.valid && select_interval_wide(&wr->e2e))
             note_wide_e2e(s, wr, base);
     }
-    for (size_t i = 0; i < per * nw; i++) {
-        timing_result_free(&res[i]);
-        sv_free(&argvs[i]);
-    }
-    free(specs);
-    free(res);
-    free(argvs);
+    free_timed(res, per * nw);
     if (!session_interrupted()) retest_slowdowns(s, plan);
     return 0;
 }

@@ -465,7 +465,8 @@ json_t *select_report_json(const struct select_report *r)
         json_object_set_new(j, "failure", wr->failure ? json_string(wr->failure) : json_null());
         json_object_set_new(j, "march_x86_64_v3", wr->march_timed ? select_interval_json(&wr->march_e2e) : json_null());
         json_object_set_new(j, "selected_vs_march_x86_64_v3",
-                            wr->march_timed ? select_interval_json(&wr->selected_vs_march) : json_null());
+                            wr->march_timed && wr->selected_vs_march.valid ? select_interval_json(&wr->selected_vs_march)
+                                                                           : json_null());
         json_object_set_new(j, "march_failure", wr->march_failure ? json_string(wr->march_failure) : json_null());
         json_object_set_new(j, "all_candidates", all_candidates_json(r, wr));
         json_object_set_new(j, "sampling", sampling_json(&wr->sampling));

@@ -135,6 +135,21 @@ void report_md_e2e_intro(struct strbuf *sb)
 /* how close the selection comes where the whole-program build wins */
 void report_md_e2e_march(struct strbuf *sb, const struct select_report *r)
 {
+    if (!r->n_selected) {
+        sb_adds(sb, "\nNothing was selected, so the selected build is the baseline: the references were timed "
+                    "against it in the same interleaved runs.");
+        for (size_t w = 0; w < r->n_workloads; w++) {
+            const struct select_workload_result *wr = &r->workloads[w];
+            if (!wr->march_timed || !wr->march_e2e.valid) continue;
+            sb_addf(sb, " On `%s` the -march=x86-64-v3 build is %s (%.2fx [%.2f, %.2f]).", wr->command,
+                    stats_faster(&wr->march_e2e)  ? "significantly faster than the baseline"
+                    : stats_slower(&wr->march_e2e) ? "significantly slower than the baseline"
+                                                   : "as fast as the baseline within the interval",
+                    wr->march_e2e.speedup, wr->march_e2e.speedup_lo, wr->march_e2e.speedup_hi);
+        }
+        sb_adds(sb, "\n");
+        return;
+    }
     sb_adds(sb, "\nThe three builds were timed in the same interleaved runs; \"selected vs "
                 "-march=x86-64-v3\" above 1x means the selected build is the faster.");
     for (size_t w = 0; w < r->n_workloads; w++) {

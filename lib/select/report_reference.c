@@ -50,9 +50,12 @@ void report_references_markdown(struct strbuf *sb, const struct select_report *r
         } else if (wr->nofma_timed) {
             sb_addf(sb, "- `%s`: %s vs baseline ", wr->command, n->title);
             add_iv(sb, &wr->nofma_e2e);
-            sb_adds(sb, "; selected vs it ");
-            add_iv(sb, &wr->selected_vs_nofma);
-            sb_adds(sb, " (above 1x: the selected build is the faster)\n");
+            if (wr->selected_vs_nofma.valid) {
+                sb_adds(sb, "; selected vs it ");
+                add_iv(sb, &wr->selected_vs_nofma);
+                sb_adds(sb, " (above 1x: the selected build is the faster)");
+            }
+            sb_adds(sb, "\n");
         }
     }
 }
@@ -83,9 +86,8 @@ static json_t *reference_json(const struct select_report *r, const struct select
         json_object_set_new(j, "command", json_string(wr->command));
         json_object_set_new(j, "vs_baseline",
                             timed ? select_interval_json(nofma ? &wr->nofma_e2e : &wr->march_e2e) : json_null());
-        json_object_set_new(j, "selected_vs_it",
-                            timed ? select_interval_json(nofma ? &wr->selected_vs_nofma : &wr->selected_vs_march)
-                                  : json_null());
+        const struct stats_interval *sel_vs = nofma ? &wr->selected_vs_nofma : &wr->selected_vs_march;
+        json_object_set_new(j, "selected_vs_it", timed && sel_vs->valid ? select_interval_json(sel_vs) : json_null());
         const char *fail = nofma ? wr->nofma_failure : wr->march_failure;
         json_object_set_new(j, "failure", fail ? json_string(fail) : json_null());
         json_array_append_new(ws, j);
@@ -110,8 +112,12 @@ void report_references_summary(struct strbuf *sb, const struct select_report *r)
         if (!wr->nofma_timed) continue;
         sb_addf(sb, "end to end, '%s': %s build ", wr->command, n->title);
         add_iv(sb, &wr->nofma_e2e);
-        sb_adds(sb, ", selected vs it ");
-        add_iv(sb, &wr->selected_vs_nofma);
+        if (wr->selected_vs_nofma.valid) {
+            sb_adds(sb, ", selected vs it ");
+            add_iv(sb, &wr->selected_vs_nofma);
+        } else {
+            sb_adds(sb, " vs baseline (nothing selected)");
+        }
         sb_adds(sb, "\n");
     }
     const struct select_march *refs[2] = {&r->march, n};

@@ -100,6 +100,11 @@ char *select_report_summary(const struct select_report *r)
     report_statistics_summary(&sb, r);
     for (size_t w = 0; w < r->n_workloads; w++) {
         const struct select_workload_result *wr = &r->workloads[w];
+        if (!wr->timed && wr->march_timed) {
+            sb_addf(&sb, "end to end, '%s': nothing selected; -march=x86-64-v3 build ", wr->command);
+            report_add_speedup(&sb, &wr->march_e2e);
+            sb_adds(&sb, " vs baseline\n");
+        }
         if (!wr->timed) continue;
         sb_addf(&sb, "end to end, '%s': ", wr->command);
         report_add_speedup(&sb, &wr->e2e);

@@ -193,7 +193,8 @@ int report_table_e2e(const struct select_report *r, struct report_table *t, int 
         } else if (wr->march_timed) {
             report_add_speedup(&sb, &wr->march_e2e);
             cell(t, &sb);
-            report_add_speedup(&sb, &wr->selected_vs_march);
+            if (wr->selected_vs_march.valid) report_add_speedup(&sb, &wr->selected_vs_march);
+            else sb_adds(&sb, "- (nothing selected)");
             cell(t, &sb);
         } else {
             cellf(t, "-");

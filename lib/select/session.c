@@ -332,6 +332,7 @@ static enum select_status run_steps(struct select_session *s)
                 sv_push(&s->rep.notes, s->rep.budget.n_dropped
                                            ? "nothing is left within the code-growth budget: selected.patch is empty"
                                            : "no function gained significantly: selected.patch is empty");
+                if (!session_interrupted()) session_time_references(s);
             }
         }
     }

@@ -38,6 +38,11 @@ void session_note_fma_free(struct select_session *s);
 /* confirm.c: builds the selected patch a (its plan into *plan), checks it,
  * and times it end to end against the baseline on every workload. */
 int session_confirm(struct select_session *s, const struct patch_assignments *a, struct patch_plan *plan);
+/* When nothing is selected: the references that were built (and whose code
+ * differs from the baseline's) timed end to end against the baseline on
+ * every workload, as session_confirm times them, into each workload's
+ * march and nofma figures (selected_vs_* stay invalid), with a note. */
+void session_time_references(struct select_session *s);
 
 /* placement_phase.c: the profiled runs' samples per symbol into
  * s->placement (select/placement.h): run k of variant v (0: the baseline,

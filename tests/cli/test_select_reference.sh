@@ -53,6 +53,31 @@ expect_eq "build steps: one count, references included" \
   "$(grep -o '^select: building .*([0-9]*/[0-9]*)$' "$TMP/err" | grep -o '([0-9]*/[0-9]*)$' | tr -d '\n')" \
   "(1/5)(2/5)(3/5)(4/5)(5/5)"
 
+# Nothing selected (no function holds 99% of the samples): the references
+# are still timed against the baseline - what a whole rebuild would have
+# given - and nothing claims a selected-vs-reference figure.
+out=$(cd "$P" && "$FMVGEN" select --max-growth none --build make --run './prog 30000' --runs 2 --reference v3,v3-nofma \
+        --min-share 99 2>"$TMP/err"); rc=$?
+expect_eq "nothing selected: exit" "$rc" 0
+[ "$rc" = 0 ] || cat "$TMP/err" >&2
+expect_eq "nothing selected" "$(jq -r '.selected' "$P/.fmvgen/report.json")" 0
+expect_match "nothing selected: the references are timed" "$(cat "$TMP/err")" \
+  "nothing selected: timing baseline, -march=x86-64-v3, -march=x86-64-v3 -mno-fma, 2 runs each"
+j="$P/.fmvgen/report.json"
+expect_eq "nothing selected: both references vs the baseline" \
+  "$(jq -r '[.references[].workloads[0] | (.vs_baseline.valid|tostring) + "," + (.selected_vs_it|tostring)] | join(" ")' "$j")" \
+  "true,null true,null"
+expect_eq "nothing selected: the workload's v3 figure, no selected one" \
+  "$(jq -r '.workloads[0] | [(.march_x86_64_v3.valid|tostring), (.end_to_end|tostring), (.selected_vs_march_x86_64_v3|tostring)] | join(",")' "$j")" \
+  "true,null,null"
+expect_eq "nothing selected: timed runs are baseline + 2 references" "$(jq -r '.timed_runs' "$j")" 6
+expect_match "nothing selected: the note" "$(jq -r '.notes | join("\n")' "$j")" \
+  "nothing selected, so the selected build is the baseline: the references were timed against it on every workload, 2 runs each"
+expect_match "nothing selected: the summary" "$out" \
+  "end to end, './prog 30000': nothing selected; -march=x86-64-v3 build [0-9.]+x"
+expect_match "nothing selected: report.md" "$(cat "$P/.fmvgen/report.md")" \
+  "Nothing was selected, so the selected build is the baseline: the references were timed against it"
+
 # A build that reaches its compiler by absolute path bypasses the wrapper:
 # no reference, and why, in report.json, report.md and on the terminal.
 out=$(cd "$P" && "$FMVGEN" select --max-growth none --build 'make CC=/usr/bin/gcc' --run './prog 30000' --runs 2 --reference v3 \

@@ -346,11 +346,15 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
         calibrate_e2e(s, w);
         wr->cpu_decides = wr->e2e_cpu.valid && decision_waits_dominate(base->median, base->cpu_median);
         note_fixed_time(s, w);
+        /* retest_slowdowns times these again: kept or withdrawn there */
         if (stats_slower(&wr->e2e) && !wr->cpu_decides)
-            sv_pushf(&r->notes, "the selected build is significantly slower than the baseline on '%s'", wr->command);
+            sv_pushf(&r->notes, "'%s': the selected build read significantly slower than the baseline (wall time "
+                                "%.2fx [%.2f, %.2f]); timed again on fresh runs below",
+                     wr->command, wr->e2e.speedup, wr->e2e.speedup_lo, wr->e2e.speedup_hi);
         else if (wr->e2e_cpu.valid && stats_slower(&wr->e2e_cpu))
-            sv_pushf(&r->notes, "the selected build takes significantly more CPU time than the baseline on '%s'",
-                     wr->command);
+            sv_pushf(&r->notes, "'%s': the selected build read as taking significantly more CPU time than the "
+                                "baseline (%.2fx [%.2f, %.2f]); timed again on fresh runs below",
+                     wr->command, wr->e2e_cpu.speedup, wr->e2e_cpu.speedup_lo, wr->e2e_cpu.speedup_hi);
         else if (stats_slower(&wr->e2e))
             sv_pushf(&r->notes, "'%s': the selected build took significantly more wall time (%.2fx [%.2f, %.2f]) but "
                                 "not more CPU time (%.2fx [%.2f, %.2f]), while the baseline's wall times were %.1fx its "

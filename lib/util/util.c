@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,12 +237,41 @@ int fmv_error(const char *fmt, ...)
     return -1;
 }
 
+/* The warnings and notes said so far (prefix and text): a phase that runs
+ * once per build (select plans the patch for every variant) says each
+ * once. Guarded: the scan's jobs may warn from their threads. */
+static struct strvec said;
+static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int said_before(const char *line)
+{
+    pthread_mutex_lock(&said_lock);
+    int seen = sv_contains(&said, line);
+    if (!seen) sv_push(&said, line);
+    pthread_mutex_unlock(&said_lock);
+    return seen;
+}
+
+__attribute__((format(printf, 2, 0))) static void emit_once(const char *prefix, const char *fmt, va_list ap)
+{
+    char *msg = xvasprintf(fmt, ap);
+    char *line = xasprintf("%s%s", prefix, msg);
+    if (!said_before(line)) {
+        if (message_hook) message_hook(message_hook_arg, 1);
+        fputs(line, stderr);
+        fputc('\n', stderr);
+        if (message_hook) message_hook(message_hook_arg, 0);
+    }
+    free(line);
+    free(msg);
+}
+
 void fmv_warn(const char *fmt, ...)
 {
     if (quiet) return;
     va_list ap;
     va_start(ap, fmt);
-    emit_message("fmvgen: warning: ", fmt, ap);
+    emit_once("fmvgen: warning: ", fmt, ap);
     va_end(ap);
 }
 
@@ -250,7 +280,7 @@ void fmv_note(const char *fmt, ...)
     if (quiet) return;
     va_list ap;
     va_start(ap, fmt);
-    emit_message("fmvgen: note: ", fmt, ap);
+    emit_once("fmvgen: note: ", fmt, ap);
     va_end(ap);
 }
 

@@ -53,6 +53,8 @@ void sb_add_joined(struct strbuf *sb, const struct strvec *v, const char *sep);
 /* Errors: one line on stderr, "fmvgen: " prefixed. Return -1 for chaining:
  *   return fmv_error("%s: not a JSON file", path); */
 int fmv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "fmvgen: warning: ...". A warning or note whose whole line was said
+ * before in this process is not said again. */
 void fmv_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "fmvgen: note: ...": information, nothing wrong (e.g. what was skipped). */
 void fmv_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

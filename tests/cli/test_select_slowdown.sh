@@ -21,6 +21,9 @@ SH
 out=$(cd "$P" && "$FMVGEN" select --max-growth none --reference none --build "make CC=gcc" --run './prog 30000' \
         --run 'sh w.sh' --runs 3 --seed 1 2>&1); rc=$?
 expect_eq "exit" "$rc" 0
+expect_match "first read as provisional, not a verdict" "$out" \
+  "'sh w\\.sh': the selected build read (significantly slower|as taking significantly more CPU time) than the baseline \\([a-z ]*[0-9.]+x \\[[0-9.]+, [0-9.]+\\]\\); timed again on fresh runs below"
+expect_no_match "no verdict before the retest" "$out" "the selected build is significantly slower than the baseline on"
 expect_match "retimed on fresh runs" "$out" "the selected build read slower on 1 workload: timing baseline and selected again, 3 fresh runs each"
 expect_match "withdrawn, naming the workload and both readings" "$out" \
   "note: the selected build fails a check \(significantly slower than the baseline on 'sh w\.sh': CPU time 0\.[0-9]+x \[[0-9.]+, [0-9.]+\], again on 3 fresh runs: CPU time 0\.[0-9]+x"

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -184,6 +185,36 @@ static void test_write_file_atomic_keeps_links_and_fifos(void **state)
     free(dir);
 }
 
+/* A warning or note said before is not said again; another text, or the
+ * same text as the other kind, is. stderr goes to a file meanwhile. */
+static void test_messages_said_once(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/fmvgen-test-said.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    assert_true(dup2(fd, 2) == 2);
+    fmv_warn("%s:%d: f not patched: %s", "a.c", 3, "why");
+    fmv_warn("%s:%d: f not patched: %s", "a.c", 3, "why");
+    fmv_warn("%s:%d: g not patched: %s", "a.c", 9, "why");
+    fmv_note("%s:%d: f not patched: %s", "a.c", 3, "why");
+    fmv_note("a.c:3: f not patched: why");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    size_t n = 0;
+    char *text = read_file(path, &n);
+    unlink(path);
+    close(fd);
+    assert_non_null(text);
+    assert_string_equal(text, "fmvgen: warning: a.c:3: f not patched: why\n"
+                              "fmvgen: warning: a.c:9: g not patched: why\n"
+                              "fmvgen: note: a.c:3: f not patched: why\n");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_run_pool_runs_all),
         cmocka_unit_test(test_cmake_cache_value),
         cmocka_unit_test(test_write_file_atomic_keeps_links_and_fifos),
+        cmocka_unit_test(test_messages_said_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

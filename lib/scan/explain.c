@@ -8,21 +8,73 @@
 #include "util/cmake_cache.h"
 #include "util/util.h"
 
-/* The CMake build tree the build command works in: `cmake --build DIR`'s
- * or `make|ninja -C DIR`'s DIR, else the scan's directory, when it holds a
- * CMakeCache.txt. */
+/* The directory build names as a CMake or make tree: `cmake --build DIR`,
+ * `cmake ... -B DIR`, `make|gmake|ninja -C DIR`; the last one counts.
+ * NULL when none. */
+static const char *named_tree(char *const *words, size_t n)
+{
+    const char *dir = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *tool = path_basename(words[i]);
+        if (!strcmp(tool, "cmake")) {
+            for (size_t j = i + 1; j + 1 < n; j++) {
+                if (!strcmp(words[j], "--build") || !strcmp(words[j], "-B")) dir = words[j + 1];
+                if (!strcmp(words[j], "&&") || !strcmp(words[j], ";")) break;
+            }
+        }
+        if ((!strcmp(tool, "make") || !strcmp(tool, "gmake") || !strcmp(tool, "ninja")) && i + 2 < n &&
+            !strcmp(words[i + 1], "-C"))
+            dir = words[i + 2];
+    }
+    return dir;
+}
+
+/* The words of a shell command line, split at blanks and at ; & | ( ),
+ * which are words of their own ("&&" one word), quotes dropped from each:
+ * enough to find a build directory in `sh -c "cmake -B b && cmake --build
+ * b"`, not a shell parser (a quoted path with blanks is split). */
+static void shell_words(const char *line, struct strvec *out)
+{
+    struct strbuf w = STRBUF_INIT;
+    for (const char *p = line;; p++) {
+        int sep = !*p || strchr(" \t\n;&|()", *p);
+        if (sep && w.len) {
+            sv_push(out, w.buf);
+            sb_reset(&w);
+        }
+        if (!*p) break;
+        if (sep && strchr(";&|()", *p)) {
+            char op[3] = {*p, 0, 0};
+            if ((*p == '&' || *p == '|') && p[1] == *p) op[1] = *++p;
+            sv_push(out, op);
+        } else if (!sep && *p != '\'' && *p != '"') {
+            sb_addc(&w, *p);
+        }
+    }
+    sb_free(&w);
+}
+
+/* The CMake build tree the build command works in - the tree named on its
+ * command line (inside `sh -c LINE` too), else the scan's directory - when
+ * it holds a CMakeCache.txt. */
 static char *cmake_cache_of(const char *builddir, char *const *build)
 {
-    const char *dir = builddir;
-    for (size_t i = 0; build[i]; i++) {
+    size_t n = 0;
+    while (build[n]) n++;
+    const char *dir = named_tree(build, n);
+    struct strvec words = STRVEC_INIT;
+    for (size_t i = 0; i + 1 < n; i++) {
         const char *tool = path_basename(build[i]);
-        if (!strcmp(tool, "cmake") && build[i + 1] && !strcmp(build[i + 1], "--build") && build[i + 2])
-            dir = build[i + 2];
-        if ((!strcmp(tool, "make") || !strcmp(tool, "gmake") || !strcmp(tool, "ninja")) && build[i + 1] &&
-            !strcmp(build[i + 1], "-C") && build[i + 2])
-            dir = build[i + 2];
+        if ((!strcmp(tool, "sh") || !strcmp(tool, "bash") || !strcmp(tool, "dash")) && !strcmp(build[i + 1], "-c") &&
+            i + 2 < n) {
+            shell_words(build[i + 2], &words);
+            const char *in_line = named_tree(words.v, words.n);
+            if (in_line) dir = in_line;
+            break;
+        }
     }
-    char *abs = path_absolute(dir, NULL);   /* the build runs in the current directory */
+    char *abs = path_absolute(dir ? dir : builddir, NULL);   /* the build runs in the current directory */
+    sv_free(&words);
     char *cache = path_join(abs, "CMakeCache.txt");
     free(abs);
     if (file_exists(cache)) return cache;

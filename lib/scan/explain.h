@@ -1,6 +1,7 @@
 /* explain.h - what scan says about a wrapped build's compiler setup, from
  * the CMake cache of the tree the build command works in (`cmake --build
- * DIR`'s or `make|ninja -C DIR`'s DIR, else the build directory): why a
+ * DIR`'s, `cmake -B DIR`'s or `make|ninja -C DIR`'s DIR, also inside
+ * `sh -c LINE`, the last named; else the build directory): why a
  * build that succeeded ran no compile through the wrapper (an error line
  * with what to do), and that a tree configured during the scan cached the
  * wrapper as its compiler (a warning: later builds of it go through the

@@ -56,6 +56,13 @@ check_with() {
   expect_no_match "$cc: fresh: no error" "$out" "^fmvgen: .*(error|no compile went)"
   expect_match "$cc: fresh: the cached wrapper is said" "$out" \
     "^fmvgen: warning: $F/CMakeCache.txt: CMake cached fmvgen's wrapper .*/\\.fmvgen/wrap/[^ ]* as CMAKE_C_COMPILER"
+  # Configured in a subdirectory named inside `sh -c`: the tree is found
+  # there, and the cached wrapper said too.
+  local S="$TMP/sub-$cc"; mkdir -p "$S"
+  out=$(cd "$S" && CC=$cc "$FMVGEN" scan -- sh -c "cmake -S '$SRC' -B out/b >/dev/null && cmake --build out/b" 2>&1); rc=$?
+  expect_eq "$cc: sh -c subdir: exit" "$rc" 0
+  expect_match "$cc: sh -c subdir: the cached wrapper is said" "$out" \
+    "^fmvgen: warning: $S/out/b/CMakeCache.txt: CMake cached fmvgen's wrapper .*/\\.fmvgen/wrap/[^ ]* as CMAKE_C_COMPILER"
   # Scanned again with the store gone and nothing to rebuild: the cached
   # compiler is the wrapper, so the line says nothing needed compiling.
   rm -rf "$F/.fmvgen/store.sqlite"*

@@ -107,26 +107,47 @@ static size_t timed_builds(const struct select_session *s, int with_selected, si
     return per;
 }
 
-/* Every workload run --runs times on each build of index[], interleaved in
- * a fresh random order each round (from the report's seed, salted); the
- * results per workload w at [per * w + i] (caller frees with free_timed). */
-static struct timing_result *time_builds(struct select_session *s, const size_t *index, size_t per, unsigned salt)
+/* Every workload run --runs times on each build timed_builds names
+ * (*per of them, the references' positions in *at_march, *at_nofma),
+ * interleaved in a fresh random order each round (from the report's seed,
+ * salted); the results of workload w at [per * w + i] (caller frees with
+ * free_timed). what: the step's start ("timing baseline, selected"). */
+static struct timing_result *time_builds(struct select_session *s, int with_selected, unsigned salt, const char *what,
+                                         size_t *per, int *at_march, int *at_nofma)
 {
-    size_t nw = s->rep.n_workloads;
-    struct timing_spec *specs = xcalloc(per * nw, sizeof *specs);
-    struct timing_result *res = xcalloc(per * nw, sizeof *res);
-    struct strvec *argvs = xcalloc(per * nw, sizeof *argvs);
-    for (size_t i = 0; i < per * nw; i++) {
-        size_t v = index[i % per];
-        session_variant_command(s, v, s->o->runs_cmd->v[i / per], &argvs[i]);
+    size_t nw = s->rep.n_workloads, index[4];
+    size_t n = *per = timed_builds(s, with_selected, index, at_march, at_nofma);
+    session_step(0, 0, "%s%s%s, %d runs each, interleaved in a random order", what,
+                 *at_march >= 0 ? ", -march=x86-64-v3" : "", *at_nofma >= 0 ? ", -march=x86-64-v3 -mno-fma" : "",
+                 s->o->runs);
+    struct timing_spec *specs = xcalloc(n * nw, sizeof *specs);
+    struct timing_result *res = xcalloc(n * nw, sizeof *res);
+    struct strvec *argvs = xcalloc(n * nw, sizeof *argvs);
+    for (size_t i = 0; i < n * nw; i++) {
+        size_t v = index[i % n];
+        session_variant_command(s, v, s->o->runs_cmd->v[i / n], &argvs[i]);
         specs[i] = (struct timing_spec){.argv = sv_argv(&argvs[i]), .cwd = s->builds[v].dir, .runs = s->o->runs,
                                         .timeout_s = s->o->timeout_s};
     }
-    measure_time_set_shuffled(specs, per * nw, s->rep.seed ^ salt, res);
-    for (size_t i = 0; i < per * nw; i++) sv_free(&argvs[i]);
+    measure_time_set_shuffled(specs, n * nw, s->rep.seed ^ salt, res);
+    for (size_t i = 0; i < n * nw; i++) sv_free(&argvs[i]);
     free(specs);
     free(argvs);
     return res;
+}
+
+/* Both references' runs of workload wr (row: its results, the baseline's
+ * first) against the baseline and sel (NULL: nothing selected). */
+static void time_references_of(struct select_report *r, struct select_workload_result *wr,
+                               const struct timing_result *row, const struct timing_result *sel, int at_march,
+                               int at_nofma)
+{
+    if (at_march >= 0)
+        time_reference(r, &row[0], sel, &row[at_march], &wr->march_timed, &wr->march_e2e, &wr->selected_vs_march,
+                       &wr->march_failure);
+    if (at_nofma >= 0)
+        time_reference(r, &row[0], sel, &row[at_nofma], &wr->nofma_timed, &wr->nofma_e2e, &wr->selected_vs_nofma,
+                       &wr->nofma_failure);
 }
 
 static void free_timed(struct timing_result *res, size_t n)
@@ -138,27 +159,19 @@ static void free_timed(struct timing_result *res, size_t n)
 void session_time_references(struct select_session *s)
 {
     struct select_report *r = &s->rep;
-    size_t index[4];
-    int at_march, at_nofma;
     if (!r->march.built && !r->march_nofma.built) return;
     session_measure_code(s);   /* tells whether a reference really got its flags */
-    size_t per = timed_builds(s, 0, index, &at_march, &at_nofma), nw = r->n_workloads;
-    if (per < 2 || session_interrupted()) return;
-    session_step(0, 0, "nothing selected: timing baseline%s%s, %d runs each, interleaved in a random order",
-                 at_march >= 0 ? ", -march=x86-64-v3" : "", at_nofma >= 0 ? ", -march=x86-64-v3 -mno-fma" : "",
-                 s->o->runs);
-    struct timing_result *res = time_builds(s, index, per, 0x27d4eb2fu);
+    size_t index[4], per, nw = r->n_workloads;
+    int at_march, at_nofma;
+    if (timed_builds(s, 0, index, &at_march, &at_nofma) < 2 || session_interrupted()) return;
+    struct timing_result *res =
+        time_builds(s, 0, 0x27d4eb2fu, "nothing selected: timing baseline", &per, &at_march, &at_nofma);
     for (size_t w = 0; w < nw; w++) {
         struct select_workload_result *wr = &r->workloads[w];
         const struct timing_result *base = &res[per * w];
         r->n_timed_runs += (size_t)base->runs;
         if (base->failure) wr->failure = xstrdup(base->failure);
-        if (at_march >= 0)
-            time_reference(r, base, NULL, &res[per * w + (size_t)at_march], &wr->march_timed, &wr->march_e2e,
-                           &wr->selected_vs_march, &wr->march_failure);
-        if (at_nofma >= 0)
-            time_reference(r, base, NULL, &res[per * w + (size_t)at_nofma], &wr->nofma_timed, &wr->nofma_e2e,
-                           &wr->selected_vs_nofma, &wr->nofma_failure);
+        time_references_of(r, wr, base, NULL, at_march, at_nofma);
         calibrate_e2e(s, w);
     }
     free_timed(res, per * nw);
@@ -318,23 +331,14 @@ int session_confirm(struct select_session *s, const struct patch_assignments *a,
     budget_check_measured(r);
 
     /* per workload: baseline, selected and the references that are comparable */
-    size_t nw = r->n_workloads, index[4];
+    size_t nw = r->n_workloads, per;
     int at_march, at_nofma;
-    size_t per = timed_builds(s, 1, index, &at_march, &at_nofma);
-    session_step(0, 0, "timing baseline, selected%s%s, %d runs each, interleaved in a random order",
-                 at_march >= 0 ? ", -march=x86-64-v3" : "", at_nofma >= 0 ? ", -march=x86-64-v3 -mno-fma" : "",
-                 s->o->runs);
-    struct timing_result *res = time_builds(s, index, per, 0x5bd1e995u);
+    struct timing_result *res = time_builds(s, 1, 0x5bd1e995u, "timing baseline, selected", &per, &at_march, &at_nofma);
     for (size_t w = 0; w < nw; w++) {
         struct select_workload_result *wr = &r->workloads[w];
         const struct timing_result *base = &res[per * w], *sel = &res[per * w + 1];
         r->n_timed_runs += (size_t)(base->runs + sel->runs);
-        if (at_march >= 0)
-            time_reference(r, base, sel, &res[per * w + (size_t)at_march], &wr->march_timed, &wr->march_e2e,
-                           &wr->selected_vs_march, &wr->march_failure);
-        if (at_nofma >= 0)
-            time_reference(r, base, sel, &res[per * w + (size_t)at_nofma], &wr->nofma_timed, &wr->nofma_e2e,
-                           &wr->selected_vs_nofma, &wr->nofma_failure);
+        time_references_of(r, wr, base, sel, at_march, at_nofma);
         if (sel->failure || base->failure) {
             wr->failure = xstrdup(sel->failure ? sel->failure : base->failure);
             continue;

@@ -11,14 +11,18 @@ static const char *name_of(const struct fn_def *d)
 }
 
 json_t *alternative_note(const struct fn_def *host, const struct fn_def *callee, const struct strvec *lines,
-                         size_t host_loops, int declared_inline)
+                         size_t host_loops, int isa_score, int declared_inline)
 {
     const char *hn = name_of(host), *cn = name_of(callee);
     struct strbuf sb = STRBUF_INIT;
-    sb_addf(&sb, "%s (line %u) holds %zu of %s's %zu vectorized loop lines (line ", cn, callee->line, lines->n, hn,
-            host_loops);
-    sb_add_joined(&sb, lines, ", ");
-    sb_addf(&sb, "): where %s's clone does not fit the code-growth budget, select may clone %s alone instead; "
+    sb_addf(&sb, "%s (line %u) holds ", cn, callee->line);
+    if (lines->n) {
+        sb_addf(&sb, "%zu of %s's %zu vectorized loop lines (line ", lines->n, hn, host_loops);
+        sb_add_joined(&sb, lines, ", ");
+        sb_adds(&sb, ")");
+    }
+    if (isa_score > 0) sb_addf(&sb, "%sISA gains at the target scoring %d in %s's code", lines->n ? " and " : "", isa_score, hn);
+    sb_addf(&sb, ": where %s's clone does not fit the code-growth budget, select may clone %s alone instead; "
                  "its clones stay out of line, one call more at each call from %s",
             hn, cn, hn);
     if (declared_inline) sb_adds(&sb, " (the patch drops its inline keyword)");
@@ -37,6 +41,7 @@ json_t *alternative_note(const struct fn_def *host, const struct fn_def *callee,
     json_object_set_new(n, "callee", c);
     json_object_set_new(n, "lines", ls);
     json_object_set_new(n, "host_loops", json_integer((json_int_t)host_loops));
+    json_object_set_new(n, "isa_score", json_integer(isa_score));
     sb_free(&sb);
     return n;
 }

@@ -13,8 +13,11 @@
  * F's file with internal linkage, used only inside F and its helpers, no
  * loop records of its own) that
  *   - holds F's loop records (the innermost definition at their positions,
- *     the credit rule of inlined.h), the most of them when several do (ties:
- *     the first found),
+ *     the credit rule of inlined.h), or a share of F's code whose ISA gains
+ *     at the target score (isa.h's isa_result.inl, the credit rule of
+ *     analyze_isainl.c: clang leaves loop records of an inlined helper's
+ *     unrolled loops without its lines); of several, the one holding the
+ *     most loop lines, then the most ISA score (ties: the first found),
  *   - passes the target_clones rules (eligibility.h) but for being declared
  *     inline: a plain static function, or a `static inline` one without
  *     attributes, whose clone drops the inline keyword (a target_clones
@@ -23,7 +26,8 @@
  *   {"kind": "alternative-callee", "detail",
  *    "callee": {name, display_name, line, end_line, insert_offset,
  *               insert_line, declared_inline (present when true)},
- *    "lines": [F's loop lines it holds], "host_loops": F's loop lines}.
+ *    "lines": [F's loop lines it holds], "host_loops": F's loop lines,
+ *    "isa_score": its share's ISA score (0: none)}.
  * The patch without select clones F as before; the note only names what
  * select may clone instead. */
 #ifndef FMVGEN_ALTERNATIVE_H
@@ -37,9 +41,10 @@
 struct strvec;
 
 /* The "alternative-callee" note of host (F) for callee, which holds lines
- * (text, "45") of F's host_loops loop lines; declared_inline: the source
- * declares callee `static inline`. New reference. */
+ * (text, "45") of F's host_loops loop lines and a share of F's code scoring
+ * isa_score; declared_inline: the source declares callee `static inline`.
+ * New reference. */
 json_t *alternative_note(const struct fn_def *host, const struct fn_def *callee, const struct strvec *lines,
-                         size_t host_loops, int declared_inline);
+                         size_t host_loops, int isa_score, int declared_inline);
 
 #endif

@@ -278,7 +278,8 @@ static int used_elsewhere(const struct maybe_helper *m, const struct fn_def *f, 
 
 void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
                   const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
-                  const struct strvec *object_functions, json_t *notes)
+                  const struct strvec *object_functions, const struct helper_isa_share *isa, size_t nisa,
+                  json_t *notes)
 {
     if (f->match != DEF_FOUND || !f->cxfile) return;
     struct maybe_helper *v = NULL;
@@ -347,18 +348,28 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
         free(d);
         free(holds);
     }
-    /* alternative.h: the clonable helper holding the most of f's loops */
+    /* alternative.h: the clonable helper holding the most of f's loops,
+     * then the most of its ISA gain */
     size_t best = SIZE_MAX;
-    for (size_t i = 0; i < nv; i++)
-        if (!v[i].left_out && v[i].clonable && v[i].lines.n && (best == SIZE_MAX || v[i].lines.n > v[best].lines.n))
+    int best_score = 0;
+    for (size_t i = 0; i < nv; i++) {
+        int score = 0;
+        for (size_t j = 0; j < nisa; j++)
+            if (v[i].def.symbol && !strcmp(isa[j].callee, v[i].def.symbol)) score += isa[j].score;
+        if (v[i].left_out || !v[i].clonable || (!v[i].lines.n && score <= 0)) continue;
+        if (best == SIZE_MAX || v[i].lines.n > v[best].lines.n ||
+            (v[i].lines.n == v[best].lines.n && score > best_score)) {
             best = i;
+            best_score = score;
+        }
+    }
     if (best != SIZE_MAX) {
         struct strvec all = {0};
         for (size_t i = 0; i < n; i++) sv_pushf(&all, "%d", positions[i].line);
         struct strvec distinct = {0};
         for (size_t i = 0; i < all.n; i++)
             if (!sv_contains(&distinct, all.v[i])) sv_push(&distinct, all.v[i]);
-        json_array_append_new(notes, alternative_note(f, &v[best].def, &v[best].lines, distinct.n,
+        json_array_append_new(notes, alternative_note(f, &v[best].def, &v[best].lines, distinct.n, best_score,
                                                       v[best].declared_inline));
         sv_free(&all);
         sv_free(&distinct);

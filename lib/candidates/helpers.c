@@ -233,8 +233,8 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
                        clang_getCursorLinkage(d.cursor) == CXLinkage_Internal && tu_is_main_file(tu, d.cxfile) &&
                        !helpers_object_defines(object_functions, d.symbol);
             for (size_t k = 0; k < nv && keep; k++) keep = !fn_def_same(&(*vp)[k].def, &d);
-            int declared_inline = 0;
-            char *why = keep ? not_inlinable(tu, pp, &d, &declared_inline, NULL) : NULL;
+            int declared_inline = 0, clonable = 0;
+            char *why = keep ? not_inlinable(tu, pp, &d, &declared_inline, &clonable) : NULL;
             if (!keep || why) {
                 free(why);
                 fn_def_free(&d);
@@ -243,6 +243,7 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
             *vp = xrealloc(*vp, (nv + 1) * sizeof **vp);
             memset(&(*vp)[nv], 0, sizeof **vp);
             (*vp)[nv].declared_inline = declared_inline;
+            (*vp)[nv].clonable = clonable;
             (*vp)[nv].has_loop = holds_loop(d.cursor);
             (*vp)[nv++].def = d;
         }

@@ -65,8 +65,14 @@ static void note_helpers(struct parsed_tu *tu, struct pp_directives *pp, const s
          * inlined into it (helpers.h, from the object) still count. */
         struct loop_position *positions = positions_of(wanted, seen_of, k, &n);
         json_t *notes = json_array();
+        struct helper_isa_share *isa = xcalloc(wanted->ninl ? wanted->ninl : 1, sizeof *isa);
+        size_t nisa = 0;
+        for (size_t i = 0; i < wanted->ninl; i++)
+            if (wanted->inl[i].host && !strcmp(wanted->inl[i].host, rows->v[row_of[k]].name))
+                isa[nisa++] = (struct helper_isa_share){wanted->inl[i].name, wanted->inl[i].score};
         helpers_note(tu, pp, &seen[k], positions, n, seen, nseen,
-                     wanted->object_known ? &wanted->object_functions : NULL, notes);
+                     wanted->object_known ? &wanted->object_functions : NULL, isa, nisa, notes);
+        free(isa);
         size_t j;
         json_t *note;
         json_array_foreach(notes, j, note) fn_row_add_note(&rows->v[row_of[k]], note);

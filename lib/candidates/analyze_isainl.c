@@ -173,7 +173,7 @@ static char *add_callee(struct parsed_tu *tu, struct pp_directives *pp, const st
         /* its own helpers, inlined into it: kept inlined into its clones */
         json_t *notes = json_array();
         helpers_note(tu, pp, &def, NULL, 0, seen, nseen, wanted->object_known ? &wanted->object_functions : NULL,
-                     notes);
+                     NULL, 0, notes);
         size_t j;
         json_array_foreach(notes, j, n) fn_row_add_note(r, n);
         json_decref(notes);

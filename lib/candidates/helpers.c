@@ -5,9 +5,11 @@
  * another one left: dropping one may orphan a helper that only it called,
  * hence the loop until nothing changes. */
 #include "candidates/helpers.h"
+#include "candidates/alternative.h"
 #include "candidates/eligibility.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@ struct maybe_helper {
                             * ("45"); none: found as a callee the build inlined */
     char *left_out;        /* why not, or NULL while it may be one */
     int declared_inline;   /* the source declares it inline already */
+    int clonable;          /* passes the target_clones rules but for inline (alternative.h) */
     int has_loop;          /* found as a callee: it holds a loop */
     struct use_site *uses;
     size_t nuses;
@@ -82,7 +85,7 @@ static int has_attributes(const struct fn_def *d)
  * calc_output_stereo: 80% of the run in the baseline helper, the clone's
  * own code 3%). Caller frees. */
 static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *d,
-                           int *declared_inline)
+                           int *declared_inline, int *clonable)
 {
     struct eligibility el;
     eligibility_check(tu, pp, d, &el);
@@ -92,6 +95,7 @@ static char *not_inlinable(struct parsed_tu *tu, const struct pp_directives *pp,
                el.reason == REASON_INTERNAL_TEMPLATE || el.reason == REASON_INLINE ||
                el.reason == REASON_ATTRIBUTE;
     if (declared_inline) *declared_inline = el.reason == REASON_INLINE;
+    if (clonable) *clonable = el.reason == REASON_NONE || (el.reason == REASON_INLINE && !has_attributes(d));
     char *why = NULL, *conflict = NULL;
     if (!fine)
         why = xasprintf("%s (%s)", el.detail, reason_name(el.reason));
@@ -137,7 +141,7 @@ static size_t collect(struct parsed_tu *tu, const struct pp_directives *pp, cons
         enum CXLinkageKind link = clang_getCursorLinkage(d.cursor);
         if (link != CXLinkage_Internal) m->left_out = xstrdup("it has external linkage: other files may call it");
         else if (!tu_is_main_file(tu, d.cxfile)) m->left_out = xstrdup("it is not in the TU's own file");
-        else m->left_out = not_inlinable(tu, pp, &d, &m->declared_inline);
+        else m->left_out = not_inlinable(tu, pp, &d, &m->declared_inline, &m->clonable);
     }
     *out = v;
     return nv;
@@ -229,8 +233,8 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
                        clang_getCursorLinkage(d.cursor) == CXLinkage_Internal && tu_is_main_file(tu, d.cxfile) &&
                        !helpers_object_defines(object_functions, d.symbol);
             for (size_t k = 0; k < nv && keep; k++) keep = !fn_def_same(&(*vp)[k].def, &d);
-            int declared_inline = 0;
-            char *why = keep ? not_inlinable(tu, pp, &d, &declared_inline) : NULL;
+            int declared_inline = 0, clonable = 0;
+            char *why = keep ? not_inlinable(tu, pp, &d, &declared_inline, &clonable) : NULL;
             if (!keep || why) {
                 free(why);
                 fn_def_free(&d);
@@ -239,6 +243,7 @@ static size_t add_inlined_callees(struct parsed_tu *tu, const struct pp_directiv
             *vp = xrealloc(*vp, (nv + 1) * sizeof **vp);
             memset(&(*vp)[nv], 0, sizeof **vp);
             (*vp)[nv].declared_inline = declared_inline;
+            (*vp)[nv].clonable = clonable;
             (*vp)[nv].has_loop = holds_loop(d.cursor);
             (*vp)[nv++].def = d;
         }
@@ -274,7 +279,8 @@ static int used_elsewhere(const struct maybe_helper *m, const struct fn_def *f, 
 
 void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
                   const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
-                  const struct strvec *object_functions, json_t *notes)
+                  const struct strvec *object_functions, const struct helper_isa_share *isa, size_t nisa,
+                  json_t *notes)
 {
     if (f->match != DEF_FOUND || !f->cxfile) return;
     struct maybe_helper *v = NULL;
@@ -342,6 +348,32 @@ void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const st
         }
         free(d);
         free(holds);
+    }
+    /* alternative.h: the clonable helper holding the most of f's loops,
+     * then the most of its ISA gain */
+    size_t best = SIZE_MAX;
+    int best_score = 0;
+    for (size_t i = 0; i < nv; i++) {
+        int score = 0;
+        for (size_t j = 0; j < nisa; j++)
+            if (v[i].def.symbol && !strcmp(isa[j].callee, v[i].def.symbol)) score += isa[j].score;
+        if (v[i].left_out || !v[i].clonable || (!v[i].lines.n && score <= 0)) continue;
+        if (best == SIZE_MAX || v[i].lines.n > v[best].lines.n ||
+            (v[i].lines.n == v[best].lines.n && score > best_score)) {
+            best = i;
+            best_score = score;
+        }
+    }
+    if (best != SIZE_MAX) {
+        struct strvec all = {0};
+        for (size_t i = 0; i < n; i++) sv_pushf(&all, "%d", positions[i].line);
+        struct strvec distinct = {0};
+        for (size_t i = 0; i < all.n; i++)
+            if (!sv_contains(&distinct, all.v[i])) sv_push(&distinct, all.v[i]);
+        json_array_append_new(notes, alternative_note(f, &v[best].def, &v[best].lines, distinct.n, best_score,
+                                                      v[best].declared_inline));
+        sv_free(&all);
+        sv_free(&distinct);
     }
     for (size_t i = 0; i < nv; i++) {
         fn_def_free(&v[i].def);

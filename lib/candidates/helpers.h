@@ -61,9 +61,19 @@ struct loop_position {
  * are the definitions that have loop records of their own in this TU.
  * object_functions: the functions the compile's object defines
  * (elf_object_functions), or NULL when it cannot be read. */
+/* What the ISA comparison credits to a callee inlined into f (isa.h's
+ * isa_result.inl: callee's share of f's code at the target scores score). */
+struct helper_isa_share {
+    const char *callee;   /* folded name, as a symbol */
+    int score;
+};
+
+/* isa[0..nisa): the ISA shares of callees inlined into f, which with the
+ * loop positions credit a helper as f's alternative (alternative.h). */
 void helpers_note(struct parsed_tu *tu, const struct pp_directives *pp, const struct fn_def *f,
                   const struct loop_position *positions, size_t n, const struct fn_def *own, size_t nown,
-                  const struct strvec *object_functions, json_t *notes);
+                  const struct strvec *object_functions, const struct helper_isa_share *isa, size_t nisa,
+                  json_t *notes);
 
 /* 1 when object_functions (a compile's, elf_object_functions) holds symbol
  * as a function of its own, or only GCC's out-of-line copies of it

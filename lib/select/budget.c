@@ -556,6 +556,13 @@ static void alone_note(struct select_report *r, size_t n, size_t f, double bytes
                            df->budget_needs_growth);
     free(r->functions[f].note);
     r->functions[f].note = more;
+    if (!r->functions[f].alternative) return;
+    /* candidates/alternative.h: named, not taken - no build measured it */
+    more = xasprintf("%s; its static callee %s holds its loops (alternative-callee) and cloned alone would add "
+                     "less, but this select neither built nor measured that clone, so it claims no gain for it",
+                     r->functions[f].note, r->functions[f].alternative);
+    free(r->functions[f].note);
+    r->functions[f].note = more;
 }
 
 void budget_apply(struct select_report *r, const struct decision_input *in, double max_growth)

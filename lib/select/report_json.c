@@ -423,6 +423,8 @@ json_t *select_report_json(const struct select_report *r)
             json_object_set_new(j, "budget_alone_bytes", alone ? json_integer((json_int_t)d->budget_alone) : json_null());
             json_object_set_new(j, "budget_max_growth_needed", alone ? json_integer(d->budget_needs_growth) : json_null());
         }
+        /* candidates/alternative.h: the callee that could be cloned instead */
+        json_object_set_new(j, "alternative_callee", fn->alternative ? json_string(fn->alternative) : json_null());
         json_object_set_new(j, "budget_kept_by_cheaper_sets",
                             json_boolean(!r->static_mode && r->decision.functions && f < r->decision.n_functions &&
                                          r->decision.functions[f].budget_room &&

@@ -158,6 +158,7 @@ void select_report_free(struct select_report *r)
         free(fn->note);
         free(fn->outlined);
         sv_free(&fn->helpers);
+        free(fn->alternative);
         if (fn->ran)
             for (size_t v = 0; v < r->n_variants; v++) free(fn->ran[v]);
         free(fn->ran);

@@ -93,6 +93,10 @@ struct select_function {
     /* Its inlined helpers (candidates/helpers.h), cloned with it: their
      * samples and their clones' bytes count as its own. */
     struct strvec helpers;
+    /* Its "alternative-callee" note's callee (candidates/alternative.h):
+     * the static callee holding its loops, whose clone alone would cost
+     * less; NULL: none. Named when the budget drops it; not built. */
+    char *alternative;
     int ifunc_fallback; /* the selection's dispatch is not IFUNC, but the patch
                          * dispatched it by IFUNC (its shape: r->ifunc_fallback) */
     int by_file;        /* other candidates share its name, and its samples were

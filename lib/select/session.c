@@ -26,6 +26,7 @@
 #include "select/static.h"
 #include "capture/wrapper.h"
 #include "util/cmake_cache.h"
+#include "store/notes.h"
 #include "store/store.h"
 #include "targets/targets.h"
 #include "util/shuffle.h"
@@ -65,6 +66,9 @@ static void init_report(struct select_session *s)
         r->functions[f].kind = pf->kind;
         r->functions[f].evidence = pf->evidence ? xstrdup(pf->evidence) : NULL;
         patch_function_helpers(pf, &r->functions[f].helpers);
+        const json_t *alt = json_object_get(notes_find(pf->notes, NOTE_ALTERNATIVE_CALLEE), "callee");
+        const char *alt_name = json_string_value(json_object_get(alt, "display_name"));
+        r->functions[f].alternative = alt_name ? xstrdup(alt_name) : NULL;
         r->functions[f].ran = xcalloc(r->n_variants + 1, sizeof *r->functions[f].ran);
     }
     r->n_workloads = s->o->runs_cmd->n;

@@ -37,6 +37,10 @@ enum note_kind {
                             * the including TUs that define its switch; "tag", "tus", "off" */
     NOTE_DECLARED_LATER,   /* "declared-later": declarations below the definition that the patch
                             * gives the attribute line (candidates/laterdecl.h); "lines" */
+    NOTE_ALTERNATIVE_CALLEE, /* "alternative-callee": a candidate's static callee holding its loops,
+                              * whose clone alone select may take instead of the candidate's when
+                              * that does not fit the code-growth budget (candidates/alternative.h);
+                              * "callee", "lines", "host_loops" */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

@@ -55,6 +55,7 @@ struct child {
     pid_t pid;
     int out_fd, err_fd;
     double start, deadline;
+    const volatile sig_atomic_t *cancel;
     int term_sent;
     double kill_at;
 };
@@ -101,6 +102,7 @@ static int start_child(char *const argv[], const struct run_opts *o, struct chil
 
     c->start = now_s();
     c->deadline = o->timeout_s > 0 ? c->start + o->timeout_s : 0;
+    c->cancel = o->cancel;
     int rc = posix_spawnp(&c->pid, argv[0], &fa, &attr, argv, o->env ? o->env : environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
@@ -135,13 +137,15 @@ static void finish_child(struct child *c, int wstatus, struct run_result *res)
     c->pid = 0;
 }
 
-/* Enforces the deadline: SIGTERM to the group, SIGKILL two seconds later. */
+/* Enforces the deadline and the cancel flag: SIGTERM to the group, SIGKILL
+ * two seconds later. */
 static void check_deadline(struct child *c, struct run_result *res)
 {
-    if (!c->deadline) return;
+    int cancelled = c->cancel && *c->cancel;
+    if (!c->deadline && !cancelled && !c->term_sent) return;
     double t = now_s();
-    if (!c->term_sent && t >= c->deadline) {
-        res->timed_out = 1;
+    if (!c->term_sent && (cancelled || t >= c->deadline)) {
+        if (!cancelled) res->timed_out = 1;
         kill(-c->pid, SIGTERM);
         c->term_sent = 1;
         c->kill_at = t + 2.0;
@@ -170,7 +174,7 @@ int run_argv(char *const argv[], const struct run_opts *opts, struct run_result 
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     for (;;) {
-        pid_t p = wait4(c.pid, &wstatus, c.deadline ? WNOHANG : 0, &ru);
+        pid_t p = wait4(c.pid, &wstatus, c.deadline || c.cancel ? WNOHANG : 0, &ru);
         if (p == c.pid) break;
         if (p < 0 && errno != EINTR) break;
         if (p == 0) {

@@ -7,6 +7,7 @@
 #ifndef FMVGEN_SPAWN_H
 #define FMVGEN_SPAWN_H
 
+#include <signal.h>
 #include <stddef.h>
 
 struct run_opts {
@@ -18,6 +19,11 @@ struct run_opts {
     int null_stderr;            /* 1: discard stderr (ignored if captured) */
     const char *stdin_path;     /* NULL: inherit; else opened read-only */
     double timeout_s;           /* 0: none; else SIGTERM then SIGKILL the group */
+    /* NULL: none; else once *cancel is non-zero (a signal handler's flag),
+     * SIGTERM then SIGKILL the group, as at the deadline (not timed_out):
+     * the child runs in a group of its own, so a terminal's Ctrl-C never
+     * reaches it */
+    const volatile sig_atomic_t *cancel;
 };
 
 struct run_result {

@@ -365,7 +365,8 @@ enum select_status select_run(struct select_session *s, const struct select_opti
         return SELECT_FAILED;
     s->builddir = path_absolute(store_builddir(st), NULL);
     s->tree = (struct select_tree){.root = s->root, .builddir = s->builddir, .configure = o->configure,
-                                   .build = o->build, .timeout_s = o->timeout_s};
+                                   .build = o->build, .timeout_s = o->timeout_s,
+                                   .cancel = session_cancel_flag()};
     if (select_tree_check(&s->tree) != 0) return SELECT_FAILED;
     if (patch_plan_build(st, &(struct strvec)STRVEC_INIT, 0, &s->candidates) != 0) return SELECT_FAILED;
     if (s->candidates.nfunctions == 0) return SELECT_NO_CANDIDATES;

@@ -85,7 +85,8 @@ static char *run_step(const struct select_tree *t, const char *step, const char 
 {
     struct strvec argv = STRVEC_INIT;
     select_tree_variant_command(t, source_dir, dir, cmd, &argv);
-    struct run_opts opts = {.cwd = dir, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = t->timeout_s};
+    struct run_opts opts = {.cwd = dir, .capture_stdout = 1, .capture_stderr = 1, .timeout_s = t->timeout_s,
+                            .cancel = t->cancel};
     struct run_result res;
     int rc = run_argv(sv_argv(&argv), &opts, &res);
     if (res.out) sb_add(log, res.out, res.out_len);
@@ -93,6 +94,11 @@ static char *run_step(const struct select_tree *t, const char *step, const char 
     char *why = NULL;
     if (rc != 0) {
         char *d = run_describe(&res);
+        if (res.timed_out) {   /* say what gives it longer: a whole rebuild of a large project takes minutes */
+            char *t2 = xasprintf("%s; select's --timeout S gives each build longer", d);
+            free(d);
+            d = t2;
+        }
         why = strcmp(step, "build") ? xasprintf("%s: %s", step, d) : xstrdup(d);
         free(d);
     }

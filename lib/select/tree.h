@@ -19,6 +19,8 @@
 #ifndef FMVGEN_SELECT_TREE_H
 #define FMVGEN_SELECT_TREE_H
 
+#include <signal.h>
+
 #include "measure/build.h"
 #include "patch/plan.h"
 #include "util/util.h"
@@ -29,6 +31,7 @@ struct select_tree {
     const char *configure;   /* shell command, or NULL */
     const char *build;       /* shell command */
     double timeout_s;        /* per command; 0: none */
+    const volatile sig_atomic_t *cancel;   /* NULL, or stop a command once non-zero (run/spawn.h) */
     /* put first in a moved CMake build dir's compiler launchers
      * (measure_relocate_cmake_ex), NULL: none - the references set it to
      * fmvgen's wrapper for their builds, since a configured cache runs its

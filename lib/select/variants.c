@@ -22,6 +22,11 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
+const volatile sig_atomic_t *session_cancel_flag(void)
+{
+    return &interrupted;
+}
+
 int session_interrupted(void)
 {
     if (interrupted) fmv_error("interrupted; removing the temp directory");
@@ -140,7 +145,7 @@ int session_run_shell(const struct select_session *s, size_t index, const char *
     struct strvec argv = STRVEC_INIT;
     session_variant_command(s, index, cmd, &argv);
     struct run_opts opts = {.cwd = s->builds[index].dir, .capture_stdout = 1, .capture_stderr = 1,
-                            .timeout_s = s->o->timeout_s};
+                            .timeout_s = s->o->timeout_s, .cancel = &interrupted};
     int rc = run_argv(sv_argv(&argv), &opts, res);
     sv_free(&argv);
     return rc;

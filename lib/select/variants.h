@@ -31,6 +31,9 @@ void session_show_output(const char *text);
  * session_was_interrupted: the same, silently. */
 int session_interrupted(void);
 int session_was_interrupted(void);
+/* The flag SIGINT/SIGTERM set, for run_opts.cancel: a build or workload
+ * running when it comes is stopped (its group SIGTERMed) at once. */
+const volatile sig_atomic_t *session_cancel_flag(void);
 
 /* For the duration of select_run: the progress bar started and SIGINT/
  * SIGTERM caught (session_interrupted); _end restores the handlers saved. */

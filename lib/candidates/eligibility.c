@@ -108,9 +108,11 @@ static char *rule_main(const struct fn_def *def)
  * in a project header (a code template: libsoxr's poly-fir.h, which
  * cr32.c and cr32s.c include after their own #defines) passes here: its
  * line goes into the header behind a per-TU switch (header.h) and each
- * including TU is judged on its own, and so does a static inline one that
- * the TU's build compiled out of line (emitted). Other header functions
- * (external, inline and inlined, in a system header, or a header analyzed as its own TU), and
+ * including TU is judged on its own, and so do an external, non-inline C
+ * one (the template's expansions each define their own symbol) and a
+ * static inline one that the TU's build compiled out of line (emitted).
+ * Other header functions (external C++ or inline, inline and inlined, in a
+ * system header, or a header analyzed as its own TU), and
  * files of another kind (.inc, .def), are never patched. */
 static int inline_static_plain(const struct fn_def *def, int always);
 
@@ -123,9 +125,17 @@ static char *rule_header(struct parsed_tu *tu, const struct fn_def *def, int emi
             return xasprintf("defined in header %s, compiled as its own TU: patching it would change every file "
                              "that includes it", def->file);
         enum CXLinkageKind link = clang_getCursorLinkage(def->cursor);
-        if (link != CXLinkage_Internal)
-            return xasprintf("defined in header %s with external linkage: patching it would change every file that "
-                             "includes it (only a header's static functions get a per-TU switch)", def->file);
+        /* An external C function of a code template (mpg123's synth.h,
+         * expanded under the names SYNTH_NAME gives) is switched per TU
+         * like a static one (header.h); C++'s symbol is mangled, and an
+         * external inline function is the includers' shared definition. */
+        if (link != CXLinkage_Internal && clang_getCursorLanguage(def->cursor) == CXLanguage_CPlusPlus)
+            return xasprintf("defined in header %s with external linkage in C++: its symbol is mangled, so no per-TU "
+                             "switch can name it (only a header's static or external C functions get one)",
+                             def->file);
+        if (link != CXLinkage_Internal && clang_Cursor_isFunctionInlined(def->cursor))
+            return xasprintf("defined inline in header %s with external linkage: the definition every includer "
+                             "shares, and patching it would change every file that includes it", def->file);
         /* Compiled out of line in this TU (xz's rc_encode in
          * range_encoder.h): a static function of the TU like any other,
          * switched on per TU as a template's. rule_inline says the rest. */

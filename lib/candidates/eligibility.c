@@ -3,6 +3,7 @@
  * "unexposed" attribute is, which inline keyword was written, coroutine
  * keywords) the rule reads the definition's own tokens. */
 #include "candidates/eligibility.h"
+#include "candidates/intrinsics.h"
 #include "candidates/marker.h"
 #include "candidates/laterdecl.h"
 #include "candidates/redecl.h"
@@ -108,9 +109,11 @@ static char *rule_main(const struct fn_def *def)
  * in a project header (a code template: libsoxr's poly-fir.h, which
  * cr32.c and cr32s.c include after their own #defines) passes here: its
  * line goes into the header behind a per-TU switch (header.h) and each
- * including TU is judged on its own, and so does a static inline one that
- * the TU's build compiled out of line (emitted). Other header functions
- * (external, inline and inlined, in a system header, or a header analyzed as its own TU), and
+ * including TU is judged on its own, and so do an external, non-inline C
+ * one (the template's expansions each define their own symbol) and a
+ * static inline one that the TU's build compiled out of line (emitted).
+ * Other header functions (external C++ or inline, inline and inlined, in a
+ * system header, or a header analyzed as its own TU), and
  * files of another kind (.inc, .def), are never patched. */
 static int inline_static_plain(const struct fn_def *def, int always);
 
@@ -123,9 +126,17 @@ static char *rule_header(struct parsed_tu *tu, const struct fn_def *def, int emi
             return xasprintf("defined in header %s, compiled as its own TU: patching it would change every file "
                              "that includes it", def->file);
         enum CXLinkageKind link = clang_getCursorLinkage(def->cursor);
-        if (link != CXLinkage_Internal)
-            return xasprintf("defined in header %s with external linkage: patching it would change every file that "
-                             "includes it (only a header's static functions get a per-TU switch)", def->file);
+        /* An external C function of a code template (mpg123's synth.h,
+         * expanded under the names SYNTH_NAME gives) is switched per TU
+         * like a static one (header.h); C++'s symbol is mangled, and an
+         * external inline function is the includers' shared definition. */
+        if (link != CXLinkage_Internal && clang_getCursorLanguage(def->cursor) == CXLanguage_CPlusPlus)
+            return xasprintf("defined in header %s with external linkage in C++: its symbol is mangled, so no per-TU "
+                             "switch can name it (only a header's static or external C functions get one)",
+                             def->file);
+        if (link != CXLinkage_Internal && clang_Cursor_isFunctionInlined(def->cursor))
+            return xasprintf("defined inline in header %s with external linkage: the definition every includer "
+                             "shares, and patching it would change every file that includes it", def->file);
         /* Compiled out of line in this TU (xz's rc_encode in
          * range_encoder.h): a static function of the TU like any other,
          * switched on per TU as a template's. rule_inline says the rest. */
@@ -460,57 +471,18 @@ static char *rule_inline(struct parsed_tu *tu, const struct fn_def *def, const s
     return xstrdup("inline through a macro or an earlier declaration");
 }
 
-/* ---- the body: intrinsics and asm -------------------------------------- */
-
-struct body_scan {
-    char *intrinsic;      /* first use, as a sentence */
-    unsigned asm_line;    /* first asm statement */
-};
-
-static int is_intrinsic_header(const char *path)
+/* The first SIMD macro a preprocessor test around or inside def names
+ * above baseline (NULL: none). Caller frees. */
+static char *simd_test_above(const struct pp_directives *pp, const struct fn_def *def, enum base_isa baseline)
 {
-    static const char *const ARM[] = {"arm_neon.h", "arm_sve.h", "arm_acle.h", "arm_fp16.h", "arm_bf16.h",
-                                      "arm_mve.h",  "altivec.h", NULL};
-    const char *base = path_basename(path);
-    size_t n = strlen(base);
-    if (n > 8 && !strcmp(base + n - 8, "intrin.h")) return 1;
-    for (const char *const *a = ARM; *a; a++)
-        if (!strcmp(base, *a)) return 1;
-    return 0;
-}
-
-static int is_target_builtin(const char *name)
-{
-    static const char *const PREFIXES[] = {"__builtin_ia32_", "__builtin_neon_", "__builtin_arm_",
-                                           "__builtin_aarch64_", "__builtin_altivec_", "__builtin_vsx_", NULL};
-    for (const char *const *p = PREFIXES; *p; p++)
-        if (!strncmp(name, *p, strlen(*p))) return 1;
-    return 0;
-}
-
-static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    struct body_scan *s = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if ((k == CXCursor_AsmStmt || k == CXCursor_MSAsmStmt) && !s->asm_line) s->asm_line = cursor_line(c);
-    if (k == CXCursor_CallExpr && !s->intrinsic) {
-        CXCursor callee = clang_getCursorReferenced(c);
-        if (clang_getCursorKind(callee) == CXCursor_FunctionDecl) {
-            char *name = cx_take(clang_getCursorSpelling(callee));
-            CXFile f = NULL;
-            clang_getExpansionLocation(clang_getCursorLocation(callee), &f, NULL, NULL, NULL);
-            char *file = f ? cx_take(clang_getFileName(f)) : NULL;
-            if (name && is_target_builtin(name))
-                s->intrinsic = xasprintf("uses the target builtin %s at line %u", name, cursor_line(c));
-            else if (name && file && is_intrinsic_header(file))
-                s->intrinsic = xasprintf("calls the intrinsic %s (%s) at line %u", name, path_basename(file),
-                                         cursor_line(c));
-            free(name);
-            free(file);
-        }
-    }
-    return CXChildVisit_Recurse;
+    if (!pp) return NULL;
+    struct strvec macros = STRVEC_INIT;
+    simd_ifdef_macros(pp, def, &macros);
+    char *above = NULL;
+    for (size_t i = 0; i < macros.n && !above; i++)
+        if (intrinsics_macro_level(macros.v[i]) > baseline) above = xstrdup(macros.v[i]);
+    sv_free(&macros);
+    return above;
 }
 
 /* GCC emits a constructor's (destructor's) complete-object symbol as an
@@ -749,15 +721,22 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
      * (the one above a first use, else one above the definition). */
     char *clang_attr = d && redeclarable ? d : NULL;
 
-    struct body_scan scan = {NULL, 0};
+    struct body_scan scan;
+    enum base_isa baseline = tu_isa_baseline(tu);
     CXCursor body = body_of(def->cursor);
-    if (!clang_Cursor_isNull(body)) clang_visitChildren(body, body_visit, &scan);
+    intrinsics_scan_body(tu, body, baseline, &scan);
+    /* Baseline intrinsics compile in every clone, and the ISA scoring
+     * judges their code; a path picked by a test of an ISA above the
+     * baseline is compiled by the probe, never by a clone. */
+    char *simd_above = scan.baseline && !scan.intrinsic ? simd_test_above(pp, def, baseline) : NULL;
     if (scan.intrinsic)
         set(out, REASON_INTRINSICS,
-            xasprintf("%s: hand-written SIMD, its instructions chosen by its author (clones would re-encode "
-                      "them at most; where they need more than the baseline, the default clone would not "
-                      "compile)",
-                      scan.intrinsic));
+            xasprintf("%s: the default clone, built with the build's flags, would not compile it", scan.intrinsic));
+    else if (simd_above)
+        set(out, REASON_INTRINSICS,
+            xasprintf("%s, but '%s' picks its SIMD path with the preprocessor: the probe at the target compiles "
+                      "another path than any clone gets, so its code cannot be judged",
+                      scan.baseline, simd_above));
     else if (scan.asm_line)
         set(out, REASON_INLINE_ASM,
             xasprintf("inline asm at line %u: the default clone would not compile", scan.asm_line));
@@ -790,7 +769,8 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     if (!out->reason && out->note && is_noproto(def) && note_kind_of(out->note) == NOTE_REDECLARED)
         json_object_set_new(out->note, "noproto", json_true());
     free(clang_attr);
-    free(scan.intrinsic);
+    body_scan_free(&scan);
+    free(simd_above);
     if (out->reason && out->note) {
         json_decref(out->note);
         out->note = NULL;

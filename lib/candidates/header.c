@@ -49,7 +49,19 @@ static char *common_problem(const struct sighting *const *all, size_t n, const s
 {
     *spelled = NULL;
     size_t at = 0;
-    if (expanded_twice(all, n, &at)) {
+    for (size_t i = 1; i < n; i++)
+        if (all[i]->is_static != all[0]->is_static) {
+            *reason = REASON_HEADER;
+            const struct sighting *st = all[i]->is_static ? all[i] : all[0], *ex = all[i]->is_static ? all[0] : all[i];
+            return xasprintf("static in TU %s, external in TU %s (header %s): one attribute line cannot serve both",
+                             tu_name(tus, st->compile), tu_name(tus, ex->compile), path_basename(all[i]->file));
+        }
+    /* An external function's attribute names its symbol (clang < 18's
+     * alias): symbols that differ between TUs need the pasted switch too. */
+    int external_renamed = 0;
+    for (size_t i = 1; i < n && !all[0]->is_static; i++)
+        if (strcmp(all[i]->symbol, all[0]->symbol) != 0) external_renamed = 1, at = i;
+    if (expanded_twice(all, n, &at) || external_renamed) {
         /* One macro written as the name, a different symbol in each
          * expansion: the switch can be pasted from it. */
         const char *why = NULL;
@@ -67,6 +79,13 @@ static char *common_problem(const struct sighting *const *all, size_t n, const s
             for (size_t j = 0; j < n; j++)
                 if (all[j]->compile == all[at]->compile) sb_addf(&names, "%s%s", count++ ? ", " : "", all[j]->symbol);
             *reason = REASON_HEADER;
+            if (count < 2) {
+                sb_free(&names);
+                return xasprintf("external, its symbol differs between TUs (%s in TU %s, %s in TU %s), and %s: no "
+                                 "switch can name each TU's symbol",
+                                 all[0]->symbol, tu_name(tus, all[0]->compile), all[at]->symbol,
+                                 tu_name(tus, all[at]->compile), why);
+            }
             char *r = xasprintf("defined %zu times from this place of header %s in TU %s (%s: the header is included "
                                 "more than once with other macros), and %s: no switch can tell the expansions apart",
                                 count, path_basename(all[at]->file), tu_name(tus, all[at]->compile), sb_str(&names),
@@ -75,6 +94,16 @@ static char *common_problem(const struct sighting *const *all, size_t n, const s
             return r;
         }
     }
+    /* One expansion per TU: the line is FMVGEN_CLONES(spelled), which
+     * must expand to the symbol. */
+    for (size_t i = 0; i < n && !*spelled && !all[i]->is_static; i++)
+        if (all[i]->spelling_why) {
+            *reason = REASON_MACRO;
+            return xasprintf("external function of header %s renamed by macro in TU %s (to %s): %s, so the attribute "
+                             "line cannot name its symbol",
+                             path_basename(all[i]->file), tu_name(tus, all[i]->compile), all[i]->symbol,
+                             all[i]->spelling_why);
+        }
     for (size_t i = 0; i < n; i++)
         if (!all[i]->reason && all[i]->redecl_text) {
             *reason = REASON_USED_BEFORE_DEFINITION;
@@ -137,7 +166,9 @@ static void judge_symbol(const struct sighting *const *all, size_t n, const size
         if (!json_array_size(symbols)) json_array_append_new(symbols, json_string(g->symbol));
         if (!sv_contains(&on_names, tu_name(tus, g->compile))) sv_push(&on_names, tu_name(tus, g->compile));
     }
-    sb_addf(&sb, "static function of header %s: cloned in the TUs that define %s (", path_basename(lead->file), tag);
+    sb_addf(&sb, "%s function of header %s: cloned", lead->is_static ? "static" : "external",
+            path_basename(lead->file));
+    sb_addf(&sb, " in the TUs that define %s (", tag);
     for (size_t i = 0; i < on_names.n; i++) sb_addf(&sb, "%s%s", i ? ", " : "", on_names.v[i]);
     sb_adds(&sb, ")");
     if (off_names.n) {
@@ -148,7 +179,11 @@ static void judge_symbol(const struct sighting *const *all, size_t n, const size
     json_object_set_new(note, "tag", json_string(tag));
     json_object_set_new(note, "tus", list);
     json_object_set_new(note, "symbols", symbols);
-    json_object_set_new(note, "static", json_true());
+    json_object_set_new(note, "static", json_boolean(lead->is_static));
+    /* one expansion per TU: what FMVGEN_CLONES(...) gets, the name as
+     * written (a macro that expands to the symbol) */
+    if (!lead->is_static && !spelled && lead->spelled && strcmp(lead->spelled, lead->symbol) != 0)
+        json_object_set_new(note, "spelling", json_string(lead->spelled));
     json_object_set_new(note, "off", off);
     if (spelled) {
         /* every symbol of this place in any TU: each needs its default */

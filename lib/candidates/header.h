@@ -1,4 +1,4 @@
-/* header.h - static, non-inline functions defined in a project header
+/* header.h - static (or external C), non-inline functions defined in a project header
  * that TUs #include as a code template (libsoxr's poly-fir.h: cr32.c and
  * cr32s.c include it after their own #defines; in cr32s.c its macros
  * expand to SSE intrinsics), and static inline ones a TU's build compiled
@@ -38,7 +38,18 @@
  * and its note an "expansion": {"spelled": the macro, "place": the tag's
  * middle part, "symbols": every name of that place in any TU}. Each name
  * is a candidate of its own.
+ * An external (non-static, non-inline) C function of a header is switched
+ * the same way (mpg123's synth.h, expanded under SYNTH_NAME with external
+ * linkage): the note says "static": false; each TU's switch of an
+ * expansion is "#define TAG FMVGEN_CLONES[_HIDDEN](symbol)" (clang < 18's
+ * alias names the expansion's symbol), and a one-expansion header's line
+ * is "#ifdef TAG / FMVGEN_CLONES(spelled) / #endif" (the note's "spelling":
+ * the name as written, a plain rename of the symbol). Its symbols differing
+ * between TUs need the pasted switch, as an expansion.
  * Excluded everywhere, with the reason:
+ *   - static in one TU, external in another;
+ *   - external and renamed by a macro FMVGEN_CLONES(spelled) cannot
+ *     expand to the symbol ('macro');
  *   - expanded more than once in one TU, its name not written as one macro
  *     that differs from each symbol (no switch can tell the expansions
  *     apart), or in C++;

@@ -27,13 +27,16 @@ void sightings_collect(struct parsed_tu *tu, const struct pp_directives *pp, siz
         int header = path_is_header(files->v[i]);
         for (size_t k = 0; k < n; k++) {
             struct fn_def *d = &defs[k];
-            /* A header: its static functions only (header.h); static
-             * inline ones this TU's object does not define (inlined
-             * everywhere) are excluded in each TU by the header rule, and
-             * non-inline ones are off in such a TU (below). */
+            /* A header: its static functions and its external non-inline
+             * C ones only (header.h); static inline ones this TU's object
+             * does not define (inlined everywhere) are excluded in each TU
+             * by the header rule, and non-inline ones are off in such a TU
+             * (below). */
             enum CXLinkageKind link = clang_getCursorLinkage(d->cursor);
             int emitted = d->match == DEF_FOUND && helpers_object_defines(object_functions, d->symbol);
-            if (header && (link != CXLinkage_Internal || (clang_Cursor_isFunctionInlined(d->cursor) && !emitted))) {
+            int external = link != CXLinkage_Internal;
+            if (header && ((external && (tu_is_cxx(tu) || clang_Cursor_isFunctionInlined(d->cursor))) ||
+                           (!external && clang_Cursor_isFunctionInlined(d->cursor) && !emitted))) {
                 fn_def_free(d);
                 continue;
             }

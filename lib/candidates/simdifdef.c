@@ -367,7 +367,10 @@ static char *describe_macro(const struct pp_directives *pp, const char *id)
     return xstrdup(id);
 }
 
-void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details)
+/* simd_ifdef_details's walk: the sentences to details, the SIMD macros
+ * the tests name to macros (each may be NULL). */
+static void simd_ifdef_walk(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details,
+                            struct strvec *macros)
 {
     /* The conditional blocks open where the definition starts: for each,
      * the SIMD test of its #if or of any #elif seen so far. For a file the
@@ -397,6 +400,8 @@ void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def
     const struct file_directives *own = spans[nspans - 1].f;
     for (int k = 0; k < depth && k < 64; k++) {
         if (!simd[k]) continue;
+        if (macros && !sv_contains(macros, simd_ident(pp, simd[k]))) sv_push(macros, simd_ident(pp, simd[k]));
+        if (!details) continue;
         char *m = describe_macro(pp, simd_ident(pp, simd[k]));
         char *where = opened_in[k] == own->name ? xstrdup("")
                                                 : xasprintf(" of %s", path_basename(opened_in[k] ? opened_in[k] : "?"));
@@ -412,6 +417,8 @@ void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def
         if (d->kind != PP_IF && d->kind != PP_ELIF) continue;
         const char *id = simd_ident(pp, d);
         if (!id) continue;
+        if (macros && !sv_contains(macros, id)) sv_push(macros, id);
+        if (!details) continue;
         char *m = describe_macro(pp, id);
         sv_pushf(details,
                  "'%s' at line %u picks the SIMD path with the preprocessor: %s is fixed before cloning, so every "
@@ -419,6 +426,16 @@ void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def
                  d->text, d->line, m);
         free(m);
     }
+}
+
+void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details)
+{
+    simd_ifdef_walk(pp, def, details, NULL);
+}
+
+void simd_ifdef_macros(const struct pp_directives *pp, const struct fn_def *def, struct strvec *macros)
+{
+    simd_ifdef_walk(pp, def, NULL, macros);
 }
 
 /* "#define MACRO NAME", whitespace collapsed, "# define" too: NAME, or

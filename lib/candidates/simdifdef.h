@@ -33,6 +33,9 @@ void pp_directives_free(struct pp_directives *pp);
  * file's blocks open around its #include count too): "#ifdef __AVX2__ at
  * line 12 ..." to details. */
 void simd_ifdef_details(const struct pp_directives *pp, const struct fn_def *def, struct strvec *details);
+/* The SIMD macros those tests name (__AVX2__, PROJ_HAVE_SSSE3), each once,
+ * appended to macros. */
+void simd_ifdef_macros(const struct pp_directives *pp, const struct fn_def *def, struct strvec *macros);
 
 /* The '#pragma GCC target(...)' (or '#pragma clang attribute push' of a
  * target) in force at offset of file (the main file, or a project file it

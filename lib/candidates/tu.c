@@ -166,6 +166,7 @@ struct parsed_tu *tu_parse(CXIndex index, const struct compile_row *c, const cha
     t->directory = xstrdup(c->directory);
     t->main_file = clang_getFile(tu, source);
     const char *lang = c->language;
+    t->isa_baseline = intrinsics_baseline(c->argv);
     t->cxx = lang ? !strcmp(lang, "c++") : clang_getCursorLanguage(clang_getTranslationUnitCursor(tu)) ==
                                                 CXLanguage_CPlusPlus;
     if (keep_errors) collect_code_errors(t);
@@ -328,4 +329,9 @@ char *text_identifier_at(const char *text, size_t len, unsigned off)
                              (n > 0 && text[off + n] >= '0' && text[off + n] <= '9')))
         n++;
     return n ? xstrndup(text + off, n) : NULL;
+}
+
+enum base_isa tu_isa_baseline(const struct parsed_tu *tu)
+{
+    return (enum base_isa)tu->isa_baseline;
 }

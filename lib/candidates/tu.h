@@ -11,6 +11,8 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
+#include "candidates/intrinsics.h"
+
 #include "store/store.h"
 #include "util/util.h"
 
@@ -39,6 +41,9 @@ CXTranslationUnit tu_handle(const struct parsed_tu *tu);
 const char *tu_error_within(const struct parsed_tu *tu, CXFile file, unsigned start, unsigned end);
 /* The language the TU was parsed as: 1 for C++, 0 for C. */
 int tu_is_cxx(const struct parsed_tu *tu);
+/* The ISA every clone of the compile can assume (intrinsics.h), from its
+ * flags. */
+enum base_isa tu_isa_baseline(const struct parsed_tu *tu);
 /* Text of a file of the TU, as libclang parsed it. */
 const char *tu_file_text(const struct parsed_tu *tu, CXFile file, size_t *len);
 /* The TU's main source file. */

@@ -45,6 +45,7 @@ struct parsed_tu {
     CXFile main_file;
     char *source, *directory;
     int cxx;
+    int isa_baseline;       /* enum base_isa of the compile's flags (intrinsics.h) */
     struct def_entry *defs;
     size_t ndefs, cap;
     int indexed_main;       /* first pass done */

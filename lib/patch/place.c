@@ -164,7 +164,7 @@ static const char *pointer_lines(const struct patch_function *f, const char *tex
     int cpuid = d == PATCH_DISPATCH_CPUID;
     const char *refused = patch_redecl_refuses_dispatch(f, cpuid ? PATCH_DISPATCH_CPUID : PATCH_DISPATCH_POINTER);
     /* its lines would have to be switched per TU too */
-    if (f->switch_tag) return "a header's static function, switched per TU (only its attribute line is)";
+    if (f->switch_tag) return "a header's function, switched per TU (only its attribute line is)";
     if (refused) return refused;
     return cpuid ? patch_cpuid_lines(f, text, len, set, pl) : patch_pointer_lines(f, text, len, set->macro, pl);
 }
@@ -466,9 +466,15 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
                                : xasprintf("#define FMVGEN_CLONES_ON_%s 1 /* fmvgen: this TU multi-versions "
                                            "expansions of %s */%s",
                                            fs[i]->expansion_place, path_basename(fs[i]->switch_header), eol);
-            texts[k] = xasprintf("%s#define %s %s_STATIC /* fmvgen: %s's %s multi-versioned in this TU */%s", gate,
-                                 fs[i]->switch_of, p->sets[fs[i]->set].macro, path_basename(fs[i]->switch_header),
-                                 fs[i]->display_name, eol);
+            /* an external function's attribute names its symbol, this
+             * expansion's (clang < 18's alias, the hidden dispatcher) */
+            char *attr = fs[i]->linkage == PATCH_LINKAGE_EXTERNAL
+                             ? xasprintf("%s%s(%s)", p->sets[fs[i]->set].macro, fs[i]->hidden ? "_HIDDEN" : "",
+                                         fs[i]->name)
+                             : xasprintf("%s_STATIC", p->sets[fs[i]->set].macro);
+            texts[k] = xasprintf("%s#define %s %s /* fmvgen: %s's %s multi-versioned in this TU */%s", gate,
+                                 fs[i]->switch_of, attr, path_basename(fs[i]->switch_header), fs[i]->display_name, eol);
+            free(attr);
             free(gate);
         }
         else if (fs[i]->switch_of)
@@ -484,7 +490,11 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
                 continue;
             }
             texts[k] = expansion_block(fs[i], indent, eol);
-        } else if (fs[i]->switch_tag)   /* on in the TUs that define the tag (patch_add_switches) */
+        } else if (fs[i]->switch_tag && !fs[i]->is_static)   /* external: as below, switched */
+            texts[k] = xasprintf("#ifdef %s%s%s%s%s(%s)%s#endif%s", fs[i]->switch_tag, eol, indent,
+                                 p->sets[fs[i]->set].macro, fs[i]->hidden ? "_HIDDEN" : "",
+                                 fs[i]->clones_arg ? fs[i]->clones_arg : fs[i]->name, eol, eol);
+        else if (fs[i]->switch_tag)   /* on in the TUs that define the tag (patch_add_switches) */
             texts[k] = xasprintf("#ifdef %s%s%s%s_STATIC%s#endif%s", fs[i]->switch_tag, eol, indent,
                                  p->sets[fs[i]->set].macro, eol, eol);
         else if (fs[i]->helper_of)

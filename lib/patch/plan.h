@@ -10,14 +10,15 @@
  *     definition has internal linkage) is inserted before each candidate's
  *     first line (insert_offset), with that line's indentation and line
  *     ending.
- *   - a static function of a project header (its "header-switch" note,
+ *   - a static (or external C) function of a project header (its "header-switch" note,
  *     candidates/header.h) gets its line between "#ifdef TAG" and
  *     "#endif", and the source of each TU the scan found eligible gets
  *     "#define TAG 1" above its first directive: the other TUs that
  *     include the header compile it as before; a header expanded under
  *     several names from one place (candidates/header.h) gets instead an
  *     empty default per name and "FMVGEN_CLONES_IN_TU(place, NAME_MACRO)",
- *     and each TU "#define TAG FMVGEN_CLONES_STATIC" (its set's) and once
+ *     and each TU "#define TAG FMVGEN_CLONES_STATIC" (its set's; an external
+ *     function's "FMVGEN_CLONES[_HIDDEN](symbol)") and once
  *     "#define FMVGEN_CLONES_ON_<place> 1": without that gate (a TU the
  *     scan never saw, a name it never saw) the line expands to nothing;
  *   - a function used above its definition (its "redeclared" note) also

@@ -1,6 +1,6 @@
 /* switch.c - see plan_internal.h (patch_add_switches): the line
- * "#define TAG 1" each eligible TU's source gets for a static function of
- * a project header (candidates/header.h), which turns that function's
+ * "#define TAG 1" each eligible TU's source gets for a static or external
+ * function of a project header (candidates/header.h), which turns that function's
  * guarded attribute line on in that TU only. */
 #include "patch/plan_internal.h"
 
@@ -66,6 +66,8 @@ static char *add_lines(struct patch_plan *p, const struct patch_function *f, str
         x->switch_of = xstrdup(f->switch_tag);
         x->switch_header = xstrdup(f->rel);
         x->switch_pasted = f->expansion_place != NULL;
+        x->linkage = f->linkage;   /* external: the switch names the symbol (place.c) */
+        x->hidden = f->hidden;
         x->expansion_place = f->expansion_place ? xstrdup(f->expansion_place) : NULL;
         free(text);
     }

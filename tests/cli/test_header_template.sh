@@ -2,7 +2,8 @@
 # test_header_template.sh - static functions defined in a project header that
 # TUs #include as a code template (libsoxr's poly-fir.h). Fixture
 # header-template: poly.h's static poly_mac is included by plain.c (plain C:
-# eligible) and by simd.c (its MAC macro expands to SSE intrinsics:
+# eligible) and by simd.c (its MAC macro expands to SSE intrinsics, the path
+# picked by #ifdef __FMA__ around the #include:
 # excluded); plain.c includes twice.h twice (sum_by2, sum_by3 from one
 # place); util.h's static inline util_sum is included by both.
 # For gcc, clang-14 and clang-19 (when installed):

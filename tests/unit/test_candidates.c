@@ -33,14 +33,14 @@ static const struct {
     {"has_clones.avx2", "has_clones", "attribute", 59},
     {"is_weak", "is_weak", "attribute", 62},
     {"is_naked", "is_naked", "attribute", 64},
-    {"with_intrinsics", "with_intrinsics", "intrinsics", 68},
+    {"with_intrinsics", "with_intrinsics", NULL, 68},   /* SSE: the x86-64 baseline (intrinsics.h) */
     {"with_builtin", "with_builtin", "intrinsics", 73},
     {"with_asm", "with_asm", "inline-asm", 79},
     {"simd_path", "simd_path", NULL, 88},
     {"inside_simd_block", "inside_simd_block", NULL, 95},
     {"clean_candidate", "clean_candidate", NULL, 102},
     {"main", "main", "main", 108},
-    {"header_defined", "header_defined", "header", 9},
+    {"header_defined", "header_defined", NULL, 9},   /* external, switched per TU (header.h) */
     {"header_helper", "header_helper", "header", 14},
     {"compiler_made_fn", "compiler_made_fn", "not-found", 1},
     {"derived_switch", "derived_switch", NULL, 117},
@@ -96,8 +96,8 @@ static void test_details_name_what_blocks(void **state)
         {"has_target", "target))"},     {"has_clones", "target_clones"}, {"is_weak", "weak"},
         {"is_naked", "naked"},          {"plain_inline", "inline"},      {"gnu_inline_kw", "static inline"},
         {"extern_inline", "extern inline"}, {"always", "always_inline"},
-        {"with_intrinsics", "_mm_"},    {"with_builtin", "__builtin_ia32_pause"}, {"with_intrinsics", "hand-written SIMD"},
-        {"with_asm", "line 80"},        {"macro_add", "DEFINE_ADD"},     {"header_defined", "kernels.h"},
+        {"with_builtin", "uses the target builtin __builtin_ia32_pause"},
+        {"with_asm", "line 80"},        {"macro_add", "DEFINE_ADD"},
         {"under_pragma", "'#pragma GCC target(\"avx2\")' (line 150)"},
     };
     for (size_t i = 0; i < sizeof DETAILS / sizeof DETAILS[0]; i++) {
@@ -158,11 +158,17 @@ static void test_insert_lines_are_exact(void **state)
     assert_int_equal(cand_count(f->st, where), 1);
     free(where);
     free(want_hash);
-    /* Excluded for being in a header: still located, in the header. */
+    /* An external function of a header: located in the header, its line
+     * switched on in rules.c (header.h). */
     cand_get(f->st, id, "header_defined", &r);
     assert_non_null(strstr(r.file, "/candidates-c/kernels.h"));
     assert_int_equal(r.insert_line, 7);
     cand_row_free(&r);
+    char *hn = cand_notes_text(f->st, id, "header_defined");
+    if (!strstr(hn, "header-switch:external function of header kernels.h: cloned in the TUs that define "
+                    "FMVGEN_CLONE_kernels_h_header_defined (rules.c)"))
+        fail_msg("header_defined's notes: %s", hn);
+    free(hn);
 }
 
 static void test_simd_ifdef_notes(void **state)

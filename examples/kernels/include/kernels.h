@@ -8,7 +8,8 @@
  *                    compiles it inside accumulate_rows, the function to patch
  *   mat4_mul         straight-line code, vectorized by SLP, not as a loop
  *   fill_inputs      vectorized but cold (runs once): FMV buys nothing there
- *   sum_sse2         written with SSE2 intrinsics: must never be patched
+ *   sum_sse2         written with SSE2 intrinsics (the x86-64 baseline): cloned
+ *                    like the others (intrinsics above it would exclude it)
  * and the driver's main, which fmvgen must never patch either.
  *
  * All float data are small integers, so every product and sum is exact and

@@ -37,6 +37,8 @@ enum note_kind {
                             * the including TUs that define its switch; "tag", "tus", "off" */
     NOTE_DECLARED_LATER,   /* "declared-later": declarations below the definition that the patch
                             * gives the attribute line (candidates/laterdecl.h); "lines" */
+    NOTE_LAMBDA_DISPATCH,  /* "lambda-dispatch": a virtual method dispatched by lambdas, its body
+                            * duplicated (candidates/lambdadisp.h); "result", "body", "end" */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

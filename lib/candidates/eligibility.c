@@ -4,6 +4,7 @@
  * keywords) the rule reads the definition's own tokens. */
 #include "candidates/eligibility.h"
 #include "candidates/intrinsics.h"
+#include "candidates/lambdadisp.h"
 #include "candidates/marker.h"
 #include "candidates/laterdecl.h"
 #include "candidates/redecl.h"
@@ -502,16 +503,13 @@ static char *rule_constructor(const struct fn_def *def)
     return NULL;
 }
 
-/* GCC 12 refuses target_clones on a virtual member function, clang on a
- * lambda that could hold its body. Such bodies are often a project's
- * kernels, so the detail says how the source can make them clonable. */
-static char *rule_virtual(const struct fn_def *def)
+/* GCC 12 refuses target_clones on a virtual member function: one defined
+ * out of class is dispatched by lambdas instead (candidates/lambdadisp.h),
+ * where its body allows it. */
+static char *rule_virtual(struct parsed_tu *tu, const struct fn_def *def)
 {
     if (!clang_CXXMethod_isVirtual(def->cursor)) return NULL;
-    return xstrdup("GCC refuses target_clones on a virtual member function (\"sorry, unimplemented: virtual "
-                   "function multiversioning not supported\"), clang on a lambda holding its body; to clone "
-                   "its code, move the body into a non-virtual member or a static function that it calls, and "
-                   "scan again");
+    return lambda_dispatch_refused(tu, def, NULL);
 }
 
 /* ---- a tag of the function's name ------------------------------------- */
@@ -697,7 +695,7 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     else if ((d = rule_header(tu, def, emitted))) set(out, REASON_HEADER, d);
     else if ((d = rule_macro(tu, def))) set(out, REASON_MACRO, d);
     else if ((d = rule_template(def))) set(out, REASON_TEMPLATE, d);
-    else if ((d = rule_virtual(def))) set(out, REASON_VIRTUAL, d);
+    else if ((d = rule_virtual(tu, def))) set(out, REASON_VIRTUAL, d);
     else if ((d = rule_coroutine(tu, def))) set(out, REASON_COROUTINE, d);
     if (out->reason) return;
 
@@ -774,5 +772,10 @@ void eligibility_check_emitted(struct parsed_tu *tu, const struct pp_directives 
     if (out->reason && out->note) {
         json_decref(out->note);
         out->note = NULL;
+    }
+    if (!out->reason && clang_CXXMethod_isVirtual(def->cursor)) {   /* no attribute: the lambdas' note alone */
+        json_decref(out->note);
+        out->note = NULL;
+        if ((d = lambda_dispatch_refused(tu, def, &out->note))) set(out, REASON_VIRTUAL, d);
     }
 }

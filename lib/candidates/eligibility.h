@@ -14,7 +14,9 @@
  *   template    function template, member of a class template, explicit
  *               specialization, or an instance of one
  *   lambda      a lambda's call operator
- *   virtual     a C++ virtual member function
+ *   virtual     a C++ virtual member function defined in its class, or
+ *               one whose body lambdas cannot hold (lambdadisp.h); the
+ *               others are candidates with the note "lambda-dispatch"
  *   coroutine   co_await / co_yield / co_return in the body
  *   inline      inline, static inline, extern inline, __inline__,
  *               always_inline, constexpr, C++ members defined in their class;

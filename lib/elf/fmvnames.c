@@ -1,5 +1,6 @@
 /* fmvnames.c - see fmvnames.h. */
 #include "elf/fmvnames.h"
+#include "util/util.h"
 
 #include <string.h>
 
@@ -88,4 +89,20 @@ size_t elf_fmv_base(const char *symbol, const char **start)
     }
     *start = symbol;
     return strcspn(symbol, ".");
+}
+
+char *elf_fmv_lambda_host(const char *symbol)
+{
+    if (!symbol || strncmp(symbol, "_ZZ", 3) != 0) return NULL;
+    size_t len = strcspn(symbol, ".");
+    /* the last "EN" whose nested name is a closure's: the host's encoding ends there */
+    for (size_t i = len; i-- > 3;) {
+        if (symbol[i] != 'E' || symbol[i + 1] != 'N') continue;
+        const char *c = symbol + i + 2;
+        if (*c == 'K') c++;
+        if (strncmp(c, "Ul", 2) != 0 && strncmp(c, "3$_", 3) != 0) continue;
+        if (!memmem(c, len - (size_t)(c - symbol), "clE", 3)) return NULL;
+        return xasprintf("_Z%.*s", (int)(i - 3), symbol + 3);
+    }
+    return NULL;
 }

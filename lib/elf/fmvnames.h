@@ -82,4 +82,11 @@ const char *elf_fmv_slug_target(const char *slug);
  * "foo.avx2.0"); *start gets where that name begins in symbol. */
 size_t elf_fmv_base(const char *symbol, const char **start);
 
+/* The host of a lambda's call operator, a local entity of a C++ function
+ * (patch/lambda.h: lambda dispatch of a virtual function): "_Z<enc>" for
+ * "_ZZ<enc>E" followed by the closure's nested name "N[K]Ul..." (GCC) or
+ * "N[K]3$_<n>" (clang) ending in "clE..." (suffixes after a '.' allowed);
+ * NULL for any other symbol. Caller frees. */
+char *elf_fmv_lambda_host(const char *symbol);
+
 #endif

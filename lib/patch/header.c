@@ -2,6 +2,7 @@
  * (patch_plan_to_json): what a plan says of itself, as the comment above
  * the diff and as the --json summary. */
 #include "patch/cpuid.h"
+#include "patch/lambda.h"
 #include "patch/plan_internal.h"
 #include "store/notes.h"
 #include "targets/targets.h"
@@ -166,6 +167,9 @@ char *patch_render_header(const struct patch_plan *p)
         }
         describe_why(&sb, f);
         sb_addc(&sb, '\n');
+        if (patch_lambda_of(f))
+            sb_adds(&sb, "      dispatch: lambda (virtual: its body is duplicated in the source, one lambda per target "
+                         "chosen by __builtin_cpu_supports; -DFMVGEN_NO_CLONES keeps the plain function)\n");
         size_t j;
         json_t *note;
         json_array_foreach(f->notes, j, note)
@@ -325,7 +329,8 @@ json_t *patch_plan_to_json(const struct patch_plan *p)
         json_object_set_new(j, "evidence", f->evidence ? json_string(f->evidence) : json_null());
         json_object_set_new(j, "targets", targets_json(&p->sets[f->set].targets));
         json_object_set_new(j, "macro", json_string(p->sets[f->set].macro));
-        json_object_set_new(j, "dispatch", json_string(!f->pointer ? "ifunc"
+        json_object_set_new(j, "dispatch", json_string(patch_lambda_of(f) ? "lambda"   /* patch/lambda.h */
+                                                         : !f->pointer ? "ifunc"
                                                          : p->dispatch == PATCH_DISPATCH_IFUNC ? "pointer"
                                                          : f->plain_symbol && p->dispatch == PATCH_DISPATCH_CPUID ? "cpuid-pointer"
                                                          : patch_dispatch_name(p->dispatch)));

@@ -7,6 +7,7 @@
 #include "patch/cpuid.h"
 #include "patch/textpad.h"
 #include "patch/diff.h"
+#include "patch/lambda.h"
 #include "patch/laterdecl.h"
 #include "patch/ltexports.h"
 #include "patch/pointer.h"
@@ -196,7 +197,7 @@ static void settle_functions(struct patch_file *pf, struct patch_function **fs, 
         fs[i]->plain_symbol = !fs[i]->is_static && sv_contains(&p->lt_exports, fs[i]->name);
     }
     for (size_t i = 0; i < n; i++) {
-        if (fs[i]->helper_of || fs[i]->switch_of) continue;
+        if (fs[i]->helper_of || fs[i]->switch_of || patch_lambda_of(fs[i])) continue;   /* no IFUNC, no pointer */
         const char *later = patch_laterdecl_plain(fs[i]);
         if (p->dispatch != PATCH_DISPATCH_POINTER && p->dispatch != PATCH_DISPATCH_CPUID && !fs[i]->plain_symbol &&
             !later)
@@ -371,7 +372,8 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
         for (size_t s = 0; s < p->nsets; s++) {
             size_t first = SIZE_MAX;
             for (size_t i = 0; i < n; i++)   /* a redeclaration may come first (patch/redecl.h) */
-                if (fs[i]->set == s && !fs[i]->helper_of && !fs[i]->switch_of && fs[i]->pointer == ptr) {
+                if (fs[i]->set == s && !fs[i]->helper_of && !fs[i]->switch_of && fs[i]->pointer == ptr &&
+                    !patch_lambda_of(fs[i])) {   /* lambda dispatch needs no preamble */
                     size_t at = ptr ? fs[i]->start : patch_redecl_first_start(fs[i]);
                     if (at < first) first = at;
                 }
@@ -401,7 +403,7 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
         int used = 0;
         for (size_t i = 0; i < n && !used; i++)
             used = fs[i]->set == s && !fs[i]->helper_of && !fs[i]->switch_of && !fs[i]->pointer && !fs[i]->is_static &&
-                   fs[i]->hidden;
+                   fs[i]->hidden && !patch_lambda_of(fs[i]);
         if (used && !memmem(pf->old, pf->old_len, "FMVGEN_HIDE_", 12)) hidden_sets[nhidden++] = p->sets[s];
         if (used && first_missing == SIZE_MAX)
             for (size_t i = 0; i < n; i++)
@@ -453,6 +455,17 @@ static int build_edits(struct patch_file *pf, struct patch_function **fs, size_t
             ins[k].text = texts[k];
             k++;
             memset(&pl[i], 0, sizeof pl[i]);
+            continue;
+        }
+        if (patch_lambda_of(fs[i]) && !fs[i]->helper_of && !fs[i]->switch_of) {   /* its body's two insertions */
+            if (patch_lambda_lines(fs[i], pf->old, pf->old_len, &p->sets[fs[i]->set], &ins[k], &texts[k]) != 0) {
+                for (size_t j = 0; j < k; j++) free(texts[j]);
+                free(texts);
+                free(ins);
+                free(pl);
+                return -1;
+            }
+            k += 2;
             continue;
         }
         char *indent = indent_at(pf->old, pf->old_len, fs[i]->offset);
@@ -656,6 +669,12 @@ void patch_settle_in_files(struct patch_plan *p, struct patch_function *fs, size
         }
         if (text && f->offset <= len && patch_marker_at(text, len, f->offset, NULL)) {
             if (already) (*already)++;
+            patch_function_free(f);
+            continue;
+        }
+        if (patch_lambda_of(f) && (why = patch_lambda_refused(f, text, len))) {
+            sv_pushf(&p->skipped, "%s:%d %s: %s", f->rel, f->line, f->display_name, why);
+            fmv_warn("%s:%d: %s not patched: %s", f->file, f->line, f->display_name, why);
             patch_function_free(f);
             continue;
         }

@@ -12,6 +12,8 @@
 
 char *attribution_base_name(const char *symbol)
 {
+    char *host = elf_fmv_lambda_host(symbol);   /* a lambda-dispatched virtual's lambda: its host's */
+    if (host) return host;
     const char *start;
     size_t n = elf_fmv_base(symbol, &start);
     return xstrndup(start, n);
@@ -39,9 +41,10 @@ char *attribution_clone_suffix(const char *symbol)
 
 static int belongs_to(const char *symbol, const char *function)
 {
-    const char *start;
-    size_t n = elf_fmv_base(symbol, &start);
-    return strlen(function) == n && !strncmp(start, function, n);
+    char *base = attribution_base_name(symbol);
+    int r = !strcmp(base, function);
+    free(base);
+    return r;
 }
 
 long attribution_samples(const struct profile *p, const char *function)

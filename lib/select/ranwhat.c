@@ -117,6 +117,12 @@ void ranwhat_finding_free(struct ranwhat_finding *f)
 
 static int belongs_to(const char *symbol, const char *function)
 {
+    char *host = elf_fmv_lambda_host(symbol);   /* patch/lambda.h */
+    if (host) {
+        int r = !strcmp(host, function);
+        free(host);
+        return r;
+    }
     const char *start;
     size_t n = elf_fmv_base(symbol, &start);
     return strlen(function) == n && !strncmp(start, function, n);
@@ -129,6 +135,13 @@ int ranwhat_is_clone_symbol(const char *symbol, const char *function)
     struct elf_fmv_name nm;
     if (elf_fmv_name(symbol, &nm) != ELF_FMV_NONE)
         return nm.ident && nm.ident_len == strlen(function) && !strncmp(nm.ident, function, nm.ident_len);
+    /* a lambda-dispatched function's lambdas exist only in a patched build too */
+    char *host = elf_fmv_lambda_host(symbol);
+    if (host) {
+        int r = !strcmp(host, function);
+        free(host);
+        return r;
+    }
     size_t n = strlen(function);
     if (strncmp(symbol, function, n) != 0 || symbol[n] != '.' || !symbol[n + 1]) return 0;
     static const char *const pieces[] = {"constprop", "part", "isra", "cold", "lto_priv", "localalias", "llvm",

@@ -12,6 +12,7 @@ static const char *const NOTE_NAMES[] = {
     [NOTE_ISA_UNATTRIBUTED] = "isa-unattributed", [NOTE_INLINE_EMITTED] = "inline-out-of-line",
     [NOTE_PARAMS] = "params",                 [NOTE_HEADER_SWITCH] = "header-switch",
     [NOTE_DECLARED_LATER] = "declared-later", [NOTE_ALTERNATIVE_CALLEE] = "alternative-callee",
+    [NOTE_LAMBDA_DISPATCH] = "lambda-dispatch",
 };
 
 static const char *const TU_NOTE_NAMES[] = {

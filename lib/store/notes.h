@@ -41,6 +41,8 @@ enum note_kind {
                               * whose clone alone select may take instead of the candidate's when
                               * that does not fit the code-growth budget (candidates/alternative.h);
                               * "callee", "lines", "host_loops" */
+    NOTE_LAMBDA_DISPATCH,  /* "lambda-dispatch": a virtual method dispatched by lambdas, its body
+                            * duplicated (candidates/lambdadisp.h); "result", "body", "end" */
 };
 
 /* The stored name of k ("simd-ifdef", ...); NULL for NOTE_UNKNOWN. */

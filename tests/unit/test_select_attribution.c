@@ -481,6 +481,32 @@ static void test_profile_two_static_work(void **state)
     free(dir);
 }
 
+/* A lambda-dispatched virtual's lambdas (patch/lambda.h) are its own
+ * samples: g++'s and clang's names for them, a static local of the host
+ * and another function's lambda are not. */
+static void test_lambda_host(void **state)
+{
+    (void)state;
+    static const char *const syms[] = {"_ZZNK5Floor3runEPKfiENKUlvE_clEv", "_ZZNK5Floor3runEPKfiENKUlvE0_clEv",
+                                       "_ZZNK5Floor3runEPKfiENK3$_1clEv", "_ZNK5Floor3runEPKfi",
+                                       "_ZZNK5Floor3runEPKfiE10fmvgen_sel", "_ZZN5Floor5callsEvENKUlvE_clEv"};
+    struct profile_entry e[6];
+    memset(e, 0, sizeof e);
+    for (int i = 0; i < 6; i++) {
+        e[i].symbol = (char *)syms[i];
+        e[i].samples = 1L << i;
+        e[i].dso = (char *)"/p/prog";
+    }
+    struct profile p = {.entries = e, .n = 6, .total_samples = 63};
+    assert_int_equal(attribution_samples(&p, "_ZNK5Floor3runEPKfi"), 1 + 2 + 4 + 8);
+    char *b = attribution_base_name("_ZZNK5Floor3runEPKfiENKUlvE_clEv");
+    assert_string_equal(b, "_ZNK5Floor3runEPKfi");
+    free(b);
+    b = attribution_base_name("_ZZNK5Floor3runEPKfiE10fmvgen_sel");
+    assert_string_equal(b, "_ZZNK5Floor3runEPKfiE10fmvgen_sel");
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -494,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_told_apart_selected),
         cmocka_unit_test(test_not_told_apart_stays_ambiguous),
         cmocka_unit_test(test_profile_two_static_work),
+        cmocka_unit_test(test_lambda_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,14 +26,14 @@ static unsigned line_of(CXCursor c)
     return line;
 }
 
-struct body_scan {
+struct lambda_body_scan {
     char *why;
 };
 
 static enum CXChildVisitResult scan_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    struct body_scan *s = data;
+    struct lambda_body_scan *s = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_VarDecl &&
         (clang_Cursor_getStorageClass(c) == CX_SC_Static || clang_getCursorTLSKind(c) != CXTLS_None)) {
@@ -96,7 +96,7 @@ char *lambda_dispatch_refused(struct parsed_tu *tu, const struct fn_def *def, js
         return xstrdup("virtual with a function-try-block: lambda dispatch needs a plain compound body");
     char *why = predefined_token(tu_handle(tu), clang_getCursorExtent(f.body));
     if (!why) {
-        struct body_scan s = {NULL};
+        struct lambda_body_scan s = {NULL};
         clang_visitChildren(f.body, scan_visit, &s);
         why = s.why;
     }

@@ -346,7 +346,7 @@ static enum select_status run_steps(struct select_session *s)
     return ok ? SELECT_DONE : SELECT_FAILED;
 }
 
-enum select_status select_run(struct select_session *s, const struct select_options *o, struct store *st)
+static enum select_status run_session(struct select_session *s, const struct select_options *o, struct store *st)
 {
     memset(s, 0, sizeof *s);
     s->opts = *o;
@@ -390,6 +390,16 @@ enum select_status select_run(struct select_session *s, const struct select_opti
     if (o->keep && status != SELECT_INTERRUPTED) session_say("kept the temp directory %s", s->work);
     else remove_tree(s->work);
     session_progress_end(&saved);
+    return status;
+}
+
+/* select plans the patch for every build: its warnings ("not patched")
+ * are said once */
+enum select_status select_run(struct select_session *s, const struct select_options *o, struct store *st)
+{
+    fmv_say_once_begin();
+    enum select_status status = run_session(s, o, st);
+    fmv_say_once_end();
     return status;
 }
 

@@ -237,17 +237,31 @@ int fmv_error(const char *fmt, ...)
     return -1;
 }
 
-/* The warnings and notes said so far (prefix and text): a phase that runs
- * once per build (select plans the patch for every variant) says each
- * once. Guarded: the scan's jobs may warn from their threads. */
+/* Inside fmv_say_once_begin/end, the warnings and notes said so far
+ * (prefix and text). Guarded: the scan's jobs may warn from their threads. */
 static struct strvec said;
+static int said_scope;
 static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void fmv_say_once_begin(void)
+{
+    pthread_mutex_lock(&said_lock);
+    said_scope++;
+    pthread_mutex_unlock(&said_lock);
+}
+
+void fmv_say_once_end(void)
+{
+    pthread_mutex_lock(&said_lock);
+    if (said_scope > 0 && --said_scope == 0) sv_free(&said);
+    pthread_mutex_unlock(&said_lock);
+}
 
 static int said_before(const char *line)
 {
     pthread_mutex_lock(&said_lock);
-    int seen = sv_contains(&said, line);
-    if (!seen) sv_push(&said, line);
+    int seen = said_scope > 0 && sv_contains(&said, line);
+    if (said_scope > 0 && !seen) sv_push(&said, line);
     pthread_mutex_unlock(&said_lock);
     return seen;
 }

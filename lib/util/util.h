@@ -53,11 +53,16 @@ void sb_add_joined(struct strbuf *sb, const struct strvec *v, const char *sep);
 /* Errors: one line on stderr, "fmvgen: " prefixed. Return -1 for chaining:
  *   return fmv_error("%s: not a JSON file", path); */
 int fmv_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "fmvgen: warning: ...". A warning or note whose whole line was said
- * before in this process is not said again. */
+/* "fmvgen: warning: ...". */
 void fmv_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "fmvgen: note: ...": information, nothing wrong (e.g. what was skipped). */
 void fmv_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Between fmv_say_once_begin and its fmv_say_once_end (they nest), a
+ * warning or note whose whole line was said before in the scope is not
+ * said again: for a phase that repeats work per build (select plans the
+ * patch for every variant). */
+void fmv_say_once_begin(void);
+void fmv_say_once_end(void);
 /* Quiet mode for unit tests that exercise error paths on purpose. */
 void fmv_set_quiet(int quiet);
 /* While sb is set, fmv_error appends its message (without "fmvgen: ",

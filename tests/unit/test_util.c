@@ -185,8 +185,9 @@ static void test_write_file_atomic_keeps_links_and_fifos(void **state)
     free(dir);
 }
 
-/* A warning or note said before is not said again; another text, or the
- * same text as the other kind, is. stderr goes to a file meanwhile. */
+/* Inside a say-once scope a warning or note said before is not said again;
+ * another text, or the same text as the other kind, is; outside the scope
+ * every one is. stderr goes to a file meanwhile. */
 static void test_messages_said_once(void **state)
 {
     (void)state;
@@ -196,11 +197,15 @@ static void test_messages_said_once(void **state)
     fflush(stderr);
     int saved = dup(2);
     assert_true(dup2(fd, 2) == 2);
+    fmv_say_once_begin();
     fmv_warn("%s:%d: f not patched: %s", "a.c", 3, "why");
     fmv_warn("%s:%d: f not patched: %s", "a.c", 3, "why");
     fmv_warn("%s:%d: g not patched: %s", "a.c", 9, "why");
     fmv_note("%s:%d: f not patched: %s", "a.c", 3, "why");
     fmv_note("a.c:3: f not patched: why");
+    fmv_say_once_end();
+    fmv_warn("outside: said");
+    fmv_warn("outside: said");
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -211,7 +216,9 @@ static void test_messages_said_once(void **state)
     assert_non_null(text);
     assert_string_equal(text, "fmvgen: warning: a.c:3: f not patched: why\n"
                               "fmvgen: warning: a.c:9: g not patched: why\n"
-                              "fmvgen: note: a.c:3: f not patched: why\n");
+                              "fmvgen: note: a.c:3: f not patched: why\n"
+                              "fmvgen: warning: outside: said\n"
+                              "fmvgen: warning: outside: said\n");
     free(text);
 }
 

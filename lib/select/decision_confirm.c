@@ -115,7 +115,12 @@ static double one_sided(const struct stats_interval *iv)
 static void confirm_look(const struct decision_input *fresh, struct decision *d)
 {
     struct decision_confirmation *c = &d->confirmation;
-    size_t nv = d->n_variants, nr = fresh->n_runs, cap = decision_confirm_pairs(d) + 1, k = 0;
+    size_t nv = d->n_variants, nr = fresh->n_runs, cap = 1, k = 0;
+    /* the pairs this look tests: the retested ones, and at the second look
+     * also those of functions confirmed at the first (no longer "retested"
+     * by their reason, their pairs still in the family) */
+    for (size_t f = 0; f < d->n_functions; f++)
+        for (size_t v = 1; v < nv; v++) cap += (size_t)decision_confirm_retests(d, f, v);
     double alpha = c->alpha > 0 ? c->alpha : d->alpha;
     c->n_runs = nr;
     c->n_looks++;

@@ -74,6 +74,26 @@ static void first_rounds(const struct rounds *x, size_t n, struct rounds *out)
     memcpy(out->aa_totals, x->aa_totals, n * sizeof(double));
 }
 
+/* all = a's NL rounds, then b's NL. */
+static void join_rounds(const struct rounds *a, const struct rounds *b, struct rounds *all)
+{
+    all->nr = 2 * NL;
+    for (size_t row = 0; row < NV * HF; row++) {
+        memcpy(&all->samples[row * 2 * NL], &a->samples[row * NL], NL * sizeof(double));
+        memcpy(&all->samples[row * 2 * NL + NL], &b->samples[row * NL], NL * sizeof(double));
+    }
+    for (size_t row = 0; row < HF; row++) {
+        memcpy(&all->aa[row * 2 * NL], &a->aa[row * NL], NL * sizeof(double));
+        memcpy(&all->aa[row * 2 * NL + NL], &b->aa[row * NL], NL * sizeof(double));
+    }
+    for (size_t v = 0; v < NV; v++) {
+        memcpy(&all->totals[v * 2 * NL], &a->totals[v * NL], NL * sizeof(double));
+        memcpy(&all->totals[v * 2 * NL + NL], &b->totals[v * NL], NL * sizeof(double));
+    }
+    memcpy(all->aa_totals, a->aa_totals, NL * sizeof(double));
+    memcpy(all->aa_totals + NL, b->aa_totals, NL * sizeof(double));
+}
+
 static struct decision_input input(struct rounds *x)
 {
     return (struct decision_input){.n_functions = HF, .n_workloads = 1, .n_variants = NV, .n_runs = x->nr,
@@ -160,22 +180,7 @@ static void test_first_look_kept(void **state)
     rng = KEPT_SEED + 1;
     static struct rounds more;
     draw(&more, NL, gain2, 2);
-    /* all = look1's rounds then more's */
-    all.nr = 2 * NL;
-    for (size_t row = 0; row < NV * HF; row++) {
-        memcpy(&all.samples[row * 2 * NL], &look1.samples[row * NL], NL * sizeof(double));
-        memcpy(&all.samples[row * 2 * NL + NL], &more.samples[row * NL], NL * sizeof(double));
-    }
-    for (size_t row = 0; row < HF; row++) {
-        memcpy(&all.aa[row * 2 * NL], &look1.aa[row * NL], NL * sizeof(double));
-        memcpy(&all.aa[row * 2 * NL + NL], &more.aa[row * NL], NL * sizeof(double));
-    }
-    for (size_t v = 0; v < NV; v++) {
-        memcpy(&all.totals[v * 2 * NL], &look1.totals[v * NL], NL * sizeof(double));
-        memcpy(&all.totals[v * 2 * NL + NL], &more.totals[v * NL], NL * sizeof(double));
-    }
-    memcpy(all.aa_totals, look1.aa_totals, NL * sizeof(double));
-    memcpy(all.aa_totals + NL, more.aa_totals, NL * sizeof(double));
+    join_rounds(&look1, &more, &all);
     struct decision d;
     held_back(&d, 2);
     struct decision_input in1 = input(&look1), in2 = input(&all);
@@ -209,21 +214,7 @@ static void test_second_look_two_kept(void **state)
         draw(&look1, NL, gain1, 3);
         rng = seed + 1000;
         draw(&more, NL, gain2, 3);
-        all.nr = 2 * NL;
-        for (size_t row = 0; row < NV * HF; row++) {
-            memcpy(&all.samples[row * 2 * NL], &look1.samples[row * NL], NL * sizeof(double));
-            memcpy(&all.samples[row * 2 * NL + NL], &more.samples[row * NL], NL * sizeof(double));
-        }
-        for (size_t row = 0; row < HF; row++) {
-            memcpy(&all.aa[row * 2 * NL], &look1.aa[row * NL], NL * sizeof(double));
-            memcpy(&all.aa[row * 2 * NL + NL], &more.aa[row * NL], NL * sizeof(double));
-        }
-        for (size_t v = 0; v < NV; v++) {
-            memcpy(&all.totals[v * 2 * NL], &look1.totals[v * NL], NL * sizeof(double));
-            memcpy(&all.totals[v * 2 * NL + NL], &more.totals[v * NL], NL * sizeof(double));
-        }
-        memcpy(all.aa_totals, look1.aa_totals, NL * sizeof(double));
-        memcpy(all.aa_totals + NL, more.aa_totals, NL * sizeof(double));
+        join_rounds(&look1, &more, &all);
         struct decision d;
         held_back(&d, 3);
         struct decision_input in1 = input(&look1), in2 = input(&all);
